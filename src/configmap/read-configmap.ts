@@ -1,0 +1,269 @@
+import { CORE_SCHEMA, EVENT_ID, getScalarValue, loadAll, parseEvents, YAMLException } from 'js-yaml';
+import type { Event } from 'js-yaml';
+import { formatAt, positionAt } from '../util/source-position.js';
+
+/**
+ * Reading a ConfigMap the way users hand it to us: what `kubectl get configmap -o yaml|json`
+ * prints (also inside a `List`, or among several YAML documents), or just its `data` map.
+ */
+
+/** A ConfigMap's `data`: every value a string. `null` means "there is no ConfigMap at all". */
+export type ConfigMapData = Readonly<Record<string, string>>;
+
+export interface ReadConfigMapOptions {
+  /** Name used in error messages (`FILE:LINE:COL: …`). Default `<input>`. */
+  readonly filename?: string;
+  /** Pick the ConfigMap with this `metadata.name` when the input holds several. */
+  readonly name?: string;
+  /** Names preferred, in order, when the input holds several ConfigMaps and `name` is not given. */
+  readonly preferredNames?: readonly string[];
+}
+
+export interface ConfigMapDocument {
+  /** `metadata.name`, when the input was a whole ConfigMap. */
+  readonly name: string | undefined;
+  readonly data: ConfigMapData;
+}
+
+/** The input could not be read as a ConfigMap; `message` is ready to print. */
+export class ConfigMapInputError extends Error {
+  override readonly name = 'ConfigMapInputError';
+  readonly line: number | undefined;
+  readonly column: number | undefined;
+
+  constructor(message: string, position?: { line: number; column: number }) {
+    super(message);
+    this.line = position?.line;
+    this.column = position?.column;
+  }
+}
+
+/** Largest number of YAML aliases accepted: ConfigMaps have none; alias bombs have millions. */
+const MAX_ALIASES = 100;
+/** Deepest nesting accepted; a ConfigMap is 3 levels deep. */
+const MAX_DEPTH = 64;
+
+/**
+ * Parses `text` (YAML or JSON) and returns the one ConfigMap it holds. Throws
+ * {@link ConfigMapInputError} with a `FILE:LINE:COL` message when the text is not YAML, holds no
+ * or several candidate ConfigMaps, or a data value is not a string.
+ */
+export function readConfigMap(text: string, options: ReadConfigMapOptions = {}): ConfigMapDocument {
+  const filename = options.filename ?? '<input>';
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const documents = parseDocuments(source, filename);
+  const candidates = collectCandidates(documents);
+  const chosen = chooseCandidate(candidates, options, filename);
+  return { name: chosen.name, data: checkData(chosen, source, filename) };
+}
+
+interface Candidate {
+  readonly name: string | undefined;
+  /** Path from the document root to the data map, for error positions. */
+  readonly documentIndex: number;
+  readonly pathToData: readonly (string | number)[];
+  readonly data: unknown;
+}
+
+function parseDocuments(source: string, filename: string): unknown[] {
+  const trimmed = source.trimStart();
+  if (trimmed.startsWith('{')) {
+    // JSON is YAML, but JSON.parse is much faster on large inputs; YAML reports the errors.
+    try {
+      return [JSON.parse(source)];
+    } catch {
+      // fall through to the YAML parser for a positioned message
+    }
+  }
+  try {
+    return loadAll(source, { schema: CORE_SCHEMA, maxAliases: MAX_ALIASES, maxDepth: MAX_DEPTH, filename });
+  } catch (error) {
+    if (error instanceof YAMLException) {
+      const mark = error.mark;
+      const position = mark ? { line: mark.line + 1, column: mark.column + 1 } : undefined;
+      const message = `not valid YAML or JSON: ${error.reason}`;
+      throw new ConfigMapInputError(position ? formatAt(filename, position, message) : `${filename}: ${message}`, position);
+    }
+    throw error;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function collectCandidates(documents: readonly unknown[]): Candidate[] {
+  const candidates: Candidate[] = [];
+  documents.forEach((document, documentIndex) => {
+    if (!isRecord(document)) return;
+    if (document['kind'] === 'List' && Array.isArray(document['items'])) {
+      document['items'].forEach((item: unknown, itemIndex) => {
+        if (isRecord(item) && item['kind'] === 'ConfigMap') {
+          candidates.push(configMapCandidate(item, documentIndex, ['items', itemIndex]));
+        }
+      });
+    } else if (document['kind'] === 'ConfigMap') {
+      candidates.push(configMapCandidate(document, documentIndex, []));
+    } else if (document['kind'] === undefined && document['apiVersion'] === undefined) {
+      // A bare `data` map, or a fragment that starts at `data:`.
+      const data = 'data' in document && Object.keys(document).length <= 2 ? document['data'] : document;
+      const path = data === document ? [] : ['data'];
+      candidates.push({ name: undefined, documentIndex, pathToData: path, data });
+    }
+  });
+  return candidates;
+}
+
+function configMapCandidate(object: Record<string, unknown>, documentIndex: number, path: (string | number)[]): Candidate {
+  const metadata = object['metadata'];
+  const name = isRecord(metadata) && typeof metadata['name'] === 'string' ? metadata['name'] : undefined;
+  return { name, documentIndex, pathToData: [...path, 'data'], data: object['data'] };
+}
+
+function chooseCandidate(candidates: readonly Candidate[], options: ReadConfigMapOptions, filename: string): Candidate {
+  if (options.name !== undefined) {
+    const named = candidates.filter((candidate) => candidate.name === options.name);
+    const [first] = named;
+    if (first === undefined) {
+      throw new ConfigMapInputError(`${filename}: no ConfigMap named '${options.name}' (found: ${describeNames(candidates)})`);
+    }
+    return first;
+  }
+  const [only] = candidates;
+  if (only === undefined) throw new ConfigMapInputError(`${filename}: no ConfigMap found (expected kind: ConfigMap, a List of them, or a data map)`);
+  if (candidates.length === 1) return only;
+  for (const preferred of options.preferredNames ?? []) {
+    const match = candidates.find((candidate) => candidate.name === preferred);
+    if (match) return match;
+  }
+  throw new ConfigMapInputError(`${filename}: ${candidates.length} ConfigMaps found (${describeNames(candidates)}); choose one with --name`);
+}
+
+function describeNames(candidates: readonly Candidate[]): string {
+  if (candidates.length === 0) return 'none';
+  return candidates.map((candidate) => candidate.name ?? '(unnamed)').join(', ');
+}
+
+function checkData(candidate: Candidate, source: string, filename: string): ConfigMapData {
+  const { data } = candidate;
+  if (data === undefined || data === null) return {};
+  if (!isRecord(data)) {
+    throw positionedError(source, filename, candidate, [], `data must be a mapping of strings, got ${describeYamlValue(data)}`);
+  }
+  const result: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [key, value] of Object.entries(data)) {
+    if (typeof value !== 'string') {
+      throw positionedError(
+        source,
+        filename,
+        candidate,
+        [key],
+        `data.${key} must be a string (the JSON text kube-dns reads), got ${describeYamlValue(value)}; quote it or use a '|' block`,
+      );
+    }
+    result[key] = value;
+  }
+  return result;
+}
+
+function describeYamlValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a sequence';
+  if (typeof value === 'object') return 'a mapping';
+  return `a ${typeof value}`;
+}
+
+function positionedError(
+  source: string,
+  filename: string,
+  candidate: Candidate,
+  extraPath: readonly string[],
+  message: string,
+): ConfigMapInputError {
+  const offset = locateValue(source, candidate.documentIndex, [...candidate.pathToData, ...extraPath]);
+  if (offset === undefined) return new ConfigMapInputError(`${filename}: ${message}`);
+  const position = positionAt(source, offset);
+  return new ConfigMapInputError(formatAt(filename, position, message), position);
+}
+
+/**
+ * Source offset of the key (or, for the root, the node) at `path` in document `documentIndex`.
+ * Only used on the error path, so it may re-parse.
+ */
+export function locateValue(source: string, documentIndex: number, path: readonly (string | number)[]): number | undefined {
+  let events: Event[];
+  try {
+    events = parseEvents(source, { maxDepth: MAX_DEPTH });
+  } catch {
+    return undefined;
+  }
+  let cursor = 0;
+  let documentsSeen = -1;
+  for (; cursor < events.length; cursor += 1) {
+    if (events[cursor]?.type === EVENT_ID.DOCUMENT) {
+      documentsSeen += 1;
+      if (documentsSeen === documentIndex) break;
+    }
+  }
+  cursor += 1;
+  let located = nodeStart(events[cursor]);
+  for (const step of path) {
+    const node = events[cursor];
+    if (node === undefined) return undefined;
+    if (node.type === EVENT_ID.MAPPING && typeof step === 'string') {
+      cursor += 1;
+      let found = false;
+      while (events[cursor] !== undefined && events[cursor]?.type !== EVENT_ID.POP) {
+        const key = events[cursor];
+        const keyText = key?.type === EVENT_ID.SCALAR ? getScalarValue(source, key) : undefined;
+        const keyStart = nodeStart(key);
+        cursor = skipNode(events, cursor);
+        if (keyText === step) {
+          located = keyStart;
+          found = true;
+          break;
+        }
+        cursor = skipNode(events, cursor);
+      }
+      if (!found) return located;
+    } else if (node.type === EVENT_ID.SEQUENCE && typeof step === 'number') {
+      cursor += 1;
+      for (let index = 0; index < step; index += 1) cursor = skipNode(events, cursor);
+      located = nodeStart(events[cursor]);
+    } else {
+      return located;
+    }
+  }
+  return located;
+}
+
+function nodeStart(event: Event | undefined): number | undefined {
+  if (event === undefined) return undefined;
+  switch (event.type) {
+    case EVENT_ID.SCALAR:
+      return event.valueStart;
+    case EVENT_ID.MAPPING:
+    case EVENT_ID.SEQUENCE:
+      return event.start;
+    case EVENT_ID.ALIAS:
+      return event.anchorStart;
+    default:
+      return undefined;
+  }
+}
+
+/** Index of the event after the node that starts at `index`. */
+function skipNode(events: readonly Event[], index: number): number {
+  const event = events[index];
+  if (event === undefined) return index;
+  if (event.type !== EVENT_ID.MAPPING && event.type !== EVENT_ID.SEQUENCE) return index + 1;
+  let depth = 0;
+  let cursor = index;
+  do {
+    const current = events[cursor];
+    if (current?.type === EVENT_ID.MAPPING || current?.type === EVENT_ID.SEQUENCE) depth += 1;
+    else if (current?.type === EVENT_ID.POP) depth -= 1;
+    cursor += 1;
+  } while (depth > 0 && cursor < events.length);
+  return cursor;
+}

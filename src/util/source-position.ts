@@ -1,0 +1,37 @@
+/** A 1-based line and column in a source text; columns count Unicode code points. */
+export interface SourcePosition {
+  readonly line: number;
+  readonly column: number;
+}
+
+/**
+ * Line and column of `offset` (a UTF-16 index into `text`). Only `\n` starts a new line, so CRLF
+ * files count like LF files. Linear in `offset`; call it at error boundaries, not in hot loops.
+ */
+export function positionAt(text: string, offset: number): SourcePosition {
+  const end = Math.max(0, Math.min(offset, text.length));
+  let line = 1;
+  let lineStart = 0;
+  for (let index = text.indexOf('\n'); index !== -1 && index < end; index = text.indexOf('\n', index + 1)) {
+    line += 1;
+    lineStart = index + 1;
+  }
+  let column = 1;
+  for (let index = lineStart; index < end; index += 1) {
+    // The second half of a surrogate pair does not start a new code point.
+    if (!isTrailingSurrogate(text, index)) column += 1;
+  }
+  return { line, column };
+}
+
+/** `name:line:column: message`, the shape compilers and editors understand. */
+export function formatAt(name: string, position: SourcePosition, message: string): string {
+  return `${name}:${position.line}:${position.column}: ${message}`;
+}
+
+function isTrailingSurrogate(text: string, index: number): boolean {
+  const unit = text.charCodeAt(index);
+  if (unit < 0xdc00 || unit > 0xdfff || index === 0) return false;
+  const previous = text.charCodeAt(index - 1);
+  return previous >= 0xd800 && previous <= 0xdbff;
+}
