@@ -1,0 +1,182 @@
+/**
+ * The Go standard-library and Kubernetes helpers that kubeadm's value checks (v1.15+) were built
+ * on, reproduced as kubeadm saw them: `net.SplitHostPort`, `net.ParseIP` of the Go ≤ 1.15
+ * toolchains (leading zeros in IPv4 octets accepted, no zones), `strconv.Atoi` /
+ * `strconv.ParseUint(…, 10, 16)` port parsing and apimachinery's `IsDNS1123Subdomain`.
+ *
+ * Go works on bytes; these functions work on UTF-16 strings. That is equivalent here because every
+ * character the grammars accept is ASCII, and splitting only ever happens at ASCII characters.
+ */
+
+/** Result of Go's `net.SplitHostPort`; `undefined` where Go returns an error. */
+export interface HostPort {
+  readonly host: string;
+  readonly port: string;
+}
+
+/**
+ * Go's `net.SplitHostPort`: the port follows the last colon; a host containing colons must be
+ * bracketed. Returns `undefined` for every input Go rejects (missing port, too many colons,
+ * misplaced brackets).
+ */
+export function splitHostPort(hostport: string): HostPort | undefined {
+  const lastColon = hostport.lastIndexOf(':');
+  if (lastColon < 0) return undefined;
+  let host: string;
+  // Positions before which a '[' respectively ']' may legitimately appear.
+  let openAllowedBefore = 0;
+  let closeAllowedBefore = 0;
+  if (hostport.startsWith('[')) {
+    const close = hostport.indexOf(']');
+    if (close < 0) return undefined;
+    // The ']' must sit right before the last colon.
+    if (close + 1 !== lastColon) return undefined;
+    host = hostport.slice(1, close);
+    openAllowedBefore = 1;
+    closeAllowedBefore = close + 1;
+  } else {
+    host = hostport.slice(0, lastColon);
+    if (host.includes(':')) return undefined;
+  }
+  if (hostport.indexOf('[', openAllowedBefore) >= 0) return undefined;
+  if (hostport.indexOf(']', closeAllowedBefore) >= 0) return undefined;
+  return { host, port: hostport.slice(lastColon + 1) };
+}
+
+const IPV4_OCTETS = 4;
+const IPV6_BYTES = 16;
+/** Go's `dtoi`/`xtoi` give up once a number reaches this value. */
+const NUMBER_LIMIT = 0xffffff;
+
+function isDecimalDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
+function hexDigitValue(code: number): number {
+  if (code >= 0x30 && code <= 0x39) return code - 0x30;
+  if (code >= 0x61 && code <= 0x66) return code - 0x61 + 10;
+  if (code >= 0x41 && code <= 0x46) return code - 0x41 + 10;
+  return -1;
+}
+
+/** Reads digits at `start`; returns [value, end] or undefined when there are none or too many. */
+function readNumber(text: string, start: number, base: 10 | 16): [number, number] | undefined {
+  let value = 0;
+  let index = start;
+  for (; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    const digit = base === 10 ? (isDecimalDigit(code) ? code - 0x30 : -1) : hexDigitValue(code);
+    if (digit < 0) break;
+    value = value * base + digit;
+    if (value >= NUMBER_LIMIT) return undefined;
+  }
+  return index === start ? undefined : [value, index];
+}
+
+/** Dotted-quad IPv4 as Go ≤ 1.15 read it: four decimal octets ≤ 255, leading zeros allowed. */
+function parseIPv4Octets(text: string): number[] | undefined {
+  const octets: number[] = [];
+  let index = 0;
+  for (let octet = 0; octet < IPV4_OCTETS; octet += 1) {
+    if (index >= text.length) return undefined;
+    if (octet > 0) {
+      if (text[index] !== '.') return undefined;
+      index += 1;
+    }
+    const number = readNumber(text, index, 10);
+    if (number === undefined || number[0] > 0xff) return undefined;
+    octets.push(number[0]);
+    index = number[1];
+  }
+  return index === text.length ? octets : undefined;
+}
+
+/** IPv6 text as Go ≤ 1.15 read it (no zone): hex groups, one `::`, optional trailing IPv4. */
+function parseIPv6Bytes(text: string): number[] | undefined {
+  const bytes: number[] = [];
+  let rest = text;
+  let ellipsis = -1;
+  if (rest.startsWith('::')) {
+    ellipsis = 0;
+    rest = rest.slice(2);
+    if (rest === '') return new Array<number>(IPV6_BYTES).fill(0);
+  }
+  while (bytes.length < IPV6_BYTES) {
+    const number = readNumber(rest, 0, 16);
+    if (number === undefined || number[0] > 0xffff) return undefined;
+    const [group, end] = number;
+    if (end < rest.length && rest[end] === '.') {
+      // An embedded IPv4 address must fill the last four bytes (or follow the ellipsis).
+      if (ellipsis < 0 && bytes.length !== IPV6_BYTES - IPV4_OCTETS) return undefined;
+      if (bytes.length + IPV4_OCTETS > IPV6_BYTES) return undefined;
+      const octets = parseIPv4Octets(rest);
+      if (octets === undefined) return undefined;
+      bytes.push(...octets);
+      rest = '';
+      break;
+    }
+    bytes.push(group >> 8, group & 0xff);
+    rest = rest.slice(end);
+    if (rest === '') break;
+    if (rest[0] !== ':' || rest.length === 1) return undefined;
+    rest = rest.slice(1);
+    if (rest[0] === ':') {
+      if (ellipsis >= 0) return undefined;
+      ellipsis = bytes.length;
+      rest = rest.slice(1);
+      if (rest === '') break;
+    }
+  }
+  if (rest !== '') return undefined;
+  if (bytes.length === IPV6_BYTES) {
+    // A "::" must stand for at least one group of zeros.
+    return ellipsis < 0 ? bytes : undefined;
+  }
+  if (ellipsis < 0) return undefined;
+  const zeros = new Array<number>(IPV6_BYTES - bytes.length).fill(0);
+  return [...bytes.slice(0, ellipsis), ...zeros, ...bytes.slice(ellipsis)];
+}
+
+/**
+ * Go ≤ 1.15's `net.ParseIP`: the address bytes (4 for dotted IPv4, 16 for IPv6 text), or
+ * `undefined` where Go returns nil. The first `.` or `:` decides the family, as in Go, so
+ * `1.2.3.4:53` is not an IP.
+ */
+export function parseGoIP(text: string): readonly number[] | undefined {
+  for (let index = 0; index < text.length; index += 1) {
+    const character = text[index];
+    if (character === '.') return parseIPv4Octets(text);
+    if (character === ':') return parseIPv6Bytes(text);
+  }
+  return undefined;
+}
+
+/** Whether Go ≤ 1.15's `net.ParseIP` accepts `text`. */
+export function isGoIP(text: string): boolean {
+  return parseGoIP(text) !== undefined;
+}
+
+/** Maximum length of a DNS-1123 subdomain (apimachinery `DNS1123SubdomainMaxLength`). */
+const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** apimachinery's `IsDNS1123Subdomain`: lower-case labels, dots, ≤ 253 characters. */
+export function isDns1123Subdomain(text: string): boolean {
+  return text.length <= DNS1123_SUBDOMAIN_MAX_LENGTH && DNS1123_SUBDOMAIN.test(text);
+}
+
+/** How a kubeadm release turned a port string into a number. */
+export type PortParser = 'atoi' | 'uint16';
+
+/**
+ * kubeadm's `ParsePort`: a port in 1…65535. v1.15–v1.18 used `strconv.Atoi` (an optional sign is
+ * accepted, so `+53` passes); v1.19+ used `strconv.ParseUint(port, 10, 16)` (digits only).
+ */
+export function isValidPort(port: string, parser: PortParser): boolean {
+  const signed = parser === 'atoi' && (port.startsWith('+') || port.startsWith('-'));
+  const digits = signed ? port.slice(1) : port;
+  if (!/^[0-9]+$/.test(digits) || port.startsWith('-')) return false;
+  // Leading zeros are fine for both parsers; compare the significant digits only.
+  const significant = digits.replace(/^0+/, '');
+  return significant.length > 0 && significant.length <= 5 && Number(significant) <= 65535;
+}

@@ -1,0 +1,44 @@
+import type { ConfigMapData } from '../configmap/read-configmap.js';
+import { decodeKubeadmManifest, renderKubeadmManifest } from './manifest.js';
+import { kubeadmProfileFor } from './kubernetes-version.js';
+import type { KubeadmProfile } from './profiles.js';
+import { KUBEADM_DEFAULT_DNS_DOMAIN, translateKubeadmPieces } from './translate-pieces.js';
+
+export { KUBEADM_DEFAULT_DNS_DOMAIN };
+
+/**
+ * What kubeadm stored, or the error it stopped with: the exact shape of the reference corpus
+ * (../shared/kubeadm-oracle/expected), without the case id.
+ */
+export type KubeadmOutcome =
+  | { readonly ok: true; readonly corefile: string; readonly warnings: readonly string[] }
+  | {
+      readonly ok: false;
+      /** `translate`: a translate function failed; `decode`: the rendered manifest was not valid YAML. */
+      readonly stage: 'translate' | 'decode';
+      readonly error: string;
+      readonly warnings: readonly string[];
+    };
+
+/**
+ * Reproduces kubeadm's kube-dns → CoreDNS translation of one release: the `Corefile` it stored in
+ * the `kube-system/coredns` ConfigMap, byte for byte, or its error word for word.
+ *
+ * @param release a Kubernetes version 1.10–1.20 (`1.13`, `v1.18.6`) or a profile; an unsupported
+ *   version throws {@link UnsupportedKubernetesVersionError}.
+ * @param data the kube-dns ConfigMap's `data`; `null` when there is no kube-dns ConfigMap.
+ * @param dnsDomain kubeadm's `networking.dnsDomain` (not validated, as kubeadm did not here).
+ */
+export function translateLikeKubeadm(
+  release: KubeadmProfile | string,
+  data: ConfigMapData | null,
+  dnsDomain: string = KUBEADM_DEFAULT_DNS_DOMAIN,
+): KubeadmOutcome {
+  const profile = typeof release === 'string' ? kubeadmProfileFor(release) : release;
+  const translated = translateKubeadmPieces(profile, data, dnsDomain);
+  if (!translated.ok) return translated;
+  const manifest = renderKubeadmManifest(profile, translated.pieces, dnsDomain);
+  const decoded = decodeKubeadmManifest(profile, manifest);
+  if (!decoded.ok) return { ok: false, stage: 'decode', error: decoded.error, warnings: translated.warnings };
+  return { ok: true, corefile: decoded.corefile, warnings: translated.warnings };
+}

@@ -1,0 +1,135 @@
+import type { ConfigMapData } from '../configmap/read-configmap.js';
+import { decodeFederations, decodeStubDomains, decodeUpstreamNameservers } from '../kubedns/go-json.js';
+import { caddyfileFromJson } from './caddyfile-json.js';
+import type { CaddyServerBlock } from './caddyfile-json.js';
+import { isDns1123Subdomain, isGoIP, isValidPort, splitHostPort } from './go-net.js';
+import type { PortParser } from './go-net.js';
+import { prepCorefileFormat } from './prep-corefile-format.js';
+import { kubeadmProfileFor } from './kubernetes-version.js';
+import type { KubeadmProfile } from './profiles.js';
+
+/**
+ * kubeadm's three translate functions, one per kube-dns data key. Each returned a text fragment
+ * that kubeadm pasted into its manifest template unchanged.
+ */
+export interface KubeadmPieces {
+  /** `{{ .StubDomain }}`: the stub server blocks, already indented for the manifest. */
+  readonly stubDomains: string;
+  /** `{{ .UpstreamNameserver }}`: the upstream list joined by spaces, or `/etc/resolv.conf`. */
+  readonly upstreamNameservers: string;
+  /** `{{ .Federation }}`: the federation block; `undefined` for profiles that ignore the key. */
+  readonly federations: string | undefined;
+}
+
+export type PiecesOutcome =
+  | { readonly ok: true; readonly pieces: KubeadmPieces; readonly warnings: readonly string[] }
+  | { readonly ok: false; readonly stage: 'translate'; readonly error: string; readonly warnings: readonly string[] };
+
+/** A translate function's failure: kubeadm's message, word for word. */
+class PieceError extends Error {}
+
+/** kubeadm's default `networking.dnsDomain`. */
+export const KUBEADM_DEFAULT_DNS_DOMAIN = 'cluster.local';
+
+export const STUB_DOMAINS_KEY = 'stubDomains';
+export const UPSTREAM_NAMESERVERS_KEY = 'upstreamNameservers';
+export const FEDERATIONS_KEY = 'federations';
+
+/** Note the stray apostrophe: kubeadm's wording for stubDomains and upstreamNameservers. */
+const JSON_ERROR_PREFIX = "failed to parse JSON from 'kube-dns ConfigMap";
+const FEDERATION_JSON_ERROR_PREFIX = 'failed to parse JSON from kube-dns ConfigMap';
+const VALUE_ERROR_PREFIX = 'invalid format to parse for proxy';
+
+/**
+ * Runs kubeadm's translate functions of a release (a Kubernetes version or a profile) in kubeadm's order (stubDomains,
+ * upstreamNameservers, federations), stopping at the first error. `data` is the kube-dns
+ * ConfigMap's data; `null` (no ConfigMap) behaves like `{}`, as it did against a real API server.
+ * Warnings are kubeadm's log lines about omitted hostnames, in logging order; they are kept when a
+ * later step fails.
+ */
+export function translateKubeadmPieces(
+  release: KubeadmProfile | string,
+  data: ConfigMapData | null,
+  dnsDomain: string = KUBEADM_DEFAULT_DNS_DOMAIN,
+): PiecesOutcome {
+  const profile = typeof release === 'string' ? kubeadmProfileFor(release) : release;
+  const warnings: string[] = [];
+  const values = data ?? {};
+  try {
+    const stubDomains = translateStubDomains(profile, values[STUB_DOMAINS_KEY], warnings);
+    const upstreamNameservers = translateUpstreamNameservers(profile, values[UPSTREAM_NAMESERVERS_KEY], warnings);
+    const federations = profile.translatesFederations ? translateFederations(values[FEDERATIONS_KEY], dnsDomain) : undefined;
+    return { ok: true, pieces: { stubDomains, upstreamNameservers, federations }, warnings };
+  } catch (error) {
+    if (error instanceof PieceError) return { ok: false, stage: 'translate', error: error.message, warnings };
+    throw error;
+  }
+}
+
+function has(value: string | undefined): value is string {
+  return value !== undefined;
+}
+
+function translateStubDomains(profile: KubeadmProfile, text: string | undefined, warnings: string[]): string {
+  if (!has(text)) return '';
+  const decoded = decodeStubDomains(text);
+  if (!decoded.ok) throw new PieceError(`${JSON_ERROR_PREFIX}: ${decoded.error.message}`);
+  const blocks: CaddyServerBlock[] = [];
+  for (const [domain, nameservers] of decoded.value ?? []) {
+    const kept = profile.nameserverCheck === undefined ? (nameservers ?? []) : omitHostnames(nameservers ?? [], profile.nameserverCheck, warnings);
+    if (profile.nameserverCheck !== undefined && kept.length === 0) continue;
+    blocks.push({
+      // kubeadm appended the port blindly: `foo.com:5353` became `foo.com:5353:53`.
+      keys: [`${domain}:53`],
+      body: [['errors'], ['cache', '30'], ...(profile.stubLoop ? [['loop']] : []), [profile.forwarder, '.', ...kept]],
+    });
+  }
+  return prepCorefileFormat(caddyfileFromJson(blocks), 4, profile.emptyStubsStayEmpty);
+}
+
+function translateUpstreamNameservers(profile: KubeadmProfile, text: string | undefined, warnings: string[]): string {
+  if (!has(text)) return '/etc/resolv.conf';
+  const decoded = decodeUpstreamNameservers(text);
+  if (!decoded.ok) throw new PieceError(`${JSON_ERROR_PREFIX}: ${decoded.error.message}`);
+  const nameservers = decoded.value ?? [];
+  const kept = profile.nameserverCheck === undefined ? nameservers : omitHostnames(nameservers, profile.nameserverCheck, warnings);
+  // Joined raw: no quoting, no indentation (§3.1).
+  return kept.join(' ');
+}
+
+function translateFederations(text: string | undefined, dnsDomain: string): string {
+  if (!has(text)) return '';
+  const decoded = decodeFederations(text);
+  if (!decoded.ok) throw new PieceError(`${FEDERATION_JSON_ERROR_PREFIX}: ${decoded.error.message}`);
+  const body = [...(decoded.value ?? [])].map(([name, domain]) => [name, domain]);
+  return prepCorefileFormat(caddyfileFromJson([{ keys: [`federation ${dnsDomain}`], body }]), 8, false);
+}
+
+/**
+ * kubeadm v1.15+'s `omitHostnameInTranslation`: every value must be an IP or a DNS-1123
+ * subdomain, optionally with a valid port; IPs are kept verbatim, names dropped with a warning.
+ */
+function omitHostnames(values: readonly string[], portParser: PortParser, warnings: string[]): string[] {
+  const kept: string[] = [];
+  for (const value of values) {
+    const host = checkedHost(value, portParser);
+    if (isGoIP(host)) {
+      kept.push(value);
+    } else {
+      warnings.push(`your kube-dns configuration contains a hostname ${host}. It will be omitted in the translation to CoreDNS as hostnames are unsupported`);
+    }
+  }
+  return kept;
+}
+
+/** kubeadm's `ParseHostPort`: returns the host part, or throws kubeadm's error. */
+function checkedHost(hostport: string, portParser: PortParser): string {
+  const split = splitHostPort(hostport);
+  const host = split?.host ?? hostport;
+  const port = split?.port ?? '';
+  if (port !== '' && !isValidPort(port, portParser)) {
+    throw new PieceError(`${VALUE_ERROR_PREFIX}: hostport ${hostport}: port ${port} must be a valid number between 1 and 65535, inclusive`);
+  }
+  if (isGoIP(host) || isDns1123Subdomain(host)) return host;
+  throw new PieceError(`${VALUE_ERROR_PREFIX}: hostport ${hostport}: host '${host}' must be a valid IP address or a valid RFC-1123 DNS subdomain`);
+}

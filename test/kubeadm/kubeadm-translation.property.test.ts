@@ -1,0 +1,134 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { translateLikeKubeadm } from '../../src/kubeadm/kubeadm-translation.js';
+import { translateKubeadmPieces } from '../../src/kubeadm/translate-pieces.js';
+import { KUBEADM_PROFILE_IDS, KUBEADM_PROFILES } from '../../src/kubeadm/profiles.js';
+
+/** Laws that kubeadm's translation rules imply, over generated kube-dns configs. */
+
+const label = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,8}[a-z0-9])?$/);
+const domain = fc.array(label, { minLength: 1, maxLength: 4 }).map((labels) => labels.join('.'));
+const ipv4 = fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255), fc.nat(255)).map((octets) => octets.join('.'));
+const ipv6 = fc.ipV6();
+const port = fc.integer({ min: 1, max: 65535 });
+const nameserver = fc.oneof(
+  ipv4,
+  ipv6,
+  fc.tuple(ipv4, port).map(([ip, p]) => `${ip}:${p}`),
+  fc.tuple(ipv6, port).map(([ip, p]) => `[${ip}]:${p}`),
+  domain,
+);
+const profileId = fc.constantFrom(...KUBEADM_PROFILE_IDS);
+
+interface Config {
+  readonly stubs: readonly (readonly [string, readonly string[]])[];
+  readonly upstreams: readonly string[] | undefined;
+  readonly federations: readonly (readonly [string, string])[] | undefined;
+}
+
+const config: fc.Arbitrary<Config> = fc.record({
+  stubs: fc.array(fc.tuple(domain, fc.array(nameserver, { maxLength: 4 })), { maxLength: 6 }),
+  upstreams: fc.option(fc.array(nameserver, { maxLength: 4 }), { nil: undefined }),
+  federations: fc.option(fc.array(fc.tuple(label, domain), { maxLength: 3 }), { nil: undefined }),
+});
+
+/** JSON text with the given separator whitespace (keys may repeat: JSON objects are written by hand). */
+function objectText(entries: readonly (readonly [string, string])[], space: string): string {
+  return `${space}{${entries.map(([key, value]) => `${space}${JSON.stringify(key)}${space}:${space}${value}`).join(`,${space}`)}${space}}${space}`;
+}
+
+function listText(values: readonly string[], space: string): string {
+  return `${space}[${values.map((value) => `${space}${JSON.stringify(value)}`).join(`,${space}`)}${space}]${space}`;
+}
+
+function dataOf(input: Config, space = ''): Record<string, string> {
+  const data: Record<string, string> = {
+    stubDomains: objectText(
+      input.stubs.map(([key, values]) => [key, listText(values, space)]),
+      space,
+    ),
+  };
+  if (input.upstreams !== undefined) data['upstreamNameservers'] = listText(input.upstreams, space);
+  if (input.federations !== undefined) data['federations'] = objectText(input.federations.map(([name, value]) => [name, JSON.stringify(value)]), space);
+  return data;
+}
+
+/** An IPv4 address written as four decimal octets (the generators never add leading zeros). */
+function isDottedQuad(value: string): boolean {
+  const octets = value.split('.');
+  return octets.length === 4 && octets.every((octet) => /^[0-9]{1,3}$/.test(octet) && Number(octet) <= 255);
+}
+
+/** First-appearance order of keys, each with its last value. */
+function lastWins<V>(entries: readonly (readonly [string, V])[]): Map<string, V> {
+  const map = new Map<string, V>();
+  for (const [key, value] of entries) map.set(key, value);
+  return map;
+}
+
+describe('kubeadm translation laws', () => {
+  it('whitespace around JSON tokens never changes the outcome', () => {
+    const whitespace = fc.stringMatching(/^[ \t\r\n]{0,3}$/);
+    fc.assert(
+      fc.property(profileId, config, whitespace, (id, input, space) => {
+        const profile = KUBEADM_PROFILES[id];
+        expect(translateLikeKubeadm(profile, dataOf(input, space), 'cluster.local')).toEqual(
+          translateLikeKubeadm(profile, dataOf(input), 'cluster.local'),
+        );
+      }),
+    );
+  });
+
+  it('emits one stub block per surviving key, in first-appearance order with the last value', () => {
+    fc.assert(
+      fc.property(profileId, config, (id, input) => {
+        const profile = KUBEADM_PROFILES[id];
+        const outcome = translateLikeKubeadm(profile, dataOf(input), 'cluster.local');
+        if (!outcome.ok) return; // v1.15+ refuse some generated hostnames with ports
+        const surviving = [...lastWins(input.stubs)].filter(
+          ([, values]) => profile.nameserverCheck === undefined || values.some((value) => value.includes(':') || isDottedQuad(value)),
+        );
+        const blockKeys = outcome.corefile
+          .split('\n')
+          .filter((line) => /^\S.*:53 \{$/.test(line) && !line.startsWith('.:53'))
+          .map((line) => line.slice(0, -' {'.length));
+        expect(blockKeys).toEqual(surviving.map(([key]) => `${key}:53`));
+      }),
+    );
+  });
+
+  it('never fails to decode when no value holds a line break or control character', () => {
+    fc.assert(
+      fc.property(profileId, config, (id, input) => {
+        const outcome = translateLikeKubeadm(KUBEADM_PROFILES[id], dataOf(input), 'cluster.local');
+        if (!outcome.ok) expect(outcome.stage).toBe('translate');
+        else {
+          expect(outcome.corefile.startsWith('.:53 {\n')).toBe(true);
+          expect(outcome.corefile.endsWith('}\n') && !outcome.corefile.endsWith('\n\n')).toBe(true);
+        }
+      }),
+    );
+  });
+
+  it('keeps upstreams in list order (v1.15+: without the hostnames, each warned about)', () => {
+    fc.assert(
+      fc.property(profileId, fc.array(fc.oneof(ipv4, domain), { maxLength: 5 }), (id, upstreams) => {
+        const profile = KUBEADM_PROFILES[id];
+        const outcome = translateKubeadmPieces(profile, { upstreamNameservers: JSON.stringify(upstreams) }, 'cluster.local');
+        if (!outcome.ok) throw new Error(outcome.error);
+        const kept = profile.nameserverCheck === undefined ? upstreams : upstreams.filter(isDottedQuad);
+        expect(outcome.pieces.upstreamNameservers).toBe(kept.join(' '));
+        expect(outcome.warnings).toHaveLength(upstreams.length - kept.length);
+      }),
+    );
+  });
+
+  it('ignores federations from v1.19 on, whatever they hold', () => {
+    fc.assert(
+      fc.property(fc.string(), (federations) => {
+        const outcome = translateKubeadmPieces(KUBEADM_PROFILES['v1.19'], { federations }, 'cluster.local');
+        expect(outcome.ok && outcome.pieces.federations).toBeUndefined();
+      }),
+    );
+  });
+});
