@@ -1,0 +1,118 @@
+// `npm run bench`: measures what the issues set targets for, on the built package (dist/).
+// A script, never a timed test: the figures go into docs/performance.md by hand.
+//
+//   node scripts/bench.mjs [--quick]
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = join(root, 'dist', 'bin.js');
+const quick = process.argv.includes('--quick');
+const work = mkdtempSync(join(tmpdir(), 'kube-dns-bench-'));
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** Wall-clock milliseconds of one run of `node args…`, which must exit 0. */
+function timeNode(args, input) {
+  const started = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, args, { input, maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'pipe'] });
+  const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
+  if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+  return elapsed;
+}
+
+function medianOf(runs, args, input) {
+  timeNode(args, input); // warm the file cache
+  return median(Array.from({ length: runs }, () => timeNode(args, input)));
+}
+
+/** A kube-dns ConfigMap with `count` stub domains of two nameservers each (~64 bytes per domain). */
+function kubeDnsConfigMap(count) {
+  const stubs = Array.from({ length: count }, (_, index) => {
+    const a = (index >> 8) & 255;
+    const b = index & 255;
+    return `"zone-${index}.team-${index % 97}.corp.example.com": ["10.${a}.${b}.53", "10.${a}.${b}.54:5353"]`;
+  });
+  return [
+    'apiVersion: v1',
+    'kind: ConfigMap',
+    'metadata:',
+    '  name: kube-dns',
+    '  namespace: kube-system',
+    'data:',
+    '  upstreamNameservers: |',
+    '    ["8.8.8.8", "8.8.4.4"]',
+    '  stubDomains: |',
+    `    {${stubs.join(',\n     ')}}`,
+    '',
+  ].join('\n');
+}
+
+const rows = [];
+function record(what, value, target) {
+  rows.push({ what, value, target });
+  console.error(`  ${what}: ${value}`);
+}
+
+console.error(`kube-dns-to-coredns benchmarks (node ${process.version}, ${quick ? 'quick' : 'full'} run)`);
+if (!existsSync(bin)) throw new Error('dist/ is missing: run `npm run build` first');
+const runs = quick ? 5 : 15;
+
+// 1. Start-up: a normal ConfigMap through the CLI against bare `node -e 0`.
+const example = join(root, 'examples', 'kube-dns-configmap.yaml');
+const bare = medianOf(runs * 2, ['-e', '0']);
+const startup = medianOf(runs * 2, [bin, '--kubeadm', '1.17', example]);
+record('`node -e 0` (median)', `${bare.toFixed(1)} ms`, '');
+record('CLI on the bundled example (median)', `${startup.toFixed(1)} ms (+${(startup - bare).toFixed(1)} ms)`, '≤ +40 ms over `node -e 0`');
+
+// 2. A 1 MiB ConfigMap (~16,000 stub domains) through the CLI, and linearity against 4,000.
+const sizes = [4000, 16000];
+const timings = {};
+for (const count of sizes) {
+  const file = join(work, `kube-dns-${count}.yaml`);
+  writeFileSync(file, kubeDnsConfigMap(count));
+  const bytes = readFileSync(file).length;
+  timings[count] = medianOf(quick ? 3 : 7, [bin, '--kubeadm', '1.17', file]);
+  record(`CLI, ${count.toLocaleString('en')} stub domains (${(bytes / 1048576).toFixed(2)} MiB)`, `${timings[count].toFixed(0)} ms`, count === 16000 ? '< 500 ms' : '');
+}
+const ratio = (timings[16000] - bare) / (timings[4000] - bare);
+record('growth 16k / 4k (start-up subtracted)', `${ratio.toFixed(2)}×`, '≤ 5× (linear is 4×)');
+
+// 3. --batch over 20,000 reference-corpus cases.
+const corpus = readFileSync(join(root, 'golden', 'kubeadm-oracle', 'cases.jsonl'), 'utf8').trimEnd().split('\n');
+const batchLines = Array.from({ length: 20000 }, (_, index) => corpus[index % corpus.length]);
+const batchFile = join(work, 'batch.jsonl');
+writeFileSync(batchFile, `${batchLines.join('\n')}\n`);
+for (const profile of ['1.10', '1.19']) {
+  const batch = medianOf(quick ? 3 : 5, [bin, '--kubeadm', profile, '--batch', batchFile]);
+  record(`--batch, 20,000 corpus cases, kubeadm ${profile}`, `${batch.toFixed(0)} ms`, '< 3 s');
+}
+
+// 4. In-process throughput of the library (no start-up, no I/O).
+const { translateLikeKubeadm, readConfigMap } = await import(pathToFileURL(join(root, 'dist', 'index.js')).href);
+const big = readConfigMap(kubeDnsConfigMap(16000)).data;
+const inProcess = median(Array.from({ length: runs }, () => {
+  const started = performance.now();
+  translateLikeKubeadm('1.17', big, 'cluster.local');
+  return performance.now() - started;
+}));
+record('library, 16,000 stub domains, in process (median)', `${inProcess.toFixed(1)} ms`, '');
+
+rmSync(work, { recursive: true, force: true });
+
+console.log('| measurement | result | target |');
+console.log('|---|---|---|');
+for (const row of rows) console.log(`| ${row.what} | ${row.value} | ${row.target} |`);
+
+const corefileBench = join(root, 'scripts', 'bench-corefile.mjs');
+if (existsSync(corefileBench) && existsSync(join(root, 'dist', 'corefile', 'index.js'))) {
+  console.log('');
+  spawnSync(process.execPath, [corefileBench, ...(quick ? ['--quick'] : [])], { stdio: 'inherit' });
+}

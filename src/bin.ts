@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+import { runProcess } from './cli/node-io.js';
+
+await runProcess();

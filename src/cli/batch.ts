@@ -1,0 +1,71 @@
+import { KUBEADM_DEFAULT_DNS_DOMAIN, translateLikeKubeadm } from '../kubeadm/kubeadm-translation.js';
+import type { KubeadmOutcome } from '../kubeadm/kubeadm-translation.js';
+import { isDns1123Subdomain } from '../kubeadm/go-net.js';
+import type { KubeadmProfile } from '../kubeadm/profiles.js';
+import { validateKubeadmBatchCase } from '../generated/validate-kubeadm-batch-case.js';
+import { stringifyAsciiJson } from '../util/ascii-json.js';
+import type { CliIo } from './io.js';
+import { readSource } from './read-source.js';
+import { ExitCode } from './usage-error.js';
+
+/** One output line of `--batch`: the corpus shape, plus `stage: "input"` for unusable lines. */
+export type BatchResultLine =
+  | { readonly id: unknown; readonly ok: true; readonly corefile: string; readonly warnings?: readonly string[] }
+  | { readonly id: unknown; readonly ok: false; readonly stage: 'translate' | 'decode' | 'input'; readonly error: string; readonly warnings?: readonly string[] };
+
+/** Lines are written in chunks of this many to keep `write` calls few. */
+const FLUSH_EVERY = 512;
+
+/**
+ * `--kubeadm VERSION --batch`: one JSON result line per JSON input line, in input order. A line
+ * that cannot be used yields an error line for its id (`null` if it has none); the batch goes on.
+ * Exit status 0 even when cases fail: failures are data here. Unreadable input exits 2.
+ */
+export async function runKubeadmBatch(profile: KubeadmProfile, file: string | undefined, io: CliIo): Promise<number> {
+  const source = await readSource(file, io);
+  let pending: string[] = [];
+  let lineNumber = 0;
+  for (const line of source.text.split('\n')) {
+    lineNumber += 1;
+    if (line.trim() === '') continue;
+    pending.push(stringifyAsciiJson(kubeadmBatchLine(profile, line, lineNumber)));
+    if (pending.length >= FLUSH_EVERY) {
+      io.stdout.write(`${pending.join('\n')}\n`);
+      pending = [];
+    }
+  }
+  if (pending.length > 0) io.stdout.write(`${pending.join('\n')}\n`);
+  return ExitCode.ok;
+}
+
+/** The result line for one input line of a kubeadm batch. */
+export function kubeadmBatchLine(profile: KubeadmProfile, line: string, lineNumber: number): BatchResultLine {
+  let input: unknown;
+  try {
+    input = JSON.parse(line);
+  } catch (error) {
+    return inputError(null, `line ${lineNumber}: not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const id = typeof input === 'object' && input !== null && 'id' in input ? (input as { id: unknown }).id : null;
+  if (!validateKubeadmBatchCase(input)) {
+    const [problem] = validateKubeadmBatchCase.errors ?? [];
+    const where = problem?.instancePath === '' || problem === undefined ? 'the line' : problem.instancePath.slice(1).replaceAll('/', '.');
+    return inputError(id, `line ${lineNumber}: ${where} ${problem?.message ?? 'is not a batch case'} (expected {"id", "data", "dnsDomain"})`);
+  }
+  const batchCase = input as { data: Record<string, string> | null; dnsDomain?: string };
+  const dnsDomain = batchCase.dnsDomain ?? KUBEADM_DEFAULT_DNS_DOMAIN;
+  if (!isDns1123Subdomain(dnsDomain)) {
+    return inputError(id, `line ${lineNumber}: dnsDomain '${dnsDomain}' is not a DNS-1123 subdomain`);
+  }
+  return resultLine(id, translateLikeKubeadm(profile, batchCase.data, dnsDomain));
+}
+
+function resultLine(id: unknown, outcome: KubeadmOutcome): BatchResultLine {
+  const warnings = outcome.warnings.length > 0 ? { warnings: outcome.warnings } : {};
+  if (outcome.ok) return { id, ok: true, corefile: outcome.corefile, ...warnings };
+  return { id, ok: false, stage: outcome.stage, error: outcome.error, ...warnings };
+}
+
+function inputError(id: unknown, error: string): BatchResultLine {
+  return { id, ok: false, stage: 'input', error };
+}

@@ -1,0 +1,18 @@
+/**
+ * The only doors the CLI has to the outside world. `main` receives one of these, so every command
+ * is a plain function that tests call in-process with an in-memory implementation.
+ */
+export interface OutputStream {
+  write(chunk: string): void;
+  /** True when the stream is a terminal (progress lines are only drawn then). */
+  readonly isTTY?: boolean;
+}
+
+export interface CliIo {
+  readonly stdout: OutputStream;
+  readonly stderr: OutputStream;
+  /** Reads all of standard input as bytes. */
+  readStdin(): Promise<Uint8Array>;
+  /** Reads a whole file as bytes; rejects with the system error when it cannot be read. */
+  readFile(path: string): Promise<Uint8Array>;
+}

@@ -1,0 +1,29 @@
+import { readFile } from 'node:fs/promises';
+import type { CliIo } from './io.js';
+import { main } from './main.js';
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks);
+}
+
+/** The real process behind the CLI: argv, stdio and the file system. */
+export function processIo(): CliIo {
+  // A closed pipe (`… | head`) is not an error worth a stack trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+  return {
+    stdout: { write: (chunk) => void process.stdout.write(chunk), isTTY: process.stdout.isTTY === true },
+    stderr: { write: (chunk) => void process.stderr.write(chunk), isTTY: process.stderr.isTTY === true },
+    readStdin: () => readAll(process.stdin),
+    readFile: (path) => readFile(path),
+  };
+}
+
+/** Entry point of the `kube-dns-to-coredns` binary. */
+export async function runProcess(): Promise<void> {
+  process.exitCode = await main(process.argv.slice(2), processIo());
+}

@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { memoryIo } from '../support/memory-io.js';
+
+const example = readFileSync(join(import.meta.dirname, '../../examples/kube-dns-configmap.yaml'), 'utf8');
+
+describe('kube-dns-to-coredns --kubeadm', () => {
+  it('prints the Corefile on stdout and exits 0', async () => {
+    const io = memoryIo({ files: { 'cm.yaml': example } });
+    expect(await main(['--kubeadm', '1.17', 'cm.yaml'], io)).toBe(0);
+    expect(io.out()).toMatch(/^\.:53 \{\n/);
+    expect(io.out()).toContain('consul.local:53 {\n   errors\n   cache 30\n   loop\n   forward . 10.150.0.1\n}\n');
+    expect(io.err()).toBe('');
+  });
+
+  it('reads standard input for - and for no FILE', async () => {
+    for (const args of [['--kubeadm', '1.13', '-'], ['--kubeadm', '1.13']]) {
+      const io = memoryIo({ stdin: example });
+      expect(await main(args, io)).toBe(0);
+      expect(io.out()).toContain('proxy . 8.8.8.8 8.8.4.4');
+    }
+  });
+
+  it('uses --dns-domain in the kubernetes plugin', async () => {
+    const io = memoryIo({ stdin: example });
+    await main(['--kubeadm', '1.19', '--dns-domain', 'corp.internal'], io);
+    expect(io.out()).toContain('kubernetes corp.internal in-addr.arpa ip6.arpa {');
+  });
+
+  it('prints kubeadm’s warnings on stderr', async () => {
+    const io = memoryIo({ stdin: 'data:\n  upstreamNameservers: \'["ns1.example.com", "1.1.1.1"]\'\n' });
+    expect(await main(['--kubeadm', '1.15'], io)).toBe(0);
+    expect(io.out()).toContain('    forward . 1.1.1.1\n');
+    expect(io.err()).toBe(
+      'warning: kubeadm v1.15: your kube-dns configuration contains a hostname ns1.example.com. It will be omitted in the translation to CoreDNS as hostnames are unsupported\n',
+    );
+  });
+
+  it('exits 1 with kubeadm’s exact error for a failing translation', async () => {
+    const io = memoryIo({ stdin: 'data:\n  stubDomains: \'{"a.com": [1.1.1.1]}\'\n' });
+    expect(await main(['--kubeadm', '1.10'], io)).toBe(1);
+    expect(io.out()).toBe('');
+    expect(io.err()).toBe(
+      "error: kubeadm v1.10 fails (translate stage): failed to parse JSON from 'kube-dns ConfigMap: invalid character '.' after array element\n",
+    );
+  });
+
+  it.each([
+    [['--kubeadm', '1.21'], /unsupported kubeadm version '1\.21'/],
+    [['--kubeadm', '1.17', 'missing.yaml'], /missing\.yaml: cannot read: no such file/],
+    [['--kubeadm', '1.17', 'a', 'b'], /expected at most one FILE, got 2/],
+    [['--kubeadm', '1.17', '--frobnicate'], /Unknown option '--frobnicate'/],
+    [['--kubeadm', '1.17', '--dns-domain', 'Bad_Domain'], /--dns-domain 'Bad_Domain' is not a DNS-1123 subdomain/],
+    [[], /--kubeadm VERSION is required/],
+  ])('exits 2 for bad usage: %j', async (args, message) => {
+    const io = memoryIo({ stdin: example });
+    expect(await main(args, io)).toBe(2);
+    expect(io.err()).toMatch(message);
+    expect(io.err()).not.toMatch(/\n\s+at /); // never a stack trace
+  });
+
+  it('exits 2 with FILE:LINE:COL for input that is not a ConfigMap', async () => {
+    const io = memoryIo({ files: { 'cm.yaml': 'kind: ConfigMap\ndata:\n  stubDomains: {"a": ["1.1.1.1"]}\n' } });
+    expect(await main(['--kubeadm', '1.17', 'cm.yaml'], io)).toBe(2);
+    expect(io.err()).toMatch(/^kube-dns-to-coredns: cm\.yaml:3:3: data\.stubDomains must be a string/);
+  });
+
+  it('exits 2 for input that is not UTF-8', async () => {
+    const io = memoryIo({ files: { 'cm.yaml': new Uint8Array([0x64, 0x61, 0xff, 0x0a]) } });
+    expect(await main(['--kubeadm', '1.17', 'cm.yaml'], io)).toBe(2);
+    expect(io.err()).toContain('cm.yaml: not UTF-8 text');
+  });
+
+  it('prints help and the version', async () => {
+    const help = memoryIo();
+    expect(await main(['--help'], help)).toBe(0);
+    expect(help.out()).toMatch(/^Usage:\n/);
+    const version = memoryIo();
+    expect(await main(['--version'], version)).toBe(0);
+    expect(version.out()).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+});
+
+describe('kube-dns-to-coredns --kubeadm --batch', () => {
+  it('writes one result line per input line, in order, in the corpus layout', async () => {
+    const input = [
+      '{"id": "a", "data": {"upstreamNameservers": "[\\"8.8.8.8\\"]"}, "dnsDomain": "cluster.local"}',
+      '',
+      '{"id": "b", "data": {"stubDomains": ""}, "dnsDomain": "cluster.local"}',
+      '{"id": 3, "data": null}',
+    ].join('\n');
+    const io = memoryIo({ stdin: input });
+    expect(await main(['--kubeadm', '1.19', '--batch'], io)).toBe(0);
+    const lines = io.out().trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^\{"id": "a", "ok": true, "corefile": "\.:53 \{\\n/);
+    expect(lines[1]).toBe(
+      '{"id": "b", "ok": false, "stage": "translate", "error": "failed to parse JSON from \'kube-dns ConfigMap: unexpected end of JSON input"}',
+    );
+    expect(JSON.parse(lines[2] ?? '')).toMatchObject({ id: 3, ok: true });
+  });
+
+  it('answers a bad line with an error line for its id and goes on', async () => {
+    const input = ['not json', '{"id": "x"}', '{"id": "y", "data": {"stubDomains": 5}}', '{"id": "z", "data": {}, "dnsDomain": "UPPER"}', '{"id": "ok", "data": {}}'].join('\n');
+    const io = memoryIo({ stdin: input });
+    expect(await main(['--kubeadm', '1.17', '--batch'], io)).toBe(0);
+    const lines = io.out().trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => [line['id'], line['ok'], line['stage']])).toEqual([
+      [null, false, 'input'],
+      ['x', false, 'input'],
+      ['y', false, 'input'],
+      ['z', false, 'input'],
+      ['ok', true, undefined],
+    ]);
+    expect(lines[0]?.['error']).toMatch(/^line 1: not JSON: /);
+    expect(lines[1]?.['error']).toBe("line 2: the line must have required property 'data' (expected {\"id\", \"data\", \"dnsDomain\"})");
+    expect(lines[2]?.['error']).toBe('line 3: data.stubDomains must be string (expected {"id", "data", "dnsDomain"})');
+  });
+});

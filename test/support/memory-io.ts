@@ -1,0 +1,26 @@
+import type { CliIo } from '../../src/cli/io.js';
+
+/** An in-memory CliIo: files from a map, stdin from a string, captured stdout and stderr. */
+export interface MemoryIo extends CliIo {
+  readonly out: () => string;
+  readonly err: () => string;
+}
+
+export function memoryIo(options: { stdin?: string; files?: Record<string, string | Uint8Array> } = {}): MemoryIo {
+  let out = '';
+  let err = '';
+  const encoder = new TextEncoder();
+  const asBytes = (content: string | Uint8Array) => (typeof content === 'string' ? encoder.encode(content) : content);
+  return {
+    stdout: { write: (chunk) => void (out += chunk) },
+    stderr: { write: (chunk) => void (err += chunk) },
+    readStdin: async () => asBytes(options.stdin ?? ''),
+    readFile: async (path) => {
+      const content = options.files?.[path];
+      if (content === undefined) throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
+      return asBytes(content);
+    },
+    out: () => out,
+    err: () => err,
+  };
+}
