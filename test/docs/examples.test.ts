@@ -1,0 +1,31 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, it } from 'vitest';
+
+/**
+ * Runs every ```ts block of docs/*.md as a module, with the package name pointing at src/, so the
+ * documented examples cannot rot. Blocks assert their own results with node:assert.
+ */
+const docs = join(import.meta.dirname, '../../docs');
+const scratch = join(import.meta.dirname, '.examples');
+const entry = join(import.meta.dirname, '../../src/index.js');
+
+function examples(markdown: string): string[] {
+  return [...markdown.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? '');
+}
+
+mkdirSync(scratch, { recursive: true });
+
+const documented = readdirSync(docs)
+  .filter((file) => file.endsWith('.md'))
+  .map((file) => [file, examples(readFileSync(join(docs, file), 'utf8'))] as const)
+  .filter(([, blocks]) => blocks.length > 0);
+
+describe.each(documented)('examples in docs/%s', (file, blocks) => {
+  it.each(blocks.map((block, index) => [index + 1, block] as const))('example %i runs', async (index, block) => {
+    const path = join(scratch, `${file.replace(/\W/g, '-')}-${index}.ts`);
+    writeFileSync(path, block.replaceAll(/from 'kube-dns-to-coredns'/g, `from ${JSON.stringify(entry)}`));
+    await import(pathToFileURL(path).href);
+  });
+});
