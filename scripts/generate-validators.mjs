@@ -18,7 +18,7 @@ const pascal = (name) => camel(name).replace(/^\w/, (letter) => letter.toUpperCa
 for (const file of readdirSync(schemaDir).filter((name) => name.endsWith('.schema.json')).sort()) {
   const base = file.replace('.schema.json', '');
   const schema = JSON.parse(readFileSync(join(schemaDir, file), 'utf8'));
-  const ajv = new Ajv({ code: { source: true, esm: true }, allErrors: false, allowUnionTypes: true });
+  const ajv = new Ajv({ code: { source: true, esm: true }, allErrors: true, allowUnionTypes: true });
   const validate = ajv.compile(schema);
   let code = standaloneCode(ajv, validate);
   // ajv's "ESM" output still require()s its runtime helpers; turn each into a hoisted import.

@@ -1,6 +1,6 @@
 import { KUBEADM_DEFAULT_DNS_DOMAIN, translateLikeKubeadm } from '../kubeadm/kubeadm-translation.js';
 import type { KubeadmOutcome } from '../kubeadm/kubeadm-translation.js';
-import { isDns1123Subdomain } from '../kubeadm/go-net.js';
+import { isDns1123Subdomain } from '../kubedns/go-net.js';
 import type { KubeadmProfile } from '../kubeadm/profiles.js';
 import { validateKubeadmBatchCase } from '../generated/validate-kubeadm-batch-case.js';
 import { stringifyAsciiJson } from '../util/ascii-json.js';

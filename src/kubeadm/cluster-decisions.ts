@@ -1,4 +1,4 @@
-import { parseGoIP } from './go-net.js';
+import { formatGoIP, parseGoIP } from '../kubedns/go-net.js';
 import { kubeadmProfileFor } from './kubernetes-version.js';
 import { KUBEADM_PROFILES } from './profiles.js';
 import type { KubeadmProfile } from './profiles.js';
@@ -79,31 +79,9 @@ export function kubeadmDnsServiceIp(serviceSubnets: string): string {
   if (DNS_SERVICE_IP_INDEX >= 1n << hostBits) {
     throw new ClusterDataError(`unable to get tenth IP address from service subnet CIDR ${first}: the subnet is too small`);
   }
-  return formatIp(network + DNS_SERVICE_IP_INDEX, bits);
-}
-
-function formatIp(value: bigint, bits: 32 | 128): string {
-  if (bits === 32) return [24n, 16n, 8n, 0n].map((shift) => String((value >> shift) & 0xffn)).join('.');
-  const groups = Array.from({ length: 8 }, (_, index) => Number((value >> BigInt((7 - index) * 16)) & 0xffffn));
-  return compressIpv6(groups);
-}
-
-/** RFC 5952 text: lower-case hex, the longest run (≥ 2) of zero groups as `::`. */
-function compressIpv6(groups: readonly number[]): string {
-  let bestStart = -1;
-  let bestLength = 1;
-  for (let start = 0; start < groups.length; ) {
-    let end = start;
-    while (end < groups.length && groups[end] === 0) end += 1;
-    if (end - start > bestLength) {
-      bestStart = start;
-      bestLength = end - start;
-    }
-    start = end === start ? start + 1 : end;
-  }
-  const hex = groups.map((group) => group.toString(16));
-  if (bestStart < 0) return hex.join(':');
-  return `${hex.slice(0, bestStart).join(':')}::${hex.slice(bestStart + bestLength).join(':')}`;
+  const ip = network + DNS_SERVICE_IP_INDEX;
+  const byteCount = bits / 8;
+  return formatGoIP(Array.from({ length: byteCount }, (_, index) => Number((ip >> BigInt((byteCount - 1 - index) * 8)) & 0xffn)));
 }
 
 export type CoreDnsConfigMapAction =

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigMapInputError, readConfigMap } from '../../configmap/read-configmap.js';
-import { isDns1123Subdomain } from '../../kubeadm/go-net.js';
+import { isDns1123Subdomain } from '../../kubedns/go-net.js';
 import { KUBEADM_DEFAULT_DNS_DOMAIN, translateLikeKubeadm } from '../../kubeadm/kubeadm-translation.js';
 import type { KubeadmOutcome } from '../../kubeadm/kubeadm-translation.js';
 import { kubeadmProfileFor, UnsupportedKubernetesVersionError } from '../../kubeadm/kubernetes-version.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDns1123Subdomain, isGoIP, isValidPort, parseGoIP, splitHostPort } from '../../src/kubeadm/go-net.js';
+import { formatGoIP, isDns1123Subdomain, isGoIP, isValidPort, parseGoIP, splitHostPort } from '../../src/kubedns/go-net.js';
 
 describe('splitHostPort (Go net.SplitHostPort)', () => {
   it.each([
@@ -84,5 +84,29 @@ describe('isDns1123Subdomain', () => {
   });
   it.each(['', 'Example.com', '-a.com', 'a-.com', 'a..b', 'a.', '.a', 'under_score.example', 'bücher.example', 'a'.repeat(254)])('rejects %s', (name) => {
     expect(isDns1123Subdomain(name)).toBe(false);
+  });
+});
+
+describe('strict octets (Go ≥ 1.17) and formatGoIP (net.IP.String)', () => {
+  it('refuses leading zeros only in the strict reading', () => {
+    expect(isGoIP('010.0.0.1', 'strict')).toBe(false);
+    expect(isGoIP('::ffff:1.02.3.4', 'strict')).toBe(false);
+    expect(isGoIP('10.0.0.1', 'strict')).toBe(true);
+    expect(isGoIP('0.0.0.0', 'strict')).toBe(true);
+  });
+
+  it.each([
+    ['1.2.3.4', '1.2.3.4'],
+    ['010.0.0.1', '10.0.0.1'],
+    ['::ffff:1.2.3.4', '1.2.3.4'],
+    ['2001:DB8:0::1', '2001:db8::1'],
+    ['2001:db8:0:0:1:0:0:1', '2001:db8::1:0:0:1'],
+    ['1:0:2:0:3:0:4:0', '1:0:2:0:3:0:4:0'],
+    ['::', '::'],
+    ['::1', '::1'],
+    ['fd00::a', 'fd00::a'],
+  ])('%s prints as %s', (text, printed) => {
+    const bytes = parseGoIP(text);
+    expect(bytes && formatGoIP(bytes)).toBe(printed);
   });
 });

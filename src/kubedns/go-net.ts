@@ -1,8 +1,9 @@
 /**
- * The Go standard-library and Kubernetes helpers that kubeadm's value checks (v1.15+) were built
- * on, reproduced as kubeadm saw them: `net.SplitHostPort`, `net.ParseIP` of the Go ≤ 1.15
- * toolchains (leading zeros in IPv4 octets accepted, no zones), `strconv.Atoi` /
- * `strconv.ParseUint(…, 10, 16)` port parsing and apimachinery's `IsDNS1123Subdomain`.
+ * The Go standard-library and Kubernetes helpers that kube-dns and kubeadm's value checks were
+ * built on: `net.SplitHostPort`, `net.ParseIP` (the lenient Go ≤ 1.16 reading that accepts leading
+ * zeros in IPv4 octets, or the strict one of later Go), `net.IP.String`, `strconv.Atoi` /
+ * `strconv.ParseUint(…, 10, 16)` port parsing and apimachinery's `IsDNS1123Subdomain` and
+ * `IsDNS1123Label`.
  *
  * Go works on bytes; these functions work on UTF-16 strings. That is equivalent here because every
  * character the grammars accept is ASCII, and splitting only ever happens at ASCII characters.
@@ -73,8 +74,11 @@ function readNumber(text: string, start: number, base: 10 | 16): [number, number
   return index === start ? undefined : [value, index];
 }
 
-/** Dotted-quad IPv4 as Go ≤ 1.15 read it: four decimal octets ≤ 255, leading zeros allowed. */
-function parseIPv4Octets(text: string): number[] | undefined {
+/** How an IPv4 octet with a leading zero (`010`) is read: accepted up to Go 1.16, refused since. */
+export type OctetReading = 'lenient' | 'strict';
+
+/** Dotted-quad IPv4: four decimal octets ≤ 255 (leading zeros only in the lenient reading). */
+function parseIPv4Octets(text: string, octetReading: OctetReading): number[] | undefined {
   const octets: number[] = [];
   let index = 0;
   for (let octet = 0; octet < IPV4_OCTETS; octet += 1) {
@@ -85,14 +89,15 @@ function parseIPv4Octets(text: string): number[] | undefined {
     }
     const number = readNumber(text, index, 10);
     if (number === undefined || number[0] > 0xff) return undefined;
+    if (octetReading === 'strict' && number[1] - index > 1 && text[index] === '0') return undefined;
     octets.push(number[0]);
     index = number[1];
   }
   return index === text.length ? octets : undefined;
 }
 
-/** IPv6 text as Go ≤ 1.15 read it (no zone): hex groups, one `::`, optional trailing IPv4. */
-function parseIPv6Bytes(text: string): number[] | undefined {
+/** IPv6 text as Go reads it (no zone): hex groups, one `::`, optional trailing IPv4. */
+function parseIPv6Bytes(text: string, octetReading: OctetReading): number[] | undefined {
   const bytes: number[] = [];
   let rest = text;
   let ellipsis = -1;
@@ -109,7 +114,7 @@ function parseIPv6Bytes(text: string): number[] | undefined {
       // An embedded IPv4 address must fill the last four bytes (or follow the ellipsis).
       if (ellipsis < 0 && bytes.length !== IPV6_BYTES - IPV4_OCTETS) return undefined;
       if (bytes.length + IPV4_OCTETS > IPV6_BYTES) return undefined;
-      const octets = parseIPv4Octets(rest);
+      const octets = parseIPv4Octets(rest, octetReading);
       if (octets === undefined) return undefined;
       bytes.push(...octets);
       rest = '';
@@ -138,22 +143,50 @@ function parseIPv6Bytes(text: string): number[] | undefined {
 }
 
 /**
- * Go ≤ 1.15's `net.ParseIP`: the address bytes (4 for dotted IPv4, 16 for IPv6 text), or
- * `undefined` where Go returns nil. The first `.` or `:` decides the family, as in Go, so
- * `1.2.3.4:53` is not an IP.
+ * Go's `net.ParseIP`: the address bytes (4 for dotted IPv4, 16 for IPv6 text), or `undefined`
+ * where Go returns nil. The first `.` or `:` decides the family, as in Go, so `1.2.3.4:53` is not
+ * an IP. `octetReading` defaults to the lenient reading of the Go ≤ 1.15 toolchains kubeadm used.
  */
-export function parseGoIP(text: string): readonly number[] | undefined {
+export function parseGoIP(text: string, octetReading: OctetReading = 'lenient'): readonly number[] | undefined {
   for (let index = 0; index < text.length; index += 1) {
     const character = text[index];
-    if (character === '.') return parseIPv4Octets(text);
-    if (character === ':') return parseIPv6Bytes(text);
+    if (character === '.') return parseIPv4Octets(text, octetReading);
+    if (character === ':') return parseIPv6Bytes(text, octetReading);
   }
   return undefined;
 }
 
-/** Whether Go ≤ 1.15's `net.ParseIP` accepts `text`. */
-export function isGoIP(text: string): boolean {
-  return parseGoIP(text) !== undefined;
+/** Whether Go's `net.ParseIP` accepts `text` (lenient reading unless told otherwise). */
+export function isGoIP(text: string, octetReading: OctetReading = 'lenient'): boolean {
+  return parseGoIP(text, octetReading) !== undefined;
+}
+
+function isIPv4Mapped(bytes: readonly number[]): boolean {
+  return bytes.length === IPV6_BYTES && bytes.slice(0, 10).every((byte) => byte === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
+}
+
+/**
+ * Go's `net.IP.String()`: dotted decimal for IPv4 (also IPv4-mapped IPv6), otherwise lower-case
+ * hex groups with the first longest run (≥ 2) of zero groups written as `::`.
+ */
+export function formatGoIP(bytes: readonly number[]): string {
+  if (bytes.length === IPV4_OCTETS) return bytes.join('.');
+  if (isIPv4Mapped(bytes)) return bytes.slice(12).join('.');
+  const groups = Array.from({ length: 8 }, (_, index) => ((bytes[index * 2] ?? 0) << 8) | (bytes[index * 2 + 1] ?? 0));
+  let bestStart = -1;
+  let bestLength = 1;
+  for (let start = 0; start < groups.length; ) {
+    let end = start;
+    while (end < groups.length && groups[end] === 0) end += 1;
+    if (end - start > bestLength) {
+      bestStart = start;
+      bestLength = end - start;
+    }
+    start = end === start ? start + 1 : end;
+  }
+  const hex = groups.map((group) => group.toString(16));
+  if (bestStart < 0) return hex.join(':');
+  return `${hex.slice(0, bestStart).join(':')}::${hex.slice(bestStart + bestLength).join(':')}`;
 }
 
 /** Maximum length of a DNS-1123 subdomain (apimachinery `DNS1123SubdomainMaxLength`). */
@@ -163,6 +196,14 @@ const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[
 /** apimachinery's `IsDNS1123Subdomain`: lower-case labels, dots, ≤ 253 characters. */
 export function isDns1123Subdomain(text: string): boolean {
   return text.length <= DNS1123_SUBDOMAIN_MAX_LENGTH && DNS1123_SUBDOMAIN.test(text);
+}
+
+const DNS1123_LABEL_MAX_LENGTH = 63;
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** apimachinery's `IsDNS1123Label`: one lower-case label of ≤ 63 characters. */
+export function isDns1123Label(text: string): boolean {
+  return text.length <= DNS1123_LABEL_MAX_LENGTH && DNS1123_LABEL.test(text);
 }
 
 /** How a kubeadm release turned a port string into a number. */

@@ -1,0 +1,302 @@
+import type { ConfigMapData } from '../configmap/read-configmap.js';
+import { diagnostic, jsonPathStep } from '../diagnostics/diagnostic.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { DiagnosticCode } from '../diagnostics/codes.js';
+import { validateKubeDnsValues } from '../generated/validate-kube-dns-values.js';
+import { positionAt } from '../util/source-position.js';
+import { decodeFederations, parseGoJson } from './go-json.js';
+import type { GoJsonValue } from './go-json.js';
+import { kubeDnsRules } from './kube-dns-versions.js';
+import type { KubeDnsRules } from './kube-dns-versions.js';
+import { stubNameserverProblem, upstreamNameserverProblem } from './nameserver-rules.js';
+
+/**
+ * The kube-dns ConfigMap read the way kube-dns reads it (pkg/dns/config `processUpdate` and
+ * `Validate`): `stubDomains` and `upstreamNameservers` as JSON (Go semantics: last duplicate key
+ * wins, null is nil), `federations` as `name=domain` pairs, everything else ignored.
+ */
+export interface KubeDnsConfig {
+  /** Stub domains in first-appearance order, each with the nameservers of its last occurrence. */
+  readonly stubDomains: readonly StubDomainEntry[];
+  /** `undefined` when the key is absent; an empty list for `[]` or `null`. */
+  readonly upstreamNameservers: readonly ValueEntry[] | undefined;
+  /** `undefined` when the key is absent or blank. */
+  readonly federations: readonly FederationEntry[] | undefined;
+}
+
+/** A string value with where it came from, for diagnostics. */
+export interface ValueEntry {
+  readonly value: string;
+  /** JSON path inside its data key, e.g. `["acme.local"][0]`. */
+  readonly path: string;
+  /** JavaScript index of the value in the data key's text. */
+  readonly offset: number;
+}
+
+export interface StubDomainEntry {
+  readonly domain: string;
+  readonly path: string;
+  readonly offset: number;
+  readonly nameservers: readonly ValueEntry[];
+}
+
+export interface FederationEntry {
+  readonly name: string;
+  readonly domain: string;
+  readonly path: string;
+  readonly offset: number;
+}
+
+export interface KubeDnsReading {
+  readonly config: KubeDnsConfig;
+  readonly diagnostics: readonly Diagnostic[];
+  /** False when kube-dns's (all-or-nothing) validation rejected the ConfigMap. */
+  readonly acceptedByKubeDns: boolean;
+  readonly rules: KubeDnsRules;
+}
+
+export const KUBE_DNS_KEYS = ['stubDomains', 'upstreamNameservers', 'federations'] as const;
+export type KubeDnsKey = (typeof KUBE_DNS_KEYS)[number];
+
+export interface ReadKubeDnsOptions {
+  /** The kube-dns version whose rules apply (default: the newest known). */
+  readonly kubeDnsVersion?: string;
+}
+
+/** Collects diagnostics with positions inside the data value they concern. */
+class Reporter {
+  readonly diagnostics: Diagnostic[] = [];
+
+  constructor(private readonly data: ConfigMapData) {}
+
+  report(code: DiagnosticCode, key: string, path: string, offset: number | undefined, message: string): void {
+    const text = this.data[key];
+    const position = text !== undefined && offset !== undefined ? positionAt(text, offset) : undefined;
+    this.diagnostics.push(diagnostic(code, { key, path, message, ...(position === undefined ? {} : { position }) }));
+  }
+}
+
+/**
+ * Reads and validates the kube-dns side of a ConfigMap. Never throws for bad data: every problem
+ * is a diagnostic, and `acceptedByKubeDns` says whether kube-dns would have used the ConfigMap.
+ * `data` `null` (no ConfigMap) reads like an empty one.
+ */
+export function readKubeDnsConfig(data: ConfigMapData | null, options: ReadKubeDnsOptions = {}): KubeDnsReading {
+  const rules = kubeDnsRules(options.kubeDnsVersion);
+  const values = data ?? {};
+  const reporter = new Reporter(values);
+  for (const key of Object.keys(values)) {
+    if (!(KUBE_DNS_KEYS as readonly string[]).includes(key)) {
+      reporter.report('unrelated-key', key, '', undefined, `kube-dns does not read data key '${key}'; it is not translated`);
+    }
+  }
+  // kube-dns validates federations, then stub domains, then upstreams; report in that order.
+  const federations = readFederations(values['federations'], reporter);
+  const stubTree = readJson('stubDomains', values['stubDomains'], reporter);
+  const upstreamTree = readJson('upstreamNameservers', values['upstreamNameservers'], reporter);
+  checkShapes(stubTree, upstreamTree, federations, reporter);
+  const stubDomains = stubTree ? stubEntries(stubTree) : [];
+  const upstreamNameservers = upstreamTree ? listEntries(upstreamTree, '') : values['upstreamNameservers'] === undefined ? undefined : [];
+  for (const stub of stubDomains) {
+    for (const nameserver of stub.nameservers) {
+      const problem = stubNameserverProblem(nameserver.value, rules);
+      if (problem !== undefined) {
+        reporter.report('kube-dns-invalid-nameserver', 'stubDomains', nameserver.path, nameserver.offset, `'${nameserver.value}': ${problem}`);
+      }
+    }
+  }
+  for (const nameserver of upstreamNameservers ?? []) {
+    const problem = upstreamNameserverProblem(nameserver.value, rules);
+    if (problem !== undefined) {
+      reporter.report('kube-dns-invalid-upstream', 'upstreamNameservers', nameserver.path, nameserver.offset, `'${nameserver.value}': ${problem}`);
+    }
+  }
+  const acceptedByKubeDns = !reporter.diagnostics.some(
+    (entry) => entry.severity === 'error' || entry.code === 'federations-json',
+  );
+  return {
+    config: { stubDomains, upstreamNameservers, federations: federations?.entries },
+    diagnostics: reporter.diagnostics,
+    acceptedByKubeDns,
+    rules,
+  };
+}
+
+function readJson(key: KubeDnsKey, text: string | undefined, reporter: Reporter): GoJsonValue | undefined {
+  if (text === undefined) return undefined;
+  const parsed = parseGoJson(text);
+  if (!parsed.ok) {
+    reporter.report('json-syntax', key, '', parsed.error.offset, `not valid JSON: ${parsed.error.message}`);
+    return undefined;
+  }
+  return parsed.value;
+}
+
+interface FederationsReading {
+  readonly entries: readonly FederationEntry[] | undefined;
+  /** For the shape check: names to domains, when they were read. */
+  readonly plain: Record<string, string> | undefined;
+}
+
+/** kube-dns's `ParseFederationsFlag`: `name=domain` items separated by commas. */
+function readFederations(text: string | undefined, reporter: Reporter): FederationsReading | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  if (text.trim().startsWith('{')) return readJsonFederations(text, reporter);
+  const entries = new Map<string, FederationEntry>();
+  let offset = 0;
+  for (const item of text.split(',')) {
+    const itemOffset = offset + (item.length - item.trimStart().length);
+    offset += item.length + 1;
+    const equals = item.indexOf('=');
+    if (equals < 0) {
+      reporter.report('federations-format', 'federations', '', itemOffset, `'${item.trim()}' is not name=domain`);
+      continue;
+    }
+    const name = item.slice(0, equals).trim();
+    const domain = item.slice(equals + 1).trim();
+    // A repeated name keeps its first position and takes the last domain, like the Go map it filled.
+    const first = entries.get(name);
+    entries.set(name, { name, domain, path: jsonPathStep(name), offset: first?.offset ?? itemOffset });
+  }
+  const list = [...entries.values()];
+  return { entries: list, plain: Object.fromEntries(list.map((entry) => [entry.name, entry.domain])) };
+}
+
+/** kubeadm's reading of `federations`: a JSON object. kube-dns rejected it. */
+function readJsonFederations(text: string, reporter: Reporter): FederationsReading | undefined {
+  const decoded = decodeFederations(text);
+  if (!decoded.ok) {
+    reporter.report(
+      'federations-format',
+      'federations',
+      '',
+      decoded.error.offset,
+      `looks like JSON but is neither JSON (${decoded.error.message}) nor name=domain pairs`,
+    );
+    return undefined;
+  }
+  reporter.report('federations-json', 'federations', '', 0, 'federations is a JSON object; kube-dns expects name=domain pairs and rejected it');
+  const tree = parseGoJson(text);
+  const offsets = new Map<string, number>();
+  if (tree.ok && tree.value.kind === 'object') {
+    for (const member of tree.value.members) if (!offsets.has(member.key)) offsets.set(member.key, member.keyOffset);
+  }
+  const list = [...(decoded.value ?? [])].map(([name, domain]) => ({ name, domain, path: jsonPathStep(name), offset: offsets.get(name) ?? 0 }));
+  return { entries: list, plain: Object.fromEntries(list.map((entry) => [entry.name, entry.domain])) };
+}
+
+/** The Go value a JSON tree decodes to, as plain JavaScript (objects: last duplicate wins). */
+function plain(value: GoJsonValue): unknown {
+  switch (value.kind) {
+    case 'null':
+    case 'bool':
+    case 'string':
+      return value.kind === 'null' ? null : value.value;
+    case 'number':
+      return value.value;
+    case 'array':
+      return value.items.map(plain);
+    case 'object': {
+      const result: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+      for (const member of value.members) result[member.key] = plain(member.value);
+      return result;
+    }
+  }
+}
+
+/** Follows a JSON pointer (ajv's instancePath) through the tree, to the winning duplicate. */
+function locate(tree: GoJsonValue | undefined, pointer: readonly string[]): { offset: number; path: string } | undefined {
+  let node = tree;
+  let path = '';
+  for (const step of pointer) {
+    if (node === undefined) return undefined;
+    if (node.kind === 'object') {
+      const member = node.members.findLast((candidate) => candidate.key === step);
+      node = member?.value;
+      path += jsonPathStep(step);
+    } else if (node.kind === 'array') {
+      node = node.items[Number(step)];
+      path += jsonPathStep(Number(step));
+    } else {
+      return undefined;
+    }
+  }
+  return node === undefined ? undefined : { offset: node.offset, path };
+}
+
+function keyOffset(tree: GoJsonValue | undefined, key: string): number | undefined {
+  return tree?.kind === 'object' ? tree.members.find((member) => member.key === key)?.keyOffset : undefined;
+}
+
+const KIND_NAMES: Readonly<Record<string, string>> = { object: 'an object', array: 'an array', string: 'a string', number: 'a number', boolean: 'a boolean', null: 'null' };
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+/** Shapes and names, declared in schemas/kube-dns-values.schema.json. */
+function checkShapes(
+  stubTree: GoJsonValue | undefined,
+  upstreamTree: GoJsonValue | undefined,
+  federations: FederationsReading | undefined,
+  reporter: Reporter,
+): void {
+  const document: Record<string, unknown> = {};
+  if (stubTree) document['stubDomains'] = plain(stubTree);
+  if (upstreamTree) document['upstreamNameservers'] = plain(upstreamTree);
+  if (federations?.plain) document['federations'] = federations.plain;
+  if (validateKubeDnsValues(document)) return;
+  const trees: Record<string, GoJsonValue | undefined> = { stubDomains: stubTree, upstreamNameservers: upstreamTree };
+  for (const error of validateKubeDnsValues.errors ?? []) {
+    if (error.keyword === 'propertyNames') continue; // reported through its pattern/maxLength error
+    const [key = '', ...pointer] = error.instancePath
+      .split('/')
+      .slice(1)
+      .map((step) => step.replaceAll('~1', '/').replaceAll('~0', '~'));
+    const { propertyName } = error;
+    const federation = federations?.entries?.find((entry) => entry.name === (propertyName ?? pointer[0]));
+    if (key === 'federations') {
+      const what = propertyName !== undefined ? `name '${propertyName}' is not a DNS-1123 label` : `domain '${federation?.domain ?? ''}' is not a DNS-1123 subdomain`;
+      reporter.report('kube-dns-invalid-federation', key, federation?.path ?? '', federation?.offset, what);
+    } else if (propertyName !== undefined) {
+      reporter.report('kube-dns-invalid-domain', key, jsonPathStep(propertyName), keyOffset(trees[key], propertyName), `'${propertyName}' is not a DNS-1123 subdomain`);
+    } else if (error.keyword === 'maxItems') {
+      const count = Array.isArray(document[key]) ? (document[key] as unknown[]).length : 0;
+      reporter.report('kube-dns-too-many-upstreams', key, '', trees[key]?.offset, `${count} upstream nameservers; kube-dns accepts at most 3`);
+    } else {
+      const where = locate(trees[key], pointer);
+      const actual = kindOf(pointer.reduce<unknown>((value, step) => (value as Record<string, unknown> | undefined)?.[step], document[key]));
+      const expected = (error.params as { type?: readonly string[] }).type?.filter((type) => type !== 'null').join(' or ') ?? 'another type';
+      reporter.report('json-type', key, where?.path ?? '', where?.offset, `must be ${KIND_NAMES[expected] ?? expected}, not ${KIND_NAMES[actual] ?? actual}`);
+    }
+  }
+}
+
+function listEntries(tree: GoJsonValue, prefix: string): ValueEntry[] {
+  if (tree.kind !== 'array') return [];
+  const entries: ValueEntry[] = [];
+  tree.items.forEach((item, index) => {
+    // Go decodes a null element of []string as ""; other kinds are type errors, reported already.
+    if (item.kind !== 'string' && item.kind !== 'null') return;
+    entries.push({ value: item.kind === 'string' ? item.value : '', path: `${prefix}${jsonPathStep(index)}`, offset: item.offset });
+  });
+  return entries;
+}
+
+function stubEntries(tree: GoJsonValue): StubDomainEntry[] {
+  if (tree.kind !== 'object') return [];
+  const entries = new Map<string, StubDomainEntry>();
+  for (const member of tree.members) {
+    const first = entries.get(member.key);
+    const path = jsonPathStep(member.key);
+    entries.set(member.key, {
+      domain: member.key,
+      path,
+      offset: first?.offset ?? member.keyOffset,
+      nameservers: listEntries(member.value, path),
+    });
+  }
+  return [...entries.values()];
+}

@@ -1,0 +1,158 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readConfigMap } from '../../src/configmap/read-configmap.js';
+import { formatDiagnostic } from '../../src/diagnostics/diagnostic.js';
+import { kubeDnsRules, UnsupportedKubeDnsVersionError } from '../../src/kubedns/kube-dns-versions.js';
+import { stubNameserverProblem, upstreamNameserverProblem } from '../../src/kubedns/nameserver-rules.js';
+import { readKubeDnsConfig } from '../../src/kubedns/read-kube-dns-config.js';
+
+function lines(data: Record<string, string> | null, kubeDnsVersion?: string): string[] {
+  return readKubeDnsConfig(data, kubeDnsVersion === undefined ? {} : { kubeDnsVersion }).diagnostics.map(formatDiagnostic);
+}
+
+describe('readKubeDnsConfig', () => {
+  it('reads the three keys in first-appearance order, last duplicate winning', () => {
+    const reading = readKubeDnsConfig({
+      stubDomains: '{"b.local": ["1.1.1.1"], "a.local": ["2.2.2.2", "ns.a.local"], "b.local": ["3.3.3.3:5353"]}',
+      upstreamNameservers: '["8.8.8.8", "[2001:db8::1]:53"]',
+      federations: 'foo=foo.example.com, bar = bar.example.com',
+    });
+    expect(reading.acceptedByKubeDns).toBe(true);
+    expect(reading.diagnostics).toEqual([]);
+    expect(reading.config.stubDomains.map((stub) => [stub.domain, stub.nameservers.map((ns) => ns.value)])).toEqual([
+      ['b.local', ['3.3.3.3:5353']],
+      ['a.local', ['2.2.2.2', 'ns.a.local']],
+    ]);
+    expect(reading.config.upstreamNameservers?.map((ns) => ns.value)).toEqual(['8.8.8.8', '[2001:db8::1]:53']);
+    expect(reading.config.federations?.map((federation) => [federation.name, federation.domain])).toEqual([
+      ['foo', 'foo.example.com'],
+      ['bar', 'bar.example.com'],
+    ]);
+  });
+
+  it('tells an absent upstream key from an empty one', () => {
+    expect(readKubeDnsConfig({}).config.upstreamNameservers).toBeUndefined();
+    expect(readKubeDnsConfig({ upstreamNameservers: '[]' }).config.upstreamNameservers).toEqual([]);
+    expect(readKubeDnsConfig({ upstreamNameservers: 'null' }).config.upstreamNameservers).toEqual([]);
+    expect(readKubeDnsConfig(null).config).toEqual({ stubDomains: [], upstreamNameservers: undefined, federations: undefined });
+  });
+
+  it('reports JSON syntax errors with Go’s text and the position inside the value', () => {
+    expect(lines({ stubDomains: '{\n  "a.com": [1.1.1.1]\n}' })).toEqual([
+      "error json-syntax stubDomains: not valid JSON: invalid character '.' after array element",
+    ]);
+    const [syntax] = readKubeDnsConfig({ stubDomains: '{\n  "a.com": [1.1.1.1]\n}' }).diagnostics;
+    expect(syntax?.position).toEqual({ line: 2, column: 16 });
+  });
+
+  it('reports every wrong shape with its JSON path', () => {
+    expect(lines({ stubDomains: '{"a.com": "1.1.1.1", "b.com": [1, "2.2.2.2"]}', upstreamNameservers: '{"x": 1}' })).toEqual([
+      'error json-type stubDomains["a.com"]: must be an array, not a string',
+      'error json-type stubDomains["b.com"][0]: must be a string, not a number',
+      'error json-type upstreamNameservers: must be an array, not an object',
+    ]);
+  });
+
+  it('applies kube-dns’s name rules', () => {
+    expect(lines({ stubDomains: '{"Acme.Local": [], "acme.local.": [], "bücher.example": [], "": []}' })).toEqual([
+      'error kube-dns-invalid-domain stubDomains["Acme.Local"]: \'Acme.Local\' is not a DNS-1123 subdomain',
+      'error kube-dns-invalid-domain stubDomains["acme.local."]: \'acme.local.\' is not a DNS-1123 subdomain',
+      'error kube-dns-invalid-domain stubDomains["bücher.example"]: \'bücher.example\' is not a DNS-1123 subdomain',
+      'error kube-dns-invalid-domain stubDomains[""]: \'\' is not a DNS-1123 subdomain',
+    ]);
+    expect(lines({ upstreamNameservers: '["1.1.1.1", "2.2.2.2", "3.3.3.3", "4.4.4.4"]' })).toEqual([
+      'error kube-dns-too-many-upstreams upstreamNameservers: 4 upstream nameservers; kube-dns accepts at most 3',
+    ]);
+  });
+
+  it('reads federations as name=domain and flags kubeadm’s JSON reading', () => {
+    expect(lines({ federations: 'foo=foo.example.com,bar' })).toEqual(["error federations-format federations: 'bar' is not name=domain"]);
+    expect(lines({ federations: 'My_Fed=example.com' })).toEqual(['error kube-dns-invalid-federation federations["My_Fed"]: name \'My_Fed\' is not a DNS-1123 label']);
+    const json = readKubeDnsConfig({ federations: '{"foo": "foo.example.com"}' });
+    expect(json.diagnostics.map(formatDiagnostic)).toEqual([
+      'warning federations-json federations: federations is a JSON object; kube-dns expects name=domain pairs and rejected it',
+    ]);
+    expect(json.acceptedByKubeDns).toBe(false);
+    expect(json.config.federations?.map((entry) => entry.name)).toEqual(['foo']);
+    expect(readKubeDnsConfig({ federations: '  ' }).config.federations).toBeUndefined();
+  });
+
+  it('reports nameservers kube-dns refused, and all-or-nothing acceptance', () => {
+    const reading = readKubeDnsConfig({
+      stubDomains: '{"a.local": ["ns.example.com:53", "10.0.0.1"]}',
+      upstreamNameservers: '["dns.google"]',
+    });
+    expect(reading.diagnostics.map(formatDiagnostic)).toEqual([
+      "error kube-dns-invalid-nameserver stubDomains[\"a.local\"][0]: 'ns.example.com:53': neither an IP address (with an optional port) nor a hostname without a port",
+      "error kube-dns-invalid-upstream upstreamNameservers[0]: 'dns.google': not an IP address or IP:port (kube-dns accepts no hostnames here)",
+    ]);
+    expect(reading.acceptedByKubeDns).toBe(false);
+  });
+
+  it('notes data keys kube-dns does not read', () => {
+    expect(lines({ 'stubDomains.bak': '{}' })).toEqual(["info unrelated-key stubDomains.bak: kube-dns does not read data key 'stubDomains.bak'; it is not translated"]);
+  });
+
+  it.each(readdirSync(join(import.meta.dirname, '../../golden/realworld/kube-dns')).filter((file) => !file.startsWith('19-')))('never throws on real-world %s', (file) => {
+    const text = readFileSync(join(import.meta.dirname, '../../golden/realworld/kube-dns', file), 'utf8');
+    const reading = readKubeDnsConfig(readConfigMap(text).data);
+    expect(reading.acceptedByKubeDns).toBe(!reading.diagnostics.some((entry) => entry.severity === 'error' || entry.code === 'federations-json'));
+  });
+});
+
+describe('kube-dns nameserver rules per version', () => {
+  const newest = kubeDnsRules();
+  const v1_22 = kubeDnsRules('1.22.20');
+  const v1_16 = kubeDnsRules('1.16.0');
+  const v1_14_1 = kubeDnsRules('1.14.1');
+
+  it.each([
+    ['1.2.3.4', newest, undefined],
+    ['1.2.3.4:5353', newest, undefined],
+    ['1.2.3.4:0', newest, undefined],
+    ['2001:db8::1', newest, undefined],
+    ['[2001:db8::1]:5353', newest, undefined],
+    ['ns.example.com', newest, undefined],
+    ['ns.example.com:53', newest, /neither an IP/],
+    ['[2001:db8::1]', newest, /neither an IP/],
+    ['NS.example.com', newest, /neither an IP/],
+    ['1.2.3.4:65536', newest, /port '65536'/],
+    ['2001:DB8::1', v1_22, undefined],
+    ['2001:DB8::1', newest, /canonical IP text/],
+    ['010.0.0.1', v1_22, undefined],
+    // Not canonical IP text, but a valid DNS-1123 subdomain: accepted as a hostname.
+    ['010.0.0.1', newest, undefined],
+    ['::FFFF:1.2.3.4', newest, /canonical IP text/],
+    ['2001:db8::1', v1_16, /IPv6 addresses are refused \(accepted from 1\.17\.0\)/],
+    ['1.2.3.4:53', v1_16, undefined],
+    ['1.2.3.4:53', v1_14_1, /no port on stub nameservers/],
+  ] as const)('stub %s', (nameserver, rules, problem) => {
+    const found = stubNameserverProblem(nameserver, rules);
+    if (problem === undefined) expect(found).toBeUndefined();
+    else expect(found).toMatch(problem);
+  });
+
+  it.each([
+    ['8.8.8.8', newest, undefined],
+    ['8.8.8.8:53', newest, undefined],
+    ['[2001:db8::1]:53', newest, undefined],
+    ['8.8.8.8:0', newest, /port '0'/],
+    ['[2001:db8::1]', newest, /not an IP address or IP:port/],
+    ['dns.google:53', newest, /'dns\.google' is not an IP/],
+    ['8.8.8.8:53', kubeDnsRules('1.14.8'), /only bare IP addresses here \(ports from 1\.14\.9\)/],
+  ] as const)('upstream %s', (nameserver, rules, problem) => {
+    const found = upstreamNameserverProblem(nameserver, rules);
+    if (problem === undefined) expect(found).toBeUndefined();
+    else expect(found).toMatch(problem);
+  });
+
+  it('knows its version range', () => {
+    expect(newest.version).toBe('1.26.7');
+    expect(() => kubeDnsRules('1.13.0')).toThrow(UnsupportedKubeDnsVersionError);
+    expect(() => kubeDnsRules('1.27.0')).toThrow(/1\.14\.0 to 1\.26\.7/);
+    expect(() => kubeDnsRules('latest')).toThrow(/not a version like 1\.22\.20/);
+    expect(kubeDnsRules('v1.15.1').stubHostnamesResolved).toBe(true);
+    expect(kubeDnsRules('1.15.0').stubHostnamesResolved).toBe(false);
+  });
+});
