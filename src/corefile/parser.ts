@@ -1,0 +1,583 @@
+import { CorefileSyntaxError, makeWarning } from './errors.js';
+import type { CorefileSyntaxErrorCode, CorefileWarning, CorefileWarningCode } from './errors.js';
+import { Scanner } from './lexer.js';
+import { ParsedBlock, ParsedDirective, ParsedServerBlock } from './parsed-nodes.js';
+import type { AfterBlock, Block, Comment, Corefile, CorefileItem, Directive, ImportStatement, SnippetDefinition } from './model.js';
+import type { SourcePosition } from '../util/source-position.js';
+
+/**
+ * Stage 2: words and comments (from the lexer's {@link Scanner}) → {@link Corefile}, accepting
+ * what CoreDNS's Corefile parser accepts.
+ *
+ * Grouping follows CoreDNS: the first word of a block and the words on its line are keys (a
+ * trailing comma continues the list on the next line); after the keys, `{` opens the block (or,
+ * without `{`, the block runs braceless to the end of the file); each line in a block is a
+ * directive; a `{` (even at the start of the next line) opens a nested block of the current
+ * directive; a `}` that starts a line closes the server block. `(name) { … }` with a single key
+ * is a snippet; `import` at the start of a line is an import.
+ *
+ * Leniencies CoreDNS's parser has are accepted and reported as warnings; the model keeps whatever
+ * plugins can observe (see `model.ts`), so printing never changes what CoreDNS reads.
+ *
+ * Documented deviations (refused with `unsupported-construct`, all of them configurations no
+ * plugin reads as intended): a nested block whose first token is another `{`; `import` directly
+ * after a nested `{` on the same line (CoreDNS passes it to the plugin as a word); `import` inside
+ * a comma-continued key list or followed by a keyless `{` block (the keys would come from the
+ * imported file). Directive names are not checked unless `knownDirectives` is given.
+ */
+
+export interface ParseOptions {
+  /** Name used in messages (`FILE:LINE:COL: …`). Default `Corefile`. */
+  readonly filename?: string;
+  /**
+   * Plugin names of the target CoreDNS build (its `plugin.cfg`). When given, a server block's
+   * directive that is not among them fails with `Unknown directive 'NAME'`, as in CoreDNS.
+   */
+  readonly knownDirectives?: Iterable<string>;
+  /**
+   * Also record the position of every argument, key and closing brace (`argumentPositions`,
+   * `keyPositions`, `closePosition`). Off by default: nodes always carry their own `position`,
+   * and the extra objects cost time and memory on large files.
+   */
+  readonly tokenPositions?: boolean;
+}
+
+export interface ParseResult {
+  readonly corefile: Corefile;
+  readonly warnings: readonly CorefileWarning[];
+}
+
+/** Parses a Corefile. Throws {@link CorefileSyntaxError} for text CoreDNS would refuse to parse. */
+export function parseCorefile(text: string, options: ParseOptions = {}): ParseResult {
+  const filename = options.filename ?? 'Corefile';
+  const known = options.knownDirectives === undefined ? undefined : new Set(options.knownDirectives);
+  return new Parser(new Scanner(text, filename), filename, known, options.tokenPositions === true).parse();
+}
+
+/**
+ * Where a nested construct sits; decides the checks CoreDNS applies there.
+ * - `server`: directly in a server block (directive names, `}` on a directive line is an error).
+ * - `nested`: inside a directive's block.
+ * - `snippet`: anywhere in a snippet body (not validated until imported, like CoreDNS).
+ */
+type Context = 'server' | 'nested' | 'snippet';
+
+/** The nodes that take a comment at the end of a line. */
+interface CommentSlots {
+  trailingComment?: Comment;
+  closingComment?: Comment;
+  openingComment?: Comment;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+type MutableAfterBlock = Mutable<AfterBlock> & { arguments: string[]; argumentPositions?: SourcePosition[] };
+type MutableDirectiveList = { directives: readonly Directive[]; endComments?: readonly Comment[]; closingComment?: Comment; closePosition?: SourcePosition };
+type MutableBlock = Mutable<Block> & MutableDirectiveList;
+type MutableSnippet = Mutable<SnippetDefinition> & MutableDirectiveList;
+type MutableTopLevel = MutableSnippet | Mutable<ImportStatement>;
+
+/** The words of a snippet body, kept for CoreDNS's self-import check. */
+interface RecordedWord {
+  readonly text: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** Empty lists are shared, frozen (models are read-only). */
+const NO_STRINGS = Object.freeze<string[]>([]) as string[];
+const NO_DIRECTIVES = Object.freeze<Directive[]>([]) as Directive[];
+const NO_COMMENTS = Object.freeze<Comment[]>([]) as Comment[];
+const SHARED_LIST_LIMIT = 4096;
+
+/**
+ * Recursive descent over the scanner. The scanner's fields describe the next unconsumed word
+ * (`hasWord`); comments are attached as they are passed (`peek`).
+ *
+ * Speed: the model is what stays in memory, so each node is allocated once, when its fields are
+ * known (`parsed-nodes.ts`); lists are cut at their exact length from shared stacks, one-word
+ * lists and empty lists are shared, and nothing else is kept per word unless `tokenPositions`
+ * asks for it. Time is linear in the input.
+ */
+class Parser {
+  private hasWord = false;
+  /** The last consumed word. */
+  private lastText = '';
+  private lastEndLine = 0;
+  private lastLine = 0;
+  private lastColumn = 0;
+  private consumedAny = false;
+  /** Where a comment at the end of the current line goes. */
+  private ownerNode: CommentSlots | undefined;
+  private ownerField: keyof CommentSlots = 'trailingComment';
+  private pending: Comment[] = [];
+  /** Last line holding a word or a comment: a gap of two lines or more is a blank line. */
+  private lastContentLine = 0;
+  private readonly snippets = new Set<string>();
+  private recorded: RecordedWord[] | undefined;
+  private readonly warnings: CorefileWarning[];
+  /** Shared stacks: a list under construction occupies the top, from its start index. */
+  private readonly wordStack: string[] = [];
+  private readonly positionStack: SourcePosition[] = [];
+  private readonly directiveStack: Directive[] = [];
+  private readonly singleWordLists = new Map<string, string[]>();
+
+  constructor(
+    private readonly scan: Scanner,
+    private readonly filename: string,
+    private readonly knownDirectives: ReadonlySet<string> | undefined,
+    private readonly tokenPositions: boolean,
+  ) {
+    this.warnings = scan.warnings;
+    this.advance();
+  }
+
+  parse(): ParseResult {
+    const items: CorefileItem[] = [];
+    while (this.peek()) items.push(this.topLevelItem());
+    const corefile: Mutable<Corefile> = { items };
+    const endComments = this.takePending(true);
+    if (endComments.length > 0) corefile.endComments = endComments;
+    return { corefile, warnings: this.warnings };
+  }
+
+  // ── words and comments ───────────────────────────────────────────────────────────────────────
+
+  private advance(): void {
+    this.hasWord = this.scan.next();
+  }
+
+  /** True when a word follows; attaches the comments before it. */
+  private peek(): boolean {
+    while (this.hasWord && this.scan.kind === 'comment') {
+      this.comment();
+      this.advance();
+    }
+    return this.hasWord;
+  }
+
+  /** The next word's text, or undefined at the end. */
+  private peekText(): string | undefined {
+    return this.peek() ? this.scan.text : undefined;
+  }
+
+  /** Consumes the next word (call after `peek()` returned true) and returns its text. */
+  private consume(): string {
+    const { scan } = this;
+    const text = scan.text;
+    this.lastText = text;
+    this.lastEndLine = scan.endLine;
+    this.lastLine = scan.line;
+    this.lastColumn = scan.column;
+    this.lastContentLine = scan.endLine;
+    this.consumedAny = true;
+    this.recorded?.push({ text, line: scan.line, column: scan.column });
+    this.advance();
+    return text;
+  }
+
+  private here(): SourcePosition {
+    return { line: this.scan.line, column: this.scan.column };
+  }
+
+  private lastPosition(): SourcePosition {
+    return { line: this.lastLine, column: this.lastColumn };
+  }
+
+  private setOwner(node: CommentSlots, field: keyof CommentSlots): void {
+    this.ownerNode = node;
+    this.ownerField = field;
+  }
+
+  private comment(): void {
+    const { scan } = this;
+    const position = { line: scan.line, column: scan.column };
+    const node = this.ownerNode;
+    if (this.consumedAny && this.lastEndLine === scan.line && node !== undefined) {
+      const existing = node[this.ownerField];
+      const text = existing === undefined ? scan.text : `${existing.text} #${scan.text}`;
+      node[this.ownerField] = { text, position: existing?.position ?? position };
+    } else {
+      const comment: Mutable<Comment> = { text: scan.text, position };
+      if (scan.line - this.lastContentLine >= 2) comment.blankLineBefore = true;
+      this.pending.push(comment);
+    }
+    this.lastContentLine = scan.line;
+  }
+
+  /** Pending comment lines for a node; `first` clears the blank line the printer cannot show. */
+  private takePending(first: boolean): Comment[] {
+    const taken = this.pending;
+    if (taken.length === 0) return NO_COMMENTS;
+    this.pending = [];
+    const [head] = taken;
+    if (first && head?.blankLineBefore === true) taken[0] = withoutBlankLine(head);
+    return taken;
+  }
+
+  /** The next word is on a new line: the previous word (multi-line quotes counted) ended earlier. */
+  private atNewLine(): boolean {
+    return !this.consumedAny || this.lastEndLine < this.scan.line;
+  }
+
+  /** A word follows on the current line. */
+  private sameLineFollows(): boolean {
+    return this.peek() && !this.atNewLine();
+  }
+
+  /** The words pushed since `start`, as an exact-length list; the stacks shrink back. */
+  private takeWords(start: number, positionStart: number): { words: string[]; positions: SourcePosition[] | undefined } {
+    const { wordStack, positionStack } = this;
+    const count = wordStack.length - start;
+    const words = count === 0 ? NO_STRINGS : count === 1 ? this.sharedList(wordStack[start] as string) : wordStack.slice(start);
+    wordStack.length = start;
+    if (!this.tokenPositions) return { words, positions: undefined };
+    const positions = positionStack.slice(positionStart);
+    positionStack.length = positionStart;
+    return { words, positions };
+  }
+
+  /**
+   * A frozen one-word list, shared by every directive with that single argument (`cache 30`,
+   * `reload`'s `10s`…): lists are most of a model's memory. The cache stops growing at a bound.
+   */
+  private sharedList(word: string): string[] {
+    const known = this.singleWordLists.get(word);
+    if (known !== undefined) return known;
+    const list = Object.freeze([word]) as string[];
+    if (this.singleWordLists.size < SHARED_LIST_LIMIT) this.singleWordLists.set(word, list);
+    return list;
+  }
+
+  private pushWord(): void {
+    if (this.tokenPositions) this.positionStack.push(this.here());
+    this.wordStack.push(this.consume());
+  }
+
+  private fail(code: CorefileSyntaxErrorCode, reason: string, at: SourcePosition): never {
+    throw new CorefileSyntaxError(code, reason, at, this.filename);
+  }
+
+  private warn(code: CorefileWarningCode, reason: string, at: SourcePosition): void {
+    this.warnings.push(makeWarning(code, reason, at, this.filename));
+  }
+
+  /** CoreDNS's message when input ends where `}` is still expected. */
+  private failExpectingClose(): never {
+    this.fail('expected-closing-brace', `Syntax error: Unexpected token '${this.lastText}', expecting '}'`, this.lastPosition());
+  }
+
+  // ── top level ────────────────────────────────────────────────────────────────────────────────
+
+  private topLevelItem(): CorefileItem {
+    const leadingComments = this.takePending(true);
+    const first = this.here();
+    const server = new ParsedServerBlock(NO_STRINGS, NO_DIRECTIVES, first.line, first.column);
+    if (leadingComments.length > 0) {
+      server.leadingComments = leadingComments;
+      if (first.line - this.lastContentLine >= 2) server.blankLineBefore = true;
+    }
+    this.setOwner(server, 'trailingComment');
+    if (this.scan.text === 'import' && this.atNewLine()) return this.topLevelImport(first, server);
+
+    const atEnd = this.keys(server);
+    if (atEnd) return server;
+    const [onlyKey] = server.keys;
+    if (server.keys.length === 1 && onlyKey !== undefined && onlyKey.startsWith('(') && onlyKey.endsWith(')')) {
+      return this.snippet(onlyKey.slice(1, -1), server.position, server);
+    }
+    if (this.scan.text === '{') {
+      const opening = this.here();
+      if (server.keys.length === 0) server.moveTo(opening.line, opening.column);
+      this.consume();
+      this.directiveList(server, 'server', opening, false);
+    } else {
+      this.warn('block-without-braces', 'this server block has no braces: every following line belongs to it, up to a line starting with }', this.here());
+      this.directiveList(server, 'server', undefined, false);
+    }
+    if (server.keys.length === 0) this.warn('block-without-keys', 'this block has no keys (only empty ones): CoreDNS ignores it', server.position);
+    return server;
+  }
+
+  private topLevelImport(at: SourcePosition, trivia: ParsedServerBlock): ImportStatement {
+    const statement: Mutable<ImportStatement> = { kind: 'import', pattern: '', position: at };
+    copyTrivia(trivia, statement);
+    this.consume();
+    this.setOwner(statement, 'trailingComment');
+    statement.pattern = this.importPattern(at);
+    statement.patternPosition = this.lastPosition();
+    if (this.peekText() === '{') {
+      this.fail(
+        'unsupported-construct',
+        "a block right after a top-level import takes its keys from the imported file, which is never expanded here; write the keys before '{'",
+        this.here(),
+      );
+    }
+    return statement;
+  }
+
+  /** CoreDNS's checks for `import PATTERN` (the `import` word at `at` is consumed). */
+  private importPattern(at: SourcePosition): string {
+    if (!this.sameLineFollows()) this.fail('invalid-import', "Wrong argument count or unexpected line ending after 'import'", at);
+    const patternAt = this.here();
+    const pattern = this.consume();
+    if (pattern === '') this.fail('invalid-import', 'Import requires a non-empty filepath', patternAt);
+    if (pattern === '{' || pattern === '}') {
+      this.fail('invalid-import', `Unexpected token '${pattern}', expecting a file, glob or snippet name to import`, patternAt);
+    }
+    if (this.sameLineFollows()) this.fail('invalid-import', 'Import takes only one argument (glob pattern or file)', this.here());
+    return pattern;
+  }
+
+  /**
+   * The key list, CoreDNS style: words on the first line; a trailing comma asks for another key,
+   * possibly on a later line; empty words are skipped. Stops before `{` or the next line's word.
+   * Sets `server.keys` (and `position`, `keyPositions`); returns true at the end of the input.
+   */
+  private keys(server: ParsedServerBlock): boolean {
+    const start = this.wordStack.length;
+    const positionStart = this.positionStack.length;
+    let expectingAnother = false;
+    let atEnd = false;
+    let firstKey = true;
+    for (;;) {
+      const text = this.scan.text;
+      if (text === '{') {
+        if (expectingAnother) this.fail('extra-comma', "Expected another address but had '{' - check for extra comma", this.here());
+        break;
+      }
+      if (text === 'import' && expectingAnother && this.atNewLine()) {
+        this.fail('unsupported-construct', 'an import inside a list of server keys takes keys from a file that is never expanded here', this.here());
+      }
+      const at = this.here();
+      this.consume();
+      if (text === '') {
+        this.warn('empty-key', 'an empty key ("") is dropped', at);
+      } else {
+        let key = text;
+        expectingAnother = key.endsWith(',');
+        if (expectingAnother) key = key.slice(0, -1);
+        if (key === '') this.warn('empty-key', "a lone ',' makes an empty key, which CoreDNS rejects as a zone", at);
+        if (key.includes(',')) this.warn('comma-inside-key', `'${key}' is one key: only a comma at the end of a key separates keys`, at);
+        if (key === '}') this.warn('closing-brace-as-key', "a '}' outside any block became a server key named '}'", at);
+        if (firstKey) server.moveTo(at.line, at.column);
+        firstKey = false;
+        this.wordStack.push(key);
+        if (this.tokenPositions) this.positionStack.push(at);
+      }
+      if (!this.peek()) {
+        if (expectingAnother) this.fail('unexpected-eof', 'Unexpected EOF (a key list ending in a comma needs another key)', at);
+        atEnd = true;
+        break;
+      }
+      if (!expectingAnother && this.atNewLine()) break;
+    }
+    const { words, positions } = this.takeWords(start, positionStart);
+    server.keys = words;
+    if (positions !== undefined) server.keyPositions = positions;
+    return atEnd;
+  }
+
+  private snippet(name: string, at: SourcePosition, trivia: ParsedServerBlock): SnippetDefinition {
+    if (this.snippets.has(name)) this.fail('snippet-redeclared', `redeclaration of previously declared snippet ${name}`, at);
+    const opening = this.here();
+    if (this.scan.text !== '{') this.fail('expected-opening-brace', `Syntax error: Unexpected token '${this.scan.text}', expecting '{'`, opening);
+    this.snippets.add(name);
+    const snippet: MutableSnippet = { kind: 'snippet', name, directives: NO_DIRECTIVES, position: at };
+    copyTrivia(trivia, snippet);
+    this.setOwner(snippet, 'trailingComment');
+    this.consume();
+    const recorded: RecordedWord[] = [];
+    this.recorded = recorded;
+    this.directiveList(snippet, 'snippet', opening, false);
+    this.recorded = undefined;
+    recorded.pop(); // the closing brace
+    const importWord = recorded[findSelfImport(name, recorded)];
+    if (importWord !== undefined) {
+      this.fail('snippet-self-import', `snippet '${name}' imports itself (CoreDNS: maximum snippet import depth exceeded)`, { line: importWord.line, column: importWord.column });
+    }
+    return snippet;
+  }
+
+  // ── blocks and directives ────────────────────────────────────────────────────────────────────
+
+  /**
+   * Directives up to the closing `}` (consumed). `opening` is the position of a braced block's
+   * `{`; `undefined` for a braceless server block, which ends at end of input or a line-initial
+   * `}`. Only a nested block (`isBlock`) records a `}` that shares the last line: for server blocks
+   * and snippets that is invisible to plugins.
+   */
+  private directiveList(list: MutableDirectiveList, context: Context, opening: SourcePosition | undefined, isBlock: boolean): void {
+    const stack = this.directiveStack;
+    const start = stack.length;
+    for (;;) {
+      if (!this.peek()) {
+        this.endOfInput(context, opening);
+        break;
+      }
+      const text = this.scan.text;
+      if (text === '}') {
+        list.directives = stack.length === start ? NO_DIRECTIVES : stack.slice(start);
+        stack.length = start;
+        this.closeList(list, isBlock && !this.atNewLine());
+        return;
+      }
+      if (text === '{') {
+        if (context === 'server') this.fail('unknown-directive', "Unknown directive '{'", this.here());
+        this.fail('unsupported-construct', "a block cannot start with '{': CoreDNS hands that brace to the plugin as a property name", this.here());
+      }
+      if (text === 'import' && context !== 'server' && !this.atNewLine()) {
+        this.fail(
+          'unsupported-construct',
+          "'import' right after '{' on the same line is not an import in CoreDNS (the plugin reads it as a word); put it on its own line",
+          this.here(),
+        );
+      }
+      stack.push(this.directive(context, stack.length === start));
+    }
+    list.directives = stack.length === start ? NO_DIRECTIVES : stack.slice(start);
+    stack.length = start;
+  }
+
+  private endOfInput(context: Context, opening: SourcePosition | undefined): void {
+    if (opening === undefined) return; // a braceless block simply ends
+    if (context === 'snippet') this.failExpectingClose();
+    if (context === 'nested') {
+      this.fail('unexpected-eof', `Unexpected EOF (the '{' at line ${opening.line}, column ${opening.column} is never closed)`, this.lastPosition());
+    }
+    // A server block may end without `}` when its last token closed a nested block.
+    if (this.lastText !== '}' || (this.lastLine === opening.line && this.lastColumn === opening.column)) this.failExpectingClose();
+    this.warn('missing-closing-brace', "this server block has no closing '}': the nested block's '}' ends it", opening);
+  }
+
+  private closeList(list: MutableDirectiveList, onLastLine: boolean): void {
+    const closeAt = onLastLine || this.tokenPositions ? this.here() : undefined;
+    if (this.tokenPositions && closeAt !== undefined) list.closePosition = closeAt;
+    this.consume();
+    const endComments = this.takePending(list.directives.length === 0);
+    if (endComments.length > 0) list.endComments = endComments;
+    if (onLastLine && list.directives.length > 0) {
+      (list as MutableBlock).closedOnLastLine = true;
+      this.warn('closing-brace-after-tokens', "this '}' shares a line with other tokens: plugins read it as one more argument", closeAt as SourcePosition);
+    } else {
+      this.setOwner(list, 'closingComment');
+    }
+  }
+
+  private directive(context: Context, firstInList: boolean): Directive {
+    const leadingComments = this.takePending(firstInList);
+    const at = this.here();
+    const name = this.scan.text;
+    const blankLineBefore = (leadingComments.length > 0 || !firstInList) && at.line - this.lastContentLine >= 2;
+    this.consume();
+    // Comments on the directive's lines wait here until the node exists (it is built last, with
+    // all its fields at once: that keeps the many directive objects small).
+    const slots: CommentSlots = {};
+    this.setOwner(slots, 'trailingComment');
+    if (context === 'server' && this.knownDirectives !== undefined && !this.knownDirectives.has(name) && !isExempt(name)) {
+      this.fail('unknown-directive', `Unknown directive '${name}'`, at);
+    }
+    const start = this.wordStack.length;
+    const positionStart = this.positionStack.length;
+    const isImport = name === 'import' && context !== 'snippet';
+    if (isImport) {
+      if (this.tokenPositions) this.positionStack.push(this.sameLineFollows() ? this.here() : at);
+      this.wordStack.push(this.importPattern(at));
+    }
+    let taken: { words: string[]; positions: SourcePosition[] | undefined } | undefined;
+    let block: Block | undefined;
+    let afterBlock: MutableAfterBlock | undefined;
+    let tail: MutableAfterBlock | undefined;
+    while (this.peek()) {
+      const text = this.scan.text;
+      const newLine = this.atNewLine();
+      if (text === '{') {
+        if (newLine && isImport && context === 'server') this.fail('unknown-directive', "Unknown directive '{'", this.here());
+        taken ??= this.takeWords(start, positionStart);
+        const nested = this.block(newLine, context === 'snippet' ? 'snippet' : 'nested');
+        if (block === undefined) {
+          block = nested;
+        } else if (tail !== undefined && tail.block === undefined) {
+          tail.block = nested;
+        } else {
+          const next: MutableAfterBlock = { arguments: [], block: nested };
+          if (tail === undefined) afterBlock = next;
+          else tail.afterBlock = next;
+          tail = next;
+        }
+        continue;
+      }
+      if (newLine) break;
+      if (text === '}') {
+        if (context === 'server') this.fail('unexpected-closing-brace', "Unexpected '}' because no matching opening brace", this.here());
+        break;
+      }
+      if (taken === undefined) {
+        this.pushWord();
+        continue;
+      }
+      // Words after a nested block's `}` on the same line.
+      const argumentAt = this.here();
+      if (tail === undefined || tail.block !== undefined) {
+        this.warn('tokens-after-closing-brace', `'${text}' follows a '}' on the same line: CoreDNS adds it to the directive after the block`, argumentAt);
+        const next: MutableAfterBlock = { arguments: [] };
+        if (tail === undefined) afterBlock = next;
+        else tail.afterBlock = next;
+        tail = next;
+      }
+      tail.arguments.push(this.consume());
+      if (this.tokenPositions) (tail.argumentPositions ??= []).push(argumentAt);
+    }
+    taken ??= this.takeWords(start, positionStart);
+    const directive = new ParsedDirective(name, taken.words, block, at.line, at.column);
+    if (afterBlock !== undefined) directive.afterBlock = afterBlock;
+    if (leadingComments.length > 0) directive.leadingComments = leadingComments;
+    if (slots.trailingComment !== undefined) directive.trailingComment = slots.trailingComment;
+    if (blankLineBefore) directive.blankLineBefore = true;
+    if (taken.positions !== undefined) directive.argumentPositions = taken.positions;
+    if (this.ownerNode === slots) this.ownerNode = directive;
+    return directive;
+  }
+
+  private block(openedOnNewLine: boolean, context: Context): Block {
+    const opening = this.here();
+    const block = new ParsedBlock(NO_DIRECTIVES, opening.line, opening.column);
+    this.consume();
+    if (openedOnNewLine) {
+      block.openedOnNewLine = true;
+      this.setOwner(block, 'openingComment');
+      this.warn('brace-on-own-line', "this '{' starts a line: CoreDNS accepts it, but plugins only see a block whose '{' ends the directive's line", opening);
+    }
+    this.directiveList(block, context, opening, true);
+    return block;
+  }
+}
+
+/**
+ * CoreDNS ≥ 1.13 refuses a snippet whose body has an `import` at a line start (start lines
+ * compared, as CoreDNS does) followed by the snippet's own name. Index of that `import`, or -1.
+ */
+export function findSelfImport(name: string, body: readonly { readonly text: string; readonly line: number }[]): number {
+  for (let index = 0; index + 1 < body.length; index += 1) {
+    const word = body[index] as { readonly text: string; readonly line: number };
+    const previous = body[index - 1];
+    const atLineStart = previous === undefined || previous.line !== word.line;
+    if (word.text === 'import' && atLineStart && body[index + 1]?.text === name) return index;
+  }
+  return -1;
+}
+
+function withoutBlankLine(comment: Comment): Comment {
+  const { blankLineBefore: _dropped, ...rest } = comment;
+  return rest;
+}
+
+/** `import` is not a plugin; a name holding a placeholder is only known once CoreDNS expands it. */
+function isExempt(name: string): boolean {
+  return name === 'import' || name.includes('{$') || name.includes('{%');
+}
+
+function copyTrivia(from: ParsedServerBlock, to: MutableTopLevel): void {
+  if (from.leadingComments !== undefined) to.leadingComments = from.leadingComments;
+  if (from.trailingComment !== undefined) to.trailingComment = from.trailingComment;
+  if (from.blankLineBefore === true) to.blankLineBefore = true;
+}

@@ -1,0 +1,467 @@
+import { CorefilePrintError } from './errors.js';
+import type { CorefilePrintErrorCode } from './errors.js';
+import { isCorefileSeparator, lexCorefile, trimTrailingSeparators } from './lexer.js';
+import type { WordLexeme } from './lexer.js';
+import { findSelfImport } from './parser.js';
+import type { AfterBlock, Block, Comment, Corefile, CorefileItem, Directive, DirectiveList, ServerBlock } from './model.js';
+import type { SourcePosition } from '../util/source-position.js';
+
+/**
+ * Stage 3: {@link Corefile} → text. The only place in the project that decides quoting.
+ *
+ * Canonical layout: keys on one line separated by single spaces, then ` {`; one directive per
+ * line, indented by four spaces per level; a nested block's `{` at the end of its directive's
+ * line; every `}` on its own line; a blank line between top-level items; comments where the model
+ * attaches them; a final line feed. The layout flags of the model (see `model.ts`) are printed as
+ * recorded, so that CoreDNS reads back exactly the model.
+ *
+ * A token is printed bare when CoreDNS reads it back unchanged, otherwise in double quotes with
+ * `"` escaped as `\"`; a token no form reproduces is refused with {@link CorefilePrintError},
+ * never printed. Deterministic: the output depends only on the model.
+ */
+
+const INDENT = '    ';
+
+/** How a token is written. */
+export type TokenForm =
+  | { readonly form: 'bare'; readonly text: string }
+  | { readonly form: 'quoted'; readonly text: string }
+  | { readonly form: 'unrepresentable'; readonly code: CorefilePrintErrorCode; readonly reason: string };
+
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Decides how `token` must be written so that CoreDNS's lexer reads exactly `token` back:
+ * - bare when it is not empty, holds no separator, `\r` or `#`, and does not start with `"`;
+ * - quoted when every run of backslashes right before a `"` or the end has even length (inside
+ *   quotes only `\"` is an escape, so an odd run would escape the quote that follows it);
+ * - otherwise, and for the structural `{` and `}`, unrepresentable.
+ */
+export function classifyToken(token: string): TokenForm {
+  if (token === '{' || token === '}') {
+    return { form: 'unrepresentable', code: 'brace-token', reason: `'${token}' is always read as a brace, quoted or not` };
+  }
+  if (LONE_SURROGATE.test(token)) {
+    return { form: 'unrepresentable', code: 'unrepresentable-token', reason: `${describe(token)} contains a lone UTF-16 surrogate (not encodable as UTF-8)` };
+  }
+  if (isBare(token)) return { form: 'bare', text: token };
+  const quoted = quotedForm(token);
+  if (quoted !== undefined) return { form: 'quoted', text: quoted };
+  return {
+    form: 'unrepresentable',
+    code: 'unrepresentable-token',
+    reason: `${describe(token)} needs quotes, but an odd run of backslashes before a '"' or at its end cannot be written inside quotes`,
+  };
+}
+
+/** `"token"` with `"` escaped, or undefined when an odd backslash run precedes a `"` or the end. */
+function quotedForm(token: string): string | undefined {
+  let backslashes = 0;
+  for (let index = 0; index < token.length; index += 1) {
+    const code = token.charCodeAt(index);
+    if (code === 0x5c) {
+      backslashes += 1;
+      continue;
+    }
+    if (code === 0x22 && backslashes % 2 === 1) return undefined;
+    backslashes = 0;
+  }
+  if (backslashes % 2 === 1) return undefined;
+  return `"${token.replaceAll('"', '\\"')}"`;
+}
+
+function isBare(token: string): boolean {
+  if (token === '' || token.charCodeAt(0) === 0x22) return false;
+  for (let index = 0; index < token.length; index += 1) {
+    const code = token.charCodeAt(index);
+    if (code > 0x20 && code < 0x7f && code !== 0x23) continue;
+    if (code === 0x23 || isCorefileSeparator(code)) return false;
+  }
+  return true;
+}
+
+function describe(token: string): string {
+  return `the token ${JSON.stringify(token)}`;
+}
+
+/** `token` as it must appear in a Corefile; throws {@link CorefilePrintError} when impossible. */
+export function formatToken(token: string): string {
+  const form = classifyToken(token);
+  if (form.form === 'unrepresentable') throw new CorefilePrintError(form.code, form.reason, 'token');
+  return form.text;
+}
+
+/** Prints `corefile` in canonical form. Throws {@link CorefilePrintError} for unrepresentable models. */
+export function printCorefile(corefile: Corefile): string {
+  const printer = new Printer();
+  printer.corefile(corefile);
+  return printer.finish();
+}
+
+type Context = 'server' | 'nested' | 'snippet';
+
+/** A node whose position an error message can point at. */
+interface Located {
+  readonly position?: SourcePosition | undefined;
+}
+
+/** The output, as UTF-8 bytes in a growing buffer: no string per line or per piece. */
+class Output {
+  private bytes = new Uint8Array(1 << 16);
+  length = 0;
+  private readonly encoder = new TextEncoder();
+
+  write(text: string): void {
+    const needed = this.length + text.length * 3;
+    if (needed > this.bytes.length) this.grow(needed);
+    const { bytes } = this;
+    let length = this.length;
+    for (let index = 0; index < text.length; index += 1) {
+      const code = text.charCodeAt(index);
+      if (code >= 0x80) {
+        length += this.encoder.encodeInto(text.slice(index), bytes.subarray(length)).written;
+        break;
+      }
+      bytes[length] = code;
+      length += 1;
+    }
+    this.length = length;
+  }
+
+  /**
+   * Writes `token` when it is printable ASCII without `#`, not starting with `"` and not a lone
+   * brace (the common case, decided while copying); otherwise writes nothing and returns false.
+   */
+  writePlainAscii(token: string): boolean {
+    const length = token.length;
+    if (length === 0 || token.charCodeAt(0) === 0x22 || (length === 1 && (token === '{' || token === '}'))) return false;
+    if (this.length + length > this.bytes.length) this.grow(this.length + length);
+    const { bytes } = this;
+    const start = this.length;
+    for (let index = 0; index < length; index += 1) {
+      const code = token.charCodeAt(index);
+      if (code <= 0x20 || code >= 0x7f || code === 0x23) return false;
+      bytes[start + index] = code;
+    }
+    this.length = start + length;
+    return true;
+  }
+
+  writeByte(byte: number): void {
+    if (this.length === this.bytes.length) this.grow(this.length + 1);
+    this.bytes[this.length] = byte;
+    this.length += 1;
+  }
+
+  text(from = 0): string {
+    return new TextDecoder().decode(this.bytes.subarray(from, this.length));
+  }
+
+  private grow(needed: number): void {
+    let size = this.bytes.length * 2;
+    while (size < needed) size *= 2;
+    const bigger = new Uint8Array(size);
+    bigger.set(this.bytes.subarray(0, this.length));
+    this.bytes = bigger;
+  }
+}
+
+const LINE_FEED = 0x0a;
+const SPACE = 0x20;
+const INDENTS = Array.from({ length: 16 }, (_, depth) => INDENT.repeat(depth));
+
+class Printer {
+  private readonly out = new Output();
+  /** The current line is still open: its comment (if any) is written when it ends. */
+  private lineOpen = false;
+  private lineComment: string | undefined;
+  private readonly snippetNames = new Set<string>();
+  /** Where the printer is, for error messages: label/detail pairs, formatted only on failure. */
+  private readonly frames: (string | number)[] = [];
+
+  finish(): string {
+    this.endLine();
+    return this.out.text();
+  }
+
+  // ── lines ────────────────────────────────────────────────────────────────────────────────────
+
+  private endLine(): void {
+    if (!this.lineOpen) return;
+    if (this.lineComment !== undefined) {
+      this.out.write(' #');
+      this.out.write(this.lineComment);
+      this.lineComment = undefined;
+    }
+    this.out.writeByte(LINE_FEED);
+    this.lineOpen = false;
+  }
+
+  private startLine(depth: number): void {
+    this.endLine();
+    this.out.write(INDENTS[depth] ?? INDENT.repeat(depth));
+    this.lineOpen = true;
+  }
+
+  private blankLine(): void {
+    this.endLine();
+    this.out.writeByte(LINE_FEED);
+  }
+
+  private setLineComment(comment: Comment | undefined, slot: string): void {
+    if (comment !== undefined) this.lineComment = this.commentText(comment, slot);
+  }
+
+  private commentLines(comments: readonly Comment[] | undefined, depth: number, firstCanBeBlank: boolean): void {
+    if (comments === undefined) return;
+    for (let index = 0; index < comments.length; index += 1) {
+      const comment = comments[index] as Comment;
+      if (comment.blankLineBefore === true && (index > 0 || firstCanBeBlank)) this.blankLine();
+      this.startLine(depth);
+      this.out.write('#');
+      this.out.write(this.commentText(comment, `comment ${index + 1}`));
+    }
+  }
+
+  /**
+   * Writes a token in the form CoreDNS reads back as itself, or fails. Error details (`what`
+   * numbered by `index` when ≥ 0, the position from `positions` or `node`) are only computed then.
+   */
+  private token(text: string, what: string, index: number, node: Located | undefined, positions?: readonly SourcePosition[]): void {
+    if (this.out.writePlainAscii(text)) return;
+    const form = classifyToken(text);
+    if (form.form === 'unrepresentable') {
+      this.fail(form.code, form.reason, positions?.[Math.max(index, 0)] ?? node?.position, index >= 0 ? `${what} ${index + 1}` : what);
+    }
+    this.out.write(form.text);
+  }
+
+  // ── structure ────────────────────────────────────────────────────────────────────────────────
+
+  corefile(corefile: Corefile): void {
+    const { items } = corefile;
+    for (let index = 0; index < items.length; index += 1) {
+      const item = items[index] as CorefileItem;
+      if (index > 0) this.blankLine();
+      this.frames.push(item.kind === 'server-block' ? 'server block' : item.kind, index + 1);
+      this.item(item);
+      this.frames.length = 0;
+    }
+    if (corefile.endComments !== undefined && corefile.endComments.length > 0) {
+      if (items.length > 0) this.blankLine();
+      this.frames.push('final comments', '');
+      this.commentLines(corefile.endComments, 0, false);
+      this.frames.length = 0;
+    }
+  }
+
+  private item(item: CorefileItem): void {
+    const leading = item.leadingComments;
+    this.commentLines(leading, 0, false);
+    if (item.blankLineBefore === true && leading !== undefined && leading.length > 0) this.blankLine();
+    switch (item.kind) {
+      case 'import':
+        if (item.pattern === '') this.fail('invalid-model', 'an import needs a non-empty pattern', item.position);
+        this.startLine(0);
+        this.out.write('import ');
+        this.token(item.pattern, 'pattern', -1, item);
+        this.setLineComment(item.trailingComment, 'trailing comment');
+        return;
+      case 'snippet': {
+        if (this.snippetNames.has(item.name)) this.fail('invalid-model', `snippet '${item.name}' is defined twice (CoreDNS: redeclaration)`, item.position);
+        this.snippetNames.add(item.name);
+        this.startLine(0);
+        this.token(`(${item.name})`, 'name', -1, item);
+        this.out.write(' {');
+        this.setLineComment(item.trailingComment, 'trailing comment');
+        this.endLine();
+        const bodyStart = this.out.length;
+        this.directiveList(item, 1, 'snippet');
+        this.checkSnippetBody(item.name, bodyStart);
+        this.closeLine(0, item);
+        return;
+      }
+      case 'server-block':
+        this.startLine(0);
+        this.keys(item);
+        this.out.write(' {');
+        this.setLineComment(item.trailingComment, 'trailing comment');
+        this.directiveList(item, 1, 'server');
+        this.closeLine(0, item);
+        return;
+    }
+  }
+
+  /** CoreDNS ≥ 1.13 refuses a snippet that imports itself; so does the parser. */
+  private checkSnippetBody(name: string, bodyStart: number): void {
+    this.endLine();
+    const body = this.out.text(bodyStart);
+    if (!body.includes('import')) return;
+    const words = lexCorefile(body).lexemes.filter((lexeme): lexeme is WordLexeme => lexeme.kind === 'word');
+    if (findSelfImport(name, words) !== -1) this.fail('invalid-model', `snippet '${name}' imports itself`);
+  }
+
+  /**
+   * Keys on one line. A key that cannot stand alone — empty, ending in `,`, exactly `{`, or a first
+   * key `import` — is written with one more trailing comma (CoreDNS strips one and expects another
+   * key), which is possible for every key but the last.
+   */
+  private keys(server: ServerBlock): void {
+    const { keys, keyPositions: positions } = server;
+    // CoreDNS drops empty keys; a block whose keys were all empty is kept in the model and
+    // printed with the one key that reads back as "no keys".
+    if (keys.length === 0) {
+      this.out.write('""');
+      return;
+    }
+    const [first] = keys;
+    if (keys.length === 1 && first !== undefined && first.startsWith('(') && first.endsWith(')')) {
+      this.fail('unrepresentable-key', `a server block whose only key is '${first}' would be read as a snippet definition`, positions?.[0], 'key 1');
+    }
+    const atStartOfFile = this.out.length === 0;
+    for (let index = 0; index < keys.length; index += 1) {
+      const key = keys[index] as string;
+      const at = positions?.[index];
+      if (index > 0) this.out.writeByte(SPACE);
+      const problem = keyProblem(key, index);
+      if (problem !== undefined && index === keys.length - 1) {
+        this.fail('unrepresentable-key', `${problem}, and as the last key it cannot be followed by a comma`, at, `key ${index + 1}`);
+      }
+      const written = problem === undefined ? key : `${key},`;
+      // A lone `}` key is what CoreDNS makes of a stray top-level brace; it reads back the same.
+      if (written === '}') {
+        this.out.write(written);
+      } else if (index === 0 && atStartOfFile && written.startsWith('\ufeff')) {
+        // CoreDNS drops a U+FEFF that opens the file (a byte order mark): quotes keep it.
+        const quoted = quotedForm(written);
+        if (quoted === undefined) {
+          this.fail('unrepresentable-key', 'a first key starting with U+FEFF at the start of the file needs quotes, which cannot write it', at, 'key 1');
+        }
+        this.out.write(quoted);
+      } else {
+        this.token(written, 'key', index, server, positions);
+      }
+    }
+  }
+
+  private directiveList(list: DirectiveList, depth: number, context: Context): void {
+    const { directives } = list;
+    for (let index = 0; index < directives.length; index += 1) {
+      const directive = directives[index] as Directive;
+      this.frames.push('directive', directive.name);
+      const leading = directive.leadingComments;
+      const hasLeading = leading !== undefined && leading.length > 0;
+      if (hasLeading) this.commentLines(leading, depth, index > 0);
+      if (directive.blankLineBefore === true && (index > 0 || hasLeading)) this.blankLine();
+      this.directive(directive, depth, context);
+      this.frames.length -= 2;
+    }
+    if (list.endComments !== undefined) {
+      this.frames.push('end comments', '');
+      this.commentLines(list.endComments, depth, directives.length > 0);
+      this.frames.length -= 2;
+    }
+  }
+
+  private directive(directive: Directive, depth: number, context: Context): void {
+    if (directive.name === 'import' && context !== 'snippet') this.checkImport(directive, context);
+    this.startLine(depth);
+    this.token(directive.name, 'name', -1, directive);
+    this.arguments(directive.arguments, directive, directive.argumentPositions, 'argument');
+    this.setLineComment(directive.trailingComment, 'trailing comment');
+    this.blockAndRest(directive, depth, context === 'snippet' ? 'snippet' : 'nested');
+  }
+
+  /** The checks CoreDNS applies to `import`, so that the printed text parses. */
+  private checkImport(directive: Directive, context: Context): void {
+    const [pattern] = directive.arguments;
+    if (directive.arguments.length !== 1 || pattern === undefined || pattern === '') {
+      this.fail('invalid-model', 'an import directive takes exactly one non-empty argument', directive.position);
+    }
+    if (directive.block !== undefined && (context === 'server' || directive.block.openedOnNewLine !== true)) {
+      this.fail('invalid-model', 'an import directive cannot have a block here', directive.position);
+    }
+  }
+
+  private arguments(values: readonly string[], node: Located | undefined, positions: readonly SourcePosition[] | undefined, what: string): void {
+    for (let index = 0; index < values.length; index += 1) {
+      this.out.writeByte(SPACE);
+      this.token(values[index] as string, what, index, node, positions);
+    }
+  }
+
+  private blockAndRest(segment: Directive | AfterBlock, depth: number, context: Context): void {
+    const { block, afterBlock } = segment;
+    if (block === undefined) {
+      if (afterBlock !== undefined) this.fail('invalid-model', 'afterBlock needs a block before it');
+      return;
+    }
+    this.block(block, depth, context);
+    if (afterBlock === undefined) return;
+    if (afterBlock.arguments.length === 0 && afterBlock.block === undefined) this.fail('invalid-model', 'afterBlock needs arguments or a block');
+    this.arguments(afterBlock.arguments, undefined, afterBlock.argumentPositions, 'argument after the block');
+    this.blockAndRest(afterBlock, depth, context);
+  }
+
+  private block(block: Block, depth: number, context: Context): void {
+    if (block.openedOnNewLine === true) {
+      this.startLine(depth);
+      this.out.write('{');
+      this.setLineComment(block.openingComment, 'opening comment');
+    } else {
+      if (block.openingComment !== undefined) this.fail('invalid-model', 'openingComment needs openedOnNewLine', block.position);
+      this.out.write(' {');
+    }
+    this.frames.push('block', '');
+    this.directiveList(block, depth + 1, context);
+    this.frames.length -= 2;
+    const last = block.directives[block.directives.length - 1];
+    if (block.closedOnLastLine === true && last !== undefined) {
+      if ((block.endComments?.length ?? 0) > 0 || block.closingComment !== undefined) {
+        this.fail('invalid-model', 'a block closed on its last line has no line for end or closing comments', block.position);
+      }
+      if (last.name === 'import' && context !== 'snippet') {
+        this.fail('invalid-model', "a '}' after an import on its line would be read as a second import argument", block.position);
+      }
+      this.out.write(' }');
+      return;
+    }
+    this.closeLine(depth, block);
+  }
+
+  private closeLine(depth: number, list: DirectiveList): void {
+    this.startLine(depth);
+    this.out.write('}');
+    this.setLineComment(list.closingComment, 'closing comment');
+  }
+
+  /** A comment's text as printed after `#`: trailing whitespace dropped (the lexer drops it too). */
+  private commentText(comment: Comment, slot: string): string {
+    const { text } = comment;
+    if (text.includes('\n') || text.includes('\r')) {
+      this.fail('unrepresentable-comment', `the comment ${JSON.stringify(text)} contains a line break`, comment.position, slot);
+    }
+    if (LONE_SURROGATE.test(text)) this.fail('unrepresentable-comment', 'a comment contains a lone UTF-16 surrogate', comment.position, slot);
+    return trimTrailingSeparators(text);
+  }
+
+  private fail(code: CorefilePrintErrorCode, reason: string, at?: SourcePosition, what?: string): never {
+    const parts: string[] = [];
+    for (let index = 0; index < this.frames.length; index += 2) {
+      const label = this.frames[index] as string;
+      const detail = this.frames[index + 1] as string | number;
+      parts.push(label === 'directive' ? `directive '${detail}'` : detail === '' ? label : `${label} ${detail}`);
+    }
+    const path = parts.join(' > ') + (what === undefined ? '' : ` ${what}`);
+    throw new CorefilePrintError(code, reason, path === '' ? 'Corefile' : path, at);
+  }
+}
+
+/** Why `key` cannot be written as itself at position `index`, if it cannot. */
+function keyProblem(key: string, index: number): string | undefined {
+  if (key === '') return 'an empty key is dropped by CoreDNS';
+  if (key.endsWith(',')) return "a key ending in ',' loses the comma";
+  if (key === '{') return "a key '{' opens the block";
+  if (index === 0 && key === 'import') return "a first key 'import' is read as an import";
+  return undefined;
+}

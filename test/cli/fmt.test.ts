@@ -1,0 +1,131 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runFmt } from '../../src/cli/commands/fmt.js';
+import { main } from '../../src/cli/main.js';
+import { memoryIo } from '../support/memory-io.js';
+
+const messy = '.:53 {\n  errors\n\tforward . 8.8.8.8 { # upstream\n  force_tcp\n}\n}\n';
+const canonical = '.:53 {\n    errors\n    forward . 8.8.8.8 { # upstream\n        force_tcp\n    }\n}\n';
+
+const configMap = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: coredns
+  namespace: kube-system
+data:
+  Corefile: |
+    .:53 {
+      errors
+        cache 30
+    }
+`;
+
+describe('kube-dns-to-coredns fmt', () => {
+  it('prints the canonical form of a Corefile file, or of standard input', async () => {
+    const io = memoryIo({ files: { Corefile: messy } });
+    expect(await runFmt(['Corefile'], io)).toBe(0);
+    expect(io.out()).toBe(canonical);
+    expect(io.err()).toBe('');
+    for (const args of [['-'], []]) {
+      const stdin = memoryIo({ stdin: messy });
+      expect(await runFmt(args, stdin)).toBe(0);
+      expect(stdin.out()).toBe(canonical);
+    }
+  });
+
+  it('is wired into the main CLI', async () => {
+    const io = memoryIo({ stdin: messy });
+    expect(await main(['fmt'], io)).toBe(0);
+    expect(io.out()).toBe(canonical);
+  });
+
+  it('--check prints nothing and exits 1 for a non-canonical file, 0 for a canonical one', async () => {
+    const dirty = memoryIo({ stdin: messy });
+    expect(await runFmt(['--check'], dirty)).toBe(1);
+    expect([dirty.out(), dirty.err()]).toEqual(['', '']);
+    const clean = memoryIo({ stdin: canonical });
+    expect(await runFmt(['--check', '-'], clean)).toBe(0);
+    expect([clean.out(), clean.err()]).toEqual(['', '']);
+    expect(await runFmt(['--check'], memoryIo({ stdin: canonical.replaceAll('\n', '\r\n') }))).toBe(1);
+  });
+
+  it('reports syntax errors as FILE:LINE:COL: message with exit 2', async () => {
+    const io = memoryIo({ files: { 'bad.cf': '. {\n    whoami }\n' } });
+    expect(await runFmt(['bad.cf'], io)).toBe(2);
+    expect(io.err()).toBe("bad.cf:2:12: Unexpected '}' because no matching opening brace\n");
+    expect(io.out()).toBe('');
+    const check = memoryIo({ stdin: '. {\n' });
+    expect(await runFmt(['--check'], check)).toBe(2);
+    expect(check.err()).toBe("<stdin>:1:3: Syntax error: Unexpected token '{', expecting '}'\n");
+  });
+
+  it('prints warnings on stderr, positioned, and still formats', async () => {
+    const io = memoryIo({ stdin: 'a.org\nwhoami\n' });
+    expect(await runFmt([], io)).toBe(0);
+    expect(io.out()).toBe('a.org {\n    whoami\n}\n');
+    expect(io.err()).toBe('<stdin>:2:1: warning: this server block has no braces: every following line belongs to it, up to a line starting with }\n');
+  });
+
+  it('formats the Corefile entry of a CoreDNS ConfigMap (YAML or JSON)', async () => {
+    const yaml = memoryIo({ files: { 'cm.yaml': configMap } });
+    expect(await runFmt(['cm.yaml'], yaml)).toBe(0);
+    expect(yaml.out()).toBe('.:53 {\n    errors\n    cache 30\n}\n');
+    const json = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'coredns' }, data: { Corefile: canonical } }, null, 2);
+    const jsonIo = memoryIo({ stdin: json });
+    expect(await runFmt(['--check'], jsonIo)).toBe(0);
+    const list = memoryIo({
+      stdin: `${configMap}---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\ndata:\n  Corefile: ". {}"\n`,
+    });
+    expect(await runFmt([], list)).toBe(0);
+    expect(list.out()).toBe('.:53 {\n    errors\n    cache 30\n}\n');
+  });
+
+  it('points syntax errors in a ConfigMap’s Corefile at the YAML file’s lines', async () => {
+    const broken = configMap.replace('cache 30\n', 'cache 30 }\n');
+    const io = memoryIo({ files: { 'cm.yaml': broken } });
+    expect(await runFmt(['cm.yaml'], io)).toBe(2);
+    expect(io.err()).toBe("cm.yaml:10:18: Unexpected '}' because no matching opening brace\n");
+    const json = memoryIo({ stdin: JSON.stringify({ kind: 'ConfigMap', data: { Corefile: '. {\n  x }\n' } }) });
+    expect(await runFmt([], json)).toBe(2);
+    expect(json.err()).toBe("<stdin>: data.Corefile line 2, column 5: Unexpected '}' because no matching opening brace\n");
+  });
+
+  it('refuses a ConfigMap without a Corefile entry, and bad YAML, as usage errors', async () => {
+    const kubeDns = memoryIo({ stdin: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kube-dns\ndata:\n  stubDomains: "{}"\n' });
+    await expect(runFmt([], kubeDns)).rejects.toThrow("<stdin>: ConfigMap 'kube-dns' has no 'Corefile' entry (keys: stubDomains)");
+    const viaMain = memoryIo({ stdin: 'kind: ConfigMap\ndata:\n  Corefile: [\n' });
+    expect(await main(['fmt'], viaMain)).toBe(2);
+    expect(viaMain.err()).toMatch(/^kube-dns-to-coredns: <stdin>:\d+:\d+: not valid YAML or JSON/);
+  });
+
+  it('exits 2 for unreadable or undecodable input and bad usage', async () => {
+    const missing = memoryIo();
+    expect(await main(['fmt', 'nope.cf'], missing)).toBe(2);
+    expect(missing.err()).toBe('kube-dns-to-coredns: nope.cf: cannot read: no such file\n');
+    const binary = memoryIo({ files: { 'x.cf': new Uint8Array([0x2e, 0x20, 0x7b, 0xff, 0x0a]) } });
+    expect(await main(['fmt', 'x.cf'], binary)).toBe(2);
+    expect(binary.err()).toBe('kube-dns-to-coredns: x.cf: not UTF-8 text\n');
+    const usage = memoryIo();
+    expect(await main(['fmt', '--frobnicate'], usage)).toBe(2);
+    expect(usage.err()).toMatch(/^kube-dns-to-coredns: fmt: Unknown option '--frobnicate'/);
+    expect(await main(['fmt', 'a', 'b'], memoryIo())).toBe(2);
+  });
+
+  it('has --help with examples', async () => {
+    const io = memoryIo();
+    expect(await runFmt(['--help'], io)).toBe(0);
+    expect(io.out()).toMatch(/^Usage: kube-dns-to-coredns fmt \[--check\] \[FILE\|-\]/);
+    expect(io.out()).toContain('Examples:');
+  });
+
+  it('treats every real-world Corefile as a Corefile, never as a ConfigMap', async () => {
+    const directory = join(import.meta.dirname, '../../golden/realworld/corefiles');
+    for (const file of readdirSync(directory)) {
+      const io = memoryIo({ files: { [file]: readFileSync(join(directory, file)) } });
+      const status = await runFmt([file], io);
+      expect([0, 2], file).toContain(status);
+      if (status === 2) expect(io.err(), file).toMatch(new RegExp(`^${file.replaceAll('.', '\\.')}:\\d+:\\d+: `));
+    }
+  });
+});
