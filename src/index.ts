@@ -39,3 +39,34 @@ export {
   kubeadmDnsServiceIp,
 } from './kubeadm/cluster-decisions.js';
 export type { ConfigMapDecision, CoreDnsConfigMapAction, DeploymentLike, DnsAddon } from './kubeadm/cluster-decisions.js';
+
+// The Corefile model: lexer → parser → model → printer, server keys, equality.
+export * from './corefile/index.js';
+
+// The kube-dns side, read and validated the way kube-dns does.
+export { readKubeDnsConfig, KUBE_DNS_KEYS } from './kubedns/read-kube-dns-config.js';
+export type { FederationEntry, KubeDnsConfig, KubeDnsReading, StubDomainEntry, ValueEntry } from './kubedns/read-kube-dns-config.js';
+export { kubeDnsRules, NEWEST_KUBE_DNS_VERSION, UnsupportedKubeDnsVersionError } from './kubedns/kube-dns-versions.js';
+export type { KubeDnsRules } from './kubedns/kube-dns-versions.js';
+
+// The default translator, its diagnostics and the CoreDNS version matrix.
+export { DEFAULT_CLUSTER_DOMAIN, TranslateOptionsError, translateKubeDns } from './translate/translate.js';
+export type { TranslateOptions, Translation } from './translate/translate.js';
+export { SelfCheckError } from './translate/self-check.js';
+export { DIAGNOSTIC_CODES } from './diagnostics/codes.js';
+export type { DiagnosticCode } from './diagnostics/codes.js';
+export { formatDiagnostic } from './diagnostics/diagnostic.js';
+export type { Diagnostic, Severity } from './diagnostics/diagnostic.js';
+export {
+  COREDNS_VERSIONS,
+  coreDnsFeatures,
+  coreDnsOptionAvailability,
+  coreDnsPluginAvailability,
+  compareCoreDnsVersions,
+  NEWEST_COREDNS_VERSION,
+  parseCoreDnsVersion,
+  UnknownCoreDnsVersionError,
+} from './translate/coredns-versions.js';
+export type { CoreDnsFeatures, CoreDnsVersion } from './translate/coredns-versions.js';
+export { kubernetesDefaultMainBlock } from './translate/kubernetes-default-corefile.js';
+export { renderCoreDnsConfigMap } from './configmap/write-configmap.js';

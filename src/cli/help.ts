@@ -1,7 +1,8 @@
 /** Help text of the main command; subcommands keep theirs next to their code. */
 export const MAIN_HELP = `Usage:
-  kube-dns-to-coredns --kubeadm VERSION [--dns-domain DOMAIN] [--name NAME] [FILE|-]
-  kube-dns-to-coredns --kubeadm VERSION --batch [FILE|-]
+  kube-dns-to-coredns [options] [FILE|-]
+  kube-dns-to-coredns --kubeadm VERSION [--dns-domain DOMAIN] [FILE|-]
+  kube-dns-to-coredns [--kubeadm VERSION] --batch [FILE|-]
   kube-dns-to-coredns fmt [--check] [FILE|-]
 
 Translate a kube-dns ConfigMap (stubDomains, upstreamNameservers, federations) into a CoreDNS
@@ -10,25 +11,40 @@ prints, a List or several YAML documents holding it, or just its data map; '-' o
 standard input.
 
 Commands:
-  (none)     translate FILE (see the options below)
+  (none)     translate FILE
   fmt        print a Corefile in canonical form ('fmt --help')
 
-Options:
-  --kubeadm VERSION    reproduce what kubeadm VERSION (1.10 to 1.20, e.g. 1.13 or v1.18.6)
-                       stored as the Corefile, byte for byte, or fail with its exact error
-  --dns-domain DOMAIN  kubeadm's networking.dnsDomain (default: cluster.local)
-  --name NAME          the ConfigMap to read when FILE holds several (default: kube-dns)
-  --batch              read JSON lines {"id", "data", "dnsDomain"} and write one JSON result
-                       line per input, in order
-  -h, --help           show this help
-  -V, --version        show the version
+Default translator: keeps what kube-dns did, for the CoreDNS version you run, and refuses with
+an explanation where that is impossible.
+  --coredns VERSION          target CoreDNS release (default: the newest known, 1.14.7)
+  --cluster-domain DOMAIN    the cluster domain (default: cluster.local); alias --dns-domain
+  -o, --output FORMAT        corefile (default), configmap (a CoreDNS ConfigMap for
+                             'kubectl apply'), or json ({corefile, coredns, diagnostics})
+  --drop-federations         translate without federations when the target has no
+                             federation plugin (CoreDNS 1.7.0 and later)
+  --kube-dns-version VERSION validate with the rules of this kube-dns release (default 1.26.7)
+  --force                    translate a ConfigMap that kube-dns itself rejected
+  --cluster-dns-ip IP        refuse nameservers equal to the cluster DNS Service IP
 
-Output: the Corefile on stdout, warnings on stderr.
-Exit status: 0 Corefile written (warnings allowed), 1 translation failed, 2 bad usage or
-unreadable input.
+kubeadm profiles:
+  --kubeadm VERSION          reproduce what kubeadm VERSION (1.10 to 1.20, e.g. 1.13 or v1.18.6)
+                             stored as the Corefile, byte for byte, or fail with its exact error
+  --dns-domain DOMAIN        kubeadm's networking.dnsDomain (default: cluster.local)
+
+Both:
+  --name NAME                the ConfigMap to read when FILE holds several (default: kube-dns)
+  --batch                    read JSON lines {"id", "data", "dnsDomain"} and write one JSON
+                             result line per input, in order
+  -h, --help                 show this help
+  -V, --version              show the version
+
+Output: the Corefile on stdout; diagnostics ('severity code path: message') and warnings on stderr.
+Exit status: 0 Corefile written (warnings allowed), 1 translation refused or failed, 2 bad usage
+or unreadable input.
 
 Examples:
-  kubectl -n kube-system get configmap kube-dns -o yaml | kube-dns-to-coredns --kubeadm 1.17
+  kubectl -n kube-system get configmap kube-dns -o yaml | kube-dns-to-coredns --coredns 1.8.0
+  kube-dns-to-coredns -o configmap kube-dns.yaml | kubectl apply -f -
   kube-dns-to-coredns --kubeadm v1.19.4 --dns-domain corp.internal kube-dns.yaml
   kube-dns-to-coredns --kubeadm 1.15 --batch fleet.jsonl > results.jsonl
 `;

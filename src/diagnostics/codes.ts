@@ -37,10 +37,77 @@ export const DIAGNOSTIC_CODES = {
     'kube-dns validates all keys together and ignored this ConfigMap: it ran with its defaults (or kept the previous configuration).',
     'Translating it would change DNS behaviour; fix the errors listed, or pass --force to translate what is written.',
   ),
-  'kube-dns-version-unsupported-value': entry(
+  // Translating to CoreDNS.
+  'invalid-zone': entry('error', 'A stub domain cannot become a CoreDNS zone.', 'Stub domains must be DNS names with labels of at most 63 letters, digits, hyphens or underscores.'),
+  'zone-normalized': entry('info', 'A stub domain was rewritten into the form CoreDNS matches (lower case, no trailing dot, punycode).', 'Write it that way in the ConfigMap to silence this.'),
+  'duplicate-zone': entry('error', 'Two stub domains are the same zone once normalised.', 'Keep one entry per domain; CoreDNS refuses to start with the same zone twice.'),
+  'stub-equals-cluster-domain': entry(
     'error',
-    'A value the chosen kube-dns version did not support yet (ports, IPv6 or hostnames).',
-    'Check which kube-dns version the cluster ran (--kube-dns-version); newer versions accept more.',
+    'A stub domain equals the cluster domain.',
+    'kube-dns mixed both servers for it (flaky cluster DNS); in CoreDNS the stub would capture every cluster name. Remove it or use a subdomain.',
+  ),
+  'stub-equals-reverse-zone': entry(
+    'error',
+    'A stub domain equals in-addr.arpa or ip6.arpa, which the kubernetes plugin serves.',
+    'Forward a narrower reverse zone (e.g. 10.in-addr.arpa) instead.',
+  ),
+  'stub-under-cluster-domain': entry('warning', 'A stub domain lies inside the cluster domain.', 'Its names go to the stub, not to Kubernetes, in kube-dns and CoreDNS alike; check that this is intended.'),
+  'main-block-key-added': entry(
+    'info',
+    'A stub domain is a parent of a zone the kubernetes plugin serves, so that zone was added as a key of the main block.',
+    'Without it, the stub block would capture cluster names; kube-dns sent them to the cluster because the more specific domain wins.',
+  ),
+  'empty-stub-domain': entry('info', 'A stub domain has no nameservers.', 'kube-dns sent its names upstream, and so does the translation: no server block is emitted.'),
+  'invalid-nameserver': entry('error', 'A nameserver is neither an IP address (with an optional port) nor a hostname.', 'Use IP, IP:port, [IPv6]:port or a hostname.'),
+  'port-out-of-range': entry('error', 'A nameserver port is not 1–65535.', 'CoreDNS does not check ports when it starts; the forwarder would fail at query time. Fix the port.'),
+  'ip-rewritten': entry('warning', 'An IP address was written in a form CoreDNS reads differently, and was rewritten.', 'Write the address in canonical form (e.g. 10.0.0.1, not 010.0.0.1).'),
+  'loop-nameserver': entry(
+    'error',
+    'A nameserver is a loopback address or the cluster DNS Service IP: CoreDNS would forward to itself and its loop plugin would stop it.',
+    "In the kube-dns pod 127.0.0.1 was kube-dns's own process; point at the real server's address instead.",
+  ),
+  'hostname-nameserver': entry(
+    'warning',
+    'A nameserver is a hostname; the target CoreDNS resolves it once at startup, and does not start if that fails.',
+    'Prefer IP addresses; kube-dns also resolved the name only when its configuration changed.',
+  ),
+  'hostname-nameserver-dropped': entry(
+    'warning',
+    'A hostname nameserver was dropped: the target CoreDNS accepts only IP addresses (hostnames from 1.14.4).',
+    'Replace the hostname by its IP addresses, or target CoreDNS 1.14.4 or later.',
+  ),
+  'cluster-hostname-nameserver': entry(
+    'error',
+    'A nameserver is a name inside the cluster domain; CoreDNS resolves forward hostnames through the node, which cannot see cluster names.',
+    "Use the Service's ClusterIP instead.",
+  ),
+  'stub-without-nameservers': entry(
+    'error',
+    'Every nameserver of a stub domain was dropped; its names would silently go upstream instead.',
+    'Give the stub domain at least one IP address nameserver.',
+  ),
+  'no-upstream-left': entry('error', 'Every upstream nameserver was dropped.', 'Give upstreamNameservers at least one IP address.'),
+  'too-many-nameservers': entry('error', 'More than 15 nameservers for one zone, the most CoreDNS forwards to.', 'Keep at most 15.'),
+  'upstream-resolv-conf': entry(
+    'info',
+    "No upstreamNameservers: names outside the cluster and the stub domains go to the node's /etc/resolv.conf, as with kube-dns.",
+    'If the node uses a local resolver (127.0.0.53), CoreDNS loop detection stops it: set upstreamNameservers or fix the node.',
+  ),
+  'unrepresentable-value': entry('error', 'A value cannot be written as a Corefile token (CoreDNS would read something else).', 'A lone `{` or `}`, or a backslash before a quote, has no Corefile spelling; change the value.'),
+  'federation-semantics': entry(
+    'warning',
+    "CoreDNS's federation plugin answers differently from kube-dns.",
+    "It CNAMEs to the remote name whenever the local service does not exist, uses the labels of CoreDNS's own node, and needs RBAC to get nodes.",
+  ),
+  'federation-unsupported': entry(
+    'error',
+    'The target CoreDNS has no federation plugin (removed in 1.7.0).',
+    'Pass --drop-federations to translate without them (federated names then stop resolving), or target CoreDNS 1.6.x.',
+  ),
+  'federations-dropped': entry(
+    'warning',
+    'Federations were dropped: names `<service>.<namespace>.<federation>.svc.<cluster domain>` no longer resolve.',
+    'Clients must use the federated services’ DNS names directly.',
   ),
 } as const satisfies Record<string, CodeEntry>;
 

@@ -53,7 +53,14 @@ describe('kube-dns-to-coredns --kubeadm', () => {
     [['--kubeadm', '1.17', 'a', 'b'], /expected at most one FILE, got 2/],
     [['--kubeadm', '1.17', '--frobnicate'], /Unknown option '--frobnicate'/],
     [['--kubeadm', '1.17', '--dns-domain', 'Bad_Domain'], /--dns-domain 'Bad_Domain' is not a DNS-1123 subdomain/],
-    [[], /--kubeadm VERSION is required/],
+    [['--kubeadm', '1.17', '--coredns', '1.8.0'], /--coredns belongs to the default translator/],
+    [['--coredns', '1.8'], /--coredns: .*1\.8\.0/],
+    [['--coredns', '9.9.9'], /--coredns: /],
+    [['--output', 'yaml'], /--output must be one of corefile, configmap, json, not 'yaml'/],
+    [['--cluster-domain', 'a', '--dns-domain', 'b'], /same option/],
+    [['--cluster-domain', 'Not_A_Domain'], /cluster domain 'Not_A_Domain' is not a DNS-1123 subdomain/],
+    [['--kube-dns-version', '1.2.3'], /kube-dns version '1\.2\.3'/],
+    [['--cluster-dns-ip', 'ten'], /cluster DNS IP 'ten' is not an IP address/],
   ])('exits 2 for bad usage: %j', async (args, message) => {
     const io = memoryIo({ stdin: example });
     expect(await main(args, io)).toBe(2);

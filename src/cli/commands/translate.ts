@@ -1,42 +1,93 @@
 import { parseArgs } from 'node:util';
 import { ConfigMapInputError, readConfigMap } from '../../configmap/read-configmap.js';
+import type { ConfigMapData } from '../../configmap/read-configmap.js';
+import { renderCoreDnsConfigMap } from '../../configmap/write-configmap.js';
+import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
 import { isDns1123Subdomain } from '../../kubedns/go-net.js';
+import { UnsupportedKubeDnsVersionError } from '../../kubedns/kube-dns-versions.js';
 import { KUBEADM_DEFAULT_DNS_DOMAIN, translateLikeKubeadm } from '../../kubeadm/kubeadm-translation.js';
 import type { KubeadmOutcome } from '../../kubeadm/kubeadm-translation.js';
 import { kubeadmProfileFor, UnsupportedKubernetesVersionError } from '../../kubeadm/kubernetes-version.js';
 import type { KubeadmProfile } from '../../kubeadm/profiles.js';
-import { runKubeadmBatch } from '../batch.js';
-import type { CliIo } from '../io.js';
+import { parseCoreDnsVersion, UnknownCoreDnsVersionError } from '../../translate/coredns-versions.js';
+import { TranslateOptionsError, translateKubeDns } from '../../translate/translate.js';
+import type { TranslateOptions, Translation } from '../../translate/translate.js';
+import { runKubeadmBatch, runTranslateBatch } from '../batch.js';
 import { MAIN_HELP } from '../help.js';
+import type { CliIo } from '../io.js';
 import { readSource } from '../read-source.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 
 const KUBE_DNS_CONFIGMAP = 'kube-dns';
+const OUTPUT_FORMATS = ['corefile', 'configmap', 'json'] as const;
+type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** Options of the default translator that `--kubeadm` does not take. */
+const DEFAULT_MODE_ONLY = ['coredns', 'output', 'drop-federations', 'force', 'kube-dns-version', 'cluster-dns-ip'] as const;
 
 /** `kube-dns-to-coredns [options] [FILE|-]`: the translation itself. */
 export async function runTranslate(args: readonly string[], io: CliIo): Promise<number> {
-  const options = parseTranslateArgs(args);
-  if (options.help) {
+  const { values, file } = parseTranslateArgs(args);
+  if (values.help) {
     io.stdout.write(MAIN_HELP);
     return ExitCode.ok;
   }
-  if (options.kubeadm === undefined) {
-    throw new UsageError('--kubeadm VERSION is required for now (the default translator is not available yet); see --help');
+  const clusterDomain = values['cluster-domain'] ?? values['dns-domain'];
+  if (values.kubeadm !== undefined) {
+    const misplaced = DEFAULT_MODE_ONLY.find((option) => values[option] !== undefined && values[option] !== false);
+    if (misplaced !== undefined) throw new UsageError(`--${misplaced} belongs to the default translator; --kubeadm reproduces kubeadm exactly`);
+    const profile = profileFor(values.kubeadm);
+    if (values.batch) return runKubeadmBatch(profile, file, io);
+    return runKubeadm(profile, clusterDomain ?? KUBEADM_DEFAULT_DNS_DOMAIN, await readKubeDnsData(file, values.name, io), io);
   }
-  const profile = profileFor(options.kubeadm);
-  if (options.batch) return runKubeadmBatch(profile, options.file, io);
+  const options = translateOptions(values, clusterDomain);
+  const output = outputFormat(values.output);
+  if (values.batch) return runTranslateBatch(options, file, io);
+  const data = await readKubeDnsData(file, values.name, io);
+  return report(translate(data, options), output, io);
+}
 
-  const dnsDomain = options.dnsDomain ?? KUBEADM_DEFAULT_DNS_DOMAIN;
-  if (!isDns1123Subdomain(dnsDomain)) {
-    throw new UsageError(`--dns-domain '${dnsDomain}' is not a DNS-1123 subdomain (kubeadm refused such a networking.dnsDomain before translating)`);
-  }
-  const source = await readSource(options.file, io);
-  let data;
+/** Maps option errors of the library to usage errors (exit 2). */
+export function translate(data: ConfigMapData | null, options: TranslateOptions): Translation {
   try {
-    data = readConfigMap(source.text, { filename: source.name, preferredNames: [KUBE_DNS_CONFIGMAP], ...(options.name === undefined ? {} : { name: options.name }) }).data;
+    return translateKubeDns(data, options);
+  } catch (error) {
+    if (error instanceof TranslateOptionsError || error instanceof UnknownCoreDnsVersionError || error instanceof UnsupportedKubeDnsVersionError) {
+      throw new UsageError(error.message);
+    }
+    throw error;
+  }
+}
+
+function report(translation: Translation, output: OutputFormat, io: CliIo): number {
+  if (output === 'json') {
+    io.stdout.write(`${JSON.stringify({ corefile: translation.corefile ?? null, coredns: translation.coredns, diagnostics: translation.diagnostics }, null, 2)}\n`);
+  } else {
+    for (const entry of translation.diagnostics) io.stderr.write(`${formatDiagnostic(entry)}\n`);
+    if (translation.corefile !== undefined) {
+      io.stdout.write(output === 'configmap' ? renderCoreDnsConfigMap(translation.corefile) : translation.corefile);
+    }
+  }
+  if (!translation.ok) {
+    if (output !== 'json') io.stderr.write('translation refused: no Corefile was written (see the errors above)\n');
+    return ExitCode.failed;
+  }
+  return ExitCode.ok;
+}
+
+async function readKubeDnsData(file: string | undefined, name: string | undefined, io: CliIo): Promise<ConfigMapData> {
+  const source = await readSource(file, io);
+  try {
+    return readConfigMap(source.text, { filename: source.name, preferredNames: [KUBE_DNS_CONFIGMAP], ...(name === undefined ? {} : { name }) }).data;
   } catch (error) {
     if (error instanceof ConfigMapInputError) throw new UsageError(error.message);
     throw error;
+  }
+}
+
+function runKubeadm(profile: KubeadmProfile, dnsDomain: string, data: ConfigMapData, io: CliIo): number {
+  if (!isDns1123Subdomain(dnsDomain)) {
+    throw new UsageError(`--dns-domain '${dnsDomain}' is not a DNS-1123 subdomain (kubeadm refused such a networking.dnsDomain before translating)`);
   }
   return reportKubeadmOutcome(profile, translateLikeKubeadm(profile, data, dnsDomain), io);
 }
@@ -51,16 +102,7 @@ function reportKubeadmOutcome(profile: KubeadmProfile, outcome: KubeadmOutcome, 
   return ExitCode.failed;
 }
 
-interface TranslateOptions {
-  readonly kubeadm: string | undefined;
-  readonly dnsDomain: string | undefined;
-  readonly name: string | undefined;
-  readonly batch: boolean;
-  readonly help: boolean;
-  readonly file: string | undefined;
-}
-
-function parseTranslateArgs(args: readonly string[]): TranslateOptions {
+function parseTranslateArgs(args: readonly string[]) {
   let parsed;
   try {
     parsed = parseArgs({
@@ -69,7 +111,14 @@ function parseTranslateArgs(args: readonly string[]): TranslateOptions {
       strict: true,
       options: {
         kubeadm: { type: 'string' },
+        coredns: { type: 'string' },
+        'cluster-domain': { type: 'string' },
         'dns-domain': { type: 'string' },
+        output: { type: 'string', short: 'o' },
+        'drop-federations': { type: 'boolean' },
+        force: { type: 'boolean' },
+        'kube-dns-version': { type: 'string' },
+        'cluster-dns-ip': { type: 'string' },
         name: { type: 'string' },
         batch: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -80,14 +129,37 @@ function parseTranslateArgs(args: readonly string[]): TranslateOptions {
   }
   const { values, positionals } = parsed;
   if (positionals.length > 1) throw new UsageError(`expected at most one FILE, got ${positionals.length}: ${positionals.join(' ')}`);
+  if (values['cluster-domain'] !== undefined && values['dns-domain'] !== undefined) {
+    throw new UsageError('--cluster-domain and --dns-domain are the same option; give one');
+  }
+  return { values, file: positionals[0] };
+}
+
+type TranslateValues = ReturnType<typeof parseTranslateArgs>['values'];
+
+function translateOptions(values: TranslateValues, clusterDomain: string | undefined): TranslateOptions {
+  if (values.coredns !== undefined) {
+    try {
+      parseCoreDnsVersion(values.coredns);
+    } catch (error) {
+      if (error instanceof UnknownCoreDnsVersionError) throw new UsageError(`--coredns: ${error.message}`);
+      throw error;
+    }
+  }
   return {
-    kubeadm: values.kubeadm,
-    dnsDomain: values['dns-domain'],
-    name: values.name,
-    batch: values.batch,
-    help: values.help,
-    file: positionals[0],
+    ...(values.coredns === undefined ? {} : { coredns: values.coredns }),
+    ...(clusterDomain === undefined ? {} : { clusterDomain }),
+    ...(values['kube-dns-version'] === undefined ? {} : { kubeDnsVersion: values['kube-dns-version'] }),
+    ...(values['cluster-dns-ip'] === undefined ? {} : { clusterDnsIp: values['cluster-dns-ip'] }),
+    dropFederations: values['drop-federations'] === true,
+    force: values.force === true,
   };
+}
+
+function outputFormat(value: string | undefined): OutputFormat {
+  if (value === undefined) return 'corefile';
+  if ((OUTPUT_FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
+  throw new UsageError(`--output must be one of ${OUTPUT_FORMATS.join(', ')}, not '${value}'`);
 }
 
 function profileFor(version: string): KubeadmProfile {

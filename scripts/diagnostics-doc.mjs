@@ -1,0 +1,65 @@
+// docs/diagnostics.md is generated from the code registry (src/diagnostics/codes.ts) and the
+// reviewed golden case of each code (golden/translate/codes/<code>.yaml + .expected), so that it
+// lists every code with a real example. `node scripts/diagnostics-doc.mjs --write` rewrites it;
+// test/docs/diagnostics-doc.test.ts fails when it is out of date.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export function renderDiagnosticsDoc(codes) {
+  const lines = [
+    '# Diagnostics',
+    '',
+    'Every decision of the default translator — a refusal, a drop, a rewrite, an assumption — is a',
+    'diagnostic with a stable code. On the command line they go to stderr, one per line:',
+    '',
+    '```',
+    'severity code key[json path]: message',
+    '```',
+    '',
+    '`--output json` gives each one as `{code, severity, key, path, position?, message, hint}`. An',
+    '`error` means no Corefile is written (exit status 1); `warning` and `info` accompany a Corefile.',
+    'Codes are a public contract: a code is never renamed or reused.',
+    '',
+    '| code | severity | meaning |',
+    '|---|---|---|',
+    ...Object.entries(codes).map(([code, entry]) => `| [\`${code}\`](#${code}) | ${entry.severity} | ${entry.summary} |`),
+    '',
+  ];
+  for (const [code, entry] of Object.entries(codes)) {
+    const input = readFileSync(join(root, 'golden', 'translate', 'codes', `${code}.yaml`), 'utf8');
+    const expected = readFileSync(join(root, 'golden', 'translate', 'codes', `${code}.expected`), 'utf8');
+    const options = /^# options:(.*)$/m.exec(input)?.[1]?.trim() ?? '';
+    const configMap = input.replace(/^#.*\n/gm, '');
+    const stderr = expected.slice(expected.indexOf('## stderr\n') + '## stderr\n'.length);
+    const status = /^# exit (\d+)/.exec(expected)?.[1];
+    lines.push(
+      `## ${code}`,
+      '',
+      `**${entry.severity}** — ${entry.summary}`,
+      '',
+      `What to do: ${entry.hint}`,
+      '',
+      `Example: \`kube-dns-to-coredns${options === '' ? '' : ` ${options}`} kube-dns.yaml\` (exit status ${status}) with`,
+      '',
+      '```yaml',
+      configMap.trimEnd(),
+      '```',
+      '',
+      'prints on stderr:',
+      '',
+      '```',
+      stderr.trimEnd(),
+      '```',
+      '',
+    );
+  }
+  return lines.join('\n');
+}
+
+if (process.argv.includes('--write')) {
+  const { DIAGNOSTIC_CODES } = await import(pathToFileURL(join(root, 'dist', 'diagnostics', 'codes.js')).href);
+  writeFileSync(join(root, 'docs', 'diagnostics.md'), renderDiagnosticsDoc(DIAGNOSTIC_CODES));
+}

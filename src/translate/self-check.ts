@@ -1,0 +1,45 @@
+import { corefilesEqual } from '../corefile/compare.js';
+import type { Corefile, Directive } from '../corefile/model.js';
+import { parseCorefile } from '../corefile/parser.js';
+import { parseServerKey, zoneAddressKeys } from '../corefile/server-key.js';
+import { serverBlocks } from '../corefile/model.js';
+import { coreDnsPluginAvailability, isUsable } from './coredns-versions.js';
+import type { CoreDnsFeatures } from './coredns-versions.js';
+
+/** The translator produced a Corefile that fails its own checks: a bug, never a data problem. */
+export class SelfCheckError extends Error {
+  override readonly name = 'SelfCheckError';
+}
+
+/**
+ * Every Corefile the translator emits must read back as the model it printed, with keys CoreDNS
+ * accepts, no zone served twice, and only plugins the target release has. Throws
+ * {@link SelfCheckError} otherwise.
+ */
+export function checkTranslatedCorefile(text: string, model: Corefile, features: CoreDnsFeatures): void {
+  const reparsed = parseCorefile(text).corefile;
+  if (!corefilesEqual(reparsed, model)) throw new SelfCheckError('the printed Corefile does not parse back to the translated model');
+  const served = new Set<string>();
+  for (const block of serverBlocks(reparsed)) {
+    for (const key of block.keys) {
+      for (const address of zoneAddressKeys(parseServerKey(key))) {
+        if (served.has(address)) throw new SelfCheckError(`zone ${address} is served twice`);
+        served.add(address);
+      }
+    }
+    const forwarders = block.directives.filter((directive) => directive.name === 'forward');
+    if (forwarders.length > 1 && !features.multipleForwardPerBlock) throw new SelfCheckError('two forward directives in one block');
+    for (const directive of block.directives) checkDirective(directive, features);
+  }
+}
+
+function checkDirective(directive: Directive, features: CoreDnsFeatures): void {
+  const availability = coreDnsPluginAvailability(directive.name, features.version);
+  if (!isUsable(availability)) throw new SelfCheckError(`plugin ${directive.name} is ${availability.status} in CoreDNS ${features.version}`);
+  if ((directive.name === 'forward' || directive.name === 'proxy') && directive.arguments.length < 2) {
+    throw new SelfCheckError(`${directive.name} without a destination`);
+  }
+  if ((directive.name === 'forward' || directive.name === 'proxy') && directive.arguments.length - 1 > features.upstreamLimit.max) {
+    throw new SelfCheckError(`${directive.name} with more than ${features.upstreamLimit.max} destinations`);
+  }
+}

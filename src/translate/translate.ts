@@ -1,0 +1,301 @@
+import type { ConfigMapData } from '../configmap/read-configmap.js';
+import type { Corefile, Directive, ServerBlock } from '../corefile/model.js';
+import { classifyToken, printCorefile } from '../corefile/printer.js';
+import { diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { isDns1123Subdomain, parseGoIP } from '../kubedns/go-net.js';
+import { readKubeDnsConfig } from '../kubedns/read-kube-dns-config.js';
+import type { FederationEntry, KubeDnsConfig, StubDomainEntry, ValueEntry } from '../kubedns/read-kube-dns-config.js';
+import { coreDnsFeatures, NEWEST_COREDNS_VERSION } from './coredns-versions.js';
+import type { CoreDnsFeatures, CoreDnsVersion } from './coredns-versions.js';
+import { KUBERNETES_DEFAULT_REVERSE_ZONES, kubernetesDefaultMainBlock } from './kubernetes-default-corefile.js';
+import type { DefaultDirective } from './kubernetes-default-corefile.js';
+import { checkTranslatedCorefile } from './self-check.js';
+import { isLoopback, isSameAddress, readForwardTarget } from './targets.js';
+import type { ForwardTarget } from './targets.js';
+import { isStrictAncestor, isWithin, normaliseZone } from './zones.js';
+
+/**
+ * The default translator: kube-dns semantics in, a Corefile the target CoreDNS accepts out, every
+ * decision explained by a diagnostic (../shared/reference/kube-dns-and-coredns.md §6). Where the
+ * routing kube-dns did cannot be reproduced, it refuses instead of guessing.
+ */
+
+export const DEFAULT_CLUSTER_DOMAIN = 'cluster.local';
+
+export interface TranslateOptions {
+  /** Target CoreDNS release (default: the newest the package knows). */
+  readonly coredns?: string;
+  /** The cluster domain (default `cluster.local`). */
+  readonly clusterDomain?: string;
+  /** The kube-dns version whose validation rules apply (default: the newest known). */
+  readonly kubeDnsVersion?: string;
+  /** Translate without the federations when the target has no federation plugin. */
+  readonly dropFederations?: boolean;
+  /** Translate a ConfigMap kube-dns itself rejected (its errors become warnings). */
+  readonly force?: boolean;
+  /** The cluster DNS Service IP; a nameserver equal to it is refused (CoreDNS would query itself). */
+  readonly clusterDnsIp?: string;
+}
+
+export interface Translation {
+  /** True when a Corefile was produced (warnings allowed). */
+  readonly ok: boolean;
+  /** The Corefile, or `undefined` when the translation was refused. */
+  readonly corefile: string | undefined;
+  /** The Corefile as a model, for tooling that edits it further. */
+  readonly model: Corefile | undefined;
+  readonly diagnostics: readonly Diagnostic[];
+  /** The CoreDNS release the Corefile is for. */
+  readonly coredns: CoreDnsVersion;
+}
+
+/** Options that make no sense at all (as opposed to data problems, which are diagnostics). */
+export class TranslateOptionsError extends Error {
+  override readonly name = 'TranslateOptionsError';
+}
+
+/** Port of every server block: the main block's, as in Kubernetes' default. */
+const DNS_PORT = '53';
+const RESOLV_CONF = '/etc/resolv.conf';
+
+interface PlannedStub {
+  readonly zone: string;
+  readonly targets: readonly ForwardTarget[];
+}
+
+/** Translates a kube-dns ConfigMap's data (`null`: there is none) into a Corefile. */
+export function translateKubeDns(data: ConfigMapData | null, options: TranslateOptions = {}): Translation {
+  const coredns = options.coredns ?? NEWEST_COREDNS_VERSION;
+  const features = coreDnsFeatures(coredns);
+  const clusterDomain = checkClusterDomain(options.clusterDomain ?? DEFAULT_CLUSTER_DOMAIN);
+  if (options.clusterDnsIp !== undefined && parseGoIP(options.clusterDnsIp) === undefined) {
+    throw new TranslateOptionsError(`cluster DNS IP '${options.clusterDnsIp}' is not an IP address`);
+  }
+  const reading = readKubeDnsConfig(data, options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion });
+  const isValidation = (entry: Diagnostic) => entry.code.startsWith('kube-dns-') && entry.severity === 'error';
+  const validationErrors = reading.diagnostics.filter(isValidation).length;
+  const forced = options.force === true;
+  const diagnostics: Diagnostic[] = reading.diagnostics.map((entry) => (forced && isValidation(entry) ? { ...entry, severity: 'warning' } : entry));
+  if (reading.diagnostics.some((entry) => entry.code === 'json-syntax' || entry.code === 'json-type' || entry.code === 'federations-format')) {
+    // What kube-dns could not even read cannot be translated, forced or not.
+    return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns: features.version };
+  }
+  if (validationErrors > 0) {
+    diagnostics.push(
+      diagnostic('kube-dns-would-ignore', {
+        message: `kube-dns ${reading.rules.version} rejected this ConfigMap (${validationErrors} problem${validationErrors === 1 ? '' : 's'}) and ran without it`,
+        ...(forced ? { severity: 'warning', hint: 'Translated anyway (--force): the result does not match what kube-dns did.' } : {}),
+      }),
+    );
+  }
+  const context: Context = { features, clusterDomain, clusterDnsIp: options.clusterDnsIp, diagnostics };
+  const stubs = planStubs(reading.config, context);
+  const upstreams = planUpstreams(reading.config.upstreamNameservers, context);
+  const federation = planFederation(reading.config.federations, options.dropFederations === true, context);
+  const mainKeys = mainBlockKeys(stubs, context);
+  if (hasErrors(diagnostics)) return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns: features.version };
+
+  const model = buildCorefile(mainKeys, upstreams, federation, stubs, context);
+  const corefile = printCorefile(model);
+  checkTranslatedCorefile(corefile, model, features);
+  return { ok: true, corefile, model, diagnostics, coredns: features.version };
+}
+
+interface Context {
+  readonly features: CoreDnsFeatures;
+  readonly clusterDomain: string;
+  readonly clusterDnsIp: string | undefined;
+  readonly diagnostics: Diagnostic[];
+}
+
+function checkClusterDomain(domain: string): string {
+  const normalised = domain.endsWith('.') ? domain.slice(0, -1).toLowerCase() : domain.toLowerCase();
+  if (!isDns1123Subdomain(normalised)) throw new TranslateOptionsError(`cluster domain '${domain}' is not a DNS-1123 subdomain`);
+  return normalised;
+}
+
+function planStubs(config: KubeDnsConfig, context: Context): PlannedStub[] {
+  const planned = new Map<string, PlannedStub>();
+  for (const stub of config.stubDomains) {
+    const normalised = normaliseZone(stub.domain);
+    if ('problem' in normalised) {
+      report(context, 'invalid-zone', 'stubDomains', stub.path, normalised.problem);
+      continue;
+    }
+    const { zone } = normalised;
+    if (normalised.changes.length > 0) report(context, 'zone-normalized', 'stubDomains', stub.path, `'${stub.domain}' becomes '${zone}' (${normalised.changes.join(', ')})`);
+    if (planned.has(zone)) {
+      report(context, 'duplicate-zone', 'stubDomains', stub.path, `'${stub.domain}' is the zone '${zone}' a second time`);
+      continue;
+    }
+    if (!checkStubPlacement(zone, stub, context)) continue;
+    if (stub.nameservers.length === 0) {
+      report(context, 'empty-stub-domain', 'stubDomains', stub.path, `'${zone}' has no nameservers; no server block is emitted`);
+      continue;
+    }
+    const errorsBefore = errorCount(context);
+    const targets = stub.nameservers.flatMap((nameserver) => stubTarget(nameserver, context));
+    if (errorCount(context) > errorsBefore) continue;
+    if (targets.length === 0) {
+      report(context, 'stub-without-nameservers', 'stubDomains', stub.path, `no nameserver of '${zone}' is left`);
+      continue;
+    }
+    if (targets.length > context.features.upstreamLimit.max) {
+      report(context, 'too-many-nameservers', 'stubDomains', stub.path, `'${zone}' has ${targets.length} nameservers; CoreDNS forwards to at most ${context.features.upstreamLimit.max}`);
+      continue;
+    }
+    planned.set(zone, { zone, targets });
+  }
+  // Deterministic output whatever the key order in the JSON.
+  return [...planned.values()].sort((a, b) => (a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0));
+}
+
+/** Routing checks that depend on where the stub sits relative to the cluster's own zones. */
+function checkStubPlacement(zone: string, stub: StubDomainEntry, context: Context): boolean {
+  if (zone === context.clusterDomain) {
+    report(context, 'stub-equals-cluster-domain', 'stubDomains', stub.path, `'${zone}' is the cluster domain`);
+    return false;
+  }
+  const reverse = KUBERNETES_DEFAULT_REVERSE_ZONES.find((reverseZone) => reverseZone === zone);
+  if (reverse !== undefined) {
+    report(context, 'stub-equals-reverse-zone', 'stubDomains', stub.path, `'${zone}' is served by the kubernetes plugin`);
+    return false;
+  }
+  if (isWithin(zone, context.clusterDomain)) {
+    report(context, 'stub-under-cluster-domain', 'stubDomains', stub.path, `'${zone}' lies inside the cluster domain '${context.clusterDomain}'`);
+  }
+  return true;
+}
+
+function stubTarget(nameserver: ValueEntry, context: Context): ForwardTarget[] {
+  const target = checkedTarget(nameserver, 'stubDomains', context);
+  if (target === undefined) return [];
+  if (target.kind === 'hostname' && !acceptHostname(target.name, nameserver, 'stubDomains', context)) return [];
+  return [target];
+}
+
+/** Whether a hostname target can be emitted for the target CoreDNS; reports either way. */
+function acceptHostname(name: string, nameserver: ValueEntry, key: string, context: Context): boolean {
+  if (isWithin(name, context.clusterDomain)) {
+    report(context, 'cluster-hostname-nameserver', key, nameserver.path, `'${name}' is a name inside the cluster domain`);
+    return false;
+  }
+  if (!context.features.forwardHostnameTargets) {
+    report(context, 'hostname-nameserver-dropped', key, nameserver.path, `'${name}' dropped: CoreDNS ${context.features.version} forwards to IP addresses only`);
+    return false;
+  }
+  report(context, 'hostname-nameserver', key, nameserver.path, `'${name}' is resolved once when CoreDNS starts; kube-dns used only its first address`);
+  return true;
+}
+
+/** Reads a nameserver as a forward target and applies the checks every target needs. */
+function checkedTarget(nameserver: ValueEntry, key: string, context: Context): ForwardTarget | undefined {
+  const reading = readForwardTarget(nameserver.value);
+  if (!reading.ok) {
+    report(context, reading.code, key, nameserver.path, reading.problem);
+    return undefined;
+  }
+  const { target } = reading;
+  if (reading.rewritten && target.kind === 'ip') {
+    report(context, 'ip-rewritten', key, nameserver.path, `'${nameserver.value}' is written as '${target.text}'`);
+  }
+  if (isLoopback(target) || (context.clusterDnsIp !== undefined && isSameAddress(target, context.clusterDnsIp))) {
+    report(context, 'loop-nameserver', key, nameserver.path, `'${nameserver.value}' would make CoreDNS forward to itself`);
+    return undefined;
+  }
+  return target;
+}
+
+function planUpstreams(nameservers: readonly ValueEntry[] | undefined, context: Context): string[] {
+  if (nameservers === undefined || nameservers.length === 0) {
+    report(context, 'upstream-resolv-conf', 'upstreamNameservers', '', `forwarding to ${RESOLV_CONF} of the node`);
+    return [RESOLV_CONF];
+  }
+  const targets = nameservers.flatMap((nameserver) => {
+    const target = checkedTarget(nameserver, 'upstreamNameservers', context);
+    if (target?.kind === 'hostname' && !acceptHostname(target.name, nameserver, 'upstreamNameservers', context)) return [];
+    return target === undefined ? [] : [target.text];
+  });
+  if (targets.length === 0 && !hasErrors(context.diagnostics)) {
+    report(context, 'no-upstream-left', 'upstreamNameservers', '', `every upstream nameserver was dropped; falling back to ${RESOLV_CONF} would change where names go`);
+  }
+  return targets;
+}
+
+function planFederation(federations: readonly FederationEntry[] | undefined, dropFederations: boolean, context: Context): Directive | undefined {
+  if (federations === undefined || federations.length === 0) return undefined;
+  if (context.features.federation === 'removed') {
+    if (!dropFederations) {
+      report(context, 'federation-unsupported', 'federations', '', `CoreDNS ${context.features.version} cannot serve ${federations.length} federation${federations.length === 1 ? '' : 's'}`);
+      return undefined;
+    }
+    report(context, 'federations-dropped', 'federations', '', `dropped ${federations.map((entry) => entry.name).join(', ')}`);
+    return undefined;
+  }
+  for (const entry of federations) {
+    for (const token of [entry.name, entry.domain]) {
+      const form = classifyToken(token);
+      if (form.form === 'unrepresentable') report(context, 'unrepresentable-value', 'federations', entry.path, form.reason);
+    }
+  }
+  report(context, 'federation-semantics', 'federations', '', `federation ${federations.map((entry) => entry.name).join(', ')} translated to the federation plugin`);
+  return {
+    name: 'federation',
+    arguments: [context.clusterDomain],
+    block: { directives: federations.map((entry) => ({ name: entry.name, arguments: [entry.domain] })) },
+  };
+}
+
+/**
+ * The main block's keys. A stub that is a parent of a zone the kubernetes plugin serves would
+ * capture that zone in CoreDNS (longest matching block wins), while dnsmasq still sent it to
+ * kubedns (most specific domain wins): serving the zone from the main block restores that.
+ */
+function mainBlockKeys(stubs: readonly PlannedStub[], context: Context): string[] {
+  const keys = [`.:${DNS_PORT}`];
+  for (const zone of [context.clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES]) {
+    const parent = stubs.find((stub) => isStrictAncestor(stub.zone, zone));
+    if (parent !== undefined) {
+      keys.push(`${zone}:${DNS_PORT}`);
+      report(context, 'main-block-key-added', 'stubDomains', `[${JSON.stringify(parent.zone)}]`, `'${zone}' added to the main block so that '${parent.zone}' does not capture it`);
+    }
+  }
+  return keys;
+}
+
+function toDirective(source: DefaultDirective): Directive {
+  const block = source.block === undefined ? {} : { block: { directives: source.block.map(toDirective) } };
+  return { name: source.name, arguments: source.args, ...block };
+}
+
+function buildCorefile(mainKeys: readonly string[], upstreams: readonly string[], federation: Directive | undefined, stubs: readonly PlannedStub[], context: Context): Corefile {
+  const { features } = context;
+  const main = kubernetesDefaultMainBlock(features.version, { clusterDomain: context.clusterDomain, upstreams, forwarder: features.preferredForwarder });
+  const directives = main.directives.flatMap((entry) => {
+    const converted = toDirective(entry);
+    return entry.name === 'kubernetes' && federation !== undefined ? [converted, federation] : [converted];
+  });
+  const mainBlock: ServerBlock = { kind: 'server-block', keys: mainKeys, directives };
+  const stubBlocks = stubs.map(
+    (stub): ServerBlock => ({
+      kind: 'server-block',
+      keys: [`${stub.zone}:${DNS_PORT}`],
+      directives: [
+        { name: 'errors', arguments: [] },
+        { name: 'cache', arguments: ['30'] },
+        ...(features.loop ? [{ name: 'loop', arguments: [] }] : []),
+        { name: features.preferredForwarder, arguments: ['.', ...stub.targets.map((target) => target.text)] },
+      ],
+    }),
+  );
+  return { items: [mainBlock, ...stubBlocks] };
+}
+
+function errorCount(context: Context): number {
+  return context.diagnostics.filter((entry) => entry.severity === 'error').length;
+}
+
+function report(context: Context, code: Parameters<typeof diagnostic>[0], key: string, path: string, message: string): void {
+  context.diagnostics.push(diagnostic(code, { key, path, message }));
+}

@@ -1,0 +1,65 @@
+/**
+ * DNS names as the translator compares them: lower-case, no trailing dot, punycode for non-ASCII
+ * labels, `''` for the root. kube-dns only accepted names already in that form; with `--force`
+ * other spellings are normalised (and the translator says so).
+ */
+
+export interface NormalisedZone {
+  readonly zone: string;
+  /** What was changed, for the diagnostic: e.g. `lower-cased`, `trailing dot removed`, `punycode`. */
+  readonly changes: readonly string[];
+}
+
+const MAX_LABEL_LENGTH = 63;
+const MAX_NAME_LENGTH = 253;
+const HOSTNAME_LABEL = /^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?$/;
+
+/** `name` in canonical form, or a reason it cannot be a zone CoreDNS serves as kube-dns meant. */
+export function normaliseZone(name: string): NormalisedZone | { readonly problem: string } {
+  const changes: string[] = [];
+  let zone = name;
+  if (zone.endsWith('.') && zone !== '.') {
+    zone = zone.slice(0, -1);
+    changes.push('trailing dot removed');
+  }
+  if (zone !== zone.toLowerCase()) {
+    zone = zone.toLowerCase();
+    changes.push('lower-cased');
+  }
+  // eslint-disable-next-line no-control-regex
+  if (/[^\x00-\x7f]/.test(zone)) {
+    const ascii = toPunycode(zone);
+    if (ascii === undefined) return { problem: `'${name}' cannot be converted to an ASCII (punycode) name` };
+    zone = ascii;
+    changes.push('converted to punycode');
+  }
+  if (zone === '' || zone === '.') return { problem: 'the root zone cannot be a stub domain' };
+  if (zone.length > MAX_NAME_LENGTH) return { problem: `'${zone}' is longer than ${MAX_NAME_LENGTH} characters` };
+  for (const label of zone.split('.')) {
+    if (label === '') return { problem: `'${zone}' has an empty label` };
+    if (label.length > MAX_LABEL_LENGTH) return { problem: `'${zone}' has a label longer than ${MAX_LABEL_LENGTH} characters` };
+    if (!HOSTNAME_LABEL.test(label)) return { problem: `'${zone}' has a label with characters other than letters, digits, '-' and '_'` };
+  }
+  return { zone, changes };
+}
+
+/** IDNA via the URL parser every JavaScript runtime has: `bücher.example` → `xn--bcher-kva.example`. */
+function toPunycode(name: string): string | undefined {
+  try {
+    const host = new URL(`http://${name}/`).hostname;
+    return host === '' ? undefined : host;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `child` equals `parent` or lies below it (label-wise; both canonical). */
+export function isWithin(child: string, parent: string): boolean {
+  if (parent === '') return true;
+  return child === parent || child.endsWith(`.${parent}`);
+}
+
+/** `ancestor` lies strictly above `name`. */
+export function isStrictAncestor(ancestor: string, name: string): boolean {
+  return ancestor !== name && isWithin(name, ancestor);
+}

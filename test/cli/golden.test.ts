@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+// @ts-expect-error: a plain .mjs module shared with scripts/update-golden.mjs
+import { describeRun, goldenCases } from '../../scripts/golden-cases.mjs';
+import { DIAGNOSTIC_CODES } from '../../src/diagnostics/codes.js';
+import { memoryIo } from '../support/memory-io.js';
+
+/** Hand-reviewed CLI results in golden/translate (written by scripts/update-golden.mjs). */
+const root = join(import.meta.dirname, '../..');
+type GoldenCase = { name: string; args: string[]; input: string; expected: string };
+const cases = goldenCases(root) as GoldenCase[];
+
+describe('golden CLI results', () => {
+  it.each(cases.map((goldenCase) => [goldenCase.name, goldenCase] as const))('%s', async (_, goldenCase) => {
+    const io = memoryIo({ files: { [goldenCase.input]: readFileSync(goldenCase.input) } });
+    const status = await main([...goldenCase.args, goldenCase.input], io);
+    const actual = (describeRun as (status: number, stdout: string, stderr: string) => string)(status, io.out(), io.err().replaceAll(`${root}/`, ''));
+    expect(actual).toBe(readFileSync(goldenCase.expected, 'utf8'));
+  });
+
+  it('has a case for every diagnostic code, named after it, that emits it', () => {
+    const names = cases.filter((goldenCase) => goldenCase.name.startsWith('codes/')).map((goldenCase) => goldenCase.name.slice('codes/'.length, -'.yaml'.length));
+    for (const code of Object.keys(DIAGNOSTIC_CODES)) {
+      expect(names, code).toContain(code);
+      const expected = readFileSync(join(root, 'golden', 'translate', 'codes', `${code}.expected`), 'utf8');
+      expect(expected, code).toMatch(new RegExp(`^(error|warning|info) ${code}[ :]`, 'm'));
+    }
+  });
+});

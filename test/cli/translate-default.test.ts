@@ -1,0 +1,84 @@
+import { load } from 'js-yaml';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { memoryIo } from '../support/memory-io.js';
+
+const example = readFileSync(join(import.meta.dirname, '../../examples/kube-dns-configmap.yaml'), 'utf8');
+
+describe('kube-dns-to-coredns (default translator)', () => {
+  it('prints a Corefile for the newest CoreDNS and exits 0', async () => {
+    const io = memoryIo({ stdin: example });
+    expect(await main([], io)).toBe(0);
+    expect(io.out()).toContain('forward . 8.8.8.8 8.8.4.4 {\n        max_concurrent 1000\n    }');
+    expect(io.out()).toContain('consul.local:53 {\n    errors\n    cache 30\n    loop\n    forward . 10.150.0.1\n}\n');
+    expect(io.err()).toBe('');
+  });
+
+  it('targets an older CoreDNS with --coredns', async () => {
+    const io = memoryIo({ stdin: example });
+    expect(await main(['--coredns', '1.2.6'], io)).toBe(0);
+    expect(io.out()).toContain('    forward . 8.8.8.8 8.8.4.4\n');
+    expect(io.out()).toContain('        upstream\n');
+    const oldest = memoryIo({ stdin: example });
+    expect(await main(['--coredns', '1.0.4'], oldest)).toBe(0);
+    expect(oldest.out()).toContain('    proxy . 8.8.8.8 8.8.4.4\n');
+    expect(oldest.out()).toContain('consul.local:53 {\n    errors\n    cache 30\n    proxy . 10.150.0.1\n}');
+  });
+
+  it('writes diagnostics as "severity code path: message" on stderr', async () => {
+    const io = memoryIo({ stdin: 'data:\n  stubDomains: \'{"local": ["10.0.0.1"]}\'\n' });
+    expect(await main(['--cluster-domain', 'cluster.local'], io)).toBe(0);
+    expect(io.err().split('\n')).toContain(
+      'info main-block-key-added stubDomains["local"]: \'cluster.local\' added to the main block so that \'local\' does not capture it',
+    );
+    expect(io.out()).toMatch(/^\.:53 cluster\.local:53 \{\n/);
+  });
+
+  it('exits 1 and writes no Corefile when the translation is refused', async () => {
+    const io = memoryIo({ stdin: 'data:\n  federations: foo=foo.example.com\n' });
+    expect(await main([], io)).toBe(1);
+    expect(io.out()).toBe('');
+    expect(io.err()).toContain('error federation-unsupported federations: CoreDNS 1.14.7 cannot serve 1 federation');
+    expect(io.err()).toContain('translation refused');
+  });
+
+  it('drops federations on request', async () => {
+    const io = memoryIo({ stdin: 'data:\n  federations: foo=foo.example.com\n' });
+    expect(await main(['--drop-federations'], io)).toBe(0);
+    expect(io.err()).toContain('warning federations-dropped federations: dropped foo');
+  });
+
+  it('writes a CoreDNS ConfigMap that loads back to the Corefile', async () => {
+    const corefile = memoryIo({ stdin: example });
+    await main([], corefile);
+    const configmap = memoryIo({ stdin: example });
+    expect(await main(['-o', 'configmap'], configmap)).toBe(0);
+    const document = load(configmap.out()) as { kind: string; metadata: { name: string; namespace: string }; data: { Corefile: string } };
+    expect(document.kind).toBe('ConfigMap');
+    expect(document.metadata).toEqual({ name: 'coredns', namespace: 'kube-system' });
+    expect(document.data.Corefile).toBe(corefile.out());
+  });
+
+  it('writes JSON with the Corefile and every diagnostic', async () => {
+    const io = memoryIo({ stdin: 'data:\n  stubDomains: \'{"a.local": []}\'\n' });
+    expect(await main(['--output', 'json'], io)).toBe(0);
+    const result = JSON.parse(io.out()) as { corefile: string; coredns: string; diagnostics: { code: string; severity: string; hint: string }[] };
+    expect(result.coredns).toBe('1.14.7');
+    expect(result.corefile).toMatch(/^\.:53 \{/);
+    expect(result.diagnostics.map((entry) => entry.code)).toEqual(['empty-stub-domain', 'upstream-resolv-conf']);
+    expect(result.diagnostics[0]?.hint).toMatch(/kube-dns sent its names upstream/);
+    expect(io.err()).toBe('');
+  });
+
+  it('runs batches with diagnostics in each line', async () => {
+    const input = ['{"id": 1, "data": {"upstreamNameservers": "[\\"1.1.1.1\\"]"}}', '{"id": 2, "data": {"stubDomains": "{"}}'].join('\n');
+    const io = memoryIo({ stdin: input });
+    expect(await main(['--batch', '--coredns', '1.8.0'], io)).toBe(0);
+    const [first, second] = io.out().trimEnd().split('\n').map((line) => JSON.parse(line) as { id: number; ok: boolean; corefile?: string; diagnostics: { code: string }[] });
+    expect(first).toMatchObject({ id: 1, ok: true, diagnostics: [] });
+    expect(first?.corefile).toContain('forward . 1.1.1.1 {');
+    expect(second).toMatchObject({ id: 2, ok: false, diagnostics: [{ code: 'json-syntax' }] });
+  });
+});

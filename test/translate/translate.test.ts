@@ -1,0 +1,186 @@
+import { describe, expect, it } from 'vitest';
+import { formatDiagnostic } from '../../src/diagnostics/diagnostic.js';
+import { TranslateOptionsError, translateKubeDns } from '../../src/translate/translate.js';
+import type { TranslateOptions } from '../../src/translate/translate.js';
+
+function run(data: Record<string, string> | null, options: TranslateOptions = {}) {
+  const translation = translateKubeDns(data, options);
+  return { ...translation, lines: translation.diagnostics.map(formatDiagnostic) };
+}
+
+function codes(data: Record<string, string> | null, options: TranslateOptions = {}): string[] {
+  return translateKubeDns(data, options).diagnostics.map((entry) => `${entry.severity} ${entry.code}`);
+}
+
+describe('translateKubeDns', () => {
+  it('emits the Kubernetes default main block and one block per stub domain, sorted', () => {
+    const { corefile, ok, lines } = run({
+      stubDomains: '{"z.corp": ["10.0.0.2"], "a.corp": ["10.0.0.1", "[2001:db8::1]:5353", "2001:db8::2"]}',
+      upstreamNameservers: '["8.8.8.8", "1.1.1.1:53"]',
+    });
+    expect(ok).toBe(true);
+    expect(lines).toEqual([]);
+    expect(corefile).toBe(
+      [
+        '.:53 {',
+        '    errors',
+        '    health {',
+        '        lameduck 5s',
+        '    }',
+        '    ready',
+        '    kubernetes cluster.local in-addr.arpa ip6.arpa {',
+        '        pods insecure',
+        '        fallthrough in-addr.arpa ip6.arpa',
+        '        ttl 30',
+        '    }',
+        '    prometheus :9153',
+        '    forward . 8.8.8.8 1.1.1.1:53 {',
+        '        max_concurrent 1000',
+        '    }',
+        '    cache 30',
+        '    loop',
+        '    reload',
+        '    loadbalance',
+        '}',
+        '',
+        'a.corp:53 {',
+        '    errors',
+        '    cache 30',
+        '    loop',
+        '    forward . 10.0.0.1 [2001:db8::1]:5353 2001:db8::2',
+        '}',
+        '',
+        'z.corp:53 {',
+        '    errors',
+        '    cache 30',
+        '    loop',
+        '    forward . 10.0.0.2',
+        '}',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('is deterministic whatever the key order', () => {
+    const one = run({ stubDomains: '{"b.corp": ["10.0.0.2"], "a.corp": ["10.0.0.1"]}' }).corefile;
+    const two = run({ stubDomains: '{"a.corp": ["10.0.0.1"], "b.corp": ["10.0.0.2"]}' }).corefile;
+    expect(one).toBe(two);
+  });
+
+  it('never emits an empty forward: no upstreams means /etc/resolv.conf', () => {
+    for (const upstreamNameservers of [undefined, '[]', 'null']) {
+      const { corefile, lines } = run(upstreamNameservers === undefined ? {} : { upstreamNameservers });
+      expect(corefile).toContain('    forward . /etc/resolv.conf {');
+      expect(lines).toEqual(['info upstream-resolv-conf upstreamNameservers: forwarding to /etc/resolv.conf of the node']);
+    }
+  });
+
+  it('refuses what kube-dns could not read', () => {
+    expect(codes({ stubDomains: '{"a": [1.1.1]}' })).toEqual(['error json-syntax']);
+    expect(codes({ stubDomains: '{"a": "1.1.1.1"}' }, { force: true })).toEqual(['error json-type']);
+    expect(run({ upstreamNameservers: '[' }).ok).toBe(false);
+  });
+
+  it('refuses a ConfigMap kube-dns rejected, unless forced', () => {
+    const data = { stubDomains: '{"acme.local": ["10.0.0.1"]}', upstreamNameservers: '["dns.google"]' };
+    const refused = run(data);
+    expect(codes(data)).toEqual(['error kube-dns-invalid-upstream', 'error kube-dns-would-ignore', 'warning hostname-nameserver']);
+    expect(refused.ok).toBe(false);
+    expect(refused.lines).toContain('error kube-dns-would-ignore: kube-dns 1.26.7 rejected this ConfigMap (1 problem) and ran without it');
+    const forced = run({ stubDomains: '{"Acme.Local": ["10.0.0.1"]}' }, { force: true });
+    expect(forced.ok).toBe(true);
+    expect(forced.lines).toEqual([
+      'warning kube-dns-invalid-domain stubDomains["Acme.Local"]: \'Acme.Local\' is not a DNS-1123 subdomain',
+      'warning kube-dns-would-ignore: kube-dns 1.26.7 rejected this ConfigMap (1 problem) and ran without it',
+      'info zone-normalized stubDomains["Acme.Local"]: \'Acme.Local\' becomes \'acme.local\' (lower-cased)',
+      'info upstream-resolv-conf upstreamNameservers: forwarding to /etc/resolv.conf of the node',
+    ]);
+    expect(forced.corefile).toContain('acme.local:53 {');
+  });
+
+  it('converts non-ASCII stub domains to punycode when forced', () => {
+    const forced = run({ stubDomains: '{"bücher.example": ["10.0.0.1"]}' }, { force: true });
+    expect(forced.corefile).toContain('xn--bcher-kva.example:53 {');
+  });
+
+  it('refuses a stub equal to the cluster domain or to a reverse zone', () => {
+    expect(codes({ stubDomains: '{"cluster.local": ["10.0.0.1"]}' })).toContain('error stub-equals-cluster-domain');
+    expect(codes({ stubDomains: '{"corp.internal": ["10.0.0.1"]}' }, { clusterDomain: 'corp.internal' })).toContain('error stub-equals-cluster-domain');
+    expect(codes({ stubDomains: '{"in-addr.arpa": ["10.0.0.1"]}' })).toContain('error stub-equals-reverse-zone');
+  });
+
+  it('keeps cluster names with the kubernetes plugin when a stub is their parent', () => {
+    const local = run({ stubDomains: '{"local": ["10.0.0.1"]}' });
+    expect(local.corefile).toMatch(/^\.:53 cluster\.local:53 \{/);
+    const arpa = run({ stubDomains: '{"arpa": ["10.0.0.1"]}' });
+    expect(arpa.corefile).toMatch(/^\.:53 in-addr\.arpa:53 ip6\.arpa:53 \{/);
+    expect(arpa.lines.filter((line) => line.includes('main-block-key-added'))).toHaveLength(2);
+  });
+
+  it('warns about stubs inside the cluster domain and leaves reverse sub-zones to the stub', () => {
+    expect(codes({ stubDomains: '{"my.cluster.local": ["10.0.0.1"]}' })).toContain('warning stub-under-cluster-domain');
+    const reverse = run({ stubDomains: '{"10.in-addr.arpa": ["10.0.0.1"]}' });
+    expect(reverse.corefile).toContain('10.in-addr.arpa:53 {');
+    expect(reverse.corefile).toMatch(/^\.:53 \{/);
+  });
+
+  it('refuses loopback and cluster-DNS nameservers', () => {
+    expect(codes({ stubDomains: '{"a.corp": ["127.0.0.1:10053"]}' })).toContain('error loop-nameserver');
+    expect(codes({ upstreamNameservers: '["::1"]' })).toContain('error loop-nameserver');
+    expect(codes({ stubDomains: '{"a.corp": ["10.96.0.10"]}' }, { clusterDnsIp: '10.96.0.10' })).toContain('error loop-nameserver');
+  });
+
+  it('checks ports (kube-dns allowed :0 on stubs)', () => {
+    expect(codes({ stubDomains: '{"a.corp": ["10.0.0.1:0"]}' })).toEqual(['error port-out-of-range', 'info upstream-resolv-conf']);
+  });
+
+  it('rewrites IP text that CoreDNS would read differently', () => {
+    const rewritten = run({ stubDomains: '{"a.corp": ["010.0.0.1"]}' }, { kubeDnsVersion: '1.22.20' });
+    expect(rewritten.lines).toContain("warning ip-rewritten stubDomains[\"a.corp\"][0]: '010.0.0.1' is written as '10.0.0.1'");
+    expect(rewritten.corefile).toContain('forward . 10.0.0.1\n');
+  });
+
+  it('passes hostname nameservers to CoreDNS 1.14.4+, drops them before, and refuses to empty a stub', () => {
+    const data = { stubDomains: '{"a.corp": ["ns.a.corp", "10.0.0.1"], "b.corp": ["ns.b.corp"]}' };
+    expect(codes(data, { coredns: '1.14.4' })).toEqual(['warning hostname-nameserver', 'warning hostname-nameserver', 'info upstream-resolv-conf']);
+    expect(run(data, { coredns: '1.14.4' }).corefile).toContain('forward . ns.a.corp 10.0.0.1');
+    expect(codes(data, { coredns: '1.14.3' })).toEqual([
+      'warning hostname-nameserver-dropped',
+      'warning hostname-nameserver-dropped',
+      'error stub-without-nameservers',
+      'info upstream-resolv-conf',
+    ]);
+    expect(codes({ stubDomains: '{"a.corp": ["ns.kube-system.svc.cluster.local"]}' })).toContain('error cluster-hostname-nameserver');
+  });
+
+  it('treats a stub without nameservers as kube-dns did: no block', () => {
+    const empty = run({ stubDomains: '{"a.corp": [], "b.corp": null}' });
+    expect(empty.ok).toBe(true);
+    expect(empty.corefile).not.toContain('a.corp');
+    expect(codes({ stubDomains: '{"a.corp": []}' })).toContain('info empty-stub-domain');
+  });
+
+  it('refuses more than 15 nameservers for one zone', () => {
+    const many = JSON.stringify({ 'a.corp': Array.from({ length: 16 }, (_, index) => `10.0.0.${index + 1}`) });
+    expect(codes({ stubDomains: many })).toContain('error too-many-nameservers');
+  });
+
+  it('refuses zones CoreDNS cannot serve and duplicates', () => {
+    expect(codes({ stubDomains: `{"${'a'.repeat(64)}.corp": ["10.0.0.1"]}` })).toContain('error invalid-zone');
+    expect(codes({ stubDomains: '{"a.corp": ["10.0.0.1"], "A.corp": ["10.0.0.2"]}' }, { force: true })).toContain('error duplicate-zone');
+  });
+
+  it('translates federations to the federation plugin up to CoreDNS 1.6.9', () => {
+    const federated = run({ federations: 'foo=foo.example.com,bar=bar.example.com' }, { coredns: '1.6.9' });
+    expect(federated.corefile).toContain('    federation cluster.local {\n        foo foo.example.com\n        bar bar.example.com\n    }\n');
+    expect(federated.lines).toContain('warning federation-semantics federations: federation foo, bar translated to the federation plugin');
+    expect(codes({ federations: 'foo=foo.example.com' })).toEqual(['info upstream-resolv-conf', 'error federation-unsupported']);
+    expect(run({ federations: 'foo=foo.example.com' }, { dropFederations: true }).corefile).not.toContain('federation');
+  });
+
+  it('rejects options that make no sense', () => {
+    expect(() => translateKubeDns({}, { clusterDomain: 'Bad Domain' })).toThrow(TranslateOptionsError);
+    expect(() => translateKubeDns({}, { clusterDnsIp: 'x' })).toThrow(TranslateOptionsError);
+    expect(() => translateKubeDns({}, { coredns: '1.8' })).toThrow(/1\.8\.0/);
+  });
+});
