@@ -1,0 +1,80 @@
+import { ConfigMapInputError, readConfigMap } from '../configmap/read-configmap.js';
+import type { SourcePosition } from '../util/source-position.js';
+import { formatAt } from '../util/source-position.js';
+import type { CliIo } from './io.js';
+import { readSource } from './read-source.js';
+import { UsageError } from './usage-error.js';
+
+/**
+ * Reads FILE (or standard input) holding a Corefile, or a CoreDNS ConfigMap (YAML or JSON) whose
+ * `Corefile` entry is meant; messages about the Corefile can then point into FILE.
+ */
+export async function readCorefileSource(path: string | undefined, io: CliIo): Promise<CorefileSourceText> {
+  const { name, text } = await readSource(path, io);
+  return corefileSource(text, name);
+}
+
+export interface CorefileSourceText {
+  /** What error messages call the input (`FILE` or `<stdin>`). */
+  readonly name: string;
+  readonly corefile: string;
+  /** `FILE:LINE:COL: message` for a position in the Corefile text, pointing into FILE when possible. */
+  locate(position: SourcePosition, message: string): string;
+}
+
+/** A line that only a YAML or JSON ConfigMap starts with, never a Corefile. */
+const CONFIGMAP_HINT = /^[ \t]*(?:---[ \t]*$|"?(?:apiVersion|kind|metadata|data|Corefile)"?[ \t]*:|\{[ \t]*"(?:apiVersion|kind|metadata|data|Corefile)"[ \t]*:)/m;
+
+/** The Corefile text in `text`: the text itself, or the `Corefile` entry of a ConfigMap. */
+function corefileSource(text: string, filename: string): CorefileSourceText {
+  if (!CONFIGMAP_HINT.test(text)) return { name: filename, corefile: text, locate: (position, message) => formatAt(filename, position, message) };
+  let data;
+  let name;
+  try {
+    ({ data, name } = readConfigMap(text, { filename, preferredNames: ['coredns'] }));
+  } catch (error) {
+    if (error instanceof ConfigMapInputError) throw new UsageError(error.message);
+    throw error;
+  }
+  const corefile = data['Corefile'];
+  if (corefile === undefined) {
+    const keys = Object.keys(data);
+    const which = name === undefined ? 'the ConfigMap' : `ConfigMap '${name}'`;
+    throw new UsageError(`${filename}: ${which} has no 'Corefile' entry (keys: ${keys.length === 0 ? 'none' : keys.join(', ')})`);
+  }
+  const block = findLiteralBlock(text, corefile);
+  return {
+    name: filename,
+    corefile,
+    locate: (position, message) =>
+      block === undefined
+        ? `${filename}: data.Corefile line ${position.line}, column ${position.column}: ${message}`
+        : formatAt(filename, { line: block.firstLine + position.line, column: block.indent + position.column }, message),
+  };
+}
+
+/**
+ * Where `value` sits in `source` as a YAML literal block (`|`): the 0-based source line of its
+ * first line and its indentation. Undefined when it is written some other way.
+ */
+function findLiteralBlock(source: string, value: string): { firstLine: number; indent: number } | undefined {
+  const sourceLines = source.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+  const valueLines = value.split('\n');
+  if (valueLines[valueLines.length - 1] === '') valueLines.pop();
+  const anchor = valueLines.findIndex((line) => line !== '');
+  const anchorText = valueLines[anchor];
+  if (anchorText === undefined) return undefined;
+  for (let candidate = anchor; candidate < sourceLines.length; candidate += 1) {
+    const line = sourceLines[candidate] as string;
+    const indent = line.length - anchorText.length;
+    if (indent <= 0 || !line.endsWith(anchorText) || line.slice(0, indent).trim() !== '') continue;
+    const firstLine = candidate - anchor;
+    const padding = line.slice(0, indent);
+    const matches = valueLines.every((expected, index) => {
+      const actual = sourceLines[firstLine + index];
+      return actual !== undefined && (expected === '' ? actual.trim() === '' : actual === padding + expected);
+    });
+    if (matches) return { firstLine, indent };
+  }
+  return undefined;
+}
