@@ -2,7 +2,7 @@
 // deliberate behaviour change, then READ `git diff golden/` before committing: a golden update is
 // a reviewed change, never a blind regenerate. CI never runs this script.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describeRun, goldenCases } from './golden-cases.mjs';
 
@@ -16,9 +16,9 @@ for (const goldenCase of goldenCases(root)) {
     stdout: { write: (chunk) => void (stdout += chunk) },
     stderr: { write: (chunk) => void (stderr += chunk) },
     readStdin: async () => new Uint8Array(),
-    readFile: async (path) => readFileSync(path),
+    readFile: async (path) => readFileSync(join(root, path)),
   };
-  const status = await main([...goldenCase.args, goldenCase.input], io);
+  const status = await main([...goldenCase.args, relative(root, goldenCase.input)], io);
   mkdirSync(dirname(goldenCase.expected), { recursive: true });
   writeFileSync(goldenCase.expected, describeRun(status, stdout, stderr.replaceAll(root + '/', '')));
 }

@@ -20,6 +20,9 @@ an explanation where that is impossible.
   --cluster-domain DOMAIN    the cluster domain (default: cluster.local); alias --dns-domain
   -o, --output FORMAT        corefile (default), configmap (a CoreDNS ConfigMap for
                              'kubectl apply'), or json ({corefile, coredns, diagnostics})
+  --merge FILE               merge into an existing Corefile (or CoreDNS ConfigMap): add or
+                             update the stub blocks and the main block's upstream, keep
+                             everything else; a block it would have to rewrite is a conflict
   --drop-federations         translate without federations when the target has no
                              federation plugin (CoreDNS 1.7.0 and later)
   --kube-dns-version VERSION validate with the rules of this kube-dns release (default 1.26.7)

@@ -117,6 +117,16 @@ export const DIAGNOSTIC_CODES = {
     'Federations were dropped: names `<service>.<namespace>.<federation>.svc.<cluster domain>` no longer resolve.',
     'Clients must use the federated services’ DNS names directly.',
   ),
+  'merge-conflict': translate(
+    'error',
+    'An existing block serves a translated zone but is not a plain stub block, so merging would rewrite it.',
+    'Merge that block by hand (or remove it), then merge again.',
+  ),
+  'merge-main-block-added': translate('info', 'The existing Corefile had no block for the root zone on port 53; the translated main block was added.', 'Check that the new main block fits the rest of the file.'),
+  'merge-upstream-replaced': translate('info', "The main block's forwarding line was set to the translated upstreams.", 'Its options and comments are kept.'),
+  'merge-key-added': translate('info', 'A zone was added to the main block’s keys so that a parent stub domain does not capture it.', 'See main-block-key-added.'),
+  'merge-block-added': translate('info', 'A translated stub block was added to the existing Corefile.', 'Nothing to do.'),
+  'merge-block-updated': translate('info', "An existing stub block's forwarding line was set to the translated nameservers.", 'Its other plugins and comments are kept.'),
 } as const satisfies Record<string, CodeEntry>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 // @ts-expect-error: a plain .mjs module shared with scripts/update-golden.mjs
@@ -14,8 +14,8 @@ const cases = goldenCases(root) as GoldenCase[];
 
 describe('golden CLI results', () => {
   it.each(cases.map((goldenCase) => [goldenCase.name, goldenCase] as const))('%s', async (_, goldenCase) => {
-    const io = memoryIo({ files: { [goldenCase.input]: readFileSync(goldenCase.input) } });
-    const status = await main([...goldenCase.args, goldenCase.input], io);
+    const io = memoryIo({ readFile: (path) => readFileSync(join(root, path)) });
+    const status = await main([...goldenCase.args, relative(root, goldenCase.input)], io);
     const actual = (describeRun as (status: number, stdout: string, stderr: string) => string)(status, io.out(), io.err().replaceAll(`${root}/`, ''));
     expect(actual).toBe(readFileSync(goldenCase.expected, 'utf8'));
   });

@@ -6,7 +6,9 @@ export interface MemoryIo extends CliIo {
   readonly err: () => string;
 }
 
-export function memoryIo(options: { stdin?: string; files?: Record<string, string | Uint8Array> } = {}): MemoryIo {
+export function memoryIo(
+  options: { stdin?: string; files?: Record<string, string | Uint8Array>; readFile?: (path: string) => Uint8Array } = {},
+): MemoryIo {
   let out = '';
   let err = '';
   const encoder = new TextEncoder();
@@ -16,6 +18,7 @@ export function memoryIo(options: { stdin?: string; files?: Record<string, strin
     stderr: { write: (chunk) => void (err += chunk) },
     readStdin: async () => asBytes(options.stdin ?? ''),
     readFile: async (path) => {
+      if (options.readFile) return options.readFile(path);
       const content = options.files?.[path];
       if (content === undefined) throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
       return asBytes(content);

@@ -10,9 +10,13 @@ import type { KubeadmOutcome } from '../../kubeadm/kubeadm-translation.js';
 import { kubeadmProfileFor, UnsupportedKubernetesVersionError } from '../../kubeadm/kubernetes-version.js';
 import type { KubeadmProfile } from '../../kubeadm/profiles.js';
 import { parseCoreDnsVersion, UnknownCoreDnsVersionError } from '../../translate/coredns-versions.js';
+import { CorefileError } from '../../corefile/errors.js';
+import { mergeTranslation } from '../../translate/merge.js';
 import { TranslateOptionsError, translateKubeDns } from '../../translate/translate.js';
 import type { TranslateOptions, Translation } from '../../translate/translate.js';
 import { runKubeadmBatch, runTranslateBatch } from '../batch.js';
+import { readCorefileSource } from '../corefile-source.js';
+import type { CorefileSourceText } from '../corefile-source.js';
 import { MAIN_HELP } from '../help.js';
 import type { CliIo } from '../io.js';
 import { readSource } from '../read-source.js';
@@ -23,7 +27,7 @@ const OUTPUT_FORMATS = ['corefile', 'configmap', 'json'] as const;
 type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** Options of the default translator that `--kubeadm` does not take. */
-const DEFAULT_MODE_ONLY = ['coredns', 'output', 'drop-federations', 'force', 'kube-dns-version', 'cluster-dns-ip'] as const;
+const DEFAULT_MODE_ONLY = ['coredns', 'output', 'drop-federations', 'force', 'kube-dns-version', 'cluster-dns-ip', 'merge'] as const;
 
 /** `kube-dns-to-coredns [options] [FILE|-]`: the translation itself. */
 export async function runTranslate(args: readonly string[], io: CliIo): Promise<number> {
@@ -42,9 +46,26 @@ export async function runTranslate(args: readonly string[], io: CliIo): Promise<
   }
   const options = translateOptions(values, clusterDomain);
   const output = outputFormat(values.output);
-  if (values.batch) return runTranslateBatch(options, file, io);
+  if (values.batch) {
+    if (values.merge !== undefined) throw new UsageError('--merge works on one ConfigMap, not with --batch');
+    return runTranslateBatch(options, file, io);
+  }
+  if (values.merge !== undefined && file === values.merge) throw new UsageError('--merge FILE and the kube-dns input must be different files');
+  const existing = values.merge === undefined ? undefined : await readCorefileSource(values.merge, io);
   const data = await readKubeDnsData(file, values.name, io);
-  return report(translate(data, options), output, io);
+  const translation = translate(data, options);
+  return report(existing === undefined ? translation : merged(existing, translation), output, io);
+}
+
+/** The translation merged into the Corefile of `--merge FILE`. */
+function merged(existing: CorefileSourceText, translation: Translation): Translation {
+  try {
+    const result = mergeTranslation(existing.corefile, translation, existing.name);
+    return { ...translation, ok: result.ok, corefile: result.corefile, model: result.model, diagnostics: result.diagnostics };
+  } catch (error) {
+    if (error instanceof CorefileError && error.position !== undefined) throw new UsageError(existing.locate(error.position, error.reason));
+    throw error;
+  }
 }
 
 /** Maps option errors of the library to usage errors (exit 2). */
@@ -119,6 +140,7 @@ function parseTranslateArgs(args: readonly string[]) {
         force: { type: 'boolean' },
         'kube-dns-version': { type: 'string' },
         'cluster-dns-ip': { type: 'string' },
+        merge: { type: 'string' },
         name: { type: 'string' },
         batch: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },

@@ -1,0 +1,162 @@
+import type { Corefile, CorefileItem, Directive, ServerBlock } from '../corefile/model.js';
+import { serverBlocks } from '../corefile/model.js';
+import { parseCorefile } from '../corefile/parser.js';
+import { printCorefile } from '../corefile/printer.js';
+import { parseServerKey } from '../corefile/server-key.js';
+import { diagnostic } from '../diagnostics/diagnostic.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { DiagnosticCode } from '../diagnostics/codes.js';
+import type { Translation } from './translate.js';
+
+/**
+ * Merging a translation into an existing CoreDNS Corefile: the translated stub blocks and the
+ * main block's upstream are added or updated in place; everything else — other blocks, other
+ * plugins, options, comments — is kept. A block the merge would have to rewrite beyond its
+ * forwarding line is a conflict, reported and left alone. Merging the result again changes nothing.
+ */
+
+export interface MergeResult {
+  /** False when a conflict (or the translation itself) prevented the merge. */
+  readonly ok: boolean;
+  readonly corefile: string | undefined;
+  readonly model: Corefile | undefined;
+  /** The translation's diagnostics followed by the merge's. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+const FORWARDERS = new Set(['forward', 'proxy']);
+
+/** Where a server block listens for a zone: `zone:port` for plain DNS keys, undefined otherwise. */
+function servedZones(block: ServerBlock): string[] | undefined {
+  const zones: string[] = [];
+  for (const key of block.keys) {
+    try {
+      const address = parseServerKey(key);
+      if (address.transport !== 'dns') return undefined;
+      zones.push(...address.zones.map((zone) => `${zone}:${address.port ?? ''}`));
+    } catch {
+      return undefined;
+    }
+  }
+  return zones;
+}
+
+function isForwardAll(directive: Directive): boolean {
+  return FORWARDERS.has(directive.name) && directive.arguments[0] === '.';
+}
+
+function sameDirectiveLine(a: Directive, b: Directive): boolean {
+  return a.name === b.name && a.arguments.length === b.arguments.length && a.arguments.every((argument, index) => argument === b.arguments[index]);
+}
+
+function where(block: ServerBlock): string {
+  return `[${block.keys.join(' ')}]${block.position === undefined ? '' : ` (line ${block.position.line})`}`;
+}
+
+/**
+ * Merges `translation` into the Corefile `existing` (its text). Throws CorefileSyntaxError when
+ * `existing` is not a Corefile CoreDNS would parse.
+ */
+export function mergeTranslation(existing: string, translation: Translation, filename = 'Corefile'): MergeResult {
+  const diagnostics: Diagnostic[] = [...translation.diagnostics];
+  if (!translation.ok || translation.model === undefined) return { ok: false, corefile: undefined, model: undefined, diagnostics };
+  const report = (code: DiagnosticCode, path: string, message: string) => diagnostic(code, { key: 'Corefile', path, message });
+  const { corefile: current } = parseCorefile(existing, { filename });
+  const [translatedMain, ...translatedStubs] = serverBlocks(translation.model);
+  if (translatedMain === undefined) throw new Error('a translation always has a main block');
+
+  const items: CorefileItem[] = [...current.items];
+  const zonesOf = new Map<ServerBlock, string[] | undefined>(serverBlocks(current).map((block) => [block, servedZones(block)]));
+  const blockServing = (zone: string) => [...zonesOf].filter(([, zones]) => zones?.includes(zone)).map(([block]) => block);
+  let conflicts = 0;
+  const conflict = (path: string, message: string) => {
+    conflicts += 1;
+    diagnostics.push(report('merge-conflict', path, message));
+  };
+  const replace = (before: ServerBlock, after: ServerBlock) => {
+    items[items.indexOf(before)] = after;
+    zonesOf.set(after, servedZones(after));
+    zonesOf.delete(before);
+  };
+
+  const [main] = blockServing('.:53');
+  if (main === undefined) {
+    items.unshift(translatedMain);
+    zonesOf.set(translatedMain, servedZones(translatedMain));
+    diagnostics.push(report('merge-main-block-added', '[.:53]', 'no block served the root zone on port 53; the translated main block was added'));
+  } else {
+    replace(main, mergeMainBlock(main, translatedMain, blockServing, conflict, (entry) => diagnostics.push(entry), report));
+  }
+
+  for (const stub of translatedStubs) {
+    const [zone = ''] = servedZones(stub) ?? [];
+    const key = stub.keys.join(' ');
+    const path = `[${key}]`;
+    const existingBlocks = blockServing(zone);
+    const [only] = existingBlocks;
+    const translatedForward = stub.directives.find(isForwardAll);
+    if (only === undefined) {
+      items.push(stub);
+      zonesOf.set(stub, servedZones(stub));
+      diagnostics.push(report('merge-block-added', path, `block '${key}' added`));
+      continue;
+    }
+    const forwards = only.directives.filter(isForwardAll);
+    const [forward] = forwards;
+    if (existingBlocks.length > 1 || (zonesOf.get(only)?.length ?? 0) > 1 || forwards.length !== 1 || forward === undefined || translatedForward === undefined) {
+      conflict(path, `the existing block ${where(only)} serves '${key}' but is not a plain stub block (other zones, or not exactly one 'forward .'); merge it by hand`);
+      continue;
+    }
+    if (sameDirectiveLine(forward, translatedForward)) continue;
+    replace(only, { ...only, directives: only.directives.map((directive) => (directive === forward ? { ...forward, name: translatedForward.name, arguments: translatedForward.arguments } : directive)) });
+    diagnostics.push(report('merge-block-updated', path, `'${forward.name} ${forward.arguments.join(' ')}' becomes '${translatedForward.name} ${translatedForward.arguments.join(' ')}'`));
+  }
+
+  if (conflicts > 0) return { ok: false, corefile: undefined, model: undefined, diagnostics };
+  const model: Corefile = { ...current, items };
+  return { ok: true, corefile: printCorefile(model), model, diagnostics };
+}
+
+/** The existing main block with the translated upstream, federation and extra zone keys. */
+function mergeMainBlock(
+  main: ServerBlock,
+  translated: ServerBlock,
+  blockServing: (zone: string) => ServerBlock[],
+  conflict: (path: string, message: string) => void,
+  note: (entry: Diagnostic) => void,
+  report: (code: DiagnosticCode, path: string, message: string) => Diagnostic,
+): ServerBlock {
+  const path = `[${main.keys.join(' ')}]`;
+  const keys = [...main.keys];
+  for (const key of translated.keys.slice(1)) {
+    const zone = servedZones({ ...translated, keys: [key] })?.[0] ?? key;
+    const servers = blockServing(zone);
+    if (servers.includes(main)) continue;
+    if (servers.length > 0) {
+      conflict(path, `'${key}' must be served by the main block (a stub domain is its parent), but ${where(servers[0] as ServerBlock)} serves it`);
+      continue;
+    }
+    keys.push(key);
+    note(report('merge-key-added', path, `'${key}' added to the main block's keys`));
+  }
+  let directives = [...main.directives];
+  const translatedForward = translated.directives.find(isForwardAll);
+  const forward = directives.find(isForwardAll);
+  if (translatedForward !== undefined) {
+    if (forward === undefined) {
+      const kubernetes = directives.findIndex((directive) => directive.name === 'kubernetes');
+      directives.splice(kubernetes + 1, 0, translatedForward);
+      note(report('merge-upstream-replaced', path, `'${translatedForward.name} ${translatedForward.arguments.join(' ')}' added`));
+    } else if (!sameDirectiveLine(forward, translatedForward)) {
+      directives = directives.map((directive) => (directive === forward ? { ...forward, name: translatedForward.name, arguments: translatedForward.arguments } : directive));
+      note(report('merge-upstream-replaced', path, `'${forward.name} ${forward.arguments.join(' ')}' becomes '${translatedForward.name} ${translatedForward.arguments.join(' ')}'`));
+    }
+  }
+  const federation = translated.directives.find((directive) => directive.name === 'federation');
+  if (federation !== undefined) {
+    const index = directives.findIndex((directive) => directive.name === 'federation');
+    if (index >= 0) directives[index] = { ...federation, ...(directives[index]?.leadingComments ? { leadingComments: directives[index]?.leadingComments } : {}) };
+    else directives.splice(directives.findIndex((directive) => directive.name === 'kubernetes') + 1, 0, federation);
+  }
+  return { ...main, keys, directives };
+}
