@@ -1,11 +1,13 @@
 import { PACKAGE_VERSION } from '../generated/version.js';
-import { runFmt } from './commands/fmt.js';
 import { runTranslate } from './commands/translate.js';
 import type { CliIo } from './io.js';
 import { ExitCode, UsageError } from './usage-error.js';
 
-const SUBCOMMANDS: Readonly<Record<string, (args: readonly string[], io: CliIo) => Promise<number>>> = {
-  fmt: runFmt,
+type Command = (args: readonly string[], io: CliIo) => Promise<number>;
+
+/** Subcommands, loaded on first use so that each run only pays for the code it needs. */
+const SUBCOMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  fmt: async () => (await import('./commands/fmt.js')).runFmt,
 };
 
 /**
@@ -19,8 +21,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       io.stdout.write(`${PACKAGE_VERSION}\n`);
       return ExitCode.ok;
     }
-    const subcommand = first === undefined ? undefined : SUBCOMMANDS[first];
-    if (subcommand !== undefined) return await subcommand(rest, io);
+    const loadSubcommand = first === undefined ? undefined : SUBCOMMANDS[first];
+    if (loadSubcommand !== undefined) return await (await loadSubcommand())(rest, io);
     return await runTranslate(argv, io);
   } catch (error) {
     if (error instanceof UsageError) {

@@ -1,0 +1,112 @@
+import type { ConfigMapData } from '../../configmap/read-configmap.js';
+import { renderCoreDnsConfigMap } from '../../configmap/write-configmap.js';
+import { CorefileError } from '../../corefile/errors.js';
+import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
+import { UnsupportedKubeDnsVersionError } from '../../kubedns/kube-dns-versions.js';
+import { parseCoreDnsVersion, UnknownCoreDnsVersionError } from '../../translate/coredns-versions.js';
+import { mergeTranslation } from '../../translate/merge.js';
+import { TranslateOptionsError, translateKubeDns } from '../../translate/translate.js';
+import type { TranslateOptions, Translation } from '../../translate/translate.js';
+import { readCorefileSource } from '../corefile-source.js';
+import type { CorefileSourceText } from '../corefile-source.js';
+import type { CliIo } from '../io.js';
+import { ExitCode, UsageError } from '../usage-error.js';
+import { readKubeDnsData } from './translate-input.js';
+import type { TranslateArguments } from './translate.js';
+
+const OUTPUT_FORMATS = ['corefile', 'configmap', 'json'] as const;
+type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** The default translator (docs/cli.md): kube-dns semantics to a Corefile for a target CoreDNS. */
+export async function runDefaultMode(args: TranslateArguments, io: CliIo): Promise<number> {
+  const options = translateOptions(args);
+  const output = outputFormat(args.output);
+  if (args.batch) {
+    if (args.merge !== undefined) throw new UsageError('--merge works on one ConfigMap, not with --batch');
+    return runTranslateBatch(options, args.file, io);
+  }
+  if (args.merge !== undefined && args.file === args.merge) throw new UsageError('--merge FILE and the kube-dns input must be different files');
+  const existing = args.merge === undefined ? undefined : await readCorefileSource(args.merge, io);
+  const data = await readKubeDnsData(args.file, args.name, io);
+  const translation = translate(data, options);
+  return report(existing === undefined ? translation : merged(existing, translation), output, io);
+}
+
+/** The translation merged into the Corefile of `--merge FILE`. */
+function merged(existing: CorefileSourceText, translation: Translation): Translation {
+  try {
+    const result = mergeTranslation(existing.corefile, translation, existing.name);
+    return { ...translation, ok: result.ok, corefile: result.corefile, model: result.model, diagnostics: result.diagnostics };
+  } catch (error) {
+    if (error instanceof CorefileError && error.position !== undefined) throw new UsageError(existing.locate(error.position, error.reason));
+    throw error;
+  }
+}
+
+/** Maps option errors of the library to usage errors (exit 2). */
+function translate(data: ConfigMapData | null, options: TranslateOptions): Translation {
+  try {
+    return translateKubeDns(data, options);
+  } catch (error) {
+    if (error instanceof TranslateOptionsError || error instanceof UnknownCoreDnsVersionError || error instanceof UnsupportedKubeDnsVersionError) {
+      throw new UsageError(error.message);
+    }
+    throw error;
+  }
+}
+
+function report(translation: Translation, output: OutputFormat, io: CliIo): number {
+  if (output === 'json') {
+    io.stdout.write(`${JSON.stringify({ corefile: translation.corefile ?? null, coredns: translation.coredns, diagnostics: translation.diagnostics }, null, 2)}\n`);
+  } else {
+    for (const entry of translation.diagnostics) io.stderr.write(`${formatDiagnostic(entry)}\n`);
+    if (translation.corefile !== undefined) {
+      io.stdout.write(output === 'configmap' ? renderCoreDnsConfigMap(translation.corefile) : translation.corefile);
+    }
+  }
+  if (!translation.ok) {
+    if (output !== 'json') io.stderr.write('translation refused: no Corefile was written (see the errors above)\n');
+    return ExitCode.failed;
+  }
+  return ExitCode.ok;
+}
+
+function translateOptions(args: TranslateArguments): TranslateOptions {
+  if (args.coredns !== undefined) {
+    try {
+      parseCoreDnsVersion(args.coredns);
+    } catch (error) {
+      if (error instanceof UnknownCoreDnsVersionError) throw new UsageError(`--coredns: ${error.message}`);
+      throw error;
+    }
+  }
+  return {
+    ...(args.coredns === undefined ? {} : { coredns: args.coredns }),
+    ...(args.clusterDomain === undefined ? {} : { clusterDomain: args.clusterDomain }),
+    ...(args.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: args.kubeDnsVersion }),
+    ...(args.clusterDnsIp === undefined ? {} : { clusterDnsIp: args.clusterDnsIp }),
+    dropFederations: args.dropFederations,
+    force: args.force,
+  };
+}
+
+function outputFormat(value: string | undefined): OutputFormat {
+  if (value === undefined) return 'corefile';
+  if ((OUTPUT_FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
+  throw new UsageError(`--output must be one of ${OUTPUT_FORMATS.join(', ')}, not '${value}'`);
+}
+
+/** `--batch` of the default translator: `{id, ok, corefile?, diagnostics}` per case. */
+async function runTranslateBatch(options: TranslateOptions, file: string | undefined, io: CliIo): Promise<number> {
+  const { inputError, runBatch } = await import('../batch.js');
+  return runBatch(file, io, (batchCase, lineNumber) => {
+    const clusterDomain = batchCase.clusterDomain ?? batchCase.dnsDomain ?? options.clusterDomain;
+    try {
+      const translation = translateKubeDns(batchCase.data, { ...options, ...(clusterDomain === undefined ? {} : { clusterDomain }) });
+      return { id: batchCase.id, ok: translation.ok, ...(translation.corefile === undefined ? {} : { corefile: translation.corefile }), diagnostics: translation.diagnostics };
+    } catch (error) {
+      if (error instanceof TranslateOptionsError) return inputError(batchCase.id, `line ${lineNumber}: ${error.message}`);
+      throw error;
+    }
+  });
+}

@@ -1,0 +1,58 @@
+import type { ConfigMapData } from '../../configmap/read-configmap.js';
+import { isDns1123Subdomain } from '../../kubedns/go-net.js';
+import { KUBEADM_DEFAULT_DNS_DOMAIN, translateLikeKubeadm } from '../../kubeadm/kubeadm-translation.js';
+import type { KubeadmOutcome } from '../../kubeadm/kubeadm-translation.js';
+import { kubeadmProfileFor, UnsupportedKubernetesVersionError } from '../../kubeadm/kubernetes-version.js';
+import type { KubeadmProfile } from '../../kubeadm/profiles.js';
+import type { BatchResultLine } from '../batch.js';
+import type { CliIo } from '../io.js';
+import { ExitCode, UsageError } from '../usage-error.js';
+import { readKubeDnsData } from './translate-input.js';
+import type { TranslateArguments } from './translate.js';
+
+/** `--kubeadm VERSION`: what kubeadm of that release stored, or its error (docs/cli.md). */
+export async function runKubeadmMode(version: string, args: TranslateArguments, io: CliIo): Promise<number> {
+  const profile = profileFor(version);
+  if (args.batch) return runKubeadmBatch(profile, args.file, io);
+  const dnsDomain = args.clusterDomain ?? KUBEADM_DEFAULT_DNS_DOMAIN;
+  if (!isDns1123Subdomain(dnsDomain)) {
+    throw new UsageError(`--dns-domain '${dnsDomain}' is not a DNS-1123 subdomain (kubeadm refused such a networking.dnsDomain before translating)`);
+  }
+  const data: ConfigMapData = await readKubeDnsData(args.file, args.name, io);
+  return reportKubeadmOutcome(profile, translateLikeKubeadm(profile, data, dnsDomain), io);
+}
+
+function reportKubeadmOutcome(profile: KubeadmProfile, outcome: KubeadmOutcome, io: CliIo): number {
+  for (const warning of outcome.warnings) io.stderr.write(`warning: kubeadm ${profile.id}: ${warning}\n`);
+  if (outcome.ok) {
+    io.stdout.write(outcome.corefile);
+    return ExitCode.ok;
+  }
+  io.stderr.write(`error: kubeadm ${profile.id} fails (${outcome.stage} stage): ${outcome.error}\n`);
+  return ExitCode.failed;
+}
+
+/** `--kubeadm VERSION --batch`: kubeadm's outcome per case, in the reference corpus layout. */
+async function runKubeadmBatch(profile: KubeadmProfile, file: string | undefined, io: CliIo): Promise<number> {
+  const { inputError, runBatch } = await import('../batch.js');
+  return runBatch(file, io, (batchCase, lineNumber) => {
+    const dnsDomain = batchCase.dnsDomain ?? batchCase.clusterDomain ?? KUBEADM_DEFAULT_DNS_DOMAIN;
+    if (!isDns1123Subdomain(dnsDomain)) return inputError(batchCase.id, `line ${lineNumber}: dnsDomain '${dnsDomain}' is not a DNS-1123 subdomain`);
+    return resultLine(batchCase.id, translateLikeKubeadm(profile, batchCase.data, dnsDomain));
+  });
+}
+
+function resultLine(id: unknown, outcome: KubeadmOutcome): BatchResultLine {
+  const warnings = outcome.warnings.length > 0 ? { warnings: outcome.warnings } : {};
+  if (outcome.ok) return { id, ok: true, corefile: outcome.corefile, ...warnings };
+  return { id, ok: false, stage: outcome.stage, error: outcome.error, ...warnings };
+}
+
+function profileFor(version: string): KubeadmProfile {
+  try {
+    return kubeadmProfileFor(version);
+  } catch (error) {
+    if (error instanceof UnsupportedKubernetesVersionError) throw new UsageError(error.message);
+    throw error;
+  }
+}
