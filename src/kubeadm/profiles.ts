@@ -7,8 +7,12 @@ import type { PortParser } from '../kubedns/go-net.js';
 export const KUBEADM_PROFILE_IDS = ['v1.10', 'v1.11', 'v1.12', 'v1.14', 'v1.15', 'v1.16', 'v1.17', 'v1.19'] as const;
 export type KubeadmProfileId = (typeof KUBEADM_PROFILE_IDS)[number];
 
-/** How the gopkg.in/yaml.v2 copy vendored by a release numbered the line of a scanner error. */
-export type YamlV2Release = 'yaml.v2-2017' | 'yaml.v2.2';
+/**
+ * The gopkg.in/yaml.v2 copy a release vendored: 670d4cfe (v1.10–v1.12), v2.2.4 (v1.14–v1.17, the
+ * reference corpus uses it for v1.18 too) or v2.2.8 (v1.19, v1.20). They differ in the line
+ * numbers of errors and in when a stale mapping key is detected (src/kubeadm/yaml-v2/dialect.ts).
+ */
+export type YamlV2Release = 'yaml.v2-2017' | 'yaml.v2.2' | 'yaml.v2.2.8';
 
 export interface KubeadmProfile {
   readonly id: KubeadmProfileId;
@@ -137,5 +141,5 @@ export const KUBEADM_PROFILES: Readonly<Record<KubeadmProfileId, KubeadmProfile>
   'v1.15': profile('v1.15', [15], V1_15_ROOT, CHECKED),
   'v1.16': profile('v1.16', [16], V1_16_ROOT, CHECKED),
   'v1.17': profile('v1.17', [17, 18], V1_17_ROOT, CHECKED),
-  'v1.19': profile('v1.19', [19, 20], V1_19_ROOT, { ...CHECKED, nameserverCheck: 'uint16' }),
+  'v1.19': profile('v1.19', [19, 20], V1_19_ROOT, { ...CHECKED, nameserverCheck: 'uint16', yamlRelease: 'yaml.v2.2.8' }),
 };
