@@ -17,7 +17,8 @@
 import { unmarshalFirstDocument } from './compose.js';
 import { corefileFromDocument } from './configmap.js';
 import { dialectForRelease } from './dialect.js';
-import type { YamlV2Dialect, YamlV2ReleaseName } from './dialect.js';
+import type { YamlV2Dialect } from './dialect.js';
+import type { YamlV2Release } from '../profiles.js';
 import { GoPanicError, YamlDecodeError, YamlSyntaxError, formatSyntaxError } from './errors.js';
 import type { GoValue } from './go-values.js';
 import { JsonConversionError, encodeJson, yamlValueToJson } from './yaml-to-json.js';
@@ -36,7 +37,7 @@ export type YamlV2DecodeOutcome = { readonly ok: true; readonly corefile: string
  * apimachinery checks use this library's own wording. A Go panic inside yaml.v2 — which would crash
  * kubeadm rather than return an error — is reported as `yaml.v2 panic: <value>`.
  */
-export function decodeYamlV2Manifest(manifest: string, release: YamlV2ReleaseName): YamlV2DecodeOutcome {
+export function decodeYamlV2Manifest(manifest: string, release: YamlV2Release): YamlV2DecodeOutcome {
   return decodeYamlV2ManifestAs(manifest, dialectForRelease(release));
 }
 

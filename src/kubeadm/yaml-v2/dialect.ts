@@ -7,7 +7,7 @@ import type { YamlV2Release } from '../profiles.js';
  * * `yaml.v2.2` — v2.2.4, vendored by v1.14–v1.17 (the reference corpus uses it up to its v1.17 profile).
  * * `yaml.v2.2.8` — v2.2.8, vendored by v1.18–v1.20 (the corpus's v1.19 profile). The profiles
  *   name both v2.2 copies `yaml.v2.2`; they decode the reference corpus identically, but not every
- *   hostile manifest (see {@link YamlV2ReleaseName}).
+ *   hostile manifest (see {@link YamlV2Release}).
  *
  * Everything not listed here (reader buffering, the rest of the scanner and parser, the node
  * builder) is identical in the three copies as far as kubeadm's manifests can tell.
@@ -105,15 +105,11 @@ export const YAML_V2_2_8: YamlV2Dialect = {
 };
 
 /**
- * The releases {@link decodeYamlV2Manifest} accepts: a profile's {@link YamlV2Release}, or
- * `yaml.v2.2.8` for the copy kubeadm v1.18–v1.20 vendored. On hostile manifests v2.2.8 reports some
- * `could not find expected ':'` errors on a later line than v2.2.4 (its simple-key check is lazy);
- * `yaml.v2.2` means v2.2.4, right for v1.14–v1.17.
+ * The dialect a release stands for. On hostile manifests v2.2.8 reports some `could not find
+ * expected ':'` errors on a later line than v2.2.4 (its simple-key check is lazy); `yaml.v2.2`
+ * means v2.2.4.
  */
-export type YamlV2ReleaseName = YamlV2Release | 'yaml.v2.2.8';
-
-/** The dialect a release name stands for. */
-export function dialectForRelease(release: YamlV2ReleaseName): YamlV2Dialect {
+export function dialectForRelease(release: YamlV2Release): YamlV2Dialect {
   switch (release) {
     case 'yaml.v2-2017':
       return YAML_V2_2017;
