@@ -20,12 +20,30 @@ export function caddyToken(token: string): string {
   return QUOTE_TRIGGER.test(token) ? `"${token.replaceAll('"', '\\"')}"` : token;
 }
 
-/** The whole FromJSON output: blocks separated by an empty line, body lines indented by a tab. */
+/** One body line as FromJSON wrote it: a tab, the tokens joined by spaces, a line break. */
+export function caddyBodyLine(tokens: readonly string[]): string {
+  let line = '\t';
+  for (let index = 0; index < tokens.length; index += 1) line += (index === 0 ? '' : ' ') + caddyToken(tokens[index] as string);
+  return `${line}\n`;
+}
+
+/** The opening line of a server block: keys joined by `, `. */
+export function caddyBlockOpening(keys: readonly string[]): string {
+  return `${keys.join(', ')} {\n`;
+}
+
+/** Closes a server block. */
+export const CADDY_BLOCK_CLOSING = '}';
+
+/** One server block as FromJSON wrote it. */
+export function caddyServerBlockText(block: CaddyServerBlock): string {
+  return caddyBlockOpening(block.keys) + block.body.map(caddyBodyLine).join('') + CADDY_BLOCK_CLOSING;
+}
+
+/** Separates consecutive server blocks in FromJSON's output. */
+export const CADDY_BLOCK_SEPARATOR = '\n\n';
+
+/** The whole FromJSON output: blocks separated by an empty line. */
 export function caddyfileFromJson(blocks: readonly CaddyServerBlock[]): string {
-  return blocks
-    .map((block) => {
-      const lines = block.body.map((tokens) => `\t${tokens.map(caddyToken).join(' ')}\n`).join('');
-      return `${block.keys.join(', ')} {\n${lines}}`;
-    })
-    .join('\n\n');
+  return blocks.map(caddyServerBlockText).join(CADDY_BLOCK_SEPARATOR);
 }

@@ -1,7 +1,6 @@
 import type { ConfigMapData } from '../configmap/read-configmap.js';
 import { decodeFederations, decodeStubDomains, decodeUpstreamNameservers } from '../kubedns/go-json.js';
-import { caddyfileFromJson } from './caddyfile-json.js';
-import type { CaddyServerBlock } from './caddyfile-json.js';
+import { CADDY_BLOCK_CLOSING, CADDY_BLOCK_SEPARATOR, caddyBlockOpening, caddyBodyLine, caddyfileFromJson } from './caddyfile-json.js';
 import { isDns1123Subdomain, isGoIP, isValidPort, splitHostPort } from '../kubedns/go-net.js';
 import type { PortParser } from '../kubedns/go-net.js';
 import { prepCorefileFormat } from './prep-corefile-format.js';
@@ -74,17 +73,18 @@ function translateStubDomains(profile: KubeadmProfile, text: string | undefined,
   if (!has(text)) return '';
   const decoded = decodeStubDomains(text);
   if (!decoded.ok) throw new PieceError(`${JSON_ERROR_PREFIX}: ${decoded.error.message}`);
-  const blocks: CaddyServerBlock[] = [];
+  // Block texts are made one by one (no intermediate block objects): a 1 MiB ConfigMap has
+  // ~16,000 stub domains, and short-lived garbage is what this loop would otherwise spend its time on.
+  const fixedLines = [['errors'], ['cache', '30'], ...(profile.stubLoop ? [['loop']] : [])].map(caddyBodyLine).join('');
+  const texts: string[] = [];
   for (const [domain, nameservers] of decoded.value ?? []) {
     const kept = profile.nameserverCheck === undefined ? (nameservers ?? []) : omitHostnames(nameservers ?? [], profile.nameserverCheck, warnings);
     if (profile.nameserverCheck !== undefined && kept.length === 0) continue;
-    blocks.push({
-      // kubeadm appended the port blindly: `foo.com:5353` became `foo.com:5353:53`.
-      keys: [`${domain}:53`],
-      body: [['errors'], ['cache', '30'], ...(profile.stubLoop ? [['loop']] : []), [profile.forwarder, '.', ...kept]],
-    });
+    // kubeadm appended the port blindly: `foo.com:5353` became `foo.com:5353:53`.
+    const forward = caddyBodyLine([profile.forwarder, '.', ...kept]);
+    texts.push(caddyBlockOpening([`${domain}:53`]) + fixedLines + forward + CADDY_BLOCK_CLOSING);
   }
-  return prepCorefileFormat(caddyfileFromJson(blocks), 4, profile.emptyStubsStayEmpty);
+  return prepCorefileFormat(texts.join(CADDY_BLOCK_SEPARATOR), 4, profile.emptyStubsStayEmpty);
 }
 
 function translateUpstreamNameservers(profile: KubeadmProfile, text: string | undefined, warnings: string[]): string {
@@ -112,8 +112,8 @@ function translateFederations(text: string | undefined, dnsDomain: string): stri
 function omitHostnames(values: readonly string[], portParser: PortParser, warnings: string[]): string[] {
   const kept: string[] = [];
   for (const value of values) {
-    const host = checkedHost(value, portParser);
-    if (isGoIP(host)) {
+    const { host, isIp } = checkedHost(value, portParser);
+    if (isIp) {
       kept.push(value);
     } else {
       warnings.push(`your kube-dns configuration contains a hostname ${host}. It will be omitted in the translation to CoreDNS as hostnames are unsupported`);
@@ -123,13 +123,14 @@ function omitHostnames(values: readonly string[], portParser: PortParser, warnin
 }
 
 /** kubeadm's `ParseHostPort`: returns the host part, or throws kubeadm's error. */
-function checkedHost(hostport: string, portParser: PortParser): string {
+function checkedHost(hostport: string, portParser: PortParser): { host: string; isIp: boolean } {
   const split = splitHostPort(hostport);
   const host = split?.host ?? hostport;
   const port = split?.port ?? '';
   if (port !== '' && !isValidPort(port, portParser)) {
     throw new PieceError(`${VALUE_ERROR_PREFIX}: hostport ${hostport}: port ${port} must be a valid number between 1 and 65535, inclusive`);
   }
-  if (isGoIP(host) || isDns1123Subdomain(host)) return host;
+  if (isGoIP(host)) return { host, isIp: true };
+  if (isDns1123Subdomain(host)) return { host, isIp: false };
   throw new PieceError(`${VALUE_ERROR_PREFIX}: hostport ${hostport}: host '${host}' must be a valid IP address or a valid RFC-1123 DNS subdomain`);
 }

@@ -60,8 +60,11 @@ function hexDigitValue(code: number): number {
   return -1;
 }
 
-/** Reads digits at `start`; returns [value, end] or undefined when there are none or too many. */
-function readNumber(text: string, start: number, base: 10 | 16): [number, number] | undefined {
+/** Where the last successful {@link readNumber} stopped (saves a tuple per call on hot paths). */
+let numberEnd = 0;
+
+/** Reads digits at `start`: the value (end in `numberEnd`), or -1 when there are none or too many. */
+function readNumber(text: string, start: number, base: 10 | 16): number {
   let value = 0;
   let index = start;
   for (; index < text.length; index += 1) {
@@ -69,9 +72,10 @@ function readNumber(text: string, start: number, base: 10 | 16): [number, number
     const digit = base === 10 ? (isDecimalDigit(code) ? code - 0x30 : -1) : hexDigitValue(code);
     if (digit < 0) break;
     value = value * base + digit;
-    if (value >= NUMBER_LIMIT) return undefined;
+    if (value >= NUMBER_LIMIT) return -1;
   }
-  return index === start ? undefined : [value, index];
+  numberEnd = index;
+  return index === start ? -1 : value;
 }
 
 /** How an IPv4 octet with a leading zero (`010`) is read: accepted up to Go 1.16, refused since. */
@@ -81,17 +85,17 @@ export type OctetReading = 'lenient' | 'strict';
 function parseIPv4Octets(text: string, octetReading: OctetReading): number[] | undefined {
   const octets: number[] = [];
   let index = 0;
-  for (let octet = 0; octet < IPV4_OCTETS; octet += 1) {
+  for (let position = 0; position < IPV4_OCTETS; position += 1) {
     if (index >= text.length) return undefined;
-    if (octet > 0) {
+    if (position > 0) {
       if (text[index] !== '.') return undefined;
       index += 1;
     }
-    const number = readNumber(text, index, 10);
-    if (number === undefined || number[0] > 0xff) return undefined;
-    if (octetReading === 'strict' && number[1] - index > 1 && text[index] === '0') return undefined;
-    octets.push(number[0]);
-    index = number[1];
+    const octet = readNumber(text, index, 10);
+    if (octet < 0 || octet > 0xff) return undefined;
+    if (octetReading === 'strict' && numberEnd - index > 1 && text[index] === '0') return undefined;
+    octets.push(octet);
+    index = numberEnd;
   }
   return index === text.length ? octets : undefined;
 }
@@ -107,9 +111,9 @@ function parseIPv6Bytes(text: string, octetReading: OctetReading): number[] | un
     if (rest === '') return new Array<number>(IPV6_BYTES).fill(0);
   }
   while (bytes.length < IPV6_BYTES) {
-    const number = readNumber(rest, 0, 16);
-    if (number === undefined || number[0] > 0xffff) return undefined;
-    const [group, end] = number;
+    const group = readNumber(rest, 0, 16);
+    if (group < 0 || group > 0xffff) return undefined;
+    const end = numberEnd;
     if (end < rest.length && rest[end] === '.') {
       // An embedded IPv4 address must fill the last four bytes (or follow the ellipsis).
       if (ellipsis < 0 && bytes.length !== IPV6_BYTES - IPV4_OCTETS) return undefined;
