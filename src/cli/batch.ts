@@ -25,21 +25,34 @@ export interface BatchCase {
  * used yields an `input` error line for its id (`null` if it has none); the batch goes on. Exit
  * status 0 even when cases fail: failures are data here. Unreadable input exits 2.
  */
-export async function runBatch(file: string | undefined, io: CliIo, translateCase: (batchCase: BatchCase, lineNumber: number) => object): Promise<number> {
+export async function runBatch(
+  file: string | undefined,
+  io: CliIo,
+  translateCase: (batchCase: BatchCase, lineNumber: number) => { readonly ok: boolean; readonly stage?: string },
+): Promise<number> {
   const source = await readSource(file, io);
+  const counts = { ok: 0, failed: 0, unusable: 0 };
+  const progress = io.stderr.isTTY === true;
   let pending: string[] = [];
   let lineNumber = 0;
   for (const line of source.text.split('\n')) {
     lineNumber += 1;
     if (line.trim() === '') continue;
     const read = readBatchCase(line, lineNumber);
-    pending.push(stringifyAsciiJson('unusable' in read ? read.unusable : translateCase(read, lineNumber)));
+    const result = 'unusable' in read ? read.unusable : translateCase(read, lineNumber);
+    if (result.ok) counts.ok += 1;
+    else if (result.stage === 'input') counts.unusable += 1;
+    else counts.failed += 1;
+    pending.push(stringifyAsciiJson(result));
     if (pending.length >= FLUSH_EVERY) {
       io.stdout.write(`${pending.join('\n')}\n`);
       pending = [];
+      if (progress) io.stderr.write(`\r${counts.ok + counts.failed + counts.unusable} cases…`);
     }
   }
   if (pending.length > 0) io.stdout.write(`${pending.join('\n')}\n`);
+  const total = counts.ok + counts.failed + counts.unusable;
+  io.stderr.write(`${progress ? '\r' : ''}batch: ${total} case${total === 1 ? '' : 's'}: ${counts.ok} ok, ${counts.failed} refused or failed, ${counts.unusable} unusable input lines\n`);
   return ExitCode.ok;
 }
 

@@ -1,0 +1,121 @@
+import { parseArgs } from 'node:util';
+import { CorefileSyntaxError } from '../../corefile/errors.js';
+import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
+import { lintCorefile } from '../../lint/lint.js';
+import type { LintResult } from '../../lint/lint.js';
+import { NEWEST_COREDNS_VERSION, parseCoreDnsVersion, UnknownCoreDnsVersionError } from '../../translate/coredns-versions.js';
+import type { CoreDnsVersion } from '../../translate/coredns-versions.js';
+import { readCorefileSource } from '../corefile-source.js';
+import type { CliIo } from '../io.js';
+import { ExitCode, UsageError } from '../usage-error.js';
+
+export const LINT_HELP = `Usage: kube-dns-to-coredns lint [--coredns VERSION] [--output text|json] [FILE|-]
+
+Check a CoreDNS Corefile against a CoreDNS release: plugins and options that release
+does not have (yet or any more), forward destinations it cannot use, more than 15
+destinations, two forwards in one block before 1.9.4, zones served twice, upper-case
+zones, blocks that capture the kubernetes plugin's zones or sit on another port than
+the root block, loops, and more (see docs/lint.md).
+
+FILE is a Corefile, or a CoreDNS ConfigMap (YAML or JSON, as kubectl prints it) whose
+'Corefile' entry is checked. Without FILE, or with '-', standard input is read.
+
+Findings go to stdout, one per line:
+  SEVERITY CODE Corefile:LINE:COL [BLOCK] DIRECTIVE: message
+LINE and COL count in the Corefile text (for a ConfigMap, in its 'Corefile' entry).
+A summary goes to stderr.
+
+Options:
+  --coredns VERSION   the CoreDNS release to check against (default ${NEWEST_COREDNS_VERSION})
+  --output FORMAT     text (default) or json: {file, coredns, ok, diagnostics}
+  -h, --help          show this help
+
+Exit status: 0 no errors (warnings and infos allowed), 1 at least one error,
+2 bad usage, unreadable input or a syntax error (FILE:LINE:COL: message on stderr).
+
+Examples:
+  kube-dns-to-coredns lint Corefile
+  kube-dns-to-coredns lint --coredns 1.6.7 Corefile   # before an upgrade: will 1.6.7 start?
+  kubectl -n kube-system get configmap coredns -o yaml | kube-dns-to-coredns lint --coredns 1.8.0
+  kube-dns-to-coredns lint --output json Corefile | jq '.diagnostics[] | select(.severity == "error")'
+`;
+
+const OUTPUT_FORMATS = ['text', 'json'] as const;
+type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+interface LintArgs {
+  readonly help: boolean;
+  readonly coredns: CoreDnsVersion;
+  readonly output: OutputFormat;
+  readonly file: string | undefined;
+}
+
+/**
+ * `kube-dns-to-coredns lint`: see {@link LINT_HELP}. Findings go to stdout (they are the command's
+ * output), the summary and syntax errors to stderr; usage and input errors are thrown as
+ * {@link UsageError} for `main` to report.
+ */
+export async function runLint(args: readonly string[], io: CliIo): Promise<number> {
+  const parsed = parseLintArgs(args);
+  if (parsed.help) {
+    io.stdout.write(LINT_HELP);
+    return ExitCode.ok;
+  }
+  const source = await readCorefileSource(parsed.file, io);
+  let result: LintResult;
+  try {
+    result = lintCorefile(source.corefile, { coredns: parsed.coredns, filename: source.name });
+  } catch (error) {
+    if (!(error instanceof CorefileSyntaxError)) throw error;
+    io.stderr.write(`${source.locate(error.position, error.reason)}\n`);
+    return ExitCode.usage;
+  }
+  if (parsed.output === 'json') {
+    io.stdout.write(`${JSON.stringify({ file: source.name, coredns: result.coredns, ok: result.ok, diagnostics: result.diagnostics }, null, 2)}\n`);
+  } else {
+    for (const entry of result.diagnostics) io.stdout.write(`${formatDiagnostic(entry)}\n`);
+    io.stderr.write(`${source.name}: ${summary(result)} (CoreDNS ${result.coredns})\n`);
+  }
+  return result.ok ? ExitCode.ok : ExitCode.failed;
+}
+
+function summary(result: LintResult): string {
+  if (result.diagnostics.length === 0) return 'no findings';
+  const count = (severity: string, word: string) => {
+    const n = result.diagnostics.filter((entry) => entry.severity === severity).length;
+    return `${n} ${word}${n === 1 ? '' : 's'}`;
+  };
+  return [count('error', 'error'), count('warning', 'warning'), count('info', 'info')].join(', ');
+}
+
+function parseLintArgs(args: readonly string[]): LintArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        coredns: { type: 'string' },
+        output: { type: 'string', default: 'text' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(`lint: ${error instanceof Error ? error.message : String(error)}; see 'lint --help'`);
+  }
+  const { positionals, values } = parsed;
+  if (positionals.length > 1) throw new UsageError(`lint: expected at most one FILE, got ${positionals.length}: ${positionals.join(' ')}`);
+  const output = OUTPUT_FORMATS.find((format) => format === values.output);
+  if (output === undefined) throw new UsageError(`lint: --output must be one of ${OUTPUT_FORMATS.join(', ')}, not '${values.output}'`);
+  let coredns: CoreDnsVersion = NEWEST_COREDNS_VERSION;
+  if (values.coredns !== undefined) {
+    try {
+      coredns = parseCoreDnsVersion(values.coredns);
+    } catch (error) {
+      if (error instanceof UnknownCoreDnsVersionError) throw new UsageError(`lint: ${error.message}`);
+      throw error;
+    }
+  }
+  return { help: values.help, coredns, output, file: positionals[0] };
+}
