@@ -17,6 +17,9 @@ for (const goldenCase of goldenCases(root)) {
     stderr: { write: (chunk) => void (stderr += chunk) },
     readStdin: async () => new Uint8Array(),
     readFile: async (path) => readFileSync(join(root, path)),
+    writeFileAtomically: async () => {
+      throw new Error('golden cases do not write files');
+    },
   };
   const status = await main([...goldenCase.args, relative(root, goldenCase.input)], io);
   mkdirSync(dirname(goldenCase.expected), { recursive: true });

@@ -15,4 +15,9 @@ export interface CliIo {
   readStdin(): Promise<Uint8Array>;
   /** Reads a whole file as bytes; rejects with the system error when it cannot be read. */
   readFile(path: string): Promise<Uint8Array>;
+  /**
+   * Replaces the file at `path` by `content` all at once (a temporary file in the same directory,
+   * then a rename): readers see the old file or the new one, never a part.
+   */
+  writeFileAtomically(path: string, content: string): Promise<void>;
 }

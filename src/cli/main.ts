@@ -10,20 +10,57 @@ const SUBCOMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   fmt: async () => (await import('./commands/fmt.js')).runFmt,
 };
 
+async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === '--version' || first === '-V') {
+    io.stdout.write(`${PACKAGE_VERSION}\n`);
+    return ExitCode.ok;
+  }
+  const loadSubcommand = first === undefined ? undefined : SUBCOMMANDS[first];
+  if (loadSubcommand !== undefined) return (await loadSubcommand())(rest, io);
+  return runTranslate(argv, io);
+}
+
+/** `--out FILE` (or `--out=FILE`) works for every command; it is taken out before dispatch. */
+function takeOutOption(argv: readonly string[]): { out: string | undefined; rest: string[] } {
+  const rest: string[] = [];
+  let out: string | undefined;
+  for (let index = 0; index < argv.length; index += 1) {
+    const argument = argv[index] as string;
+    if (argument === '--') {
+      rest.push(...argv.slice(index));
+      break;
+    }
+    if (argument === '--out' || argument.startsWith('--out=')) {
+      if (out !== undefined) throw new UsageError('--out given twice');
+      out = argument === '--out' ? argv[(index += 1)] : argument.slice('--out='.length);
+      if (out === undefined || out === '') throw new UsageError('--out needs a FILE');
+      continue;
+    }
+    rest.push(argument);
+  }
+  return { out, rest };
+}
+
 /**
  * The whole CLI as a function: parses `argv` (without the node and script paths), talks to the
  * world only through `io`, and returns the exit status. Never throws for user errors.
  */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   try {
-    const [first, ...rest] = argv;
-    if (first === '--version' || first === '-V') {
-      io.stdout.write(`${PACKAGE_VERSION}\n`);
-      return ExitCode.ok;
+    const { out, rest: args } = takeOutOption(argv);
+    if (out === undefined) return await dispatch(args, io);
+    // --out FILE: collect stdout and write FILE only when the command succeeded, all at once.
+    let collected = '';
+    const status = await dispatch(args, { ...io, stdout: { write: (chunk) => void (collected += chunk), isTTY: false } });
+    if (status === ExitCode.ok) {
+      try {
+        await io.writeFileAtomically(out, collected);
+      } catch (error) {
+        throw new UsageError(`${out}: cannot write: ${error instanceof Error ? error.message : String(error)}`);
+      }
     }
-    const loadSubcommand = first === undefined ? undefined : SUBCOMMANDS[first];
-    if (loadSubcommand !== undefined) return await (await loadSubcommand())(rest, io);
-    return await runTranslate(argv, io);
+    return status;
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr.write(`kube-dns-to-coredns: ${error.message}\n`);

@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { CliIo } from './io.js';
 import { main } from './main.js';
 
@@ -20,7 +22,19 @@ export function processIo(): CliIo {
     stderr: { write: (chunk) => void process.stderr.write(chunk), isTTY: process.stderr.isTTY === true },
     readStdin: () => readAll(process.stdin),
     readFile: (path) => readFile(path),
+    writeFileAtomically,
   };
+}
+
+async function writeFileAtomically(path: string, content: string): Promise<void> {
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await writeFile(temporary, content, { flag: 'wx' });
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
 }
 
 /** Entry point of the `kube-dns-to-coredns` binary. */

@@ -47,3 +47,19 @@ describe.skipIf(!existsSync(bin) && process.env['CI'] === undefined)('bundled CL
     expect(result.stdout).toBe('');
   });
 });
+
+describe.skipIf(!existsSync(bin) && process.env['CI'] === undefined)('bundled CLI --out', () => {
+  it('replaces the file atomically and leaves it alone on failure', async () => {
+    const { mkdtempSync, readFileSync, readdirSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const directory = mkdtempSync(join(tmpdir(), 'kube-dns-to-coredns-out-'));
+    const target = join(directory, 'Corefile');
+    writeFileSync(target, 'old\n');
+    expect(run(['--out', target, example]).status).toBe(0);
+    expect(readFileSync(target, 'utf8')).toMatch(/^\.:53 \{/);
+    writeFileSync(target, 'old\n');
+    expect(run(['--out', target, '-'], 'data:\n  stubDomains: \'{"cluster.local": ["10.0.0.1"]}\'\n').status).toBe(1);
+    expect(readFileSync(target, 'utf8')).toBe('old\n');
+    expect(readdirSync(directory)).toEqual(['Corefile']);
+  });
+});

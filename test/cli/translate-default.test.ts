@@ -82,3 +82,22 @@ describe('kube-dns-to-coredns (default translator)', () => {
     expect(second).toMatchObject({ id: 2, ok: false, diagnostics: [{ code: 'json-syntax' }] });
   });
 });
+
+describe('--out FILE', () => {
+  it('writes the output to FILE only when the command succeeds', async () => {
+    const io = memoryIo({ stdin: example });
+    expect(await main(['--out', 'Corefile.new'], io)).toBe(0);
+    expect(io.out()).toBe('');
+    expect(io.written.get('Corefile.new')).toMatch(/^\.:53 \{\n/);
+    const refused = memoryIo({ stdin: 'data:\n  stubDomains: \'{"cluster.local": ["10.0.0.1"]}\'\n' });
+    expect(await main(['--out=Corefile.new'], refused)).toBe(1);
+    expect(refused.written.size).toBe(0);
+  });
+
+  it('reports a file it cannot write as a usage error', async () => {
+    const io = memoryIo({ stdin: example });
+    expect(await main(['--out', '/unwritable/Corefile'], io)).toBe(2);
+    expect(io.err()).toMatch(/\/unwritable\/Corefile: cannot write: EACCES/);
+    expect(await main(['--out'], memoryIo())).toBe(2);
+  });
+});

@@ -4,6 +4,8 @@ import type { CliIo } from '../../src/cli/io.js';
 export interface MemoryIo extends CliIo {
   readonly out: () => string;
   readonly err: () => string;
+  /** Files written with writeFileAtomically. */
+  readonly written: Map<string, string>;
 }
 
 export function memoryIo(
@@ -11,6 +13,7 @@ export function memoryIo(
 ): MemoryIo {
   let out = '';
   let err = '';
+  const written = new Map<string, string>();
   const encoder = new TextEncoder();
   const asBytes = (content: string | Uint8Array) => (typeof content === 'string' ? encoder.encode(content) : content);
   return {
@@ -23,6 +26,11 @@ export function memoryIo(
       if (content === undefined) throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
       return asBytes(content);
     },
+    writeFileAtomically: async (path, content) => {
+      if (path.startsWith('/unwritable/')) throw new Error('EACCES: permission denied');
+      written.set(path, content);
+    },
+    written,
     out: () => out,
     err: () => err,
   };
