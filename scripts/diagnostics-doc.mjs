@@ -1,6 +1,7 @@
 // docs/diagnostics.md is generated from the code registry (src/diagnostics/codes.ts) and the
-// reviewed golden case of each code (golden/translate/codes/<code>.yaml + .expected), so that it
-// lists every code with a real example. `node scripts/diagnostics-doc.mjs --write` rewrites it;
+// reviewed golden case of each code (golden/translate/codes/<code>.yaml + .expected; for the
+// linter's codes golden/lint/<code>.Corefile + .expected), so that it lists every code with a real
+// example. `node scripts/diagnostics-doc.mjs --write` rewrites it;
 // test/docs/diagnostics-doc.test.ts fails when it is out of date.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -9,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 export function renderDiagnosticsDoc(codes) {
+  const hasLint = Object.values(codes).some((entry) => entry.area === 'lint');
   const lines = [
     '# Diagnostics',
     '',
@@ -23,12 +25,29 @@ export function renderDiagnosticsDoc(codes) {
     '`error` means no Corefile is written (exit status 1); `warning` and `info` accompany a Corefile.',
     'Codes are a public contract: a code is never renamed or reused.',
     '',
+    ...(hasLint
+      ? [
+          'The linter (`kube-dns-to-coredns lint`, see docs/lint.md) reports with the same codes registry. Its',
+          'findings go to stdout, one per line, with the location in the Corefile:',
+          '',
+          '```',
+          'severity code Corefile:LINE:COL [BLOCK] DIRECTIVE: message',
+          '```',
+          '',
+          'and its exit status is 1 when one of them is an `error`.',
+          '',
+        ]
+      : []),
     '| code | severity | meaning |',
     '|---|---|---|',
     ...Object.entries(codes).map(([code, entry]) => `| [\`${code}\`](#${code}) | ${entry.severity} | ${entry.summary} |`),
     '',
   ];
   for (const [code, entry] of Object.entries(codes)) {
+    if (entry.area === 'lint') {
+      lines.push(...lintSection(code, entry));
+      continue;
+    }
     const input = readFileSync(join(root, 'golden', 'translate', 'codes', `${code}.yaml`), 'utf8');
     const expected = readFileSync(join(root, 'golden', 'translate', 'codes', `${code}.expected`), 'utf8');
     const options = /^# options:(.*)$/m.exec(input)?.[1]?.trim() ?? '';
@@ -57,6 +76,35 @@ export function renderDiagnosticsDoc(codes) {
     );
   }
   return lines.join('\n');
+}
+
+/** A lint code's section, from golden/lint/<code>.Corefile (first line `# coredns: X` names the release) and its .expected run. */
+function lintSection(code, entry) {
+  const corefile = readFileSync(join(root, 'golden', 'lint', `${code}.Corefile`), 'utf8');
+  const expected = readFileSync(join(root, 'golden', 'lint', `${code}.expected`), 'utf8');
+  const version = /^# coredns: (\S+)/.exec(corefile)?.[1];
+  const status = /^# exit (\d+)/.exec(expected)?.[1];
+  const stdout = expected.slice(expected.indexOf('## stdout\n') + '## stdout\n'.length, expected.indexOf('## stderr\n'));
+  return [
+    `## ${code}`,
+    '',
+    `**${entry.severity}** — ${entry.summary}`,
+    '',
+    `What to do: ${entry.hint}`,
+    '',
+    `Example: \`kube-dns-to-coredns lint${version === undefined ? '' : ` --coredns ${version}`} Corefile\` (exit status ${status}) with`,
+    '',
+    '```',
+    corefile.trimEnd(),
+    '```',
+    '',
+    'prints on stdout:',
+    '',
+    '```',
+    stdout.trimEnd(),
+    '```',
+    '',
+  ];
 }
 
 if (process.argv.includes('--write')) {

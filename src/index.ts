@@ -70,3 +70,6 @@ export {
 export type { CoreDnsFeatures, CoreDnsVersion } from './translate/coredns-versions.js';
 export { kubernetesDefaultMainBlock } from './translate/kubernetes-default-corefile.js';
 export { renderCoreDnsConfigMap } from './configmap/write-configmap.js';
+
+// Linting a Corefile against a CoreDNS release.
+export * from './lint/index.js';

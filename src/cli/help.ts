@@ -4,6 +4,7 @@ export const MAIN_HELP = `Usage:
   kube-dns-to-coredns --kubeadm VERSION [--dns-domain DOMAIN] [FILE|-]
   kube-dns-to-coredns [--kubeadm VERSION] --batch [FILE|-]
   kube-dns-to-coredns fmt [--check] [FILE|-]
+  kube-dns-to-coredns lint [--coredns VERSION] [FILE|-]
 
 Translate a kube-dns ConfigMap (stubDomains, upstreamNameservers, federations) into a CoreDNS
 Corefile. FILE is what 'kubectl -n kube-system get configmap kube-dns -o yaml' (or -o json)
@@ -13,6 +14,7 @@ standard input.
 Commands:
   (none)     translate FILE
   fmt        print a Corefile in canonical form ('fmt --help')
+  lint       check a Corefile against a CoreDNS release ('lint --help')
 
 Default translator: keeps what kube-dns did, for the CoreDNS version you run, and refuses with
 an explanation where that is impossible.

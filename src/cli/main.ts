@@ -8,6 +8,7 @@ type Command = (args: readonly string[], io: CliIo) => Promise<number>;
 /** Subcommands, loaded on first use so that each run only pays for the code it needs. */
 const SUBCOMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   fmt: async () => (await import('./commands/fmt.js')).runFmt,
+  lint: async () => (await import('./commands/lint.js')).runLint,
 };
 
 async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {

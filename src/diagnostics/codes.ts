@@ -24,6 +24,10 @@ function translate(severity: Severity, summary: string, hint: string): CodeEntry
   return { area: 'translate', severity, summary, hint };
 }
 
+function lint(severity: Severity, summary: string, hint: string): CodeEntry {
+  return { area: 'lint', severity, summary, hint };
+}
+
 export const DIAGNOSTIC_CODES = {
   // Reading the kube-dns ConfigMap (what kube-dns itself would have made of it).
   'json-syntax': kubeDns('error', 'A stubDomains or upstreamNameservers value is not valid JSON.', 'Fix the JSON text; kube-dns ignored the whole ConfigMap because of it.'),
@@ -127,6 +131,38 @@ export const DIAGNOSTIC_CODES = {
   'merge-key-added': translate('info', 'A zone was added to the main block’s keys so that a parent stub domain does not capture it.', 'See main-block-key-added.'),
   'merge-block-added': translate('info', 'A translated stub block was added to the existing Corefile.', 'Nothing to do.'),
   'merge-block-updated': translate('info', "An existing stub block's forwarding line was set to the translated nameservers.", 'Its other plugins and comments are kept.'),
+  // Linting a Corefile against a CoreDNS release (src/lint; facts in docs/lint.md).
+  'plugin-removed': lint('error', 'A plugin the target CoreDNS no longer has: it stops with "Unknown directive".', 'Replace it (proxy → forward) or remove it; see the message for what replaced it.'),
+  'plugin-not-yet-added': lint('error', 'A plugin the target CoreDNS does not have yet: it stops with "Unknown directive".', 'Remove it, or target the release named in the message or a later one.'),
+  'plugin-deprecated': lint('info', 'A plugin that still works in the target CoreDNS but is deprecated and removed later.', 'Move to its replacement before upgrading past the release named in the message.'),
+  'plugin-without-facts': lint('info', 'A directive this linter has no version facts for: it could not check that the target CoreDNS has it.', 'If it is an external plugin, make sure your CoreDNS build includes it; otherwise CoreDNS stops with "Unknown directive".'),
+  'version-caveat': lint('info', 'A plugin or option works in the target CoreDNS with a caveat worth knowing.', 'Read the caveat; nothing to change if it does not affect you.'),
+  'option-removed': lint('error', 'A plugin option the target CoreDNS no longer accepts: it stops with a parse error.', 'Remove the option (the message says what replaced it, if anything).'),
+  'option-not-yet-added': lint('error', 'A plugin option the target CoreDNS does not accept yet: it stops with a parse error.', 'Remove the option, or target the release named in the message or a later one.'),
+  'option-deprecated': lint('info', 'A plugin option that is deprecated or has no effect in the target CoreDNS.', 'Remove it before upgrading past the release named in the message.'),
+  'upstream-address-required': lint('error', "The kubernetes plugin's `upstream` without an address: CoreDNS before 1.0.6 stops with an argument error.", 'Give it the addresses to resolve ExternalName targets with (e.g. `upstream /etc/resolv.conf`), or target CoreDNS 1.0.6 or later.'),
+  'upstream-addresses-ignored': lint('warning', "The kubernetes plugin's `upstream` lists addresses the target CoreDNS ignores (1.4.0–1.6.9): ExternalName targets are resolved through CoreDNS itself.", 'Remove the addresses (and, from 1.5.2 on, the option): they have no effect.'),
+  'forward-without-destination': lint('error', 'A forward or proxy line without a destination: CoreDNS stops with "Wrong argument count".', 'Name at least one destination, e.g. `forward . /etc/resolv.conf` or an IP address.'),
+  'too-many-destinations': lint('error', 'More than 15 destinations on one forward or proxy line: CoreDNS stops with "more than 15 TOs configured".', 'Keep at most 15 destinations.'),
+  'forward-once-per-block': lint('error', 'A second forward in one server block: CoreDNS before 1.9.4 stops with "this plugin can only be used once per Server Block".', 'Move the other zones into server blocks of their own, or target CoreDNS 1.9.4 or later.'),
+  'forward-from-outside-zones': lint('warning', "A forward's FROM zone shares no name with the zones of its server block, so it never handles a query.", 'Use a FROM inside the block\'s zones (usually `.`), or move the line to a block for that zone.'),
+  'destination-not-ip': lint('error', 'A destination that is not an IP address: the target CoreDNS reads it as a file name and stops with "not an IP address or file".', 'Use IP addresses (host names need forward in CoreDNS 1.14.4 or later; proxy never takes them).'),
+  'destination-hostname': lint('warning', 'A destination host name: CoreDNS resolves it once at startup (and reload) and does not start when that fails.', 'Prefer IP addresses; a name inside the cluster domain cannot be resolved through the node.'),
+  'destination-invalid': lint('error', 'A destination CoreDNS cannot read as an IP address, a file or a host name, so it does not start.', 'Write an IP address, IP:port, [IPv6]:port, a resolv.conf path or a host name.'),
+  'destination-port-invalid': lint('error', 'A destination port that is not a number from 1 to 65535: CoreDNS starts, but every query to it fails.', 'CoreDNS does not check ports when it starts; fix the port.'),
+  'https-destination-unsupported': lint('error', 'An https:// (DNS over HTTPS) destination: forward accepts them from CoreDNS 1.14.5 on.', 'Use tls:// (DNS over TLS) or a plain address, or target CoreDNS 1.14.5 or later.'),
+  'grpc-destination-unsupported': lint('error', "A grpc:// destination: forward refuses it from CoreDNS 1.7.0 on (\"'grpc' is not supported as a destination protocol\").", 'Use the grpc plugin for gRPC upstreams, or a dns:// or tls:// destination.'),
+  'loopback-destination': lint('error', 'A destination on the loopback address: inside the CoreDNS pod that is CoreDNS itself, or a server beside it.', 'Point at the real server\'s address; forwarding to itself makes the loop plugin stop CoreDNS (or queries circle until they time out).'),
+  'resolv-conf-loop-risk': lint('info', 'Forwarding to a resolv.conf file in a block with loop: if the node uses a local resolver (127.0.0.53), loop detection stops CoreDNS.', 'Make sure the file names real upstream servers, or forward to them directly.'),
+  'invalid-server-key': lint('error', 'A server block key CoreDNS refuses, so it does not start.', 'Write the key as ZONE[:PORT], e.g. `example.org:53`.'),
+  'zone-served-twice': lint('error', 'The same zone and port twice among the server block keys: CoreDNS stops with "it is already defined".', 'Merge the two blocks, or give each its own port or `bind` address.'),
+  'upper-case-zone': lint('error', 'A server block key with upper-case letters: CoreDNS 1.6.4–1.14.6 lower-cases query names but not keys, so the block is never used.', 'Write the zone in lower case.'),
+  'zone-on-other-port': lint('warning', 'A server block on another port than the root (.) block: queries that arrive on the root block\'s port never reach it.', 'Give it the root block\'s port (e.g. `acme.local:53`), unless clients really query that port.'),
+  'zone-captures-kubernetes': lint('error', 'A server block is the most specific match for a zone the kubernetes plugin of another block serves, so cluster names are answered by that block.', 'Add the zone as a key of the kubernetes block too (e.g. `.:53 cluster.local:53 {`), so that the more specific zone wins.'),
+  'federation-without-kubernetes': lint('warning', 'A federation plugin in a server block without the kubernetes plugin: it has no effect.', 'Put federation in the block that holds the kubernetes plugin.'),
+  'import-not-checked': lint('info', 'An import of files (or of a snippet defined later): what it brings in was not linted.', 'Lint the imported files too; a snippet must be defined before it is imported.'),
+  'placeholder-not-checked': lint('info', 'A key, directive or destination holding an environment placeholder ({$NAME}): it was not checked.', 'Lint the Corefile with the values substituted to check them.'),
+  'syntax-warning': lint('warning', 'CoreDNS reads this Corefile text, but not the way it looks.', 'See the message; `kube-dns-to-coredns fmt` shows how CoreDNS groups the tokens.'),
 } as const satisfies Record<string, CodeEntry>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

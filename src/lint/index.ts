@@ -1,0 +1,8 @@
+/**
+ * The Corefile linter: checks a Corefile against a CoreDNS release (see docs/lint.md). Pure: no
+ * Node APIs.
+ */
+export { lintCorefile, lintParsedCorefile } from './lint.js';
+export type { LintModelOptions, LintOptions, LintResult } from './lint.js';
+export { readDestination, hasPlaceholder } from './destinations.js';
+export type { Destination, DestinationScheme } from './destinations.js';

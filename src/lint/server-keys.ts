@@ -1,0 +1,86 @@
+import { ServerKeyError } from '../corefile/errors.js';
+import { parseServerKey } from '../corefile/server-key.js';
+import type { ServerAddress } from '../corefile/server-key.js';
+import { isCoreDnsVersionAtLeast } from '../translate/coredns-versions.js';
+import type { CoreDnsFeatures } from '../translate/coredns-versions.js';
+import { hasPlaceholder } from './destinations.js';
+import { KEY_EMPTY_HOST_REFUSED_FROM, KEY_LEADING_DOT_REFUSED_FROM } from './version-facts.js';
+
+/**
+ * A server block key as a given CoreDNS release reads it. `parseServerKey` explains keys the way
+ * CoreDNS 1.14.7 does; this adds the differences of older releases that change whether a key is
+ * accepted or which keys collide (../shared/reference/corefile-syntax.md §5.1, §5.2):
+ * `:53` is the root zone before 1.3.1, a leading dot is accepted before 1.10.0, and zones keep
+ * their case before 1.14.7 (so `EXAMPLE.org` and `example.org` do not collide there).
+ */
+export type KeyReading =
+  | { readonly kind: 'placeholder' }
+  | { readonly kind: 'invalid'; readonly error: ServerKeyError }
+  | {
+      readonly kind: 'ok';
+      readonly address: ServerAddress;
+      /** Zones as CoreDNS matches them against (lower-cased) query names. */
+      readonly zones: readonly string[];
+      /** Zones as the release stores them, for duplicate detection (case kept before 1.14.7). */
+      readonly storedZones: readonly string[];
+      /** The zone text as written has upper-case letters (never for CIDR keys). */
+      readonly upperCase: boolean;
+    };
+
+export function readServerKey(key: string, features: CoreDnsFeatures): KeyReading {
+  if (hasPlaceholder(key)) return { kind: 'placeholder' };
+  let address: ServerAddress;
+  let leadingDot = false;
+  try {
+    address = parseServerKey(key);
+  } catch (error) {
+    if (!(error instanceof ServerKeyError)) throw error;
+    const retry = olderReading(key, error, features);
+    if (retry === undefined) return { kind: 'invalid', error };
+    address = retry.address;
+    leadingDot = retry.leadingDot;
+  }
+  const host = hostAsWritten(address);
+  const prefix = leadingDot ? '.' : '';
+  const zones = address.zones.map((zone) => (zone === '.' ? zone : prefix + zone));
+  const upperCase = address.cidr === undefined && /[A-Z]/.test(host);
+  const storedZones =
+    address.cidr === undefined && !features.serverBlockZonesLowercased ? [fullyQualified(`${prefix}${host}`)] : zones;
+  return { kind: 'ok', address, zones, storedZones, upperCase };
+}
+
+/** Keys older releases accept although 1.14.7 refuses them. */
+function olderReading(key: string, error: ServerKeyError, features: CoreDnsFeatures): { address: ServerAddress; leadingDot: boolean } | undefined {
+  if (error.code !== 'invalid-domain-name') return undefined;
+  const scheme = /^[a-z0-9]+:\/\//.exec(key)?.[0] ?? '';
+  const rest = key.slice(scheme.length);
+  if (!isCoreDnsVersionAtLeast(features.version, KEY_EMPTY_HOST_REFUSED_FROM) && (rest === '' || rest.startsWith(':'))) {
+    return { address: { ...parseServerKey(`${scheme}.${rest}`), key }, leadingDot: false };
+  }
+  if (!isCoreDnsVersionAtLeast(features.version, KEY_LEADING_DOT_REFUSED_FROM) && rest.startsWith('.') && !rest.startsWith('..')) {
+    try {
+      return { address: { ...parseServerKey(`${scheme}${rest.slice(1)}`), key }, leadingDot: true };
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The zone part of the key as written (no scheme, no port, no leading dot). */
+function hostAsWritten(address: ServerAddress): string {
+  const key = address.key;
+  let rest = key.startsWith(`${address.transport}://`) ? key.slice(address.transport.length + 3) : key;
+  if (address.explicitPort) rest = rest.slice(0, rest.lastIndexOf(':'));
+  if (rest.startsWith('.') && rest !== '.') rest = rest.slice(1);
+  return rest === '' ? '.' : rest;
+}
+
+function fullyQualified(name: string): string {
+  return name.endsWith('.') ? name : `${name}.`;
+}
+
+/** `dns://example.org.:53`: what CoreDNS compares to find a zone defined twice. */
+export function storedAddressKey(address: ServerAddress, zone: string): string {
+  return `${address.transport}://${zone}:${address.port ?? ''}`;
+}
