@@ -36,7 +36,7 @@ export const DIAGNOSTIC_CODES = {
   'federations-json': kubeDns(
     'warning',
     'federations is a JSON object: kubeadm read it that way, kube-dns rejected it.',
-    'kube-dns ignored this ConfigMap; it was read as JSON the way kubeadm did. Rewrite it as name=domain pairs.',
+    'kube-dns ignored the whole ConfigMap, so none of it was in effect; rewrite it as name=domain pairs (or pass --force to translate it as kubeadm read it).',
   ),
   'unrelated-key': kubeDns('info', 'A data key that kube-dns does not read.', 'Only stubDomains, upstreamNameservers and federations are translated.'),
   'kube-dns-invalid-domain': kubeDns('error', 'A stub domain is not a DNS-1123 subdomain, so kube-dns rejected the ConfigMap.', 'Use a lower-case domain without a trailing dot; non-ASCII names must be punycode (xn--…).'),

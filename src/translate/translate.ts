@@ -74,7 +74,9 @@ export function translateKubeDns(data: ConfigMapData | null, options: TranslateO
   }
   const reading = readKubeDnsConfig(data, options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion });
   const isValidation = (entry: Diagnostic) => entry.code.startsWith('kube-dns-') && entry.severity === 'error';
-  const validationErrors = reading.diagnostics.filter(isValidation).length;
+  // kube-dns could not parse JSON federations either: the ConfigMap was ignored as a whole, so
+  // translating it as written would switch on stub domains that were not in effect.
+  const validationErrors = reading.diagnostics.filter((entry) => isValidation(entry) || entry.code === 'federations-json').length;
   const forced = options.force === true;
   const diagnostics: Diagnostic[] = reading.diagnostics.map((entry) => (forced && isValidation(entry) ? { ...entry, severity: 'warning' } : entry));
   if (reading.diagnostics.some((entry) => entry.code === 'json-syntax' || entry.code === 'json-type' || entry.code === 'federations-format')) {
