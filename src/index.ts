@@ -73,3 +73,6 @@ export { renderCoreDnsConfigMap } from './configmap/write-configmap.js';
 
 // Linting a Corefile against a CoreDNS release.
 export * from './lint/index.js';
+
+// Who answers a name under kube-dns and under a Corefile, and the check that compares them.
+export * from './routing/index.js';

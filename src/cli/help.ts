@@ -5,6 +5,8 @@ export const MAIN_HELP = `Usage:
   kube-dns-to-coredns [--kubeadm VERSION] --batch [FILE|-]
   kube-dns-to-coredns fmt [--check] [FILE|-]
   kube-dns-to-coredns lint [--coredns VERSION] [FILE|-]
+  kube-dns-to-coredns check --kube-dns FILE --corefile FILE [--cluster-domain DOMAIN]
+  kube-dns-to-coredns explain NAME --kube-dns FILE [--corefile FILE] [--namespace NS]
 
 Translate a kube-dns ConfigMap (stubDomains, upstreamNameservers, federations) into a CoreDNS
 Corefile. FILE is what 'kubectl -n kube-system get configmap kube-dns -o yaml' (or -o json)
@@ -15,6 +17,8 @@ Commands:
   (none)     translate FILE
   fmt        print a Corefile in canonical form ('fmt --help')
   lint       check a Corefile against a CoreDNS release ('lint --help')
+  check      compare who answers each name under kube-dns and under a Corefile ('check --help')
+  explain    show a pod's search-path candidates for a name and who answers each ('explain --help')
 
 Default translator: keeps what kube-dns did, for the CoreDNS version you run, and refuses with
 an explanation where that is impossible.

@@ -9,6 +9,8 @@ type Command = (args: readonly string[], io: CliIo) => Promise<number>;
 const SUBCOMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   fmt: async () => (await import('./commands/fmt.js')).runFmt,
   lint: async () => (await import('./commands/lint.js')).runLint,
+  check: async () => (await import('./commands/check.js')).runCheck,
+  explain: async () => (await import('./commands/explain.js')).runExplain,
 };
 
 async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {

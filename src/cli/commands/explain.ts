@@ -1,0 +1,140 @@
+import { parseArgs } from 'node:util';
+import { CorefileError } from '../../corefile/errors.js';
+import { isDns1123Label } from '../../kubedns/go-net.js';
+import { explainName, formatExplanation } from '../../routing/explain.js';
+import type { Explanation, ExplainInput } from '../../routing/explain.js';
+import { displayName } from '../../routing/names.js';
+import { readCorefileSource } from '../corefile-source.js';
+import type { CorefileSourceText } from '../corefile-source.js';
+import type { CliIo } from '../io.js';
+import { ExitCode, UsageError } from '../usage-error.js';
+import { checkClusterDomain, checkPort, reportSyntaxError, routeJson, runModels, splitNotes } from './check.js';
+import { readKubeDnsData } from './translate-input.js';
+
+export const EXPLAIN_HELP = `Usage: kube-dns-to-coredns explain NAME --kube-dns FILE [--corefile FILE] [options]
+
+What does a pod's resolver do with NAME, and who answers? Lists the names the resolver
+tries, in order (search path '<ns>.svc.<cluster-domain> svc.<cluster-domain>
+<cluster-domain>', ndots:5, glibc rules: a NAME ending in '.' is tried as is only), and
+for each who answers it under kube-dns and, with --corefile, under CoreDNS.
+
+  --kube-dns FILE           the kube-dns ConfigMap (YAML or JSON, or its data map); '-' for stdin
+  --corefile FILE           the Corefile, or a CoreDNS ConfigMap holding it; '-' for stdin
+  --namespace NS            the pod's namespace (default: default)
+  --cluster-domain DOMAIN   the cluster domain (default: cluster.local)
+  --search DOMAIN           a search domain the node adds after the cluster ones (repeatable)
+  --ndots N                 the resolver's ndots (default: 5)
+  --kube-dns-version V      validate the ConfigMap with the rules of this kube-dns release
+  --port PORT               the CoreDNS port pods reach (default: 53)
+  -o, --output FORMAT       table (default) or json
+  -h, --help                show this help
+
+Exit status: 0 explained, 2 bad usage, unreadable input or a Corefile syntax error.
+
+Examples:
+  kube-dns-to-coredns explain api.acme.local --kube-dns kube-dns.yaml --corefile Corefile
+  kube-dns-to-coredns explain my-svc --namespace shop --kube-dns kube-dns.yaml --corefile Corefile
+  kube-dns-to-coredns explain example.com. --kube-dns kube-dns.yaml -o json
+`;
+
+const OUTPUTS = ['table', 'json'] as const;
+
+/** `kube-dns-to-coredns explain`: see {@link EXPLAIN_HELP}. */
+export async function runExplain(args: readonly string[], io: CliIo): Promise<number> {
+  const options = parseExplainArgs(args);
+  if (options.help) {
+    io.stdout.write(EXPLAIN_HELP);
+    return ExitCode.ok;
+  }
+  if (options.kubeDnsFile === undefined) throw new UsageError("explain: --kube-dns FILE is required; see 'explain --help'");
+  if (options.kubeDnsFile === '-' && options.corefileFile === '-') throw new UsageError('explain: --kube-dns and --corefile cannot both read standard input');
+  const data = await readKubeDnsData(options.kubeDnsFile, undefined, io);
+  const source: CorefileSourceText | undefined = options.corefileFile === undefined ? undefined : await readCorefileSource(options.corefileFile, io);
+  const input: ExplainInput = {
+    kubeDns: data,
+    ...(source === undefined ? {} : { corefile: source.corefile }),
+    ...(options.clusterDomain === undefined ? {} : { clusterDomain: options.clusterDomain }),
+    ...(options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion }),
+    ...(options.port === undefined ? {} : { port: options.port }),
+    ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
+    ...(options.ndots === undefined ? {} : { ndots: options.ndots }),
+    searchPath: options.search,
+  };
+  let explanation: Explanation;
+  try {
+    explanation = runModels(() => explainName(options.name, input));
+  } catch (error) {
+    if (error instanceof CorefileError && source !== undefined) return reportSyntaxError(error, source, io);
+    throw error;
+  }
+  if (options.output === 'json') {
+    io.stdout.write(`${JSON.stringify(explanationJson(explanation), null, 2)}\n`);
+  } else {
+    const [table, notes] = splitNotes(formatExplanation(explanation));
+    io.stdout.write(table);
+    if (notes !== '') io.stderr.write(notes);
+  }
+  return ExitCode.ok;
+}
+
+function explanationJson(explanation: Explanation) {
+  return {
+    query: explanation.query,
+    searchPath: explanation.searchPath.map(displayName),
+    ndots: explanation.ndots,
+    candidates: explanation.candidates.map((candidate) => ({
+      name: displayName(candidate.name),
+      kubeDns: routeJson(candidate.kubeDns),
+      ...(candidate.coreDns === undefined ? {} : { coreDns: routeJson(candidate.coreDns), same: candidate.same }),
+    })),
+    notes: explanation.notes,
+  };
+}
+
+function parseExplainArgs(args: readonly string[]) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        'kube-dns': { type: 'string' },
+        corefile: { type: 'string' },
+        namespace: { type: 'string' },
+        'cluster-domain': { type: 'string' },
+        search: { type: 'string', multiple: true },
+        ndots: { type: 'string' },
+        'kube-dns-version': { type: 'string' },
+        port: { type: 'string' },
+        output: { type: 'string', short: 'o' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(`explain: ${error instanceof Error ? error.message : String(error)}; see 'explain --help'`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { help: true as const, name: '', search: [] as string[], output: 'table' };
+  if (positionals.length !== 1) throw new UsageError(`explain: expected one NAME, got ${positionals.length}${positionals.length > 0 ? `: ${positionals.join(' ')}` : ''}; see 'explain --help'`);
+  const output = values.output ?? 'table';
+  if (!(OUTPUTS as readonly string[]).includes(output)) throw new UsageError(`explain: --output must be one of ${OUTPUTS.join(', ')}, not '${output}'`);
+  const ndots = values.ndots;
+  if (ndots !== undefined && (!/^[0-9]{1,2}$/.test(ndots) || Number(ndots) > 15)) throw new UsageError(`explain: --ndots must be a number from 0 to 15, not '${ndots}'`);
+  if (values.namespace !== undefined && !isDns1123Label(values.namespace)) throw new UsageError(`explain: --namespace '${values.namespace}' is not a namespace name (a DNS-1123 label)`);
+  const name = positionals[0] as string;
+  if (name.trim() === '' || /\s/.test(name.trim())) throw new UsageError(`explain: '${name}' is not a query name`);
+  return {
+    help: false as const,
+    name,
+    kubeDnsFile: values['kube-dns'],
+    corefileFile: values.corefile,
+    namespace: values.namespace,
+    clusterDomain: checkClusterDomain('explain', values['cluster-domain']),
+    search: values.search ?? [],
+    ndots: ndots === undefined ? undefined : Number(ndots),
+    kubeDnsVersion: values['kube-dns-version'],
+    port: checkPort('explain', values.port),
+    output,
+  };
+}

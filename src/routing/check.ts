@@ -1,0 +1,207 @@
+import { readConfigMap } from '../configmap/read-configmap.js';
+import type { ConfigMapData } from '../configmap/read-configmap.js';
+import type { Corefile } from '../corefile/model.js';
+import { coreDnsRouting } from './coredns-routing.js';
+import type { CoreDnsRouting } from './coredns-routing.js';
+import { describeDestination, destinationKey, sameDestination } from './destination.js';
+import type { Route } from './destination.js';
+import { kubeDnsRouting } from './kube-dns-routing.js';
+import type { KubeDnsRouting } from './kube-dns-routing.js';
+import { ancestors, canonicalName, compareNames, displayName } from './names.js';
+
+/**
+ * `check`: does every name still go where it went? Routes a deterministic set of names through the
+ * kube-dns model and the CoreDNS model and reports each name whose destination differs.
+ *
+ * Pure: no Node APIs.
+ */
+
+/** The two configurations to compare. */
+export interface RoutingInput {
+  /**
+   * The kube-dns ConfigMap: its `data` map, its YAML or JSON text (as `kubectl get configmap -o
+   * yaml|json` prints it; with several ConfigMaps, the one named `kube-dns`), or `null` for none.
+   */
+  readonly kubeDns: ConfigMapData | string | null;
+  /** The Corefile, as text or as a parsed model. */
+  readonly corefile: string | Corefile;
+  /** The cluster domain (default `cluster.local`). */
+  readonly clusterDomain?: string;
+  /** The kube-dns version whose validation rules apply (default: the newest known). */
+  readonly kubeDnsVersion?: string;
+  /** The port pods send queries to, i.e. the CoreDNS port the Service targets (default 53). */
+  readonly port?: number | string;
+  /** More names to compare, besides those derived from both configurations. */
+  readonly names?: readonly string[];
+}
+
+export interface RoutingDifference {
+  /** The query name (lower case, no trailing dot; `.` for the root). */
+  readonly name: string;
+  readonly kubeDns: Route;
+  readonly coreDns: Route;
+}
+
+export interface RoutingCheck {
+  /** True when no compared name is routed differently. */
+  readonly equivalent: boolean;
+  /** The names routed differently, in canonical DNS order. */
+  readonly differences: readonly RoutingDifference[];
+  /** Every name compared, in canonical DNS order. */
+  readonly names: readonly string[];
+  /** What either model assumed or could not follow (e.g. kube-dns rejected the ConfigMap). */
+  readonly notes: readonly string[];
+}
+
+/** Both models of `input`. Throws `ConfigMapInputError` / `CorefileSyntaxError` for unreadable input. */
+export function routingModels(input: RoutingInput): { kubeDns: KubeDnsRouting; coreDns: CoreDnsRouting } {
+  const data = typeof input.kubeDns === 'string' ? readConfigMap(input.kubeDns, { preferredNames: ['kube-dns'] }).data : input.kubeDns;
+  const kubeDns = kubeDnsRouting(data, {
+    ...(input.clusterDomain === undefined ? {} : { clusterDomain: input.clusterDomain }),
+    ...(input.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: input.kubeDnsVersion }),
+  });
+  const coreDns = coreDnsRouting(input.corefile, input.port === undefined ? {} : { port: input.port });
+  return { kubeDns, coreDns };
+}
+
+/** A reverse name inside the usual service range, one outside, and the reverse zone of 2001:db8::/32. */
+const SAMPLE_REVERSE = ['1.0.96.10.in-addr.arpa', '8.8.8.8.in-addr.arpa', '8.b.d.0.1.0.0.2.ip6.arpa'];
+const SAMPLE_OTHER = ['example.com', 'www.example.com', 'example'];
+
+/**
+ * The names `check` compares, deterministic for given models: every zone either side routes on
+ * (stub domains, the cluster domain, reverse zones, server block zones, plugin zones, forward FROM
+ * and except names) and a child `x.<zone>` of each; in the cluster domain
+ * `kubernetes.default.svc.<domain>` and a federation-shaped name per federation; a few reverse
+ * names; `example.com`, `www.example.com` and the single label `example`; `extra`; and the
+ * ancestors up to the root of all but the reverse and `example` samples. Sorted in canonical DNS
+ * order.
+ */
+export function namesToCheck(kubeDns: KubeDnsRouting, coreDns: CoreDnsRouting, extra: readonly string[] = []): string[] {
+  const names = new Set<string>();
+  const addName = (name: string) => {
+    if (names.has(name)) return;
+    names.add(name);
+    // A name's ancestors are all present once the name is: stop at the first one already there.
+    for (const ancestor of ancestors(name)) {
+      if (names.has(ancestor)) break;
+      names.add(ancestor);
+    }
+  };
+  for (const zone of [...kubeDns.zones, ...coreDns.zones]) {
+    addName(zone);
+    addName(zone === '' ? 'x' : `x.${zone}`);
+  }
+  const cluster = kubeDns.clusterDomain;
+  addName(`kubernetes.default.svc.${cluster}`);
+  for (const federation of kubeDns.federations.keys()) addName(`service.namespace.${federation}.svc.${cluster}`);
+  for (const name of [...SAMPLE_REVERSE, ...SAMPLE_OTHER]) names.add(name);
+  for (const name of extra) addName(canonicalName(name));
+  return [...names].sort(compareNames);
+}
+
+/**
+ * Compares who answers each name under kube-dns and under the Corefile. Returns the differences;
+ * an empty `differences` (`equivalent`) means every compared name goes where it went.
+ */
+export function checkRouting(input: RoutingInput): RoutingCheck {
+  const { kubeDns, coreDns } = routingModels(input);
+  const names = namesToCheck(kubeDns, coreDns, input.names ?? []);
+  const differences: RoutingDifference[] = [];
+  for (const name of names) {
+    const kubeRoute = kubeDns.route(name);
+    const coreRoute = coreDns.route(name);
+    if (!sameDestination(kubeRoute.destination, coreRoute.destination)) differences.push({ name, kubeDns: kubeRoute, coreDns: coreRoute });
+  }
+  const notes = [...new Set([...kubeDns.notes.map((note) => `kube-dns: ${note}`), ...coreDns.notes.map((note) => `Corefile: ${note}`)])];
+  return { equivalent: differences.length === 0, differences, names, notes };
+}
+
+/** Columns padded to their widest cell; cells may span several lines, rows are then separated by a blank line. */
+export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const split = [header, ...rows].map((row) => row.map((cell) => cell.split('\n')));
+  const widths = header.map((_, column) => Math.max(...split.flatMap((row) => (row[column] ?? []).map((line) => line.length))));
+  const tall = split.some((row) => row.some((cell) => cell.length > 1));
+  const lines: string[] = [];
+  for (const [index, row] of split.entries()) {
+    if (tall && index > 1) lines.push('');
+    const height = Math.max(...row.map((cell) => cell.length));
+    for (let index = 0; index < height; index += 1) {
+      lines.push(
+        row
+          .map((cell, column) => (cell[index] ?? '').padEnd(column === row.length - 1 ? 0 : (widths[column] ?? 0)))
+          .join('  ')
+          .trimEnd(),
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+function routeCell(route: Route): string {
+  return `${describeDestination(route.destination)}\n(${route.via})`;
+}
+
+const MAX_NOTES = 10;
+const MAX_NAMES_PER_ROW = 4;
+
+/** The notes, at most {@link MAX_NOTES} of them, as indented lines. */
+export function formatNotes(notes: readonly string[]): string {
+  if (notes.length === 0) return '';
+  const shown = notes.slice(0, MAX_NOTES).map((note) => `  - ${note}`);
+  if (notes.length > MAX_NOTES) shown.push(`  - … and ${notes.length - MAX_NOTES} more`);
+  return `Notes:\n${shown.join('\n')}\n`;
+}
+
+/**
+ * The differences for people: one row per distinct pair of routes (destination and why, on each
+ * side), naming the first names that take it (`… N more` for the rest; `differences` has them all).
+ */
+export function formatDifferences(differences: readonly RoutingDifference[]): string {
+  const groups = new Map<string, { names: string[]; difference: RoutingDifference }>();
+  for (const difference of differences) {
+    const key = JSON.stringify([difference.kubeDns.via, difference.coreDns.via, destinationKey(difference.kubeDns.destination), destinationKey(difference.coreDns.destination)]);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, { names: [difference.name], difference });
+    else group.names.push(difference.name);
+  }
+  const rows = [...groups.values()].map(({ names, difference }) => {
+    const cut = names.length > MAX_NAMES_PER_ROW + 1;
+    const shown = (cut ? names.slice(0, MAX_NAMES_PER_ROW) : names).map(displayName);
+    if (cut) shown.push(`… ${names.length - MAX_NAMES_PER_ROW} more`);
+    return [shown.join('\n'), routeCell(difference.kubeDns), routeCell(difference.coreDns)];
+  });
+  return formatTable(['NAME', 'KUBE-DNS', 'COREDNS'], rows);
+}
+
+/**
+ * The result for people: the table of {@link formatDifferences}, or one line saying all names
+ * agree; then the notes.
+ */
+export function formatRoutingCheck(result: RoutingCheck): string {
+  const count = result.names.length;
+  if (result.equivalent) return `kube-dns and the Corefile route all ${count} checked names the same way.\n${formatNotes(result.notes)}`;
+  return `kube-dns and the Corefile route ${result.differences.length} of ${count} checked names differently:\n\n${formatDifferences(result.differences)}\n${formatNotes(result.notes)}`;
+}
+
+/** Thrown by {@link assertSameRouting}; `message` is the table of {@link formatRoutingCheck}. */
+export class RoutingMismatchError extends Error {
+  override readonly name = 'RoutingMismatchError';
+  readonly check: RoutingCheck;
+
+  constructor(check: RoutingCheck) {
+    super(formatRoutingCheck(check));
+    this.check = check;
+  }
+}
+
+/**
+ * For unit tests in platform repositories: throws a {@link RoutingMismatchError} (an `Error` whose
+ * message is a table of the differing names) unless kube-dns and the Corefile route every checked
+ * name the same way. Works with any test runner that fails a test on a thrown error.
+ */
+export function assertSameRouting(input: RoutingInput): RoutingCheck {
+  const result = checkRouting(input);
+  if (!result.equivalent) throw new RoutingMismatchError(result);
+  return result;
+}

@@ -1,0 +1,458 @@
+import { ServerKeyError } from '../corefile/errors.js';
+import { serverBlocks } from '../corefile/model.js';
+import type { Corefile, Directive, ServerBlock } from '../corefile/model.js';
+import { parseCorefile } from '../corefile/parser.js';
+import { parseServerKey } from '../corefile/server-key.js';
+import { formatGoIP, parseGoIP } from '../kubedns/go-net.js';
+import { defaultDestinationPort, readDestination } from '../lint/destinations.js';
+import { REFUSED, RESOLV_CONF_MEMBER, SERVFAIL, serversDestination, socketAddress } from './destination.js';
+import type { RouteDestination, Route } from './destination.js';
+import { canonicalName, displayName, fromFullyQualified, isInZone, labelsAbove, ZoneTable } from './names.js';
+
+/**
+ * Who answers a query name under a CoreDNS Corefile (../shared/reference/kube-dns-and-coredns.md
+ * §2.8–2.9), for a query arriving over plain DNS on one port.
+ *
+ * 1. **Server block**: among the blocks with a key on that port, the one with the longest zone
+ *    containing the name (`.` last); none ⇒ REFUSED. A block without plugins ⇒ REFUSED.
+ * 2. **Plugin**: the block's plugins run in CoreDNS's compiled order (plugin.cfg), not Corefile
+ *    order; the first that handles the name answers:
+ *    - `federation` (≤ 1.6.x): a federation-shaped name in its zones ⇒ `cluster` with `federation`;
+ *    - `kubernetes`: a name in its zones (arguments, else the block's zones) ⇒ `cluster`; with
+ *      `fallthrough [ZONES]` covering the name, NXDOMAIN continues to the next plugins
+ *      (`cluster, else …`);
+ *    - `forward FROM TO…` (several per block chain in Corefile order, 1.9.4+): a name under FROM and
+ *      not under an `except` name (FROM itself always) ⇒ the TOs; `proxy` likewise, the longest
+ *      FROM among the block's proxies winning; `grpc FROM TO…` likewise;
+ *    - `hosts`: a name listed inline ⇒ `plugin hosts`; other names of its zones pass on with
+ *      `fallthrough` (names from its file are not known: noted), else `plugin hosts`;
+ *    - file, auto, secondary, etcd, template, k8s_external, route53, azure, clouddns, erratic,
+ *      whoami: a name in their zones ⇒ `plugin NAME` (their own answer; `fallthrough` honoured);
+ *    - nothing handles it ⇒ SERVFAIL.
+ *
+ * Semantics are CoreDNS 1.14.7's (keys lower-cased; query names compared case-insensitively).
+ * Snippets defined in the same file are expanded; file imports, plugins that rewrite names or
+ * filter clients (rewrite, autopath, acl, view, dns64, local…) and plugins outside the default
+ * build are not modelled: each occurrence is listed in `notes`.
+ *
+ * Pure: no Node APIs.
+ */
+export interface CoreDnsRoutingOptions {
+  /** The port queries arrive on (default 53); only blocks with a plain-DNS key on it see them. */
+  readonly port?: number | string;
+}
+
+export interface CoreDnsRouting {
+  /** The port modelled. */
+  readonly port: string;
+  /** What the model did not follow or assumed, one sentence each. */
+  readonly notes: readonly string[];
+  /** Zones the Corefile routes on: block zones on the port, plugin zones, forward FROM and except names. */
+  readonly zones: readonly string[];
+  /** Who answers `name` (any case, trailing dot optional). */
+  route(name: string): Route;
+}
+
+/** Plugins in the order CoreDNS runs them (plugin.cfg of the default build, all releases merged). */
+const PLUGIN_ORDER: readonly string[] = [
+  'metadata', 'geoip', 'cancel', 'tls', 'quic', 'grpc_server', 'https3', 'timeouts', 'multisocket', 'reload', 'nsid', 'bufsize', 'root', 'bind',
+  'debug', 'trace', 'ready', 'health', 'pprof', 'prometheus', 'errors', 'log', 'dnstap', 'local', 'dns64', 'acl', 'any', 'chaos', 'loadbalance',
+  'tsig', 'cache', 'rewrite', 'header', 'dnssec', 'autopath', 'minimal', 'reverse', 'template', 'transfer', 'hosts', 'route53', 'azure', 'clouddns',
+  'federation', 'k8s_external', 'kubernetes', 'file', 'auto', 'secondary', 'etcd', 'loop', 'forward', 'proxy', 'grpc', 'erratic', 'whoami', 'on',
+  'sign', 'view', 'startup', 'shutdown',
+];
+const ORDER = new Map(PLUGIN_ORDER.map((name, index) => [name, index]));
+
+/** Plugins that never answer a class-IN query by name and never change which name is asked. */
+const PASSIVE = new Set([
+  'metadata', 'geoip', 'cancel', 'tls', 'quic', 'grpc_server', 'https3', 'timeouts', 'multisocket', 'reload', 'nsid', 'bufsize', 'root', 'bind',
+  'debug', 'trace', 'ready', 'health', 'pprof', 'prometheus', 'errors', 'log', 'dnstap', 'any', 'chaos', 'loadbalance', 'tsig', 'cache', 'header',
+  'dnssec', 'minimal', 'transfer', 'loop', 'on', 'sign', 'startup', 'shutdown',
+]);
+
+/** Plugins that change routing in ways the model does not follow. */
+const NOT_MODELLED: Readonly<Record<string, string>> = {
+  rewrite: 'rewrites query names before the plugins below see them',
+  autopath: 'answers search-path-expanded names from this block, bypassing other blocks',
+  acl: 'may block, refuse or drop names and clients',
+  view: 'selects server blocks by client or query',
+  dns64: 'synthesises AAAA answers',
+  local: 'answers localhost names itself',
+  reverse: 'answers reverse zones of its networks itself',
+};
+
+/** Answering plugins: where their zone arguments start (`undefined`: no zone arguments). */
+const ZONE_PLUGINS: Readonly<Record<string, { readonly zonesFrom: number | undefined; readonly zoneColon?: boolean }>> = {
+  template: { zonesFrom: 2 },
+  file: { zonesFrom: 1 },
+  auto: { zonesFrom: 0 },
+  secondary: { zonesFrom: 0 },
+  etcd: { zonesFrom: 0 },
+  k8s_external: { zonesFrom: 0 },
+  route53: { zonesFrom: 0, zoneColon: true },
+  azure: { zonesFrom: 0, zoneColon: true },
+  clouddns: { zonesFrom: 0, zoneColon: true },
+  erratic: { zonesFrom: undefined },
+  whoami: { zonesFrom: undefined },
+};
+
+/** What one plugin instance does with a name: nothing (`undefined`), or answer it. */
+interface Decision {
+  readonly destination: RouteDestination;
+  readonly via: string;
+  /** The answer may be NXDOMAIN that falls through to the next plugins. */
+  readonly fallthrough: boolean;
+}
+
+interface Step {
+  readonly order: number;
+  readonly sequence: number;
+  decide(name: string): Decision | undefined;
+}
+
+interface PreparedBlock {
+  readonly label: string;
+  readonly empty: boolean;
+  readonly steps: readonly Step[];
+}
+
+const MAX_IMPORT_DEPTH = 10;
+
+/** What CoreDNS serves when the Corefile has no server block. */
+const DEFAULT_SERVER_BLOCK: ServerBlock = { kind: 'server-block', keys: ['.:53'], directives: [{ name: 'whoami', arguments: [] }] };
+
+/** The CoreDNS routing model of a Corefile (text or model). Throws `CorefileSyntaxError` for text CoreDNS cannot parse. */
+export function coreDnsRouting(corefile: string | Corefile, options: CoreDnsRoutingOptions = {}): CoreDnsRouting {
+  const model = typeof corefile === 'string' ? parseCorefile(corefile).corefile : corefile;
+  const port = String(options.port ?? 53);
+  const notes: string[] = [];
+  const interesting = new Set<string>();
+  const snippets = new Map<string, readonly Directive[]>();
+  for (const item of model.items) {
+    if (item.kind === 'snippet') snippets.set(item.name, item.directives);
+    if (item.kind === 'import') notes.push(`top-level 'import ${item.pattern}' is not modelled (it may add server blocks)`);
+  }
+
+  const table = new ZoneTable<number>();
+  let blocks = serverBlocks(model);
+  if (blocks.length === 0 && !model.items.some((item) => item.kind === 'import')) {
+    notes.push('the Corefile has no server blocks: CoreDNS then serves its default, whoami on port 53');
+    blocks = [DEFAULT_SERVER_BLOCK];
+  }
+  const blockZones: string[][] = [];
+  let otherPorts = 0;
+  blocks.forEach((block, index) => {
+    const all: string[] = [];
+    let onPort = false;
+    for (const key of block.keys) {
+      let address;
+      try {
+        address = parseServerKey(key);
+      } catch (error) {
+        if (!(error instanceof ServerKeyError)) throw error;
+        notes.push(`server key '${key}': CoreDNS refuses to start (${error.message})`);
+        continue;
+      }
+      const zones = address.zones.map(fromFullyQualified);
+      all.push(...zones);
+      if (address.transport !== 'dns' || address.port !== port) {
+        otherPorts += 1;
+        continue;
+      }
+      onPort = true;
+      const zoneText = key.replace(/^[a-z0-9]+:\/\//, '').replace(/:[^:]*$/, '');
+      if (zoneText !== zoneText.toLowerCase() && address.cidr === undefined) {
+        notes.push(`server key '${key}' has upper-case letters: CoreDNS before 1.14.7 never matches it (modelled as 1.14.7, lower-cased)`);
+      }
+      for (const zone of zones) {
+        interesting.add(zone);
+        if (table.has(zone)) {
+          notes.push(`zone ${displayName(zone)} on port ${port} is served by two blocks: CoreDNS refuses to start ('already defined'); the first block is modelled`);
+        } else {
+          table.set(zone, index);
+        }
+      }
+    }
+    blockZones.push(onPort ? all : []);
+  });
+  if (otherPorts > 0) notes.push(`${otherPorts} server key${otherPorts === 1 ? '' : 's'} on other ports or transports than dns port ${port} never see these queries`);
+
+  const prepared = new Map<number, PreparedBlock>();
+  blockZones.forEach((zones, index) => {
+    if (zones.length === 0) return;
+    prepared.set(index, prepareBlock(blocks[index] as ServerBlock, zones, { snippets, notes, interesting }));
+  });
+
+  function route(query: string): Route {
+    const name = canonicalName(query);
+    const match = table.longestMatch(name);
+    if (match === undefined) return { destination: REFUSED, via: `no server block on port ${port} serves it` };
+    const block = prepared.get(match.value) as PreparedBlock;
+    if (block.empty) return { destination: REFUSED, via: `block ${block.label} has no plugins` };
+    return evaluate(block, name, 0);
+  }
+
+  return { port, notes, zones: [...interesting], route };
+}
+
+function evaluate(block: PreparedBlock, name: string, from: number): Route {
+  for (let index = from; index < block.steps.length; index += 1) {
+    const decision = (block.steps[index] as Step).decide(name);
+    if (decision === undefined) continue;
+    const via = `block ${block.label} > ${decision.via}`;
+    if (!decision.fallthrough) return { destination: decision.destination, via };
+    const next = evaluate(block, name, index + 1);
+    const destination = { ...decision.destination, otherwise: next.destination } as RouteDestination;
+    return { destination, via: `${via}, fallthrough > ${next.via.replace(`block ${block.label} > `, '')}` };
+  }
+  return { destination: SERVFAIL, via: `block ${block.label}: no plugin answers` };
+}
+
+interface PrepareContext {
+  readonly snippets: ReadonlyMap<string, readonly Directive[]>;
+  readonly notes: string[];
+  readonly interesting: Set<string>;
+}
+
+function prepareBlock(block: ServerBlock, blockZones: readonly string[], context: PrepareContext): PreparedBlock {
+  const label = `"${block.keys.join(' ')}"`;
+  const directives = expandImports(block.directives, label, context, 0);
+  const steps: Step[] = [];
+  const proxies: { directive: Directive; sequence: number }[] = [];
+  directives.forEach((directive, sequence) => {
+    const order = ORDER.get(directive.name);
+    const add = (decide: Step['decide']) => steps.push({ order: order ?? 0, sequence, decide });
+    if (order === undefined) {
+      context.notes.push(`block ${label}: plugin '${directive.name}' is not in CoreDNS's default build; not modelled (assumed not to answer)`);
+      return;
+    }
+    if (PASSIVE.has(directive.name)) return;
+    const reason = NOT_MODELLED[directive.name];
+    if (reason !== undefined) {
+      context.notes.push(`block ${label}: '${directive.name}' ${reason}; not modelled`);
+      return;
+    }
+    switch (directive.name) {
+      case 'kubernetes':
+        add(kubernetesStep(directive, blockZones, label, context));
+        return;
+      case 'federation':
+        add(federationStep(directive, blockZones, directives, label, context));
+        return;
+      case 'forward':
+      case 'grpc':
+        add(forwardStep([directive], label, context));
+        return;
+      case 'hosts':
+        add(hostsStep(directive, blockZones, label, context));
+        return;
+      case 'proxy':
+        // One proxy plugin instance serves every proxy line of the block: collected below.
+        proxies.push({ directive, sequence });
+        return;
+      default: {
+        const zonePlugin = ZONE_PLUGINS[directive.name];
+        if (zonePlugin !== undefined) add(zonePluginStep(directive, zonePlugin, blockZones, label, context));
+      }
+    }
+  });
+  const firstProxy = proxies[0];
+  if (firstProxy !== undefined) {
+    const decide = forwardStep(proxies.map((entry) => entry.directive), label, context);
+    steps.push({ order: ORDER.get('proxy') ?? 0, sequence: firstProxy.sequence, decide });
+  }
+  steps.sort((a, b) => a.order - b.order || a.sequence - b.sequence);
+  return { label, empty: directives.length === 0, steps };
+}
+
+/** The block's directives with `import SNIPPET` replaced by the snippet's directives. */
+function expandImports(directives: readonly Directive[], label: string, context: PrepareContext, depth: number): Directive[] {
+  const result: Directive[] = [];
+  for (const directive of directives) {
+    if (directive.name !== 'import') {
+      result.push(directive);
+      continue;
+    }
+    const pattern = directive.arguments[0] ?? '';
+    const snippet = context.snippets.get(pattern);
+    if (snippet === undefined) {
+      context.notes.push(`block ${label}: 'import ${pattern}' (a file or glob) is not modelled`);
+    } else if (depth >= MAX_IMPORT_DEPTH) {
+      context.notes.push(`block ${label}: snippet imports nested deeper than ${MAX_IMPORT_DEPTH}; not modelled`);
+    } else {
+      result.push(...expandImports(snippet, label, context, depth + 1));
+    }
+  }
+  return result;
+}
+
+/** Zones written as plugin arguments (names or CIDRs), in the models' form; unreadable ones noted. */
+function pluginZones(args: readonly string[], label: string, plugin: string, context: PrepareContext): string[] {
+  const zones: string[] = [];
+  for (const arg of args) {
+    try {
+      zones.push(...parseServerKey(arg).zones.map(fromFullyQualified));
+    } catch (error) {
+      if (!(error instanceof ServerKeyError)) throw error;
+      context.notes.push(`block ${label}: ${plugin} zone '${arg}' is not a zone CoreDNS reads (${error.message})`);
+    }
+  }
+  for (const zone of zones) context.interesting.add(zone);
+  return zones;
+}
+
+function subDirectives(directive: Directive, name: string): Directive[] {
+  return (directive.block?.directives ?? []).filter((entry) => entry.name === name);
+}
+
+/** The zones a `fallthrough [ZONES…]` option covers: `undefined` without the option, `['']` (all) without arguments. */
+function fallthroughZones(directive: Directive, label: string, context: PrepareContext): string[] | undefined {
+  const options = subDirectives(directive, 'fallthrough');
+  if (options.length === 0) return undefined;
+  const zones = options.flatMap((option) => (option.arguments.length === 0 ? [''] : pluginZones(option.arguments, label, `${directive.name} fallthrough`, context)));
+  return zones;
+}
+
+function inAny(name: string, zones: readonly string[]): string | undefined {
+  let best: string | undefined;
+  for (const zone of zones) if (isInZone(name, zone) && (best === undefined || zone.length > best.length)) best = zone;
+  return best;
+}
+
+function kubernetesStep(directive: Directive, blockZones: readonly string[], label: string, context: PrepareContext): Step['decide'] {
+  const zones = directive.arguments.length > 0 ? pluginZones(directive.arguments, label, 'kubernetes', context) : [...blockZones];
+  const fallthrough = fallthroughZones(directive, label, context);
+  return (name) => {
+    const zone = inAny(name, zones);
+    if (zone === undefined) return undefined;
+    const falls = fallthrough !== undefined && inAny(name, fallthrough) !== undefined;
+    return { destination: clusterIn(zone), via: `kubernetes (zone ${displayName(zone)})`, fallthrough: falls };
+  };
+}
+
+/** The cluster answering in `zone`; the zone is left out for reverse zones, where it does not change the answer. */
+function clusterIn(zone: string): RouteDestination {
+  return isInZone(zone, 'arpa') ? { kind: 'cluster' } : { kind: 'cluster', zone };
+}
+
+function federationStep(directive: Directive, blockZones: readonly string[], all: readonly Directive[], label: string, context: PrepareContext): Step['decide'] {
+  const zones = directive.arguments.length > 0 ? pluginZones(directive.arguments, label, 'federation', context) : [...blockZones];
+  const federations = new Map<string, string>();
+  for (const entry of directive.block?.directives ?? []) {
+    if (entry.name !== 'upstream' && entry.arguments[0] !== undefined) federations.set(entry.name, canonicalName(entry.arguments[0]));
+  }
+  if (!all.some((entry) => entry.name === 'kubernetes')) {
+    context.notes.push(`block ${label}: federation without kubernetes in the same block does nothing`);
+    return () => undefined;
+  }
+  return (name) => {
+    const zone = inAny(name, zones);
+    if (zone === undefined) return undefined;
+    const labels = labelsAbove(name, zone);
+    if (labels.length !== 4 || labels[3] !== 'svc') return undefined;
+    const domain = federations.get(labels[2] as string);
+    if (domain === undefined) return undefined;
+    return { destination: { ...clusterIn(zone), federation: domain }, via: `federation ${labels[2] as string}`, fallthrough: false };
+  };
+}
+
+/** `forward`/`proxy`/`grpc` stanzas of one plugin instance: the longest matching FROM wins (one stanza for forward and grpc). */
+function forwardStep(stanzas: readonly Directive[], label: string, context: PrepareContext): Step['decide'] {
+  const plugin = (stanzas[0] as Directive).name;
+  const prepared = stanzas.map((stanza) => {
+    const [fromText, ...tos] = stanza.arguments;
+    if (fromText === undefined || tos.length === 0) {
+      context.notes.push(`block ${label}: '${plugin}' without ${fromText === undefined ? 'FROM and ' : ''}TO: CoreDNS refuses to start`);
+    }
+    const from = fromText === undefined ? [] : pluginZones([fromText], label, plugin, context).slice(0, 1);
+    const except = subDirectives(stanza, 'except').flatMap((option) => pluginZones(option.arguments, label, `${plugin} except`, context));
+    for (const option of stanza.block?.directives ?? []) {
+      if (option.name === 'next') context.notes.push(`block ${label}: '${plugin}' option 'next' (try the next plugin on some answers) is not modelled`);
+      if (plugin === 'proxy' && option.name === 'protocol') context.notes.push(`block ${label}: proxy 'protocol ${option.arguments.join(' ')}' is not modelled`);
+    }
+    const servers = tos.map((to) => forwardTarget(to, plugin, label, context));
+    return { from: from[0], except, destination: serversDestination(servers), text: `${plugin} ${stanza.arguments.join(' ')}` };
+  });
+  return (name) => {
+    let best: (typeof prepared)[number] | undefined;
+    for (const stanza of prepared) {
+      if (stanza.from === undefined || !isInZone(name, stanza.from)) continue;
+      if (name !== stanza.from && stanza.except.some((zone) => isInZone(name, zone))) continue;
+      if (best === undefined || (best.from as string).length < stanza.from.length) best = stanza;
+    }
+    if (best === undefined) return undefined;
+    return { destination: best.destination, via: best.text, fallthrough: false };
+  };
+}
+
+/**
+ * A forward/proxy/grpc TO as a socket address (or the resolv.conf member), read with lint's
+ * `readDestination` (CoreDNS's `HostPortOrFile`): `8.8.8.8` → `8.8.8.8:53`, `tls://9.9.9.9` →
+ * `tls://9.9.9.9:853`, `/etc/resolv.conf` → the resolv.conf member, another file → `file:PATH`.
+ */
+function forwardTarget(to: string, plugin: string, label: string, context: PrepareContext): string {
+  const destination = readDestination(to);
+  switch (destination.kind) {
+    case 'placeholder':
+      context.notes.push(`block ${label}: ${plugin} target '${to}' holds an environment placeholder; compared as written`);
+      return to;
+    case 'invalid':
+      context.notes.push(`block ${label}: ${plugin} target '${to}' is not an address CoreDNS reads (${destination.problem}); compared as written`);
+      return to;
+    case 'file':
+      if (destination.scheme === 'dns' && destination.path === '/etc/resolv.conf') return RESOLV_CONF_MEMBER;
+      context.notes.push(`block ${label}: ${plugin} reads nameservers from the file '${destination.path}'; compared as the file name`);
+      return `file:${destination.path}`;
+    default: {
+      const scheme = plugin === 'grpc' ? 'grpc' : destination.scheme;
+      if (scheme === 'https') return to;
+      const port = destination.port ?? defaultDestinationPort(scheme);
+      const host = destination.kind === 'ip' ? formatGoIP(parseGoIP(destination.host, 'strict') ?? []) : canonicalName(destination.name);
+      const address = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+      return scheme === 'dns' ? address : `${scheme}://${address}`;
+    }
+  }
+}
+
+/**
+ * `hosts [FILE [ZONES…]] { IP NAME… ; fallthrough [ZONES…] }`: answers the names it lists. Inline
+ * entries are known; the file's are not (noted). Without `fallthrough` it answers every name of its
+ * zones itself (SERVFAIL for names it does not have).
+ */
+function hostsStep(directive: Directive, blockZones: readonly string[], label: string, context: PrepareContext): Step['decide'] {
+  const args = directive.arguments.slice(1);
+  const zones = args.length > 0 ? pluginZones(args, label, 'hosts', context) : [...blockZones];
+  const fallthrough = fallthroughZones(directive, label, context);
+  const inline = new Set<string>();
+  for (const entry of directive.block?.directives ?? []) {
+    if (socketAddress(entry.name).kind === 'ip') for (const name of entry.arguments) inline.add(canonicalName(name));
+  }
+  const file = directive.arguments[0] ?? '/etc/hosts';
+  if (fallthrough !== undefined) {
+    context.notes.push(`block ${label}: hosts answers the names listed in ${file} itself (not modelled; inline entries are)`);
+  }
+  return (name) => {
+    if (inAny(name, zones) === undefined) return undefined;
+    if (inline.has(name)) return { destination: { kind: 'plugin', plugin: 'hosts' }, via: 'hosts (inline entry)', fallthrough: false };
+    if (fallthrough !== undefined && inAny(name, fallthrough) !== undefined) return undefined;
+    return { destination: { kind: 'plugin', plugin: 'hosts' }, via: 'hosts', fallthrough: false };
+  };
+}
+
+function zonePluginStep(
+  directive: Directive,
+  shape: { readonly zonesFrom: number | undefined; readonly zoneColon?: boolean },
+  blockZones: readonly string[],
+  label: string,
+  context: PrepareContext,
+): Step['decide'] {
+  let args = shape.zonesFrom === undefined ? [] : directive.arguments.slice(shape.zonesFrom);
+  if (shape.zoneColon === true) args = args.map((arg) => arg.slice(0, Math.max(arg.indexOf(':'), 0)) || arg);
+  const zones = args.length > 0 ? pluginZones(args, label, directive.name, context) : [...blockZones];
+  const fallthrough = fallthroughZones(directive, label, context);
+  return (name) => {
+    if (inAny(name, zones) === undefined) return undefined;
+    const falls = fallthrough !== undefined && inAny(name, fallthrough) !== undefined;
+    return { destination: { kind: 'plugin', plugin: directive.name }, via: directive.name, fallthrough: falls };
+  };
+}

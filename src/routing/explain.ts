@@ -1,0 +1,113 @@
+import type { ConfigMapData } from '../configmap/read-configmap.js';
+import { readConfigMap } from '../configmap/read-configmap.js';
+import type { Corefile } from '../corefile/model.js';
+import { formatNotes, formatTable } from './check.js';
+import { coreDnsRouting } from './coredns-routing.js';
+import { describeDestination, sameDestination } from './destination.js';
+import type { Route } from './destination.js';
+import { kubeDnsRouting } from './kube-dns-routing.js';
+import { canonicalName, displayName } from './names.js';
+
+/**
+ * `explain`: what a pod's resolver does with a name, and who answers each name it tries.
+ *
+ * A pod with `dnsPolicy: ClusterFirst` gets `search <ns>.svc.<cluster-domain> svc.<cluster-domain>
+ * <cluster-domain>` and `options ndots:5` (the kubelet also appends the node's own search domains,
+ * which are not known here; pass them as `searchPath` to include them). The candidates follow the
+ * glibc resolver: a name ending in `.` is tried as is only; a name with at least `ndots` dots is
+ * tried as is first, then with each search domain; any other name with each search domain first,
+ * then as is.
+ *
+ * Pure: no Node APIs.
+ */
+
+export interface ExplainInput {
+  /** The kube-dns ConfigMap: `data`, YAML/JSON text, or `null` for none. */
+  readonly kubeDns: ConfigMapData | string | null;
+  /** The Corefile, as text or model; without it only kube-dns is explained. */
+  readonly corefile?: string | Corefile;
+  /** The cluster domain (default `cluster.local`). */
+  readonly clusterDomain?: string;
+  readonly kubeDnsVersion?: string;
+  /** The CoreDNS port pods reach (default 53). */
+  readonly port?: number | string;
+  /** The pod's namespace (default `default`). */
+  readonly namespace?: string;
+  /** The resolver's `ndots` (default 5, the kubelet's). */
+  readonly ndots?: number;
+  /** Search domains after the three cluster ones (the node's, as the kubelet appends them). */
+  readonly searchPath?: readonly string[];
+}
+
+export interface CandidateExplanation {
+  /** The name the resolver sends (lower case, no trailing dot). */
+  readonly name: string;
+  readonly kubeDns: Route;
+  /** Absent without a Corefile. */
+  readonly coreDns?: Route;
+  /** Whether both answer it from the same destination; absent without a Corefile. */
+  readonly same?: boolean;
+}
+
+export interface Explanation {
+  readonly query: string;
+  readonly searchPath: readonly string[];
+  readonly ndots: number;
+  /** In the order the resolver tries them; the first that gets an answer wins. */
+  readonly candidates: readonly CandidateExplanation[];
+  readonly notes: readonly string[];
+}
+
+export const KUBELET_NDOTS = 5;
+
+/** The search path the kubelet writes for a ClusterFirst pod in `namespace`. */
+export function clusterSearchPath(namespace: string, clusterDomain: string): string[] {
+  const domain = canonicalName(clusterDomain);
+  return [`${namespace}.svc.${domain}`, `svc.${domain}`, domain];
+}
+
+/** The names a glibc resolver tries for `query`, in order (see the module comment). */
+export function resolverCandidates(query: string, searchPath: readonly string[], ndots: number = KUBELET_NDOTS): string[] {
+  const trimmed = query.trim();
+  const name = canonicalName(trimmed);
+  if (trimmed.endsWith('.')) return [name];
+  const searched = searchPath.map((domain) => canonicalName(domain)).map((domain) => (domain === '' ? name : `${name}.${domain}`));
+  const dots = (trimmed.match(/\./g) ?? []).length;
+  const ordered = dots >= ndots ? [name, ...searched] : [...searched, name];
+  return [...new Set(ordered)];
+}
+
+/** Who answers each candidate of `query` under kube-dns and, with a Corefile, under CoreDNS. */
+export function explainName(query: string, input: ExplainInput): Explanation {
+  const data = typeof input.kubeDns === 'string' ? readConfigMap(input.kubeDns, { preferredNames: ['kube-dns'] }).data : input.kubeDns;
+  const kubeDns = kubeDnsRouting(data, {
+    ...(input.clusterDomain === undefined ? {} : { clusterDomain: input.clusterDomain }),
+    ...(input.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: input.kubeDnsVersion }),
+  });
+  const coreDns = input.corefile === undefined ? undefined : coreDnsRouting(input.corefile, input.port === undefined ? {} : { port: input.port });
+  const ndots = input.ndots ?? KUBELET_NDOTS;
+  const searchPath = [...clusterSearchPath(input.namespace ?? 'default', kubeDns.clusterDomain), ...(input.searchPath ?? []).map(canonicalName)];
+  const candidates = resolverCandidates(query, searchPath, ndots).map((name): CandidateExplanation => {
+    const kubeRoute = kubeDns.route(name);
+    if (coreDns === undefined) return { name, kubeDns: kubeRoute };
+    const coreRoute = coreDns.route(name);
+    return { name, kubeDns: kubeRoute, coreDns: coreRoute, same: sameDestination(kubeRoute.destination, coreRoute.destination) };
+  });
+  const notes = [...new Set([...kubeDns.notes.map((note) => `kube-dns: ${note}`), ...(coreDns?.notes ?? []).map((note) => `Corefile: ${note}`)])];
+  return { query, searchPath, ndots, candidates, notes };
+}
+
+/** The explanation for people: the search path, then one row per candidate. */
+export function formatExplanation(explanation: Explanation): string {
+  const withCorefile = explanation.candidates.some((candidate) => candidate.coreDns !== undefined);
+  const cell = (route: Route) => `${describeDestination(route.destination)}\n(${route.via})`;
+  const rows = explanation.candidates.map((candidate, index) => [
+    String(index + 1),
+    displayName(candidate.name),
+    cell(candidate.kubeDns),
+    ...(candidate.coreDns === undefined ? [] : [cell(candidate.coreDns), candidate.same === true ? 'yes' : 'NO']),
+  ]);
+  const header = ['#', 'CANDIDATE', 'KUBE-DNS', ...(withCorefile ? ['COREDNS', 'SAME'] : [])];
+  const intro = `${JSON.stringify(explanation.query)}: search ${explanation.searchPath.map(displayName).join(' ')}, ndots:${explanation.ndots}; tried in this order until one gets an answer:`;
+  return `${intro}\n\n${formatTable(header, rows)}\n${formatNotes(explanation.notes)}`;
+}

@@ -1,0 +1,187 @@
+import type { ConfigMapData } from '../configmap/read-configmap.js';
+import { isDns1123Label } from '../kubedns/go-net.js';
+import { KUBE_DNS_KEYS, readKubeDnsConfig } from '../kubedns/read-kube-dns-config.js';
+import type { KubeDnsConfig, KubeDnsReading } from '../kubedns/read-kube-dns-config.js';
+import { DEFAULT_CLUSTER_DOMAIN } from '../translate/translate.js';
+import { KUBERNETES_DEFAULT_REVERSE_ZONES } from '../translate/kubernetes-default-corefile.js';
+import { normaliseZone } from '../translate/zones.js';
+import { anyOf, RESOLV_CONF, serversDestination, socketAddress } from './destination.js';
+import type { RouteDestination, Route } from './destination.js';
+import { canonicalName, displayName, labelsAbove, ZoneTable } from './names.js';
+
+/**
+ * Who answers a query name under kube-dns (../shared/reference/kube-dns-and-coredns.md §1.3–1.6).
+ *
+ * A kube-dns pod answers through dnsmasq, which dnsmasq-nanny starts with one `--server=/ZONE/ADDR`
+ * per zone: the manifest's own (the cluster domain, `in-addr.arpa` and `ip6.arpa`, all to kubedns
+ * on 127.0.0.1:10053) and one per stub domain nameserver; upstreamNameservers become plain
+ * `--server=ADDR` with `--no-resolv`, else dnsmasq reads the node's resolv.conf. dnsmasq sends a
+ * name to the servers of the most specific zone containing it, and only to those.
+ *
+ * - the cluster domain → kubedns, whose NXDOMAIN is final (`cluster`);
+ * - a federation-shaped name `<svc>.<ns>.<federation>.svc.<cluster-domain>` → kubedns, which
+ *   answers with a CNAME into the federation domain (`cluster` with `federation`);
+ * - the reverse zones → kubedns, which forwards what it cannot answer (reverse lookups of non-cluster
+ *   addresses) to the upstreams (`cluster, else upstreams`);
+ * - a stub domain → its nameservers, with no fallback; a stub equal to one of the zones above
+ *   makes dnsmasq choose between kubedns and the stub (`any-of`);
+ * - everything else → upstreamNameservers, or resolv.conf when the key is absent or `[]`.
+ *
+ * A ConfigMap kube-dns rejects (validation is all-or-nothing) is ignored: at startup kube-dns runs
+ * its defaults, so the model routes like an empty ConfigMap and says so in `notes`.
+ *
+ * Pure: no Node APIs.
+ */
+export interface KubeDnsRoutingOptions {
+  /** The cluster domain (default `cluster.local`). */
+  readonly clusterDomain?: string;
+  /** The kube-dns version whose validation rules apply (default: the newest known). */
+  readonly kubeDnsVersion?: string;
+}
+
+export interface KubeDnsRouting {
+  readonly clusterDomain: string;
+  /** False when kube-dns rejected the ConfigMap; the model then routes like kube-dns's defaults. */
+  readonly acceptedByKubeDns: boolean;
+  /** The reading of the ConfigMap, with kube-dns's diagnostics. */
+  readonly reading: KubeDnsReading;
+  /** What the model assumed or could not follow, one sentence each. */
+  readonly notes: readonly string[];
+  /** Zones the model routes on: the cluster domain, the reverse zones and every stub domain in effect. */
+  readonly zones: readonly string[];
+  /** Names of the federations in effect, with their domains. */
+  readonly federations: ReadonlyMap<string, string>;
+  /** Who answers `name` (any case, trailing dot optional). */
+  route(name: string): Route;
+}
+
+type ZoneEntry =
+  | { readonly kind: 'cluster' }
+  | { readonly kind: 'reverse' }
+  | { readonly kind: 'stub'; readonly servers: readonly string[] }
+  | { readonly kind: 'both'; readonly own: 'cluster' | 'reverse'; readonly servers: readonly string[] };
+
+const EMPTY_CONFIG: KubeDnsConfig = { stubDomains: [], upstreamNameservers: undefined, federations: undefined };
+
+/** The kube-dns routing model of a ConfigMap's data (`null`: there is no ConfigMap). */
+export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRoutingOptions = {}): KubeDnsRouting {
+  const clusterDomain = canonicalName(options.clusterDomain ?? DEFAULT_CLUSTER_DOMAIN);
+  const reading = readKubeDnsConfig(data, options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion });
+  const notes: string[] = [];
+  const keys = Object.keys(data ?? {});
+  if (keys.length > 0 && !keys.some((key) => (KUBE_DNS_KEYS as readonly string[]).includes(key))) {
+    notes.push(`the ConfigMap has none of ${KUBE_DNS_KEYS.join(', ')} (only ${keys.join(', ')}): kube-dns runs its defaults`);
+  }
+  let config = reading.config;
+  if (!reading.acceptedByKubeDns) {
+    const problems = reading.diagnostics.filter((entry) => entry.severity === 'error' || entry.code === 'federations-json');
+    const first = problems[0];
+    notes.push(
+      `kube-dns ${reading.rules.version} rejects this ConfigMap (${problems.length} problem${problems.length === 1 ? '' : 's'}${first === undefined ? '' : `, first: ${first.message}`}) and runs its defaults at startup: no stub domains, no federations, upstreams from resolv.conf; the kube-dns routes are those defaults (after a later edit, kube-dns would keep its previous configuration instead)`,
+    );
+    config = EMPTY_CONFIG;
+  }
+
+  const upstreamNameservers = config.upstreamNameservers ?? [];
+  const upstream: Route =
+    upstreamNameservers.length === 0
+      ? { destination: RESOLV_CONF, via: config.upstreamNameservers === undefined ? 'no upstreamNameservers: resolv.conf' : 'upstreamNameservers is empty: resolv.conf' }
+      : { destination: serversDestination(upstreamNameservers.map((entry) => addressOf(entry.value, 'upstreamNameservers', notes))), via: 'upstreamNameservers' };
+
+  const table = new ZoneTable<ZoneEntry>();
+  table.set(clusterDomain, { kind: 'cluster' });
+  for (const zone of KUBERNETES_DEFAULT_REVERSE_ZONES) if (!table.has(zone)) table.set(zone, { kind: 'reverse' });
+  for (const stub of config.stubDomains) {
+    const normalised = normaliseZone(stub.domain);
+    if ('problem' in normalised) {
+      notes.push(`stub domain '${stub.domain}' is not modelled: ${normalised.problem}`);
+      continue;
+    }
+    const { zone } = normalised;
+    if (stub.nameservers.length === 0) {
+      notes.push(`stub domain ${zone} has no nameservers: dnsmasq-nanny adds no --server for it, so its names go upstream`);
+      continue;
+    }
+    const servers = stub.nameservers.map((entry) => addressOf(entry.value, `stub domain ${zone}`, notes));
+    const existing = table.get(zone);
+    if (existing !== undefined && (existing.kind === 'cluster' || existing.kind === 'reverse')) {
+      notes.push(`stub domain ${zone} is also served by kubedns: dnsmasq has two server sets for it and may pick either`);
+      table.set(zone, { kind: 'both', own: existing.kind, servers });
+    } else {
+      table.set(zone, { kind: 'stub', servers });
+    }
+  }
+
+  const federations = new Map<string, string>((config.federations ?? []).map((entry) => [entry.name, entry.domain]));
+  const reverseDestination: RouteDestination = { kind: 'cluster', otherwise: upstream.destination };
+
+  function clusterRoute(name: string, zone: string): Route {
+    const federation = federationOf(name, zone, federations);
+    if (federation !== undefined) return { destination: { kind: 'cluster', zone, federation: federation.domain }, via: `kubedns: federation ${federation.name}` };
+    return { destination: { kind: 'cluster', zone }, via: `kubedns: cluster domain ${zone}` };
+  }
+
+  function route(query: string): Route {
+    const name = canonicalName(query);
+    const match = table.longestMatch(name);
+    if (match === undefined) return upstream;
+    const { zone, value } = match;
+    switch (value.kind) {
+      case 'cluster':
+        return clusterRoute(name, zone);
+      case 'reverse':
+        return { destination: reverseDestination, via: `kubedns: reverse zone ${zone}` };
+      case 'stub':
+        return { destination: serversDestination(value.servers), via: `stub domain ${displayName(zone)}` };
+      case 'both': {
+        const own = value.own === 'cluster' ? clusterRoute(name, zone).destination : reverseDestination;
+        return { destination: anyOf([own, serversDestination(value.servers)]), via: `stub domain ${zone} and kubedns` };
+      }
+    }
+  }
+
+  return {
+    clusterDomain,
+    acceptedByKubeDns: reading.acceptedByKubeDns,
+    reading,
+    notes,
+    zones: [...table.zones()],
+    federations,
+    route,
+  };
+}
+
+/** A nameserver as dnsmasq uses it, noting what dnsmasq-nanny does to it. */
+function addressOf(value: string, where: string, notes: string[]): string {
+  const address = socketAddress(value);
+  if (address.kind === 'hostname') {
+    notes.push(`${where}: '${value}' is a hostname; dnsmasq-nanny resolves it once, when it configures dnsmasq, and uses only its first address`);
+  } else if (address.bracketedWithPort) {
+    notes.push(
+      `${where}: dnsmasq-nanny passes '${value}' to dnsmasq as '${value.replace(/:(\d+)$/, '#$1')}', which dnsmasq refuses (it does not start); routed as if it had accepted the address`,
+    );
+  } else if (address.kind === 'unreadable') {
+    notes.push(`${where}: '${value}' is not an address the model can read; compared as written`);
+  }
+  return address.address;
+}
+
+/**
+ * The federation a name asks for, kube-dns's way: exactly `<svc>.<ns>.<federation>.svc` above the
+ * cluster domain, `<svc>` a DNS-1035 label, `<ns>` and `<federation>` DNS-1123 labels, and
+ * `<federation>` one of the configured names.
+ */
+function federationOf(name: string, clusterDomain: string, federations: ReadonlyMap<string, string>): { name: string; domain: string } | undefined {
+  if (federations.size === 0) return undefined;
+  const labels = labelsAbove(name, clusterDomain);
+  if (labels.length !== 4 || labels[3] !== 'svc') return undefined;
+  const [service, namespace, federation] = labels as [string, string, string, string];
+  const domain = federations.get(federation);
+  if (domain === undefined || !isDns1035Label(service) || !isDns1123Label(namespace) || !isDns1123Label(federation)) return undefined;
+  return { name: federation, domain };
+}
+
+/** apimachinery's `IsDNS1035Label`: a DNS-1123 label that starts with a letter. */
+function isDns1035Label(text: string): boolean {
+  return isDns1123Label(text) && /^[a-z]/.test(text);
+}

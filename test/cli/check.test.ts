@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { CHECK_HELP, runCheck } from '../../src/cli/commands/check.js';
+import { UsageError } from '../../src/cli/usage-error.js';
+import { translateKubeDns } from '../../src/translate/translate.js';
+import { memoryIo } from '../support/memory-io.js';
+
+const KUBE_DNS = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: kube-dns
+  namespace: kube-system
+data:
+  stubDomains: |
+    {"consul.local": ["10.150.0.1"], "local": ["10.150.0.2"]}
+  upstreamNameservers: |
+    ["8.8.8.8"]
+`;
+const DATA = { stubDomains: '{"consul.local": ["10.150.0.1"], "local": ["10.150.0.2"]}', upstreamNameservers: '["8.8.8.8"]' };
+const TRANSLATED = translateKubeDns(DATA).corefile ?? '';
+/** Forgets that 'local' captures cluster.local in CoreDNS. */
+const NAIVE = TRANSLATED.replace('.:53 cluster.local:53 {', '.:53 {');
+
+const coreDnsConfigMap = (corefile: string) => `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: coredns
+  namespace: kube-system
+data:
+  Corefile: |
+${corefile.split('\n').map((line) => (line === '' ? '' : `    ${line}`)).join('\n')}`;
+
+describe('kube-dns-to-coredns check', () => {
+  it('exits 0 when every name goes where it went', async () => {
+    const io = memoryIo({ files: { 'kube-dns.yaml': KUBE_DNS, Corefile: TRANSLATED } });
+    expect(await runCheck(['--kube-dns', 'kube-dns.yaml', '--corefile', 'Corefile'], io)).toBe(0);
+    expect(io.out()).toMatch(/^kube-dns and the Corefile route all \d+ checked names the same way\.\n$/);
+    expect(io.err()).toBe('');
+  });
+
+  it('exits 1 with a table of the differing names; reads a CoreDNS ConfigMap too', async () => {
+    const io = memoryIo({ files: { 'kube-dns.yaml': KUBE_DNS, 'coredns.yaml': coreDnsConfigMap(NAIVE) } });
+    expect(await runCheck(['--kube-dns', 'kube-dns.yaml', '--corefile', 'coredns.yaml'], io)).toBe(1);
+    const lines = io.out().split('\n');
+    expect(lines[0]).toMatch(/^kube-dns and the Corefile route 5 of \d+ checked names differently:$/);
+    expect(lines[2]).toMatch(/^NAME +KUBE-DNS +COREDNS$/);
+    expect(lines[3]).toMatch(/^cluster\.local +cluster cluster\.local +10\.150\.0\.2:53$/);
+    expect(lines[4]).toMatch(/^svc\.cluster\.local +\(kubedns: cluster domain cluster\.local\) +\(block "local:53" > forward \. 10\.150\.0\.2\)$/);
+    expect(lines.slice(5, 8)).toEqual(['default.svc.cluster.local', 'kubernetes.default.svc.cluster.local', 'x.cluster.local']);
+  });
+
+  it('--output json lists differences, notes and the names compared', async () => {
+    const io = memoryIo({ files: { k: KUBE_DNS }, stdin: NAIVE });
+    expect(await runCheck(['--kube-dns', 'k', '--corefile', '-', '-o', 'json', '--name', 'db.cluster.local'], io)).toBe(1);
+    const json = JSON.parse(io.out()) as { equivalent: boolean; checked: number; differences: { name: string; kubeDns: { text: string; via: string; destination: unknown }; coreDns: { text: string } }[]; notes: string[]; names: string[] };
+    expect(json.equivalent).toBe(false);
+    expect(json.checked).toBe(json.names.length);
+    expect(json.names).toContain('db.cluster.local');
+    expect(json.differences.map((difference) => difference.name)).toContain('db.cluster.local');
+    expect(json.differences[0]).toEqual({
+      name: 'cluster.local',
+      kubeDns: { destination: { kind: 'cluster', zone: 'cluster.local' }, text: 'cluster cluster.local', via: 'kubedns: cluster domain cluster.local' },
+      coreDns: { destination: { kind: 'servers', servers: ['10.150.0.2:53'] }, text: '10.150.0.2:53', via: 'block "local:53" > forward . 10.150.0.2' },
+    });
+    expect(io.err()).toBe('');
+  });
+
+  it('prints notes on stderr: kube-dns rejected the ConfigMap', async () => {
+    const io = memoryIo({ files: { k: 'stubDomains: \'{"Acme.local": ["10.0.0.1"]}\'\n', c: translateKubeDns(null).corefile ?? '' } });
+    expect(await runCheck(['--kube-dns', 'k', '--corefile', 'c'], io)).toBe(0);
+    expect(io.err()).toMatch(/^Notes:\n {2}- kube-dns: kube-dns 1\.26\.7 rejects this ConfigMap/);
+  });
+
+  it('honours --cluster-domain and --port', async () => {
+    const corefile = (translateKubeDns(DATA, { clusterDomain: 'k8s.corp' }).corefile ?? '').replaceAll(':53', ':1053');
+    const io = memoryIo({ files: { k: KUBE_DNS, c: corefile } });
+    expect(await runCheck(['--kube-dns', 'k', '--corefile', 'c', '--cluster-domain', 'k8s.corp', '--port', '1053'], io)).toBe(0);
+    expect(await runCheck(['--kube-dns', 'k', '--corefile', 'c', '--cluster-domain', 'k8s.corp'], memoryIo({ files: { k: KUBE_DNS, c: corefile } }))).toBe(1);
+  });
+
+  it('reports Corefile syntax errors as FILE:LINE:COL with exit 2', async () => {
+    const io = memoryIo({ files: { k: KUBE_DNS, c: '. {\n    whoami }\n' } });
+    expect(await runCheck(['--kube-dns', 'k', '--corefile', 'c'], io)).toBe(2);
+    expect(io.err()).toBe("c:2:12: Unexpected '}' because no matching opening brace\n");
+  });
+
+  it('prints its help; refuses bad usage', async () => {
+    const io = memoryIo();
+    expect(await runCheck(['--help'], io)).toBe(0);
+    expect(io.out()).toBe(CHECK_HELP);
+    const files = { files: { k: KUBE_DNS, c: TRANSLATED } };
+    for (const args of [
+      ['--kube-dns', 'k'],
+      ['--corefile', 'c'],
+      ['--kube-dns', '-', '--corefile', '-'],
+      ['--kube-dns', 'k', '--corefile', 'c', 'extra'],
+      ['--kube-dns', 'k', '--corefile', 'c', '-o', 'yaml'],
+      ['--kube-dns', 'k', '--corefile', 'c', '--cluster-domain', 'Not_A_Domain'],
+      ['--kube-dns', 'k', '--corefile', 'c', '--port', '0'],
+      ['--kube-dns', 'k', '--corefile', 'c', '--kube-dns-version', '9.9.9'],
+      ['--kube-dns', 'missing', '--corefile', 'c'],
+    ]) {
+      await expect(runCheck(args, memoryIo(files)), args.join(' ')).rejects.toThrow(UsageError);
+    }
+  });
+});
