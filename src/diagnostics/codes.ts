@@ -105,6 +105,11 @@ export const DIAGNOSTIC_CODES = {
     "No upstreamNameservers: names outside the cluster and the stub domains go to the node's /etc/resolv.conf, as with kube-dns.",
     'If the node uses a local resolver (127.0.0.53), CoreDNS loop detection stops it: set upstreamNameservers or fix the node.',
   ),
+  'reverse-lookups-not-forwarded': translate(
+    'warning',
+    'Reverse lookups of addresses outside the cluster end in NXDOMAIN: the target CoreDNS cannot let the kubernetes plugin fall through for reverse zones (1.0.3+ can).',
+    'kube-dns forwarded them upstream; target CoreDNS 1.0.3 or later to keep that.',
+  ),
   'unrepresentable-value': translate('error', 'A value cannot be written as a Corefile token (CoreDNS would read something else).', 'A lone `{` or `}`, or a backslash before a quote, has no Corefile spelling; change the value.'),
   'federation-semantics': translate(
     'warning',

@@ -96,6 +96,9 @@ export function translateKubeDns(data: ConfigMapData | null, options: TranslateO
   const upstreams = planUpstreams(reading.config.upstreamNameservers, context);
   const federation = planFederation(reading.config.federations, options.dropFederations === true, context);
   const mainKeys = mainBlockKeys(stubs, context);
+  if (!features.kubernetesFallthroughZones) {
+    report(context, 'reverse-lookups-not-forwarded', '', '', `CoreDNS ${features.version}'s kubernetes plugin cannot fall through for in-addr.arpa and ip6.arpa`);
+  }
   if (hasErrors(diagnostics)) return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns: features.version };
 
   const model = buildCorefile(mainKeys, upstreams, federation, stubs, context);
