@@ -15,5 +15,5 @@ await build({
   platform: 'node',
   cwd: root,
   logLevel: 'warn',
-  output: { dir: outDir, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
+  output: { dir: outDir, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js', minify: true },
 });
