@@ -1,6 +1,6 @@
 import type { ConfigMapData } from '../configmap/read-configmap.js';
 import { decodeFederations, decodeStubDomains, decodeUpstreamNameservers } from '../kubedns/go-json.js';
-import { CADDY_BLOCK_CLOSING, CADDY_BLOCK_SEPARATOR, caddyBlockOpening, caddyBodyLine, caddyfileFromJson } from './caddyfile-json.js';
+import { caddyfileFromJson, IndentedCaddyWriter } from './caddyfile-json.js';
 import { isDns1123Subdomain, isGoIP, isValidPort, splitHostPort } from '../kubedns/go-net.js';
 import type { PortParser } from '../kubedns/go-net.js';
 import { prepCorefileFormat } from './prep-corefile-format.js';
@@ -73,18 +73,18 @@ function translateStubDomains(profile: KubeadmProfile, text: string | undefined,
   if (!has(text)) return '';
   const decoded = decodeStubDomains(text);
   if (!decoded.ok) throw new PieceError(`${JSON_ERROR_PREFIX}: ${decoded.error.message}`);
-  // Block texts are made one by one (no intermediate block objects): a 1 MiB ConfigMap has
-  // ~16,000 stub domains, and short-lived garbage is what this loop would otherwise spend its time on.
-  const fixedLines = [['errors'], ['cache', '30'], ...(profile.stubLoop ? [['loop']] : [])].map(caddyBodyLine).join('');
-  const texts: string[] = [];
-  for (const [domain, nameservers] of decoded.value ?? []) {
+  const fixedLines = [['errors'], ['cache', '30'], ...(profile.stubLoop ? [['loop']] : [])];
+  const writer = new IndentedCaddyWriter(4);
+  decoded.value?.forEach((nameservers, domain) => {
     const kept = profile.nameserverCheck === undefined ? (nameservers ?? []) : omitHostnames(nameservers ?? [], profile.nameserverCheck, warnings);
-    if (profile.nameserverCheck !== undefined && kept.length === 0) continue;
+    if (profile.nameserverCheck !== undefined && kept.length === 0) return;
     // kubeadm appended the port blindly: `foo.com:5353` became `foo.com:5353:53`.
-    const forward = caddyBodyLine([profile.forwarder, '.', ...kept]);
-    texts.push(caddyBlockOpening([`${domain}:53`]) + fixedLines + forward + CADDY_BLOCK_CLOSING);
-  }
-  return prepCorefileFormat(texts.join(CADDY_BLOCK_SEPARATOR), 4, profile.emptyStubsStayEmpty);
+    writer.open(`${domain}:53`);
+    for (const line of fixedLines) writer.line(line);
+    writer.line([profile.forwarder, '.', ...kept]);
+    writer.close();
+  });
+  return writer.text(profile.emptyStubsStayEmpty);
 }
 
 function translateUpstreamNameservers(profile: KubeadmProfile, text: string | undefined, warnings: string[]): string {
@@ -112,6 +112,10 @@ function translateFederations(text: string | undefined, dnsDomain: string): stri
 function omitHostnames(values: readonly string[], portParser: PortParser, warnings: string[]): string[] {
   const kept: string[] = [];
   for (const value of values) {
+    if (isPlainIPv4WithPort(value)) {
+      kept.push(value);
+      continue;
+    }
     const { host, isIp } = checkedHost(value, portParser);
     if (isIp) {
       kept.push(value);
@@ -122,8 +126,23 @@ function omitHostnames(values: readonly string[], portParser: PortParser, warnin
   return kept;
 }
 
+const PLAIN_IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?::([1-9]\d{0,4}))?$/;
+
+/**
+ * The common case, decided with one native regular expression: dotted decimal IPv4 with octets up
+ * to 255 and an optional port 1–65535 without sign or leading zero. {@link checkedHost} accepts
+ * every such value as an IP for both port parsers (a law in the tests); anything else takes that
+ * slower path.
+ */
+export function isPlainIPv4WithPort(value: string): boolean {
+  const match = PLAIN_IPV4.exec(value);
+  if (match === null) return false;
+  for (let group = 1; group <= 4; group += 1) if (Number(match[group]) > 255) return false;
+  return match[5] === undefined || Number(match[5]) <= 65535;
+}
+
 /** kubeadm's `ParseHostPort`: returns the host part, or throws kubeadm's error. */
-function checkedHost(hostport: string, portParser: PortParser): { host: string; isIp: boolean } {
+export function checkedHost(hostport: string, portParser: PortParser): { host: string; isIp: boolean } {
   const split = splitHostPort(hostport);
   const host = split?.host ?? hostport;
   const port = split?.port ?? '';

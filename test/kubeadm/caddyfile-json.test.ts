@@ -51,3 +51,19 @@ describe('prepCorefileFormat', () => {
     expect(prepCorefileFormat('', 4, false)).toBe('\n    ');
   });
 });
+
+describe('IndentedCaddyWriter', () => {
+  it('writes exactly prepCorefileFormat(caddyfileFromJson(blocks))', async () => {
+    const fc = (await import('fast-check')).default;
+    const { IndentedCaddyWriter } = await import('../../src/kubeadm/caddyfile-json.js');
+    const token = fc.stringMatching(/^[a-z .:"{}#\\\t\n\r]{0,6}$/);
+    const block = fc.record({ keys: fc.array(token, { minLength: 1, maxLength: 2 }), body: fc.array(fc.array(token, { minLength: 1, maxLength: 4 }), { maxLength: 4 }) });
+    fc.assert(
+      fc.property(fc.array(block, { maxLength: 4 }), fc.integer({ min: 0, max: 8 }), fc.boolean(), (blocks, indentation, emptyStaysEmpty) => {
+        const writer = new IndentedCaddyWriter(indentation);
+        for (const each of blocks) writer.block(each);
+        expect(writer.text(emptyStaysEmpty)).toBe(prepCorefileFormat(caddyfileFromJson(blocks), indentation, emptyStaysEmpty));
+      }),
+    );
+  });
+});

@@ -132,3 +132,49 @@ describe('kubeadm translation laws', () => {
     );
   });
 });
+
+describe('the plain-IPv4 fast path of the value check', () => {
+  it('accepts only values the full check keeps as IPs, for both port parsers', async () => {
+    const { checkedHost, isPlainIPv4WithPort } = await import('../../src/kubeadm/translate-pieces.js');
+    const octet = fc.oneof(fc.nat(300).map(String), fc.constantFrom('010', '00', '0', '255', '256'));
+    const value = fc.oneof(
+      fc.tuple(octet, octet, octet, octet, fc.option(fc.oneof(fc.nat(70000).map(String), fc.constantFrom('', '0', '053', '+53', '65535', '65536')), { nil: undefined })).map(
+        ([a, b, c, d, port]) => `${a}.${b}.${c}.${d}${port === undefined ? '' : `:${port}`}`,
+      ),
+      fc.stringMatching(/^[0-9.:+a-z]{0,16}$/),
+    );
+    fc.assert(
+      fc.property(value, fc.constantFrom('atoi' as const, 'uint16' as const), (text, parser) => {
+        if (!isPlainIPv4WithPort(text)) return;
+        expect(checkedHost(text, parser)).toEqual({ host: text.split(':')[0], isIp: true });
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('the plain literal-block fast path of the manifest decode', () => {
+  it('agrees with the yaml.v2 emulation whenever it applies', async () => {
+    const { plainLiteralBlock, renderKubeadmManifest } = await import('../../src/kubeadm/manifest.js');
+    const { decodeYamlV2Manifest } = await import('../../src/kubeadm/yaml-v2/decode-manifest.js');
+    const hostileToken = fc.stringMatching(/^[a-z0-9 .:"{}#\\\t\n\r\u0085\u2028\u0001é-]{0,8}$/);
+    const pieces = fc.record({
+      stubDomains: fc.oneof(fc.constant(''), hostileToken.map((text) => `\n    ${text}`), fc.array(hostileToken, { maxLength: 6 }).map((lines) => lines.map((line) => `\n${line}`).join(''))),
+      upstreamNameservers: hostileToken,
+      federations: fc.oneof(fc.constant(undefined), hostileToken.map((text) => `\n        ${text}`)),
+    });
+    let applied = 0;
+    fc.assert(
+      fc.property(profileId, pieces, (id, generated) => {
+        const profile = KUBEADM_PROFILES[id];
+        const manifest = renderKubeadmManifest(profile, generated, 'cluster.local');
+        const fast = plainLiteralBlock(manifest);
+        if (fast === undefined) return;
+        applied += 1;
+        expect(decodeYamlV2Manifest(manifest, profile.yamlRelease)).toEqual({ ok: true, corefile: fast });
+      }),
+      { numRuns: 3000 },
+    );
+    expect(applied).toBeGreaterThan(300);
+  });
+});
