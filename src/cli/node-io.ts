@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import type { CliIo } from './io.js';
 import { main } from './main.js';
 
@@ -26,8 +24,12 @@ export function processIo(): CliIo {
   };
 }
 
+/** Loaded only with --out: start-up pays for no module it does not use. */
 async function writeFileAtomically(path: string, content: string): Promise<void> {
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const { rename, rm, writeFile } = await import('node:fs/promises');
+  const { basename, dirname, join } = await import('node:path');
+  // 'wx' below refuses an existing file, so the name only has to be unlikely to collide.
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`);
   try {
     await writeFile(temporary, content, { flag: 'wx' });
     await rename(temporary, path);
