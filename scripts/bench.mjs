@@ -70,7 +70,9 @@ const example = join(root, 'examples', 'kube-dns-configmap.yaml');
 const bare = medianOf(runs * 2, ['-e', '0']);
 const startup = medianOf(runs * 2, [bin, '--kubeadm', '1.17', example]);
 record('`node -e 0` (median)', `${bare.toFixed(1)} ms`, '');
-record('CLI on the bundled example (median)', `${startup.toFixed(1)} ms (+${(startup - bare).toFixed(1)} ms)`, '≤ +40 ms over `node -e 0`');
+record('CLI `--kubeadm 1.17` on the bundled example (median)', `${startup.toFixed(1)} ms (+${(startup - bare).toFixed(1)} ms)`, '≤ +40 ms over `node -e 0`');
+const startupDefault = medianOf(runs * 2, [bin, example]);
+record('CLI default translator on the bundled example (median)', `${startupDefault.toFixed(1)} ms (+${(startupDefault - bare).toFixed(1)} ms)`, '');
 
 // 2. A 1 MiB ConfigMap (~16,000 stub domains) through the CLI, and linearity against 4,000.
 const sizes = [4000, 16000];
@@ -103,7 +105,43 @@ const inProcess = median(Array.from({ length: runs }, () => {
   translateLikeKubeadm('1.17', big, 'cluster.local');
   return performance.now() - started;
 }));
-record('library, 16,000 stub domains, in process (median)', `${inProcess.toFixed(1)} ms`, '');
+record('library `translateLikeKubeadm`, 16,000 stub domains, in process (median)', `${inProcess.toFixed(1)} ms`, '');
+
+const { checkRouting, translateKubeDns } = await import(pathToFileURL(join(root, 'dist', 'index.js')).href);
+const thousand = readConfigMap(kubeDnsConfigMap(1000)).data;
+const translatedThousand = translateKubeDns(thousand).corefile;
+const checkTime = median(Array.from({ length: runs }, () => {
+  const started = performance.now();
+  checkRouting({ kubeDns: thousand, corefile: translatedThousand });
+  return performance.now() - started;
+}));
+record('library `checkRouting`, 1,000 stub domains, in process (median)', `${checkTime.toFixed(1)} ms`, '');
+const defaultTime = median(Array.from({ length: runs }, () => {
+  const started = performance.now();
+  translateKubeDns(big);
+  return performance.now() - started;
+}));
+record('library `translateKubeDns`, 16,000 stub domains, in process (median)', `${defaultTime.toFixed(1)} ms`, '');
+
+// 5. Start-up in instructions (valgrind, when installed): unlike wall time, the count does not
+// depend on what else the machine is doing.
+const valgrind = spawnSync('valgrind', ['--version'], { encoding: 'utf8' });
+if (valgrind.status === 0 && !quick) {
+  const count = (args) => {
+    const out = join(work, 'callgrind.out');
+    const result = spawnSync('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, ...args], { encoding: 'utf8', cwd: root });
+    return Number(/Collected : (\d+)/.exec(result.stderr)?.[1] ?? Number.NaN) / 1e6;
+  };
+  const base = count(['-e', '0']);
+  record('`node -e 0`, instructions', `${base.toFixed(0)} M`, '');
+  for (const [what, args] of [
+    ['CLI `--kubeadm 1.17` on the example, instructions', [bin, '--kubeadm', '1.17', example]],
+    ['CLI default translator on the example, instructions', [bin, example]],
+  ]) {
+    const instructions = count(args);
+    record(what, `${instructions.toFixed(0)} M (+${(instructions - base).toFixed(0)} M)`, '');
+  }
+}
 
 rmSync(work, { recursive: true, force: true });
 
