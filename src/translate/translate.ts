@@ -103,7 +103,7 @@ export function translateKubeDns(data: ConfigMapData | null, options: TranslateO
 
   const model = buildCorefile(mainKeys, upstreams, federation, stubs, context);
   const corefile = printCorefile(model);
-  checkTranslatedCorefile(corefile, model, features);
+  checkTranslatedCorefile(corefile, features);
   return { ok: true, corefile, model, diagnostics, coredns: features.version };
 }
 
