@@ -123,7 +123,25 @@ const defaultTime = median(Array.from({ length: runs }, () => {
 }));
 record('library `translateKubeDns`, 16,000 stub domains, in process (median)', `${defaultTime.toFixed(1)} ms`, '');
 
-// 5. Start-up in instructions (valgrind, when installed): unlike wall time, the count does not
+// 5. Hostile inputs: how long until the error, and the peak memory of the process (GNU time).
+const gnuTime = spawnSync('/usr/bin/time', ['-f', '%e %M', process.execPath, '-e', '0'], { encoding: 'utf8' });
+if (gnuTime.status === 0) {
+  const hugeFile = join(work, 'huge.yaml');
+  writeFileSync(hugeFile, 'a: b\n'.repeat(20 * 1024 * 1024));
+  const bombLines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+  for (let level = 1; level < 40; level += 1) bombLines.push(`k${level}: &k${level} [${Array(9).fill(level === 1 ? '*a' : `*k${level - 1}`).join(',')}]`);
+  const bombFile = join(work, 'bomb.yaml');
+  writeFileSync(bombFile, bombLines.join('\n'));
+  const deepFile = join(work, 'deep.yaml');
+  writeFileSync(deepFile, `data: ${'['.repeat(200000)}${']'.repeat(200000)}\n`);
+  for (const [what, file] of [['100 MiB file', hugeFile], ['alias bomb (9^40 leaves)', bombFile], ['200,000-deep nesting', deepFile]]) {
+    const result = spawnSync('/usr/bin/time', ['-f', '%e %M', process.execPath, bin, file], { encoding: 'utf8' });
+    const [seconds = '', kilobytes = ''] = result.stderr.trim().split('\n').at(-1)?.split(' ') ?? [];
+    record(`hostile input: ${what} → exit ${result.status}`, `${Math.round(Number(seconds) * 1000)} ms, peak ${Math.round(Number(kilobytes) / 1024)} MiB`, 'an error within 1 s, bounded memory');
+  }
+}
+
+// 6. Start-up in instructions (valgrind, when installed): unlike wall time, the count does not
 // depend on what else the machine is doing.
 const valgrind = spawnSync('valgrind', ['--version'], { encoding: 'utf8' });
 if (valgrind.status === 0 && !quick) {

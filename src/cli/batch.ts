@@ -1,7 +1,7 @@
 import { validateBatchCase } from '../generated/validate-batch-case.js';
 import { stringifyAsciiJson } from '../util/ascii-json.js';
 import type { CliIo } from './io.js';
-import { readSource } from './read-source.js';
+import { INPUT_LIMITS, readSource } from './read-source.js';
 import { ExitCode } from './usage-error.js';
 
 /** One output line of `--batch`: the corpus shape, plus `stage: "input"` for unusable lines. */
@@ -30,7 +30,7 @@ export async function runBatch(
   io: CliIo,
   translateCase: (batchCase: BatchCase, lineNumber: number) => { readonly ok: boolean; readonly stage?: string },
 ): Promise<number> {
-  const source = await readSource(file, io);
+  const source = await readSource(file, io, INPUT_LIMITS.batch);
   const counts = { ok: 0, failed: 0, unusable: 0 };
   const progress = io.stderr.isTTY === true;
   let pending: string[] = [];

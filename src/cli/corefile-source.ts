@@ -2,7 +2,7 @@ import { ConfigMapInputError, readConfigMap } from '../configmap/read-configmap.
 import type { SourcePosition } from '../util/source-position.js';
 import { formatAt } from '../util/source-position.js';
 import type { CliIo } from './io.js';
-import { readSource } from './read-source.js';
+import { INPUT_LIMITS, readSource } from './read-source.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -10,7 +10,7 @@ import { UsageError } from './usage-error.js';
  * `Corefile` entry is meant; messages about the Corefile can then point into FILE.
  */
 export async function readCorefileSource(path: string | undefined, io: CliIo): Promise<CorefileSourceText> {
-  const { name, text } = await readSource(path, io);
+  const { name, text } = await readSource(path, io, INPUT_LIMITS.corefile);
   return corefileSource(text, name);
 }
 

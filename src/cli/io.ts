@@ -11,13 +11,30 @@ export interface OutputStream {
 export interface CliIo {
   readonly stdout: OutputStream;
   readonly stderr: OutputStream;
-  /** Reads all of standard input as bytes. */
-  readStdin(): Promise<Uint8Array>;
-  /** Reads a whole file as bytes; rejects with the system error when it cannot be read. */
-  readFile(path: string): Promise<Uint8Array>;
+  /**
+   * Reads all of standard input as bytes; rejects with an {@link InputTooLargeError} as soon as it
+   * exceeds `maxBytes`, without holding more than that in memory.
+   */
+  readStdin(maxBytes?: number): Promise<Uint8Array>;
+  /**
+   * Reads a whole file as bytes; rejects with the system error when it cannot be read, and with an
+   * {@link InputTooLargeError} (before reading) when it is larger than `maxBytes`.
+   */
+  readFile(path: string, maxBytes?: number): Promise<Uint8Array>;
   /**
    * Replaces the file at `path` by `content` all at once (a temporary file in the same directory,
    * then a rename): readers see the old file or the new one, never a part.
    */
   writeFileAtomically(path: string, content: string): Promise<void>;
+}
+
+/** An input larger than the command accepts. */
+export class InputTooLargeError extends Error {
+  override readonly name = 'InputTooLargeError';
+  readonly maxBytes: number;
+
+  constructor(maxBytes: number) {
+    super(`larger than ${maxBytes} bytes`);
+    this.maxBytes = maxBytes;
+  }
 }

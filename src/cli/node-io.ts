@@ -1,11 +1,24 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { InputTooLargeError } from './io.js';
 import type { CliIo } from './io.js';
 import { main } from './main.js';
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<Uint8Array> {
+async function readAll(stream: NodeJS.ReadableStream, maxBytes = Number.POSITIVE_INFINITY): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  let total = 0;
+  for await (const chunk of stream) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    total += bytes.length;
+    if (total > maxBytes) throw new InputTooLargeError(maxBytes);
+    chunks.push(bytes);
+  }
   return Buffer.concat(chunks);
+}
+
+async function readBoundedFile(path: string, maxBytes = Number.POSITIVE_INFINITY): Promise<Uint8Array> {
+  const { size } = await stat(path);
+  if (size > maxBytes) throw new InputTooLargeError(maxBytes);
+  return readFile(path);
 }
 
 /** The real process behind the CLI: argv, stdio and the file system. */
@@ -18,8 +31,8 @@ export function processIo(): CliIo {
   return {
     stdout: { write: (chunk) => void process.stdout.write(chunk), isTTY: process.stdout.isTTY === true },
     stderr: { write: (chunk) => void process.stderr.write(chunk), isTTY: process.stderr.isTTY === true },
-    readStdin: () => readAll(process.stdin),
-    readFile: (path) => readFile(path),
+    readStdin: (maxBytes) => readAll(process.stdin, maxBytes),
+    readFile: readBoundedFile,
     writeFileAtomically,
   };
 }

@@ -1,3 +1,4 @@
+import { InputTooLargeError } from './io.js';
 import type { CliIo } from './io.js';
 import { UsageError } from './usage-error.js';
 
@@ -8,16 +9,33 @@ export interface Source {
 }
 
 const STDIN = '-';
+
+/**
+ * The most each kind of input may hold. Kubernetes stores at most 1 MiB per ConfigMap; the limits
+ * leave room for `kubectl get -o yaml` of a List and for generated Corefiles, and refuse a
+ * runaway input before it costs seconds and memory.
+ */
+export const INPUT_LIMITS = {
+  configMap: 32 * 1024 * 1024,
+  corefile: 64 * 1024 * 1024,
+  batch: 1024 * 1024 * 1024,
+} as const;
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** Reads FILE (or standard input for `-`/no file) as UTF-8; unreadable input is a usage error. */
-export async function readSource(path: string | undefined, io: CliIo): Promise<Source> {
+/**
+ * Reads FILE (or standard input for `-`/no file) as UTF-8, refusing more than `maxBytes`;
+ * unreadable or oversized input is a usage error.
+ */
+export async function readSource(path: string | undefined, io: CliIo, maxBytes: number): Promise<Source> {
   const fromStdin = path === undefined || path === STDIN;
   const name = fromStdin ? '<stdin>' : path;
   let bytes: Uint8Array;
   try {
-    bytes = fromStdin ? await io.readStdin() : await io.readFile(path);
+    bytes = fromStdin ? await io.readStdin(maxBytes) : await io.readFile(path, maxBytes);
   } catch (error) {
+    if (error instanceof InputTooLargeError) {
+      throw new UsageError(`${name}: larger than ${Math.round(maxBytes / 1024 / 1024)} MiB, more than this command reads`);
+    }
     throw new UsageError(`${name}: cannot read: ${describeSystemError(error)}`);
   }
   try {

@@ -1,3 +1,4 @@
+import { InputTooLargeError } from '../../src/cli/io.js';
 import type { CliIo } from '../../src/cli/io.js';
 
 /** An in-memory CliIo: files from a map, stdin from a string, captured stdout and stderr. */
@@ -19,12 +20,12 @@ export function memoryIo(
   return {
     stdout: { write: (chunk) => void (out += chunk) },
     stderr: { write: (chunk) => void (err += chunk) },
-    readStdin: async () => asBytes(options.stdin ?? ''),
-    readFile: async (path) => {
-      if (options.readFile) return options.readFile(path);
+    readStdin: async (maxBytes) => bounded(asBytes(options.stdin ?? ''), maxBytes),
+    readFile: async (path, maxBytes) => {
+      if (options.readFile) return bounded(options.readFile(path), maxBytes);
       const content = options.files?.[path];
       if (content === undefined) throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
-      return asBytes(content);
+      return bounded(asBytes(content), maxBytes);
     },
     writeFileAtomically: async (path, content) => {
       if (path.startsWith('/unwritable/')) throw new Error('EACCES: permission denied');
@@ -34,4 +35,9 @@ export function memoryIo(
     out: () => out,
     err: () => err,
   };
+}
+
+function bounded(bytes: Uint8Array, maxBytes = Number.POSITIVE_INFINITY): Uint8Array {
+  if (bytes.length > maxBytes) throw new InputTooLargeError(maxBytes);
+  return bytes;
 }

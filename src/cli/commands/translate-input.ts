@@ -1,14 +1,14 @@
 import { ConfigMapInputError, readConfigMap } from '../../configmap/read-configmap.js';
 import type { ConfigMapData } from '../../configmap/read-configmap.js';
 import type { CliIo } from '../io.js';
-import { readSource } from '../read-source.js';
+import { INPUT_LIMITS, readSource } from '../read-source.js';
 import { UsageError } from '../usage-error.js';
 
 const KUBE_DNS_CONFIGMAP = 'kube-dns';
 
 /** The kube-dns ConfigMap's data from FILE (or standard input); problems are usage errors. */
 export async function readKubeDnsData(file: string | undefined, name: string | undefined, io: CliIo): Promise<ConfigMapData> {
-  const source = await readSource(file, io);
+  const source = await readSource(file, io, INPUT_LIMITS.configMap);
   try {
     return readConfigMap(source.text, { filename: source.name, preferredNames: [KUBE_DNS_CONFIGMAP], ...(name === undefined ? {} : { name }) }).data;
   } catch (error) {

@@ -1,0 +1,72 @@
+import { spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { memoryIo } from '../support/memory-io.js';
+
+/**
+ * Inputs built to hurt: each must end in one clear line on stderr and exit 2, never a crash, a
+ * hang or a stack trace. (How fast, and with how much memory: `npm run bench`.)
+ */
+async function refused(input: string | Uint8Array, args: string[] = []): Promise<string> {
+  const io = memoryIo({ files: { 'input.yaml': input } });
+  expect(await main([...args, 'input.yaml'], io)).toBe(2);
+  expect(io.out()).toBe('');
+  expect(io.err().trim().split('\n')).toHaveLength(1);
+  expect(io.err()).not.toMatch(/\n\s+at /);
+  return io.err();
+}
+
+describe('hostile ConfigMap input', () => {
+  it('refuses an alias bomb', async () => {
+    const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let level = 1; level < 13; level += 1) {
+      const name = String.fromCharCode(97 + level);
+      const previous = String.fromCharCode(96 + level);
+      lines.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(',')}]`);
+    }
+    expect(await refused(lines.join('\n'))).toMatch(/^kube-dns-to-coredns: input\.yaml:\d+:\d+: not valid YAML or JSON: .*alias/);
+  });
+
+  it('refuses deep nesting, as YAML and as JSON', async () => {
+    expect(await refused(`data: ${'['.repeat(5000)}${']'.repeat(5000)}\n`)).toMatch(/input\.yaml:1:\d+: not valid YAML or JSON: .*maxDepth/);
+    // JSON.parse reads deep JSON without recursion; the shape check then refuses it.
+    expect(await refused(`{"data": ${'['.repeat(100000)}${']'.repeat(100000)}}`)).toMatch(/input\.yaml: data must be a mapping of strings, got a sequence/);
+  });
+
+  it('refuses binary junk and text that is not YAML', async () => {
+    expect(await refused(new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0xff, 0x00]))).toMatch(/input\.yaml: not UTF-8 text/);
+    expect(await refused('\u0000\u0001\u0002 binary-ish but valid UTF-8')).toMatch(/input\.yaml:\d+:\d+: not valid YAML or JSON/);
+    expect(await refused('data:\n  stubDomains: "unterminated\n')).toMatch(/input\.yaml:\d+:\d+: not valid YAML or JSON/);
+  });
+
+  it('points at duplicate keys', async () => {
+    expect(await refused('kind: ConfigMap\ndata:\n  stubDomains: "{}"\n  stubDomains: "{}"\n')).toMatch(/input\.yaml:4:\d+: not valid YAML or JSON: duplicated mapping key/);
+  });
+
+  it('refuses input larger than any ConfigMap before reading it all', async () => {
+    expect(await refused(new Uint8Array(33 * 1024 * 1024).fill(0x20))).toBe('kube-dns-to-coredns: input.yaml: larger than 32 MiB, more than this command reads\n');
+  });
+});
+
+describe('hostile input through the real executable', () => {
+  const bin = join(import.meta.dirname, '../../dist/bundle/kube-dns-to-coredns.js');
+  const work = mkdtempSync(join(tmpdir(), 'kube-dns-to-coredns-hostile-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it.skipIf(!existsSync(bin) && process.env['CI'] === undefined)('refuses a 100 MB file and 100 MB on standard input', () => {
+    const file = join(work, 'huge.yaml');
+    const descriptor = openSync(file, 'w');
+    const chunk = Buffer.alloc(1024 * 1024, 'a: b\n');
+    for (let index = 0; index < 100; index += 1) writeSync(descriptor, chunk);
+    closeSync(descriptor);
+    const fromFile = spawnSync(process.execPath, [bin, file], { encoding: 'utf8' });
+    expect(fromFile.status).toBe(2);
+    expect(fromFile.stderr).toMatch(/huge\.yaml: larger than 32 MiB/);
+    const fromStdin = spawnSync('sh', ['-c', `cat "${file}" | "${process.execPath}" "${bin}" -`], { encoding: 'utf8' });
+    expect(fromStdin.status).toBe(2);
+    expect(fromStdin.stderr).toMatch(/<stdin>: larger than 32 MiB/);
+  });
+});
