@@ -53,6 +53,8 @@ export type { KubeDnsRules } from './kubedns/kube-dns-versions.js';
 export { DEFAULT_CLUSTER_DOMAIN, TranslateOptionsError, translateKubeDns } from './translate/translate.js';
 export type { TranslateOptions, Translation } from './translate/translate.js';
 export { SelfCheckError } from './translate/self-check.js';
+export { mergeTranslation } from './translate/merge.js';
+export type { MergeResult } from './translate/merge.js';
 export { DIAGNOSTIC_CODES } from './diagnostics/codes.js';
 export type { DiagnosticCode } from './diagnostics/codes.js';
 export { formatDiagnostic } from './diagnostics/diagnostic.js';
