@@ -59,6 +59,17 @@ describe('the packed package, installed', () => {
     expect(lint.stdout).toContain('plugin-removed');
   });
 
+  it('checks routing with the installed executable', () => {
+    const corefile = join(installed, 'Corefile');
+    writeFileSync(corefile, cli([example]).stdout);
+    const same = cli(['check', '--kube-dns', example, '--corefile', corefile]);
+    expect(same.status, same.stderr).toBe(0);
+    writeFileSync(corefile, '.:53 {\n    kubernetes cluster.local\n    forward . 8.8.8.8\n}\n');
+    const different = cli(['check', '--kube-dns', example, '--corefile', corefile]);
+    expect(different.status).toBe(1);
+    expect(different.stdout + different.stderr).toContain('consul.local');
+  });
+
   it('exports the library API to ESM and to require()', () => {
     writeFileSync(join(installed, 'use.mjs'), "import { translateKubeDns } from 'kube-dns-to-coredns';\nconsole.log(translateKubeDns({}).ok);\n");
     writeFileSync(join(installed, 'use.cjs'), "const { translateLikeKubeadm } = require('kube-dns-to-coredns');\nconsole.log(translateLikeKubeadm('1.17', null).ok);\n");
