@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { CorefileError } from '../../corefile/errors.js';
 import { UnsupportedKubeDnsVersionError } from '../../kubedns/kube-dns-versions.js';
 import { isDns1123Subdomain } from '../../kubedns/go-net.js';
@@ -10,6 +9,7 @@ import { displayName } from '../../routing/names.js';
 import { readCorefileSource } from '../corefile-source.js';
 import type { CorefileSourceText } from '../corefile-source.js';
 import type { CliIo } from '../io.js';
+import { parseCommandArgs } from '../parse-command-args.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 import { readKubeDnsData } from './translate-input.js';
 
@@ -131,26 +131,19 @@ function checkJson(result: RoutingCheck) {
 }
 
 function parseCheckArgs(args: readonly string[]) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      allowPositionals: false,
-      strict: true,
-      options: {
-        'kube-dns': { type: 'string' },
-        corefile: { type: 'string' },
-        'cluster-domain': { type: 'string' },
-        'kube-dns-version': { type: 'string' },
-        port: { type: 'string' },
-        name: { type: 'string', multiple: true },
-        output: { type: 'string', short: 'o' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(`check: ${error instanceof Error ? error.message : String(error)}; see 'check --help'`);
-  }
+  const parsed = parseCommandArgs('check', args, {
+    allowPositionals: false,
+    options: {
+      'kube-dns': { type: 'string' },
+      corefile: { type: 'string' },
+      'cluster-domain': { type: 'string' },
+      'kube-dns-version': { type: 'string' },
+      port: { type: 'string' },
+      name: { type: 'string', multiple: true },
+      output: { type: 'string', short: 'o' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
   const { values } = parsed;
   const output = values.output ?? 'table';
   if (!(OUTPUTS as readonly string[]).includes(output)) throw new UsageError(`check: --output must be one of ${OUTPUTS.join(', ')}, not '${output}'`);

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { CorefileError } from '../../corefile/errors.js';
 import { isDns1123Label } from '../../kubedns/go-net.js';
 import { explainName, formatExplanation } from '../../routing/explain.js';
@@ -7,6 +6,7 @@ import { displayName } from '../../routing/names.js';
 import { readCorefileSource } from '../corefile-source.js';
 import type { CorefileSourceText } from '../corefile-source.js';
 import type { CliIo } from '../io.js';
+import { parseCommandArgs } from '../parse-command-args.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 import { checkClusterDomain, checkPort, reportSyntaxError, routeJson, runModels, splitNotes } from './check.js';
 import { readKubeDnsData } from './translate-input.js';
@@ -92,28 +92,21 @@ function explanationJson(explanation: Explanation) {
 }
 
 function parseExplainArgs(args: readonly string[]) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        'kube-dns': { type: 'string' },
-        corefile: { type: 'string' },
-        namespace: { type: 'string' },
-        'cluster-domain': { type: 'string' },
-        search: { type: 'string', multiple: true },
-        ndots: { type: 'string' },
-        'kube-dns-version': { type: 'string' },
-        port: { type: 'string' },
-        output: { type: 'string', short: 'o' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(`explain: ${error instanceof Error ? error.message : String(error)}; see 'explain --help'`);
-  }
+  const parsed = parseCommandArgs('explain', args, {
+    allowPositionals: true,
+    options: {
+      'kube-dns': { type: 'string' },
+      corefile: { type: 'string' },
+      namespace: { type: 'string' },
+      'cluster-domain': { type: 'string' },
+      search: { type: 'string', multiple: true },
+      ndots: { type: 'string' },
+      'kube-dns-version': { type: 'string' },
+      port: { type: 'string' },
+      output: { type: 'string', short: 'o' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
   const { values, positionals } = parsed;
   if (values.help) return { help: true as const, name: '', search: [] as string[], output: 'table' };
   if (positionals.length !== 1) throw new UsageError(`explain: expected one NAME, got ${positionals.length}${positionals.length > 0 ? `: ${positionals.join(' ')}` : ''}; see 'explain --help'`);

@@ -1,7 +1,7 @@
-import { parseArgs } from 'node:util';
 import { CorefileError, CorefilePrintError, formatCorefile } from '../../corefile/index.js';
 import type { FormatResult } from '../../corefile/index.js';
 import type { CliIo } from '../io.js';
+import { parseCommandArgs } from '../parse-command-args.js';
 import { readCorefileSource } from '../corefile-source.js';
 import type { CorefileSourceText } from '../corefile-source.js';
 import { ExitCode, UsageError } from '../usage-error.js';
@@ -62,17 +62,10 @@ function describeFailure(error: CorefileError, name: string, source: CorefileSou
 }
 
 function parseFmtArgs(args: readonly string[]): { check: boolean; help: boolean; file: string | undefined } {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      strict: true,
-      options: { check: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
-    });
-  } catch (error) {
-    throw new UsageError(`fmt: ${error instanceof Error ? error.message : String(error)}; see 'fmt --help'`);
-  }
+  const parsed = parseCommandArgs('fmt', args, {
+    allowPositionals: true,
+    options: { check: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+  });
   const { positionals, values } = parsed;
   if (positionals.length > 1) throw new UsageError(`fmt: expected at most one FILE, got ${positionals.length}: ${positionals.join(' ')}`);
   return { check: values.check, help: values.help, file: positionals[0] };

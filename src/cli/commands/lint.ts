@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { CorefileSyntaxError } from '../../corefile/errors.js';
 import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
 import { lintCorefile } from '../../lint/lint.js';
@@ -7,6 +6,7 @@ import { NEWEST_COREDNS_VERSION, parseCoreDnsVersion, UnknownCoreDnsVersionError
 import type { CoreDnsVersion } from '../../translate/coredns-versions.js';
 import { readCorefileSource } from '../corefile-source.js';
 import type { CliIo } from '../io.js';
+import { parseCommandArgs } from '../parse-command-args.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 
 export const LINT_HELP = `Usage: kube-dns-to-coredns lint [--coredns VERSION] [--output text|json] [FILE|-]
@@ -89,21 +89,14 @@ function summary(result: LintResult): string {
 }
 
 function parseLintArgs(args: readonly string[]): LintArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        coredns: { type: 'string' },
-        output: { type: 'string', default: 'text' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(`lint: ${error instanceof Error ? error.message : String(error)}; see 'lint --help'`);
-  }
+  const parsed = parseCommandArgs('lint', args, {
+    allowPositionals: true,
+    options: {
+      coredns: { type: 'string' },
+      output: { type: 'string', default: 'text' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
   const { positionals, values } = parsed;
   if (positionals.length > 1) throw new UsageError(`lint: expected at most one FILE, got ${positionals.length}: ${positionals.join(' ')}`);
   const output = OUTPUT_FORMATS.find((format) => format === values.output);

@@ -1,6 +1,6 @@
-import { parseArgs } from 'node:util';
 import { MAIN_HELP } from '../help.js';
 import type { CliIo } from '../io.js';
+import { parseCommandArgs } from '../parse-command-args.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 
 /**
@@ -61,28 +61,22 @@ export async function runTranslate(argv: readonly string[], io: CliIo): Promise<
 }
 
 function parseTranslateArgs(argv: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        kubeadm: { type: 'string' },
-        coredns: { type: 'string' },
-        'cluster-domain': { type: 'string' },
-        'dns-domain': { type: 'string' },
-        output: { type: 'string', short: 'o' },
-        merge: { type: 'string' },
-        'drop-federations': { type: 'boolean' },
-        force: { type: 'boolean' },
-        'kube-dns-version': { type: 'string' },
-        'cluster-dns-ip': { type: 'string' },
-        name: { type: 'string' },
-        batch: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}; see --help`);
-  }
+  return parseCommandArgs('', argv, {
+    allowPositionals: true,
+    options: {
+      kubeadm: { type: 'string' },
+      coredns: { type: 'string' },
+      'cluster-domain': { type: 'string' },
+      'dns-domain': { type: 'string' },
+      output: { type: 'string', short: 'o' },
+      merge: { type: 'string' },
+      'drop-federations': { type: 'boolean' },
+      force: { type: 'boolean' },
+      'kube-dns-version': { type: 'string' },
+      'cluster-dns-ip': { type: 'string' },
+      name: { type: 'string' },
+      batch: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
 }
