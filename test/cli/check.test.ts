@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHECK_HELP, runCheck } from '../../src/cli/commands/check.js';
 import { UsageError } from '../../src/cli/usage-error.js';
+import { renderCoreDnsConfigMap } from '../../src/configmap/write-configmap.js';
 import { translateKubeDns } from '../../src/translate/translate.js';
 import { memoryIo } from '../support/memory-io.js';
 
@@ -20,14 +21,7 @@ const TRANSLATED = translateKubeDns(DATA).corefile ?? '';
 /** Forgets that 'local' captures cluster.local in CoreDNS. */
 const NAIVE = TRANSLATED.replace('.:53 cluster.local:53 {', '.:53 {');
 
-const coreDnsConfigMap = (corefile: string) => `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: coredns
-  namespace: kube-system
-data:
-  Corefile: |
-${corefile.split('\n').map((line) => (line === '' ? '' : `    ${line}`)).join('\n')}`;
+const coreDnsConfigMap = renderCoreDnsConfigMap;
 
 describe('kube-dns-to-coredns check', () => {
   it('exits 0 when every name goes where it went', async () => {
