@@ -1,7 +1,7 @@
 import { CorefileSyntaxError, makeWarning } from './errors.js';
 import type { CorefileSyntaxErrorCode, CorefileWarning, CorefileWarningCode } from './errors.js';
 import { Scanner } from './lexer.js';
-import { ParsedBlock, ParsedDirective, ParsedServerBlock } from './parsed-nodes.js';
+import { ParsedBlock, ParsedDirective, ParsedDirectiveWithBlock, ParsedServerBlock } from './parsed-nodes.js';
 import type { AfterBlock, Block, Comment, Corefile, CorefileItem, Directive, ImportStatement, SnippetDefinition } from './model.js';
 import type { SourcePosition } from '../util/source-position.js';
 
@@ -64,9 +64,9 @@ type Context = 'server' | 'nested' | 'snippet';
 
 /** The nodes that take a comment at the end of a line. */
 interface CommentSlots {
-  trailingComment?: Comment;
-  closingComment?: Comment;
-  openingComment?: Comment;
+  trailingComment?: Comment | undefined;
+  closingComment?: Comment | undefined;
+  openingComment?: Comment | undefined;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -87,16 +87,40 @@ interface RecordedWord {
 const NO_STRINGS = Object.freeze<string[]>([]) as string[];
 const NO_DIRECTIVES = Object.freeze<Directive[]>([]) as Directive[];
 const NO_COMMENTS = Object.freeze<Comment[]>([]) as Comment[];
-const SHARED_LIST_LIMIT = 4096;
+/** Items gathered per chunk (see `parse`). */
+const ITEM_CHUNK = 4096;
+/** Size of the one-word list cache, indexed like the scanner's intern table. */
+const LIST_SLOTS = 4096;
+
+/**
+ * `stack.slice(start, end)`. Short lists (most of them) are written as array literals, which the
+ * optimizing compiler allocates inline instead of calling into the runtime.
+ */
+function listOf<T>(stack: readonly T[], start: number, end: number): T[] {
+  switch (end - start) {
+    case 1:
+      return [stack[start] as T];
+    case 2:
+      return [stack[start] as T, stack[start + 1] as T];
+    case 3:
+      return [stack[start] as T, stack[start + 1] as T, stack[start + 2] as T];
+    case 4:
+      return [stack[start] as T, stack[start + 1] as T, stack[start + 2] as T, stack[start + 3] as T];
+    default:
+      return stack.slice(start, end);
+  }
+}
 
 /**
  * Recursive descent over the scanner. The scanner's fields describe the next unconsumed word
  * (`hasWord`); comments are attached as they are passed (`peek`).
  *
- * Speed: the model is what stays in memory, so each node is allocated once, when its fields are
- * known (`parsed-nodes.ts`); lists are cut at their exact length from shared stacks, one-word
- * lists and empty lists are shared, and nothing else is kept per word unless `tokenPositions`
- * asks for it. Time is linear in the input.
+ * Speed: the model is what stays in memory, and on a large file the garbage collector copying it
+ * (and the kernel handing out fresh pages for it) is most of the time. So each node is allocated
+ * once, when its fields are known (`parsed-nodes.ts`); lists are cut at their exact length from
+ * shared stacks that never shrink, one-word lists and empty lists are shared, and nothing else is
+ * allocated per word or per node (no position objects, no result tuples, no comment holders)
+ * unless `tokenPositions` asks for it. Time is linear in the input.
  */
 class Parser {
   private hasWord = false;
@@ -109,17 +133,37 @@ class Parser {
   /** Where a comment at the end of the current line goes. */
   private ownerNode: CommentSlots | undefined;
   private ownerField: keyof CommentSlots = 'trailingComment';
-  private pending: Comment[] = [];
+  /** Comment lines waiting for the node they precede, up to `pendingTop` (a shared stack). */
+  private readonly pending: Comment[] = [];
+  private pendingTop = 0;
   /** Last line holding a word or a comment: a gap of two lines or more is a blank line. */
   private lastContentLine = 0;
   private readonly snippets = new Set<string>();
   private recorded: RecordedWord[] | undefined;
   private readonly warnings: CorefileWarning[];
-  /** Shared stacks: a list under construction occupies the top, from its start index. */
+  /**
+   * Shared stacks: a list under construction occupies the top, from its start index up to the
+   * stack's `…Top`. The arrays never shrink (setting an array's length to 0 drops its storage, and
+   * the next push would allocate it again); entries above the top are stale.
+   */
   private readonly wordStack: string[] = [];
+  private wordTop = 0;
   private readonly positionStack: SourcePosition[] = [];
+  private positionTop = 0;
   private readonly directiveStack: Directive[] = [];
-  private readonly singleWordLists = new Map<string, string[]>();
+  private directiveTop = 0;
+  /** Intern slots (see `Scanner.slot`) of the words on `wordStack`, index for index. */
+  private readonly slotStack: number[] = [];
+  /** Frozen one-word lists by the scanner's intern slot of their word. */
+  private readonly singleWordLists: (readonly string[])[] = new Array<readonly string[]>(LIST_SLOTS).fill(NO_STRINGS);
+  /** Positions cut by the last `takeWords` (only with `tokenPositions`). */
+  private takenPositions: SourcePosition[] | undefined;
+  /**
+   * Where comments on a directive's lines wait until its node exists: one reusable holder per
+   * nesting depth, so that no object is made per directive.
+   */
+  private readonly slotPool: CommentSlots[] = [];
+  private depth = 0;
 
   constructor(
     private readonly scan: Scanner,
@@ -132,8 +176,18 @@ class Parser {
   }
 
   parse(): ParseResult {
-    const items: CorefileItem[] = [];
-    while (this.peek()) items.push(this.topLevelItem());
+    // Items are gathered in chunks and concatenated once: one list growing to 100,000 items
+    // would be copied into ever larger (and, past 16,000 items, freshly mapped) stores.
+    const chunks: CorefileItem[][] = [];
+    let chunk: CorefileItem[] = [];
+    while (this.peek()) {
+      chunk.push(this.topLevelItem());
+      if (chunk.length === ITEM_CHUNK) {
+        chunks.push(chunk);
+        chunk = [];
+      }
+    }
+    const items = chunks.length === 0 ? chunk : (chunks[0] as CorefileItem[]).concat(...chunks.slice(1), chunk);
     const corefile: Mutable<Corefile> = { items };
     const endComments = this.takePending(true);
     if (endComments.length > 0) corefile.endComments = endComments;
@@ -199,17 +253,17 @@ class Parser {
     } else {
       const comment: Mutable<Comment> = { text: scan.text, position };
       if (scan.line - this.lastContentLine >= 2) comment.blankLineBefore = true;
-      this.pending.push(comment);
+      this.pending[this.pendingTop++] = comment;
     }
     this.lastContentLine = scan.line;
   }
 
   /** Pending comment lines for a node; `first` clears the blank line the printer cannot show. */
   private takePending(first: boolean): Comment[] {
-    const taken = this.pending;
-    if (taken.length === 0) return NO_COMMENTS;
-    this.pending = [];
-    const [head] = taken;
+    if (this.pendingTop === 0) return NO_COMMENTS;
+    const taken = this.pending.slice(0, this.pendingTop);
+    this.pendingTop = 0;
+    const head = taken[0];
     if (first && head?.blankLineBefore === true) taken[0] = withoutBlankLine(head);
     return taken;
   }
@@ -224,33 +278,49 @@ class Parser {
     return this.peek() && !this.atNewLine();
   }
 
-  /** The words pushed since `start`, as an exact-length list; the stacks shrink back. */
-  private takeWords(start: number, positionStart: number): { words: string[]; positions: SourcePosition[] | undefined } {
-    const { wordStack, positionStack } = this;
-    const count = wordStack.length - start;
-    const words = count === 0 ? NO_STRINGS : count === 1 ? this.sharedList(wordStack[start] as string) : wordStack.slice(start);
-    wordStack.length = start;
-    if (!this.tokenPositions) return { words, positions: undefined };
-    const positions = positionStack.slice(positionStart);
-    positionStack.length = positionStart;
-    return { words, positions };
+  /**
+   * The words pushed since `start`, as an exact-length list; the stacks shrink back. With
+   * `tokenPositions`, their positions are left in `takenPositions`.
+   */
+  private takeWords(start: number, positionStart: number): string[] {
+    const { wordStack, wordTop } = this;
+    const count = wordTop - start;
+    const words = count === 0 ? NO_STRINGS : count === 1 ? this.sharedList(wordStack[start] as string, this.slotStack[start] as number) : listOf(wordStack, start, wordTop);
+    this.wordTop = start;
+    if (this.tokenPositions) {
+      this.takenPositions = this.positionStack.slice(positionStart, this.positionTop);
+      this.positionTop = positionStart;
+    }
+    return words;
   }
 
   /**
    * A frozen one-word list, shared by every directive with that single argument (`cache 30`,
-   * `reload`'s `10s`…): lists are most of a model's memory. The cache stops growing at a bound.
+   * `reload`'s `10s`…): lists are most of a model's memory. Words the scanner shares from its
+   * intern table (`slot` ≥ 0) find their list in the slot of the same number, without hashing.
    */
-  private sharedList(word: string): string[] {
-    const known = this.singleWordLists.get(word);
-    if (known !== undefined) return known;
+  private sharedList(word: string, slot: number): string[] {
+    if (slot < 0) return Object.freeze([word]) as string[];
+    const known = this.singleWordLists[slot] as string[];
+    if (known[0] === word) return known;
     const list = Object.freeze([word]) as string[];
-    if (this.singleWordLists.size < SHARED_LIST_LIMIT) this.singleWordLists.set(word, list);
+    this.singleWordLists[slot] = list;
     return list;
   }
 
   private pushWord(): void {
-    if (this.tokenPositions) this.positionStack.push(this.here());
-    this.wordStack.push(this.consume());
+    if (this.tokenPositions) this.pushPosition(this.here());
+    this.pushText(this.scan.slot, this.consume());
+  }
+
+  /** Pushes a word with its intern slot (-1 when the text is not the scanner's shared string). */
+  private pushText(slot: number, text: string): void {
+    this.slotStack[this.wordTop] = slot;
+    this.wordStack[this.wordTop++] = text;
+  }
+
+  private pushPosition(position: SourcePosition): void {
+    this.positionStack[this.positionTop++] = position;
   }
 
   private fail(code: CorefileSyntaxErrorCode, reason: string, at: SourcePosition): never {
@@ -270,29 +340,29 @@ class Parser {
 
   private topLevelItem(): CorefileItem {
     const leadingComments = this.takePending(true);
-    const first = this.here();
-    const server = new ParsedServerBlock(NO_STRINGS, NO_DIRECTIVES, first.line, first.column);
+    const { line, column } = this.scan;
+    const server = new ParsedServerBlock(NO_STRINGS, NO_DIRECTIVES, line, column);
     if (leadingComments.length > 0) {
       server.leadingComments = leadingComments;
-      if (first.line - this.lastContentLine >= 2) server.blankLineBefore = true;
+      if (line - this.lastContentLine >= 2) server.blankLineBefore = true;
     }
     this.setOwner(server, 'trailingComment');
-    if (this.scan.text === 'import' && this.atNewLine()) return this.topLevelImport(first, server);
+    if (this.scan.text === 'import' && this.atNewLine()) return this.topLevelImport({ line, column }, server);
 
     const atEnd = this.keys(server);
     if (atEnd) return server;
-    const [onlyKey] = server.keys;
+    const onlyKey = server.keys[0];
     if (server.keys.length === 1 && onlyKey !== undefined && onlyKey.startsWith('(') && onlyKey.endsWith(')')) {
       return this.snippet(onlyKey.slice(1, -1), server.position, server);
     }
     if (this.scan.text === '{') {
-      const opening = this.here();
-      if (server.keys.length === 0) server.moveTo(opening.line, opening.column);
+      const { line: openLine, column: openColumn } = this.scan;
+      if (server.keys.length === 0) server.moveTo(openLine, openColumn);
       this.consume();
-      this.directiveList(server, 'server', opening, false);
+      this.directiveList(server, 'server', openLine, openColumn, false);
     } else {
       this.warn('block-without-braces', 'this server block has no braces: every following line belongs to it, up to a line starting with }', this.here());
-      this.directiveList(server, 'server', undefined, false);
+      this.directiveList(server, 'server', 0, 0, false);
     }
     if (server.keys.length === 0) this.warn('block-without-keys', 'this block has no keys (only empty ones): CoreDNS ignores it', server.position);
     return server;
@@ -334,8 +404,8 @@ class Parser {
    * Sets `server.keys` (and `position`, `keyPositions`); returns true at the end of the input.
    */
   private keys(server: ParsedServerBlock): boolean {
-    const start = this.wordStack.length;
-    const positionStart = this.positionStack.length;
+    const start = this.wordTop;
+    const positionStart = this.positionTop;
     let expectingAnother = false;
     let atEnd = false;
     let firstKey = true;
@@ -348,32 +418,31 @@ class Parser {
       if (text === 'import' && expectingAnother && this.atNewLine()) {
         this.fail('unsupported-construct', 'an import inside a list of server keys takes keys from a file that is never expanded here', this.here());
       }
-      const at = this.here();
+      const { line, column, slot } = this.scan;
       this.consume();
       if (text === '') {
-        this.warn('empty-key', 'an empty key ("") is dropped', at);
+        this.warn('empty-key', 'an empty key ("") is dropped', { line, column });
       } else {
         let key = text;
         expectingAnother = key.endsWith(',');
         if (expectingAnother) key = key.slice(0, -1);
-        if (key === '') this.warn('empty-key', "a lone ',' makes an empty key, which CoreDNS rejects as a zone", at);
-        if (key.includes(',')) this.warn('comma-inside-key', `'${key}' is one key: only a comma at the end of a key separates keys`, at);
-        if (key === '}') this.warn('closing-brace-as-key', "a '}' outside any block became a server key named '}'", at);
-        if (firstKey) server.moveTo(at.line, at.column);
+        if (key === '') this.warn('empty-key', "a lone ',' makes an empty key, which CoreDNS rejects as a zone", { line, column });
+        if (key.includes(',')) this.warn('comma-inside-key', `'${key}' is one key: only a comma at the end of a key separates keys`, { line, column });
+        if (key === '}') this.warn('closing-brace-as-key', "a '}' outside any block became a server key named '}'", { line, column });
+        if (firstKey) server.moveTo(line, column);
         firstKey = false;
-        this.wordStack.push(key);
-        if (this.tokenPositions) this.positionStack.push(at);
+        this.pushText(key === text ? slot : -1, key);
+        if (this.tokenPositions) this.pushPosition({ line, column });
       }
       if (!this.peek()) {
-        if (expectingAnother) this.fail('unexpected-eof', 'Unexpected EOF (a key list ending in a comma needs another key)', at);
+        if (expectingAnother) this.fail('unexpected-eof', 'Unexpected EOF (a key list ending in a comma needs another key)', { line, column });
         atEnd = true;
         break;
       }
       if (!expectingAnother && this.atNewLine()) break;
     }
-    const { words, positions } = this.takeWords(start, positionStart);
-    server.keys = words;
-    if (positions !== undefined) server.keyPositions = positions;
+    server.keys = this.takeWords(start, positionStart);
+    if (this.tokenPositions) server.keyPositions = this.takenPositions as SourcePosition[];
     return atEnd;
   }
 
@@ -388,7 +457,7 @@ class Parser {
     this.consume();
     const recorded: RecordedWord[] = [];
     this.recorded = recorded;
-    this.directiveList(snippet, 'snippet', opening, false);
+    this.directiveList(snippet, 'snippet', opening.line, opening.column, false);
     this.recorded = undefined;
     recorded.pop(); // the closing brace
     const importWord = recorded[findSelfImport(name, recorded)];
@@ -401,23 +470,22 @@ class Parser {
   // ── blocks and directives ────────────────────────────────────────────────────────────────────
 
   /**
-   * Directives up to the closing `}` (consumed). `opening` is the position of a braced block's
-   * `{`; `undefined` for a braceless server block, which ends at end of input or a line-initial
-   * `}`. Only a nested block (`isBlock`) records a `}` that shares the last line: for server blocks
-   * and snippets that is invisible to plugins.
+   * Directives up to the closing `}` (consumed). `openLine` and `openColumn` are the position of
+   * a braced block's `{`; `openLine` is 0 for a braceless server block, which ends at end of input
+   * or a line-initial `}`. Only a nested block (`isBlock`) records a `}` that shares the last
+   * line: for server blocks and snippets that is invisible to plugins.
    */
-  private directiveList(list: MutableDirectiveList, context: Context, opening: SourcePosition | undefined, isBlock: boolean): void {
+  private directiveList(list: MutableDirectiveList, context: Context, openLine: number, openColumn: number, isBlock: boolean): void {
     const stack = this.directiveStack;
-    const start = stack.length;
+    const start = this.directiveTop;
     for (;;) {
       if (!this.peek()) {
-        this.endOfInput(context, opening);
+        if (openLine !== 0) this.endOfInput(context, { line: openLine, column: openColumn });
         break;
       }
       const text = this.scan.text;
       if (text === '}') {
-        list.directives = stack.length === start ? NO_DIRECTIVES : stack.slice(start);
-        stack.length = start;
+        list.directives = this.takeDirectives(start);
         this.closeList(list, isBlock && !this.atNewLine());
         return;
       }
@@ -432,14 +500,22 @@ class Parser {
           this.here(),
         );
       }
-      stack.push(this.directive(context, stack.length === start));
+      const directive = this.directive(context, this.directiveTop === start);
+      stack[this.directiveTop++] = directive;
     }
-    list.directives = stack.length === start ? NO_DIRECTIVES : stack.slice(start);
-    stack.length = start;
+    list.directives = this.takeDirectives(start);
   }
 
-  private endOfInput(context: Context, opening: SourcePosition | undefined): void {
-    if (opening === undefined) return; // a braceless block simply ends
+  /** The directives pushed since `start`, as an exact-length list; the stack shrinks back. */
+  private takeDirectives(start: number): Directive[] {
+    const top = this.directiveTop;
+    if (top === start) return NO_DIRECTIVES;
+    this.directiveTop = start;
+    return listOf(this.directiveStack, start, top);
+  }
+
+  /** End of input inside a braced list (a braceless block simply ends). */
+  private endOfInput(context: Context, opening: SourcePosition): void {
     if (context === 'snippet') this.failExpectingClose();
     if (context === 'nested') {
       this.fail('unexpected-eof', `Unexpected EOF (the '{' at line ${opening.line}, column ${opening.column} is never closed)`, this.lastPosition());
@@ -465,25 +541,31 @@ class Parser {
 
   private directive(context: Context, firstInList: boolean): Directive {
     const leadingComments = this.takePending(firstInList);
-    const at = this.here();
+    const { line, column } = this.scan;
     const name = this.scan.text;
-    const blankLineBefore = (leadingComments.length > 0 || !firstInList) && at.line - this.lastContentLine >= 2;
+    const blankLineBefore = (leadingComments.length > 0 || !firstInList) && line - this.lastContentLine >= 2;
     this.consume();
-    // Comments on the directive's lines wait here until the node exists (it is built last, with
-    // all its fields at once: that keeps the many directive objects small).
-    const slots: CommentSlots = {};
+    // Comments on the directive's lines wait in a holder until the node exists (it is built last,
+    // with all its fields at once: that keeps the many directive objects small). Nested
+    // directives use the holders of deeper levels.
+    const depth = this.depth;
+    const slots = (this.slotPool[depth] ??= {});
+    slots.trailingComment = undefined;
     this.setOwner(slots, 'trailingComment');
     if (context === 'server' && this.knownDirectives !== undefined && !this.knownDirectives.has(name) && !isExempt(name)) {
-      this.fail('unknown-directive', `Unknown directive '${name}'`, at);
+      this.fail('unknown-directive', `Unknown directive '${name}'`, { line, column });
     }
-    const start = this.wordStack.length;
-    const positionStart = this.positionStack.length;
+    const start = this.wordTop;
+    const positionStart = this.positionTop;
     const isImport = name === 'import' && context !== 'snippet';
     if (isImport) {
-      if (this.tokenPositions) this.positionStack.push(this.sameLineFollows() ? this.here() : at);
-      this.wordStack.push(this.importPattern(at));
+      const at = { line, column };
+      if (this.tokenPositions) this.pushPosition(this.sameLineFollows() ? this.here() : at);
+      const slot = this.sameLineFollows() ? this.scan.slot : -1;
+      this.pushText(slot, this.importPattern(at));
     }
-    let taken: { words: string[]; positions: SourcePosition[] | undefined } | undefined;
+    let words: string[] | undefined;
+    let positions: SourcePosition[] | undefined;
     let block: Block | undefined;
     let afterBlock: MutableAfterBlock | undefined;
     let tail: MutableAfterBlock | undefined;
@@ -492,8 +574,13 @@ class Parser {
       const newLine = this.atNewLine();
       if (text === '{') {
         if (newLine && isImport && context === 'server') this.fail('unknown-directive', "Unknown directive '{'", this.here());
-        taken ??= this.takeWords(start, positionStart);
+        if (words === undefined) {
+          words = this.takeWords(start, positionStart);
+          positions = this.takenPositions;
+        }
+        this.depth = depth + 1;
         const nested = this.block(newLine, context === 'snippet' ? 'snippet' : 'nested');
+        this.depth = depth;
         if (block === undefined) {
           block = nested;
         } else if (tail !== undefined && tail.block === undefined) {
@@ -511,7 +598,7 @@ class Parser {
         if (context === 'server') this.fail('unexpected-closing-brace', "Unexpected '}' because no matching opening brace", this.here());
         break;
       }
-      if (taken === undefined) {
+      if (words === undefined) {
         this.pushWord();
         continue;
       }
@@ -527,27 +614,34 @@ class Parser {
       tail.arguments.push(this.consume());
       if (this.tokenPositions) (tail.argumentPositions ??= []).push(argumentAt);
     }
-    taken ??= this.takeWords(start, positionStart);
-    const directive = new ParsedDirective(name, taken.words, block, at.line, at.column);
+    if (words === undefined) {
+      words = this.takeWords(start, positionStart);
+      positions = this.takenPositions;
+    }
+    const directive = block === undefined ? new ParsedDirective(name, words, line, column) : new ParsedDirectiveWithBlock(name, words, block, line, column);
     if (afterBlock !== undefined) directive.afterBlock = afterBlock;
     if (leadingComments.length > 0) directive.leadingComments = leadingComments;
-    if (slots.trailingComment !== undefined) directive.trailingComment = slots.trailingComment;
+    const trailingComment = slots.trailingComment;
+    if (trailingComment !== undefined) {
+      directive.trailingComment = trailingComment;
+      slots.trailingComment = undefined;
+    }
     if (blankLineBefore) directive.blankLineBefore = true;
-    if (taken.positions !== undefined) directive.argumentPositions = taken.positions;
+    if (this.tokenPositions) directive.argumentPositions = positions as SourcePosition[];
     if (this.ownerNode === slots) this.ownerNode = directive;
     return directive;
   }
 
   private block(openedOnNewLine: boolean, context: Context): Block {
-    const opening = this.here();
-    const block = new ParsedBlock(NO_DIRECTIVES, opening.line, opening.column);
+    const { line, column } = this.scan;
+    const block = new ParsedBlock(NO_DIRECTIVES, line, column);
     this.consume();
     if (openedOnNewLine) {
       block.openedOnNewLine = true;
       this.setOwner(block, 'openingComment');
-      this.warn('brace-on-own-line', "this '{' starts a line: CoreDNS accepts it, but plugins only see a block whose '{' ends the directive's line", opening);
+      this.warn('brace-on-own-line', "this '{' starts a line: CoreDNS accepts it, but plugins only see a block whose '{' ends the directive's line", { line, column });
     }
-    this.directiveList(block, context, opening, true);
+    this.directiveList(block, context, line, column, true);
     return block;
   }
 }

@@ -20,7 +20,8 @@ import type { SourcePosition } from '../util/source-position.js';
  * never printed. Deterministic: the output depends only on the model.
  */
 
-const INDENT = '    ';
+/** Spaces per nesting level. */
+const INDENT_WIDTH = 4;
 
 /** How a token is written. */
 export type TokenForm =
@@ -105,27 +106,64 @@ interface Located {
   readonly position?: SourcePosition | undefined;
 }
 
-/** The output, as UTF-8 bytes in a growing buffer: no string per line or per piece. */
+/** UTF-8 decoders (stateless when not streaming): one that drops a leading BOM, one that keeps it. */
+const DECODER = new TextDecoder();
+const ENCODER = new TextEncoder();
+const DECODER_KEEPING_BOM = new TextDecoder('utf-8', { ignoreBOM: true });
+const CHUNK_SIZE = 1 << 16;
+const MAX_BUFFER_SIZE = 1 << 26;
+
+/**
+ * The buffer of the last output, lent to the next one while the garbage collector lets it live,
+ * and the size of the last output that did not fit in its buffer: printing many large Corefiles in
+ * a row then writes into memory already in use instead of fresh memory (which costs most on small
+ * VMs), and into one buffer instead of chunks.
+ */
+let spareBuffer: WeakRef<Uint8Array> | undefined;
+let wantedSize = CHUNK_SIZE;
+
+/**
+ * The output, as UTF-8 bytes in one buffer (see `spareBuffer`). A buffer of the wanted size that
+ * is full is decoded into a string (between two pieces, so never inside a character) and reused,
+ * the strings joined once at the end: no string per line or per piece, no buffer doubled and
+ * copied over and over.
+ */
 class Output {
-  private bytes = new Uint8Array(1 << 16);
-  length = 0;
-  private readonly encoder = new TextEncoder();
+  private bytes: Uint8Array;
+  /** Bytes in `bytes`. */
+  private used = 0;
+  /** Bytes already decoded into `chunks`. */
+  private flushed = 0;
+  private readonly chunks: string[] = [];
+  /** Set while written bytes must stay in the buffer, to be read back with `text(from)`. */
+  private holding = false;
+
+  constructor() {
+    const spare = spareBuffer?.deref();
+    // Taken, not shared: a nested print (from a getter of a hand-built model) gets its own.
+    spareBuffer = undefined;
+    this.bytes = spare ?? new Uint8Array(CHUNK_SIZE);
+  }
+
+  /** Bytes written so far. */
+  get length(): number {
+    return this.flushed + this.used;
+  }
 
   write(text: string): void {
-    const needed = this.length + text.length * 3;
-    if (needed > this.bytes.length) this.grow(needed);
+    this.ensure(text.length * 3);
     const { bytes } = this;
-    let length = this.length;
+    let length = this.used;
     for (let index = 0; index < text.length; index += 1) {
       const code = text.charCodeAt(index);
       if (code >= 0x80) {
-        length += this.encoder.encodeInto(text.slice(index), bytes.subarray(length)).written;
+        length += ENCODER.encodeInto(text.slice(index), bytes.subarray(length)).written;
         break;
       }
       bytes[length] = code;
       length += 1;
     }
-    this.length = length;
+    this.used = length;
   }
 
   /**
@@ -135,40 +173,101 @@ class Output {
   writePlainAscii(token: string): boolean {
     const length = token.length;
     if (length === 0 || token.charCodeAt(0) === 0x22 || (length === 1 && (token === '{' || token === '}'))) return false;
-    if (this.length + length > this.bytes.length) this.grow(this.length + length);
+    this.ensure(length);
     const { bytes } = this;
-    const start = this.length;
+    const start = this.used;
     for (let index = 0; index < length; index += 1) {
       const code = token.charCodeAt(index);
       if (code <= 0x20 || code >= 0x7f || code === 0x23) return false;
       bytes[start + index] = code;
     }
-    this.length = start + length;
+    this.used = start + length;
     return true;
   }
 
   writeByte(byte: number): void {
-    if (this.length === this.bytes.length) this.grow(this.length + 1);
-    this.bytes[this.length] = byte;
-    this.length += 1;
+    if (this.used === this.bytes.length) this.ensure(1);
+    this.bytes[this.used] = byte;
+    this.used += 1;
   }
 
-  text(from = 0): string {
-    return new TextDecoder().decode(this.bytes.subarray(from, this.length));
+  /** Two ASCII characters, e.g. ` {`. */
+  writeBytes(first: number, second: number): void {
+    if (this.used + 2 > this.bytes.length) this.ensure(2);
+    this.bytes[this.used] = first;
+    this.bytes[this.used + 1] = second;
+    this.used += 2;
   }
 
-  private grow(needed: number): void {
-    let size = this.bytes.length * 2;
-    while (size < needed) size *= 2;
+  /** `count` spaces. */
+  writeSpaces(count: number): void {
+    this.ensure(count);
+    const { bytes } = this;
+    const end = this.used + count;
+    for (let index = this.used; index < end; index += 1) bytes[index] = SPACE;
+    this.used = end;
+  }
+
+  /** Keeps what is written from now on readable with `text(from)` until `release()`. */
+  hold(): void {
+    this.holding = true;
+  }
+
+  release(): void {
+    this.holding = false;
+  }
+
+  /** The text written since `from` (a `length` taken while holding). */
+  text(from: number): string {
+    return DECODER.decode(this.bytes.subarray(from - this.flushed, this.used));
+  }
+
+  /** All the text. */
+  finish(): string {
+    const total = this.length;
+    this.flush();
+    const { chunks } = this;
+    const text = chunks.length === 1 ? (chunks[0] as string) : chunks.join('');
+    if (chunks.length > 1) {
+      // Next time, one buffer for all of it (with room to spare), up to a bound.
+      wantedSize = Math.min(MAX_BUFFER_SIZE, Math.max(wantedSize, total + (total >> 3) + CHUNK_SIZE));
+    }
+    spareBuffer = new WeakRef(this.bytes);
+    return text;
+  }
+
+  /**
+   * Makes room for `needed` more bytes: decodes the buffer when it has the wanted size, else grows
+   * it (to the wanted size at once).
+   */
+  private ensure(needed: number): void {
+    if (this.used + needed <= this.bytes.length) return;
+    if (!this.holding && this.bytes.length >= wantedSize) {
+      this.flush();
+      if (needed <= this.bytes.length) return;
+    }
+    let size = Math.max(this.bytes.length * 2, wantedSize);
+    while (size < this.used + needed) size *= 2;
     const bigger = new Uint8Array(size);
-    bigger.set(this.bytes.subarray(0, this.length));
+    bigger.set(this.bytes.subarray(0, this.used));
     this.bytes = bigger;
+  }
+
+  private flush(): void {
+    if (this.used === 0) return;
+    const decoder = this.flushed === 0 ? DECODER : DECODER_KEEPING_BOM;
+    this.chunks.push(decoder.decode(this.bytes.subarray(0, this.used)));
+    this.flushed += this.used;
+    this.used = 0;
   }
 }
 
 const LINE_FEED = 0x0a;
 const SPACE = 0x20;
-const INDENTS = Array.from({ length: 16 }, (_, depth) => INDENT.repeat(depth));
+const HASH = 0x23;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const COMMA = 0x2c;
 
 class Printer {
   private readonly out = new Output();
@@ -176,12 +275,22 @@ class Printer {
   private lineOpen = false;
   private lineComment: string | undefined;
   private readonly snippetNames = new Set<string>();
-  /** Where the printer is, for error messages: label/detail pairs, formatted only on failure. */
+  /**
+   * Where the printer is, for error messages: label/detail pairs up to `frameTop`, formatted only
+   * on failure (a top index rather than `length`, which would drop and reallocate the storage).
+   */
   private readonly frames: (string | number)[] = [];
+  private frameTop = 0;
 
   finish(): string {
     this.endLine();
-    return this.out.text();
+    return this.out.finish();
+  }
+
+  private pushFrame(label: string, detail: string | number): void {
+    this.frames[this.frameTop] = label;
+    this.frames[this.frameTop + 1] = detail;
+    this.frameTop += 2;
   }
 
   // ── lines ────────────────────────────────────────────────────────────────────────────────────
@@ -189,7 +298,7 @@ class Printer {
   private endLine(): void {
     if (!this.lineOpen) return;
     if (this.lineComment !== undefined) {
-      this.out.write(' #');
+      this.out.writeBytes(SPACE, HASH);
       this.out.write(this.lineComment);
       this.lineComment = undefined;
     }
@@ -199,7 +308,7 @@ class Printer {
 
   private startLine(depth: number): void {
     this.endLine();
-    this.out.write(INDENTS[depth] ?? INDENT.repeat(depth));
+    if (depth > 0) this.out.writeSpaces(depth * INDENT_WIDTH);
     this.lineOpen = true;
   }
 
@@ -218,7 +327,7 @@ class Printer {
       const comment = comments[index] as Comment;
       if (comment.blankLineBefore === true && (index > 0 || firstCanBeBlank)) this.blankLine();
       this.startLine(depth);
-      this.out.write('#');
+      this.out.writeByte(HASH);
       this.out.write(this.commentText(comment, `comment ${index + 1}`));
     }
   }
@@ -243,15 +352,15 @@ class Printer {
     for (let index = 0; index < items.length; index += 1) {
       const item = items[index] as CorefileItem;
       if (index > 0) this.blankLine();
-      this.frames.push(item.kind === 'server-block' ? 'server block' : item.kind, index + 1);
+      this.pushFrame(item.kind === 'server-block' ? 'server block' : item.kind, index + 1);
       this.item(item);
-      this.frames.length = 0;
+      this.frameTop = 0;
     }
     if (corefile.endComments !== undefined && corefile.endComments.length > 0) {
       if (items.length > 0) this.blankLine();
-      this.frames.push('final comments', '');
+      this.pushFrame('final comments', '');
       this.commentLines(corefile.endComments, 0, false);
-      this.frames.length = 0;
+      this.frameTop = 0;
     }
   }
 
@@ -272,19 +381,21 @@ class Printer {
         this.snippetNames.add(item.name);
         this.startLine(0);
         this.token(`(${item.name})`, 'name', -1, item);
-        this.out.write(' {');
+        this.out.writeBytes(SPACE, OPEN_BRACE);
         this.setLineComment(item.trailingComment, 'trailing comment');
         this.endLine();
+        this.out.hold();
         const bodyStart = this.out.length;
         this.directiveList(item, 1, 'snippet');
         this.checkSnippetBody(item.name, bodyStart);
+        this.out.release();
         this.closeLine(0, item);
         return;
       }
       case 'server-block':
         this.startLine(0);
         this.keys(item);
-        this.out.write(' {');
+        this.out.writeBytes(SPACE, OPEN_BRACE);
         this.setLineComment(item.trailingComment, 'trailing comment');
         this.directiveList(item, 1, 'server');
         this.closeLine(0, item);
@@ -314,7 +425,7 @@ class Printer {
       this.out.write('""');
       return;
     }
-    const [first] = keys;
+    const first = keys[0];
     if (keys.length === 1 && first !== undefined && first.startsWith('(') && first.endsWith(')')) {
       this.fail('unrepresentable-key', `a server block whose only key is '${first}' would be read as a snippet definition`, positions?.[0], 'key 1');
     }
@@ -348,18 +459,18 @@ class Printer {
     const { directives } = list;
     for (let index = 0; index < directives.length; index += 1) {
       const directive = directives[index] as Directive;
-      this.frames.push('directive', directive.name);
+      this.pushFrame('directive', directive.name);
       const leading = directive.leadingComments;
       const hasLeading = leading !== undefined && leading.length > 0;
       if (hasLeading) this.commentLines(leading, depth, index > 0);
       if (directive.blankLineBefore === true && (index > 0 || hasLeading)) this.blankLine();
       this.directive(directive, depth, context);
-      this.frames.length -= 2;
+      this.frameTop -= 2;
     }
     if (list.endComments !== undefined) {
-      this.frames.push('end comments', '');
+      this.pushFrame('end comments', '');
       this.commentLines(list.endComments, depth, directives.length > 0);
-      this.frames.length -= 2;
+      this.frameTop -= 2;
     }
   }
 
@@ -374,7 +485,7 @@ class Printer {
 
   /** The checks CoreDNS applies to `import`, so that the printed text parses. */
   private checkImport(directive: Directive, context: Context): void {
-    const [pattern] = directive.arguments;
+    const pattern = directive.arguments[0];
     if (directive.arguments.length !== 1 || pattern === undefined || pattern === '') {
       this.fail('invalid-model', 'an import directive takes exactly one non-empty argument', directive.position);
     }
@@ -406,15 +517,15 @@ class Printer {
   private block(block: Block, depth: number, context: Context): void {
     if (block.openedOnNewLine === true) {
       this.startLine(depth);
-      this.out.write('{');
+      this.out.writeByte(OPEN_BRACE);
       this.setLineComment(block.openingComment, 'opening comment');
     } else {
       if (block.openingComment !== undefined) this.fail('invalid-model', 'openingComment needs openedOnNewLine', block.position);
-      this.out.write(' {');
+      this.out.writeBytes(SPACE, OPEN_BRACE);
     }
-    this.frames.push('block', '');
+    this.pushFrame('block', '');
     this.directiveList(block, depth + 1, context);
-    this.frames.length -= 2;
+    this.frameTop -= 2;
     const last = block.directives[block.directives.length - 1];
     if (block.closedOnLastLine === true && last !== undefined) {
       if ((block.endComments?.length ?? 0) > 0 || block.closingComment !== undefined) {
@@ -423,7 +534,7 @@ class Printer {
       if (last.name === 'import' && context !== 'snippet') {
         this.fail('invalid-model', "a '}' after an import on its line would be read as a second import argument", block.position);
       }
-      this.out.write(' }');
+      this.out.writeBytes(SPACE, CLOSE_BRACE);
       return;
     }
     this.closeLine(depth, block);
@@ -431,7 +542,7 @@ class Printer {
 
   private closeLine(depth: number, list: DirectiveList): void {
     this.startLine(depth);
-    this.out.write('}');
+    this.out.writeByte(CLOSE_BRACE);
     this.setLineComment(list.closingComment, 'closing comment');
   }
 
@@ -447,7 +558,7 @@ class Printer {
 
   private fail(code: CorefilePrintErrorCode, reason: string, at?: SourcePosition, what?: string): never {
     const parts: string[] = [];
-    for (let index = 0; index < this.frames.length; index += 2) {
+    for (let index = 0; index < this.frameTop; index += 2) {
       const label = this.frames[index] as string;
       const detail = this.frames[index + 1] as string | number;
       parts.push(label === 'directive' ? `directive '${detail}'` : detail === '' ? label : `${label} ${detail}`);
@@ -460,7 +571,7 @@ class Printer {
 /** Why `key` cannot be written as itself at position `index`, if it cannot. */
 function keyProblem(key: string, index: number): string | undefined {
   if (key === '') return 'an empty key is dropped by CoreDNS';
-  if (key.endsWith(',')) return "a key ending in ',' loses the comma";
+  if (key.charCodeAt(key.length - 1) === COMMA) return "a key ending in ',' loses the comma";
   if (key === '{') return "a key '{' opens the block";
   if (index === 0 && key === 'import') return "a first key 'import' is read as an import";
   return undefined;
