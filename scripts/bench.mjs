@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const bin = join(root, 'dist', 'bundle', 'kube-dns-to-coredns.js');
+const bin = join(root, 'dist', 'bundle', 'kube-dns-to-coredns.cjs');
 const quick = process.argv.includes('--quick');
 const work = mkdtempSync(join(tmpdir(), 'kube-dns-bench-'));
 

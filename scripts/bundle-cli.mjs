@@ -1,7 +1,9 @@
 // Build step: bundles the CLI (dist/bin.js and what it imports) into dist/bundle/, one file per
 // lazily loaded command. Node then loads a handful of files instead of ~60 modules per run, which
-// saves about 40 ms of start-up (docs/performance.md). The library entry (dist/index.js) stays
-// unbundled so that bundlers can tree-shake it.
+// saves about 40 ms of start-up (docs/performance.md). The files are CommonJS (`.cjs`): Node
+// starts a CommonJS program without its ES module loader, another ~14 ms (median of 31 runs,
+// +49 → +34 ms over `node -e 0`). Only the executable is CommonJS; the package's exports, the
+// library entry (dist/index.js), stay ES modules and unbundled so that bundlers can tree-shake them.
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,5 +17,5 @@ await build({
   platform: 'node',
   cwd: root,
   logLevel: 'warn',
-  output: { dir: outDir, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js', minify: true },
+  output: { dir: outDir, format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs', minify: true },
 });

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
  * which runs the build first): a real process, real stdio, real exit codes.
  */
 const root = join(import.meta.dirname, '../..');
-const bin = join(root, 'dist', 'bundle', 'kube-dns-to-coredns.js');
+const bin = join(root, 'dist', 'bundle', 'kube-dns-to-coredns.cjs');
 const example = join(root, 'examples', 'kube-dns-configmap.yaml');
 
 function run(args: string[], input?: string) {

@@ -52,7 +52,7 @@ describe('hostile ConfigMap input', () => {
 });
 
 describe('hostile input through the real executable', () => {
-  const bin = join(import.meta.dirname, '../../dist/bundle/kube-dns-to-coredns.js');
+  const bin = join(import.meta.dirname, '../../dist/bundle/kube-dns-to-coredns.cjs');
   const work = mkdtempSync(join(tmpdir(), 'kube-dns-to-coredns-hostile-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
