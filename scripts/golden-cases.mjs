@@ -1,5 +1,6 @@
-// The golden cases of the CLI (shared by scripts/update-golden.mjs and test/cli/golden.test.ts):
-// for every case, the arguments, the input file and the file that holds the expected result.
+// The golden files that are written from the code (shared by scripts/update-golden.mjs, which
+// writes them, and the tests, which only compare): the CLI cases (arguments, input file, file
+// holding the expected result) and the lint report of the real-world Corefiles.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -22,7 +23,46 @@ export function goldenCases(root) {
       cases.push({ name: `realworld/${stem} @${version}`, args: ['--coredns', version], input: join(realworld, file), expected: join(results, stem, `coredns-${version}.expected`) });
     }
   }
+  const lint = join(root, 'golden', 'lint');
+  for (const file of readdirSync(lint).filter((name) => name.endsWith('.Corefile')).sort()) {
+    const input = join(lint, file);
+    // First line `# coredns: X` when the case is not linted against the newest release.
+    const version = /^# coredns: (\S+)/.exec(readFileSync(input, 'utf8'))?.[1];
+    const args = version === undefined ? ['lint'] : ['lint', '--coredns', version];
+    cases.push({ name: `lint/${file}`, args, input, expected: input.replace(/\.Corefile$/, '.expected') });
+  }
   return cases;
+}
+
+/** The CoreDNS releases the real-world Corefiles are linted against (proxy era, last with federation, newest). */
+export const REALWORLD_LINT_VERSIONS = ['1.2.6', '1.6.7', '1.14.7'];
+
+/**
+ * The reviewed lint report of every golden/realworld/corefiles file against CoreDNS `version`
+ * (golden/lint/realworld/coredns-VERSION.txt). `library` is the package's exports, from src/ in
+ * the tests and from dist/ in the update script.
+ */
+export function realworldLintReport(root, version, library) {
+  const { CorefileSyntaxError, formatDiagnostic, lintCorefile } = library;
+  const corefiles = join(root, 'golden', 'realworld', 'corefiles');
+  const sections = [];
+  for (const file of readdirSync(corefiles).filter((name) => name.endsWith('.Corefile')).sort()) {
+    const text = readFileSync(join(corefiles, file), 'utf8');
+    try {
+      const result = lintCorefile(text, { coredns: version });
+      const body = result.diagnostics.map((entry) => `${formatDiagnostic(entry)}\n`).join('');
+      sections.push(`## ${file} (${result.ok ? 'ok' : 'errors'})\n${body}`);
+    } catch (error) {
+      if (!(error instanceof CorefileSyntaxError)) throw error;
+      sections.push(`## ${file} (syntax error)\n${error.message}\n`);
+    }
+  }
+  return `# kube-dns-to-coredns lint --coredns ${version}, every golden/realworld/corefiles file\n${sections.join('')}`;
+}
+
+/** Where {@link realworldLintReport} is kept for `version`. */
+export function realworldLintReportPath(root, version) {
+  return join(root, 'golden', 'lint', 'realworld', `coredns-${version}.txt`);
 }
 
 /** The reviewed form of one CLI run. */

@@ -1,13 +1,15 @@
-// Writes the expected results of the golden CLI cases from the built CLI (dist/). Run it after a
-// deliberate behaviour change, then READ `git diff golden/` before committing: a golden update is
-// a reviewed change, never a blind regenerate. CI never runs this script.
+// Writes the expected results of the golden CLI cases (translator and lint) and the real-world
+// lint reports from the built package (dist/). Run it after a deliberate behaviour change, then
+// READ `git diff golden/` before committing: a golden update is a reviewed change, never a blind
+// regenerate. CI never runs this script, and no test writes golden files.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { describeRun, goldenCases } from './golden-cases.mjs';
+import { REALWORLD_LINT_VERSIONS, describeRun, goldenCases, realworldLintReport, realworldLintReportPath } from './golden-cases.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { main } = await import(pathToFileURL(join(root, 'dist', 'cli', 'main.js')).href);
+const library = await import(pathToFileURL(join(root, 'dist', 'index.js')).href);
 
 for (const goldenCase of goldenCases(root)) {
   let stdout = '';
@@ -24,5 +26,8 @@ for (const goldenCase of goldenCases(root)) {
   const status = await main([...goldenCase.args, relative(root, goldenCase.input)], io);
   mkdirSync(dirname(goldenCase.expected), { recursive: true });
   writeFileSync(goldenCase.expected, describeRun(status, stdout, stderr.replaceAll(root + '/', '')));
+}
+for (const version of REALWORLD_LINT_VERSIONS) {
+  writeFileSync(realworldLintReportPath(root, version), realworldLintReport(root, version, library));
 }
 console.log('golden results written; review them with `git diff golden/`');
