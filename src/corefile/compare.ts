@@ -20,9 +20,96 @@ export function comparableCorefile(corefile: Corefile): unknown {
   };
 }
 
-/** True when `a` and `b` are equal in the sense above. */
+/**
+ * True when `a` and `b` are equal in the sense above: the same verdict as comparing their
+ * {@link comparableCorefile} values, reached by walking both models side by side, without
+ * building anything (the translator's self-check compares models of thousands of blocks).
+ */
 export function corefilesEqual(a: Corefile, b: Corefile): boolean {
-  return JSON.stringify(comparableCorefile(a)) === JSON.stringify(comparableCorefile(b));
+  return sameItems(a.items, b.items) && sameComments(a.endComments, b.endComments, false);
+}
+
+const NO_COMMENTS: readonly Comment[] = [];
+
+function sameItems(a: readonly CorefileItem[], b: readonly CorefileItem[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index += 1) if (!sameItem(a[index] as CorefileItem, b[index] as CorefileItem)) return false;
+  return true;
+}
+
+function sameItem(a: CorefileItem, b: CorefileItem): boolean {
+  if (a.kind !== b.kind) return false;
+  const leadingA = a.leadingComments ?? NO_COMMENTS;
+  const leadingB = b.leadingComments ?? NO_COMMENTS;
+  if (!sameComments(leadingA, leadingB, false) || !sameComment(a.trailingComment, b.trailingComment)) return false;
+  if ((leadingA.length > 0 && a.blankLineBefore === true) !== (leadingB.length > 0 && b.blankLineBefore === true)) return false;
+  switch (a.kind) {
+    case 'import':
+      return a.pattern === (b as typeof a).pattern;
+    case 'snippet':
+      return a.name === (b as typeof a).name && sameDirectiveList(a, b as typeof a);
+    case 'server-block':
+      return sameStrings(a.keys, (b as typeof a).keys) && sameDirectiveList(a, b as typeof a);
+  }
+}
+
+function sameDirectiveList(a: DirectiveList, b: DirectiveList): boolean {
+  const { directives } = a;
+  if (directives.length !== b.directives.length) return false;
+  for (let index = 0; index < directives.length; index += 1) {
+    if (!sameDirective(directives[index] as Directive, b.directives[index] as Directive, index === 0)) return false;
+  }
+  return sameComments(a.endComments, b.endComments, directives.length > 0) && sameComment(a.closingComment, b.closingComment);
+}
+
+function sameDirective(a: Directive, b: Directive, first: boolean): boolean {
+  if (a.name !== b.name || !sameStrings(a.arguments, b.arguments)) return false;
+  const leadingA = a.leadingComments ?? NO_COMMENTS;
+  const leadingB = b.leadingComments ?? NO_COMMENTS;
+  if (!sameComments(leadingA, leadingB, !first) || !sameComment(a.trailingComment, b.trailingComment)) return false;
+  if (((!first || leadingA.length > 0) && a.blankLineBefore === true) !== ((!first || leadingB.length > 0) && b.blankLineBefore === true)) return false;
+  return sameRest(a, b);
+}
+
+function sameRest(a: Directive | AfterBlock, b: Directive | AfterBlock): boolean {
+  if ((a.block === undefined) !== (b.block === undefined)) return false;
+  if (a.block !== undefined && !sameBlock(a.block, b.block as Block)) return false;
+  if (a.afterBlock === undefined || b.afterBlock === undefined) return a.afterBlock === b.afterBlock;
+  return sameStrings(a.afterBlock.arguments, b.afterBlock.arguments) && sameRest(a.afterBlock, b.afterBlock);
+}
+
+function sameBlock(a: Block, b: Block): boolean {
+  return (
+    sameDirectiveList(a, b) &&
+    (a.openedOnNewLine === true) === (b.openedOnNewLine === true) &&
+    sameComment(a.openingComment, b.openingComment) &&
+    (a.closedOnLastLine === true && a.directives.length > 0) === (b.closedOnLastLine === true && b.directives.length > 0)
+  );
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
+  return true;
+}
+
+function sameComments(a: readonly Comment[] | undefined, b: readonly Comment[] | undefined, firstCanBeBlank: boolean): boolean {
+  const listA = a ?? NO_COMMENTS;
+  const listB = b ?? NO_COMMENTS;
+  if (listA.length !== listB.length) return false;
+  for (let index = 0; index < listA.length; index += 1) {
+    const entryA = listA[index] as Comment;
+    const entryB = listB[index] as Comment;
+    if (trimTrailingSeparators(entryA.text) !== trimTrailingSeparators(entryB.text)) return false;
+    const canBeBlank = index > 0 || firstCanBeBlank;
+    if ((entryA.blankLineBefore === true && canBeBlank) !== (entryB.blankLineBefore === true && canBeBlank)) return false;
+  }
+  return true;
+}
+
+function sameComment(a: Comment | undefined, b: Comment | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return trimTrailingSeparators(a.text) === trimTrailingSeparators(b.text);
 }
 
 function comparableItem(item: CorefileItem): unknown {

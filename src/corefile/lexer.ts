@@ -111,6 +111,13 @@ function hasLoneSurrogate(text: string): boolean {
 
 const INTERN_SLOTS = 4096;
 const MAX_INTERNED_LENGTH = 24;
+/**
+ * The intern table, shared by every scanner: an entry is used only after its text is compared
+ * with the source, and strings are immutable, so words left by earlier texts are harmless. One
+ * table per scanner cost a 4096-slot fill per text, most of the work for a small Corefile (the
+ * translator parses one per `--batch` case).
+ */
+const INTERNED: string[] = new Array<string>(INTERN_SLOTS).fill('');
 
 /**
  * A cursor over the lexemes of a text: `next()` moves to the next lexeme and describes it in the
@@ -141,7 +148,7 @@ export class Scanner {
   private astral = 0;
   /** Set when a word ended at a `#`: the comment inside the word comes next. */
   private commentInsideWordAt = -1;
-  private readonly interned: string[] = new Array<string>(INTERN_SLOTS).fill('');
+  private readonly interned: string[] = INTERNED;
 
   constructor(
     private readonly source: string,

@@ -91,6 +91,12 @@ const NO_COMMENTS = Object.freeze<Comment[]>([]) as Comment[];
 const ITEM_CHUNK = 4096;
 /** Size of the one-word list cache, indexed like the scanner's intern table. */
 const LIST_SLOTS = 4096;
+/**
+ * The one-word list cache, shared by every parser: its lists are frozen and used only when their
+ * word matches, so lists left by earlier texts are as good as new ones. One cache per parser cost
+ * a 4096-slot fill per text, most of the work for a small Corefile.
+ */
+const SINGLE_WORD_LISTS: (readonly string[])[] = new Array<readonly string[]>(LIST_SLOTS).fill(NO_STRINGS);
 
 /**
  * `stack.slice(start, end)`. Short lists (most of them) are written as array literals, which the
@@ -155,7 +161,7 @@ class Parser {
   /** Intern slots (see `Scanner.slot`) of the words on `wordStack`, index for index. */
   private readonly slotStack: number[] = [];
   /** Frozen one-word lists by the scanner's intern slot of their word. */
-  private readonly singleWordLists: (readonly string[])[] = new Array<readonly string[]>(LIST_SLOTS).fill(NO_STRINGS);
+  private readonly singleWordLists: (readonly string[])[] = SINGLE_WORD_LISTS;
   /** Positions cut by the last `takeWords` (only with `tokenPositions`). */
   private takenPositions: SourcePosition[] | undefined;
   /**

@@ -60,11 +60,14 @@ const DEFAULT_PORTS: Readonly<Record<ServerTransport, string | undefined>> = {
 export function parseServerKey(key: string, options: ParseServerKeyOptions = {}): ServerAddress {
   let transport: ServerTransport = 'dns';
   let rest = key;
-  for (const scheme of SCHEMES) {
-    if (key.startsWith(`${scheme}://`)) {
-      transport = scheme;
-      rest = key.slice(scheme.length + 3);
-      break;
+  // Most keys name no scheme; only those that could are tried against each.
+  if (key.includes('://')) {
+    for (const scheme of SCHEMES) {
+      if (key.startsWith(`${scheme}://`)) {
+        transport = scheme;
+        rest = key.slice(scheme.length + 3);
+        break;
+      }
     }
   }
   const split = splitHostPort(rest, key);
@@ -74,7 +77,8 @@ export function parseServerKey(key: string, options: ParseServerKeyOptions = {})
   for (const zone of zones) splitHostPort(fullyQualified(zone), key);
   const explicitPort = split.port !== undefined;
   const port = split.port ?? (transport === 'dns' ? (options.dnsPort ?? '53') : DEFAULT_PORTS[transport]);
-  const warnings = zones.filter((zone) => !followsPreferredSyntax(zone)).map((zone) => `Domain "${zone}" does not follow RFC1035 preferred syntax`);
+  const warnings: string[] = [];
+  for (const zone of zones) if (!followsPreferredSyntax(zone)) warnings.push(`Domain "${zone}" does not follow RFC1035 preferred syntax`);
   const address: ServerAddress = { key, transport, zones, port, explicitPort, warnings };
   return cidr === undefined ? address : { ...address, cidr: cidr.network };
 }
@@ -103,28 +107,64 @@ function splitHostPort(text: string, key: string): { host: string; port: string 
 
 const INT64_MAX = 2n ** 63n - 1n;
 
+/** Up to 15 digits, a number is exact as a JavaScript number: no BigInt needed. */
+const SHORT_DIGITS = /^[0-9]{1,15}$/;
+
 /** Go `strconv.Atoi` then `Itoa`: the canonical decimal, or undefined when Atoi fails. */
 function goAtoi(text: string): string | undefined {
+  if (SHORT_DIGITS.test(text)) return String(Number(text));
   if (!/^[+-]?[0-9]+$/.test(text)) return undefined;
   const value = BigInt(text);
   if (value > INT64_MAX || value < -INT64_MAX - 1n) return undefined;
   return value.toString();
 }
 
-function utf8Bytes(text: string): number[] {
-  const bytes: number[] = [];
-  for (const char of text) {
-    const code = char.codePointAt(0) as number;
-    if (code < 0x80) bytes.push(code);
-    else if (code < 0x800) bytes.push(0xc0 | (code >> 6), 0x80 | (code & 0x3f));
-    else if (code < 0x10000) bytes.push(0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f));
-    else bytes.push(0xf0 | (code >> 18), 0x80 | ((code >> 12) & 0x3f), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f));
+/**
+ * Scratch space for {@link encodeUtf8}: every key is encoded once or twice while a Corefile is
+ * checked, and a fresh array per call was a good part of that cost for thousands of keys.
+ */
+let utf8Scratch = new Uint8Array(1024);
+
+/**
+ * Writes `text` as UTF-8 into `utf8Scratch` (overwritten by the next call) and returns the byte
+ * count. A lone surrogate is encoded as its own three bytes (no U+FFFD replacement; only the
+ * count and the ASCII bytes matter here).
+ */
+function encodeUtf8(text: string): number {
+  // Room for one more byte: isDomainName appends the final dot there.
+  if (utf8Scratch.length <= text.length * 3) utf8Scratch = new Uint8Array(text.length * 3 + 1);
+  const bytes = utf8Scratch;
+  let length = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    let code = text.charCodeAt(index);
+    if (code < 0x80) {
+      bytes[length++] = code;
+      continue;
+    }
+    if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) {
+      const next = text.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        code = 0x10000 + ((code - 0xd800) << 10) + (next - 0xdc00);
+        index += 1;
+      }
+    }
+    if (code < 0x800) {
+      bytes[length++] = 0xc0 | (code >> 6);
+    } else if (code < 0x10000) {
+      bytes[length++] = 0xe0 | (code >> 12);
+      bytes[length++] = 0x80 | ((code >> 6) & 0x3f);
+    } else {
+      bytes[length++] = 0xf0 | (code >> 18);
+      bytes[length++] = 0x80 | ((code >> 12) & 0x3f);
+      bytes[length++] = 0x80 | ((code >> 6) & 0x3f);
+    }
+    bytes[length++] = 0x80 | (code & 0x3f);
   }
-  return bytes;
+  return length;
 }
 
 function utf8Length(text: string): number {
-  return utf8Bytes(text).length;
+  return encodeUtf8(text);
 }
 
 const DOT = 0x2e;
@@ -149,18 +189,21 @@ function fullyQualified(name: string): string {
 /** miekg/dns `IsDomainName` (v1.1.59+, as in CoreDNS 1.12–1.14), on UTF-8 bytes. */
 export function isDomainName(name: string): boolean {
   if (name === '') return false;
-  const bytes = utf8Bytes(fullyQualified(name));
+  // The bytes of `fullyQualified(name)`, without making that string.
+  let length = encodeUtf8(name);
+  const bytes = utf8Scratch;
+  if (!isFullyQualified(name)) bytes[length++] = DOT;
   const maxWire = 256;
   let offset = 0;
   let labelStart = 0;
   let previousWasDot = false;
   let escaping = false;
-  for (let index = 0; index < bytes.length; index += 1) {
+  for (let index = 0; index < length; index += 1) {
     const byte = bytes[index];
     if (byte === BACKSLASH) {
       escaping = !escaping;
       if (offset + 1 > maxWire) return false;
-      if (index + 3 < bytes.length && isDigitByte(bytes[index + 1]) && isDigitByte(bytes[index + 2]) && isDigitByte(bytes[index + 3])) {
+      if (index + 3 < length && isDigitByte(bytes[index + 1]) && isDigitByte(bytes[index + 2]) && isDigitByte(bytes[index + 3])) {
         index += 3;
         labelStart += 3;
       } else {
@@ -170,7 +213,7 @@ export function isDomainName(name: string): boolean {
       previousWasDot = false;
     } else if (byte === DOT) {
       escaping = false;
-      if (index === 0 && bytes.length > 1) return false;
+      if (index === 0 && length > 1) return false;
       if (previousWasDot) return false;
       previousWasDot = true;
       const labelLength = index - labelStart;

@@ -24,6 +24,44 @@ export function positionAt(text: string, offset: number): SourcePosition {
   return { line, column };
 }
 
+/**
+ * {@link positionAt} for many offsets into one text. It moves on from the offset it answered last
+ * when the next one is not before it, so offsets asked in source order cost one pass over the text
+ * in all (thousands of diagnostics in a large value stay linear); an earlier offset starts over.
+ */
+export class PositionCursor {
+  private offset = 0;
+  private line = 1;
+  private column = 1;
+
+  constructor(private readonly text: string) {}
+
+  positionAt(offset: number): SourcePosition {
+    const { text } = this;
+    const end = Math.max(0, Math.min(offset, text.length));
+    if (end < this.offset) {
+      this.offset = 0;
+      this.line = 1;
+      this.column = 1;
+    }
+    let { line, column } = this;
+    for (let index = this.offset; index < end; index += 1) {
+      if (text.charCodeAt(index) === LINE_FEED) {
+        line += 1;
+        column = 1;
+      } else if (!isTrailingSurrogate(text, index)) {
+        column += 1;
+      }
+    }
+    this.offset = end;
+    this.line = line;
+    this.column = column;
+    return { line, column };
+  }
+}
+
+const LINE_FEED = 0x0a;
+
 /** `name:line:column: message`, the shape compilers and editors understand. */
 export function formatAt(name: string, position: SourcePosition, message: string): string {
   return `${name}:${position.line}:${position.column}: ${message}`;
