@@ -83,7 +83,8 @@ export type OctetReading = 'lenient' | 'strict';
 
 /** Dotted-quad IPv4: four decimal octets ≤ 255 (leading zeros only in the lenient reading). */
 function parseIPv4Octets(text: string, octetReading: OctetReading): number[] | undefined {
-  const octets: number[] = [];
+  // Exactly four slots: a pushed-to empty array reserves seventeen, kept as long as the address.
+  const octets = [0, 0, 0, 0];
   let index = 0;
   for (let position = 0; position < IPV4_OCTETS; position += 1) {
     if (index >= text.length) return undefined;
@@ -94,7 +95,7 @@ function parseIPv4Octets(text: string, octetReading: OctetReading): number[] | u
     const octet = readNumber(text, index, 10);
     if (octet < 0 || octet > 0xff) return undefined;
     if (octetReading === 'strict' && numberEnd - index > 1 && text[index] === '0') return undefined;
-    octets.push(octet);
+    octets[position] = octet;
     index = numberEnd;
   }
   return index === text.length ? octets : undefined;
@@ -191,6 +192,37 @@ export function formatGoIP(bytes: readonly number[]): string {
   const hex = groups.map((group) => group.toString(16));
   if (bestStart < 0) return hex.join(':');
   return `${hex.slice(0, bestStart).join(':')}::${hex.slice(bestStart + bestLength).join(':')}`;
+}
+
+/**
+ * The shape nearly every nameserver in a real ConfigMap has: `10.0.0.53` or `10.0.0.53:5353`,
+ * the address already canonical (octets 0–255 without leading zeros), the port 1–5 digits.
+ * Returns the length of the address part (where the `:` is, or the text's length), or -1 for
+ * any other text; callers use it to skip the general readings, which agree on these. A scan
+ * rather than a regular expression: it runs for every nameserver, twice.
+ */
+export function plainIPv4Length(text: string): number {
+  let index = 0;
+  for (let octet = 0; octet < IPV4_OCTETS; octet += 1) {
+    if (octet > 0) {
+      if (text.charCodeAt(index) !== 0x2e) return -1;
+      index += 1;
+    }
+    const start = index;
+    let value = 0;
+    for (; index < text.length && index - start < 4; index += 1) {
+      const code = text.charCodeAt(index);
+      if (!isDecimalDigit(code)) break;
+      value = value * 10 + code - 0x30;
+    }
+    const digits = index - start;
+    if (digits === 0 || digits > 3 || value > 0xff || (digits > 1 && text.charCodeAt(start) === 0x30)) return -1;
+  }
+  if (index === text.length) return index;
+  const portDigits = text.length - index - 1;
+  if (text.charCodeAt(index) !== 0x3a || portDigits < 1 || portDigits > 5) return -1;
+  for (let digit = index + 1; digit < text.length; digit += 1) if (!isDecimalDigit(text.charCodeAt(digit))) return -1;
+  return index;
 }
 
 /** Maximum length of a DNS-1123 subdomain (apimachinery `DNS1123SubdomainMaxLength`). */

@@ -44,30 +44,41 @@ function compare(a: Triple, b: Triple): number {
   return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
 }
 
-function atLeast(version: Triple, threshold: string): boolean {
-  const parsed = parse(threshold);
-  if (parsed === undefined) throw new Error(`bad threshold ${threshold}`);
-  return compare(version, parsed) >= 0;
+function threshold(version: string): Triple {
+  const parsed = parse(version);
+  if (parsed === undefined) throw new Error(`bad threshold ${version}`);
+  return parsed;
+}
+
+// Parsed once: the reader asks for the rules of each ConfigMap (each `--batch` case).
+const OLDEST = threshold(OLDEST_KUBE_DNS_VERSION);
+const NEWEST = threshold(NEWEST_KUBE_DNS_VERSION);
+const V1_14_2 = threshold('1.14.2');
+const V1_14_9 = threshold('1.14.9');
+const V1_15_1 = threshold('1.15.1');
+const V1_17_0 = threshold('1.17.0');
+const V1_26_6 = threshold('1.26.6');
+
+function atLeast(version: Triple, minimum: Triple): boolean {
+  return compare(version, minimum) >= 0;
 }
 
 /** The rules of kube-dns `version` (`1.22.20`, `v1.14.13`); throws for text outside 1.14.0–1.26.7. */
 export function kubeDnsRules(version: string = NEWEST_KUBE_DNS_VERSION): KubeDnsRules {
   const parsed = parse(version);
-  const oldest = parse(OLDEST_KUBE_DNS_VERSION);
-  const newest = parse(NEWEST_KUBE_DNS_VERSION);
-  if (parsed === undefined || oldest === undefined || newest === undefined) {
+  if (parsed === undefined) {
     throw new UnsupportedKubeDnsVersionError(`kube-dns version '${version}' is not a version like 1.22.20`);
   }
-  if (compare(parsed, oldest) < 0 || compare(parsed, newest) > 0) {
+  if (compare(parsed, OLDEST) < 0 || compare(parsed, NEWEST) > 0) {
     throw new UnsupportedKubeDnsVersionError(
       `kube-dns version '${version}' is outside the versions whose ConfigMap rules are known (${OLDEST_KUBE_DNS_VERSION} to ${NEWEST_KUBE_DNS_VERSION})`,
     );
   }
   return {
     version: parsed.join('.'),
-    stubPortSplit: atLeast(parsed, '1.17.0') ? 'host-port' : atLeast(parsed, '1.14.2') ? 'first-colon' : 'none',
-    upstreamPorts: atLeast(parsed, '1.14.9'),
-    stubHostnamesResolved: atLeast(parsed, '1.15.1'),
-    ipText: atLeast(parsed, '1.26.6') ? 'canonical' : 'lenient',
+    stubPortSplit: atLeast(parsed, V1_17_0) ? 'host-port' : atLeast(parsed, V1_14_2) ? 'first-colon' : 'none',
+    upstreamPorts: atLeast(parsed, V1_14_9),
+    stubHostnamesResolved: atLeast(parsed, V1_15_1),
+    ipText: atLeast(parsed, V1_26_6) ? 'canonical' : 'lenient',
   };
 }

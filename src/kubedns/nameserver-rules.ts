@@ -1,4 +1,4 @@
-import { formatGoIP, isDns1123Subdomain, parseGoIP, splitHostPort } from './go-net.js';
+import { formatGoIP, isDns1123Subdomain, parseGoIP, plainIPv4Length, splitHostPort } from './go-net.js';
 import type { KubeDnsRules } from './kube-dns-versions.js';
 
 /**
@@ -25,6 +25,15 @@ function isPortNumber(port: string): boolean {
 
 /** Why kube-dns `rules.version` refused `nameserver` of a stub domain, if it did. */
 export function stubNameserverProblem(nameserver: string, rules: KubeDnsRules): string | undefined {
+  // Every version accepted a canonical dotted quad, and one with a port once ports were split off.
+  const addressLength = plainIPv4Length(nameserver);
+  if (addressLength === nameserver.length) return undefined;
+  if (addressLength > 0 && rules.stubPortSplit !== 'none' && Number(nameserver.slice(addressLength + 1)) <= 65535) return undefined;
+  return stubNameserverProblemInFull(nameserver, rules);
+}
+
+/** {@link stubNameserverProblem} without its shortcut for plain IPv4 addresses. */
+export function stubNameserverProblemInFull(nameserver: string, rules: KubeDnsRules): string | undefined {
   let host = nameserver;
   let port = '';
   if (rules.stubPortSplit === 'host-port') {

@@ -3,9 +3,10 @@ import { diagnostic, jsonPathStep } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { validateKubeDnsValues } from '../generated/validate-kube-dns-values.js';
-import { positionAt } from '../util/source-position.js';
+import { PositionCursor } from '../util/source-position.js';
 import { decodeFederations, parseGoJson } from './go-json.js';
-import type { GoJsonValue } from './go-json.js';
+import type { GoJsonMember, GoJsonObject, GoJsonValue } from './go-json.js';
+import { isDns1123Label, isDns1123Subdomain } from './go-net.js';
 import { kubeDnsRules } from './kube-dns-versions.js';
 import type { KubeDnsRules } from './kube-dns-versions.js';
 import { stubNameserverProblem, upstreamNameserverProblem } from './nameserver-rules.js';
@@ -66,13 +67,24 @@ export interface ReadKubeDnsOptions {
 /** Collects diagnostics with positions inside the data value they concern. */
 class Reporter {
   readonly diagnostics: Diagnostic[] = [];
+  /** One per data key: diagnostics mostly come in source order, so positions cost one pass. */
+  private readonly cursors = new Map<string, PositionCursor>();
 
   constructor(private readonly data: ConfigMapData) {}
 
   report(code: DiagnosticCode, key: string, path: string, offset: number | undefined, message: string): void {
     const text = this.data[key];
-    const position = text !== undefined && offset !== undefined ? positionAt(text, offset) : undefined;
+    const position = text !== undefined && offset !== undefined ? this.cursor(key, text).positionAt(offset) : undefined;
     this.diagnostics.push(diagnostic(code, { key, path, message, ...(position === undefined ? {} : { position }) }));
+  }
+
+  private cursor(key: string, text: string): PositionCursor {
+    let cursor = this.cursors.get(key);
+    if (cursor === undefined) {
+      cursor = new PositionCursor(text);
+      this.cursors.set(key, cursor);
+    }
+    return cursor;
   }
 }
 
@@ -186,7 +198,7 @@ function readJsonFederations(text: string, reporter: Reporter): FederationsReadi
 }
 
 /** The Go value a JSON tree decodes to, as plain JavaScript (objects: last duplicate wins). */
-function plain(value: GoJsonValue): unknown {
+export function plainGoValue(value: GoJsonValue): unknown {
   switch (value.kind) {
     case 'null':
     case 'bool':
@@ -195,23 +207,62 @@ function plain(value: GoJsonValue): unknown {
     case 'number':
       return value.value;
     case 'array':
-      return value.items.map(plain);
+      return value.items.map(plainGoValue);
     case 'object': {
       const result: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-      for (const member of value.members) result[member.key] = plain(member.value);
+      for (const member of value.members) result[member.key] = plainGoValue(member.value);
       return result;
     }
   }
 }
 
+/**
+ * The first and the last member of each key of an object, built once per object when errors are
+ * mapped back to the tree: searching the members for each error would be quadratic.
+ */
+class MemberIndex {
+  private readonly first = new Map<string, GoJsonMember>();
+  private readonly last = new Map<string, GoJsonMember>();
+
+  constructor(members: readonly GoJsonMember[]) {
+    for (const member of members) {
+      if (!this.first.has(member.key)) this.first.set(member.key, member);
+      this.last.set(member.key, member);
+    }
+  }
+
+  firstOf(key: string): GoJsonMember | undefined {
+    return this.first.get(key);
+  }
+
+  /** The member whose value Go keeps (the last duplicate). */
+  lastOf(key: string): GoJsonMember | undefined {
+    return this.last.get(key);
+  }
+}
+
+/** The {@link MemberIndex} of each object, made when first asked for (while mapping errors). */
+class MemberIndexes {
+  private readonly indexes = new Map<GoJsonValue, MemberIndex>();
+
+  of(object: GoJsonObject): MemberIndex {
+    let index = this.indexes.get(object);
+    if (index === undefined) {
+      index = new MemberIndex(object.members);
+      this.indexes.set(object, index);
+    }
+    return index;
+  }
+}
+
 /** Follows a JSON pointer (ajv's instancePath) through the tree, to the winning duplicate. */
-function locate(tree: GoJsonValue | undefined, pointer: readonly string[]): { offset: number; path: string } | undefined {
+function locate(tree: GoJsonValue | undefined, pointer: readonly string[], indexes: MemberIndexes): { offset: number; path: string } | undefined {
   let node = tree;
   let path = '';
   for (const step of pointer) {
     if (node === undefined) return undefined;
     if (node.kind === 'object') {
-      const member = node.members.findLast((candidate) => candidate.key === step);
+      const member = indexes.of(node).lastOf(step);
       node = member?.value;
       path += jsonPathStep(step);
     } else if (node.kind === 'array') {
@@ -224,8 +275,8 @@ function locate(tree: GoJsonValue | undefined, pointer: readonly string[]): { of
   return node === undefined ? undefined : { offset: node.offset, path };
 }
 
-function keyOffset(tree: GoJsonValue | undefined, key: string): number | undefined {
-  return tree?.kind === 'object' ? tree.members.find((member) => member.key === key)?.keyOffset : undefined;
+function keyOffset(tree: GoJsonValue | undefined, key: string, indexes: MemberIndexes): number | undefined {
+  return tree?.kind === 'object' ? indexes.of(tree).firstOf(key)?.keyOffset : undefined;
 }
 
 const KIND_NAMES: Readonly<Record<string, string>> = { object: 'an object', array: 'an array', string: 'a string', number: 'a number', boolean: 'a boolean', null: 'null' };
@@ -243,12 +294,17 @@ function checkShapes(
   federations: FederationsReading | undefined,
   reporter: Reporter,
 ): void {
+  if (plainlyFollowsSchema(stubTree, upstreamTree, federations?.plain)) return;
   const document: Record<string, unknown> = {};
-  if (stubTree) document['stubDomains'] = plain(stubTree);
-  if (upstreamTree) document['upstreamNameservers'] = plain(upstreamTree);
+  if (stubTree) document['stubDomains'] = plainGoValue(stubTree);
+  if (upstreamTree) document['upstreamNameservers'] = plainGoValue(upstreamTree);
   if (federations?.plain) document['federations'] = federations.plain;
   if (validateKubeDnsValues(document)) return;
   const trees: Record<string, GoJsonValue | undefined> = { stubDomains: stubTree, upstreamNameservers: upstreamTree };
+  // Federation errors name a federation; look each up once, not by a search per error.
+  const federationsByName = new Map<string, FederationEntry>();
+  for (const entry of federations?.entries ?? []) if (!federationsByName.has(entry.name)) federationsByName.set(entry.name, entry);
+  const indexes = new MemberIndexes();
   for (const error of validateKubeDnsValues.errors ?? []) {
     if (error.keyword === 'propertyNames') continue; // reported through its pattern/maxLength error
     const [key = '', ...pointer] = error.instancePath
@@ -256,17 +312,18 @@ function checkShapes(
       .slice(1)
       .map((step) => step.replaceAll('~1', '/').replaceAll('~0', '~'));
     const { propertyName } = error;
-    const federation = federations?.entries?.find((entry) => entry.name === (propertyName ?? pointer[0]));
+    const federationName = propertyName ?? pointer[0];
+    const federation = federationName === undefined ? undefined : federationsByName.get(federationName);
     if (key === 'federations') {
       const what = propertyName !== undefined ? `name '${propertyName}' is not a DNS-1123 label` : `domain '${federation?.domain ?? ''}' is not a DNS-1123 subdomain`;
       reporter.report('kube-dns-invalid-federation', key, federation?.path ?? '', federation?.offset, what);
     } else if (propertyName !== undefined) {
-      reporter.report('kube-dns-invalid-domain', key, jsonPathStep(propertyName), keyOffset(trees[key], propertyName), `'${propertyName}' is not a DNS-1123 subdomain`);
+      reporter.report('kube-dns-invalid-domain', key, jsonPathStep(propertyName), keyOffset(trees[key], propertyName, indexes), `'${propertyName}' is not a DNS-1123 subdomain`);
     } else if (error.keyword === 'maxItems') {
       const count = Array.isArray(document[key]) ? (document[key] as unknown[]).length : 0;
       reporter.report('kube-dns-too-many-upstreams', key, '', trees[key]?.offset, `${count} upstream nameservers; kube-dns accepts at most 3`);
     } else {
-      const where = locate(trees[key], pointer);
+      const where = locate(trees[key], pointer, indexes);
       const actual = kindOf(pointer.reduce<unknown>((value, step) => (value as Record<string, unknown> | undefined)?.[step], document[key]));
       const expected = (error.params as { type?: readonly string[] }).type?.filter((type) => type !== 'null').join(' or ') ?? 'another type';
       reporter.report('json-type', key, where?.path ?? '', where?.offset, `must be ${KIND_NAMES[expected] ?? expected}, not ${KIND_NAMES[actual] ?? actual}`);
@@ -274,14 +331,55 @@ function checkShapes(
   }
 }
 
+/**
+ * Whether the values certainly pass schemas/kube-dns-values.schema.json, decided on the tree
+ * without building the plain document ajv needs (for 16,000 stub domains that copy and its
+ * validation were a fifth of the reading). It answers true only when every member passes, so
+ * anything else — including a duplicate key whose overridden value would fail — goes to ajv,
+ * which then decides and words the errors. Must be kept in step with the schema; a property test
+ * checks that it never accepts what ajv refuses.
+ */
+export function plainlyFollowsSchema(stubTree: GoJsonValue | undefined, upstreamTree: GoJsonValue | undefined, federations: Readonly<Record<string, string>> | undefined): boolean {
+  if (stubTree !== undefined && stubTree.kind !== 'null') {
+    if (stubTree.kind !== 'object') return false;
+    for (const member of stubTree.members) {
+      if (!isDns1123Subdomain(member.key) || !isNullableStringList(member.value)) return false;
+    }
+  }
+  if (upstreamTree !== undefined && upstreamTree.kind !== 'null') {
+    if (!isNullableStringList(upstreamTree) || upstreamTree.kind !== 'array' || upstreamTree.items.length > 3) return false;
+  }
+  if (federations !== undefined) {
+    for (const name of Object.keys(federations)) {
+      const domain = federations[name];
+      if (!isDns1123Label(name) || typeof domain !== 'string' || !isDns1123Subdomain(domain)) return false;
+    }
+  }
+  return true;
+}
+
+/** An array of strings and nulls, or null (Go's `[]string`). */
+function isNullableStringList(value: GoJsonValue): boolean {
+  if (value.kind === 'null') return true;
+  if (value.kind !== 'array') return false;
+  for (const item of value.items) if (item.kind !== 'string' && item.kind !== 'null') return false;
+  return true;
+}
+
 function listEntries(tree: GoJsonValue, prefix: string): ValueEntry[] {
   if (tree.kind !== 'array') return [];
-  const entries: ValueEntry[] = [];
-  tree.items.forEach((item, index) => {
+  const { items } = tree;
+  // Sized up front and cut to what was kept: one list per stub domain, all kept to the end.
+  const entries = new Array<ValueEntry>(items.length);
+  let kept = 0;
+  for (let index = 0; index < items.length; index += 1) {
+    const item = items[index] as GoJsonValue;
     // Go decodes a null element of []string as ""; other kinds are type errors, reported already.
-    if (item.kind !== 'string' && item.kind !== 'null') return;
-    entries.push({ value: item.kind === 'string' ? item.value : '', path: `${prefix}${jsonPathStep(index)}`, offset: item.offset });
-  });
+    if (item.kind !== 'string' && item.kind !== 'null') continue;
+    entries[kept] = { value: item.kind === 'string' ? item.value : '', path: `${prefix}${jsonPathStep(index)}`, offset: item.offset };
+    kept += 1;
+  }
+  entries.length = kept;
   return entries;
 }
 

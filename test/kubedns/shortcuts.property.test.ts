@@ -1,0 +1,98 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { jsonPathStep } from '../../src/diagnostics/diagnostic.js';
+import { validateKubeDnsValues } from '../../src/generated/validate-kube-dns-values.js';
+import { parseGoJson } from '../../src/kubedns/go-json.js';
+import { kubeDnsRules } from '../../src/kubedns/kube-dns-versions.js';
+import { stubNameserverProblem, stubNameserverProblemInFull } from '../../src/kubedns/nameserver-rules.js';
+import { plainGoValue, plainlyFollowsSchema } from '../../src/kubedns/read-kube-dns-config.js';
+import { PositionCursor, positionAt } from '../../src/util/source-position.js';
+import { dnsLabel, hostileString, nameserverText, stubDomainName } from '../support/kube-dns-arbitraries.js';
+
+/**
+ * The shortcuts the kube-dns reader takes for large ConfigMaps agree with the general code they
+ * skip: the tree-level schema check, the plain-IPv4 nameserver check, positions by cursor, and
+ * JSON path steps without JSON.stringify.
+ */
+
+/** Rule sets of every kube-dns behaviour change (port splitting, upstream ports, IP text). */
+const rules = fc.constantFrom('1.14.0', '1.14.1', '1.14.2', '1.14.9', '1.15.1', '1.16.9', '1.17.0', '1.26.5', '1.26.6', '1.26.7').map((version) => kubeDnsRules(version));
+
+const octet = fc.oneof(fc.nat(300).map(String), fc.constantFrom('0', '00', '010', '255', '256', '1000'));
+const port = fc.oneof(fc.nat(70000).map(String), fc.constantFrom('', '0', '00053', '053', '+53', '-1', '65535', '65536', '999999', 'x'));
+const ipv4ish = fc
+  .tuple(octet, octet, octet, octet, fc.option(port, { nil: undefined }), fc.constantFrom('.', '.', '.', ':'))
+  .map(([a, b, c, d, portText, separator]) => `${a}.${b}.${c}${separator}${d}${portText === undefined ? '' : `:${portText}`}`);
+
+describe('the plain-IPv4 shortcut of the stub nameserver check', () => {
+  it('gives the answer of the full check for every kube-dns version', () => {
+    fc.assert(
+      fc.property(fc.oneof(ipv4ish, nameserverText, fc.stringMatching(/^[0-9.:]{0,16}$/)), rules, (nameserver, rule) => {
+        expect(stubNameserverProblem(nameserver, rule)).toBe(stubNameserverProblemInFull(nameserver, rule));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
+
+/** Go JSON texts of every shape the schema distinguishes, duplicate keys and wrong kinds included. */
+const listItem = fc.oneof({ weight: 6, arbitrary: nameserverText }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.integer() }, { weight: 1, arbitrary: fc.constant([]) });
+const stringList = fc.oneof({ weight: 8, arbitrary: fc.array(listItem, { maxLength: 4 }) }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.oneof(fc.string(), fc.integer(), fc.constant({})) });
+const domainKey = fc.oneof({ weight: 5, arbitrary: stubDomainName }, { weight: 1, arbitrary: fc.constant('a'.repeat(254)) }, { weight: 1, arbitrary: fc.constant(`${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`) });
+const stubDomainsText = fc.oneof(
+  { weight: 8, arbitrary: fc.array(fc.tuple(domainKey, stringList), { maxLength: 5 }).map((members) => `{${members.map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`).join(', ')}}`) },
+  { weight: 1, arbitrary: fc.constantFrom('null', '[]', '"x"', '{"a.b": ["1.2.3.4"], "a.b": 7}', '{"a.b": 7, "a.b": ["1.2.3.4"]}') },
+);
+const upstreamsText = fc.oneof({ weight: 6, arbitrary: stringList.map((value) => JSON.stringify(value)) }, { weight: 1, arbitrary: fc.constantFrom('null', '{}', '["1.1.1.1","2.2.2.2","3.3.3.3","4.4.4.4"]') });
+const federations = fc.dictionary(fc.oneof(dnsLabel, hostileString, fc.constant('a'.repeat(64))), fc.oneof(stubDomainName, fc.constant('a'.repeat(254))), { maxKeys: 3 });
+
+describe('the tree-level shortcut of the schema check', () => {
+  it('never accepts what the schema refuses, and accepts most of what it accepts', () => {
+    let accepted = 0;
+    let shortcut = 0;
+    fc.assert(
+      fc.property(fc.option(stubDomainsText, { nil: undefined }), fc.option(upstreamsText, { nil: undefined }), fc.option(federations, { nil: undefined }), (stubs, upstreams, federationMap) => {
+        const stubTree = stubs === undefined ? undefined : parseGoJson(stubs);
+        const upstreamTree = upstreams === undefined ? undefined : parseGoJson(upstreams);
+        if (stubTree?.ok === false || upstreamTree?.ok === false) return;
+        const document: Record<string, unknown> = {};
+        if (stubTree !== undefined) document['stubDomains'] = plainGoValue(stubTree.value);
+        if (upstreamTree !== undefined) document['upstreamNameservers'] = plainGoValue(upstreamTree.value);
+        if (federationMap !== undefined) document['federations'] = federationMap;
+        const valid = validateKubeDnsValues(document);
+        const quick = plainlyFollowsSchema(stubTree?.value, upstreamTree?.value, federationMap);
+        if (quick) expect(valid).toBe(true);
+        if (valid) accepted += 1;
+        if (quick) shortcut += 1;
+      }),
+      { numRuns: 3000 },
+    );
+    // The shortcut must be taken for most valid documents, or it saves nothing.
+    expect(shortcut).toBeGreaterThan(accepted * 0.8);
+    expect(accepted).toBeGreaterThan(200);
+  });
+});
+
+describe('PositionCursor', () => {
+  it('answers like positionAt for any sequence of offsets', () => {
+    const text = fc.array(fc.constantFrom('a', 'é', '\n', '\r\n', '😀', '\ud800', '\udc00', '  ', 'xyz'), { maxLength: 40 }).map((pieces) => pieces.join(''));
+    fc.assert(
+      fc.property(text, fc.array(fc.integer({ min: -2, max: 130 }), { maxLength: 12 }), (source, offsets) => {
+        const cursor = new PositionCursor(source);
+        for (const offset of offsets) expect(cursor.positionAt(offset)).toEqual(positionAt(source, offset));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe('jsonPathStep', () => {
+  it('writes a member name as JSON.stringify does', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit: 'binary' }), stubDomainName, hostileString, fc.constantFrom('\u007f', '\u2028', '😀', '\ud83d', 'a"b', 'a\\b')), (step) => {
+        expect(jsonPathStep(step)).toBe(`[${JSON.stringify(step)}]`);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
