@@ -219,6 +219,8 @@ const NEWEST_KEY = tripleKey(parseTriple(NEWEST_COREDNS_VERSION));
  * @throws {UnknownCoreDnsVersionError} for malformed, incomplete, unreleased or out-of-range text.
  */
 export function parseCoreDnsVersion(text: string): CoreDnsVersion {
+  // A known release in canonical form parses to itself; the translator asks this many times per case.
+  if (KNOWN.has(text)) return text as CoreDnsVersion;
   const triple = parseTriple(text);
   const canonical = `${triple.major}.${triple.minor}.${triple.patch}`;
   if (KNOWN.has(canonical)) return canonical as CoreDnsVersion;
@@ -256,6 +258,11 @@ export function isCoreDnsVersion(text: string): text is CoreDnsVersion {
  * @throws {UnknownCoreDnsVersionError} when either text is not a complete version.
  */
 export function compareCoreDnsVersions(a: string, b: string): number {
+  // Known releases are listed oldest first: their order is their index (the translator compares
+  // a dozen per case when it picks the Kubernetes default).
+  const indexOfA = INDEX.get(a);
+  const indexOfB = INDEX.get(b);
+  if (indexOfA !== undefined && indexOfB !== undefined) return Math.sign(indexOfA - indexOfB);
   return Math.sign(tripleKey(parseTriple(a)) - tripleKey(parseTriple(b)));
 }
 

@@ -1,8 +1,7 @@
-import { printCorefile } from '../corefile/printer.js';
-import type { Directive } from '../corefile/model.js';
+import { corefilesEqual } from '../corefile/compare.js';
+import type { Corefile, Directive } from '../corefile/model.js';
 import { parseCorefile } from '../corefile/parser.js';
 import { parseServerKey, zoneAddressKeys } from '../corefile/server-key.js';
-import { serverBlocks } from '../corefile/model.js';
 import { coreDnsPluginAvailability, isUsable } from './coredns-versions.js';
 import type { CoreDnsFeatures } from './coredns-versions.js';
 
@@ -12,28 +11,29 @@ export class SelfCheckError extends Error {
 }
 
 /**
- * Every Corefile the translator emits (`text`, printed from its model) must read back as that
- * model — the reparsed model prints the same text — with keys CoreDNS
- * accepts, no zone served twice, and only plugins the target release has. Throws
- * {@link SelfCheckError} otherwise.
+ * Every Corefile the translator emits (`text`, printed from `model`) must read back as that
+ * model, with keys CoreDNS accepts, no zone served twice, and only plugins the target release
+ * has. Throws {@link SelfCheckError} otherwise.
  */
-export function checkTranslatedCorefile(text: string, features: CoreDnsFeatures): void {
+export function checkTranslatedCorefile(text: string, model: Corefile, features: CoreDnsFeatures): void {
   const reparsed = parseCorefile(text).corefile;
-  // Models are equal when they print the same (corefilesEqual), and printing is linear: comparing
-  // the texts avoids building two comparable trees for a Corefile of thousands of blocks.
-  if (printCorefile(reparsed) !== text) throw new SelfCheckError('the printed Corefile does not parse back to the translated model');
+  // Equal models print the same text (that is what corefilesEqual means), so this is the check
+  // "the reparsed model prints `text`", made by walking both models instead of printing again.
+  if (!corefilesEqual(reparsed, model)) throw new SelfCheckError('the printed Corefile does not parse back to the translated model');
   const served = new Set<string>();
   const usable = new Set<string>();
-  for (const block of serverBlocks(reparsed)) {
-    for (const key of block.keys) {
+  for (const item of reparsed.items) {
+    if (item.kind !== 'server-block') continue;
+    for (const key of item.keys) {
       for (const address of zoneAddressKeys(parseServerKey(key))) {
         if (served.has(address)) throw new SelfCheckError(`zone ${address} is served twice`);
         served.add(address);
       }
     }
-    const forwarders = block.directives.filter((directive) => directive.name === 'forward');
-    if (forwarders.length > 1 && !features.multipleForwardPerBlock) throw new SelfCheckError('two forward directives in one block');
-    for (const directive of block.directives) checkDirective(directive, features, usable);
+    let forwarders = 0;
+    for (const directive of item.directives) if (directive.name === 'forward') forwarders += 1;
+    if (forwarders > 1 && !features.multipleForwardPerBlock) throw new SelfCheckError('two forward directives in one block');
+    for (const directive of item.directives) checkDirective(directive, features, usable);
   }
 }
 

@@ -1,4 +1,4 @@
-import { formatGoIP, parseGoIP, splitHostPort } from '../kubedns/go-net.js';
+import { formatGoIP, parseGoIP, plainIPv4Length, splitHostPort } from '../kubedns/go-net.js';
 
 /**
  * A nameserver from the kube-dns ConfigMap, read as a CoreDNS `forward` target: an IP address
@@ -25,6 +25,23 @@ function joinTarget(host: string, family: 4 | 6 | undefined, port: number | unde
  * hostname (kube-dns allowed hostnames without a port only). Ports must be 1–65535.
  */
 export function readForwardTarget(text: string): TargetReading {
+  // The common `10.0.0.53` / `10.0.0.53:5353`: already canonical, so nothing to split or reprint.
+  const addressLength = plainIPv4Length(text);
+  if (addressLength === text.length) return { ok: true, target: { kind: 'ip', address: parseGoIP(text) ?? [], family: 4, port: undefined, text }, rewritten: false };
+  if (addressLength > 0) {
+    const port = Number(text.slice(addressLength + 1));
+    if (port >= 1 && port <= 65535) {
+      const host = text.slice(0, addressLength);
+      // Without leading zeros the port is written as it reads: the text is already the target's.
+      const written = text.charCodeAt(addressLength + 1) === 0x30 ? joinTarget(host, 4, port) : text;
+      return { ok: true, target: { kind: 'ip', address: parseGoIP(host) ?? [], family: 4, port, text: written }, rewritten: false };
+    }
+  }
+  return readForwardTargetInFull(text);
+}
+
+/** {@link readForwardTarget} without its shortcut for plain IPv4 addresses. */
+export function readForwardTargetInFull(text: string): TargetReading {
   const split = splitHostPort(text);
   // A bare IPv6 address does not split; `host:port` does.
   const host = split !== undefined && parseGoIP(text) === undefined ? split.host : text;

@@ -103,7 +103,7 @@ export function translateKubeDns(data: ConfigMapData | null, options: TranslateO
 
   const model = buildCorefile(mainKeys, upstreams, federation, stubs, context);
   const corefile = printCorefile(model);
-  checkTranslatedCorefile(corefile, features);
+  checkTranslatedCorefile(corefile, model, features);
   return { ok: true, corefile, model, diagnostics, coredns: features.version };
 }
 
@@ -139,9 +139,16 @@ function planStubs(config: KubeDnsConfig, context: Context): PlannedStub[] {
       report(context, 'empty-stub-domain', 'stubDomains', stub.path, `'${zone}' has no nameservers; no server block is emitted`);
       continue;
     }
-    const errorsBefore = errorCount(context);
-    const targets = stub.nameservers.flatMap((nameserver) => stubTarget(nameserver, context));
-    if (errorCount(context) > errorsBefore) continue;
+    const reportedBefore = context.diagnostics.length;
+    // Sized up front and cut to what was kept (the list lives as long as the translation).
+    const targets = new Array<ForwardTarget>(stub.nameservers.length);
+    let kept = 0;
+    for (const nameserver of stub.nameservers) {
+      const target = stubTarget(nameserver, context);
+      if (target !== undefined) targets[kept++] = target;
+    }
+    targets.length = kept;
+    if (hasErrorSince(context, reportedBefore)) continue;
     if (targets.length === 0) {
       report(context, 'stub-without-nameservers', 'stubDomains', stub.path, `no nameserver of '${zone}' is left`);
       continue;
@@ -173,11 +180,11 @@ function checkStubPlacement(zone: string, stub: StubDomainEntry, context: Contex
   return true;
 }
 
-function stubTarget(nameserver: ValueEntry, context: Context): ForwardTarget[] {
+function stubTarget(nameserver: ValueEntry, context: Context): ForwardTarget | undefined {
   const target = checkedTarget(nameserver, 'stubDomains', context);
-  if (target === undefined) return [];
-  if (target.kind === 'hostname' && !acceptHostname(target.name, nameserver, 'stubDomains', context)) return [];
-  return [target];
+  if (target === undefined) return undefined;
+  if (target.kind === 'hostname' && !acceptHostname(target.name, nameserver, 'stubDomains', context)) return undefined;
+  return target;
 }
 
 /** Whether a hostname target can be emitted for the target CoreDNS; reports either way. */
@@ -282,23 +289,29 @@ function buildCorefile(mainKeys: readonly string[], upstreams: readonly string[]
     return entry.name === 'kubernetes' && federation !== undefined ? [converted, federation] : [converted];
   });
   const mainBlock: ServerBlock = { kind: 'server-block', keys: mainKeys, directives };
-  const stubBlocks = stubs.map(
-    (stub): ServerBlock => ({
-      kind: 'server-block',
-      keys: [`${stub.zone}:${DNS_PORT}`],
-      directives: [
-        { name: 'errors', arguments: [] },
-        { name: 'cache', arguments: ['30'] },
-        ...(features.loop ? [{ name: 'loop', arguments: [] }] : []),
-        { name: features.preferredForwarder, arguments: ['.', ...stub.targets.map((target) => target.text)] },
-      ],
-    }),
-  );
-  return { items: [mainBlock, ...stubBlocks] };
+  // Lists are built at their final length: a list grown by push reserves many more slots, and
+  // every block of a large translation stays alive to the end.
+  const items = new Array<ServerBlock>(stubs.length + 1);
+  items[0] = mainBlock;
+  for (let index = 0; index < stubs.length; index += 1) {
+    const { zone, targets } = stubs[index] as PlannedStub;
+    const destinations = new Array<string>(targets.length + 1);
+    destinations[0] = '.';
+    for (let target = 0; target < targets.length; target += 1) destinations[target + 1] = (targets[target] as ForwardTarget).text;
+    const errors: Directive = { name: 'errors', arguments: [] };
+    const cache: Directive = { name: 'cache', arguments: ['30'] };
+    const forward: Directive = { name: features.preferredForwarder, arguments: destinations };
+    const directives = features.loop ? [errors, cache, { name: 'loop', arguments: [] }, forward] : [errors, cache, forward];
+    items[index + 1] = { kind: 'server-block', keys: [`${zone}:${DNS_PORT}`], directives };
+  }
+  return { items };
 }
 
-function errorCount(context: Context): number {
-  return context.diagnostics.filter((entry) => entry.severity === 'error').length;
+/** Whether a diagnostic reported after the first `reportedBefore` is an error (looking only at those). */
+function hasErrorSince(context: Context, reportedBefore: number): boolean {
+  const { diagnostics } = context;
+  for (let index = reportedBefore; index < diagnostics.length; index += 1) if ((diagnostics[index] as Diagnostic).severity === 'error') return true;
+  return false;
 }
 
 function report(context: Context, code: Parameters<typeof diagnostic>[0], key: string, path: string, message: string): void {

@@ -14,8 +14,27 @@ const MAX_LABEL_LENGTH = 63;
 const MAX_NAME_LENGTH = 253;
 const HOSTNAME_LABEL = /^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?$/;
 
+/** Lower-case hostname labels joined by dots: a name {@link normaliseZone} leaves as it is, label lengths aside. */
+const CANONICAL_NAME = /^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*$/;
+
 /** `name` in canonical form, or a reason it cannot be a zone CoreDNS serves as kube-dns meant. */
 export function normaliseZone(name: string): NormalisedZone | { readonly problem: string } {
+  if (name.length <= MAX_NAME_LENGTH && CANONICAL_NAME.test(name) && labelsFit(name)) return { zone: name, changes: [] };
+  return normaliseZoneInFull(name);
+}
+
+/** Every dot-separated label of `name` is at most {@link MAX_LABEL_LENGTH} long. */
+function labelsFit(name: string): boolean {
+  let labelStart = 0;
+  for (let dot = name.indexOf('.'); dot !== -1; dot = name.indexOf('.', dot + 1)) {
+    if (dot - labelStart > MAX_LABEL_LENGTH) return false;
+    labelStart = dot + 1;
+  }
+  return name.length - labelStart <= MAX_LABEL_LENGTH;
+}
+
+/** {@link normaliseZone} without its shortcut for names already in canonical form. */
+export function normaliseZoneInFull(name: string): NormalisedZone | { readonly problem: string } {
   const changes: string[] = [];
   let zone = name;
   if (zone.endsWith('.') && zone !== '.') {
@@ -56,7 +75,9 @@ function toPunycode(name: string): string | undefined {
 /** `child` equals `parent` or lies below it (label-wise; both canonical). */
 export function isWithin(child: string, parent: string): boolean {
   if (parent === '') return true;
-  return child === parent || child.endsWith(`.${parent}`);
+  // `child.endsWith('.' + parent)` without building that string: this runs for every stub zone.
+  const dot = child.length - parent.length - 1;
+  return child === parent || (dot >= 0 && child.charCodeAt(dot) === 0x2e && child.endsWith(parent));
 }
 
 /** `ancestor` lies strictly above `name`. */

@@ -59,7 +59,7 @@ function report(translation: Translation, output: OutputFormat, io: CliIo): numb
   if (output === 'json') {
     io.stdout.write(`${JSON.stringify({ corefile: translation.corefile ?? null, coredns: translation.coredns, diagnostics: translation.diagnostics }, null, 2)}\n`);
   } else {
-    for (const entry of translation.diagnostics) io.stderr.write(`${formatDiagnostic(entry)}\n`);
+    writeDiagnostics(translation, io);
     if (translation.corefile !== undefined) {
       io.stdout.write(output === 'configmap' ? renderCoreDnsConfigMap(translation.corefile) : translation.corefile);
     }
@@ -69,6 +69,22 @@ function report(translation: Translation, output: OutputFormat, io: CliIo): numb
     return ExitCode.failed;
   }
   return ExitCode.ok;
+}
+
+/** Lines are written in chunks of about this many characters, not one `write` (a system call) each. */
+const DIAGNOSTIC_CHUNK_CHARACTERS = 48 * 1024;
+
+/** One line per diagnostic on stderr; a refused ConfigMap of thousands of domains has thousands. */
+function writeDiagnostics(translation: Translation, io: CliIo): void {
+  let chunk = '';
+  for (const entry of translation.diagnostics) {
+    chunk += `${formatDiagnostic(entry)}\n`;
+    if (chunk.length >= DIAGNOSTIC_CHUNK_CHARACTERS) {
+      io.stderr.write(chunk);
+      chunk = '';
+    }
+  }
+  if (chunk !== '') io.stderr.write(chunk);
 }
 
 function translateOptions(args: TranslateArguments): TranslateOptions {

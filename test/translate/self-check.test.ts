@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import type { Corefile } from '../../src/corefile/model.js';
+import { printCorefile } from '../../src/corefile/printer.js';
+import { coreDnsFeatures } from '../../src/translate/coredns-versions.js';
+import { checkTranslatedCorefile, SelfCheckError } from '../../src/translate/self-check.js';
+
+const features = coreDnsFeatures('1.8.0');
+
+function block(key: string, ...destinations: string[]): Corefile['items'][number] {
+  return { kind: 'server-block', keys: [key], directives: [{ name: 'errors', arguments: [] }, { name: 'forward', arguments: ['.', ...destinations] }] };
+}
+
+describe('the translator self-check', () => {
+  const model: Corefile = { items: [block('.:53', '8.8.8.8'), block('acme.local:53', '10.0.0.1')] };
+
+  it('accepts a Corefile printed from its model', () => {
+    expect(() => checkTranslatedCorefile(printCorefile(model), model, features)).not.toThrow();
+  });
+
+  it('refuses a text that reads back as another model', () => {
+    const other: Corefile = { items: [block('.:53', '8.8.8.8'), block('acme.local:53', '10.0.0.2')] };
+    expect(() => checkTranslatedCorefile(printCorefile(other), model, features)).toThrow(SelfCheckError);
+    expect(() => checkTranslatedCorefile(`${printCorefile(model)}\nextra:53 {\n}\n`, model, features)).toThrow(SelfCheckError);
+  });
+
+  it('refuses a zone served twice and a forward without destination', () => {
+    const twice: Corefile = { items: [block('.:53', '8.8.8.8'), block('acme.local:53', '10.0.0.1'), block('ACME.local.:53', '10.0.0.2')] };
+    expect(() => checkTranslatedCorefile(printCorefile(twice), twice, features)).toThrow('zone dns://acme.local.:53 is served twice');
+    const empty: Corefile = { items: [block('.:53')] };
+    expect(() => checkTranslatedCorefile(printCorefile(empty), empty, features)).toThrow('forward without a destination');
+  });
+});
