@@ -1,14 +1,17 @@
 import { CORE_SCHEMA, EVENT_ID, getScalarValue, loadAll, parseEvents, YAMLException } from 'js-yaml';
 import type { Event } from 'js-yaml';
 import { formatAt, positionAt } from '../util/source-position.js';
+import { ConfigMapInputError } from './config-map-data.js';
+import type { ConfigMapData } from './config-map-data.js';
+
+export { ConfigMapInputError };
+export type { ConfigMapData };
 
 /**
  * Reading a ConfigMap the way users hand it to us: what `kubectl get configmap -o yaml|json`
  * prints (also inside a `List`, or among several YAML documents), or just its `data` map.
  */
 
-/** A ConfigMap's `data`: every value a string. `null` means "there is no ConfigMap at all". */
-export type ConfigMapData = Readonly<Record<string, string>>;
 
 export interface ReadConfigMapOptions {
   /** Name used in error messages (`FILE:LINE:COL: …`). Default `<input>`. */
@@ -25,18 +28,6 @@ export interface ConfigMapDocument {
   readonly data: ConfigMapData;
 }
 
-/** The input could not be read as a ConfigMap; `message` is ready to print. */
-export class ConfigMapInputError extends Error {
-  override readonly name = 'ConfigMapInputError';
-  readonly line: number | undefined;
-  readonly column: number | undefined;
-
-  constructor(message: string, position?: { line: number; column: number }) {
-    super(message);
-    this.line = position?.line;
-    this.column = position?.column;
-  }
-}
 
 /** Largest number of YAML aliases accepted: ConfigMaps have none; alias bombs have millions. */
 const MAX_ALIASES = 100;

@@ -1,4 +1,4 @@
-import type { ConfigMapData } from '../configmap/read-configmap.js';
+import type { ConfigMapData } from '../configmap/config-map-data.js';
 import { decodeKubeadmManifest, renderKubeadmManifest } from './manifest.js';
 import { kubeadmProfileFor } from './kubernetes-version.js';
 import type { KubeadmProfile } from './profiles.js';
@@ -26,7 +26,8 @@ export type KubeadmOutcome =
  *
  * @param release a Kubernetes version 1.10–1.20 (`1.13`, `v1.18.6`) or a profile; an unsupported
  *   version throws {@link UnsupportedKubernetesVersionError}.
- * @param data the kube-dns ConfigMap's `data`; `null` when there is no kube-dns ConfigMap.
+ * @param data the kube-dns ConfigMap's `data`; `null` when there is no kube-dns ConfigMap. A value
+ *   that is not a string throws `ConfigMapInputError`.
  * @param dnsDomain kubeadm's `networking.dnsDomain` (not validated, as kubeadm did not here).
  */
 export function translateLikeKubeadm(

@@ -1,4 +1,5 @@
-import type { ConfigMapData } from '../configmap/read-configmap.js';
+import { assertConfigMapData } from '../configmap/config-map-data.js';
+import type { ConfigMapData } from '../configmap/config-map-data.js';
 import { decodeFederations, decodeStubDomains, decodeUpstreamNameservers } from '../kubedns/go-json.js';
 import { caddyfileFromJson, IndentedCaddyWriter } from './caddyfile-json.js';
 import { isDns1123Subdomain, isGoIP, isValidPort, splitHostPort } from '../kubedns/go-net.js';
@@ -44,7 +45,8 @@ const VALUE_ERROR_PREFIX = 'invalid format to parse for proxy';
  * upstreamNameservers, federations), stopping at the first error. `data` is the kube-dns
  * ConfigMap's data; `null` (no ConfigMap) behaves like `{}`, as it did against a real API server.
  * Warnings are kubeadm's log lines about omitted hostnames, in logging order; they are kept when a
- * later step fails.
+ * later step fails. `data` that is not an object of strings (possible only from untyped callers)
+ * throws `ConfigMapInputError`.
  */
 export function translateKubeadmPieces(
   release: KubeadmProfile | string,
@@ -52,6 +54,7 @@ export function translateKubeadmPieces(
   dnsDomain: string = KUBEADM_DEFAULT_DNS_DOMAIN,
 ): PiecesOutcome {
   const profile = typeof release === 'string' ? kubeadmProfileFor(release) : release;
+  assertConfigMapData(data);
   const warnings: string[] = [];
   const values = data ?? {};
   try {

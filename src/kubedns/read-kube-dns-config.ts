@@ -1,4 +1,5 @@
-import type { ConfigMapData } from '../configmap/read-configmap.js';
+import { assertConfigMapData } from '../configmap/config-map-data.js';
+import type { ConfigMapData } from '../configmap/config-map-data.js';
 import { diagnostic, jsonPathStep } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
@@ -89,11 +90,13 @@ class Reporter {
 }
 
 /**
- * Reads and validates the kube-dns side of a ConfigMap. Never throws for bad data: every problem
+ * Reads and validates the kube-dns side of a ConfigMap. Never throws for bad values: every problem
  * is a diagnostic, and `acceptedByKubeDns` says whether kube-dns would have used the ConfigMap.
- * `data` `null` (no ConfigMap) reads like an empty one.
+ * `data` `null` (no ConfigMap) reads like an empty one; `data` that is not an object of strings
+ * (possible only from untyped callers) throws `ConfigMapInputError`.
  */
 export function readKubeDnsConfig(data: ConfigMapData | null, options: ReadKubeDnsOptions = {}): KubeDnsReading {
+  assertConfigMapData(data);
   const rules = kubeDnsRules(options.kubeDnsVersion);
   const values = data ?? {};
   const reporter = new Reporter(values);

@@ -1,5 +1,5 @@
 import { readConfigMap } from '../configmap/read-configmap.js';
-import type { ConfigMapData } from '../configmap/read-configmap.js';
+import type { ConfigMapData } from '../configmap/config-map-data.js';
 import type { Corefile } from '../corefile/model.js';
 import { coreDnsRouting } from './coredns-routing.js';
 import type { CoreDnsRouting } from './coredns-routing.js';

@@ -1,4 +1,4 @@
-import type { ConfigMapData } from '../configmap/read-configmap.js';
+import type { ConfigMapData } from '../configmap/config-map-data.js';
 import { readConfigMap } from '../configmap/read-configmap.js';
 import type { Corefile } from '../corefile/model.js';
 import { formatNotes, formatTable } from './check.js';

@@ -1,4 +1,4 @@
-import type { ConfigMapData } from '../configmap/read-configmap.js';
+import type { ConfigMapData } from '../configmap/config-map-data.js';
 import { isDns1123Label } from '../kubedns/go-net.js';
 import { KUBE_DNS_KEYS, readKubeDnsConfig } from '../kubedns/read-kube-dns-config.js';
 import type { KubeDnsConfig, KubeDnsReading } from '../kubedns/read-kube-dns-config.js';

@@ -1,4 +1,4 @@
-import type { ConfigMapData } from '../configmap/read-configmap.js';
+import type { ConfigMapData } from '../configmap/config-map-data.js';
 import type { Corefile, Directive, ServerBlock } from '../corefile/model.js';
 import { classifyToken, printCorefile } from '../corefile/printer.js';
 import { diagnostic, hasErrors } from '../diagnostics/diagnostic.js';

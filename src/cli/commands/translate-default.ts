@@ -1,4 +1,4 @@
-import type { ConfigMapData } from '../../configmap/read-configmap.js';
+import type { ConfigMapData } from '../../configmap/config-map-data.js';
 import { renderCoreDnsConfigMap } from '../../configmap/write-configmap.js';
 import { CorefileError } from '../../corefile/errors.js';
 import { formatDiagnostic } from '../../diagnostics/diagnostic.js';

@@ -1,5 +1,5 @@
 import { ConfigMapInputError, readConfigMap } from '../../configmap/read-configmap.js';
-import type { ConfigMapData } from '../../configmap/read-configmap.js';
+import type { ConfigMapData } from '../../configmap/config-map-data.js';
 import type { CliIo } from '../io.js';
 import { INPUT_LIMITS, readSource } from '../read-source.js';
 import { UsageError } from '../usage-error.js';

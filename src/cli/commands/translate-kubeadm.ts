@@ -1,4 +1,4 @@
-import type { ConfigMapData } from '../../configmap/read-configmap.js';
+import type { ConfigMapData } from '../../configmap/config-map-data.js';
 import { isDns1123Subdomain } from '../../kubedns/go-net.js';
 import { KUBEADM_DEFAULT_DNS_DOMAIN, translateLikeKubeadm } from '../../kubeadm/kubeadm-translation.js';
 import type { KubeadmOutcome } from '../../kubeadm/kubeadm-translation.js';
