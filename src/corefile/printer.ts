@@ -111,22 +111,18 @@ const DECODER = new TextDecoder();
 const ENCODER = new TextEncoder();
 const DECODER_KEEPING_BOM = new TextDecoder('utf-8', { ignoreBOM: true });
 const CHUNK_SIZE = 1 << 16;
-const MAX_BUFFER_SIZE = 1 << 26;
 
 /**
- * The buffer of the last output, lent to the next one while the garbage collector lets it live,
- * and the size of the last output that did not fit in its buffer: printing many large Corefiles in
- * a row then writes into memory already in use instead of fresh memory (which costs most on small
- * VMs), and into one buffer instead of chunks.
+ * The buffer of the last output, lent to the next one while the garbage collector lets it live:
+ * printing many Corefiles in a row (a `--batch`) then writes into memory already in use instead of
+ * allocating a fresh buffer each time.
  */
 let spareBuffer: WeakRef<Uint8Array> | undefined;
-let wantedSize = CHUNK_SIZE;
 
 /**
- * The output, as UTF-8 bytes in one buffer (see `spareBuffer`). A buffer of the wanted size that
- * is full is decoded into a string (between two pieces, so never inside a character) and reused,
- * the strings joined once at the end: no string per line or per piece, no buffer doubled and
- * copied over and over.
+ * The output, as UTF-8 bytes in one buffer (see `spareBuffer`). A full buffer is decoded into a
+ * string (between two pieces, so never inside a character) and reused, the strings joined once at
+ * the end: no string per line or per piece, no buffer doubled and copied over and over.
  */
 class Output {
   private bytes: Uint8Array;
@@ -224,29 +220,24 @@ class Output {
 
   /** All the text. */
   finish(): string {
-    const total = this.length;
     this.flush();
     const { chunks } = this;
     const text = chunks.length === 1 ? (chunks[0] as string) : chunks.join('');
-    if (chunks.length > 1) {
-      // Next time, one buffer for all of it (with room to spare), up to a bound.
-      wantedSize = Math.min(MAX_BUFFER_SIZE, Math.max(wantedSize, total + (total >> 3) + CHUNK_SIZE));
-    }
     spareBuffer = new WeakRef(this.bytes);
     return text;
   }
 
   /**
-   * Makes room for `needed` more bytes: decodes the buffer when it has the wanted size, else grows
-   * it (to the wanted size at once).
+   * Makes room for `needed` more bytes: decodes the buffer when it is full, else (while holding,
+   * or for a piece larger than the buffer) grows it.
    */
   private ensure(needed: number): void {
     if (this.used + needed <= this.bytes.length) return;
-    if (!this.holding && this.bytes.length >= wantedSize) {
+    if (!this.holding) {
       this.flush();
       if (needed <= this.bytes.length) return;
     }
-    let size = Math.max(this.bytes.length * 2, wantedSize);
+    let size = this.bytes.length * 2;
     while (size < this.used + needed) size *= 2;
     const bigger = new Uint8Array(size);
     bigger.set(this.bytes.subarray(0, this.used));
