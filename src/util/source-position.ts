@@ -9,19 +9,7 @@ export interface SourcePosition {
  * files count like LF files. Linear in `offset`; call it at error boundaries, not in hot loops.
  */
 export function positionAt(text: string, offset: number): SourcePosition {
-  const end = Math.max(0, Math.min(offset, text.length));
-  let line = 1;
-  let lineStart = 0;
-  for (let index = text.indexOf('\n'); index !== -1 && index < end; index = text.indexOf('\n', index + 1)) {
-    line += 1;
-    lineStart = index + 1;
-  }
-  let column = 1;
-  for (let index = lineStart; index < end; index += 1) {
-    // The second half of a surrogate pair does not start a new code point.
-    if (!isTrailingSurrogate(text, index)) column += 1;
-  }
-  return { line, column };
+  return new PositionCursor(text).positionAt(offset);
 }
 
 /**
