@@ -68,9 +68,9 @@ export {
   NEWEST_COREDNS_VERSION,
   parseCoreDnsVersion,
   UnknownCoreDnsVersionError,
-} from './translate/coredns-versions.js';
-export type { CoreDnsFeatures, CoreDnsVersion } from './translate/coredns-versions.js';
-export { kubernetesDefaultMainBlock } from './translate/kubernetes-default-corefile.js';
+} from './coredns/versions.js';
+export type { CoreDnsFeatures, CoreDnsVersion } from './coredns/versions.js';
+export { kubernetesDefaultMainBlock } from './coredns/kubernetes-default-corefile.js';
 export { renderCoreDnsConfigMap } from './configmap/write-configmap.js';
 
 // Linting a Corefile against a CoreDNS release.

@@ -1,4 +1,5 @@
-import type { Severity } from './diagnostic.js';
+/** How much a diagnostic matters: an error stops the translation (or fails lint). */
+export type Severity = 'error' | 'warning' | 'info';
 
 /**
  * Every diagnostic code the package can emit, with its standard severity and hint. Codes are a

@@ -1,8 +1,8 @@
 import type { SourcePosition } from '../util/source-position.js';
 import { DIAGNOSTIC_CODES } from './codes.js';
-import type { DiagnosticCode } from './codes.js';
+import type { DiagnosticCode, Severity } from './codes.js';
 
-export type Severity = 'error' | 'warning' | 'info';
+export type { Severity };
 
 /**
  * One decision the translator (or the linter) made and wants the user to know about: a refusal,

@@ -1,4 +1,4 @@
-import { formatGoIP, parseGoIP } from '../kubedns/go-net.js';
+import { formatGoIP, parseGoIP } from '../dns/go-net.js';
 import { kubeadmProfileFor } from './kubernetes-version.js';
 import { KUBEADM_PROFILES } from './profiles.js';
 import type { KubeadmProfile } from './profiles.js';

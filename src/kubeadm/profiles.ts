@@ -1,4 +1,4 @@
-import type { PortParser } from '../kubedns/go-net.js';
+import type { PortParser } from '../dns/go-net.js';
 
 /**
  * The eight kube-dns → CoreDNS translation behaviours kubeadm shipped, named after the first

@@ -1,4 +1,4 @@
-import { formatGoIP, isDns1123Subdomain, parseGoIP, plainIPv4Length, splitHostPort } from './go-net.js';
+import { formatGoIP, isDns1123Subdomain, parseGoIP, plainIPv4Length, splitHostPort } from '../dns/go-net.js';
 import type { KubeDnsRules } from './kube-dns-versions.js';
 
 /**

@@ -7,7 +7,7 @@ import { validateKubeDnsValues } from '../generated/validate-kube-dns-values.js'
 import { PositionCursor } from '../util/source-position.js';
 import { decodeFederations, parseGoJson } from './go-json.js';
 import type { GoJsonMember, GoJsonObject, GoJsonValue } from './go-json.js';
-import { isDns1123Label, isDns1123Subdomain } from './go-net.js';
+import { isDns1123Label, isDns1123Subdomain } from '../dns/go-net.js';
 import { kubeDnsRules } from './kube-dns-versions.js';
 import type { KubeDnsRules } from './kube-dns-versions.js';
 import { stubNameserverProblem, upstreamNameserverProblem } from './nameserver-rules.js';

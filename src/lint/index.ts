@@ -4,5 +4,5 @@
  */
 export { lintCorefile, lintParsedCorefile } from './lint.js';
 export type { LintModelOptions, LintOptions, LintResult } from './lint.js';
-export { readDestination, hasPlaceholder } from './destinations.js';
-export type { Destination, DestinationScheme } from './destinations.js';
+export { readDestination, hasPlaceholder } from '../coredns/destinations.js';
+export type { Destination, DestinationScheme } from '../coredns/destinations.js';

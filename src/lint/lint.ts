@@ -12,15 +12,15 @@ import {
   isCoreDnsVersionAtLeast,
   isUsable,
   NEWEST_COREDNS_VERSION,
-} from '../translate/coredns-versions.js';
-import type { Availability, CoreDnsFeatures, CoreDnsVersion } from '../translate/coredns-versions.js';
-import { isWithin } from '../translate/zones.js';
+} from '../coredns/versions.js';
+import type { Availability, CoreDnsFeatures, CoreDnsVersion } from '../coredns/versions.js';
+import { isWithin } from '../dns/zones.js';
 import type { SourcePosition } from '../util/source-position.js';
-import { defaultDestinationPort, hasPlaceholder, isUsablePort, readDestination } from './destinations.js';
-import type { Destination } from './destinations.js';
+import { defaultDestinationPort, hasPlaceholder, isUsablePort, readDestination } from '../coredns/destinations.js';
+import type { Destination } from '../coredns/destinations.js';
 import { readServerKey, storedAddressKey } from './server-keys.js';
 import type { KeyReading } from './server-keys.js';
-import { ALREADY_DEFINED_WORDING_FROM, FORWARD_ONCE_PER_BLOCK_ENFORCED_FROM, FORWARD_REFUSES_GRPC_FROM } from './version-facts.js';
+import { ALREADY_DEFINED_WORDING_FROM, FORWARD_ONCE_PER_BLOCK_ENFORCED_FROM, FORWARD_REFUSES_GRPC_FROM } from '../coredns/version-facts.js';
 
 /**
  * The Corefile linter: what a given CoreDNS release makes of a Corefile, as diagnostics of the

@@ -1,10 +1,10 @@
 import { ServerKeyError } from '../corefile/errors.js';
 import { parseServerKey } from '../corefile/server-key.js';
 import type { ServerAddress } from '../corefile/server-key.js';
-import { isCoreDnsVersionAtLeast } from '../translate/coredns-versions.js';
-import type { CoreDnsFeatures } from '../translate/coredns-versions.js';
-import { hasPlaceholder } from './destinations.js';
-import { KEY_EMPTY_HOST_REFUSED_FROM, KEY_LEADING_DOT_REFUSED_FROM } from './version-facts.js';
+import { isCoreDnsVersionAtLeast } from '../coredns/versions.js';
+import type { CoreDnsFeatures } from '../coredns/versions.js';
+import { hasPlaceholder } from '../coredns/destinations.js';
+import { KEY_EMPTY_HOST_REFUSED_FROM, KEY_LEADING_DOT_REFUSED_FROM } from '../coredns/version-facts.js';
 
 /**
  * A server block key as a given CoreDNS release reads it. `parseServerKey` explains keys the way

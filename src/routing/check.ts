@@ -7,7 +7,7 @@ import { describeDestination, destinationKey, sameDestination } from './destinat
 import type { Route } from './destination.js';
 import { kubeDnsRouting } from './kube-dns-routing.js';
 import type { KubeDnsRouting } from './kube-dns-routing.js';
-import { ancestors, canonicalName, compareNames, displayName } from './names.js';
+import { ancestors, canonicalName, compareNames, displayName } from '../dns/names.js';
 
 /**
  * `check`: does every name still go where it went? Routes a deterministic set of names through the

@@ -3,11 +3,11 @@ import { serverBlocks } from '../corefile/model.js';
 import type { Corefile, Directive, ServerBlock } from '../corefile/model.js';
 import { parseCorefile } from '../corefile/parser.js';
 import { parseServerKey } from '../corefile/server-key.js';
-import { formatGoIP, parseGoIP } from '../kubedns/go-net.js';
-import { defaultDestinationPort, readDestination } from '../lint/destinations.js';
+import { formatGoIP, parseGoIP } from '../dns/go-net.js';
+import { defaultDestinationPort, readDestination } from '../coredns/destinations.js';
 import { REFUSED, RESOLV_CONF_MEMBER, SERVFAIL, serversDestination, socketAddress } from './destination.js';
 import type { RouteDestination, Route } from './destination.js';
-import { canonicalName, displayName, fromFullyQualified, isInZone, labelsAbove, ZoneTable } from './names.js';
+import { canonicalName, displayName, fromFullyQualified, isInZone, labelsAbove, ZoneTable } from '../dns/names.js';
 
 /**
  * Who answers a query name under a CoreDNS Corefile (../shared/reference/kube-dns-and-coredns.md

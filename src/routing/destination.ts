@@ -1,6 +1,6 @@
-import { formatGoIP } from '../kubedns/go-net.js';
-import { readForwardTarget } from '../translate/targets.js';
-import { displayName } from './names.js';
+import { formatGoIP } from '../dns/go-net.js';
+import { readForwardTarget } from '../coredns/forward-targets.js';
+import { displayName } from '../dns/names.js';
 
 /**
  * Who answers a query name: the vocabulary shared by the kube-dns model and the CoreDNS model, so

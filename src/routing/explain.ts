@@ -6,7 +6,7 @@ import { coreDnsRouting } from './coredns-routing.js';
 import { describeDestination, sameDestination } from './destination.js';
 import type { Route } from './destination.js';
 import { kubeDnsRouting } from './kube-dns-routing.js';
-import { canonicalName, displayName } from './names.js';
+import { canonicalName, displayName } from '../dns/names.js';
 
 /**
  * `explain`: what a pod's resolver does with a name, and who answers each name it tries.

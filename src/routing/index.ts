@@ -28,4 +28,4 @@ export type { RoutingCheck, RoutingDifference, RoutingInput } from './check.js';
 export { clusterSearchPath, explainName, formatExplanation, KUBELET_NDOTS, resolverCandidates } from './explain.js';
 export type { CandidateExplanation, Explanation, ExplainInput } from './explain.js';
 
-export { canonicalName, compareNames } from './names.js';
+export { canonicalName, compareNames } from '../dns/names.js';

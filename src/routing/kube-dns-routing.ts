@@ -1,13 +1,13 @@
 import type { ConfigMapData } from '../configmap/config-map-data.js';
-import { isDns1123Label } from '../kubedns/go-net.js';
+import { isDns1123Label } from '../dns/go-net.js';
 import { KUBE_DNS_KEYS, readKubeDnsConfig } from '../kubedns/read-kube-dns-config.js';
 import type { KubeDnsConfig, KubeDnsReading } from '../kubedns/read-kube-dns-config.js';
 import { DEFAULT_CLUSTER_DOMAIN } from '../translate/translate.js';
-import { KUBERNETES_DEFAULT_REVERSE_ZONES } from '../translate/kubernetes-default-corefile.js';
-import { normaliseZone } from '../translate/zones.js';
+import { KUBERNETES_DEFAULT_REVERSE_ZONES } from '../coredns/kubernetes-default-corefile.js';
+import { normaliseZone } from '../dns/zones.js';
 import { anyOf, RESOLV_CONF, serversDestination, socketAddress } from './destination.js';
 import type { RouteDestination, Route } from './destination.js';
-import { canonicalName, displayName, labelsAbove, ZoneTable } from './names.js';
+import { canonicalName, displayName, labelsAbove, ZoneTable } from '../dns/names.js';
 
 /**
  * Who answers a query name under kube-dns (../shared/reference/kube-dns-and-coredns.md §1.3–1.6).

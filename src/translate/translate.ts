@@ -3,17 +3,17 @@ import type { Corefile, Directive, ServerBlock } from '../corefile/model.js';
 import { classifyToken, printCorefile } from '../corefile/printer.js';
 import { diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { isDns1123Subdomain, parseGoIP } from '../kubedns/go-net.js';
+import { isDns1123Subdomain, parseGoIP } from '../dns/go-net.js';
 import { readKubeDnsConfig } from '../kubedns/read-kube-dns-config.js';
 import type { FederationEntry, KubeDnsConfig, StubDomainEntry, ValueEntry } from '../kubedns/read-kube-dns-config.js';
-import { coreDnsFeatures, NEWEST_COREDNS_VERSION } from './coredns-versions.js';
-import type { CoreDnsFeatures, CoreDnsVersion } from './coredns-versions.js';
-import { KUBERNETES_DEFAULT_REVERSE_ZONES, kubernetesDefaultMainBlock } from './kubernetes-default-corefile.js';
-import type { DefaultDirective } from './kubernetes-default-corefile.js';
+import { coreDnsFeatures, NEWEST_COREDNS_VERSION } from '../coredns/versions.js';
+import type { CoreDnsFeatures, CoreDnsVersion } from '../coredns/versions.js';
+import { KUBERNETES_DEFAULT_REVERSE_ZONES, kubernetesDefaultMainBlock } from '../coredns/kubernetes-default-corefile.js';
+import type { DefaultDirective } from '../coredns/kubernetes-default-corefile.js';
 import { checkTranslatedCorefile } from './self-check.js';
-import { isLoopback, isSameAddress, readForwardTarget } from './targets.js';
-import type { ForwardTarget } from './targets.js';
-import { isStrictAncestor, isWithin, normaliseZone } from './zones.js';
+import { isLoopback, isSameAddress, readForwardTarget } from '../coredns/forward-targets.js';
+import type { ForwardTarget } from '../coredns/forward-targets.js';
+import { isStrictAncestor, isWithin, normaliseZone } from '../dns/zones.js';
 
 /**
  * The default translator: kube-dns semantics in, a Corefile the target CoreDNS accepts out, every

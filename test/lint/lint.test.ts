@@ -4,7 +4,7 @@ import { parseCorefile } from '../../src/corefile/parser.js';
 import { DIAGNOSTIC_CODES } from '../../src/diagnostics/codes.js';
 import { formatDiagnostic } from '../../src/diagnostics/diagnostic.js';
 import { lintCorefile, lintParsedCorefile, readDestination } from '../../src/lint/index.js';
-import { UnknownCoreDnsVersionError } from '../../src/translate/coredns-versions.js';
+import { UnknownCoreDnsVersionError } from '../../src/coredns/versions.js';
 
 /** `code@line:column/severity` of every finding, the compact form the cases below compare. */
 function findings(text: string, coredns?: string): string[] {

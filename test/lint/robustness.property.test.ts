@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CorefileSyntaxError } from '../../src/corefile/errors.js';
 import { DIAGNOSTIC_CODES } from '../../src/diagnostics/codes.js';
 import { lintCorefile } from '../../src/lint/index.js';
-import { COREDNS_VERSIONS } from '../../src/translate/coredns-versions.js';
+import { COREDNS_VERSIONS } from '../../src/coredns/versions.js';
 
 /** Token soup built from the words the linter reacts to: it may be refused as a syntax error, never crash the linter. */
 const word = fc.constantFrom(

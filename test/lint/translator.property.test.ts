@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatDiagnostic } from '../../src/diagnostics/diagnostic.js';
 import { lintCorefile } from '../../src/lint/index.js';
-import { COREDNS_VERSIONS } from '../../src/translate/coredns-versions.js';
+import { COREDNS_VERSIONS } from '../../src/coredns/versions.js';
 import { translateKubeDns } from '../../src/translate/translate.js';
 import { kubeDnsData, kubeDnsInput } from '../support/kube-dns-arbitraries.js';
 import type { KubeDnsInput } from '../support/kube-dns-arbitraries.js';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { COREDNS_VERSIONS } from '../../src/translate/coredns-versions.js';
+import { COREDNS_VERSIONS } from '../../src/coredns/versions.js';
 import { translateKubeDns } from '../../src/translate/translate.js';
-import { isStrictAncestor, isWithin } from '../../src/translate/zones.js';
+import { isStrictAncestor, isWithin } from '../../src/dns/zones.js';
 import { assertSameRouting, checkRouting, formatRoutingCheck, namesToCheck, routingModels, RoutingMismatchError } from '../../src/routing/check.js';
 import { destinationKey } from '../../src/routing/destination.js';
 import type { RoutingDifference } from '../../src/routing/check.js';

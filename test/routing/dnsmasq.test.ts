@@ -6,7 +6,7 @@ import { namesToCheck } from '../../src/routing/check.js';
 import { describeDestination } from '../../src/routing/destination.js';
 import type { RouteDestination } from '../../src/routing/destination.js';
 import { kubeDnsRouting } from '../../src/routing/kube-dns-routing.js';
-import { displayName } from '../../src/routing/names.js';
+import { displayName } from '../../src/dns/names.js';
 import { findDnsmasq, Lab, nannyArgs } from './dnsmasq-harness.js';
 import type { FakeServer, QueryResult } from './dnsmasq-harness.js';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readForwardTarget, readForwardTargetInFull } from '../../src/translate/targets.js';
-import { isWithin, normaliseZone, normaliseZoneInFull } from '../../src/translate/zones.js';
+import { readForwardTarget, readForwardTargetInFull } from '../../src/coredns/forward-targets.js';
+import { isWithin, normaliseZone, normaliseZoneInFull } from '../../src/dns/zones.js';
 import { hostileString, ipv4Text, nameserverText, stubDomainName } from '../support/kube-dns-arbitraries.js';
 
 /**

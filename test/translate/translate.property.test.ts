@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCorefile } from '../../src/corefile/parser.js';
 import { parseServerKey } from '../../src/corefile/server-key.js';
 import { serverBlocks } from '../../src/corefile/model.js';
-import { COREDNS_VERSIONS } from '../../src/translate/coredns-versions.js';
+import { COREDNS_VERSIONS } from '../../src/coredns/versions.js';
 import { translateKubeDns } from '../../src/translate/translate.js';
 import { kubeDnsData, kubeDnsInput } from '../support/kube-dns-arbitraries.js';
 

@@ -1,11 +1,11 @@
 import { CorefileError } from '../../corefile/errors.js';
 import { UnsupportedKubeDnsVersionError } from '../../kubedns/kube-dns-versions.js';
-import { isDns1123Subdomain } from '../../kubedns/go-net.js';
+import { isDns1123Subdomain } from '../../dns/go-net.js';
 import { checkRouting, formatRoutingCheck } from '../../routing/check.js';
 import type { RoutingCheck, RoutingInput } from '../../routing/check.js';
 import { describeDestination } from '../../routing/destination.js';
 import type { Route } from '../../routing/destination.js';
-import { displayName } from '../../routing/names.js';
+import { displayName } from '../../dns/names.js';
 import { readCorefileSource } from '../corefile-source.js';
 import type { CorefileSourceText } from '../corefile-source.js';
 import type { CliIo } from '../io.js';

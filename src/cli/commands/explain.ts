@@ -1,8 +1,8 @@
 import { CorefileError } from '../../corefile/errors.js';
-import { isDns1123Label } from '../../kubedns/go-net.js';
+import { isDns1123Label } from '../../dns/go-net.js';
 import { explainName, formatExplanation } from '../../routing/explain.js';
 import type { Explanation, ExplainInput } from '../../routing/explain.js';
-import { displayName } from '../../routing/names.js';
+import { displayName } from '../../dns/names.js';
 import { readCorefileSource } from '../corefile-source.js';
 import type { CorefileSourceText } from '../corefile-source.js';
 import type { CliIo } from '../io.js';

@@ -3,7 +3,7 @@ import { renderCoreDnsConfigMap } from '../../configmap/write-configmap.js';
 import { CorefileError } from '../../corefile/errors.js';
 import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
 import { UnsupportedKubeDnsVersionError } from '../../kubedns/kube-dns-versions.js';
-import { parseCoreDnsVersion, UnknownCoreDnsVersionError } from '../../translate/coredns-versions.js';
+import { parseCoreDnsVersion, UnknownCoreDnsVersionError } from '../../coredns/versions.js';
 import { mergeTranslation } from '../../translate/merge.js';
 import { TranslateOptionsError, translateKubeDns } from '../../translate/translate.js';
 import type { TranslateOptions, Translation } from '../../translate/translate.js';
@@ -12,7 +12,7 @@ import type { CorefileSourceText } from '../corefile-source.js';
 import type { CliIo } from '../io.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 import { readKubeDnsData } from './translate-input.js';
-import type { TranslateArguments } from './translate.js';
+import type { TranslateArguments } from './translate-input.js';
 
 const OUTPUT_FORMATS = ['corefile', 'configmap', 'json'] as const;
 type OutputFormat = (typeof OUTPUT_FORMATS)[number];

@@ -4,6 +4,23 @@ import type { CliIo } from '../io.js';
 import { INPUT_LIMITS, readSource } from '../read-source.js';
 import { UsageError } from '../usage-error.js';
 
+
+/** The parsed command line of the translation, shared by both modes. */
+export interface TranslateArguments {
+  readonly file: string | undefined;
+  readonly name: string | undefined;
+  readonly batch: boolean;
+  /** `--cluster-domain` or its alias `--dns-domain`. */
+  readonly clusterDomain: string | undefined;
+  readonly coredns: string | undefined;
+  readonly output: string | undefined;
+  readonly merge: string | undefined;
+  readonly dropFederations: boolean;
+  readonly force: boolean;
+  readonly kubeDnsVersion: string | undefined;
+  readonly clusterDnsIp: string | undefined;
+}
+
 const KUBE_DNS_CONFIGMAP = 'kube-dns';
 
 /** The kube-dns ConfigMap's data from FILE (or standard input); problems are usage errors. */

@@ -1,5 +1,5 @@
 import type { ConfigMapData } from '../../configmap/config-map-data.js';
-import { isDns1123Subdomain } from '../../kubedns/go-net.js';
+import { isDns1123Subdomain } from '../../dns/go-net.js';
 import { KUBEADM_DEFAULT_DNS_DOMAIN, translateLikeKubeadm } from '../../kubeadm/kubeadm-translation.js';
 import type { KubeadmOutcome } from '../../kubeadm/kubeadm-translation.js';
 import { kubeadmProfileFor, UnsupportedKubernetesVersionError } from '../../kubeadm/kubernetes-version.js';
@@ -8,7 +8,7 @@ import type { BatchResultLine } from '../batch.js';
 import type { CliIo } from '../io.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 import { readKubeDnsData } from './translate-input.js';
-import type { TranslateArguments } from './translate.js';
+import type { TranslateArguments } from './translate-input.js';
 
 /** `--kubeadm VERSION`: what kubeadm of that release stored, or its error (docs/cli.md). */
 export async function runKubeadmMode(version: string, args: TranslateArguments, io: CliIo): Promise<number> {

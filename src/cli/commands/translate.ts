@@ -2,27 +2,12 @@ import { MAIN_HELP } from '../help.js';
 import type { CliIo } from '../io.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { ExitCode, UsageError } from '../usage-error.js';
+import type { TranslateArguments } from './translate-input.js';
 
 /**
  * `kube-dns-to-coredns [options] [FILE|-]`: parses the arguments, then loads only the translator
  * the run needs (the kubeadm profiles or the default translator), which keeps start-up short.
  */
-
-/** The parsed command line of the translation, shared by both modes. */
-export interface TranslateArguments {
-  readonly file: string | undefined;
-  readonly name: string | undefined;
-  readonly batch: boolean;
-  /** `--cluster-domain` or its alias `--dns-domain`. */
-  readonly clusterDomain: string | undefined;
-  readonly coredns: string | undefined;
-  readonly output: string | undefined;
-  readonly merge: string | undefined;
-  readonly dropFederations: boolean;
-  readonly force: boolean;
-  readonly kubeDnsVersion: string | undefined;
-  readonly clusterDnsIp: string | undefined;
-}
 
 /** Options of the default translator that `--kubeadm` does not take. */
 const DEFAULT_MODE_ONLY = ['coredns', 'output', 'drop-federations', 'force', 'kube-dns-version', 'cluster-dns-ip', 'merge'] as const;

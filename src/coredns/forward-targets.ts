@@ -1,4 +1,4 @@
-import { formatGoIP, parseGoIP, plainIPv4Length, splitHostPort } from '../kubedns/go-net.js';
+import { formatGoIP, parseGoIP, plainIPv4Length, splitHostPort } from '../dns/go-net.js';
 
 /**
  * A nameserver from the kube-dns ConfigMap, read as a CoreDNS `forward` target: an IP address

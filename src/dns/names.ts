@@ -1,6 +1,6 @@
 /**
  * Query names and zones as both routing models compare them: lower case, no trailing dot, `''` for
- * the root (the convention of `src/translate/zones.ts`). Both dnsmasq and CoreDNS (≥ 1.6.4) match
+ * the root (the convention of `src/dns/zones.ts`). Both dnsmasq and CoreDNS (≥ 1.6.4) match
  * names case-insensitively, so lower-casing loses nothing. Escaped dots (`a\.b`) are not
  * interpreted: query names and zones are treated as plain dot-separated labels.
  *

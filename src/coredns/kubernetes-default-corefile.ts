@@ -11,8 +11,8 @@
  *
  * Pure data and functions: no Node APIs.
  */
-import { coreDnsPluginAvailability, isCoreDnsVersionAtLeast, isUsable, parseCoreDnsVersion } from './coredns-versions.js';
-import type { CoreDnsVersion } from './coredns-versions.js';
+import { coreDnsPluginAvailability, isCoreDnsVersionAtLeast, isUsable, parseCoreDnsVersion } from './versions.js';
+import type { CoreDnsVersion } from './versions.js';
 
 /** One Corefile directive: `name args… { block… }`. `block` is absent when there is no `{ }`. */
 export interface DefaultDirective {

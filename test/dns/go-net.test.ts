@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatGoIP, isDns1123Subdomain, isGoIP, isValidPort, parseGoIP, splitHostPort } from '../../src/kubedns/go-net.js';
+import { formatGoIP, isDns1123Subdomain, isGoIP, isValidPort, parseGoIP, splitHostPort } from '../../src/dns/go-net.js';
 
 describe('splitHostPort (Go net.SplitHostPort)', () => {
   it.each([

@@ -10,8 +10,8 @@ import {
   coreDnsPluginAvailability,
   isUsable,
   UnknownCoreDnsVersionError,
-} from '../../src/translate/coredns-versions.js';
-import type { CoreDnsVersion } from '../../src/translate/coredns-versions.js';
+} from '../../src/coredns/versions.js';
+import type { CoreDnsVersion } from '../../src/coredns/versions.js';
 import {
   KUBERNETES_COREDNS_RELEASES,
   KUBERNETES_DEFAULT_COREFILE_IDS,
@@ -19,8 +19,8 @@ import {
   KUBERNETES_DEFAULT_REVERSE_ZONES,
   kubernetesDefaultCorefileFor,
   kubernetesDefaultMainBlock,
-} from '../../src/translate/kubernetes-default-corefile.js';
-import type { DefaultDirective, KubernetesDefaultParameters } from '../../src/translate/kubernetes-default-corefile.js';
+} from '../../src/coredns/kubernetes-default-corefile.js';
+import type { DefaultDirective, KubernetesDefaultParameters } from '../../src/coredns/kubernetes-default-corefile.js';
 
 /** `d('cache', '30')`, `d('health', [d('lameduck', '5s')])`: expected directives, written out by hand. */
 function d(name: string, ...rest: Array<string | DefaultDirective[]>): DefaultDirective {

@@ -1,8 +1,8 @@
-import type { CoreDnsVersion } from '../translate/coredns-versions.js';
+import type { CoreDnsVersion } from './versions.js';
 
 /**
  * Version facts the linter needs that the CoreDNS version matrix
- * (`src/translate/coredns-versions.ts`) does not carry as data yet. Each belongs in the matrix
+ * (`src/coredns/versions.ts`) does not carry as data yet. Each belongs in the matrix
  * (as a feature flag or an option timeline); they live here only until it gains them, and must
  * then be replaced by the matrix's answer.
  */

@@ -19,13 +19,13 @@ import {
   OLDEST_COREDNS_VERSION,
   parseCoreDnsVersion,
   UnknownCoreDnsVersionError,
-} from '../../src/translate/coredns-versions.js';
-import type { CoreDnsFeatures, CoreDnsVersion } from '../../src/translate/coredns-versions.js';
+} from '../../src/coredns/versions.js';
+import type { CoreDnsFeatures, CoreDnsVersion } from '../../src/coredns/versions.js';
 import {
   KUBERNETES_COREDNS_RELEASES,
   KUBERNETES_DEFAULT_COREFILES,
   kubernetesDefaultCorefileFor,
-} from '../../src/translate/kubernetes-default-corefile.js';
+} from '../../src/coredns/kubernetes-default-corefile.js';
 
 function caught(run: () => unknown): UnknownCoreDnsVersionError {
   try {

@@ -1,11 +1,11 @@
 import { isDomainName } from '../corefile/server-key.js';
-import { parseGoIP, splitHostPort } from '../kubedns/go-net.js';
-import { isLoopback, readForwardTarget } from '../translate/targets.js';
+import { parseGoIP, splitHostPort } from '../dns/go-net.js';
+import { isLoopback, readForwardTarget } from './forward-targets.js';
 
 /**
  * A `forward`/`proxy` destination ("TO") read the way CoreDNS reads it
  * (../shared/reference/kube-dns-and-coredns.md §2.3, `parse.HostPortOrFile`), as opposed to
- * `translate/targets.ts`, which reads a kube-dns nameserver the way kube-dns meant it:
+ * `coredns/forward-targets.ts`, which reads a kube-dns nameserver the way kube-dns meant it:
  *
  * - an optional scheme `dns://`, `tls://`, `grpc://` or `https://`;
  * - an IP address (Go's strict `net.ParseIP`: `010.0.0.1` is not one), bare or as `IP:PORT` /

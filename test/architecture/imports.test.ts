@@ -1,0 +1,108 @@
+/**
+ * The import graph of `src/`: no module imports itself through others (no cycles), and the floors
+ * stand in order — the pure core never reaches up into the CLI, the shared floors (`dns/`,
+ * `coredns/`, `corefile/`) never reach up into the stages that use them.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const srcRoot = resolve(import.meta.dirname, '../../src');
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return entry.name === 'generated' ? [] : sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const importPattern = /(?:(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*|\bimport\()['"](\.{1,2}\/[^'"]+)['"]/g;
+
+/** Module (path relative to src, `.ts`) → the src modules it imports at run time or for types. */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sourceFiles(srcRoot)) {
+    const text = readFileSync(file, 'utf8');
+    const targets = [...text.matchAll(importPattern)]
+      .map((match) => relative(srcRoot, resolve(dirname(file), match[1]!)).replace(/\.js$/, '.ts'))
+      .filter((target) => !target.startsWith('generated/') && !target.startsWith('..'));
+    graph.set(relative(srcRoot, file), targets);
+  }
+  return graph;
+}
+
+function findCycles(graph: Map<string, string[]>): string[][] {
+  const cycles: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (node: string): void => {
+    state.set(node, 'open');
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === 'open') cycles.push([...stack.slice(stack.indexOf(next)), next]);
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(node, 'done');
+  };
+  for (const node of [...graph.keys()].sort()) if (!state.has(node)) visit(node);
+  return cycles;
+}
+
+/** Each folder and the folders it may import from (itself always allowed). */
+const allowedFloors: Record<string, readonly string[]> = {
+  util: [],
+  diagnostics: ['util'],
+  dns: ['util'],
+  corefile: ['util'],
+  configmap: ['util'],
+  coredns: ['dns', 'corefile', 'util'],
+  kubedns: ['dns', 'configmap', 'diagnostics', 'util'],
+  kubeadm: ['kubedns', 'dns', 'configmap', 'util'],
+  lint: ['coredns', 'dns', 'corefile', 'diagnostics', 'util'],
+  translate: ['coredns', 'dns', 'corefile', 'kubedns', 'configmap', 'diagnostics', 'util'],
+  routing: ['coredns', 'dns', 'corefile', 'kubedns', 'configmap', 'translate', 'diagnostics', 'util'],
+};
+
+const folderOf = (module: string): string => (module.includes('/') ? module.slice(0, module.indexOf('/')) : '.');
+
+describe('the import graph of src/', () => {
+  const graph = importGraph();
+
+  it('reads every module', () => {
+    expect(graph.size).toBeGreaterThan(60);
+    expect([...graph.values()].flat().length).toBeGreaterThan(150);
+  });
+
+  it('has no cycles', () => {
+    expect(findCycles(graph)).toEqual([]);
+  });
+
+  it('finds a cycle when there is one (the checker itself works)', () => {
+    const sample = new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']], ['d.ts', []]]);
+    expect(findCycles(sample)).toEqual([['a.ts', 'b.ts', 'c.ts', 'a.ts']]);
+  });
+
+  it('keeps each folder on its floor', () => {
+    const violations: string[] = [];
+    for (const [module, targets] of graph) {
+      const folder = folderOf(module);
+      const allowed = allowedFloors[folder];
+      if (allowed === undefined) continue; // cli/ and the package entry may import anything below them
+      for (const target of targets) {
+        const targetFolder = folderOf(target);
+        if (targetFolder !== folder && !allowed.includes(targetFolder)) violations.push(`${module} → ${target}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('keeps Node APIs in src/cli and the bin file', () => {
+    const offenders = [...graph.keys()].filter((module) => {
+      if (module.startsWith('cli/') || module === 'bin.ts') return false;
+      return /from\s*['"]node:/.test(readFileSync(join(srcRoot, module), 'utf8'));
+    });
+    expect(offenders).toEqual([]);
+  });
+});
