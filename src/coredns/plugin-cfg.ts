@@ -1,0 +1,342 @@
+/**
+ * The plugins compiled into the default build of every CoreDNS release, in chain order: the
+ * `plugin.cfg` of each release tag of coredns/coredns, v1.0.0 to v1.14.7 (docs/coredns-versions.md,
+ * "Plugins of each release", says how the table was read and how to add a release).
+ *
+ * Data first: {@link PLUGIN_CFG} lists one entry per distinct plugin list; an entry holds from its
+ * release up to (not including) the next entry's. Each word is a directive name, optionally marked:
+ * - `name@module` — plugin.cfg names a Go module outside the CoreDNS tree (`forward` in 1.0.5,
+ *   `federation` in 1.6.3–1.6.9, `on` always); the default build still compiles it in;
+ * - `name!` — plugin.cfg keeps the name with the value `deprecated`: the directive keeps its
+ *   place in the order but no code is compiled in, so a Corefile using it does not load.
+ *
+ * The list order is the order in which CoreDNS runs a server block's plugins, whatever their
+ * order in the Corefile. 1.11.2 has release notes but no tag (and no plugin.cfg of its own); its
+ * notes name no plugin change, so it shares the 1.11.1 list.
+ *
+ * Pure data and functions: no Node APIs.
+ */
+import { COREDNS_VERSIONS, parseCoreDnsVersion } from './versions.js';
+import type { CoreDnsVersion } from './versions.js';
+
+interface PluginCfgEntry {
+  /** First release with exactly this list. */
+  readonly from: CoreDnsVersion;
+  /** The list, space-separated words in chain order (split over lines for reading only). */
+  readonly words: readonly string[];
+}
+
+function release(from: CoreDnsVersion, words: readonly string[]): PluginCfgEntry {
+  return { from, words };
+}
+
+/** One entry per distinct plugin.cfg, oldest first. */
+export const PLUGIN_CFG: readonly PluginCfgEntry[] = [
+  release('1.0.0', [
+    'tls root bind debug trace health pprof prometheus errors log dnstap chaos cache rewrite',
+    'loadbalance dnssec autopath reverse hosts federation kubernetes file auto secondary etcd proxy',
+    'erratic whoami startup@github.com/mholt/caddy/startupshutdown',
+    'shutdown@github.com/mholt/caddy/startupshutdown',
+  ]),
+  release('1.0.1', [
+    'tls nsid root bind debug trace health pprof prometheus errors log dnstap chaos cache rewrite',
+    'loadbalance dnssec autopath reverse hosts federation kubernetes file auto secondary etcd proxy',
+    'erratic whoami startup@github.com/mholt/caddy/startupshutdown',
+    'shutdown@github.com/mholt/caddy/startupshutdown',
+  ]),
+  release('1.0.3', [
+    'tls nsid root bind debug trace health pprof prometheus errors log dnstap chaos cache rewrite',
+    'loadbalance dnssec autopath reverse template hosts federation kubernetes file auto secondary',
+    'etcd proxy erratic whoami startup@github.com/mholt/caddy/startupshutdown',
+    'shutdown@github.com/mholt/caddy/startupshutdown',
+  ]),
+  release('1.0.5', [
+    'tls nsid root bind debug trace health pprof prometheus errors log dnstap chaos loadbalance cache',
+    'rewrite dnssec autopath reverse template hosts route53 federation kubernetes file auto secondary',
+    'etcd forward@github.com/coredns/forward proxy erratic whoami on@github.com/mholt/caddy/onevent',
+    'startup@github.com/mholt/caddy/startupshutdown shutdown@github.com/mholt/caddy/startupshutdown',
+  ]),
+  release('1.0.6', [
+    'tls nsid root bind debug trace health pprof prometheus errors log dnstap chaos loadbalance cache',
+    'rewrite dnssec autopath reverse template hosts route53 federation kubernetes file auto secondary',
+    'etcd forward proxy erratic whoami on@github.com/mholt/caddy/onevent',
+    'startup@github.com/mholt/caddy/startupshutdown shutdown@github.com/mholt/caddy/startupshutdown',
+  ]),
+  release('1.1.0', [
+    'tls reload nsid root bind debug trace health pprof prometheus errors log dnstap chaos',
+    'loadbalance cache rewrite dnssec autopath reverse template hosts route53 federation kubernetes',
+    'file auto secondary etcd forward proxy erratic whoami on@github.com/mholt/caddy/onevent startup!',
+    'shutdown!',
+  ]),
+  release('1.1.1', [
+    'tls reload nsid root bind debug trace health pprof prometheus errors log dnstap chaos',
+    'loadbalance cache rewrite dnssec autopath reverse template hosts route53 federation kubernetes',
+    'file auto secondary etcd forward proxy erratic whoami on@github.com/mholt/caddy/onevent',
+  ]),
+  release('1.1.4', [
+    'tls reload nsid root bind debug trace health pprof prometheus errors log dnstap chaos',
+    'loadbalance cache rewrite dnssec autopath reverse! template hosts route53 federation kubernetes',
+    'file auto secondary etcd forward proxy erratic whoami on@github.com/mholt/caddy/onevent',
+  ]),
+  release('1.2.0', [
+    'metadata tls reload nsid root bind debug trace health pprof prometheus errors log dnstap chaos',
+    'loadbalance cache rewrite dnssec autopath template hosts route53 federation kubernetes file auto',
+    'secondary etcd forward proxy erratic whoami on@github.com/mholt/caddy/onevent',
+  ]),
+  release('1.2.1', [
+    'metadata tls reload nsid root bind debug trace health pprof prometheus errors log dnstap chaos',
+    'loadbalance cache rewrite dnssec autopath template hosts route53 federation kubernetes file auto',
+    'secondary etcd loop forward proxy erratic whoami on@github.com/mholt/caddy/onevent',
+  ]),
+  release('1.3.0', [
+    'metadata tls reload nsid root bind debug trace health pprof prometheus errors log dnstap chaos',
+    'loadbalance cache rewrite dnssec autopath template hosts route53 federation k8s_external',
+    'kubernetes file auto secondary etcd loop forward proxy erratic whoami',
+    'on@github.com/mholt/caddy/onevent',
+  ]),
+  release('1.5.0', [
+    'metadata cancel tls reload nsid root bind debug trace ready health pprof prometheus errors log',
+    'dnstap chaos loadbalance cache rewrite dnssec autopath template hosts route53 federation',
+    'k8s_external kubernetes file auto secondary etcd loop forward grpc erratic whoami',
+    'on@github.com/mholt/caddy/onevent',
+  ]),
+  release('1.5.1', [
+    'metadata cancel tls reload nsid root bind debug trace ready health pprof prometheus errors log',
+    'dnstap any chaos loadbalance cache rewrite dnssec autopath template hosts route53 federation',
+    'k8s_external kubernetes file auto secondary etcd loop forward grpc erratic whoami',
+    'on@github.com/mholt/caddy/onevent',
+  ]),
+  release('1.5.2', [
+    'metadata cancel tls reload nsid root bind debug trace ready health pprof prometheus errors log',
+    'dnstap any chaos loadbalance cache rewrite dnssec autopath template hosts route53 federation',
+    'k8s_external kubernetes file auto secondary etcd loop forward grpc erratic whoami',
+    'on@github.com/caddyserver/caddy/onevent',
+  ]),
+  release('1.6.2', [
+    'metadata cancel tls reload nsid root bind debug trace ready health pprof prometheus errors log',
+    'dnstap any chaos loadbalance cache rewrite dnssec autopath template hosts route53 azure',
+    'federation k8s_external kubernetes file auto secondary etcd loop forward grpc erratic whoami',
+    'on@github.com/caddyserver/caddy/onevent',
+  ]),
+  release('1.6.3', [
+    'metadata cancel tls reload nsid root bind debug trace ready health pprof prometheus errors log',
+    'dnstap any chaos loadbalance cache rewrite dnssec autopath template hosts route53 azure clouddns',
+    'federation@github.com/coredns/federation k8s_external kubernetes file auto secondary etcd loop',
+    'forward grpc erratic whoami on@github.com/caddyserver/caddy/onevent sign',
+  ]),
+  release('1.6.4', [
+    'metadata cancel tls reload nsid root bind debug trace ready health pprof prometheus errors log',
+    'dnstap acl any chaos loadbalance cache rewrite dnssec autopath template hosts route53 azure',
+    'clouddns federation@github.com/coredns/federation k8s_external kubernetes file auto secondary',
+    'etcd loop forward grpc erratic whoami on@github.com/caddyserver/caddy/onevent sign',
+  ]),
+  release('1.6.5', [
+    'metadata cancel tls reload nsid root bind debug trace ready health pprof prometheus errors log',
+    'dnstap acl any chaos loadbalance cache rewrite dnssec autopath template transfer hosts route53',
+    'azure clouddns federation@github.com/coredns/federation k8s_external kubernetes file auto',
+    'secondary etcd loop forward grpc erratic whoami on@github.com/caddyserver/caddy/onevent sign',
+  ]),
+  release('1.6.6', [
+    'metadata cancel tls reload nsid bufsize root bind debug trace ready health pprof prometheus',
+    'errors log dnstap acl any chaos loadbalance cache rewrite dnssec autopath template transfer',
+    'hosts route53 azure clouddns federation@github.com/coredns/federation k8s_external kubernetes',
+    'file auto secondary etcd loop forward grpc erratic whoami',
+    'on@github.com/caddyserver/caddy/onevent sign',
+  ]),
+  release('1.7.0', [
+    'metadata cancel tls reload nsid bufsize root bind debug trace ready health pprof prometheus',
+    'errors log dnstap dns64 acl any chaos loadbalance cache rewrite dnssec autopath template',
+    'transfer hosts route53 azure clouddns k8s_external kubernetes file auto secondary etcd loop',
+    'forward grpc erratic whoami on@github.com/caddyserver/caddy/onevent sign',
+  ]),
+  release('1.8.0', [
+    'metadata cancel tls reload nsid bufsize root bind debug trace ready health pprof prometheus',
+    'errors log dnstap dns64 acl any chaos loadbalance cache rewrite dnssec autopath template',
+    'transfer hosts route53 azure clouddns k8s_external kubernetes file auto secondary etcd loop',
+    'forward grpc erratic whoami on@github.com/coredns/caddy/onevent sign',
+  ]),
+  release('1.8.1', [
+    'metadata cancel tls reload nsid bufsize root bind debug trace ready health pprof prometheus',
+    'errors log dnstap local dns64 acl any chaos loadbalance cache rewrite dnssec autopath template',
+    'transfer hosts route53 azure clouddns k8s_external kubernetes file auto secondary etcd loop',
+    'forward grpc erratic whoami on@github.com/coredns/caddy/onevent sign',
+  ]),
+  release('1.8.4', [
+    'metadata cancel tls reload nsid bufsize root bind debug trace ready health pprof prometheus',
+    'errors log dnstap local dns64 acl any chaos loadbalance cache rewrite dnssec autopath minimal',
+    'template transfer hosts route53 azure clouddns k8s_external kubernetes file auto secondary etcd',
+    'loop forward grpc erratic whoami on@github.com/coredns/caddy/onevent sign',
+  ]),
+  release('1.8.5', [
+    'metadata geoip cancel tls reload nsid bufsize root bind debug trace ready health pprof',
+    'prometheus errors log dnstap local dns64 acl any chaos loadbalance cache rewrite header dnssec',
+    'autopath minimal template transfer hosts route53 azure clouddns k8s_external kubernetes file',
+    'auto secondary etcd loop forward grpc erratic whoami on@github.com/coredns/caddy/onevent sign',
+  ]),
+  release('1.9.4', [
+    'metadata geoip cancel tls reload nsid bufsize root bind debug trace ready health pprof',
+    'prometheus errors log dnstap local dns64 acl any chaos loadbalance tsig cache rewrite header',
+    'dnssec autopath minimal template transfer hosts route53 azure clouddns k8s_external kubernetes',
+    'file auto secondary etcd loop forward grpc erratic whoami on@github.com/coredns/caddy/onevent',
+    'sign',
+  ]),
+  release('1.10.0', [
+    'metadata geoip cancel tls reload nsid bufsize root bind debug trace ready health pprof',
+    'prometheus errors log dnstap local dns64 acl any chaos loadbalance tsig cache rewrite header',
+    'dnssec autopath minimal template transfer hosts route53 azure clouddns k8s_external kubernetes',
+    'file auto secondary etcd loop forward grpc erratic whoami on@github.com/coredns/caddy/onevent',
+    'sign view',
+  ]),
+  release('1.10.1', [
+    'metadata geoip cancel tls timeouts reload nsid bufsize root bind debug trace ready health pprof',
+    'prometheus errors log dnstap local dns64 acl any chaos loadbalance tsig cache rewrite header',
+    'dnssec autopath minimal template transfer hosts route53 azure clouddns k8s_external kubernetes',
+    'file auto secondary etcd loop forward grpc erratic whoami on@github.com/coredns/caddy/onevent',
+    'sign view',
+  ]),
+  release('1.11.3', [
+    'root metadata geoip cancel tls timeouts reload nsid bufsize bind debug trace ready health pprof',
+    'prometheus errors log dnstap local dns64 acl any chaos loadbalance tsig cache rewrite header',
+    'dnssec autopath minimal template transfer hosts route53 azure clouddns k8s_external kubernetes',
+    'file auto secondary etcd loop forward grpc erratic whoami on@github.com/coredns/caddy/onevent',
+    'sign view',
+  ]),
+  release('1.12.0', [
+    'root metadata geoip cancel tls timeouts multisocket reload nsid bufsize bind debug trace ready',
+    'health pprof prometheus errors log dnstap local dns64 acl any chaos loadbalance tsig cache',
+    'rewrite header dnssec autopath minimal template transfer hosts route53 azure clouddns',
+    'k8s_external kubernetes file auto secondary etcd loop forward grpc erratic whoami',
+    'on@github.com/coredns/caddy/onevent sign view',
+  ]),
+  release('1.12.2', [
+    'root metadata geoip cancel tls quic timeouts multisocket reload nsid bufsize bind debug trace',
+    'ready health pprof prometheus errors log dnstap local dns64 acl any chaos loadbalance tsig cache',
+    'rewrite header dnssec autopath minimal template transfer hosts route53 azure clouddns',
+    'k8s_external kubernetes file auto secondary etcd loop forward grpc erratic whoami',
+    'on@github.com/coredns/caddy/onevent sign view',
+  ]),
+  release('1.13.0', [
+    'root metadata geoip cancel tls quic timeouts multisocket reload nsid bufsize bind debug trace',
+    'ready health pprof prometheus errors log dnstap local dns64 acl any chaos loadbalance tsig cache',
+    'rewrite header dnssec autopath minimal template transfer hosts route53 azure clouddns',
+    'k8s_external kubernetes file auto secondary etcd loop forward grpc erratic whoami',
+    'on@github.com/coredns/caddy/onevent sign view nomad',
+  ]),
+  release('1.14.0', [
+    'root metadata geoip cancel tls quic grpc_server https https3 timeouts multisocket reload nsid',
+    'bufsize bind debug trace ready health pprof prometheus errors log dnstap local dns64 acl any',
+    'chaos loadbalance tsig cache rewrite header dnssec autopath minimal template transfer hosts',
+    'route53 azure clouddns k8s_external kubernetes file auto secondary etcd loop forward grpc',
+    'erratic whoami on@github.com/coredns/caddy/onevent sign view nomad',
+  ]),
+  release('1.14.2', [
+    'root metadata geoip cancel tls quic grpc_server https https3 timeouts multisocket reload nsid',
+    'bufsize bind debug trace ready health pprof prometheus errors log dnstap local dns64 any chaos',
+    'loadbalance tsig cache rewrite acl header dnssec autopath minimal template transfer hosts',
+    'route53 azure clouddns k8s_external kubernetes file auto secondary etcd loop forward grpc',
+    'erratic whoami on@github.com/coredns/caddy/onevent sign view nomad',
+  ]),
+  release('1.14.3', [
+    'root metadata geoip cancel tls proxyproto quic grpc_server https https3 timeouts multisocket',
+    'reload nsid bufsize bind debug trace ready health pprof prometheus errors log dnstap local dns64',
+    'any chaos loadbalance tsig cache rewrite acl header dnssec autopath minimal template transfer',
+    'hosts route53 azure clouddns k8s_external kubernetes file auto secondary etcd loop forward grpc',
+    'erratic whoami on@github.com/coredns/caddy/onevent sign view nomad',
+  ]),
+  release('1.14.7', [
+    'root metadata geoip cancel proxyproto quic grpc_server https https3 timeouts multisocket reload',
+    'nsid bufsize bind debug trace ready health pprof shed prometheus errors log dnstap local dns64',
+    'any chaos loadbalance tsig rewrite autopath acl cache header dnssec tls minimal template',
+    'transfer hosts route53 azure clouddns k8s_external kubernetes file auto secondary etcd loop',
+    'forward grpc erratic whoami on@github.com/coredns/caddy/onevent sign view nomad',
+  ]),
+];
+
+/** One plugin of a release's default build. */
+export interface CompiledPlugin {
+  /** The directive name used in a Corefile. */
+  readonly name: string;
+  /** Set when plugin.cfg takes the plugin from a module outside the CoreDNS tree. */
+  readonly externalModule?: string;
+  /** Set when plugin.cfg keeps the name as `deprecated`: nothing is compiled in, the directive does not load. */
+  readonly placeholder?: true;
+}
+
+function parseWord(word: string): CompiledPlugin {
+  if (word.endsWith('!')) return Object.freeze({ name: word.slice(0, -1), placeholder: true });
+  const at = word.indexOf('@');
+  if (at < 0) return Object.freeze({ name: word });
+  return Object.freeze({ name: word.slice(0, at), externalModule: word.slice(at + 1) });
+}
+
+const parsedEntries = new Map<PluginCfgEntry, readonly CompiledPlugin[]>();
+
+function pluginsOfEntry(entry: PluginCfgEntry): readonly CompiledPlugin[] {
+  let plugins = parsedEntries.get(entry);
+  if (plugins === undefined) {
+    plugins = Object.freeze(entry.words.flatMap((line) => line.split(' ')).map(parseWord));
+    parsedEntries.set(entry, plugins);
+  }
+  return plugins;
+}
+
+/** Release → its entry, for every known release (an entry covers releases up to the next one's `from`). */
+const ENTRY_OF_RELEASE: ReadonlyMap<CoreDnsVersion, PluginCfgEntry> = (() => {
+  const map = new Map<CoreDnsVersion, PluginCfgEntry>();
+  let next = 0;
+  let current: PluginCfgEntry | undefined;
+  for (const version of COREDNS_VERSIONS) {
+    while (next < PLUGIN_CFG.length && PLUGIN_CFG[next]!.from === version) current = PLUGIN_CFG[next++];
+    if (current !== undefined) map.set(version, current);
+  }
+  return map;
+})();
+
+/**
+ * The plugins of `version`'s default build, in chain order (placeholders included, marked).
+ *
+ * @throws {UnknownCoreDnsVersionError} when `version` is not a known release.
+ */
+export function compiledPlugins(version: string): readonly CompiledPlugin[] {
+  const parsed = parseCoreDnsVersion(version);
+  const entry = ENTRY_OF_RELEASE.get(parsed);
+  if (entry === undefined) throw new Error(`internal: no plugin.cfg entry covers ${parsed}`);
+  return pluginsOfEntry(entry);
+}
+
+/** The plugin named `name` in `version`'s default build, or `undefined` when plugin.cfg lacks it. */
+export function compiledPlugin(name: string, version: string): CompiledPlugin | undefined {
+  return compiledPlugins(version).find((plugin) => plugin.name === name);
+}
+
+/** Whether a Corefile of `version` may use directive `name` (compiled in, not a placeholder). */
+export function isCompiledIn(name: string, version: string): boolean {
+  const plugin = compiledPlugin(name, version);
+  return plugin !== undefined && plugin.placeholder !== true;
+}
+
+/** Every directive name any release's plugin.cfg names, sorted. */
+export const ALL_PLUGIN_NAMES: readonly string[] = Object.freeze(
+  [...new Set(PLUGIN_CFG.flatMap((entry) => pluginsOfEntry(entry).map((plugin) => plugin.name)))].sort(),
+);
+
+/** Where a plugin stands across releases: the usable spans of its history. */
+export interface PluginHistory {
+  readonly name: string;
+  /** First release that compiles it in; `undefined` if none does. */
+  readonly firstRelease: CoreDnsVersion | undefined;
+  /** First release after `firstRelease` that no longer compiles it in (gone or a placeholder); `undefined` if still there. */
+  readonly goneIn: CoreDnsVersion | undefined;
+}
+
+/** The history of `name` in the default builds (a plugin that left and came back is not modelled: none has). */
+export function pluginHistory(name: string): PluginHistory {
+  let firstRelease: CoreDnsVersion | undefined;
+  let goneIn: CoreDnsVersion | undefined;
+  for (const version of COREDNS_VERSIONS) {
+    const present = isCompiledIn(name, version);
+    if (present && firstRelease === undefined) firstRelease = version;
+    if (!present && firstRelease !== undefined && goneIn === undefined) goneIn = version;
+  }
+  return { name, firstRelease, goneIn };
+}
