@@ -4,7 +4,7 @@ import { isLoopback, readForwardTarget } from './forward-targets.js';
 
 /**
  * A `forward`/`proxy` destination ("TO") read the way CoreDNS reads it
- * (../shared/reference/kube-dns-and-coredns.md §2.3, `parse.HostPortOrFile`), as opposed to
+ * (docs/reference/kube-dns-and-coredns.md §2.3, `parse.HostPortOrFile`), as opposed to
  * `coredns/forward-targets.ts`, which reads a kube-dns nameserver the way kube-dns meant it:
  *
  * - an optional scheme `dns://`, `tls://`, `grpc://` or `https://`;

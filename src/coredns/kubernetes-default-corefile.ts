@@ -4,10 +4,12 @@
  * zones and the upstream list.
  *
  * Sources: kubeadm's `CoreDNSConfigMap` templates per Kubernetes release
- * (../shared/reference/kubeadm-translation.md §7, "KT §7" below) and the `defaultConf` that
+ * (docs/reference/kubeadm-translation.md §7, "KT §7" below) and the `defaultConf` that
  * corefile-migration's `migration/versions.go` ("CM") records per CoreDNS release with the
- * Kubernetes releases that shipped it (§2.1 of kube-dns-and-coredns.md). Facts only; the
- * structure is this package's own.
+ * Kubernetes releases that shipped it (docs/reference/kube-dns-and-coredns.md §2.1). Facts only;
+ * the structure is this package's own.
+ *
+ * "§N" below: section N of docs/reference/kube-dns-and-coredns.md.
  *
  * Pure data and functions: no Node APIs.
  */

@@ -9,8 +9,8 @@ import type { CoreDnsVersion } from './versions.js';
 
 /**
  * `forward` refuses `grpc://` destinations ("'grpc' is not supported as a destination protocol in
- * forward") from this release on. Read at v1.7.0 (§2.3: "`grpc://` parsed but rejected by forward
- * ≥1.7.0"); older releases were not checked, so the linter says nothing about them.
+ * forward") from this release on. Read at v1.7.0 (docs/reference/kube-dns-and-coredns.md §2.3);
+ * older releases were not checked, so the linter says nothing about them.
  * Belongs in the matrix as a `CoreDnsFeatures` flag (e.g. `forwardGrpcTargetsRefused`).
  */
 export const FORWARD_REFUSES_GRPC_FROM: CoreDnsVersion = '1.7.0';
@@ -27,7 +27,7 @@ export const FORWARD_ONCE_PER_BLOCK_ENFORCED_FROM: CoreDnsVersion = '1.1.0';
 /**
  * A server key with an empty host (`:53`) is refused from this release on (miekg/dns v1.1.2 made
  * `IsDomainName("")` false); older releases serve it as the root zone
- * (../shared/reference/corefile-syntax.md §5.1, run on 1.2.6). Belongs in the matrix.
+ * (docs/reference/corefile-syntax.md §5.1, run on 1.2.6). Belongs in the matrix.
  */
 export const KEY_EMPTY_HOST_REFUSED_FROM: CoreDnsVersion = '1.3.1';
 

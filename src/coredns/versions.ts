@@ -4,8 +4,9 @@
  * feature table per release and per-plugin / per-option availability.
  *
  * Evidence keys used in the TSDoc below:
- * - "§N" — ../shared/reference/kube-dns-and-coredns.md, section N (CoreDNS source read at tags);
- * - "syntax §N" — ../shared/reference/corefile-syntax.md;
+ * - "§N" — docs/reference/kube-dns-and-coredns.md, section N (CoreDNS source read at tags);
+ * - "syntax §N" — docs/reference/corefile-syntax.md;
+ * - "kubeadm-translation §N" — docs/reference/kubeadm-translation.md;
  * - "notes X" — the CoreDNS release notes of release X (coredns.io blog / `notes/coredns-X.md`);
  * - "CM" — coredns/corefile-migration `migration/versions.go` (plugin lists, new defaults, gaps);
  * - "middleware/X" — the plugin's directory in the CoreDNS tree before plugins were renamed from
@@ -54,7 +55,7 @@ export type ReleaseEvidence =
   | 'corefile-migration'
   /** The CoreDNS image of a Kubernetes release (kubeadm / kube-up), see kubernetes-default-corefile.ts. */
   | 'kubernetes-default'
-  /** The tag the reference notes were read at (§0: [CD] `v1.14.7`, HEAD = v1.14.7+15). */
+  /** The CoreDNS tag the reference notes were read at (§0: `v1.14.7`). */
   | 'reference-tag';
 
 export interface CoreDnsRelease {

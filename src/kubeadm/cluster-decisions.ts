@@ -4,7 +4,7 @@ import { KUBEADM_PROFILES } from './profiles.js';
 import type { KubeadmProfile } from './profiles.js';
 
 /**
- * What kubeadm decided around the translation (../shared/reference/kubeadm-translation.md §3),
+ * What kubeadm decided around the translation (docs/reference/kubeadm-translation.md §3),
  * as pure functions over data migration tooling already has: which DNS add-on runs, which IP the
  * cluster DNS Service gets, and what happens to an existing CoreDNS ConfigMap.
  */

@@ -8,7 +8,7 @@ export { KUBEADM_DEFAULT_DNS_DOMAIN };
 
 /**
  * What kubeadm stored, or the error it stopped with: the exact shape of the reference corpus
- * (../shared/kubeadm-oracle/expected), without the case id.
+ * (golden/kubeadm-oracle/expected), without the case id.
  */
 export type KubeadmOutcome =
   | { readonly ok: true; readonly corefile: string; readonly warnings: readonly string[] }

@@ -21,8 +21,8 @@ const SUPPORTED = 'kubeadm translated kube-dns only in Kubernetes 1.10 to 1.20 (
  * Maps a Kubernetes version (`1.13`, `v1.18.6`, `1.20.0-rc.1`) or a profile name (`v1.15`) to
  * the kubeadm behaviour profile of that release.
  *
- * Two pre-releases are special (§7 of the reference): the translation arrived in
- * v1.10.0-beta.2, and v1.12.0-beta.0 still carried the v1.11 code.
+ * Two pre-releases are special (docs/reference/kubeadm-translation.md §7): the translation
+ * arrived in v1.10.0-beta.2, and v1.12.0-beta.0 still carried the v1.11 code.
  */
 export function kubeadmProfileFor(version: string): KubeadmProfile {
   const trimmed = version.trim();

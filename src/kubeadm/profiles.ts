@@ -2,7 +2,7 @@ import type { PortParser } from '../dns/go-net.js';
 
 /**
  * The eight kube-dns → CoreDNS translation behaviours kubeadm shipped, named after the first
- * Kubernetes minor that had each (../shared/reference/kubeadm-translation.md §7).
+ * Kubernetes minor that had each (docs/reference/kubeadm-translation.md §7).
  */
 export const KUBEADM_PROFILE_IDS = ['v1.10', 'v1.11', 'v1.12', 'v1.14', 'v1.15', 'v1.16', 'v1.17', 'v1.19'] as const;
 export type KubeadmProfileId = (typeof KUBEADM_PROFILE_IDS)[number];

@@ -96,7 +96,7 @@ function translateUpstreamNameservers(profile: KubeadmProfile, text: string | un
   if (!decoded.ok) throw new PieceError(`${JSON_ERROR_PREFIX}: ${decoded.error.message}`);
   const nameservers = decoded.value ?? [];
   const kept = profile.nameserverCheck === undefined ? nameservers : omitHostnames(nameservers, profile.nameserverCheck, warnings);
-  // Joined raw: no quoting, no indentation (§3.1).
+  // Joined raw: no quoting, no indentation (docs/reference/kubeadm-translation.md §3.1).
   return kept.join(' ');
 }
 

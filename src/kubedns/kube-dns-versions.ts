@@ -1,6 +1,6 @@
 /**
  * What changed in kube-dns's reading of its ConfigMap between releases
- * (../shared/reference/kube-dns-and-coredns.md §1.2, §1.4). The translator validates a ConfigMap
+ * (docs/reference/kube-dns-and-coredns.md §1.2, §1.4). The translator validates a ConfigMap
  * with the rules of the kube-dns version the cluster ran; by default the newest.
  */
 

@@ -3,7 +3,7 @@ import type { KubeDnsRules } from './kube-dns-versions.js';
 
 /**
  * kube-dns's acceptance rules for nameserver text, per version (pkg/dns/config `Validate`;
- * ../shared/reference/kube-dns-and-coredns.md §1.2). Each function returns why kube-dns refused
+ * docs/reference/kube-dns-and-coredns.md §1.2). Each function returns why kube-dns refused
  * the value, or `undefined` when it accepted it.
  */
 

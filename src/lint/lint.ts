@@ -28,6 +28,8 @@ import { ALREADY_DEFINED_WORDING_FROM, FORWARD_ONCE_PER_BLOCK_ENFORCED_FROM, FOR
  * or names become unreachable; warnings mean it behaves differently than the text reads; infos are
  * worth knowing (docs/lint.md lists every check with the fact behind it).
  *
+ * "§N" below is section N of docs/reference/kube-dns-and-coredns.md.
+ *
  * Every diagnostic has `key: 'Corefile'`, a `position` (line and column in the Corefile text) and a
  * `path` that repeats the position and names the place: `:LINE:COL [BLOCK] DIRECTIVE[ > OPTION]`,
  * where BLOCK is the block's keys (the first two and `…` when there are more) or `(name)` for a

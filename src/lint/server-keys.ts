@@ -9,7 +9,7 @@ import { KEY_EMPTY_HOST_REFUSED_FROM, KEY_LEADING_DOT_REFUSED_FROM } from '../co
 /**
  * A server block key as a given CoreDNS release reads it. `parseServerKey` explains keys the way
  * CoreDNS 1.14.7 does; this adds the differences of older releases that change whether a key is
- * accepted or which keys collide (../shared/reference/corefile-syntax.md §5.1, §5.2):
+ * accepted or which keys collide (docs/reference/corefile-syntax.md §5.1, §5.2):
  * `:53` is the root zone before 1.3.1, a leading dot is accepted before 1.10.0, and zones keep
  * their case before 1.14.7 (so `EXAMPLE.org` and `example.org` do not collide there).
  */

@@ -10,7 +10,7 @@ import type { RouteDestination, Route } from './destination.js';
 import { canonicalName, displayName, fromFullyQualified, isInZone, labelsAbove, ZoneTable } from '../dns/names.js';
 
 /**
- * Who answers a query name under a CoreDNS Corefile (../shared/reference/kube-dns-and-coredns.md
+ * Who answers a query name under a CoreDNS Corefile (docs/reference/kube-dns-and-coredns.md
  * §2.8–2.9), for a query arriving over plain DNS on one port.
  *
  * 1. **Server block**: among the blocks with a key on that port, the one with the longest zone

@@ -10,7 +10,7 @@ import type { RouteDestination, Route } from './destination.js';
 import { canonicalName, displayName, labelsAbove, ZoneTable } from '../dns/names.js';
 
 /**
- * Who answers a query name under kube-dns (../shared/reference/kube-dns-and-coredns.md §1.3–1.6).
+ * Who answers a query name under kube-dns (docs/reference/kube-dns-and-coredns.md §1.3–1.6).
  *
  * A kube-dns pod answers through dnsmasq, which dnsmasq-nanny starts with one `--server=/ZONE/ADDR`
  * per zone: the manifest's own (the cluster domain, `in-addr.arpa` and `ip6.arpa`, all to kubedns

@@ -17,7 +17,7 @@ import { isStrictAncestor, isWithin, normaliseZone } from '../dns/zones.js';
 
 /**
  * The default translator: kube-dns semantics in, a Corefile the target CoreDNS accepts out, every
- * decision explained by a diagnostic (../shared/reference/kube-dns-and-coredns.md §6). Where the
+ * decision explained by a diagnostic (docs/reference/kube-dns-and-coredns.md §6). Where the
  * routing kube-dns did cannot be reproduced, it refuses instead of guessing.
  */
 

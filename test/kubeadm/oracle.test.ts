@@ -7,7 +7,7 @@ import { KUBEADM_PROFILE_IDS, KUBEADM_PROFILES } from '../../src/kubeadm/profile
 
 /**
  * The reference corpus: kubeadm's own outputs for 2037 inputs per profile
- * (golden/kubeadm-oracle, copied from ../shared/kubeadm-oracle). Every case must agree exactly.
+ * (golden/kubeadm-oracle; docs/reference/kubeadm-translation.md §14). Every case must agree exactly.
  */
 const oracle = join(import.meta.dirname, '../../golden/kubeadm-oracle');
 

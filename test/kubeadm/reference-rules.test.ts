@@ -3,7 +3,7 @@ import { translateLikeKubeadm } from '../../src/kubeadm/kubeadm-translation.js';
 import type { KubeadmOutcome } from '../../src/kubeadm/kubeadm-translation.js';
 
 /**
- * Rules of ../shared/reference/kubeadm-translation.md that the reference corpus exercises rarely
+ * Rules of docs/reference/kubeadm-translation.md that the reference corpus exercises rarely
  * or not at all. The Go-library parts (net.SplitHostPort, net.ParseIP, strconv, encoding/json)
  * were cross-checked against the Go standard library; the expectations follow the reference.
  */

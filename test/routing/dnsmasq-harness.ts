@@ -216,8 +216,9 @@ async function stopProcess(child: ChildProcess, exited: Promise<unknown>): Promi
 }
 
 /**
- * What dnsmasq-nanny passes to dnsmasq for a nameserver (§1.4): `IP:port` becomes `IP#port`,
- * `[IPv6]:port` becomes `[IPv6]#port` (brackets kept), anything else is passed unchanged.
+ * What dnsmasq-nanny passes to dnsmasq for a nameserver: `IP:port` becomes `IP#port`,
+ * `[IPv6]:port` becomes `[IPv6]#port` (brackets kept), anything else is passed unchanged
+ * (docs/reference/kube-dns-and-coredns.md §1.4).
  */
 export function nannyMunge(nameserver: string): string {
   const bracketed = /^(\[[^\]]+\]):(\d+)$/.exec(nameserver);

@@ -12,8 +12,8 @@ import type { JsonObject, JsonValue } from './yaml-to-json.js';
  * Verified: the YAML → JSON conversion and its messages (ghodss/yaml, encoding/json).
  * NOT verified: which of apimachinery's checks fires first and its exact messages for a wrong
  * kind, a wrongly typed field or a missing `Corefile`. No reference output exists for them
- * (kubeadm-translation.md §13); the messages below describe the problem in this library's own
- * words and are marked where they are produced.
+ * (docs/reference/kubeadm-translation.md §13); the messages below describe the problem in this
+ * library's own words and are marked where they are produced.
  */
 export type ConfigMapOutcome = { readonly ok: true; readonly corefile: string } | { readonly ok: false; readonly error: string };
 

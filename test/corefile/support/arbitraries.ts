@@ -115,7 +115,7 @@ function blockArbitrary(vocabulary: Vocabulary, context: Context, depth: number,
     });
 }
 
-/** Keys the spec allows (§2.1, §4.5): every key but the last may also be one that needs a comma. */
+/** Keys the spec allows (§2.1, §4 item 5): every key but the last may also be one that needs a comma. */
 function keysArbitrary(valid: boolean): fc.Arbitrary<readonly string[]> {
   if (!valid) return fc.array(hostileText, { maxLength: 4 });
   const standalone = (key: string, index: number) => key !== '' && !key.endsWith(',') && key !== '{' && !(index === 0 && key === 'import');
