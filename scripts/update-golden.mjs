@@ -19,7 +19,7 @@ for (const goldenCase of goldenCases(root)) {
     stderr: { write: (chunk) => void (stderr += chunk) },
     readStdin: async () => new Uint8Array(),
     readFile: async (path) => readFileSync(join(root, path)),
-    writeFileAtomically: async () => {
+    writeOutputFile: async () => {
       throw new Error('golden cases do not write files');
     },
   };

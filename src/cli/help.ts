@@ -42,8 +42,9 @@ kubeadm profiles:
 
 Both:
   --name NAME                the ConfigMap to read when FILE holds several (default: kube-dns)
-  --out FILE                 write the output to FILE (atomically, and only on success)
-                             instead of stdout; works for every command
+  --out FILE                 write the output to FILE instead of stdout, only on success:
+                             a file is replaced atomically (mode and owner kept), a FIFO
+                             or device written to; '-' is stdout; works for every command
   --batch                    read JSON lines {"id", "data", "dnsDomain"} and write one JSON
                              result line per input, in order
   -h, --help                 show this help

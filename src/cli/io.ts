@@ -22,10 +22,13 @@ export interface CliIo {
    */
   readFile(path: string, maxBytes?: number): Promise<Uint8Array>;
   /**
-   * Replaces the file at `path` by `content` all at once (a temporary file in the same directory,
-   * then a rename): readers see the old file or the new one, never a part.
+   * Writes `content` to `path` for `--out` (see docs/cli.md): a regular file (or one a symbolic link
+   * leads to) is replaced all at once, keeping its mode and owner — readers see the old file or the
+   * new one, never a part; a FIFO or a character device is written to directly; anything else is
+   * refused. Rejects with an {@link OutputFileError} whose message does not name the path (the
+   * caller names the path the user gave).
    */
-  writeFileAtomically(path: string, content: string): Promise<void>;
+  writeOutputFile(path: string, content: string): Promise<void>;
 }
 
 /** An input larger than the command accepts. */
@@ -36,5 +39,17 @@ export class InputTooLargeError extends Error {
   constructor(maxBytes: number) {
     super(`larger than ${maxBytes} bytes`);
     this.maxBytes = maxBytes;
+  }
+}
+
+/** `--out` could not write its target; the message says why without naming a path. */
+export class OutputFileError extends Error {
+  override readonly name = 'OutputFileError';
+  /** The system error code behind it (`ENOENT`, `EFBIG`, ...), when there is one. */
+  readonly code: string | undefined;
+
+  constructor(message: string, options: { code?: string | undefined; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.code = options.code;
   }
 }

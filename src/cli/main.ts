@@ -24,7 +24,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   return runTranslate(argv, io);
 }
 
-/** `--out FILE` (or `--out=FILE`) works for every command; it is taken out before dispatch. */
+/** `--out FILE` (or `--out=FILE`, `-` for stdout) works for every command; it is taken out before dispatch. */
 function takeOutOption(argv: readonly string[]): { out: string | undefined; rest: string[] } {
   const rest: string[] = [];
   let out: string | undefined;
@@ -52,14 +52,16 @@ function takeOutOption(argv: readonly string[]): { out: string | undefined; rest
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   try {
     const { out, rest: args } = takeOutOption(argv);
-    if (out === undefined) return await dispatch(args, io);
+    // `--out -` is standard output, as `-` is standard input for FILE.
+    if (out === undefined || out === '-') return await dispatch(args, io);
     // --out FILE: collect stdout and write FILE only when the command succeeded, all at once.
     let collected = '';
     const status = await dispatch(args, { ...io, stdout: { write: (chunk) => void (collected += chunk), isTTY: false } });
     if (status === ExitCode.ok) {
       try {
-        await io.writeFileAtomically(out, collected);
+        await io.writeOutputFile(out, collected);
       } catch (error) {
+        // The message names OUT as given, never a temporary file or a link's target.
         throw new UsageError(`${out}: cannot write: ${error instanceof Error ? error.message : String(error)}`);
       }
     }

@@ -33,23 +33,13 @@ export function processIo(): CliIo {
     stderr: { write: (chunk) => void process.stderr.write(chunk), isTTY: process.stderr.isTTY === true },
     readStdin: (maxBytes) => readAll(process.stdin, maxBytes),
     readFile: readBoundedFile,
-    writeFileAtomically,
+    writeOutputFile,
   };
 }
 
-/** Loaded only with --out: start-up pays for no module it does not use. */
-async function writeFileAtomically(path: string, content: string): Promise<void> {
-  const { rename, rm, writeFile } = await import('node:fs/promises');
-  const { basename, dirname, join } = await import('node:path');
-  // 'wx' below refuses an existing file, so the name only has to be unlikely to collide.
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`);
-  try {
-    await writeFile(temporary, content, { flag: 'wx' });
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+/** The --out helpers are loaded only with --out: start-up pays for no module it does not use. */
+async function writeOutputFile(path: string, content: string): Promise<void> {
+  return (await import('./output-file.js')).writeOutputFile(path, content);
 }
 
 /** Entry point of the `kube-dns-to-coredns` binary. */

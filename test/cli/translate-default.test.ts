@@ -100,4 +100,11 @@ describe('--out FILE', () => {
     expect(io.err()).toMatch(/\/unwritable\/Corefile: cannot write: EACCES/);
     expect(await main(['--out'], memoryIo())).toBe(2);
   });
+
+  it("writes to stdout with '--out -'", async () => {
+    const io = memoryIo({ stdin: example });
+    expect(await main(['--out', '-'], io)).toBe(0);
+    expect(io.out()).toMatch(/^\.:53 \{\n/);
+    expect(io.written.size).toBe(0);
+  });
 });

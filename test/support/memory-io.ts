@@ -1,11 +1,11 @@
-import { InputTooLargeError } from '../../src/cli/io.js';
+import { InputTooLargeError, OutputFileError } from '../../src/cli/io.js';
 import type { CliIo } from '../../src/cli/io.js';
 
 /** An in-memory CliIo: files from a map, stdin from a string, captured stdout and stderr. */
 export interface MemoryIo extends CliIo {
   readonly out: () => string;
   readonly err: () => string;
-  /** Files written with writeFileAtomically. */
+  /** Files written with writeOutputFile. */
   readonly written: Map<string, string>;
 }
 
@@ -27,8 +27,8 @@ export function memoryIo(
       if (content === undefined) throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
       return bounded(asBytes(content), maxBytes);
     },
-    writeFileAtomically: async (path, content) => {
-      if (path.startsWith('/unwritable/')) throw new Error('EACCES: permission denied');
+    writeOutputFile: async (path, content) => {
+      if (path.startsWith('/unwritable/')) throw new OutputFileError('EACCES: permission denied', { code: 'EACCES' });
       written.set(path, content);
     },
     written,
