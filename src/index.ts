@@ -45,6 +45,8 @@ export * from './corefile/index.js';
 
 // The kube-dns side, read and validated the way kube-dns does.
 export { readKubeDnsConfig, KUBE_DNS_KEYS } from './kubedns/read-kube-dns-config.js';
+export { KUBE_DNS_CONFIGMAP_NAME, KUBE_DNS_CONFIGMAP_NAMESPACE, readKubeDnsConfigMap } from './kubedns/read-kube-dns-configmap.js';
+export type { KubeDnsConfigMapDocument } from './kubedns/read-kube-dns-configmap.js';
 export type { FederationEntry, KubeDnsConfig, KubeDnsReading, StubDomainEntry, ValueEntry } from './kubedns/read-kube-dns-config.js';
 export { kubeDnsRules, NEWEST_KUBE_DNS_VERSION, UnsupportedKubeDnsVersionError } from './kubedns/kube-dns-versions.js';
 export type { KubeDnsRules } from './kubedns/kube-dns-versions.js';

@@ -8,7 +8,7 @@
 import {
   KUBEADM_PROFILES,
   NEWEST_COREDNS_VERSION,
-  readConfigMap,
+  readKubeDnsConfigMap,
   translateKubeDns,
   translateLikeKubeadm,
 } from '../../src/index.js';
@@ -74,8 +74,12 @@ export function convert(input: PlaygroundInput): PlaygroundOutput {
   const base = { clusterDomain, target };
 
   let data: ConfigMapData | null;
+  // Warnings about which ConfigMap was pasted (another name or namespace than kube-system/kube-dns).
+  let inputMessages: Message[] = [];
   try {
-    data = input.text.trim() === '' ? null : readConfigMap(input.text, { filename: 'configmap', preferredNames: ['kube-dns'] }).data;
+    const document = input.text.trim() === '' ? null : readKubeDnsConfigMap(input.text, { filename: 'configmap' });
+    data = document === null ? null : document.data;
+    inputMessages = (document?.diagnostics ?? []).map(fromDiagnostic);
   } catch (error) {
     return { ...base, status: 'input-error', corefile: undefined, data: undefined, messages: [failure('input', error, 'Paste the output of `kubectl -n kube-system get configmap kube-dns -o yaml` (or -o json).')] };
   }
@@ -83,7 +87,10 @@ export function convert(input: PlaygroundInput): PlaygroundOutput {
   try {
     if (input.mode === 'kubeadm') {
       const outcome = translateLikeKubeadm(input.kubeadmProfile, data, clusterDomain);
-      const warnings = outcome.warnings.map((warning): Message => ({ severity: 'warning', code: 'kubeadm-warning', where: '', message: warning, hint: 'kubeadm printed this and went on.' }));
+      const warnings = [
+        ...inputMessages,
+        ...outcome.warnings.map((warning): Message => ({ severity: 'warning', code: 'kubeadm-warning', where: '', message: warning, hint: 'kubeadm printed this and went on.' })),
+      ];
       if (outcome.ok) return { ...base, status: 'ok', corefile: outcome.corefile, data, messages: warnings };
       const stopped: Message = {
         severity: 'error',
@@ -100,7 +107,7 @@ export function convert(input: PlaygroundInput): PlaygroundOutput {
       dropFederations: input.dropFederations,
       force: input.force,
     });
-    const messages = translation.diagnostics.map(fromDiagnostic);
+    const messages = [...inputMessages, ...translation.diagnostics.map(fromDiagnostic)];
     if (translation.ok && translation.corefile !== undefined) return { ...base, status: 'ok', corefile: translation.corefile, data, messages };
     return { ...base, status: 'refused', corefile: undefined, data, messages };
   } catch (error) {

@@ -10,8 +10,9 @@ export const MAIN_HELP = `Usage:
 
 Translate a kube-dns ConfigMap (stubDomains, upstreamNameservers, federations) into a CoreDNS
 Corefile. FILE is what 'kubectl -n kube-system get configmap kube-dns -o yaml' (or -o json)
-prints, a List or several YAML documents holding it, or just its data map; '-' or no FILE reads
-standard input.
+prints, a List, ConfigMapList or several YAML documents holding it, or just its data map; '-' or
+no FILE reads standard input. A CoreDNS ConfigMap is refused; another name or namespace than
+kube-system/kube-dns is translated with a warning.
 
 Commands:
   (none)     translate FILE

@@ -9,7 +9,8 @@ export type { ConfigMapData };
 
 /**
  * Reading a ConfigMap the way users hand it to us: what `kubectl get configmap -o yaml|json`
- * prints (also inside a `List`, or among several YAML documents), or just its `data` map.
+ * prints (also inside a `List` or the API's `ConfigMapList`, or among several YAML documents), or
+ * just its `data` map.
  */
 
 
@@ -25,6 +26,8 @@ export interface ReadConfigMapOptions {
 export interface ConfigMapDocument {
   /** `metadata.name`, when the input was a whole ConfigMap. */
   readonly name: string | undefined;
+  /** `metadata.namespace`, when the input was a whole ConfigMap that names one. */
+  readonly namespace: string | undefined;
   readonly data: ConfigMapData;
 }
 
@@ -37,7 +40,8 @@ const MAX_DEPTH = 64;
 /**
  * Parses `text` (YAML or JSON) and returns the one ConfigMap it holds. Throws
  * {@link ConfigMapInputError} with a `FILE:LINE:COL` message when the text is not YAML, holds no
- * or several candidate ConfigMaps, or a data value is not a string.
+ * or several candidate ConfigMaps, has fields a ConfigMap does not have at its top level (data
+ * keys whose indentation was lost), or a data value is not a string.
  */
 export function readConfigMap(text: string, options: ReadConfigMapOptions = {}): ConfigMapDocument {
   const filename = options.filename ?? '<input>';
@@ -45,16 +49,47 @@ export function readConfigMap(text: string, options: ReadConfigMapOptions = {}):
   const documents = parseDocuments(source, filename);
   const candidates = collectCandidates(documents);
   const chosen = chooseCandidate(candidates, options, filename);
-  return { name: chosen.name, data: checkData(chosen, source, filename) };
+  checkTopLevelFields(chosen, source, filename);
+  return { name: chosen.name, namespace: chosen.namespace, data: checkData(chosen, source, filename) };
 }
 
 interface Candidate {
   readonly name: string | undefined;
-  /** Path from the document root to the data map, for error positions. */
+  readonly namespace: string | undefined;
   readonly documentIndex: number;
+  /** Path from the document root to the ConfigMap object, for error positions. */
+  readonly pathToObject: readonly (string | number)[];
+  /** Path from the document root to the data map, for error positions. */
   readonly pathToData: readonly (string | number)[];
   readonly data: unknown;
+  /** Top-level fields of the ConfigMap object that a ConfigMap does not have, in source order. */
+  readonly unknownFields: readonly string[];
+  /** The ConfigMap object (for the values of `unknownFields`); undefined for a bare data map. */
+  readonly object: Record<string, unknown> | undefined;
 }
+
+/** The top-level fields of a ConfigMap (Kubernetes core/v1 `ConfigMap`). */
+const CONFIGMAP_FIELDS: ReadonlySet<string> = new Set(['apiVersion', 'kind', 'metadata', 'data', 'binaryData', 'immutable']);
+
+/** Fields of `metadata` (Kubernetes `ObjectMeta`) that a user may write, for the hint on where a lost field belongs. */
+const METADATA_FIELDS: ReadonlySet<string> = new Set([
+  'name',
+  'generateName',
+  'namespace',
+  'labels',
+  'annotations',
+  'uid',
+  'resourceVersion',
+  'creationTimestamp',
+  'selfLink',
+  'generation',
+  'ownerReferences',
+  'finalizers',
+  'managedFields',
+]);
+
+/** List kinds whose `items` are ConfigMaps: kubectl's `List`, and `ConfigMapList` from the API (items without `kind`). */
+const LIST_KINDS: ReadonlySet<unknown> = new Set(['List', 'ConfigMapList']);
 
 function parseDocuments(source: string, filename: string): unknown[] {
   const trimmed = source.trimStart();
@@ -87,19 +122,24 @@ function collectCandidates(documents: readonly unknown[]): Candidate[] {
   const candidates: Candidate[] = [];
   documents.forEach((document, documentIndex) => {
     if (!isRecord(document)) return;
-    if (document['kind'] === 'List' && Array.isArray(document['items'])) {
+    if (LIST_KINDS.has(document['kind']) && Array.isArray(document['items'])) {
+      // The API's ConfigMapList leaves `kind` out of its items; kubectl's List keeps it.
+      const itemKinds = document['kind'] === 'ConfigMapList' ? [undefined, 'ConfigMap'] : ['ConfigMap'];
       document['items'].forEach((item: unknown, itemIndex) => {
-        if (isRecord(item) && item['kind'] === 'ConfigMap') {
+        if (isRecord(item) && itemKinds.includes(item['kind'] as string | undefined)) {
           candidates.push(configMapCandidate(item, documentIndex, ['items', itemIndex]));
         }
       });
     } else if (document['kind'] === 'ConfigMap') {
       candidates.push(configMapCandidate(document, documentIndex, []));
     } else if (document['kind'] === undefined && document['apiVersion'] === undefined) {
-      // A bare `data` map, or a fragment that starts at `data:`.
-      const data = 'data' in document && Object.keys(document).length <= 2 ? document['data'] : document;
-      const path = data === document ? [] : ['data'];
-      candidates.push({ name: undefined, documentIndex, pathToData: path, data });
+      if ('data' in document || 'metadata' in document) {
+        // A ConfigMap without its kind, e.g. a fragment that starts at `data:`.
+        candidates.push(configMapCandidate(document, documentIndex, []));
+      } else {
+        // A bare `data` map.
+        candidates.push({ name: undefined, namespace: undefined, documentIndex, pathToObject: [], pathToData: [], data: document, unknownFields: [], object: undefined });
+      }
     }
   });
   return candidates;
@@ -107,8 +147,45 @@ function collectCandidates(documents: readonly unknown[]): Candidate[] {
 
 function configMapCandidate(object: Record<string, unknown>, documentIndex: number, path: (string | number)[]): Candidate {
   const metadata = object['metadata'];
-  const name = isRecord(metadata) && typeof metadata['name'] === 'string' ? metadata['name'] : undefined;
-  return { name, documentIndex, pathToData: [...path, 'data'], data: object['data'] };
+  const text = (field: string) => (isRecord(metadata) && typeof metadata[field] === 'string' ? metadata[field] : undefined);
+  return {
+    name: text('name'),
+    namespace: text('namespace'),
+    documentIndex,
+    pathToObject: path,
+    pathToData: [...path, 'data'],
+    data: object['data'],
+    unknownFields: Object.keys(object).filter((field) => !CONFIGMAP_FIELDS.has(field)),
+    object,
+  };
+}
+
+/**
+ * Refuses a ConfigMap with fields it cannot have at its top level — typically `name:` or
+ * `stubDomains:` whose indentation was lost, which leaves `metadata:` and `data:` empty. Kubernetes
+ * would not store such a ConfigMap (kubectl refuses unknown fields), and reading it as having no
+ * data would drop the keys without a word.
+ */
+function checkTopLevelFields(candidate: Candidate, source: string, filename: string): void {
+  const { object, unknownFields: fields } = candidate;
+  const [first] = fields;
+  if (first === undefined || object === undefined) return;
+  const toMetadata = fields.filter((field) => METADATA_FIELDS.has(field));
+  const toData = fields.filter((field) => !METADATA_FIELDS.has(field) && (typeof object[field] === 'string' || object[field] === null));
+  const moves = [toMetadata.length === 0 ? '' : `${listFields(toMetadata)} under metadata:`, toData.length === 0 ? '' : `${listFields(toData)} under data:`];
+  const hint = moves.filter((move) => move !== '').join(' and ');
+  // `metadata:` or `data:` followed by nothing indented: YAML reads null.
+  const empty = ['metadata', 'data'].filter((field) => field in object && object[field] === null);
+  const message =
+    `${listFields(fields)} ${fields.length === 1 ? 'is' : 'are'} at the top level of the ConfigMap, where only ${[...CONFIGMAP_FIELDS].join(', ')} belong` +
+    (empty.length === 0 ? '' : ` (as written, ${empty.join(' and ')} ${empty.length === 1 ? 'is' : 'are'} empty)`) +
+    (hint === '' ? '' : `; was the indentation lost? Indent ${hint}`) +
+    '. kubectl refuses such a file too';
+  throw positionedError(source, filename, candidate.documentIndex, [...candidate.pathToObject, first], message);
+}
+
+function listFields(fields: readonly string[]): string {
+  return fields.join(', ');
 }
 
 function chooseCandidate(candidates: readonly Candidate[], options: ReadConfigMapOptions, filename: string): Candidate {
@@ -121,7 +198,7 @@ function chooseCandidate(candidates: readonly Candidate[], options: ReadConfigMa
     return first;
   }
   const [only] = candidates;
-  if (only === undefined) throw new ConfigMapInputError(`${filename}: no ConfigMap found (expected kind: ConfigMap, a List of them, or a data map)`);
+  if (only === undefined) throw new ConfigMapInputError(`${filename}: no ConfigMap found (expected kind: ConfigMap, a List or ConfigMapList of them, or a data map)`);
   if (candidates.length === 1) return only;
   for (const preferred of options.preferredNames ?? []) {
     const match = candidates.find((candidate) => candidate.name === preferred);
@@ -139,7 +216,7 @@ function checkData(candidate: Candidate, source: string, filename: string): Conf
   const { data } = candidate;
   if (data === undefined || data === null) return {};
   if (!isRecord(data)) {
-    throw positionedError(source, filename, candidate, [], `data must be a mapping of strings, got ${describeYamlValue(data)}`);
+    throw positionedError(source, filename, candidate.documentIndex, candidate.pathToData, `data must be a mapping of strings, got ${describeYamlValue(data)}`);
   }
   const result: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [key, value] of Object.entries(data)) {
@@ -147,8 +224,8 @@ function checkData(candidate: Candidate, source: string, filename: string): Conf
       throw positionedError(
         source,
         filename,
-        candidate,
-        [key],
+        candidate.documentIndex,
+        [...candidate.pathToData, key],
         `data.${key} must be a string (the JSON text kube-dns reads), got ${describeYamlValue(value)}; quote it or use a '|' block`,
       );
     }
@@ -167,11 +244,11 @@ function describeYamlValue(value: unknown): string {
 function positionedError(
   source: string,
   filename: string,
-  candidate: Candidate,
-  extraPath: readonly string[],
+  documentIndex: number,
+  path: readonly (string | number)[],
   message: string,
 ): ConfigMapInputError {
-  const offset = locateValue(source, candidate.documentIndex, [...candidate.pathToData, ...extraPath]);
+  const offset = locateValue(source, documentIndex, path);
   if (offset === undefined) return new ConfigMapInputError(`${filename}: ${message}`);
   const position = positionAt(source, offset);
   return new ConfigMapInputError(formatAt(filename, position, message), position);

@@ -39,7 +39,17 @@ export const DIAGNOSTIC_CODES = {
     'federations is a JSON object: kubeadm read it that way, kube-dns rejected it.',
     'kube-dns ignored the whole ConfigMap, so none of it was in effect; rewrite it as name=domain pairs (or pass --force to translate it as kubeadm read it).',
   ),
+  'configmap-not-kube-dns': kubeDns(
+    'warning',
+    'The ConfigMap read is not kube-system/kube-dns, the only one kube-dns reads: another name, or another namespace.',
+    'Translate the ConfigMap kube-dns ran with: `kubectl -n kube-system get configmap kube-dns -o yaml`.',
+  ),
   'unrelated-key': kubeDns('info', 'A data key that kube-dns does not read.', 'Only stubDomains, upstreamNameservers and federations are translated.'),
+  'settings-in-other-key': kubeDns(
+    'warning',
+    'A data key whose text sets stubDomains, upstreamNameservers or federations, as when the ConfigMap was made with `kubectl create configmap --from-file=FILE`: kube-dns ignored it.',
+    'Make each setting a data key of its own (`--from-file=stubDomains=stub-domains.json`, or a ConfigMap written in YAML with the keys under data:).',
+  ),
   'kube-dns-invalid-domain': kubeDns('error', 'A stub domain is not a DNS-1123 subdomain, so kube-dns rejected the ConfigMap.', 'Use a lower-case domain without a trailing dot; non-ASCII names must be punycode (xn--…).'),
   'kube-dns-invalid-nameserver': kubeDns('error', 'A stub domain nameserver kube-dns would not accept.', 'Use an IP, IP:port, [IPv6]:port or a hostname without a port.'),
   'kube-dns-invalid-upstream': kubeDns('error', 'An upstream nameserver kube-dns would not accept.', 'Use an IP address, optionally with a port (1-65535); kube-dns allows no hostnames here.'),

@@ -11,6 +11,7 @@ import { isDns1123Label, isDns1123Subdomain } from '../dns/go-net.js';
 import { kubeDnsRules } from './kube-dns-versions.js';
 import type { KubeDnsRules } from './kube-dns-versions.js';
 import { stubNameserverProblem, upstreamNameserverProblem } from './nameserver-rules.js';
+import { settingsInValue } from './settings-in-value.js';
 
 /**
  * The kube-dns ConfigMap read the way kube-dns reads it (pkg/dns/config `processUpdate` and
@@ -102,7 +103,9 @@ export function readKubeDnsConfig(data: ConfigMapData | null, options: ReadKubeD
   const reporter = new Reporter(values);
   for (const key of Object.keys(values)) {
     if (!(KUBE_DNS_KEYS as readonly string[]).includes(key)) {
-      reporter.report('unrelated-key', key, '', undefined, `kube-dns does not read data key '${key}'; it is not translated`);
+      const nested = settingsInValue(values[key] as string);
+      if (nested === undefined) reporter.report('unrelated-key', key, '', undefined, `kube-dns does not read data key '${key}'; it is not translated`);
+      else reporter.report('settings-in-other-key', key, '', nested.offset, `data key '${key}' holds kube-dns settings (${nested.settings.join(', ')}) in its text; kube-dns reads only data keys of those names, so it ignored them, and they are not translated`);
     }
   }
   // kube-dns validates federations, then stub domains, then upstreams; report in that order.

@@ -1,11 +1,10 @@
-import { readConfigMap } from '../configmap/read-configmap.js';
 import type { ConfigMapData } from '../configmap/config-map-data.js';
 import type { Corefile } from '../corefile/model.js';
 import { coreDnsRouting } from './coredns-routing.js';
 import type { CoreDnsRouting } from './coredns-routing.js';
 import { describeDestination, destinationKey, sameDestination } from './destination.js';
 import type { Route } from './destination.js';
-import { kubeDnsRouting } from './kube-dns-routing.js';
+import { kubeDnsRoutingOfInput } from './kube-dns-input.js';
 import type { KubeDnsRouting } from './kube-dns-routing.js';
 import { ancestors, canonicalName, compareNames, displayName } from '../dns/names.js';
 
@@ -20,7 +19,8 @@ import { ancestors, canonicalName, compareNames, displayName } from '../dns/name
 export interface RoutingInput {
   /**
    * The kube-dns ConfigMap: its `data` map, its YAML or JSON text (as `kubectl get configmap -o
-   * yaml|json` prints it; with several ConfigMaps, the one named `kube-dns`), or `null` for none.
+   * yaml|json` prints it; with several ConfigMaps, the one named `kube-dns`; a CoreDNS ConfigMap
+   * throws `ConfigMapInputError`, another name or namespace adds a note), or `null` for none.
    */
   readonly kubeDns: ConfigMapData | string | null;
   /** The Corefile, as text or as a parsed model. */
@@ -55,8 +55,7 @@ export interface RoutingCheck {
 
 /** Both models of `input`. Throws `ConfigMapInputError` / `CorefileSyntaxError` for unreadable input. */
 export function routingModels(input: RoutingInput): { kubeDns: KubeDnsRouting; coreDns: CoreDnsRouting } {
-  const data = typeof input.kubeDns === 'string' ? readConfigMap(input.kubeDns, { preferredNames: ['kube-dns'] }).data : input.kubeDns;
-  const kubeDns = kubeDnsRouting(data, {
+  const kubeDns = kubeDnsRoutingOfInput(input.kubeDns, {
     ...(input.clusterDomain === undefined ? {} : { clusterDomain: input.clusterDomain }),
     ...(input.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: input.kubeDnsVersion }),
   });

@@ -1,11 +1,10 @@
 import type { ConfigMapData } from '../configmap/config-map-data.js';
-import { readConfigMap } from '../configmap/read-configmap.js';
 import type { Corefile } from '../corefile/model.js';
 import { formatNotes, formatTable } from './check.js';
 import { coreDnsRouting } from './coredns-routing.js';
 import { describeDestination, sameDestination } from './destination.js';
 import type { Route } from './destination.js';
-import { kubeDnsRouting } from './kube-dns-routing.js';
+import { kubeDnsRoutingOfInput } from './kube-dns-input.js';
 import { canonicalName, displayName } from '../dns/names.js';
 
 /**
@@ -79,8 +78,7 @@ export function resolverCandidates(query: string, searchPath: readonly string[],
 
 /** Who answers each candidate of `query` under kube-dns and, with a Corefile, under CoreDNS. */
 export function explainName(query: string, input: ExplainInput): Explanation {
-  const data = typeof input.kubeDns === 'string' ? readConfigMap(input.kubeDns, { preferredNames: ['kube-dns'] }).data : input.kubeDns;
-  const kubeDns = kubeDnsRouting(data, {
+  const kubeDns = kubeDnsRoutingOfInput(input.kubeDns, {
     ...(input.clusterDomain === undefined ? {} : { clusterDomain: input.clusterDomain }),
     ...(input.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: input.kubeDnsVersion }),
   });

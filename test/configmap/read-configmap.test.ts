@@ -24,6 +24,76 @@ describe('readConfigMap', () => {
     expect(() => readConfigMap(list)).toThrow(/2 ConfigMaps found \(other, kube-dns\); choose one with --name/);
   });
 
+  it('reads a ConfigMapList from the API, whose items carry no kind', () => {
+    const list = JSON.stringify({
+      kind: 'ConfigMapList',
+      apiVersion: 'v1',
+      metadata: { resourceVersion: '1' },
+      items: [
+        { metadata: { name: 'coredns', namespace: 'kube-system' }, data: { Corefile: '.:53 {\n}\n' } },
+        { metadata: { name: 'kube-dns', namespace: 'kube-system' }, data: { upstreamNameservers: '["8.8.8.8"]' } },
+      ],
+    });
+    expect(readConfigMap(list, { preferredNames: ['kube-dns'] })).toEqual({ name: 'kube-dns', namespace: 'kube-system', data: { upstreamNameservers: '["8.8.8.8"]' } });
+    expect(readConfigMap('kind: ConfigMapList\nitems:\n- kind: ConfigMap\n  data:\n    a: b\n').data).toEqual({ a: 'b' });
+    // A plain List still needs kind on its items: anything else in it is not a ConfigMap.
+    expect(() => readConfigMap('kind: List\nitems:\n- data:\n    a: b\n')).toThrow(/no ConfigMap found \(expected kind: ConfigMap, a List or ConfigMapList of them/);
+  });
+
+  it('returns the namespace', () => {
+    expect(readConfigMap('kind: ConfigMap\nmetadata:\n  name: kube-dns\n  namespace: kube-system\n').namespace).toBe('kube-system');
+    expect(readConfigMap('kind: ConfigMap\nmetadata:\n  name: kube-dns\n').namespace).toBeUndefined();
+  });
+
+  describe('fields at the top level that a ConfigMap does not have', () => {
+    // The indentation of metadata: and data: was lost: both are null, their keys sit at the top level.
+    const flattened = [
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata:',
+      'name: kube-dns',
+      'namespace: kube-system',
+      'data:',
+      'stubDomains: |',
+      '  {"acme.local": ["1.2.3.4"]}',
+      'upstreamNameservers: |',
+      '  ["8.8.8.8"]',
+      '',
+    ].join('\n');
+
+    it('refuses a ConfigMap whose keys lost their indentation, naming the file, the keys and where they belong', () => {
+      let caught: unknown;
+      try {
+        readConfigMap(flattened, { filename: 'flat.yaml' });
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(ConfigMapInputError);
+      expect((caught as ConfigMapInputError).message).toBe(
+        'flat.yaml:4:1: name, namespace, stubDomains, upstreamNameservers are at the top level of the ConfigMap, where only apiVersion, kind, metadata, data, binaryData, immutable belong ' +
+          '(as written, metadata and data are empty); was the indentation lost? Indent name, namespace under metadata: and stubDomains, upstreamNameservers under data:. kubectl refuses such a file too',
+      );
+      expect((caught as ConfigMapInputError).line).toBe(4);
+    });
+
+    it('refuses the same without kind and apiVersion, and a single stray key next to a full data map', () => {
+      const noKind = flattened.split('\n').slice(2).join('\n');
+      expect(() => readConfigMap(noKind, { filename: 'f.yaml' })).toThrow(/^f\.yaml:2:1: name, namespace, stubDomains, upstreamNameservers are at the top level/);
+      const stray = 'kind: ConfigMap\nmetadata:\n  name: kube-dns\ndata:\n  stubDomains: "{}"\nupstreamNameservers: \'["8.8.8.8"]\'\n';
+      expect(() => readConfigMap(stray, { filename: 's.yaml' })).toThrow(
+        "s.yaml:6:1: upstreamNameservers is at the top level of the ConfigMap, where only apiVersion, kind, metadata, data, binaryData, immutable belong; was the indentation lost? Indent upstreamNameservers under data:. kubectl refuses such a file too",
+      );
+      // A field that is neither metadata nor text gets no indentation hint.
+      expect(() => readConfigMap('kind: ConfigMap\ndata: {}\nspec:\n  a: 1\n')).toThrow(/^<input>:3:1: spec is at the top level of the ConfigMap, where only .* belong\. kubectl refuses/);
+    });
+
+    it('refuses only the ConfigMap that is read, not another one in the same input', () => {
+      const list = `kind: List\nitems:\n- kind: ConfigMap\n  metadata: {name: other}\n  extra: x\n- kind: ConfigMap\n  metadata: {name: kube-dns}\n  data: {a: b}\n`;
+      expect(readConfigMap(list, { preferredNames: ['kube-dns'] }).data).toEqual({ a: 'b' });
+      expect(() => readConfigMap(list, { name: 'other', filename: 'l.yaml' })).toThrow(/^l\.yaml:5:3: extra is at the top level/);
+    });
+  });
+
   it('treats a ConfigMap without data as empty data', () => {
     expect(readConfigMap('kind: ConfigMap\nmetadata:\n  name: kube-dns\n').data).toEqual({});
   });

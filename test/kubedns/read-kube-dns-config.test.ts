@@ -94,6 +94,24 @@ describe('readKubeDnsConfig', () => {
     expect(lines({ 'stubDomains.bak': '{}' })).toEqual(["info unrelated-key stubDomains.bak: kube-dns does not read data key 'stubDomains.bak'; it is not translated"]);
   });
 
+  it('warns when a data key holds kube-dns settings itself (a file added with kubectl create configmap --from-file)', () => {
+    const fromYamlFile = readKubeDnsConfig({
+      'kube-dns.yaml': 'stubDomains: |\n  {"acme.local": ["1.2.3.4"]}\nupstreamNameservers: |\n  ["8.8.8.8"]\n',
+    });
+    expect(fromYamlFile.diagnostics.map(formatDiagnostic)).toEqual([
+      "warning settings-in-other-key kube-dns.yaml: data key 'kube-dns.yaml' holds kube-dns settings (stubDomains, upstreamNameservers) in its text; kube-dns reads only data keys of those names, so it ignored them, and they are not translated",
+    ]);
+    expect(fromYamlFile.diagnostics[0]?.position).toEqual({ line: 1, column: 1 });
+    expect(fromYamlFile.acceptedByKubeDns).toBe(true);
+    expect(fromYamlFile.config).toEqual({ stubDomains: [], upstreamNameservers: undefined, federations: undefined });
+    // A whole ConfigMap as the file, and JSON on one line.
+    const wholeConfigMap = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kube-dns\ndata:\n  federations: "a=b.example"\n';
+    expect(readKubeDnsConfig({ 'cm.yaml': wholeConfigMap }).diagnostics.map((entry) => [entry.code, entry.position])).toEqual([['settings-in-other-key', { line: 6, column: 3 }]]);
+    expect(lines({ 'settings.json': '{"upstreamNameservers": "[\\"8.8.8.8\\"]"}' })[0]).toMatch(/^warning settings-in-other-key settings\.json: .*\(upstreamNameservers\)/);
+    // A key that merely mentions a setting is unrelated.
+    expect(lines({ notes: 'set upstreamNameservers to the office resolvers' })).toEqual(["info unrelated-key notes: kube-dns does not read data key 'notes'; it is not translated"]);
+  });
+
   it.each(readdirSync(join(import.meta.dirname, '../../golden/realworld/kube-dns')).filter((file) => !file.startsWith('19-')))('never throws on real-world %s', (file) => {
     const text = readFileSync(join(import.meta.dirname, '../../golden/realworld/kube-dns', file), 'utf8');
     const reading = readKubeDnsConfig(readConfigMap(text).data);

@@ -46,6 +46,19 @@ describe('playground convert', () => {
     expect(result.messages.filter((entry) => entry.severity === 'error').map((entry) => entry.code)).toContain(code);
   });
 
+  it('warns about a ConfigMap that is not kube-system/kube-dns, and refuses a CoreDNS one', () => {
+    const renamed = example.replace(/name: kube-dns\b/, 'name: kube-dns-copy');
+    expect(renamed).not.toBe(example);
+    for (const mode of ['translator', 'kubeadm'] as const) {
+      const result = convert(input({ mode, text: renamed }));
+      expect(result.status).toBe('ok');
+      expect(result.messages[0]).toMatchObject({ severity: 'warning', code: 'configmap-not-kube-dns' });
+    }
+    const coredns = convert(input({ text: 'kind: ConfigMap\nmetadata:\n  name: coredns\ndata:\n  Corefile: |\n    .:53 {\n    }\n' }));
+    expect(coredns.status).toBe('input-error');
+    expect(coredns.messages[0]?.message).toMatch(/ConfigMap 'coredns' is a CoreDNS ConfigMap/);
+  });
+
   it('reports kubeadm stopping as an error message', () => {
     const text = 'data:\n  stubDomains: \'{"consul.local": ["10.150.0.1"]\'\n';
     const expected = translateLikeKubeadm('v1.19', readConfigMap(text).data);

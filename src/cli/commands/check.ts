@@ -1,4 +1,5 @@
 import { CorefileError } from '../../corefile/errors.js';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { UnsupportedKubeDnsVersionError } from '../../kubedns/kube-dns-versions.js';
 import { isDns1123Subdomain } from '../../dns/go-net.js';
 import { checkRouting, formatRoutingCheck } from '../../routing/check.js';
@@ -11,7 +12,7 @@ import type { CorefileSourceText } from '../corefile-source.js';
 import type { CliIo } from '../io.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { ExitCode, UsageError } from '../usage-error.js';
-import { readKubeDnsData } from './translate-input.js';
+import { readKubeDnsInput } from './translate-input.js';
 
 export const CHECK_HELP = `Usage: kube-dns-to-coredns check --kube-dns FILE --corefile FILE [options]
 
@@ -60,10 +61,10 @@ export async function runCheck(args: readonly string[], io: CliIo): Promise<numb
     throw new UsageError(`check: ${kubeDnsFile === undefined ? '--kube-dns' : '--corefile'} FILE is required; see 'check --help'`);
   }
   if (isStdin(kubeDnsFile) && isStdin(corefileFile)) throw new UsageError('check: --kube-dns and --corefile cannot both read standard input');
-  const data = await readKubeDnsData(kubeDnsFile, undefined, io);
+  const kubeDnsInput = await readKubeDnsInput(kubeDnsFile, undefined, io);
   const source = await readCorefileSource(corefileFile, io);
   const input: RoutingInput = {
-    kubeDns: data,
+    kubeDns: kubeDnsInput.data,
     corefile: source.corefile,
     ...(options.clusterDomain === undefined ? {} : { clusterDomain: options.clusterDomain }),
     ...(options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion }),
@@ -72,7 +73,7 @@ export async function runCheck(args: readonly string[], io: CliIo): Promise<numb
   };
   let result: RoutingCheck;
   try {
-    result = runModels(() => checkRouting(input));
+    result = withInputNotes(runModels(() => checkRouting(input)), kubeDnsInput.diagnostics);
   } catch (error) {
     if (error instanceof CorefileError) return reportSyntaxError(error, source, io);
     throw error;
@@ -99,6 +100,11 @@ export function runModels<T>(run: () => T): T {
     if (error instanceof UnsupportedKubeDnsVersionError) throw new UsageError(error.message);
     throw error;
   }
+}
+
+/** Warnings about which ConfigMap was read lead the notes (on stderr, or `notes` in the JSON). */
+export function withInputNotes<Result extends { readonly notes: readonly string[] }>(result: Result, diagnostics: readonly Diagnostic[]): Result {
+  return diagnostics.length === 0 ? result : { ...result, notes: [...diagnostics.map((entry) => `kube-dns: ${entry.message}`), ...result.notes] };
 }
 
 export function reportSyntaxError(error: CorefileError, source: CorefileSourceText, io: CliIo): number {

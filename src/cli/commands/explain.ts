@@ -8,8 +8,8 @@ import type { CorefileSourceText } from '../corefile-source.js';
 import type { CliIo } from '../io.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { ExitCode, UsageError } from '../usage-error.js';
-import { checkClusterDomain, checkPort, reportSyntaxError, routeJson, runModels, splitNotes } from './check.js';
-import { readKubeDnsData } from './translate-input.js';
+import { checkClusterDomain, checkPort, reportSyntaxError, routeJson, runModels, splitNotes, withInputNotes } from './check.js';
+import { readKubeDnsInput } from './translate-input.js';
 
 export const EXPLAIN_HELP = `Usage: kube-dns-to-coredns explain NAME --kube-dns FILE [--corefile FILE] [options]
 
@@ -48,10 +48,10 @@ export async function runExplain(args: readonly string[], io: CliIo): Promise<nu
   }
   if (options.kubeDnsFile === undefined) throw new UsageError("explain: --kube-dns FILE is required; see 'explain --help'");
   if (options.kubeDnsFile === '-' && options.corefileFile === '-') throw new UsageError('explain: --kube-dns and --corefile cannot both read standard input');
-  const data = await readKubeDnsData(options.kubeDnsFile, undefined, io);
+  const kubeDnsInput = await readKubeDnsInput(options.kubeDnsFile, undefined, io);
   const source: CorefileSourceText | undefined = options.corefileFile === undefined ? undefined : await readCorefileSource(options.corefileFile, io);
   const input: ExplainInput = {
-    kubeDns: data,
+    kubeDns: kubeDnsInput.data,
     ...(source === undefined ? {} : { corefile: source.corefile }),
     ...(options.clusterDomain === undefined ? {} : { clusterDomain: options.clusterDomain }),
     ...(options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion }),
@@ -62,7 +62,7 @@ export async function runExplain(args: readonly string[], io: CliIo): Promise<nu
   };
   let explanation: Explanation;
   try {
-    explanation = runModels(() => explainName(options.name, input));
+    explanation = withInputNotes(runModels(() => explainName(options.name, input)), kubeDnsInput.diagnostics);
   } catch (error) {
     if (error instanceof CorefileError && source !== undefined) return reportSyntaxError(error, source, io);
     throw error;

@@ -2,6 +2,7 @@ import type { ConfigMapData } from '../../configmap/config-map-data.js';
 import { renderCoreDnsConfigMap } from '../../configmap/write-configmap.js';
 import { CorefileError } from '../../corefile/errors.js';
 import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { UnsupportedKubeDnsVersionError } from '../../kubedns/kube-dns-versions.js';
 import { parseCoreDnsVersion, UnknownCoreDnsVersionError } from '../../coredns/versions.js';
 import { mergeTranslation } from '../../translate/merge.js';
@@ -11,7 +12,7 @@ import { readCorefileSource } from '../corefile-source.js';
 import type { CorefileSourceText } from '../corefile-source.js';
 import type { CliIo } from '../io.js';
 import { ExitCode, UsageError } from '../usage-error.js';
-import { readKubeDnsData } from './translate-input.js';
+import { readKubeDnsInput } from './translate-input.js';
 import type { TranslateArguments } from './translate-input.js';
 
 const OUTPUT_FORMATS = ['corefile', 'configmap', 'json'] as const;
@@ -27,9 +28,14 @@ export async function runDefaultMode(args: TranslateArguments, io: CliIo): Promi
   }
   if (args.merge !== undefined && args.file === args.merge) throw new UsageError('--merge FILE and the kube-dns input must be different files');
   const existing = args.merge === undefined ? undefined : await readCorefileSource(args.merge, io);
-  const data = await readKubeDnsData(args.file, args.name, io);
-  const translation = translate(data, options);
-  return report(existing === undefined ? translation : merged(existing, translation), output, io);
+  const input = await readKubeDnsInput(args.file, args.name, io);
+  const translation = translate(input.data, options);
+  return report(withInputDiagnostics(existing === undefined ? translation : merged(existing, translation), input.diagnostics), output, io);
+}
+
+/** The warnings about which ConfigMap was read come first, on stderr and in the JSON output alike. */
+function withInputDiagnostics(translation: Translation, diagnostics: readonly Diagnostic[]): Translation {
+  return diagnostics.length === 0 ? translation : { ...translation, diagnostics: [...diagnostics, ...translation.diagnostics] };
 }
 
 /** The translation merged into the Corefile of `--merge FILE`. */

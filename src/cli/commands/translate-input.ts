@@ -1,5 +1,6 @@
-import { ConfigMapInputError, readConfigMap } from '../../configmap/read-configmap.js';
-import type { ConfigMapData } from '../../configmap/config-map-data.js';
+import { ConfigMapInputError } from '../../configmap/read-configmap.js';
+import { readKubeDnsConfigMap } from '../../kubedns/read-kube-dns-configmap.js';
+import type { KubeDnsConfigMapDocument } from '../../kubedns/read-kube-dns-configmap.js';
 import type { CliIo } from '../io.js';
 import { INPUT_LIMITS, readSource } from '../read-source.js';
 import { UsageError } from '../usage-error.js';
@@ -21,13 +22,14 @@ export interface TranslateArguments {
   readonly clusterDnsIp: string | undefined;
 }
 
-const KUBE_DNS_CONFIGMAP = 'kube-dns';
-
-/** The kube-dns ConfigMap's data from FILE (or standard input); problems are usage errors. */
-export async function readKubeDnsData(file: string | undefined, name: string | undefined, io: CliIo): Promise<ConfigMapData> {
+/**
+ * The kube-dns ConfigMap from FILE (or standard input): its data, and warnings about which
+ * ConfigMap it was (for stderr, or the JSON output); problems are usage errors.
+ */
+export async function readKubeDnsInput(file: string | undefined, name: string | undefined, io: CliIo): Promise<KubeDnsConfigMapDocument> {
   const source = await readSource(file, io, INPUT_LIMITS.configMap);
   try {
-    return readConfigMap(source.text, { filename: source.name, preferredNames: [KUBE_DNS_CONFIGMAP], ...(name === undefined ? {} : { name }) }).data;
+    return readKubeDnsConfigMap(source.text, { filename: source.name, ...(name === undefined ? {} : { name }) });
   } catch (error) {
     if (error instanceof ConfigMapInputError) throw new UsageError(error.message);
     throw error;

@@ -1,4 +1,4 @@
-import type { ConfigMapData } from '../../configmap/config-map-data.js';
+import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
 import { isDns1123Subdomain } from '../../dns/go-net.js';
 import { KUBEADM_DEFAULT_DNS_DOMAIN, translateLikeKubeadm } from '../../kubeadm/kubeadm-translation.js';
 import type { KubeadmOutcome } from '../../kubeadm/kubeadm-translation.js';
@@ -7,7 +7,7 @@ import type { KubeadmProfile } from '../../kubeadm/profiles.js';
 import type { BatchResultLine } from '../batch.js';
 import type { CliIo } from '../io.js';
 import { ExitCode, UsageError } from '../usage-error.js';
-import { readKubeDnsData } from './translate-input.js';
+import { readKubeDnsInput } from './translate-input.js';
 import type { TranslateArguments } from './translate-input.js';
 
 /** `--kubeadm VERSION`: what kubeadm of that release stored, or its error (docs/cli.md). */
@@ -18,8 +18,9 @@ export async function runKubeadmMode(version: string, args: TranslateArguments, 
   if (!isDns1123Subdomain(dnsDomain)) {
     throw new UsageError(`--dns-domain '${dnsDomain}' is not a DNS-1123 subdomain (kubeadm refused such a networking.dnsDomain before translating)`);
   }
-  const data: ConfigMapData = await readKubeDnsData(args.file, args.name, io);
-  return reportKubeadmOutcome(profile, translateLikeKubeadm(profile, data, dnsDomain), io);
+  const input = await readKubeDnsInput(args.file, args.name, io);
+  for (const entry of input.diagnostics) io.stderr.write(`${formatDiagnostic(entry)}\n`);
+  return reportKubeadmOutcome(profile, translateLikeKubeadm(profile, input.data, dnsDomain), io);
 }
 
 function reportKubeadmOutcome(profile: KubeadmProfile, outcome: KubeadmOutcome, io: CliIo): number {

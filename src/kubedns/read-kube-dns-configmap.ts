@@ -1,0 +1,61 @@
+import { ConfigMapInputError, readConfigMap } from '../configmap/read-configmap.js';
+import type { ConfigMapDocument, ReadConfigMapOptions } from '../configmap/read-configmap.js';
+import { diagnostic } from '../diagnostics/diagnostic.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { KUBE_DNS_KEYS } from './read-kube-dns-config.js';
+
+/**
+ * Reading the kube-dns ConfigMap from YAML or JSON text, and saying so when the text holds another
+ * one. kube-dns reads exactly one ConfigMap: the kube-dns pod mounts `kube-dns` of its own
+ * namespace, `kube-system` (kubernetes/kubernetes `cluster/addons/dns/kube-dns/kube-dns.yaml.in`,
+ * where the volume is optional: no ConfigMap, defaults). A copy under another
+ * name may be what it ran with or not; a CoreDNS ConfigMap (`coredns`, NodeLocal DNSCache's
+ * `node-local-dns-config`, AKS's `coredns-custom`) is no kube-dns configuration at all, and reading
+ * it as one would translate it to the defaults without a word.
+ */
+
+export const KUBE_DNS_CONFIGMAP_NAME = 'kube-dns';
+export const KUBE_DNS_CONFIGMAP_NAMESPACE = 'kube-system';
+
+export interface KubeDnsConfigMapDocument extends ConfigMapDocument {
+  /** Warnings about the ConfigMap that was read (`configmap-not-kube-dns`); empty for kube-system/kube-dns. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * {@link readConfigMap} for the kube-dns ConfigMap: among several ConfigMaps the one named
+ * `kube-dns` is used (or `options.name`). Throws {@link ConfigMapInputError} for what readConfigMap
+ * refuses and for a CoreDNS ConfigMap (its data has a `Corefile`, a `*.server` or `*.override` key,
+ * or it is named `coredns`, and none of the kube-dns keys). A ConfigMap with another name (unless
+ * `options.name` asked for it) or in another namespace than kube-system is read, with a
+ * `configmap-not-kube-dns` warning naming it. A missing name or namespace is fine.
+ */
+export function readKubeDnsConfigMap(text: string, options: ReadConfigMapOptions = {}): KubeDnsConfigMapDocument {
+  const document = readConfigMap(text, { preferredNames: [KUBE_DNS_CONFIGMAP_NAME], ...options });
+  const filename = options.filename ?? '<input>';
+  const sign = coreDnsSign(document);
+  if (sign !== undefined) {
+    const which = document.name === undefined ? 'this is a CoreDNS ConfigMap' : `ConfigMap '${document.name}' is a CoreDNS ConfigMap`;
+    throw new ConfigMapInputError(
+      `${filename}: ${which} (${sign}), not the kube-dns one: this reads the kube-dns ConfigMap (kubectl -n kube-system get configmap kube-dns -o yaml); to check a Corefile, use lint, or check with --corefile`,
+    );
+  }
+  const otherName = document.name !== undefined && document.name !== KUBE_DNS_CONFIGMAP_NAME && options.name === undefined;
+  const otherNamespace = document.namespace !== undefined && document.namespace !== KUBE_DNS_CONFIGMAP_NAMESPACE;
+  if (!otherName && !otherNamespace) return { ...document, diagnostics: [] };
+  const read =
+    document.name === undefined ? `a ConfigMap in namespace '${document.namespace ?? ''}'` : `ConfigMap ${document.namespace === undefined ? '' : `${document.namespace}/`}${document.name}`;
+  const message = `read ${read}, not ${KUBE_DNS_CONFIGMAP_NAMESPACE}/${KUBE_DNS_CONFIGMAP_NAME}: kube-dns reads only that one, so this may not be what it ran with`;
+  return { ...document, diagnostics: [diagnostic('configmap-not-kube-dns', { message })] };
+}
+
+/** Why `document` is a CoreDNS ConfigMap, or undefined when it may be a kube-dns one. */
+function coreDnsSign(document: ConfigMapDocument): string | undefined {
+  const keys = Object.keys(document.data);
+  if (keys.some((key) => (KUBE_DNS_KEYS as readonly string[]).includes(key))) return undefined;
+  if (keys.includes('Corefile')) return 'its data has a Corefile';
+  const importFile = keys.find((key) => key.endsWith('.server') || key.endsWith('.override'));
+  if (importFile !== undefined) return `its data key '${importFile}' is a file CoreDNS imports`;
+  if (document.name === 'coredns') return 'named coredns';
+  return undefined;
+}

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { memoryIo } from '../support/memory-io.js';
+
+// What every command that reads the kube-dns ConfigMap (translate, --kubeadm, check, explain) makes
+// of input that is not plainly kube-system/kube-dns.
+
+/** metadata: and data: lost their indentation (a real file from a public repository looks like this). */
+const FLATTENED = `apiVersion: v1
+kind: ConfigMap
+metadata:
+name: kube-dns
+namespace: kube-system
+data:
+stubDomains: |
+  {"acme.local": ["1.2.3.4"]}
+upstreamNameservers: |
+  ["8.8.8.8", "8.8.4.4"]
+`;
+
+const COREDNS = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: coredns
+  namespace: kube-system
+data:
+  Corefile: |
+    .:53 {
+        forward . /etc/resolv.conf
+    }
+`;
+
+const ELSEWHERE = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: dns-settings
+  namespace: default
+data:
+  upstreamNameservers: |
+    ["8.8.8.8"]
+`;
+
+/** \`kubectl get --raw /api/v1/namespaces/kube-system/configmaps\`: items carry no kind. */
+const CONFIGMAP_LIST = JSON.stringify({
+  kind: 'ConfigMapList',
+  apiVersion: 'v1',
+  metadata: { resourceVersion: '812' },
+  items: [
+    { metadata: { name: 'coredns', namespace: 'kube-system' }, data: { Corefile: '.:53 {\n    forward . /etc/resolv.conf\n}\n' } },
+    { metadata: { name: 'kube-dns', namespace: 'kube-system' }, data: { upstreamNameservers: '["8.8.8.8"]' } },
+  ],
+});
+
+/** `kubectl create configmap kube-dns --from-file=kube-dns.yaml`. */
+const FROM_FILE = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: kube-dns
+  namespace: kube-system
+data:
+  kube-dns.yaml: |
+    stubDomains: |
+      {"acme.local": ["1.2.3.4"]}
+    upstreamNameservers: |
+      ["8.8.8.8"]
+`;
+
+const WRONG_PLACE = 'cm.yaml:4:1: name, namespace, stubDomains, upstreamNameservers are at the top level of the ConfigMap';
+const NOT_KUBE_DNS =
+  'warning configmap-not-kube-dns: read ConfigMap default/dns-settings, not kube-system/kube-dns: kube-dns reads only that one, so this may not be what it ran with';
+
+async function run(args: readonly string[], files: Record<string, string>) {
+  const io = memoryIo({ files });
+  const status = await main([...args], io);
+  return { status, out: io.out(), err: io.err() };
+}
+
+describe('reading the kube-dns ConfigMap', () => {
+  it('refuses keys whose indentation was lost (exit 2), in every command', async () => {
+    for (const args of [['cm.yaml'], ['--kubeadm', '1.19', 'cm.yaml'], ['explain', 'example.com.', '--kube-dns', 'cm.yaml']]) {
+      const result = await run(args, { 'cm.yaml': FLATTENED });
+      expect(result.status).toBe(2);
+      expect(result.out).toBe('');
+      expect(result.err).toContain(WRONG_PLACE);
+      expect(result.err).toContain('Indent name, namespace under metadata: and stubDomains, upstreamNameservers under data:. kubectl refuses such a file too');
+    }
+  });
+
+  it('refuses a CoreDNS ConfigMap given for the kube-dns one (exit 2), pointing to lint and check', async () => {
+    for (const args of [['cm.yaml'], ['--kubeadm', '1.19', 'cm.yaml'], ['check', '--kube-dns', 'cm.yaml', '--corefile', 'cm.yaml']]) {
+      const result = await run(args, { 'cm.yaml': COREDNS });
+      expect(result.status).toBe(2);
+      expect(result.out).toBe('');
+      expect(result.err).toContain("cm.yaml: ConfigMap 'coredns' is a CoreDNS ConfigMap (its data has a Corefile), not the kube-dns one");
+      expect(result.err).toContain('to check a Corefile, use lint, or check with --corefile');
+    }
+  });
+
+  it('translates a ConfigMap with another name or namespace, with a warning naming it (stderr and JSON)', async () => {
+    const text = await run(['cm.yaml'], { 'cm.yaml': ELSEWHERE });
+    expect(text.status).toBe(0);
+    expect(text.out).toContain('forward . 8.8.8.8');
+    expect(text.err.split('\n')[0]).toBe(NOT_KUBE_DNS);
+    const json = await run(['cm.yaml', '-o', 'json'], { 'cm.yaml': ELSEWHERE });
+    const diagnostics = (JSON.parse(json.out) as { diagnostics: { code: string; severity: string; message: string }[] }).diagnostics;
+    expect(diagnostics[0]).toMatchObject({ code: 'configmap-not-kube-dns', severity: 'warning' });
+    expect(json.err).toBe('');
+    const kubeadm = await run(['--kubeadm', '1.19', 'cm.yaml'], { 'cm.yaml': ELSEWHERE });
+    expect(kubeadm.status).toBe(0);
+    expect(kubeadm.err).toBe(`${NOT_KUBE_DNS}\n`);
+  });
+
+  it('names the ConfigMap read in the notes of check and explain', async () => {
+    const corefile = '.:53 {\n    kubernetes cluster.local in-addr.arpa ip6.arpa\n    forward . 8.8.8.8\n}\n';
+    const check = await run(['check', '--kube-dns', 'cm.yaml', '--corefile', 'Corefile'], { 'cm.yaml': ELSEWHERE, Corefile: corefile });
+    expect(check.err).toContain('- kube-dns: read ConfigMap default/dns-settings, not kube-system/kube-dns');
+    const explain = await run(['explain', 'example.com.', '--kube-dns', 'cm.yaml', '-o', 'json'], { 'cm.yaml': ELSEWHERE });
+    expect(explain.status).toBe(0);
+    expect((JSON.parse(explain.out) as { notes: string[] }).notes[0]).toMatch(/^kube-dns: read ConfigMap default\/dns-settings, not kube-system\/kube-dns/);
+  });
+
+  it('reads the ConfigMapList the API returns, taking kube-dns from it', async () => {
+    const result = await run(['list.json'], { 'list.json': CONFIGMAP_LIST });
+    expect(result.status).toBe(0);
+    expect(result.out).toContain('forward . 8.8.8.8');
+    expect(result.err).toBe('');
+  });
+
+  it('warns about a data key that holds a whole kube-dns configuration', async () => {
+    const result = await run(['cm.yaml'], { 'cm.yaml': FROM_FILE });
+    expect(result.status).toBe(0);
+    expect(result.err.split('\n')[0]).toBe(
+      "warning settings-in-other-key kube-dns.yaml: data key 'kube-dns.yaml' holds kube-dns settings (stubDomains, upstreamNameservers) in its text; kube-dns reads only data keys of those names, so it ignored them, and they are not translated",
+    );
+  });
+});
