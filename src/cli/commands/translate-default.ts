@@ -36,7 +36,7 @@ export async function runDefaultMode(args: TranslateArguments, io: CliIo): Promi
 function merged(existing: CorefileSourceText, translation: Translation): Translation {
   try {
     const result = mergeTranslation(existing.corefile, translation, existing.name);
-    return { ...translation, ok: result.ok, corefile: result.corefile, model: result.model, diagnostics: result.diagnostics };
+    return { ...result, coredns: translation.coredns };
   } catch (error) {
     if (error instanceof CorefileError && error.position !== undefined) throw new UsageError(existing.locate(error.position, error.reason));
     throw error;
