@@ -27,7 +27,7 @@ export function renderDiagnosticsDoc(codes) {
     '',
     ...(hasLint
       ? [
-          'The linter (`kube-dns-to-coredns lint`, see docs/lint.md) reports with the same codes registry. Its',
+          'The linter (`npx kube-dns-to-coredns lint`, see docs/lint.md) reports with the same codes registry. Its',
           'findings go to stdout, one per line, with the location in the Corefile:',
           '',
           '```',
@@ -61,7 +61,7 @@ export function renderDiagnosticsDoc(codes) {
       '',
       `What to do: ${entry.hint}`,
       '',
-      `Example: \`kube-dns-to-coredns${options === '' ? '' : ` ${options}`} kube-dns.yaml\` (exit status ${status}) with`,
+      `Example: \`npx kube-dns-to-coredns${options === '' ? '' : ` ${options}`} kube-dns.yaml\` (exit status ${status}) with`,
       '',
       '```yaml',
       configMap.trimEnd(),
@@ -92,7 +92,7 @@ function lintSection(code, entry) {
     '',
     `What to do: ${entry.hint}`,
     '',
-    `Example: \`kube-dns-to-coredns lint${version === undefined ? '' : ` --coredns ${version}`} Corefile\` (exit status ${status}) with`,
+    `Example: \`npx kube-dns-to-coredns lint${version === undefined ? '' : ` --coredns ${version}`} Corefile\` (exit status ${status}) with`,
     '',
     '```',
     corefile.trimEnd(),

@@ -15,14 +15,28 @@ import type { Translation } from './translate.js';
  * forwarding line is a conflict, reported and left alone. Merging the result again changes nothing.
  */
 
-export interface MergeResult {
-  /** False when a conflict (or the translation itself) prevented the merge. */
-  readonly ok: boolean;
-  readonly corefile: string | undefined;
-  readonly model: Corefile | undefined;
-  /** The translation's diagnostics followed by the merge's. */
-  readonly diagnostics: readonly Diagnostic[];
-}
+/**
+ * The outcome of {@link mergeTranslation}, discriminated by `ok`: after `if (result.ok)` the merged
+ * Corefile and its model are there; otherwise both are `undefined`.
+ */
+export type MergeResult =
+  | {
+      /** The translation was merged. */
+      readonly ok: true;
+      /** The merged Corefile. */
+      readonly corefile: string;
+      readonly model: Corefile;
+      /** The translation's diagnostics followed by the merge's. */
+      readonly diagnostics: readonly Diagnostic[];
+    }
+  | {
+      /** A conflict (or the translation itself) prevented the merge. */
+      readonly ok: false;
+      readonly corefile: undefined;
+      readonly model: undefined;
+      /** The translation's diagnostics followed by the merge's. */
+      readonly diagnostics: readonly Diagnostic[];
+    };
 
 const FORWARDERS = new Set(['forward', 'proxy']);
 

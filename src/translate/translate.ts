@@ -38,17 +38,32 @@ export interface TranslateOptions {
   readonly clusterDnsIp?: string;
 }
 
-export interface Translation {
-  /** True when a Corefile was produced (warnings allowed). */
-  readonly ok: boolean;
-  /** The Corefile, or `undefined` when the translation was refused. */
-  readonly corefile: string | undefined;
-  /** The Corefile as a model, for tooling that edits it further. */
-  readonly model: Corefile | undefined;
-  readonly diagnostics: readonly Diagnostic[];
-  /** The CoreDNS release the Corefile is for. */
-  readonly coredns: CoreDnsVersion;
-}
+/**
+ * The outcome of {@link translateKubeDns}, discriminated by `ok`: after `if (translation.ok)` the
+ * Corefile and its model are there (`string`, `Corefile`); a refused translation has both
+ * `undefined` and says why in its diagnostics.
+ */
+export type Translation =
+  | {
+      /** A Corefile was produced (warnings allowed). */
+      readonly ok: true;
+      /** The Corefile. */
+      readonly corefile: string;
+      /** The Corefile as a model, for tooling that edits it further. */
+      readonly model: Corefile;
+      readonly diagnostics: readonly Diagnostic[];
+      /** The CoreDNS release the Corefile is for. */
+      readonly coredns: CoreDnsVersion;
+    }
+  | {
+      /** The translation was refused: at least one diagnostic is an error. */
+      readonly ok: false;
+      readonly corefile: undefined;
+      readonly model: undefined;
+      readonly diagnostics: readonly Diagnostic[];
+      /** The CoreDNS release the translation was for. */
+      readonly coredns: CoreDnsVersion;
+    };
 
 /** Options that make no sense at all (as opposed to data problems, which are diagnostics). */
 export class TranslateOptionsError extends Error {

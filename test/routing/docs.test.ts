@@ -75,7 +75,8 @@ describe('docs/routing.md', () => {
   it('shows the CLI output as it is', async () => {
     for (const transcript of transcripts) {
       const [command = '', ...expected] = transcript.split('\n');
-      const [, subcommand, ...args] = command.replace(/^\$ kube-dns-to-coredns /, 'x ').split(' ');
+      expect(command).toMatch(/^\$ npx kube-dns-to-coredns (check|explain) /);
+      const [subcommand, ...args] = command.replace(/^\$ npx kube-dns-to-coredns /, '').split(' ');
       const io = memoryIo({ files });
       await (subcommand === 'check' ? runCheck(args, io) : runExplain(args, io));
       expect(io.out(), command).toBe(expected.join('\n'));

@@ -42,7 +42,7 @@ function withInputDiagnostics(translation: Translation, diagnostics: readonly Di
 function merged(existing: CorefileSourceText, translation: Translation): Translation {
   try {
     const result = mergeTranslation(existing.corefile, translation, existing.name);
-    return { ...translation, ok: result.ok, corefile: result.corefile, model: result.model, diagnostics: result.diagnostics };
+    return { ...result, coredns: translation.coredns };
   } catch (error) {
     if (error instanceof CorefileError && error.position !== undefined) throw new UsageError(existing.locate(error.position, error.reason));
     throw error;
