@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const TARGET_VERSIONS = ['1.0.4', '1.6.9', '1.14.7'];
+export const TARGET_VERSIONS = ['1.0.4', '1.2.6', '1.6.9', '1.14.7'];
 
 /** @returns {{ name: string, args: string[], input: string, expected: string }[]} */
 export function goldenCases(root) {

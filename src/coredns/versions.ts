@@ -443,6 +443,7 @@ const PLUGINS: Readonly<Record<string, Timeline>> = {
   chaos: { since: '1.0.0', evidence: `${PRE_1_0}chaos)` },
   erratic: { since: '1.0.0', evidence: `${PRE_1_0}erratic)` },
   dnstap: { since: '1.0.0', evidence: 'notes 1.0.0 (dnstap fix), 1.0.1' },
+  pprof: { since: '1.0.0', evidence: `${PRE_1_0}pprof); plugin/pprof/setup.go read at v1.0.0, v1.2.6, v1.6.5, v1.6.6` },
 };
 
 /** Options (sub-directives) with version facts, keyed `plugin option`. */
@@ -569,6 +570,34 @@ export type FederationPluginSupport = 'in-tree' | 'external' | 'removed';
  */
 export type ZoneKeyCaseHandling = 'case-sensitive' | 'upper-case-unreachable' | 'case-insensitive';
 
+/**
+ * How often CoreDNS runs a plugin's setup for a server block with several keys:
+ * - `per-key` (≤1.8.4): once per key, each run registering its own start-up work (Caddy's
+ *   `executeDirectives` loops over the keys of a block; coredns/caddy v1.1.0 still did);
+ * - `per-block` (1.8.5+): once, for the first key; the other keys share that plugin chain
+ *   (coredns/coredns#4593 "Share plugins among zones in the same server block", with
+ *   coredns/caddy v1.1.1 "init plugins only for first zone in block").
+ */
+export type PluginSetupCount = 'per-key' | 'per-block';
+
+/**
+ * What the `health` plugin does when it is set up more than once for one listen address (a block
+ * with several keys while setup runs {@link PluginSetupCount | per key}, or several blocks naming
+ * the same address):
+ * - `first-only` (1.0.0–1.0.6): one listener per process (`plugin/health/health.go` guards it with
+ *   a package-level `sync.Once`); later setups add nothing, whatever address they name;
+ * - `exclusive` (1.1.0–1.6.5): every setup binds its address with a plain listen (the `once` went
+ *   with coredns/coredns#1585 in 1.1.0), so the second bind fails with "listen tcp ADDR: bind:
+ *   address already in use" and CoreDNS does not start;
+ * - `shared` (1.6.6+): the listener sets SO_REUSEPORT (`plugin/pkg/reuseport`,
+ *   coredns/coredns#3455, #3473), so every bind on the same address succeeds.
+ *
+ * `prometheus` and `ready` keep one listener per address in every release (their setup goes
+ * through `plugin/pkg/uniq`), and `pprof` one per process until 1.6.5 (a package-level
+ * `sync.Once`) and SO_REUSEPORT from 1.6.6: none of them refuses a block with several keys.
+ */
+export type HealthListenerSharing = 'first-only' | 'exclusive' | 'shared';
+
 /** The cap on `TO` addresses of one `forward`/`proxy` line. */
 export interface UpstreamLimit {
   /** `more than 15 TOs configured: N` above this. */
@@ -642,6 +671,18 @@ export interface CoreDnsFeatures {
   readonly serverBlockZonesLowercased: boolean;
   /** Consequence of the two above for a zone key with upper-case letters. §2.8. */
   readonly zoneKeyCase: ZoneKeyCaseHandling;
+  /**
+   * Plugin setup runs once per key of a block (≤1.8.4) or once per block (1.8.5+). Caddy
+   * `caddy.go` `executeDirectives` (mholt/caddy, coredns/caddy v1.1.0) and coredns/caddy v1.1.1;
+   * `core/dnsserver/register.go` at v1.8.5 (coredns/coredns#4593).
+   */
+  readonly pluginSetup: PluginSetupCount;
+  /**
+   * A second `health` listener on the same address: ignored (≤1.0.6), refused (1.1.0–1.6.5) or
+   * shared through SO_REUSEPORT (1.6.6+). `plugin/health/health.go` and `setup.go` at v1.0.6,
+   * v1.1.0, v1.6.5, v1.6.6; checked with the real 1.2.6 (refused) and 1.6.9 (starts).
+   */
+  readonly healthListener: HealthListenerSharing;
 }
 
 function kubernetesUpstreamSupport(version: CoreDnsVersion): KubernetesUpstreamSupport {
@@ -704,6 +745,8 @@ function buildFeatures(version: CoreDnsVersion): CoreDnsFeatures {
     queryNamesLowercased,
     serverBlockZonesLowercased,
     zoneKeyCase: serverBlockZonesLowercased ? 'case-insensitive' : queryNamesLowercased ? 'upper-case-unreachable' : 'case-sensitive',
+    pluginSetup: atLeast(version, '1.8.5') ? 'per-block' : 'per-key',
+    healthListener: atLeast(version, '1.6.6') ? 'shared' : atLeast(version, '1.1.0') ? 'exclusive' : 'first-only',
   });
 }
 

@@ -80,6 +80,11 @@ export const DIAGNOSTIC_CODES = {
     'A stub domain is a parent of a zone the kubernetes plugin serves, so that zone was added as a key of the main block.',
     'Without it, the stub block would capture cluster names; kube-dns sent them to the cluster because the more specific domain wins.',
   ),
+  'main-block-split': translate(
+    'info',
+    'The zones added to the main block were given a block of their own, a copy of the main block without health: the target CoreDNS (1.1.0–1.6.5) sets plugins up once per key, and a second health listener on the same address stops it.',
+    'Nothing to do: both blocks answer alike. Targeting CoreDNS 1.6.6 or later keeps one main block.',
+  ),
   'empty-stub-domain': translate('info', 'A stub domain has no nameservers.', 'kube-dns sent its names upstream, and so does the translation: no server block is emitted.'),
   'invalid-nameserver': translate('error', 'A nameserver is neither an IP address (with an optional port) nor a hostname.', 'Use IP, IP:port, [IPv6]:port or a hostname.'),
   'port-out-of-range': translate('error', 'A nameserver port is not 1–65535.', 'CoreDNS does not check ports when it starts; the forwarder would fail at query time. Fix the port.'),
@@ -175,6 +180,11 @@ export const DIAGNOSTIC_CODES = {
   'upper-case-zone': lint('error', 'A server block key with upper-case letters: CoreDNS 1.6.4–1.14.6 lower-cases query names but not keys, so the block is never used.', 'Write the zone in lower case.'),
   'zone-on-other-port': lint('warning', 'A server block on another port than the root (.) block: queries that arrive on the root block\'s port never reach it.', 'Give it the root block\'s port (e.g. `acme.local:53`), unless clients really query that port.'),
   'zone-captures-kubernetes': lint('error', 'A server block is the most specific match for a zone the kubernetes plugin of another block serves, so cluster names are answered by that block.', 'Add the zone as a key of the kubernetes block too (e.g. `.:53 cluster.local:53 {`), so that the more specific zone wins.'),
+  'health-bound-twice': lint(
+    'error',
+    'health listens twice on one address: CoreDNS 1.1.0–1.6.5 sets it up once per key of a block (and once per block), and the second listener stops it with "bind: address already in use".',
+    'Keep health in one block with a single key (give the other zones a block of their own), or give each health its own address; CoreDNS 1.6.6 and later share the address.',
+  ),
   'federation-without-kubernetes': lint('warning', 'A federation plugin in a server block without the kubernetes plugin: it has no effect.', 'Put federation in the block that holds the kubernetes plugin.'),
   'import-not-checked': lint('info', 'An import of files (or of a snippet defined later): what it brings in was not linted.', 'Lint the imported files too; a snippet must be defined before it is imported.'),
   'placeholder-not-checked': lint('info', 'A key, directive or destination holding an environment placeholder ({$NAME}): it was not checked.', 'Lint the Corefile with the values substituted to check them.'),

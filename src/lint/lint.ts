@@ -20,6 +20,7 @@ import { defaultDestinationPort, hasPlaceholder, isUsablePort, readDestination }
 import type { Destination } from '../coredns/destinations.js';
 import { readServerKey, storedAddressKey } from './server-keys.js';
 import type { KeyReading } from './server-keys.js';
+import { HEALTH_DEFAULT_ADDRESS, healthListenersOfBlock, listenAddressesCollide } from '../coredns/listen-addresses.js';
 import { ALREADY_DEFINED_WORDING_FROM, FORWARD_ONCE_PER_BLOCK_ENFORCED_FROM, FORWARD_REFUSES_GRPC_FROM } from '../coredns/version-facts.js';
 
 /**
@@ -210,6 +211,7 @@ class Linter {
       else if (item.kind === 'snippet' && this.#usedSnippets.has(item)) this.#checkDirectives(item.directives, `(${item.name})`);
     }
     for (const block of blocks) this.#checkBlock(block);
+    this.#checkHealthListeners(blocks);
   }
 
   // ── blocks and imports ──────────────────────────────────────────────────────────────────────
@@ -516,6 +518,48 @@ class Linter {
       `${quote(destination.text)} is the loopback address: inside the CoreDNS pod that is the pod itself, so only a server beside CoreDNS can answer there${consequence}`,
       { severity: 'warning' },
     );
+  }
+
+  /**
+   * `health` listeners that collide where the release binds each one with a plain listen
+   * (1.1.0–1.6.5): a block sets health up once per key, every block with health once more, and
+   * the second listener on an address stops CoreDNS. The plugin reads all its lines of a block and
+   * keeps the last address, so the last line counts.
+   */
+  #checkHealthListeners(blocks: readonly BlockInfo[]): void {
+    if (this.#features.healthListener !== 'exclusive') return;
+    const v = this.#version;
+    const bound: Array<{ readonly address: string; readonly info: BlockInfo }> = [];
+    for (const info of blocks) {
+      if (!info.plugins.has('health')) continue;
+      const placed = info.directives.filter((entry) => entry.directive.name === 'health').at(-1);
+      if (placed === undefined) continue;
+      const { directive, label } = placed;
+      const address = directive.arguments[0] ?? HEALTH_DEFAULT_ADDRESS;
+      if (hasPlaceholder(address)) continue;
+      const position = directive.position ?? ORIGIN;
+      const path = where(position, placedLabels(info, label), 'health');
+      const failure = `"listen tcp ${address}: bind: address already in use"`;
+      const earlier = bound.find((entry) => listenAddressesCollide(entry.address, address));
+      const listeners = healthListenersOfBlock(this.#features, info.block.keys.length);
+      if (earlier !== undefined) {
+        const same = earlier.address === address ? '' : ` (written ${quote(earlier.address)})`;
+        this.report(
+          'health-bound-twice',
+          position,
+          path,
+          `health listens on ${address}, which the health of block ${quote(earlier.info.label)} (line ${earlier.info.position.line}) already holds${same}: CoreDNS ${v} stops with ${failure}`,
+        );
+      } else if (listeners > 1) {
+        this.report(
+          'health-bound-twice',
+          position,
+          path,
+          `block ${quote(info.label)} has ${listeners} keys and CoreDNS ${v} sets health up once per key: the second listener on ${address} stops it with ${failure}`,
+        );
+      }
+      bound.push({ address, info });
+    }
   }
 
   /** The zones of a block's valid keys, as `isWithin` compares them (after `#checkKeys`). */

@@ -55,6 +55,10 @@ function servedZones(block: ServerBlock): string[] | undefined {
   return zones;
 }
 
+function isMainBlockCopy(block: ServerBlock): boolean {
+  return block.directives.some((directive) => directive.name === 'kubernetes');
+}
+
 function isForwardAll(directive: Directive): boolean {
   return FORWARDERS.has(directive.name) && directive.arguments[0] === '.';
 }
@@ -76,8 +80,12 @@ export function mergeTranslation(existing: string, translation: Translation, fil
   if (!translation.ok || translation.model === undefined) return { ok: false, corefile: undefined, model: undefined, diagnostics };
   const report = (code: DiagnosticCode, path: string, message: string) => diagnostic(code, { key: 'Corefile', path, message });
   const { corefile: current } = parseCorefile(existing, { filename });
-  const [translatedMain, ...translatedStubs] = serverBlocks(translation.model);
+  const [translatedMain, ...translatedRest] = serverBlocks(translation.model);
   if (translatedMain === undefined) throw new Error('a translation always has a main block');
+  // For CoreDNS 1.1.0–1.6.5 the zones a stub would capture get a copy of the main block without
+  // health (see main-block-split); stub blocks never hold the kubernetes plugin.
+  const translatedCopies = translatedRest.filter(isMainBlockCopy);
+  const translatedStubs = translatedRest.filter((block) => !isMainBlockCopy(block));
 
   const items: CorefileItem[] = [...current.items];
   const zonesOf = new Map<ServerBlock, string[] | undefined>(serverBlocks(current).map((block) => [block, servedZones(block)]));
@@ -94,12 +102,42 @@ export function mergeTranslation(existing: string, translation: Translation, fil
   };
 
   const [main] = blockServing('.:53');
+  let mergedMain: ServerBlock;
   if (main === undefined) {
+    mergedMain = translatedMain;
     items.unshift(translatedMain);
     zonesOf.set(translatedMain, servedZones(translatedMain));
     diagnostics.push(report('merge-main-block-added', '[.:53]', 'no block served the root zone on port 53; the translated main block was added'));
   } else {
-    replace(main, mergeMainBlock(main, translatedMain, blockServing, conflict, (entry) => diagnostics.push(entry), report));
+    mergedMain = mergeMainBlock(main, translatedMain, blockServing, conflict, (entry) => diagnostics.push(entry), report);
+    replace(main, mergedMain);
+  }
+
+  for (const copy of translatedCopies) {
+    const path = `[${copy.keys.join(' ')}]`;
+    const keys: string[] = [];
+    let existingCopy: ServerBlock | undefined;
+    for (const key of copy.keys) {
+      const zone = servedZones({ ...copy, keys: [key] })?.[0] ?? key;
+      const [server] = blockServing(zone);
+      if (server === undefined) keys.push(key);
+      else if (server === mergedMain) continue;
+      else if (isMainBlockCopy(server) && !server.directives.some((directive) => directive.name === 'health')) existingCopy = server;
+      else conflict(path, `'${key}' must be served by a copy of the main block (a stub domain is its parent), but ${where(server)} serves it`);
+    }
+    const mainForward = mergedMain.directives.find(isForwardAll);
+    if (existingCopy !== undefined) {
+      const forward = existingCopy.directives.find(isForwardAll);
+      if (forward !== undefined && mainForward !== undefined && !sameDirectiveLine(forward, mainForward)) {
+        replace(existingCopy, { ...existingCopy, directives: existingCopy.directives.map((directive) => (directive === forward ? { ...forward, name: mainForward.name, arguments: mainForward.arguments } : directive)) });
+        diagnostics.push(report('merge-block-updated', where(existingCopy), `'${forward.name} ${forward.arguments.join(' ')}' becomes '${mainForward.name} ${mainForward.arguments.join(' ')}', as in the main block`));
+      }
+    }
+    if (keys.length === 0) continue;
+    const added: ServerBlock = { kind: 'server-block', keys, directives: mergedMain.directives.filter((directive) => directive.name !== 'health') };
+    items.splice(items.indexOf(mergedMain) + 1, 0, added);
+    zonesOf.set(added, servedZones(added));
+    diagnostics.push(report('merge-block-added', `[${keys.join(' ')}]`, `block '${keys.join(' ')}' added: the main block's plugins without health (see main-block-split)`));
   }
 
   for (const stub of translatedStubs) {

@@ -4,6 +4,7 @@ import { parseCorefile } from '../corefile/parser.js';
 import { parseServerKey, zoneAddressKeys } from '../corefile/server-key.js';
 import { coreDnsPluginAvailability, isUsable } from '../coredns/versions.js';
 import type { CoreDnsFeatures } from '../coredns/versions.js';
+import { HEALTH_DEFAULT_ADDRESS, healthListenersOfBlock } from '../coredns/listen-addresses.js';
 
 /** The translator produced a Corefile that fails its own checks: a bug, never a data problem. */
 export class SelfCheckError extends Error {
@@ -22,8 +23,10 @@ export function checkTranslatedCorefile(text: string, model: Corefile, features:
   if (!corefilesEqual(reparsed, model)) throw new SelfCheckError('the printed Corefile does not parse back to the translated model');
   const served = new Set<string>();
   const usable = new Set<string>();
+  let healthListeners = 0;
   for (const item of reparsed.items) {
     if (item.kind !== 'server-block') continue;
+    if (item.directives.some((directive) => directive.name === 'health')) healthListeners += healthListenersOfBlock(features, item.keys.length);
     for (const key of item.keys) {
       for (const address of zoneAddressKeys(parseServerKey(key))) {
         if (served.has(address)) throw new SelfCheckError(`zone ${address} is served twice`);
@@ -34,6 +37,10 @@ export function checkTranslatedCorefile(text: string, model: Corefile, features:
     for (const directive of item.directives) if (directive.name === 'forward') forwarders += 1;
     if (forwarders > 1 && !features.multipleForwardPerBlock) throw new SelfCheckError('two forward directives in one block');
     for (const directive of item.directives) checkDirective(directive, features, usable);
+  }
+  // The translator writes health without an address: every listener is on the default one.
+  if (features.healthListener === 'exclusive' && healthListeners > 1) {
+    throw new SelfCheckError(`health would listen ${healthListeners} times on ${HEALTH_DEFAULT_ADDRESS}, which CoreDNS ${features.version} refuses`);
   }
 }
 

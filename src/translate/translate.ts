@@ -14,6 +14,7 @@ import { checkTranslatedCorefile } from './self-check.js';
 import { isLoopback, isSameAddress, readForwardTarget } from '../coredns/forward-targets.js';
 import type { ForwardTarget } from '../coredns/forward-targets.js';
 import { isStrictAncestor, isWithin, normaliseZone } from '../dns/zones.js';
+import { HEALTH_DEFAULT_ADDRESS } from '../coredns/listen-addresses.js';
 
 /**
  * The default translator: kube-dns semantics in, a Corefile the target CoreDNS accepts out, every
@@ -111,12 +112,13 @@ export function translateKubeDns(data: ConfigMapData | null, options: TranslateO
   const upstreams = planUpstreams(reading.config.upstreamNameservers, context);
   const federation = planFederation(reading.config.federations, options.dropFederations === true, context);
   const mainKeys = mainBlockKeys(stubs, context);
+  const splitMainBlock = needsMainBlockSplit(mainKeys, stubs, context);
   if (!features.kubernetesFallthroughZones) {
     report(context, 'reverse-lookups-not-forwarded', '', '', `CoreDNS ${features.version}'s kubernetes plugin cannot fall through for in-addr.arpa and ip6.arpa`);
   }
   if (hasErrors(diagnostics)) return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns: features.version };
 
-  const model = buildCorefile(mainKeys, upstreams, federation, stubs, context);
+  const model = buildCorefile(mainKeys, splitMainBlock, upstreams, federation, stubs, context);
   const corefile = printCorefile(model);
   checkTranslatedCorefile(corefile, model, features);
   return { ok: true, corefile, model, diagnostics, coredns: features.version };
@@ -291,23 +293,56 @@ function mainBlockKeys(stubs: readonly PlannedStub[], context: Context): string[
   return keys;
 }
 
+/**
+ * Whether the zones added to the main block need a block of their own: CoreDNS 1.1.0–1.6.5 set
+ * `health` up once per key, each binding its address, so a main block with several keys does not
+ * start there. The copy without `health` answers exactly as the main block would (plugin setup runs
+ * per key in those releases anyway, so every other plugin is set up as often as before).
+ */
+function needsMainBlockSplit(mainKeys: readonly string[], stubs: readonly PlannedStub[], context: Context): boolean {
+  if (context.features.healthListener !== 'exclusive' || mainKeys.length < 2) return false;
+  const added = mainKeys.slice(1).map((key) => key.slice(0, key.lastIndexOf(':')));
+  const parent = stubs.find((stub) => added.some((zone) => isStrictAncestor(stub.zone, zone)));
+  report(
+    context,
+    'main-block-split',
+    'stubDomains',
+    parent === undefined ? '' : `[${JSON.stringify(parent.zone)}]`,
+    `${added.join(', ')} ${added.length === 1 ? 'is' : 'are'} served by a copy of the main block without health: CoreDNS ${context.features.version} sets health up once per key, and the second listener on ${HEALTH_DEFAULT_ADDRESS} would stop it`,
+  );
+  return true;
+}
+
 function toDirective(source: DefaultDirective): Directive {
   const block = source.block === undefined ? {} : { block: { directives: source.block.map(toDirective) } };
   return { name: source.name, arguments: source.args, ...block };
 }
 
-function buildCorefile(mainKeys: readonly string[], upstreams: readonly string[], federation: Directive | undefined, stubs: readonly PlannedStub[], context: Context): Corefile {
+function buildCorefile(
+  mainKeys: readonly string[],
+  splitMainBlock: boolean,
+  upstreams: readonly string[],
+  federation: Directive | undefined,
+  stubs: readonly PlannedStub[],
+  context: Context,
+): Corefile {
   const { features } = context;
   const main = kubernetesDefaultMainBlock(features.version, { clusterDomain: context.clusterDomain, upstreams, forwarder: features.preferredForwarder });
   const directives = main.directives.flatMap((entry) => {
     const converted = toDirective(entry);
     return entry.name === 'kubernetes' && federation !== undefined ? [converted, federation] : [converted];
   });
-  const mainBlock: ServerBlock = { kind: 'server-block', keys: mainKeys, directives };
+  const mainBlocks: ServerBlock[] = splitMainBlock
+    ? [
+        { kind: 'server-block', keys: mainKeys.slice(0, 1), directives },
+        { kind: 'server-block', keys: mainKeys.slice(1), directives: directives.filter((directive) => directive.name !== 'health') },
+      ]
+    : [{ kind: 'server-block', keys: mainKeys, directives }];
   // Lists are built at their final length: a list grown by push reserves many more slots, and
   // every block of a large translation stays alive to the end.
-  const items = new Array<ServerBlock>(stubs.length + 1);
-  items[0] = mainBlock;
+  const first = mainBlocks.length;
+  const items = new Array<ServerBlock>(stubs.length + first);
+  for (let index = 0; index < first; index += 1) items[index] = mainBlocks[index] as ServerBlock;
   for (let index = 0; index < stubs.length; index += 1) {
     const { zone, targets } = stubs[index] as PlannedStub;
     const destinations = new Array<string>(targets.length + 1);
@@ -317,7 +352,7 @@ function buildCorefile(mainKeys: readonly string[], upstreams: readonly string[]
     const cache: Directive = { name: 'cache', arguments: ['30'] };
     const forward: Directive = { name: features.preferredForwarder, arguments: destinations };
     const directives = features.loop ? [errors, cache, { name: 'loop', arguments: [] }, forward] : [errors, cache, forward];
-    items[index + 1] = { kind: 'server-block', keys: [`${zone}:${DNS_PORT}`], directives };
+    items[index + first] = { kind: 'server-block', keys: [`${zone}:${DNS_PORT}`], directives };
   }
   return { items };
 }

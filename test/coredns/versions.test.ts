@@ -208,6 +208,9 @@ describe('coreDnsFeatures at every boundary', () => {
     ['serverBlockZonesLowercased', '1.14.6', '1.14.7', false, true],
     ['zoneKeyCase', '1.6.3', '1.6.4', 'case-sensitive', 'upper-case-unreachable'],
     ['zoneKeyCase', '1.14.6', '1.14.7', 'upper-case-unreachable', 'case-insensitive'],
+    ['pluginSetup', '1.8.4', '1.8.5', 'per-key', 'per-block'],
+    ['healthListener', '1.0.6', '1.1.0', 'first-only', 'exclusive'],
+    ['healthListener', '1.6.5', '1.6.6', 'exclusive', 'shared'],
   ];
 
   it.each(boundaries)('%s: %s → %s', (feature, before, at, valueBefore, valueAt) => {
@@ -299,7 +302,7 @@ describe('coreDnsPluginAvailability', () => {
     if (expected.status !== 'available') expect(availability.externalModule).toBeUndefined();
   });
 
-  it.each(['errors', 'health', 'kubernetes', 'prometheus', 'cache', 'log', 'loadbalance', 'hosts', 'rewrite', 'autopath', 'file', 'etcd'])(
+  it.each(['errors', 'health', 'kubernetes', 'prometheus', 'cache', 'log', 'loadbalance', 'hosts', 'rewrite', 'autopath', 'file', 'etcd', 'pprof'])(
     '%s is there from 1.0.0 to 1.14.7',
     (plugin) => {
       for (const version of COREDNS_VERSIONS) expect(coreDnsPluginAvailability(plugin, version).status).toBe('available');
@@ -390,6 +393,8 @@ function featureTable(): string {
     '`forward`s per block',
     '15-TO cap',
     'upper-case zone keys',
+    'plugin setup',
+    '`health` twice on one address',
     'Kubernetes default',
   ];
   const rows: Array<{ from: string; to: string; cells: string[] }> = [];
@@ -412,6 +417,8 @@ function featureTable(): string {
       f.multipleForwardPerBlock ? 'several' : 'one',
       cap,
       f.zoneKeyCase,
+      f.pluginSetup,
+      f.healthListener,
       `\`${kubernetesDefaultCorefileFor(version).id}\``,
     ];
     const last = rows.at(-1);

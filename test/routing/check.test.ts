@@ -120,6 +120,17 @@ x.cluster.local
     expect(formatRoutingCheck(result)).toMatch(/\nNotes:\n {2}- kube-dns: kube-dns 1\.26\.7 rejects this ConfigMap/);
   });
 
+  it('finds no difference where the main block is split for CoreDNS 1.1.0–1.6.5 (stubs arpa, local and a)', () => {
+    const data = { stubDomains: '{"arpa": ["10.0.0.1"], "local": ["10.0.0.3"], "a": ["10.0.0.2"]}', upstreamNameservers: '["8.8.8.8"]' };
+    for (const coredns of ['1.1.3', '1.2.6', '1.6.5']) {
+      const corefile = translated(data, { coredns });
+      expect(corefile, coredns).toContain('\n\ncluster.local:53 in-addr.arpa:53 ip6.arpa:53 {\n');
+      const result = checkRouting({ kubeDns: data, corefile });
+      expect(result.equivalent, coredns).toBe(true);
+      expect(result.names).toEqual(expect.arrayContaining(['kubernetes.default.svc.cluster.local', '1.0.96.10.in-addr.arpa', '8.8.8.8.in-addr.arpa', 'x.arpa', 'x.local']));
+    }
+  });
+
   it('checks another port and cluster domain', () => {
     const data = { stubDomains: '{"corp": ["10.0.0.1"]}' };
     const corefile = translated(data, { clusterDomain: 'k8s.corp' }).replaceAll(':53', ':1053');

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseCorefile } from '../../src/corefile/parser.js';
+import { lintCorefile } from '../../src/lint/lint.js';
 import { mergeTranslation } from '../../src/translate/merge.js';
 import { translateKubeDns } from '../../src/translate/translate.js';
 
@@ -42,6 +43,25 @@ describe('mergeTranslation', () => {
     expect(result.ok).toBe(false);
     expect(result.corefile).toBeUndefined();
     expect(result.diagnostics.map((entry) => entry.code)).toContain('merge-conflict');
+  });
+
+  it('gives the zones a stub would capture a copy of the main block without health for CoreDNS 1.1.0–1.6.5', () => {
+    const existing = base.replace('    errors\n    kubernetes', '    errors\n    health\n    kubernetes');
+    const data = { upstreamNameservers: '["8.8.8.8"]', stubDomains: '{"arpa": ["10.3.3.3"]}' };
+    const once = mergeTranslation(existing, translateKubeDns(data, { coredns: '1.2.6' }));
+    expect(once.ok).toBe(true);
+    const copy = 'in-addr.arpa:53 ip6.arpa:53 {\n    errors\n    kubernetes cluster.local in-addr.arpa ip6.arpa\n    # upstream\n    forward . 8.8.8.8 {\n        max_concurrent 10\n    }\n    cache 30\n}\n';
+    expect(once.corefile).toContain(`    cache 30\n}\n\n${copy}\nacme.local:53 {`);
+    expect(once.corefile).toMatch(/^\.:53 \{\n/);
+    expect(once.diagnostics.map((entry) => entry.code).filter((code) => code.startsWith('merge-'))).toEqual(['merge-upstream-replaced', 'merge-block-added', 'merge-block-added']);
+    expect(lintCorefile(once.corefile ?? '', { coredns: '1.2.6' }).diagnostics.filter((entry) => entry.code === 'health-bound-twice')).toEqual([]);
+    // Merging again changes nothing; a new upstream reaches the copy too.
+    const twice = mergeTranslation(once.corefile ?? '', translateKubeDns(data, { coredns: '1.2.6' }));
+    expect(twice.corefile).toBe(once.corefile);
+    const moved = mergeTranslation(once.corefile ?? '', translateKubeDns({ ...data, upstreamNameservers: '["9.9.9.9"]' }, { coredns: '1.2.6' }));
+    expect(moved.corefile?.match(/forward \. 9\.9\.9\.9 \{/g)).toHaveLength(2);
+    // Releases that start a main block with several keys get the keys added to it, as before.
+    expect(mergeTranslation(existing, translateKubeDns(data, { coredns: '1.6.9' })).corefile).toMatch(/^\.:53 in-addr\.arpa:53 ip6\.arpa:53 \{/);
   });
 
   it('refuses when the translation was refused', () => {

@@ -29,4 +29,14 @@ describe('the translator self-check', () => {
     const empty: Corefile = { items: [block('.:53')] };
     expect(() => checkTranslatedCorefile(printCorefile(empty), empty, features)).toThrow('forward without a destination');
   });
+
+  it('refuses health set up twice on one address where the release binds each listener on its own', () => {
+    const health = { name: 'health', arguments: [] };
+    const multiKey: Corefile = { items: [{ kind: 'server-block', keys: ['.:53', 'in-addr.arpa:53'], directives: [health, { name: 'forward', arguments: ['.', '8.8.8.8'] }] }] };
+    expect(() => checkTranslatedCorefile(printCorefile(multiKey), multiKey, coreDnsFeatures('1.2.6'))).toThrow('health would listen 2 times on :8080');
+    const withHealth = (key: string): Corefile['items'][number] => ({ kind: 'server-block', keys: [key], directives: [health, { name: 'forward', arguments: ['.', '8.8.8.8'] }] });
+    const twoBlocks: Corefile = { items: [withHealth('.:53'), withHealth('acme.local:53')] };
+    expect(() => checkTranslatedCorefile(printCorefile(twoBlocks), twoBlocks, coreDnsFeatures('1.6.5'))).toThrow(SelfCheckError);
+    for (const version of ['1.0.6', '1.6.6', '1.8.0', '1.14.7']) expect(() => checkTranslatedCorefile(printCorefile(multiKey), multiKey, coreDnsFeatures(version))).not.toThrow();
+  });
 });

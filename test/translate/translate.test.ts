@@ -117,6 +117,32 @@ describe('translateKubeDns', () => {
     expect(arpa.lines.filter((line) => line.includes('main-block-key-added'))).toHaveLength(2);
   });
 
+  it('keeps health in a block with one key where CoreDNS 1.1.0–1.6.5 would bind its address once per key', () => {
+    const data = { stubDomains: '{"arpa": ["10.0.0.1"], "a": ["10.0.0.2"]}' };
+    for (const coredns of ['1.1.3', '1.2.6', '1.4.0', '1.6.5']) {
+      const split = run(data, { coredns });
+      expect(split.ok, coredns).toBe(true);
+      const blocks = (split.corefile ?? '').split('\n\n');
+      expect(blocks[0], coredns).toMatch(/^\.:53 \{\n    errors\n    health( \{)?\n/);
+      // The zones the main block would have gained get a block of their own: the same plugins, no health.
+      expect(blocks[1], coredns).toMatch(/^in-addr\.arpa:53 ip6\.arpa:53 \{\n/);
+      expect(blocks[1], coredns).not.toContain('health');
+      expect(blocks[1]?.replace(/^[^\n]*\n/, ''), coredns).toBe(blocks[0]?.replace(/^[^\n]*\n/, '').replace(/^    health( \{\n[^}]*\})?\n/m, ''));
+      expect(blocks.slice(2).map((block) => block.split(' ')[0]), coredns).toEqual(['a:53', 'arpa:53']);
+      expect(split.lines, coredns).toContain(
+        `info main-block-split stubDomains["arpa"]: in-addr.arpa, ip6.arpa are served by a copy of the main block without health: CoreDNS ${coredns} sets health up once per key, and the second listener on :8080 would stop it`,
+      );
+    }
+    // Releases that start such a block keep the single main block.
+    for (const coredns of ['1.0.6', '1.6.6', '1.6.9', '1.14.7']) {
+      const single = run(data, { coredns });
+      expect(single.corefile, coredns).toMatch(/^\.:53 in-addr\.arpa:53 ip6\.arpa:53 \{/);
+      expect(single.lines.some((line) => line.includes('main-block-split')), coredns).toBe(false);
+    }
+    const local = run({ stubDomains: '{"local": ["10.0.0.1"]}' }, { coredns: '1.2.6' });
+    expect(local.corefile).toMatch(/^\.:53 \{[^]*\n\ncluster\.local:53 \{\n    errors\n    kubernetes cluster\.local in-addr\.arpa ip6\.arpa \{/);
+  });
+
   it('warns about stubs inside the cluster domain and leaves reverse sub-zones to the stub', () => {
     expect(codes({ stubDomains: '{"my.cluster.local": ["10.0.0.1"]}' })).toContain('warning stub-under-cluster-domain');
     const reverse = run({ stubDomains: '{"10.in-addr.arpa": ["10.0.0.1"]}' });

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DiagnosticCode } from '../../src/diagnostics/codes.js';
+import { lintCorefile } from '../../src/lint/lint.js';
+import { realCoreDnsDirectory, RealCoreDnsLab, REAL_COREDNS_RELEASES } from '../support/real-coredns.js';
+
+/**
+ * The linter's "CoreDNS stops" findings against the real program: for each Corefile below and each
+ * real release, lint predicts a refusal exactly when the real CoreDNS (moved to loopback, see
+ * test/support/real-coredns.ts) does not start. Only the codes that mean "does not start" count;
+ * others (an upper-case key that never matches, a zone captured from the kubernetes plugin) are
+ * about answers, which starting cannot show.
+ */
+
+const found = realCoreDnsDirectory();
+if ('skip' in found) console.warn(`test/lint/real-coredns.test.ts skipped: ${found.skip}`);
+
+/** Lint codes whose message is "CoreDNS … stops" / "does not start". */
+const REFUSALS: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
+  'plugin-removed',
+  'plugin-not-yet-added',
+  'option-removed',
+  'option-not-yet-added',
+  'upstream-address-required',
+  'forward-without-destination',
+  'too-many-destinations',
+  'forward-once-per-block',
+  'destination-not-ip',
+  'destination-invalid',
+  'https-destination-unsupported',
+  'grpc-destination-unsupported',
+  'invalid-server-key',
+  'zone-served-twice',
+  'health-bound-twice',
+]);
+
+const CASES: ReadonlyArray<readonly [string, string]> = [
+  ['health in a block with several keys', '.:53 in-addr.arpa:53 ip6.arpa:53 {\n    errors\n    health\n    forward . 10.0.0.1\n}\n'],
+  ['health of two blocks, both without an address', '.:53 {\n    health\n    whoami\n}\nacme.local:53 {\n    health\n    whoami\n}\n'],
+  ['health of two blocks on different ports', '.:53 {\n    health :8081\n    whoami\n}\nacme.local:53 {\n    health :8082\n    whoami\n}\n'],
+  ['health with lameduck in a block with one key', '.:53 {\n    health {\n        lameduck 5s\n    }\n    whoami\n}\n'],
+  [
+    'prometheus and pprof in a block with several keys, prometheus again in another block',
+    '.:53 in-addr.arpa:53 {\n    prometheus :9153\n    pprof\n    whoami\n}\nacme.local:53 {\n    prometheus :9153\n    whoami\n}\n',
+  ],
+  ['ready in a block with several keys and in another block', '.:53 in-addr.arpa:53 {\n    ready\n    whoami\n}\nacme.local:53 {\n    ready\n    whoami\n}\n'],
+  ['two forwards in one block', '.:53 {\n    forward acme.local 10.0.0.1\n    forward . 10.0.0.2\n}\n'],
+  ['proxy', '.:53 {\n    proxy . 10.0.0.1\n}\n'],
+  ['a zone served twice', 'acme.local:53 {\n    whoami\n}\nacme.local.:53 {\n    whoami\n}\n'],
+  ['a key with an empty host', ':53 {\n    whoami\n}\n'],
+  ['a key with a leading dot', '.acme.local {\n    whoami\n}\n'],
+  ['a bare kubernetes upstream', '.:53 {\n    kubernetes cluster.local {\n        upstream\n    }\n}\n'],
+  ['forward max_concurrent', '.:53 {\n    forward . 10.0.0.1 {\n        max_concurrent 1000\n    }\n}\n'],
+];
+
+describe.skipIf('skip' in found)('lint against real CoreDNS', () => {
+  let lab: RealCoreDnsLab;
+
+  beforeAll(async () => {
+    if ('directory' in found) lab = await RealCoreDnsLab.open(found.directory, 8);
+  });
+
+  afterAll(async () => {
+    await lab?.close();
+  });
+
+  it('predicts a refusal exactly where the real release does not start', async () => {
+    const rows = await Promise.all(
+      CASES.flatMap(([name, corefile]) =>
+        REAL_COREDNS_RELEASES.map(async (version) => {
+          const refusing = lintCorefile(corefile, { coredns: version }).diagnostics.filter((entry) => REFUSALS.has(entry.code));
+          const verdict = await lab.start(corefile, version);
+          return {
+            name,
+            version,
+            predicted: refusing.length > 0,
+            refused: !verdict.accepted,
+            detail: `${name} @${version}: lint ${refusing.length > 0 ? refusing.map((entry) => entry.code).join(', ') : 'starts'}; CoreDNS ${verdict.accepted ? 'started' : `refused: ${verdict.reason}`}`,
+          };
+        }),
+      ),
+    );
+    expect(rows.filter((row) => row.predicted !== row.refused).map((row) => row.detail)).toEqual([]);
+    // Both outcomes occur for every release, and the health rule is exercised on both sides of 1.6.6.
+    for (const version of REAL_COREDNS_RELEASES) {
+      expect(rows.filter((row) => row.version === version && row.refused).length, version).toBeGreaterThanOrEqual(2);
+      expect(rows.filter((row) => row.version === version && !row.refused).length, version).toBeGreaterThanOrEqual(4);
+    }
+    const health = rows.filter((row) => row.name === 'health in a block with several keys');
+    expect(health.map((row) => `${row.version} ${row.refused ? 'refused' : 'started'}`)).toEqual(['1.2.6 refused', '1.6.9 started', '1.8.0 started', '1.14.7 started']);
+  });
+});

@@ -1,0 +1,566 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import dgram from 'node:dgram';
+import type { Socket as UdpSocket } from 'node:dgram';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
+import type { Corefile, CorefileItem, Directive } from '../../src/corefile/model.js';
+import { parseCorefile } from '../../src/corefile/parser.js';
+import { printCorefile } from '../../src/corefile/printer.js';
+import { readDestination } from '../../src/coredns/destinations.js';
+import * as versionFacts from '../../src/coredns/version-facts.js';
+import {
+  COREDNS_OPTIONS_WITH_FACTS,
+  COREDNS_PLUGINS_WITH_FACTS,
+  COREDNS_VERSIONS,
+  coreDnsFeatures,
+  coreDnsOptionAvailability,
+  coreDnsPluginAvailability,
+  isCoreDnsVersionAtLeast,
+} from '../../src/coredns/versions.js';
+import type { CoreDnsVersion } from '../../src/coredns/versions.js';
+import { splitHostPort } from '../../src/dns/go-net.js';
+
+/**
+ * Real CoreDNS servers for the tests: does the real program start with a Corefile?
+ *
+ * The binaries (gzip-compressed, `coredns-VERSION.gz`) live in the folder named by the
+ * environment variable {@link COREDNS_DIR_VARIABLE}; tests skip with a clear message when it is
+ * unset. Each test file opens one {@link RealCoreDnsLab}, which starts servers a few at a time; the
+ * releases it needs are unpacked once into a folder of the system's temporary directory that later
+ * test files and runs reuse.
+ *
+ * Nothing may leave the machine. Before a Corefile is started, {@link moveToLoopback} rewrites it
+ * with the project's Corefile model:
+ * - every server key keeps its zone and gets a port of this lab, and every block gets
+ *   `bind <its own 127.x.y.z>` (an existing `bind` is pointed there), so the server listens on
+ *   loopback only;
+ * - every `forward`/`proxy` destination (IP, host name or resolv.conf file) and every kubernetes
+ *   `upstream` address becomes `127.0.0.1:SINK`, a UDP and TCP socket of the lab that takes queries
+ *   and never answers (a resolv.conf file cannot name a port, and port 53 on loopback may be a local
+ *   resolver that forwards off the machine, so files are replaced by the sink too);
+ * - every kubernetes block talks to a fake Kubernetes API of the lab (`endpoint http://127.0.0.1:API`,
+ *   its own `endpoint`/`kubeconfig` dropped) that answers with empty lists, so the plugin is in
+ *   sync at once instead of waiting five seconds for an API that is not there;
+ * - `health`, `ready`, `prometheus` and `pprof` listen on the server's own loopback address; listeners
+ *   with the same port share one new port, so two listeners that would collide still collide;
+ * - anything else that could talk to the network — plugins outside {@link SAFE_PLUGINS}, options
+ *   outside the lists below, file imports, environment placeholders — is refused with an error
+ *   instead of being started.
+ *
+ * A server is *accepted* when it prints its version banner (all start-up hooks ran, the listeners
+ * are open) and still runs a moment later; *refused* when it exits first (the first line of its
+ * output that is not informational is the reason). Every process is killed when its verdict is in.
+ */
+
+/** The environment variable naming the folder with `coredns-VERSION.gz`. */
+export const COREDNS_DIR_VARIABLE = 'KUBE_DNS_TO_COREDNS_COREDNS_DIR';
+
+/** The real releases the folder holds. */
+export const REAL_COREDNS_RELEASES = ['1.2.6', '1.6.9', '1.8.0', '1.14.7'] as const satisfies readonly CoreDnsVersion[];
+export type RealCoreDnsRelease = (typeof REAL_COREDNS_RELEASES)[number];
+
+/**
+ * The folder of real binaries, or why the tests skip (the variable is unset). A variable that is
+ * set but names a folder without the binaries is an error, not a skip: CI sets it only when the
+ * binaries are there.
+ */
+export function realCoreDnsDirectory(): { readonly directory: string } | { readonly skip: string } {
+  const directory = process.env[COREDNS_DIR_VARIABLE];
+  if (directory === undefined || directory === '') {
+    return { skip: `${COREDNS_DIR_VARIABLE} is not set: the checks against real CoreDNS servers are skipped (set it to a folder holding coredns-VERSION.gz)` };
+  }
+  const missing = REAL_COREDNS_RELEASES.filter((version) => !existsSync(join(directory, `coredns-${version}.gz`)));
+  if (missing.length > 0) throw new Error(`${COREDNS_DIR_VARIABLE}=${directory} lacks ${missing.map((version) => `coredns-${version}.gz`).join(', ')}`);
+  return { directory };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Which real release may judge a Corefile written for a target release
+// ---------------------------------------------------------------------------------------------
+
+const VERSION_FACT_THRESHOLDS = Object.values(versionFacts).filter((value): value is CoreDnsVersion => typeof value === 'string');
+
+/**
+ * Every version-dependent rule the model has about whether CoreDNS starts with a Corefile: the
+ * feature table (without the version itself), the availability of every plugin and option with
+ * facts, and which side of each threshold in version-facts.ts the release is on.
+ */
+export function acceptanceRules(version: CoreDnsVersion): string {
+  const { version: _, ...features } = coreDnsFeatures(version);
+  return JSON.stringify({
+    features,
+    plugins: COREDNS_PLUGINS_WITH_FACTS.map((plugin) => coreDnsPluginAvailability(plugin, version)),
+    options: COREDNS_OPTIONS_WITH_FACTS.map((pair) => {
+      const [plugin = '', option = ''] = pair.split(' ');
+      return coreDnsOptionAvailability(plugin, option, version);
+    }),
+    thresholds: VERSION_FACT_THRESHOLDS.map((threshold) => isCoreDnsVersionAtLeast(version, threshold)),
+  });
+}
+
+/**
+ * The real release that may judge a Corefile written for `target`: the one whose rules
+ * ({@link acceptanceRules}) are the target's own, if any. A real release answers only for
+ * releases that the model says behave like it.
+ */
+export function realReleaseFor(target: CoreDnsVersion): RealCoreDnsRelease | undefined {
+  const rules = acceptanceRules(target);
+  return REAL_COREDNS_RELEASES.find((real) => acceptanceRules(real) === rules);
+}
+
+/** The targets each real release judges (the mapping the tests state). */
+export function targetsOf(real: RealCoreDnsRelease): CoreDnsVersion[] {
+  return COREDNS_VERSIONS.filter((version) => realReleaseFor(version) === real);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Moving every destination to loopback
+// ---------------------------------------------------------------------------------------------
+
+/** Plugins the rewrite knows to keep on the machine (after it moved their addresses). */
+export const SAFE_PLUGINS: ReadonlySet<string> = new Set([
+  'errors', 'log', 'health', 'ready', 'prometheus', 'pprof', 'kubernetes', 'federation', 'forward', 'proxy', 'cache', 'loop', 'reload',
+  'loadbalance', 'bind', 'whoami', 'import',
+]);
+
+/** Options of nested blocks that make no contact with anything (others are refused). */
+const SAFE_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
+  forward: new Set(['max_concurrent', 'policy', 'expire', 'max_fails', 'health_check', 'force_tcp', 'prefer_udp', 'except']),
+  proxy: new Set(['policy', 'fail_timeout', 'max_fails', 'health_check', 'except', 'spray']),
+  kubernetes: new Set(['pods', 'upstream', 'fallthrough', 'ttl', 'namespaces', 'labels', 'noendpoints', 'endpoint_pod_names', 'ignore', 'transfer', 'endpoint', 'kubeconfig']),
+  health: new Set(['lameduck']),
+  cache: new Set(['success', 'denial', 'prefetch', 'serve_stale']),
+  errors: new Set(['consolidate']),
+};
+
+/** Addresses of the plugins that listen for HTTP, when their line names none. */
+const DEFAULT_LISTEN: Readonly<Record<string, string>> = { health: ':8080', ready: ':8181', prometheus: 'localhost:9153', pprof: 'localhost:6053' };
+
+/** Where a rewritten Corefile sends everything. */
+export interface LoopbackPlan {
+  /** The server's own loopback address (`127.x.y.z`): keys, `bind` and HTTP listeners. */
+  readonly ip: string;
+  /** The port of the lab's sink (forward/proxy destinations, kubernetes upstreams), on 127.0.0.1. */
+  readonly sinkPort: number;
+  /** The port of the lab's fake Kubernetes API, on 127.0.0.1. */
+  readonly apiPort: number;
+  /** The first port to hand out for server keys and listeners (a few dozen above are used). */
+  readonly firstPort: number;
+}
+
+export interface LoopbackCorefile {
+  readonly corefile: string;
+  /** The port keys without one listen on (`-dns.port`). */
+  readonly dnsPort: number;
+  /** Every port handed to server keys (the DNS listeners). */
+  readonly dnsPorts: readonly number[];
+}
+
+/** A Corefile the lab refuses to start (something in it could reach beyond loopback). */
+export class NotLoopbackSafeError extends Error {
+  override readonly name = 'NotLoopbackSafeError';
+}
+
+/**
+ * Rewrites `text` so that nothing it configures can reach beyond loopback (see the module
+ * comment). Throws {@link NotLoopbackSafeError} for what it does not know to be safe.
+ */
+export function moveToLoopback(text: string, plan: LoopbackPlan): LoopbackCorefile {
+  const { corefile } = parseCorefile(text);
+  const ports = new Map<string, number>();
+  let next = plan.firstPort;
+  const portFor = (kind: 'dns' | 'listen', written: string): number => {
+    const key = `${kind} ${/^[0-9]+$/.test(written) ? String(Number(written)) : written}`;
+    let port = ports.get(key);
+    if (port === undefined) {
+      port = next;
+      next += 1;
+      ports.set(key, port);
+    }
+    return port;
+  };
+  const sink = `127.0.0.1:${plan.sinkPort}`;
+
+  const destination = (text: string, where: string): string => {
+    const read = readDestination(text);
+    switch (read.kind) {
+      case 'ip':
+      case 'hostname':
+      case 'file':
+        return read.scheme === 'dns' ? sink : `${read.scheme}://${sink}`;
+      case 'placeholder':
+      case 'invalid':
+        throw new NotLoopbackSafeError(`${where}: destination '${text}' (${read.kind}) cannot be moved to loopback`);
+    }
+  };
+
+  const listenAddress = (plugin: string, written: string | undefined): string => {
+    const address = written ?? DEFAULT_LISTEN[plugin] ?? '';
+    const split = splitHostPort(address);
+    if (split === undefined) return address; // not host:port: the plugin refuses it without listening
+    return `${plan.ip}:${portFor('listen', split.port)}`;
+  };
+
+  const rewriteOptions = (plugin: string, directive: Directive): Directive['block'] => {
+    const block = directive.block;
+    if (block === undefined) return undefined;
+    const allowed = SAFE_OPTIONS[plugin];
+    const options: Directive[] = [];
+    for (const option of block.directives) {
+      // federation's lines are NAME DOMAIN pairs: names, nothing it contacts.
+      if (plugin !== 'federation' && (allowed === undefined || !allowed.has(option.name))) {
+        throw new NotLoopbackSafeError(`${plugin} option '${option.name}' is not known to stay on loopback`);
+      }
+      if (plugin === 'kubernetes' && (option.name === 'endpoint' || option.name === 'kubeconfig')) continue;
+      if (plugin === 'kubernetes' && option.name === 'upstream') {
+        options.push({ ...option, arguments: option.arguments.map((argument) => destination(argument, 'kubernetes upstream')) });
+        continue;
+      }
+      if (option.block !== undefined) throw new NotLoopbackSafeError(`${plugin} option '${option.name}' has a block`);
+      options.push(option);
+    }
+    return { ...block, directives: options };
+  };
+
+  const rewriteDirective = (directive: Directive): Directive => {
+    const { name } = directive;
+    if (!SAFE_PLUGINS.has(name)) throw new NotLoopbackSafeError(`plugin '${name}' is not known to stay on loopback`);
+    if (directive.afterBlock !== undefined) throw new NotLoopbackSafeError(`${name}: tokens after a block`);
+    for (const argument of directive.arguments) {
+      if (/\{\$|\{%/.test(argument)) throw new NotLoopbackSafeError(`${name}: environment placeholder '${argument}'`);
+    }
+    const block = rewriteOptions(name, directive);
+    const withBlock = (directiveArguments: readonly string[], rewritten: Directive['block']): Directive => {
+      const { block: _, ...rest } = directive;
+      return rewritten === undefined ? { ...rest, arguments: directiveArguments } : { ...rest, arguments: directiveArguments, block: rewritten };
+    };
+    switch (name) {
+      case 'forward':
+      case 'proxy': {
+        const [from, ...destinations] = directive.arguments;
+        if (from === undefined) return directive;
+        return withBlock([from, ...destinations.map((text) => destination(text, name))], block);
+      }
+      case 'health':
+      case 'ready':
+      case 'prometheus':
+      case 'pprof':
+        return withBlock([listenAddress(name, directive.arguments[0]), ...directive.arguments.slice(1)], block);
+      case 'kubernetes': {
+        const endpoint: Directive = { name: 'endpoint', arguments: [`http://127.0.0.1:${plan.apiPort}`] };
+        const options = block?.directives ?? [];
+        return withBlock(directive.arguments, { ...(block ?? {}), directives: [endpoint, ...options] });
+      }
+      case 'bind':
+        return withBlock([plan.ip], block);
+      default:
+        return withBlock(directive.arguments, block);
+    }
+  };
+
+  const items = corefile.items.map((item): CorefileItem => {
+    switch (item.kind) {
+      case 'import':
+        throw new NotLoopbackSafeError(`top-level import '${item.pattern}'`);
+      case 'snippet':
+        return { ...item, directives: item.directives.map(rewriteDirective) };
+      case 'server-block': {
+        const keys = item.keys.map((key) => {
+          if (/\{\$|\{%/.test(key)) throw new NotLoopbackSafeError(`key '${key}' holds an environment placeholder`);
+          const scheme = /^([a-z0-9]+):\/\//.exec(key)?.[1];
+          if (scheme !== undefined && scheme !== 'dns') throw new NotLoopbackSafeError(`key '${key}': only plain DNS keys are started`);
+          const rest = scheme === undefined ? key : key.slice('dns://'.length);
+          const colon = rest.lastIndexOf(':');
+          const port = colon >= 0 ? rest.slice(colon + 1) : '';
+          if (!/^[0-9]+$/.test(port)) return key;
+          return `${scheme === undefined ? '' : 'dns://'}${rest.slice(0, colon)}:${portFor('dns', port)}`;
+        });
+        const directives = item.directives.map(rewriteDirective);
+        const bound = directives.some((directive) => directive.name === 'bind');
+        return { ...item, keys, directives: bound ? directives : [{ name: 'bind', arguments: [plan.ip] }, ...directives] };
+      }
+    }
+  });
+  for (const item of items) {
+    if (item.kind === 'server-block' || item.kind === 'snippet') {
+      for (const directive of item.directives) {
+        if (directive.name === 'import' && !corefile.items.some((other) => other.kind === 'snippet' && other.name === directive.arguments[0])) {
+          throw new NotLoopbackSafeError(`import '${directive.arguments[0] ?? ''}' is not a snippet of this Corefile`);
+        }
+      }
+    }
+  }
+  const rewritten: Corefile = { ...corefile, items };
+  const dnsPort = portFor('dns', '53');
+  const dnsPorts = [...ports].filter(([key]) => key.startsWith('dns ')).map(([, port]) => port);
+  return { corefile: printCorefile(rewritten), dnsPort, dnsPorts };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The lab: binaries, sink, fake Kubernetes API, servers
+// ---------------------------------------------------------------------------------------------
+
+export type Verdict =
+  | { readonly accepted: true; readonly output: string }
+  | { readonly accepted: false; readonly reason: string; readonly output: string };
+
+const BANNER = /^CoreDNS-\d+\.\d+\.\d+$/m;
+/** A server that printed its banner must still run after this long to count as accepted. */
+const SETTLE_MS = 200;
+/** No verdict after this long is a harness failure, not a verdict. */
+const DECISION_TIMEOUT_MS = 20_000;
+const DEFAULT_CONCURRENCY = 4;
+
+/** Output lines that never explain a refusal: informational logs, Kubernetes client noise, the Go runtime. */
+function isInformational(line: string): boolean {
+  return (
+    line.trim() === '' ||
+    /^(\S+ )?\[(INFO|WARNING|DEBUG)\]/.test(line) ||
+    /^[IWE]\d{4} \d\d:\d\d:\d\d/.test(line) ||
+    line.startsWith('maxprocs:') ||
+    BANNER.test(line) ||
+    /^linux\/amd64, go/.test(line)
+  );
+}
+
+const KINDS: Readonly<Record<string, readonly [string, string]>> = {
+  services: ['Service', 'v1'],
+  endpoints: ['Endpoints', 'v1'],
+  namespaces: ['Namespace', 'v1'],
+  pods: ['Pod', 'v1'],
+  endpointslices: ['EndpointSlice', 'discovery.k8s.io/v1'],
+};
+
+/** The unpacked binary of `version` (see {@link RealCoreDnsLab}); unpacks it when needed. */
+async function unpackedBinary(source: string, version: RealCoreDnsRelease): Promise<string> {
+  const archive = join(source, `coredns-${version}.gz`);
+  const compressed = await readFile(archive);
+  // The gzip trailer ends with the unpacked size modulo 2^32.
+  const size = compressed.readUInt32LE(compressed.length - 4);
+  const cache = join(tmpdir(), `kube-dns-to-coredns-coredns-${process.getuid?.() ?? 'user'}`);
+  mkdirSync(cache, { recursive: true, mode: 0o700 });
+  const path = join(cache, `coredns-${version}-${size}-${compressed.length}`);
+  if (existsSync(path) && statSync(path).size === size) return path;
+  const unpacked = await promisify(gunzip)(compressed);
+  const partial = `${path}.${process.pid}.partial`;
+  await writeFile(partial, unpacked, { mode: 0o755 });
+  renameSync(partial, path);
+  return path;
+}
+
+export class RealCoreDnsLab {
+  readonly #source: string;
+  readonly #directory: string;
+  readonly #binaries = new Map<RealCoreDnsRelease, Promise<string>>();
+  readonly #processes = new Set<ChildProcess>();
+  readonly #sockets = new Set<net.Socket>();
+  readonly #concurrency: number;
+  #running = 0;
+  readonly #waiting: Array<() => void> = [];
+  #instance = 0;
+  #sinkUdp: UdpSocket | undefined;
+  #sinkTcp: net.Server | undefined;
+  #api: http.Server | undefined;
+  #sinkPort = 0;
+  #apiPort = 0;
+  /** `127.A.B.`: a range of loopback addresses private to this process. */
+  readonly #prefix: string;
+  /** Servers started (retries included), for the tests' floors. */
+  started = 0;
+
+  private constructor(source: string, concurrency: number) {
+    this.#source = source;
+    this.#concurrency = concurrency;
+    this.#directory = mkdtempSync(join(tmpdir(), 'kube-dns-to-coredns-real-coredns-'));
+    this.#prefix = `127.${150 + (process.pid % 100)}.`;
+  }
+
+  /** Opens a lab on the folder of gzip-compressed binaries: sink and fake API listening. */
+  static async open(source: string, concurrency = DEFAULT_CONCURRENCY): Promise<RealCoreDnsLab> {
+    const lab = new RealCoreDnsLab(source, concurrency);
+    try {
+      await lab.#listen();
+    } catch (error) {
+      await lab.close();
+      throw error;
+    }
+    return lab;
+  }
+
+  async #listen(): Promise<void> {
+    // The sink: UDP and TCP on one port of 127.0.0.1; it takes everything and answers nothing.
+    for (let attempt = 0; attempt < 20 && this.#sinkTcp === undefined; attempt += 1) {
+      const udp = dgram.createSocket('udp4');
+      await new Promise<void>((resolve, reject) => {
+        udp.once('error', reject);
+        udp.bind(0, '127.0.0.1', () => resolve());
+      });
+      udp.on('message', () => undefined);
+      const port = udp.address().port;
+      const tcp = net.createServer((socket) => {
+        this.#sockets.add(socket);
+        socket.on('error', () => undefined);
+        socket.on('close', () => this.#sockets.delete(socket));
+        socket.resume();
+      });
+      const bound = await new Promise<boolean>((resolve) => {
+        tcp.once('error', () => resolve(false));
+        tcp.listen(port, '127.0.0.1', () => resolve(true));
+      });
+      if (bound) {
+        this.#sinkUdp = udp;
+        this.#sinkTcp = tcp;
+        this.#sinkPort = port;
+      } else {
+        udp.close();
+      }
+    }
+    if (this.#sinkTcp === undefined) throw new Error('no free port for the sink on 127.0.0.1');
+
+    // The fake Kubernetes API: empty lists, and watches that stay open (with the bookmark that
+    // ends the initial events where the client asks for a streamed list).
+    const api = http.createServer((request, response) => {
+      const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+      const resource = url.pathname.split('/').filter(Boolean).at(-1) ?? '';
+      const [kind, apiVersion] = KINDS[resource] ?? ['Status', 'v1'];
+      if (KINDS[resource] === undefined) {
+        response.writeHead(404, { 'Content-Type': 'application/json' });
+        response.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404 }));
+        return;
+      }
+      if (url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1') {
+        response.writeHead(200, { 'Content-Type': 'application/json' });
+        if (url.searchParams.get('sendInitialEvents') === 'true') {
+          const bookmark = { kind, apiVersion, metadata: { resourceVersion: '1', annotations: { 'k8s.io/initial-events-end': 'true' } } };
+          response.write(`${JSON.stringify({ type: 'BOOKMARK', object: bookmark })}\n`);
+        }
+        return;
+      }
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.end(JSON.stringify({ kind: `${kind}List`, apiVersion, metadata: { resourceVersion: '1' }, items: [] }));
+    });
+    api.on('connection', (socket) => {
+      this.#sockets.add(socket);
+      socket.on('close', () => this.#sockets.delete(socket));
+    });
+    await new Promise<void>((resolve, reject) => {
+      api.once('error', reject);
+      api.listen(0, '127.0.0.1', () => resolve());
+    });
+    this.#api = api;
+    const address = api.address();
+    this.#apiPort = typeof address === 'object' && address !== null ? address.port : 0;
+  }
+
+  /**
+   * The binary of `version`, unpacked on first use. Unpacking takes seconds, so the result is kept
+   * in a folder of the system's temporary directory that every test file of a run (and later runs)
+   * reuses: a file there counts only when its size is the one the gzip trailer records.
+   */
+  #binary(version: RealCoreDnsRelease): Promise<string> {
+    let path = this.#binaries.get(version);
+    if (path === undefined) {
+      path = unpackedBinary(this.#source, version);
+      this.#binaries.set(version, path);
+    }
+    return path;
+  }
+
+  async #slot<T>(run: () => Promise<T>): Promise<T> {
+    if (this.#running >= this.#concurrency) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    this.#running += 1;
+    try {
+      return await run();
+    } finally {
+      this.#running -= 1;
+      this.#waiting.shift()?.();
+    }
+  }
+
+  #nextPlan(): LoopbackPlan {
+    this.#instance += 1;
+    const index = this.#instance;
+    const ip = `${this.#prefix}${1 + (Math.floor(index / 250) % 250)}.${1 + (index % 250)}`;
+    return { ip, sinkPort: this.#sinkPort, apiPort: this.#apiPort, firstPort: 20_000 };
+  }
+
+  /**
+   * Starts `version` with `corefile` (moved to loopback first) and reports whether it starts. A
+   * refusal for an address in use is tried once more on a fresh address, so that a port some other
+   * program holds is not taken for the Corefile's fault.
+   */
+  async start(corefile: string, version: RealCoreDnsRelease): Promise<Verdict> {
+    const binary = await this.#binary(version);
+    const first = await this.#slot(() => this.#startOnce(binary, corefile, version));
+    if (first.verdict.accepted || !first.dnsPortInUse) return first.verdict;
+    return (await this.#slot(() => this.#startOnce(binary, corefile, version))).verdict;
+  }
+
+  async #startOnce(binary: string, corefile: string, version: RealCoreDnsRelease): Promise<{ verdict: Verdict; dnsPortInUse: boolean }> {
+    const plan = this.#nextPlan();
+    const moved = moveToLoopback(corefile, plan);
+    const file = join(this.#directory, `Corefile-${this.#instance}`);
+    writeFileSync(file, moved.corefile);
+    this.started += 1;
+    const child = spawn(binary, ['-conf', file, '-dns.port', String(moved.dnsPort)], { cwd: this.#directory, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.#processes.add(child);
+    let output = '';
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    try {
+      const verdict = await new Promise<Verdict>((resolve, reject) => {
+        let settling: NodeJS.Timeout | undefined;
+        const timeout = setTimeout(() => reject(new Error(`CoreDNS ${version} gave no verdict within ${DECISION_TIMEOUT_MS} ms:\n${moved.corefile}\n${output}`)), DECISION_TIMEOUT_MS);
+        const finish = (verdict: Verdict) => {
+          clearTimeout(timeout);
+          if (settling !== undefined) clearTimeout(settling);
+          resolve(verdict);
+        };
+        const onData = (chunk: Buffer) => {
+          output += chunk.toString('utf8');
+          if (settling === undefined && BANNER.test(output)) {
+            settling = setTimeout(() => finish({ accepted: true, output }), SETTLE_MS);
+          }
+        };
+        child.stdout?.on('data', onData);
+        child.stderr?.on('data', onData);
+        child.once('error', (error) => {
+          clearTimeout(timeout);
+          reject(error);
+        });
+        // 'close': the process is gone and its output read to the end.
+        child.once('close', () => {
+          const reason = output.split('\n').find((line) => !isInformational(line)) ?? `exited: ${child.exitCode ?? child.signalCode ?? '?'}`;
+          finish({ accepted: false, reason: reason.trim(), output });
+        });
+      });
+      // A DNS port of this server taken by another program is the machine's fault, not the Corefile's.
+      const dnsPortInUse = !verdict.accepted && moved.dnsPorts.some((port) => verdict.reason.includes(`${plan.ip}:${port}: bind: address already in use`));
+      return { verdict, dnsPortInUse };
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+      this.#processes.delete(child);
+      rmSync(file, { force: true });
+    }
+  }
+
+  /** Kills every server, closes the sink and the API, removes the lab's folder. Never throws. */
+  async close(): Promise<void> {
+    for (const child of this.#processes) child.kill('SIGKILL');
+    await Promise.all([...this.#processes].map((child) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once('exit', resolve)))));
+    for (const socket of this.#sockets) socket.destroy();
+    await Promise.all([
+      new Promise<void>((resolve) => (this.#api === undefined ? resolve() : this.#api.close(() => resolve()))),
+      new Promise<void>((resolve) => (this.#sinkTcp === undefined ? resolve() : this.#sinkTcp.close(() => resolve()))),
+      new Promise<void>((resolve) => (this.#sinkUdp === undefined ? resolve() : this.#sinkUdp.close(() => resolve()))),
+    ]);
+    rmSync(this.#directory, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,138 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverBlocks } from '../../src/corefile/model.js';
+import type { ServerBlock } from '../../src/corefile/model.js';
+import { printCorefile } from '../../src/corefile/printer.js';
+import { NEWEST_COREDNS_VERSION, parseCoreDnsVersion } from '../../src/coredns/versions.js';
+import type { CoreDnsVersion } from '../../src/coredns/versions.js';
+import { translateKubeDns } from '../../src/translate/translate.js';
+// @ts-expect-error: a plain .mjs module shared with scripts/update-golden.mjs
+import { goldenCases } from '../../scripts/golden-cases.mjs';
+import { ipv4Text, kubeDnsData, kubeDnsInput } from '../support/kube-dns-arbitraries.js';
+import type { KubeDnsInput } from '../support/kube-dns-arbitraries.js';
+import { moveToLoopback, NotLoopbackSafeError, realCoreDnsDirectory, RealCoreDnsLab, realReleaseFor, REAL_COREDNS_RELEASES, targetsOf } from '../support/real-coredns.js';
+import type { RealCoreDnsRelease, Verdict } from '../support/real-coredns.js';
+
+/**
+ * "Never a Corefile CoreDNS refuses", checked by CoreDNS itself: the real release that judges each
+ * target (the one whose rules the model says are the target's own: 1.2.6 for 1.2.1–1.2.6, 1.6.9
+ * for 1.6.8–1.6.9, 1.8.0 for 1.8.0–1.8.4, 1.14.7 for itself; other targets have no judge) starts
+ * every golden translator output and a sample of the property tests' accepted Corefiles, moved to
+ * loopback first (test/support/real-coredns.ts).
+ */
+
+const root = join(import.meta.dirname, '../..');
+const found = realCoreDnsDirectory();
+if ('skip' in found) console.warn(`test/translate/real-coredns.test.ts skipped: ${found.skip}`);
+
+interface Run {
+  readonly name: string;
+  readonly corefile: string;
+  readonly real: RealCoreDnsRelease;
+}
+
+/** Starts every run (identical Corefiles once per release) and returns the refusals, described. */
+async function refusals(lab: RealCoreDnsLab, runs: readonly Run[]): Promise<string[]> {
+  const unique = new Map<string, Run>();
+  for (const run of runs) if (!unique.has(`${run.real}\n${run.corefile}`)) unique.set(`${run.real}\n${run.corefile}`, run);
+  const verdicts = await Promise.all([...unique.values()].map(async (run) => ({ run, verdict: await lab.start(run.corefile, run.real) })));
+  return verdicts.filter((entry): entry is { run: Run; verdict: Verdict & { accepted: false } } => !entry.verdict.accepted).map(({ run, verdict }) => `${run.name} (CoreDNS ${run.real}): ${verdict.reason}\n${run.corefile}`);
+}
+
+describe.skipIf('skip' in found)('the translator against real CoreDNS', () => {
+  let lab: RealCoreDnsLab;
+
+  beforeAll(async () => {
+    if ('directory' in found) lab = await RealCoreDnsLab.open(found.directory, 8);
+  });
+
+  afterAll(async () => {
+    await lab?.close();
+  });
+
+  it('starts every golden translator output whose target a real release judges', async () => {
+    const runs: Run[] = [];
+    const unjudged = new Set<string>();
+    const notSafe: string[] = [];
+    for (const goldenCase of goldenCases(root) as Array<{ name: string; args: string[]; expected: string }>) {
+      if (goldenCase.name.startsWith('lint/')) continue;
+      const expected = readFileSync(goldenCase.expected, 'utf8');
+      const output = /^# exit 0\n## stdout\n([^]*)## stderr\n/.exec(expected)?.[1];
+      if (output === undefined) continue;
+      const option = goldenCase.args.indexOf('--coredns');
+      const target: CoreDnsVersion = option >= 0 ? parseCoreDnsVersion(goldenCase.args[option + 1] ?? '') : NEWEST_COREDNS_VERSION;
+      const real = realReleaseFor(target);
+      if (real === undefined) {
+        unjudged.add(target);
+        continue;
+      }
+      runs.push({ name: goldenCase.name, corefile: output, real });
+    }
+    for (const run of runs) {
+      try {
+        moveToLoopback(run.corefile, { ip: '127.0.0.1', sinkPort: 1, apiPort: 1, firstPort: 20000 });
+      } catch (error) {
+        if (!(error instanceof NotLoopbackSafeError)) throw error;
+        notSafe.push(`${run.name}: ${error.message}`);
+      }
+    }
+    // Merge cases start from hand-written Corefiles; everything else the translator wrote is safe to start.
+    expect(notSafe).toEqual([]);
+    expect([...unjudged].sort()).toEqual(['1.0.2', '1.0.4']);
+    const perRelease = Object.fromEntries(REAL_COREDNS_RELEASES.map((real) => [real, runs.filter((run) => run.real === real).length]));
+    expect(perRelease['1.2.6']).toBeGreaterThanOrEqual(10);
+    expect(perRelease['1.6.9']).toBeGreaterThanOrEqual(10);
+    expect(perRelease['1.8.0']).toBeGreaterThanOrEqual(1);
+    expect(perRelease['1.14.7']).toBeGreaterThanOrEqual(25);
+    expect(await refusals(lab, runs)).toEqual([]);
+  });
+
+  it('starts a sample of the property tests’ accepted Corefiles on the release that judges their target', async () => {
+    const seed = Number(process.env['FC_SEED'] ?? Date.now() % 2 ** 31);
+    const perRelease = 12;
+    const runs: Run[] = [];
+    let gainedKeys = 0;
+    for (const real of REAL_COREDNS_RELEASES) {
+      // Every other input also gets a stub that is a parent of the cluster domain or of the reverse
+      // zones (the case where the main block gains keys), with plain nameservers.
+      const input = fc.tuple(kubeDnsInput(17), fc.option(fc.tuple(fc.constantFrom('local', 'arpa'), fc.array(ipv4Text, { minLength: 1, maxLength: 3 })), { nil: undefined, freq: 2 })).map(
+        ([config, parent]): KubeDnsInput => (parent === undefined ? config : { ...config, stubs: [...config.stubs, parent] }),
+      );
+      const inputs = fc.sample(
+        fc.tuple(input, fc.constantFrom(...targetsOf(real)), fc.boolean(), fc.boolean(), fc.option(fc.constantFrom('cluster.local', 'k8s.internal', 'local'), { nil: undefined })),
+        { numRuns: 300, seed },
+      );
+      const accepted = new Map<string, string>();
+      const gained: string[] = [];
+      for (const [input, coredns, force, dropFederations, clusterDomain] of inputs) {
+        const translation = translateKubeDns(kubeDnsData(input), { coredns, force, dropFederations, ...(clusterDomain === undefined ? {} : { clusterDomain }) });
+        if (translation.corefile === undefined || accepted.has(translation.corefile)) continue;
+        accepted.set(translation.corefile, `seed ${seed}, CoreDNS ${coredns}`);
+        if (translation.diagnostics.some((entry) => entry.code === 'main-block-key-added')) gained.push(translation.corefile);
+      }
+      // The sample: Corefiles whose main block gained keys first (the zones a stub would capture), then the rest in generated order.
+      const chosen = [...new Set([...gained.slice(0, 4), ...accepted.keys()])].slice(0, perRelease);
+      expect(chosen.length, `accepted Corefiles for ${real} (seed ${seed})`).toBe(perRelease);
+      if (real === '1.2.6') gainedKeys += chosen.filter((corefile) => gained.includes(corefile)).length;
+      for (const corefile of chosen) runs.push({ name: accepted.get(corefile) ?? '', corefile, real });
+    }
+    // 1.2.1–1.2.6 bind health once per key: the sample must hold main blocks that gained keys there.
+    expect(gainedKeys, `seed ${seed}`).toBeGreaterThanOrEqual(1);
+    expect(await refusals(lab, runs)).toEqual([]);
+  });
+
+  it('refuses what the translator wrote for 1.2.6 before the fix, and starts what it writes now (stubs arpa and a)', async () => {
+    const translation = translateKubeDns({ stubDomains: '{"arpa": ["10.0.0.1"], "a": ["10.0.0.2"]}' }, { coredns: '1.2.6' });
+    const [main, copy, ...stubs] = serverBlocks(translation.model ?? { items: [] });
+    expect(main?.keys).toEqual(['.:53']);
+    expect(copy?.keys).toEqual(['in-addr.arpa:53', 'ip6.arpa:53']);
+    // The former output: one main block with every key.
+    const before = printCorefile({ items: [{ ...(main as ServerBlock), keys: [...(main?.keys ?? []), ...(copy?.keys ?? [])] }, ...stubs] });
+    const [nowVerdict, beforeVerdict] = await Promise.all([lab.start(translation.corefile ?? '', '1.2.6'), lab.start(before, '1.2.6')]);
+    expect(nowVerdict.accepted).toBe(true);
+    expect(beforeVerdict.accepted).toBe(false);
+    if (!beforeVerdict.accepted) expect(beforeVerdict.reason).toMatch(/^listen tcp 127\.[0-9.]+:\d+: bind: address already in use$/);
+  });
+});
