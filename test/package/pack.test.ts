@@ -1,7 +1,7 @@
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -112,7 +112,7 @@ const packageDir = () => join(installed, 'node_modules', 'kube-dns-to-coredns');
 
 /** Markdown link targets of `markdown`, outside code blocks. */
 function links(markdown: string): string[] {
-  const prose = markdown.replace(/^```[\s\S]*?^```$/gm, '');
+  const prose = markdown.replace(/^```[\s\S]*?^```$/gm, '').replace(/`[^`\n]*`/g, '');
   return [...prose.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1] ?? '');
 }
 
@@ -126,15 +126,15 @@ describe('the packed package, installed', () => {
 
   it('ships the built code, the example, the docs and nothing else', () => {
     expect(readdirSync(packageDir()).sort()).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'dist', 'docs', 'examples', 'package.json']);
-    const docs = readdirSync(join(root, 'docs')).filter((file) => file.endsWith('.md'));
-    expect(readdirSync(join(packageDir(), 'docs')).sort()).toEqual(docs.sort());
+    expect(markdownPages(join(packageDir(), 'docs'))).toEqual(markdownPages(join(root, 'docs')).filter((page) => !page.startsWith('playground/')));
+    expect(markdownPages(join(packageDir(), 'docs'))).toContain('reference/README.md');
   });
 
   it('has README, CHANGELOG and docs links that work in the package; repository links share one URL', () => {
     const repository = packageJson.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
     expect(packageJson.homepage.startsWith(`${repository}#`)).toBe(true);
     expect(packageJson.bugs.url).toBe(`${repository}/issues`);
-    const pages = ['README.md', 'CHANGELOG.md', ...readdirSync(join(packageDir(), 'docs')).map((file) => `docs/${file}`)];
+    const pages = ['README.md', 'CHANGELOG.md', ...markdownPages(join(packageDir(), 'docs')).map((file) => `docs/${file}`)];
     const broken: string[] = [];
     let checked = 0;
     for (const page of pages) {
@@ -217,3 +217,11 @@ describe('package lint of the tarball', () => {
     expect(Object.values(report.problems).flat()).toEqual([{ kind: 'CJSResolvesToESM', entrypoint: '.', resolutionKind: 'node16-cjs' }]);
   });
 });
+
+/** The Markdown pages under `folder`, as sorted paths relative to it. */
+function markdownPages(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith('.md'))
+    .map((path) => path.split(sep).join('/'))
+    .sort();
+}
