@@ -93,7 +93,7 @@ export function translateKubeDns(data: ConfigMapData | null, options: TranslateO
   }
   const context: Context = { features, clusterDomain, clusterDnsIp: options.clusterDnsIp, diagnostics };
   const stubs = planStubs(reading.config, context);
-  const upstreams = planUpstreams(reading.config.upstreamNameservers, context);
+  const upstreams = planUpstreams(reading.config.upstreamNameservers, reading.config.listedUpstreamNameservers, context);
   const federation = planFederation(reading.config.federations, options.dropFederations === true, context);
   const mainKeys = mainBlockKeys(stubs, context);
   if (!features.kubernetesFallthroughZones) {
@@ -137,6 +137,11 @@ function planStubs(config: KubeDnsConfig, context: Context): PlannedStub[] {
     if (!checkStubPlacement(zone, stub, context)) continue;
     if (stub.nameservers.length === 0) {
       report(context, 'empty-stub-domain', 'stubDomains', stub.path, `'${zone}' has no nameservers; no server block is emitted`);
+      continue;
+    }
+    if (stub.listedNameservers !== undefined) {
+      // Only the first nameservers were read (the reader's long-list-not-examined): over the limit whatever they are.
+      report(context, 'too-many-nameservers', 'stubDomains', stub.path, `'${zone}' has ${stub.listedNameservers} nameservers; CoreDNS forwards to at most ${context.features.upstreamLimit.max}`);
       continue;
     }
     const reportedBefore = context.diagnostics.length;
@@ -219,16 +224,27 @@ function checkedTarget(nameserver: ValueEntry, key: string, context: Context): F
   return target;
 }
 
-function planUpstreams(nameservers: readonly ValueEntry[] | undefined, context: Context): string[] {
+function planUpstreams(nameservers: readonly ValueEntry[] | undefined, listed: number | undefined, context: Context): string[] {
   if (nameservers === undefined || nameservers.length === 0) {
     report(context, 'upstream-resolv-conf', 'upstreamNameservers', '', `forwarding to ${RESOLV_CONF} of the node`);
     return [RESOLV_CONF];
+  }
+  const { max } = context.features.upstreamLimit;
+  if (listed !== undefined) {
+    // Only the first ones were read (the reader's long-list-not-examined): over the limit whatever they are.
+    report(context, 'too-many-nameservers', 'upstreamNameservers', '', `${listed} upstream nameservers; CoreDNS forwards to at most ${max}`);
+    return [];
   }
   const targets = nameservers.flatMap((nameserver) => {
     const target = checkedTarget(nameserver, 'upstreamNameservers', context);
     if (target?.kind === 'hostname' && !acceptHostname(target.name, nameserver, 'upstreamNameservers', context)) return [];
     return target === undefined ? [] : [target.text];
   });
+  if (targets.length > max) {
+    // Only reachable with --force (kube-dns took at most 3): CoreDNS would refuse the forward line.
+    report(context, 'too-many-nameservers', 'upstreamNameservers', '', `${targets.length} upstream nameservers; CoreDNS forwards to at most ${max}`);
+    return [];
+  }
   if (targets.length === 0 && !hasErrors(context.diagnostics)) {
     report(context, 'no-upstream-left', 'upstreamNameservers', '', `every upstream nameserver was dropped; falling back to ${RESOLV_CONF} would change where names go`);
   }
