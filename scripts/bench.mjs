@@ -1,7 +1,11 @@
 // `npm run bench`: measures what the issues set targets for, on the built package (dist/).
 // A script, never a timed test: the figures go into docs/performance.md by hand.
 //
-//   node scripts/bench.mjs [--quick]
+//   node scripts/bench.mjs [--quick] [--large-inputs-only] [--bin PATH]
+//
+// --large-inputs-only runs only the large-input shapes (section 7); --bin measures another build's
+// executable there (e.g. a copy of dist/ from before a change), so that two builds can be compared
+// under the same machine load.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,8 +13,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const bin = join(root, 'dist', 'bundle', 'kube-dns-to-coredns.cjs');
+const binOption = process.argv.indexOf('--bin');
+const bin = binOption > 0 ? process.argv[binOption + 1] : join(root, 'dist', 'bundle', 'kube-dns-to-coredns.cjs');
 const quick = process.argv.includes('--quick');
+const largeOnly = process.argv.includes('--large-inputs-only');
 const work = mkdtempSync(join(tmpdir(), 'kube-dns-bench-'));
 
 function median(values) {
@@ -62,8 +68,67 @@ function record(what, value, target) {
 }
 
 console.error(`kube-dns-to-coredns benchmarks (node ${process.version}, ${quick ? 'quick' : 'full'} run)`);
-if (!existsSync(bin)) throw new Error('dist/ is missing: run `npm run build` first');
+if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`npm run build\` first`);
 const runs = quick ? 5 : 15;
+
+/**
+ * 7. Large inputs just under the CLI's 32 MiB limit (issue 10), through the default translator:
+ * wall time, CPU time (user + system, all threads) and peak resident memory of one run each, at
+ * full size and at a quarter of it (the growth ratio shows whether the cost is linear: 4× is).
+ * One value per line would push some shapes over 32 MiB, so each value is one line of JSON.
+ */
+function largeInputShapes(scale) {
+  const configMap = (key, value) => ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: kube-dns', '  namespace: kube-system', 'data:', `  ${key}: |`, `    ${value}`, ''].join('\n');
+  const list = (count, item) => Array.from({ length: Math.round(count * scale) }, (_, index) => item(index)).join(',');
+  return [
+    ['1.2 M copies of one stub domain key', configMap('stubDomains', `{${list(1.2e6, () => '"a.example":["1.2.3.4"]')}}`)],
+    ['2.5 M upstream nameservers', configMap('upstreamNameservers', `[${list(2.5e6, () => '"8.8.8.8"')}]`)],
+    ['one stub domain with 2 M nameservers', configMap('stubDomains', `{"a.example":[${list(2e6, (index) => `"10.0.${(index >> 8) & 255}.${index & 255}"`)}]}`)],
+    ['700 k valid stub domains', configMap('stubDomains', `{${list(7e5, (index) => `"z${index}.example.com":["10.${(index >> 8) & 255}.${index & 255}.53"]`)}}`)],
+  ];
+}
+
+function largeInputs() {
+  const gnu = spawnSync('/usr/bin/time', ['-f', '%e', process.execPath, '-e', '0'], { encoding: 'utf8' }).status === 0;
+  const scales = quick ? [1 / 16, 1 / 4] : [1 / 4, 1];
+  const measured = new Map();
+  for (const scale of scales) {
+    for (const [what, text] of largeInputShapes(scale)) {
+      const file = join(work, 'large.yaml');
+      writeFileSync(file, text);
+      const started = process.hrtime.bigint();
+      const result = gnu
+        ? spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', process.execPath, bin, file], { encoding: 'utf8', maxBuffer: 1 << 30 })
+        : spawnSync(process.execPath, [bin, file], { encoding: 'utf8', maxBuffer: 1 << 30 });
+      const wall = Number(process.hrtime.bigint() - started) / 1e9;
+      const [, user = 'NaN', system = 'NaN', kilobytes = 'NaN'] = gnu ? (result.stderr.trim().split('\n').at(-1)?.split(' ') ?? []) : [];
+      const cpu = Number(user) + Number(system);
+      const peak = Number(kilobytes) / 1024;
+      measured.set(`${what}@${scale}`, { wall, cpu, peak });
+      const size = `${(Buffer.byteLength(text) / 1048576).toFixed(1)} MiB`;
+      record(`large input, ${what}${scale === 1 ? '' : ` × ${scale}`} (${size}) → exit ${result.status}`, `${wall.toFixed(2)} s wall, ${cpu.toFixed(2)} s CPU, peak ${peak.toFixed(0)} MiB`, 'linear, small constant');
+    }
+  }
+  const [small, full] = scales;
+  for (const [what] of largeInputShapes(0)) {
+    const a = measured.get(`${what}@${small}`);
+    const b = measured.get(`${what}@${full}`);
+    record(`growth ×4 input, ${what}`, `CPU ${(b.cpu / a.cpu).toFixed(2)}×, memory ${(b.peak / a.peak).toFixed(2)}×`, '≤ 4× (linear)');
+  }
+}
+
+function printTable() {
+  console.log('| measurement | result | target |');
+  console.log('|---|---|---|');
+  for (const row of rows) console.log(`| ${row.what} | ${row.value} | ${row.target} |`);
+}
+
+if (largeOnly) {
+  largeInputs();
+  rmSync(work, { recursive: true, force: true });
+  printTable();
+  process.exit(0);
+}
 
 // 1. Start-up: a normal ConfigMap through the CLI against bare `node -e 0`.
 const example = join(root, 'examples', 'kube-dns-configmap.yaml');
@@ -161,11 +226,11 @@ if (valgrind.status === 0 && !quick) {
   }
 }
 
+largeInputs();
+
 rmSync(work, { recursive: true, force: true });
 
-console.log('| measurement | result | target |');
-console.log('|---|---|---|');
-for (const row of rows) console.log(`| ${row.what} | ${row.value} | ${row.target} |`);
+printTable();
 
 const corefileBench = join(root, 'scripts', 'bench-corefile.mjs');
 if (existsSync(corefileBench) && existsSync(join(root, 'dist', 'corefile', 'index.js'))) {

@@ -54,6 +54,11 @@ export const DIAGNOSTIC_CODES = {
   'kube-dns-invalid-nameserver': kubeDns('error', 'A stub domain nameserver kube-dns would not accept.', 'Use an IP, IP:port, [IPv6]:port or a hostname without a port.'),
   'kube-dns-invalid-upstream': kubeDns('error', 'An upstream nameserver kube-dns would not accept.', 'Use an IP address, optionally with a port (1-65535); kube-dns allows no hostnames here.'),
   'kube-dns-too-many-upstreams': kubeDns('error', 'More than three upstreamNameservers.', 'kube-dns accepts at most three upstream nameservers.'),
+  'long-list-not-examined': kubeDns(
+    'warning',
+    'A nameserver list of more than 256 entries: the first 256 were read and checked, the rest only counted and checked to be strings (kube-dns\'s rules were not applied to them).',
+    'No such list can be translated: kube-dns took at most 3 upstream nameservers and CoreDNS forwards to at most 15 per zone. Shorten the list.',
+  ),
   'kube-dns-invalid-federation': kubeDns('error', 'A federation name or domain kube-dns would not accept.', 'Names are DNS-1123 labels, domains DNS-1123 subdomains.'),
   'kube-dns-would-ignore': kubeDns(
     'error',

@@ -90,7 +90,44 @@ export interface GoJsonString extends GoJsonSpan {
 /** A JSON array. */
 export interface GoJsonArray extends GoJsonSpan {
   readonly kind: 'array';
+  /** The items; only the first `keepItems` when read by {@link parseGoJsonTree} with that option. */
   readonly items: readonly GoJsonValue[];
+  /** The items after the kept ones, counted but not built (only with `keepItems`). */
+  readonly omitted?: GoJsonOmittedItems;
+}
+
+/** Items of a long array that were syntax-checked and counted, but not built. */
+export interface GoJsonOmittedItems {
+  /** How many items follow the kept ones. */
+  readonly count: number;
+  /** For each JSON kind among them: how many, and the index and offset of the first. */
+  readonly kinds: Readonly<Partial<Record<GoJsonValue['kind'], GoJsonKindCount>>>;
+}
+
+export interface GoJsonKindCount {
+  readonly count: number;
+  /** Index of the first item of this kind in the whole array. */
+  readonly index: number;
+  /** Offset of that item in the text. */
+  readonly offset: number;
+}
+
+/**
+ * How {@link parseGoJsonTree} builds the tree. Both options keep the tree linear in the size of
+ * what a reader can use, however long the input: the kube-dns reader needs the value Go keeps for
+ * each key and only so many list items before a count is over its limit.
+ */
+export interface GoJsonTreeOptions {
+  /**
+   * Objects keep one member per key, at its first position (`keyOffset` of the first occurrence)
+   * with the value of its last occurrence — what Go's `encoding/json` stores in a map.
+   */
+  readonly collapseDuplicateKeys?: boolean;
+  /**
+   * Arrays build their first `keepItems` items; the rest are syntax-checked like everything
+   * else, and summarised in `omitted` (count and kinds) instead of being built.
+   */
+  readonly keepItems?: number;
 }
 /** One `key: value` member of an object, in source order (duplicates are all kept). */
 export interface GoJsonMember {
@@ -248,9 +285,14 @@ interface Frame {
   /** An object's pending member key and the index of its opening quote. */
   key: string;
   keyOffset: number;
-  /** Tree mode: the children read so far. */
+  /** Tree mode: the children read so far (both `null` for a container that is not built). */
   items: GoJsonValue[] | null;
   members: GoJsonMember[] | null;
+  /** Tree mode, `collapseDuplicateKeys`: where each key's member is in `members`. */
+  memberIndex: Map<string, number> | null;
+  /** Tree mode, `keepItems`: items after the kept ones, and their kinds. */
+  omittedCount: number;
+  omittedKinds: Partial<Record<GoJsonValue['kind'], { count: number; index: number; offset: number }>> | null;
   /** Typed mode: the Go type of the children (`null`: not decoded, only syntax-checked). */
   elem: GoType | null;
   /** Typed mode: the slice or map being filled (both `null` after a type mismatch). */
@@ -281,11 +323,16 @@ class Parser {
   /** Open containers: `frames[0 … depth-1]`; entries beyond are kept for reuse. */
   private readonly frames: Frame[] = [];
   private depth = 0;
+  /** Tree mode: see {@link GoJsonTreeOptions}. */
+  private readonly collapseDuplicateKeys: boolean;
+  private readonly keepItems: number;
 
-  constructor(text: string, rootType: GoType | undefined) {
+  constructor(text: string, rootType: GoType | undefined, options: GoJsonTreeOptions = {}) {
     this.text = text;
     this.n = text.length;
     this.rootType = rootType;
+    this.collapseDuplicateKeys = options.collapseDuplicateKeys === true;
+    this.keepItems = options.keepItems ?? Number.POSITIVE_INFINITY;
   }
 
   private fail(index: number, context: string): never {
@@ -323,41 +370,54 @@ class Parser {
       if (i >= n) this.failEnd();
       const start = i;
       const c = text.charCodeAt(i);
+      const parent = this.depth === 0 ? undefined : (this.frames[this.depth - 1] as Frame);
       // Typed mode: the Go type this value decodes into (null: skipped).
       let type: GoType | null = null;
-      if (typed) type = this.depth === 0 ? (this.rootType ?? null) : (this.frames[this.depth - 1] as Frame).elem;
+      if (typed) type = parent === undefined ? (this.rootType ?? null) : parent.elem;
+      // Tree mode: whether this value is built, or only syntax-checked (and counted by its array).
+      const build = !typed && (parent === undefined || this.buildsChildren(parent));
       let value: unknown;
+      // The JSON kind and offset of the value just completed, for arrays that only count it.
+      let kind: GoJsonValue['kind'];
+      let offset = start;
       if (c === LBRACE || c === LBRACKET) {
         if (this.depth >= GO_JSON_MAX_DEPTH) this.fail(i, 'exceeded max depth');
         const isArray = c === LBRACKET;
         i = this.skipSpace(i + 1);
         if (i >= n) this.failEnd();
-        const frame = this.open(isArray, start, typed, type);
+        const frame = this.open(isArray, start, typed, type, build);
         if (text.charCodeAt(i) !== (isArray ? RBRACKET : RBRACE)) {
           if (!isArray) i = this.readKey(frame, i);
           continue; // read the first element / member value
         }
         i++;
         value = this.close(frame, i, typed);
+        kind = isArray ? 'array' : 'object';
       } else if (c === QUOTE) {
-        const s = this.readString(i);
+        const s = this.readString(i, build || type !== null);
         i = this.pos;
-        value = typed ? this.scalar(type, 'string', s, start) : { kind: 'string', offset: start, end: i, value: s };
+        kind = 'string';
+        value = typed ? this.scalar(type, 'string', s, start) : build ? { kind: 'string', offset: start, end: i, value: s } : null;
       } else if (c === MINUS || isDigit(c)) {
         i = this.readNumber(i);
+        kind = 'number';
         if (typed) {
           value = this.scalar(type, 'number', '', start);
-        } else {
+        } else if (build) {
           const raw = text.slice(start, i);
           value = { kind: 'number', offset: start, end: i, raw, value: Number(raw) };
+        } else {
+          value = null;
         }
       } else if (c === 0x74 /* t */ || c === 0x66 /* f */) {
         const truth = c === 0x74;
         i = this.readLiteral(i, truth ? 'true' : 'false');
-        value = typed ? this.scalar(type, 'bool', '', start) : { kind: 'bool', offset: start, end: i, value: truth };
+        kind = 'bool';
+        value = typed ? this.scalar(type, 'bool', '', start) : build ? { kind: 'bool', offset: start, end: i, value: truth } : null;
       } else if (c === 0x6e /* n */) {
         i = this.readLiteral(i, 'null');
-        value = typed ? this.scalar(type, 'null', '', start) : { kind: 'null', offset: start, end: i };
+        kind = 'null';
+        value = typed ? this.scalar(type, 'null', '', start) : build ? { kind: 'null', offset: start, end: i } : null;
       } else {
         this.fail(i, 'looking for beginning of value');
       }
@@ -375,9 +435,13 @@ class Parser {
           if (frame.list !== null) frame.list.push(value);
           else if (frame.map !== null) frame.map.set(frame.key, value);
         } else if (frame.isArray) {
-          (frame.items as GoJsonValue[]).push(value as GoJsonValue);
-        } else {
-          (frame.members as GoJsonMember[]).push({ key: frame.key, keyOffset: frame.keyOffset, value: value as GoJsonValue });
+          const items = frame.items;
+          if (items !== null) {
+            if (items.length < this.keepItems) items.push(value as GoJsonValue);
+            else omitItem(frame, kind, this.keepItems, offset);
+          }
+        } else if (frame.members !== null) {
+          this.addMember(frame, frame.members, value as GoJsonValue);
         }
         i = this.skipSpace(i);
         if (i >= n) this.failEnd();
@@ -399,15 +463,43 @@ class Parser {
         }
         i++;
         value = this.close(frame, i, typed);
+        kind = frame.isArray ? 'array' : 'object';
+        offset = frame.offset;
       }
     }
   }
 
-  /** Pushes a frame for an array or object starting at `offset` that decodes into `type`. */
-  private open(isArray: boolean, offset: number, typed: boolean, type: GoType | null): Frame {
+  /** Tree mode: whether the values read into `frame` are built (its own, or items past `keepItems`, are not). */
+  private buildsChildren(frame: Frame): boolean {
+    if (frame.isArray) return frame.items !== null && frame.items.length < this.keepItems;
+    return frame.members !== null;
+  }
+
+  /** Tree mode: adds the member `frame.key` to an object, or (collapsing) replaces its earlier value. */
+  private addMember(frame: Frame, members: GoJsonMember[], value: GoJsonValue): void {
+    if (!this.collapseDuplicateKeys) {
+      members.push({ key: frame.key, keyOffset: frame.keyOffset, value });
+      return;
+    }
+    const index = (frame.memberIndex ??= new Map<string, number>());
+    const at = index.get(frame.key);
+    if (at === undefined) {
+      index.set(frame.key, members.length);
+      members.push({ key: frame.key, keyOffset: frame.keyOffset, value });
+    } else {
+      // Go's map keeps the last value; the key keeps its first position.
+      members[at] = { key: frame.key, keyOffset: (members[at] as GoJsonMember).keyOffset, value };
+    }
+  }
+
+  /**
+   * Pushes a frame for an array or object starting at `offset` that decodes into `type` (typed
+   * mode) or, in tree mode, is built or only syntax-checked (`build`).
+   */
+  private open(isArray: boolean, offset: number, typed: boolean, type: GoType | null, build: boolean): Frame {
     let frame = this.frames[this.depth];
     if (frame === undefined) {
-      frame = { isArray, offset, key: '', keyOffset: -1, items: null, members: null, elem: null, list: null, map: null };
+      frame = { isArray, offset, key: '', keyOffset: -1, items: null, members: null, memberIndex: null, omittedCount: 0, omittedKinds: null, elem: null, list: null, map: null };
       this.frames.push(frame);
     }
     this.depth++;
@@ -417,10 +509,14 @@ class Parser {
     frame.keyOffset = -1;
     frame.items = null;
     frame.members = null;
+    frame.memberIndex = null;
+    frame.omittedCount = 0;
+    frame.omittedKinds = null;
     frame.elem = null;
     frame.list = null;
     frame.map = null;
     if (!typed) {
+      if (!build) return frame;
       if (isArray) frame.items = [];
       else frame.members = [];
     } else if (type !== null) {
@@ -441,8 +537,14 @@ class Parser {
   private close(frame: Frame, end: number, typed: boolean): unknown {
     this.depth--;
     if (typed) return frame.list ?? frame.map;
-    if (frame.isArray) return { kind: 'array', offset: frame.offset, end, items: frame.items as GoJsonValue[] };
-    return { kind: 'object', offset: frame.offset, end, members: frame.members as GoJsonMember[] };
+    if (frame.isArray) {
+      if (frame.items === null) return null;
+      if (frame.omittedKinds === null) return { kind: 'array', offset: frame.offset, end, items: frame.items };
+      const omitted: GoJsonOmittedItems = { count: frame.omittedCount, kinds: frame.omittedKinds };
+      return { kind: 'array', offset: frame.offset, end, items: frame.items, omitted };
+    }
+    if (frame.members === null) return null;
+    return { kind: 'object', offset: frame.offset, end, members: frame.members };
   }
 
   /** Typed mode: the decoded value of a literal or string of JSON kind `kind` into `type`. */
@@ -473,8 +575,11 @@ class Parser {
     return i + 1;
   }
 
-  /** Reads a string literal whose opening quote is at `start`; sets `pos` after it. */
-  private readString(start: number): string {
+  /**
+   * Reads a string literal whose opening quote is at `start`; sets `pos` after it. Returns `''`
+   * without decoding when the value is not `wanted` (only syntax-checked).
+   */
+  private readString(start: number, wanted = true): string {
     const text = this.text;
     const n = this.n;
     let i = start + 1;
@@ -518,6 +623,7 @@ class Parser {
       i++;
     }
     this.pos = i + 1;
+    if (!wanted) return '';
     return plain ? text.slice(start + 1, i) : decodeStringBody(text, start + 1, i);
   }
 
@@ -566,6 +672,16 @@ class Parser {
     }
     return i + word.length;
   }
+}
+
+/** Tree mode: counts an item of a full array (`keepItems` built already) by its kind. */
+function omitItem(frame: Frame, kind: GoJsonValue['kind'], keepItems: number, offset: number): void {
+  const index = keepItems + frame.omittedCount;
+  frame.omittedCount += 1;
+  const kinds = (frame.omittedKinds ??= {});
+  const counted = kinds[kind];
+  if (counted === undefined) kinds[kind] = { count: 1, index, offset };
+  else counted.count += 1;
 }
 
 function unmarshalTypeError(kind: string, type: GoType, offset: number): GoJsonError {
@@ -665,8 +781,16 @@ function simpleEscape(e: number): string {
  * @returns the value, or a `'syntax'` {@link GoJsonError} with Go's message.
  */
 export function parseGoJson(text: string): GoJsonResult<GoJsonValue> {
+  return parseGoJsonTree(text, {});
+}
+
+/**
+ * {@link parseGoJson} with {@link GoJsonTreeOptions}: the same syntax check of the whole text,
+ * a tree that holds only what `options` keep. Without options it is {@link parseGoJson}.
+ */
+export function parseGoJsonTree(text: string, options: GoJsonTreeOptions): GoJsonResult<GoJsonValue> {
   try {
-    return { ok: true, value: new Parser(text, undefined).parse() as GoJsonValue };
+    return { ok: true, value: new Parser(text, undefined, options).parse() as GoJsonValue };
   } catch (e) {
     if (e instanceof Failure) return { ok: false, error: e.error };
     throw e;

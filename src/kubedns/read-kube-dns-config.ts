@@ -5,8 +5,8 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { validateKubeDnsValues } from '../generated/validate-kube-dns-values.js';
 import { PositionCursor } from '../util/source-position.js';
-import { decodeFederations, parseGoJson } from './go-json.js';
-import type { GoJsonMember, GoJsonObject, GoJsonValue } from './go-json.js';
+import { decodeFederations, parseGoJson, parseGoJsonTree } from './go-json.js';
+import type { GoJsonArray, GoJsonMember, GoJsonObject, GoJsonValue } from './go-json.js';
 import { isDns1123Label, isDns1123Subdomain } from '../dns/go-net.js';
 import { kubeDnsRules } from './kube-dns-versions.js';
 import type { KubeDnsRules } from './kube-dns-versions.js';
@@ -23,6 +23,11 @@ export interface KubeDnsConfig {
   readonly stubDomains: readonly StubDomainEntry[];
   /** `undefined` when the key is absent; an empty list for `[]` or `null`. */
   readonly upstreamNameservers: readonly ValueEntry[] | undefined;
+  /**
+   * Set only when the list was too long to examine ({@link EXAMINED_LIST_ITEMS}): how many items
+   * it had. `upstreamNameservers` then holds the first ones.
+   */
+  readonly listedUpstreamNameservers?: number;
   /** `undefined` when the key is absent or blank. */
   readonly federations: readonly FederationEntry[] | undefined;
 }
@@ -41,6 +46,11 @@ export interface StubDomainEntry {
   readonly path: string;
   readonly offset: number;
   readonly nameservers: readonly ValueEntry[];
+  /**
+   * Set only when the list was too long to examine ({@link EXAMINED_LIST_ITEMS}): how many items
+   * it had. `nameservers` then holds the first ones.
+   */
+  readonly listedNameservers?: number;
 }
 
 export interface FederationEntry {
@@ -59,6 +69,14 @@ export interface KubeDnsReading {
 }
 
 export const KUBE_DNS_KEYS = ['stubDomains', 'upstreamNameservers', 'federations'] as const;
+
+/**
+ * How many items of a nameserver list are read. Nothing longer can be translated (kube-dns took
+ * at most 3 upstreams, CoreDNS forwards to at most 15 destinations), so the items after these
+ * are only syntax-checked and counted: a list of millions costs no more than the JSON check, and
+ * gives one diagnostic (`long-list-not-examined`) instead of one per item.
+ */
+export const EXAMINED_LIST_ITEMS = 256;
 export type KubeDnsKey = (typeof KUBE_DNS_KEYS)[number];
 
 export interface ReadKubeDnsOptions {
@@ -113,8 +131,18 @@ export function readKubeDnsConfig(data: ConfigMapData | null, options: ReadKubeD
   const stubTree = readJson('stubDomains', values['stubDomains'], reporter);
   const upstreamTree = readJson('upstreamNameservers', values['upstreamNameservers'], reporter);
   checkShapes(stubTree, upstreamTree, federations, reporter);
-  const stubDomains = stubTree ? stubEntries(stubTree) : [];
+  const stubDomains = stubTree ? stubEntries(stubTree, reporter) : [];
   const upstreamNameservers = upstreamTree ? listEntries(upstreamTree, '') : values['upstreamNameservers'] === undefined ? undefined : [];
+  const listedUpstreamNameservers = upstreamTree === undefined ? undefined : listedItems(upstreamTree);
+  if (listedUpstreamNameservers !== undefined) {
+    reporter.report(
+      'long-list-not-examined',
+      'upstreamNameservers',
+      '',
+      upstreamTree?.offset,
+      `only the first ${EXAMINED_LIST_ITEMS} of ${listedUpstreamNameservers} upstream nameservers were examined`,
+    );
+  }
   for (const stub of stubDomains) {
     for (const nameserver of stub.nameservers) {
       const problem = stubNameserverProblem(nameserver.value, rules);
@@ -133,7 +161,12 @@ export function readKubeDnsConfig(data: ConfigMapData | null, options: ReadKubeD
     (entry) => entry.severity === 'error' || entry.code === 'federations-json',
   );
   return {
-    config: { stubDomains, upstreamNameservers, federations: federations?.entries },
+    config: {
+      stubDomains,
+      upstreamNameservers,
+      federations: federations?.entries,
+      ...(listedUpstreamNameservers === undefined ? {} : { listedUpstreamNameservers }),
+    },
     diagnostics: reporter.diagnostics,
     acceptedByKubeDns,
     rules,
@@ -142,7 +175,9 @@ export function readKubeDnsConfig(data: ConfigMapData | null, options: ReadKubeD
 
 function readJson(key: KubeDnsKey, text: string | undefined, reporter: Reporter): GoJsonValue | undefined {
   if (text === undefined) return undefined;
-  const parsed = parseGoJson(text);
+  // One member per key (the one Go's map keeps) and short lists: every use of the tree below
+  // reads a duplicate key's first position and last value, and at most EXAMINED_LIST_ITEMS items.
+  const parsed = parseGoJsonTree(text, { collapseDuplicateKeys: true, keepItems: EXAMINED_LIST_ITEMS });
   if (!parsed.ok) {
     reporter.report('json-syntax', key, '', parsed.error.offset, `not valid JSON: ${parsed.error.message}`);
     return undefined;
@@ -293,8 +328,47 @@ function kindOf(value: unknown): string {
   return typeof value;
 }
 
-/** Shapes and names, declared in schemas/kube-dns-values.schema.json. */
+/** Shapes and names: the schema on what was built, and the kinds of the items only counted. */
 function checkShapes(
+  stubTree: GoJsonValue | undefined,
+  upstreamTree: GoJsonValue | undefined,
+  federations: FederationsReading | undefined,
+  reporter: Reporter,
+): void {
+  checkSchema(stubTree, upstreamTree, federations, reporter);
+  if (stubTree?.kind === 'object') {
+    for (const member of stubTree.members) reportOmittedKinds('stubDomains', jsonPathStep(member.key), member.value, reporter);
+  }
+  if (upstreamTree !== undefined) reportOmittedKinds('upstreamNameservers', '', upstreamTree, reporter);
+}
+
+/** How many items a list had, when it had more than were built (see {@link EXAMINED_LIST_ITEMS}). */
+function listedItems(tree: GoJsonValue): number | undefined {
+  return tree.kind === 'array' && tree.omitted !== undefined ? tree.items.length + tree.omitted.count : undefined;
+}
+
+const TREE_KIND_NAMES: Readonly<Record<GoJsonValue['kind'], string>> = { object: 'an object', array: 'an array', string: 'a string', number: 'a number', bool: 'a boolean', null: 'null' };
+
+/**
+ * A list's items after the built ones are counted by kind: one that is not a string (or null) is
+ * a type error for Go as anywhere else in the list. Reported once per list, at the first such item.
+ */
+function reportOmittedKinds(key: KubeDnsKey, prefix: string, tree: GoJsonValue, reporter: Reporter): void {
+  if (tree.kind !== 'array' || tree.omitted === undefined) return;
+  let first: { kind: GoJsonValue['kind']; index: number; offset: number } | undefined;
+  let wrong = 0;
+  for (const [kind, counted] of Object.entries(tree.omitted.kinds) as [GoJsonValue['kind'], { count: number; index: number; offset: number }][]) {
+    if (kind === 'string' || kind === 'null') continue;
+    wrong += counted.count;
+    if (first === undefined || counted.index < first.index) first = { kind, index: counted.index, offset: counted.offset };
+  }
+  if (first === undefined) return;
+  const more = wrong > 1 ? ` (and ${wrong - 1} more item${wrong === 2 ? '' : 's'} of another type after it)` : '';
+  reporter.report('json-type', key, `${prefix}${jsonPathStep(first.index)}`, first.offset, `must be a string, not ${TREE_KIND_NAMES[first.kind]}${more}`);
+}
+
+/** Shapes and names, declared in schemas/kube-dns-values.schema.json. */
+function checkSchema(
   stubTree: GoJsonValue | undefined,
   upstreamTree: GoJsonValue | undefined,
   federations: FederationsReading | undefined,
@@ -326,7 +400,8 @@ function checkShapes(
     } else if (propertyName !== undefined) {
       reporter.report('kube-dns-invalid-domain', key, jsonPathStep(propertyName), keyOffset(trees[key], propertyName, indexes), `'${propertyName}' is not a DNS-1123 subdomain`);
     } else if (error.keyword === 'maxItems') {
-      const count = Array.isArray(document[key]) ? (document[key] as unknown[]).length : 0;
+      const tree = trees[key];
+      const count = (tree === undefined ? undefined : listedItems(tree)) ?? (Array.isArray(document[key]) ? (document[key] as unknown[]).length : 0);
       reporter.report('kube-dns-too-many-upstreams', key, '', trees[key]?.offset, `${count} upstream nameservers; kube-dns accepts at most 3`);
     } else {
       const where = locate(trees[key], pointer, indexes);
@@ -364,11 +439,16 @@ export function plainlyFollowsSchema(stubTree: GoJsonValue | undefined, upstream
   return true;
 }
 
-/** An array of strings and nulls, or null (Go's `[]string`). */
+/** An array of strings and nulls, or null (Go's `[]string`); items only counted included. */
 function isNullableStringList(value: GoJsonValue): boolean {
   if (value.kind === 'null') return true;
   if (value.kind !== 'array') return false;
   for (const item of value.items) if (item.kind !== 'string' && item.kind !== 'null') return false;
+  return value.omitted === undefined || onlyStringsOmitted(value);
+}
+
+function onlyStringsOmitted(list: GoJsonArray): boolean {
+  for (const kind of Object.keys(list.omitted?.kinds ?? {})) if (kind !== 'string' && kind !== 'null') return false;
   return true;
 }
 
@@ -389,18 +469,22 @@ function listEntries(tree: GoJsonValue, prefix: string): ValueEntry[] {
   return entries;
 }
 
-function stubEntries(tree: GoJsonValue): StubDomainEntry[] {
+/** The stub domains of a tree read with `collapseDuplicateKeys` (one member per key). */
+function stubEntries(tree: GoJsonValue, reporter: Reporter): StubDomainEntry[] {
   if (tree.kind !== 'object') return [];
-  const entries = new Map<string, StubDomainEntry>();
-  for (const member of tree.members) {
-    const first = entries.get(member.key);
+  const { members } = tree;
+  const entries = new Array<StubDomainEntry>(members.length);
+  for (let index = 0; index < members.length; index += 1) {
+    const member = members[index] as GoJsonMember;
     const path = jsonPathStep(member.key);
-    entries.set(member.key, {
-      domain: member.key,
-      path,
-      offset: first?.offset ?? member.keyOffset,
-      nameservers: listEntries(member.value, path),
-    });
+    const nameservers = listEntries(member.value, path);
+    const listedNameservers = listedItems(member.value);
+    if (listedNameservers === undefined) {
+      entries[index] = { domain: member.key, path, offset: member.keyOffset, nameservers };
+      continue;
+    }
+    entries[index] = { domain: member.key, path, offset: member.keyOffset, nameservers, listedNameservers };
+    reporter.report('long-list-not-examined', 'stubDomains', path, member.value.offset, `'${member.key}': only the first ${EXAMINED_LIST_ITEMS} of ${listedNameservers} nameservers were examined`);
   }
-  return [...entries.values()];
+  return entries;
 }

@@ -1,6 +1,6 @@
 import type { ConfigMapData } from '../configmap/config-map-data.js';
 import { isDns1123Label } from '../dns/go-net.js';
-import { KUBE_DNS_KEYS, readKubeDnsConfig } from '../kubedns/read-kube-dns-config.js';
+import { EXAMINED_LIST_ITEMS, KUBE_DNS_KEYS, readKubeDnsConfig } from '../kubedns/read-kube-dns-config.js';
 import type { KubeDnsConfig, KubeDnsReading } from '../kubedns/read-kube-dns-config.js';
 import { DEFAULT_CLUSTER_DOMAIN } from '../translate/translate.js';
 import { KUBERNETES_DEFAULT_REVERSE_ZONES } from '../coredns/kubernetes-default-corefile.js';
@@ -101,6 +101,9 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
     if (stub.nameservers.length === 0) {
       notes.push(`stub domain ${zone} has no nameservers: dnsmasq-nanny adds no --server for it, so its names go upstream`);
       continue;
+    }
+    if (stub.listedNameservers !== undefined) {
+      notes.push(`stub domain ${zone} lists ${stub.listedNameservers} nameservers: only the first ${EXAMINED_LIST_ITEMS} were read and are modelled`);
     }
     const servers = stub.nameservers.map((entry) => addressOf(entry.value, `stub domain ${zone}`, notes));
     const existing = table.get(zone);

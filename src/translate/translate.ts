@@ -5,7 +5,7 @@ import { diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { isDns1123Subdomain, parseGoIP } from '../dns/go-net.js';
 import { readKubeDnsConfig } from '../kubedns/read-kube-dns-config.js';
-import type { FederationEntry, KubeDnsConfig, StubDomainEntry, ValueEntry } from '../kubedns/read-kube-dns-config.js';
+import type { FederationEntry, KubeDnsConfig, KubeDnsReading, StubDomainEntry, ValueEntry } from '../kubedns/read-kube-dns-config.js';
 import { coreDnsFeatures, NEWEST_COREDNS_VERSION } from '../coredns/versions.js';
 import type { CoreDnsFeatures, CoreDnsVersion } from '../coredns/versions.js';
 import { KUBERNETES_DEFAULT_REVERSE_ZONES, kubernetesDefaultMainBlock } from '../coredns/kubernetes-default-corefile.js';
@@ -88,7 +88,8 @@ export function translateKubeDns(data: ConfigMapData | null, options: TranslateO
   if (options.clusterDnsIp !== undefined && parseGoIP(options.clusterDnsIp) === undefined) {
     throw new TranslateOptionsError(`cluster DNS IP '${options.clusterDnsIp}' is not an IP address`);
   }
-  const reading = readKubeDnsConfig(data, options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion });
+  // `let`: released once planned (below), so that a large reading is not kept alongside the model.
+  let reading: KubeDnsReading | undefined = readKubeDnsConfig(data, options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion });
   const isValidation = (entry: Diagnostic) => entry.code.startsWith('kube-dns-') && entry.severity === 'error';
   // kube-dns could not parse JSON federations either: the ConfigMap was ignored as a whole, so
   // translating it as written would switch on stub domains that were not in effect.
@@ -109,10 +110,13 @@ export function translateKubeDns(data: ConfigMapData | null, options: TranslateO
   }
   const context: Context = { features, clusterDomain, clusterDnsIp: options.clusterDnsIp, diagnostics };
   const stubs = planStubs(reading.config, context);
-  const upstreams = planUpstreams(reading.config.upstreamNameservers, context);
+  const upstreams = planUpstreams(reading.config.upstreamNameservers, reading.config.listedUpstreamNameservers, context);
   const federation = planFederation(reading.config.federations, options.dropFederations === true, context);
   const mainKeys = mainBlockKeys(stubs, context);
   const splitMainBlock = needsMainBlockSplit(mainKeys, stubs, context);
+  // The entries of a large ConfigMap (a third of the live memory of a 700,000-domain translation)
+  // are not needed any more; V8 would keep them to the end of this function otherwise.
+  reading = undefined;
   if (!features.kubernetesFallthroughZones) {
     report(context, 'reverse-lookups-not-forwarded', '', '', `CoreDNS ${features.version}'s kubernetes plugin cannot fall through for in-addr.arpa and ip6.arpa`);
   }
@@ -154,6 +158,11 @@ function planStubs(config: KubeDnsConfig, context: Context): PlannedStub[] {
     if (!checkStubPlacement(zone, stub, context)) continue;
     if (stub.nameservers.length === 0) {
       report(context, 'empty-stub-domain', 'stubDomains', stub.path, `'${zone}' has no nameservers; no server block is emitted`);
+      continue;
+    }
+    if (stub.listedNameservers !== undefined) {
+      // Only the first nameservers were read (the reader's long-list-not-examined): over the limit whatever they are.
+      report(context, 'too-many-nameservers', 'stubDomains', stub.path, `'${zone}' has ${stub.listedNameservers} nameservers; CoreDNS forwards to at most ${context.features.upstreamLimit.max}`);
       continue;
     }
     const reportedBefore = context.diagnostics.length;
@@ -236,16 +245,27 @@ function checkedTarget(nameserver: ValueEntry, key: string, context: Context): F
   return target;
 }
 
-function planUpstreams(nameservers: readonly ValueEntry[] | undefined, context: Context): string[] {
+function planUpstreams(nameservers: readonly ValueEntry[] | undefined, listed: number | undefined, context: Context): string[] {
   if (nameservers === undefined || nameservers.length === 0) {
     report(context, 'upstream-resolv-conf', 'upstreamNameservers', '', `forwarding to ${RESOLV_CONF} of the node`);
     return [RESOLV_CONF];
+  }
+  const { max } = context.features.upstreamLimit;
+  if (listed !== undefined) {
+    // Only the first ones were read (the reader's long-list-not-examined): over the limit whatever they are.
+    report(context, 'too-many-nameservers', 'upstreamNameservers', '', `${listed} upstream nameservers; CoreDNS forwards to at most ${max}`);
+    return [];
   }
   const targets = nameservers.flatMap((nameserver) => {
     const target = checkedTarget(nameserver, 'upstreamNameservers', context);
     if (target?.kind === 'hostname' && !acceptHostname(target.name, nameserver, 'upstreamNameservers', context)) return [];
     return target === undefined ? [] : [target.text];
   });
+  if (targets.length > max) {
+    // Only reachable with --force (kube-dns took at most 3): CoreDNS would refuse the forward line.
+    report(context, 'too-many-nameservers', 'upstreamNameservers', '', `${targets.length} upstream nameservers; CoreDNS forwards to at most ${max}`);
+    return [];
+  }
   if (targets.length === 0 && !hasErrors(context.diagnostics)) {
     report(context, 'no-upstream-left', 'upstreamNameservers', '', `every upstream nameserver was dropped; falling back to ${RESOLV_CONF} would change where names go`);
   }
@@ -318,6 +338,15 @@ function toDirective(source: DefaultDirective): Directive {
   return { name: source.name, arguments: source.args, ...block };
 }
 
+/**
+ * The directives every stub block has, shared by all of them: models are read-only (the parser
+ * shares its frozen one-word and empty lists the same way), and for a large translation these
+ * were a third of the model's objects.
+ */
+const STUB_ERRORS: Directive = Object.freeze({ name: 'errors', arguments: Object.freeze([]) });
+const STUB_CACHE: Directive = Object.freeze({ name: 'cache', arguments: Object.freeze(['30']) });
+const STUB_LOOP: Directive = Object.freeze({ name: 'loop', arguments: Object.freeze([]) });
+
 function buildCorefile(
   mainKeys: readonly string[],
   splitMainBlock: boolean,
@@ -348,10 +377,8 @@ function buildCorefile(
     const destinations = new Array<string>(targets.length + 1);
     destinations[0] = '.';
     for (let target = 0; target < targets.length; target += 1) destinations[target + 1] = (targets[target] as ForwardTarget).text;
-    const errors: Directive = { name: 'errors', arguments: [] };
-    const cache: Directive = { name: 'cache', arguments: ['30'] };
     const forward: Directive = { name: features.preferredForwarder, arguments: destinations };
-    const directives = features.loop ? [errors, cache, { name: 'loop', arguments: [] }, forward] : [errors, cache, forward];
+    const directives = features.loop ? [STUB_ERRORS, STUB_CACHE, STUB_LOOP, forward] : [STUB_ERRORS, STUB_CACHE, forward];
     items[index + first] = { kind: 'server-block', keys: [`${zone}:${DNS_PORT}`], directives };
   }
   return { items };

@@ -5,7 +5,7 @@ import { readConfigMap } from '../../src/configmap/read-configmap.js';
 import { formatDiagnostic } from '../../src/diagnostics/diagnostic.js';
 import { kubeDnsRules, UnsupportedKubeDnsVersionError } from '../../src/kubedns/kube-dns-versions.js';
 import { stubNameserverProblem, upstreamNameserverProblem } from '../../src/kubedns/nameserver-rules.js';
-import { readKubeDnsConfig } from '../../src/kubedns/read-kube-dns-config.js';
+import { EXAMINED_LIST_ITEMS, readKubeDnsConfig } from '../../src/kubedns/read-kube-dns-config.js';
 
 function lines(data: Record<string, string> | null, kubeDnsVersion?: string): string[] {
   return readKubeDnsConfig(data, kubeDnsVersion === undefined ? {} : { kubeDnsVersion }).diagnostics.map(formatDiagnostic);
@@ -172,5 +172,65 @@ describe('kube-dns nameserver rules per version', () => {
     expect(() => kubeDnsRules('latest')).toThrow(/not a version like 1\.22\.20/);
     expect(kubeDnsRules('v1.15.1').stubHostnamesResolved).toBe(true);
     expect(kubeDnsRules('1.15.0').stubHostnamesResolved).toBe(false);
+  });
+});
+
+describe('readKubeDnsConfig on lists too long to translate', () => {
+  const addresses = (count: number, make = (index: number) => `10.0.${index >> 8}.${index & 255}`) => Array.from({ length: count }, (_, index) => make(index));
+
+  it(`reads ${EXAMINED_LIST_ITEMS} upstream nameservers, counts the rest, and says so once`, () => {
+    const reading = readKubeDnsConfig({ upstreamNameservers: JSON.stringify(addresses(100_000, () => 'not an address')) });
+    expect(reading.acceptedByKubeDns).toBe(false);
+    expect(reading.config.upstreamNameservers).toHaveLength(EXAMINED_LIST_ITEMS);
+    expect(reading.config.listedUpstreamNameservers).toBe(100_000);
+    const counts = new Map<string, number>();
+    for (const entry of reading.diagnostics) counts.set(entry.code, (counts.get(entry.code) ?? 0) + 1);
+    // One count error and one note, and no more item diagnostics than items read (not 100,000).
+    expect(Object.fromEntries(counts)).toEqual({ 'kube-dns-too-many-upstreams': 1, 'long-list-not-examined': 1, 'kube-dns-invalid-upstream': EXAMINED_LIST_ITEMS });
+    expect(reading.diagnostics.slice(0, 2).map(formatDiagnostic)).toEqual([
+      'error kube-dns-too-many-upstreams upstreamNameservers: 100000 upstream nameservers; kube-dns accepts at most 3',
+      `warning long-list-not-examined upstreamNameservers: only the first ${EXAMINED_LIST_ITEMS} of 100000 upstream nameservers were examined`,
+    ]);
+  });
+
+  it(`keeps a list of ${EXAMINED_LIST_ITEMS} whole, with no note`, () => {
+    const reading = readKubeDnsConfig({ stubDomains: JSON.stringify({ 'a.example': addresses(EXAMINED_LIST_ITEMS) }) });
+    expect(reading.diagnostics).toEqual([]);
+    expect(reading.config.stubDomains[0]?.nameservers).toHaveLength(EXAMINED_LIST_ITEMS);
+    expect(reading.config.stubDomains[0]).not.toHaveProperty('listedNameservers');
+    expect(reading.config).not.toHaveProperty('listedUpstreamNameservers');
+  });
+
+  it('notes a long stub list and still finds an item of the wrong type after the ones read', () => {
+    const list: unknown[] = addresses(EXAMINED_LIST_ITEMS + 50);
+    list[EXAMINED_LIST_ITEMS + 10] = 7;
+    list[EXAMINED_LIST_ITEMS + 20] = ['nested'];
+    list[EXAMINED_LIST_ITEMS + 30] = null;
+    const text = JSON.stringify({ 'b.example': ['1.1.1.1'], 'a.example': list });
+    const reading = readKubeDnsConfig({ stubDomains: text });
+    expect(reading.diagnostics.map(formatDiagnostic)).toEqual([
+      `error json-type stubDomains["a.example"][${EXAMINED_LIST_ITEMS + 10}]: must be a string, not a number (and 1 more item of another type after it)`,
+      `warning long-list-not-examined stubDomains["a.example"]: 'a.example': only the first ${EXAMINED_LIST_ITEMS} of ${EXAMINED_LIST_ITEMS + 50} nameservers were examined`,
+    ]);
+    // The type error points at the item in the value's text.
+    const typeError = reading.diagnostics[0];
+    expect(typeError?.position).toEqual({ line: 1, column: text.indexOf(',7,') + 2 });
+    expect(reading.acceptedByKubeDns).toBe(false);
+    expect(reading.config.stubDomains.map((stub) => [stub.domain, stub.nameservers.length, stub.listedNameservers])).toEqual([
+      ['b.example', 1, undefined],
+      ['a.example', EXAMINED_LIST_ITEMS, EXAMINED_LIST_ITEMS + 50],
+    ]);
+  });
+
+  it('reads a key repeated 100,000 times as one stub domain: first position, last value', () => {
+    const members = Array.from({ length: 100_000 }, (_, index) => `"a.example": ["10.0.${index >> 8}.${index & 255}"]`);
+    const text = `{"z.example": [], ${members.join(', ')}}`;
+    const reading = readKubeDnsConfig({ stubDomains: text });
+    expect(reading.diagnostics).toEqual([]);
+    expect(reading.config.stubDomains.map((stub) => [stub.domain, stub.offset, stub.nameservers.map((entry) => entry.value)])).toEqual([
+      ['z.example', 1, []],
+      ['a.example', text.indexOf('"a.example"'), [`10.0.${99_999 >> 8}.${99_999 & 255}`]],
+    ]);
+    expect(reading.config.stubDomains[1]?.nameservers[0]?.offset).toBe(text.lastIndexOf('"10.0.'));
   });
 });

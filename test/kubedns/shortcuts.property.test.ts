@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsonPathStep } from '../../src/diagnostics/diagnostic.js';
 import { validateKubeDnsValues } from '../../src/generated/validate-kube-dns-values.js';
-import { parseGoJson } from '../../src/kubedns/go-json.js';
+import { parseGoJson, parseGoJsonTree } from '../../src/kubedns/go-json.js';
+import type { GoJsonKindCount, GoJsonMember, GoJsonTreeOptions, GoJsonValue } from '../../src/kubedns/go-json.js';
 import { kubeDnsRules } from '../../src/kubedns/kube-dns-versions.js';
 import { stubNameserverProblem, stubNameserverProblemInFull } from '../../src/kubedns/nameserver-rules.js';
 import { plainGoValue, plainlyFollowsSchema } from '../../src/kubedns/read-kube-dns-config.js';
@@ -94,5 +95,110 @@ describe('jsonPathStep', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+/**
+ * What `parseGoJsonTree(text, options)` must give, derived from the full tree of `parseGoJson`:
+ * objects collapsed to one member per key (first key offset, last value), arrays cut after
+ * `keepItems` with the rest counted by kind (first index and offset of each kind).
+ */
+function expectedTree(value: GoJsonValue, options: GoJsonTreeOptions): GoJsonValue {
+  if (value.kind === 'object') {
+    const members: GoJsonMember[] = [];
+    const at = new Map<string, number>();
+    for (const member of value.members) {
+      const converted = { key: member.key, keyOffset: member.keyOffset, value: expectedTree(member.value, options) };
+      const index = options.collapseDuplicateKeys === true ? at.get(member.key) : undefined;
+      if (index === undefined) {
+        at.set(member.key, members.length);
+        members.push(converted);
+      } else {
+        members[index] = { ...converted, keyOffset: (members[index] as GoJsonMember).keyOffset };
+      }
+    }
+    return { ...value, members };
+  }
+  if (value.kind !== 'array') return value;
+  const keep = options.keepItems ?? Number.POSITIVE_INFINITY;
+  const items = value.items.slice(0, keep).map((item) => expectedTree(item, options));
+  if (value.items.length <= keep) return { ...value, items };
+  const kinds: Partial<Record<GoJsonValue['kind'], GoJsonKindCount>> = {};
+  value.items.slice(keep).forEach((item, position) => {
+    const counted = kinds[item.kind];
+    kinds[item.kind] = counted === undefined ? { count: 1, index: keep + position, offset: item.offset } : { ...counted, count: counted.count + 1 };
+  });
+  return { ...value, items, omitted: { count: value.items.length - keep, kinds } };
+}
+
+describe('parseGoJsonTree (collapsed duplicate keys, long lists counted)', () => {
+  const key = fc.constantFrom('a.b', 'c.d', 'e', '', '__proto__', 'é');
+  const scalar = fc.oneof(nameserverText, fc.constant(null), fc.integer(), fc.boolean(), fc.double({ noNaN: true, noDefaultInfinity: true }));
+  const { value } = fc.letrec<{ value: unknown }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      { weight: 4, arbitrary: scalar },
+      { weight: 2, arbitrary: fc.array(tie('value'), { maxLength: 9 }) },
+      { weight: 2, arbitrary: fc.array(fc.tuple(key, tie('value')), { maxLength: 6 }).map((members) => ({ members })) },
+    ),
+  }));
+  /** JSON text of a generated value; `{members}` becomes an object that may repeat keys. */
+  const render = (v: unknown, spaced: boolean): string => {
+    const gap = spaced ? ' ' : '';
+    if (Array.isArray(v)) return `[${v.map((item) => render(item, spaced)).join(`,${gap}`)}]`;
+    if (v !== null && typeof v === 'object' && 'members' in v) {
+      return `{${(v as { members: [string, unknown][] }).members.map(([k, item]) => `${JSON.stringify(k)}:${gap}${render(item, spaced)}`).join(`,${gap}`)}}`;
+    }
+    return JSON.stringify(v);
+  };
+  /** A text, sometimes broken by one edit so that the syntax check must fail the same way. */
+  const text = fc.tuple(value, fc.boolean(), fc.option(fc.tuple(fc.nat(), fc.constantFrom('', ',', ']', '}', '"', 'x', ' ')), { freq: 4 })).map(([v, spaced, edit]) => {
+    const rendered = render(v, spaced);
+    if (edit === null) return rendered;
+    const at = edit[0] % (rendered.length + 1);
+    return `${rendered.slice(0, at)}${edit[1]}${rendered.slice(at + 1)}`;
+  });
+  const options = fc.record({ collapseDuplicateKeys: fc.boolean(), keepItems: fc.nat(4) }, { requiredKeys: ['collapseDuplicateKeys'] }) as fc.Arbitrary<GoJsonTreeOptions>;
+
+  it('equals the full tree, collapsed and cut, and fails exactly where parseGoJson fails', () => {
+    let collapsed = 0;
+    let cut = 0;
+    let failed = 0;
+    fc.assert(
+      fc.property(text, options, (source, treeOptions) => {
+        const full = parseGoJson(source);
+        const lean = parseGoJsonTree(source, treeOptions);
+        if (!full.ok) {
+          failed += 1;
+          expect(lean.ok).toBe(false);
+          if (!lean.ok) expect([lean.error.message, lean.error.offset]).toEqual([full.error.message, full.error.offset]);
+          return;
+        }
+        expect(lean.ok).toBe(true);
+        if (!lean.ok) return;
+        const expected = expectedTree(full.value, treeOptions);
+        expect(lean.value).toEqual(expected);
+        const printed = JSON.stringify(expected);
+        if (treeOptions.collapseDuplicateKeys && printed.length < JSON.stringify(full.value).length && /"members"/.test(printed)) collapsed += 1;
+        if (printed.includes('"omitted"')) cut += 1;
+      }),
+      { numRuns: 4000 },
+    );
+    // Each path must have been taken often enough to mean something.
+    expect(collapsed).toBeGreaterThan(100);
+    expect(cut).toBeGreaterThan(300);
+    expect(failed).toBeGreaterThan(300);
+  });
+
+  it('without options is parseGoJson', () => {
+    let compared = 0;
+    fc.assert(
+      fc.property(text, (source) => {
+        expect(parseGoJsonTree(source, {})).toEqual(parseGoJson(source));
+        compared += 1;
+      }),
+      { numRuns: 500 },
+    );
+    expect(compared).toBe(500);
   });
 });

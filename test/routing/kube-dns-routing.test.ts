@@ -63,6 +63,16 @@ describe('kube-dns routing model', () => {
     expect(model.notes).toEqual(['stub domain empty.example has no nameservers: dnsmasq-nanny adds no --server for it, so its names go upstream']);
   });
 
+  it('models the nameservers read of a list too long to read in full, and says so', () => {
+    const list = Array.from({ length: 1000 }, (_, index) => `10.0.${index >> 8}.${index & 255}`);
+    const model = kubeDnsRouting({ stubDomains: stubs({ 'long.example': list }), upstreamNameservers: '["8.8.8.8"]' });
+    expect(model.notes).toEqual(['stub domain long.example lists 1000 nameservers: only the first 256 were read and are modelled']);
+    const servers = /^servers\((.*)\)$/.exec(keyOf(model, 'x.long.example'))?.[1]?.split(',');
+    expect(servers).toHaveLength(256);
+    expect(servers).toContain('10.0.0.255:53');
+    expect(servers).not.toContain('10.0.1.0:53');
+  });
+
   it('routes a ConfigMap kube-dns rejects like its defaults, and says so', () => {
     const model = kubeDnsRouting({ stubDomains: stubs({ 'acme.local': ['10.0.0.1'] }), upstreamNameservers: '["1.1.1.1", "1.0.0.1", "8.8.8.8", "8.8.4.4"]' });
     expect(model.acceptedByKubeDns).toBe(false);

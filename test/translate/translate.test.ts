@@ -191,6 +191,31 @@ describe('translateKubeDns', () => {
     expect(codes({ stubDomains: many })).toContain('error too-many-nameservers');
   });
 
+  it('refuses a stub list too long to read in full by its count, without a diagnostic per item', () => {
+    const many = JSON.stringify({ 'a.corp': Array.from({ length: 1_000_000 }, () => '127.0.0.1') });
+    const { ok, lines } = run({ stubDomains: many, upstreamNameservers: '["8.8.8.8"]' });
+    expect(ok).toBe(false);
+    expect(lines).toEqual([
+      "warning long-list-not-examined stubDomains[\"a.corp\"]: 'a.corp': only the first 256 of 1000000 nameservers were examined",
+      "error too-many-nameservers stubDomains[\"a.corp\"]: 'a.corp' has 1000000 nameservers; CoreDNS forwards to at most 15",
+    ]);
+  });
+
+  it('refuses more than 15 upstream nameservers, also with --force (was an internal error)', () => {
+    const sixteen = JSON.stringify(Array.from({ length: 16 }, (_, index) => `10.0.0.${index + 1}`));
+    const forced = run({ upstreamNameservers: sixteen }, { force: true });
+    expect(forced.ok).toBe(false);
+    expect(forced.lines).toContain('error too-many-nameservers upstreamNameservers: 16 upstream nameservers; CoreDNS forwards to at most 15');
+    const huge = run({ upstreamNameservers: JSON.stringify(Array.from({ length: 1_000_000 }, () => '127.0.0.1')) }, { force: true });
+    expect(huge.ok).toBe(false);
+    expect(huge.lines).toEqual([
+      'warning kube-dns-too-many-upstreams upstreamNameservers: 1000000 upstream nameservers; kube-dns accepts at most 3',
+      'warning long-list-not-examined upstreamNameservers: only the first 256 of 1000000 upstream nameservers were examined',
+      'warning kube-dns-would-ignore: kube-dns 1.26.7 rejected this ConfigMap (1 problem) and ran without it',
+      'error too-many-nameservers upstreamNameservers: 1000000 upstream nameservers; CoreDNS forwards to at most 15',
+    ]);
+  });
+
   it('refuses zones CoreDNS cannot serve and duplicates', () => {
     expect(codes({ stubDomains: `{"${'a'.repeat(64)}.corp": ["10.0.0.1"]}` })).toContain('error invalid-zone');
     expect(codes({ stubDomains: '{"a.corp": ["10.0.0.1"], "A.corp": ["10.0.0.2"]}' }, { force: true })).toContain('error duplicate-zone');
