@@ -6,7 +6,7 @@ import { ExitCode } from './usage-error.js';
 
 /** One output line of `--batch`: the corpus shape, plus `stage: "input"` for unusable lines. */
 export type BatchResultLine =
-  | { readonly id: unknown; readonly ok: true; readonly corefile: string; readonly warnings?: readonly string[] }
+  | { readonly id: unknown; readonly ok: true; readonly corefile: string; readonly warnings?: readonly string[]; readonly unrequested?: readonly string[] }
   | { readonly id: unknown; readonly ok: false; readonly stage: 'translate' | 'decode' | 'input'; readonly error: string; readonly warnings?: readonly string[] };
 
 /** The progress line (on a terminal) is redrawn every this many cases. */

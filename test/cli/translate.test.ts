@@ -38,6 +38,19 @@ describe('kube-dns-to-coredns --kubeadm', () => {
     );
   });
 
+  it('prints what the input did not ask for as warnings on stderr, the Corefile unchanged', async () => {
+    const io = memoryIo({ stdin: JSON.stringify({ stubDomains: JSON.stringify({ 'evil.com {\n whoami\n}\nx.com': ['1.2.3.4'] }) }) });
+    expect(await main(['--kubeadm', '1.19'], io)).toBe(0);
+    expect(io.out()).toContain('\nevil.com {\n whoami\n}\nx.com:53 {\n');
+    expect(io.err()).toBe(
+      [
+        "warning: the Corefile holds a server block 'evil.com' (line 21) that the input did not ask for (kubeadm v1.19 pasted the ConfigMap's values into its manifest unescaped; the Corefile is what it stored)",
+        "warning: the Corefile holds a server block 'x.com:53' (line 24) that the input did not ask for (kubeadm v1.19 pasted the ConfigMap's values into its manifest unescaped; the Corefile is what it stored)",
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('exits 1 with kubeadm’s exact error for a failing translation', async () => {
     const io = memoryIo({ stdin: 'data:\n  stubDomains: \'{"a.com": [1.1.1.1]}\'\n' });
     expect(await main(['--kubeadm', '1.10'], io)).toBe(1);
