@@ -45,7 +45,8 @@ Both:
   --out FILE                 write the output to FILE (atomically, and only on success)
                              instead of stdout; works for every command
   --batch                    read JSON lines {"id", "data", "dnsDomain"} and write one JSON
-                             result line per input, in order
+                             result line per input line (blank ones too), in order, each as
+                             soon as it is answered
   -h, --help                 show this help
   -V, --version              show the version
 
