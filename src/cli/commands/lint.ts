@@ -9,7 +9,7 @@ import type { CliIo } from '../io.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 
-export const LINT_HELP = `Usage: kube-dns-to-coredns lint [--coredns VERSION] [--output text|json] [FILE|-]
+export const LINT_HELP = `Usage: kube-dns-to-coredns lint [--coredns VERSION] [-o text|json] [FILE|-]
 
 Check a CoreDNS Corefile against a CoreDNS release: plugins and options that release
 does not have (yet or any more), forward destinations it cannot use, more than 15
@@ -26,9 +26,9 @@ LINE and COL count in the Corefile text (for a ConfigMap, in its 'Corefile' entr
 A summary goes to stderr.
 
 Options:
-  --coredns VERSION   the CoreDNS release to check against (default ${NEWEST_COREDNS_VERSION})
-  --output FORMAT     text (default) or json: {file, coredns, ok, diagnostics}
-  -h, --help          show this help
+  --coredns VERSION    the CoreDNS release to check against (default ${NEWEST_COREDNS_VERSION})
+  -o, --output FORMAT  text (default) or json: {file, coredns, ok, diagnostics}
+  -h, --help           show this help
 
 Exit status: 0 no errors (warnings and infos allowed), 1 at least one error,
 2 bad usage, unreadable input or a syntax error (FILE:LINE:COL: message on stderr).
@@ -37,7 +37,7 @@ Examples:
   kube-dns-to-coredns lint Corefile
   kube-dns-to-coredns lint --coredns 1.6.7 Corefile   # before an upgrade: will 1.6.7 start?
   kubectl -n kube-system get configmap coredns -o yaml | kube-dns-to-coredns lint --coredns 1.8.0
-  kube-dns-to-coredns lint --output json Corefile | jq '.diagnostics[] | select(.severity == "error")'
+  kube-dns-to-coredns lint -o json Corefile | jq '.diagnostics[] | select(.severity == "error")'
 `;
 
 const OUTPUT_FORMATS = ['text', 'json'] as const;
