@@ -3,7 +3,7 @@ export const MAIN_HELP = `Usage:
   kube-dns-to-coredns [options] [FILE|-]
   kube-dns-to-coredns --kubeadm VERSION [--dns-domain DOMAIN] [FILE|-]
   kube-dns-to-coredns [--kubeadm VERSION] --batch [FILE|-]
-  kube-dns-to-coredns fmt [--check] [FILE|-]
+  kube-dns-to-coredns fmt [FILE|-]  |  fmt --check [FILE|-]...
   kube-dns-to-coredns lint [--coredns VERSION] [FILE|-]
   kube-dns-to-coredns check --kube-dns FILE --corefile FILE [--cluster-domain DOMAIN]
   kube-dns-to-coredns explain NAME --kube-dns FILE [--corefile FILE] [--namespace NS]
