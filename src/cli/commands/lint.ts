@@ -3,6 +3,7 @@ import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
 import { lintCorefile } from '../../lint/lint.js';
 import type { LintResult } from '../../lint/lint.js';
 import { NEWEST_COREDNS_VERSION, parseCoreDnsVersion, UnknownCoreDnsVersionError } from '../../coredns/versions.js';
+import { printable } from '../../util/printable-text.js';
 import type { CoreDnsVersion } from '../../coredns/versions.js';
 import { readCorefileSource } from '../corefile-source.js';
 import type { CliIo } from '../io.js';
@@ -67,14 +68,14 @@ export async function runLint(args: readonly string[], io: CliIo): Promise<numbe
     result = lintCorefile(source.corefile, { coredns: parsed.coredns, filename: source.name });
   } catch (error) {
     if (!(error instanceof CorefileSyntaxError)) throw error;
-    io.stderr.write(`${source.locate(error.position, error.reason)}\n`);
+    io.stderr.write(`${printable(source.locate(error.position, error.reason))}\n`);
     return ExitCode.usage;
   }
   if (parsed.output === 'json') {
     io.stdout.write(`${JSON.stringify({ file: source.name, coredns: result.coredns, ok: result.ok, diagnostics: result.diagnostics }, null, 2)}\n`);
   } else {
     for (const entry of result.diagnostics) io.stdout.write(`${formatDiagnostic(entry)}\n`);
-    io.stderr.write(`${source.name}: ${summary(result)} (CoreDNS ${result.coredns})\n`);
+    io.stderr.write(`${printable(source.name)}: ${summary(result)} (CoreDNS ${result.coredns})\n`);
   }
   return result.ok ? ExitCode.ok : ExitCode.failed;
 }
