@@ -1,12 +1,12 @@
 import { validateBatchCase } from '../generated/validate-batch-case.js';
 import { stringifyAsciiJson } from '../util/ascii-json.js';
 import type { CliIo } from './io.js';
-import { INPUT_LIMITS, readSource } from './read-source.js';
+import { cannotRead, INPUT_LIMITS, isStdin, readSourceBytes, sourceName } from './read-source.js';
 import { ExitCode } from './usage-error.js';
 
 /** One output line of `--batch`: the corpus shape, plus `stage: "input"` for unusable lines. */
 export type BatchResultLine =
-  | { readonly id: unknown; readonly ok: true; readonly corefile: string; readonly warnings?: readonly string[] }
+  | { readonly id: unknown; readonly ok: true; readonly corefile: string; readonly warnings?: readonly string[]; readonly unrequested?: readonly string[] }
   | { readonly id: unknown; readonly ok: false; readonly stage: 'translate' | 'decode' | 'input'; readonly error: string; readonly warnings?: readonly string[] };
 
 /** The progress line (on a terminal) is redrawn every this many cases. */
@@ -18,6 +18,8 @@ const PROGRESS_EVERY = 512;
  * than encoding the text does.
  */
 const FLUSH_CHARACTERS = 48 * 1024;
+/** Pending output is also written once it has waited this long, so that slow cases can be watched. */
+const FLUSH_MILLISECONDS = 200;
 
 /** One usable input line of a batch. */
 export interface BatchCase {
@@ -28,45 +30,191 @@ export interface BatchCase {
 }
 
 /**
- * The batch loop: one JSON result line per JSON input line, in input order. A line that cannot be
- * used yields an `input` error line for its id (`null` if it has none); the batch goes on. Exit
- * status 0 even when cases fail: failures are data here. Unreadable input exits 2.
+ * The batch loop: one JSON result line per input line, in input order, each written as soon as it
+ * is known (pending lines are written whenever the input has no more complete lines at hand, so a
+ * pipe sees every answer before the next line arrives). A line that cannot be used — blank, too
+ * long, not UTF-8, not JSON, not a case — yields an `input` error line for its id (`null` if it has
+ * none); the batch goes on. Exit status 0 even when cases fail: failures are data here. Unreadable
+ * input exits 2.
  */
 export async function runBatch(
   file: string | undefined,
   io: CliIo,
   translateCase: (batchCase: BatchCase, lineNumber: number) => { readonly ok: boolean; readonly stage?: string },
 ): Promise<number> {
-  const source = await readSource(file, io, INPUT_LIMITS.batch);
   const counts = { ok: 0, failed: 0, unusable: 0 };
   const progress = io.stderr.isTTY === true;
   let pending: string[] = [];
   let pendingCharacters = 0;
-  let lineNumber = 0;
-  for (const line of source.text.split('\n')) {
-    lineNumber += 1;
-    if (line.trim() === '') continue;
-    const read = readBatchCase(line, lineNumber);
-    const result = 'unusable' in read ? read.unusable : translateCase(read, lineNumber);
-    if (result.ok) counts.ok += 1;
-    else if (result.stage === 'input') counts.unusable += 1;
-    else counts.failed += 1;
-    const resultLine = stringifyAsciiJson(result);
-    pending.push(resultLine);
-    pendingCharacters += resultLine.length + 1;
-    const done = counts.ok + counts.failed + counts.unusable;
-    const progressDue = progress && done % PROGRESS_EVERY === 0;
-    if (pendingCharacters >= FLUSH_CHARACTERS || progressDue) {
-      io.stdout.write(`${pending.join('\n')}\n`);
-      pending = [];
-      pendingCharacters = 0;
+  let lastFlush = Date.now();
+  const flush = (): void => {
+    if (pending.length > 0) io.stdout.write(`${pending.join('\n')}\n`);
+    pending = [];
+    pendingCharacters = 0;
+    lastFlush = Date.now();
+  };
+  for await (const lines of batchInputLines(file, io)) {
+    for (const line of lines) {
+      const read = 'problem' in line ? { unusable: inputError(null, `line ${line.lineNumber}: ${line.problem}`) } : readBatchCase(line.text, line.lineNumber);
+      const result = 'unusable' in read ? read.unusable : translateCase(read, line.lineNumber);
+      if (result.ok) counts.ok += 1;
+      else if (result.stage === 'input') counts.unusable += 1;
+      else counts.failed += 1;
+      const resultLine = stringifyAsciiJson(result);
+      pending.push(resultLine);
+      pendingCharacters += resultLine.length + 1;
+      const done = counts.ok + counts.failed + counts.unusable;
+      const progressDue = progress && done % PROGRESS_EVERY === 0;
+      if (pendingCharacters >= FLUSH_CHARACTERS || progressDue || Date.now() - lastFlush >= FLUSH_MILLISECONDS) flush();
+      if (progressDue) io.stderr.write(`\r${done} cases…`);
     }
-    if (progressDue) io.stderr.write(`\r${done} cases…`);
+    // Nothing more at hand: the next line may take a while to arrive.
+    flush();
   }
-  if (pending.length > 0) io.stdout.write(`${pending.join('\n')}\n`);
   const total = counts.ok + counts.failed + counts.unusable;
   io.stderr.write(`${progress ? '\r' : ''}batch: ${total} case${total === 1 ? '' : 's'}: ${counts.ok} ok, ${counts.failed} refused or failed, ${counts.unusable} unusable input lines\n`);
   return ExitCode.ok;
+}
+
+/** An input line as text, or why it cannot be read as text. */
+type InputLine = { readonly lineNumber: number; readonly text: string } | { readonly lineNumber: number; readonly problem: string };
+
+/**
+ * The lines of FILE (read whole, at most {@link INPUT_LIMITS.batch}) or of standard input (read as
+ * it arrives when the I/O can stream it), in groups: each group is every complete line at hand.
+ */
+async function* batchInputLines(file: string | undefined, io: CliIo): AsyncGenerator<readonly InputLine[]> {
+  const splitter = new LineSplitter(INPUT_LIMITS.batchLine);
+  if (isStdin(file) && io.stdinChunks !== undefined) {
+    const encoder = new TextEncoder();
+    try {
+      for await (const chunk of io.stdinChunks()) {
+        const lines = splitter.push(typeof chunk === 'string' ? encoder.encode(chunk) : chunk);
+        if (lines.length > 0) yield lines;
+      }
+    } catch (error) {
+      throw cannotRead(sourceName(file), error);
+    }
+  } else {
+    const { bytes } = await readSourceBytes(file, io, INPUT_LIMITS.batch);
+    yield splitter.push(bytes);
+  }
+  const last = splitter.end();
+  if (last.length > 0) yield last;
+}
+
+const LINE_FEED = 0x0a;
+const BYTE_ORDER_MARK = '\ufeff';
+
+/**
+ * Cuts a byte stream into lines at line feeds and decodes each as UTF-8, holding at most
+ * `maxLineBytes` of an unfinished line: a longer line is dropped up to its end and reported.
+ * A byte order mark at the very start is skipped, as the other commands do.
+ */
+export class LineSplitter {
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  /** The start of the unfinished line, in the chunks it came in. */
+  private partial: Uint8Array[] = [];
+  private partialBytes = 0;
+  /** The unfinished line is longer than the limit; its bytes are no longer kept. */
+  private overlong = false;
+  private lineNumber = 0;
+
+  constructor(private readonly maxLineBytes: number) {}
+
+  /** The lines that `chunk` completes. */
+  push(chunk: Uint8Array): InputLine[] {
+    const first = chunk.indexOf(LINE_FEED);
+    if (first < 0) {
+      this.keep(chunk);
+      return [];
+    }
+    const lines = [this.finish(chunk.subarray(0, first))];
+    const last = chunk.lastIndexOf(LINE_FEED);
+    if (last > first) this.finishAll(chunk.subarray(first + 1, last), lines);
+    this.keep(chunk.subarray(last + 1));
+    return lines;
+  }
+
+  /** The last line when the input does not end with a line feed. */
+  end(): InputLine[] {
+    return this.partialBytes > 0 || this.overlong ? [this.finish(new Uint8Array(0))] : [];
+  }
+
+  private keep(bytes: Uint8Array): void {
+    if (bytes.length === 0 || this.overlong) return;
+    if (this.partialBytes + bytes.length > this.maxLineBytes) {
+      this.overlong = true;
+      this.partial = [];
+      this.partialBytes = 0;
+      return;
+    }
+    // A copy: the chunk's buffer may be reused by the stream.
+    this.partial.push(bytes.slice());
+    this.partialBytes += bytes.length;
+  }
+
+  /** The line made of the kept start and `rest`. */
+  private finish(rest: Uint8Array): InputLine {
+    const overlong = this.overlong || this.partialBytes + rest.length > this.maxLineBytes;
+    const bytes = this.partial.length === 0 ? rest : concat([...this.partial, rest], this.partialBytes + rest.length);
+    this.partial = [];
+    this.partialBytes = 0;
+    this.overlong = false;
+    this.lineNumber += 1;
+    return overlong ? this.overlongLine(this.lineNumber) : this.line(this.lineNumber, this.decode(bytes));
+  }
+
+  /**
+   * The whole lines in `region` (line feeds between them, none around), decoded in one call when
+   * they are all UTF-8 (one call per line costs more than the rest of the split).
+   */
+  private finishAll(region: Uint8Array, lines: InputLine[]): void {
+    let texts: string[] | undefined;
+    try {
+      texts = this.decoder.decode(region).split('\n');
+    } catch {
+      texts = undefined;
+    }
+    let start = 0;
+    for (let index = 0; start <= region.length; index += 1) {
+      const found = region.indexOf(LINE_FEED, start);
+      const end = found < 0 ? region.length : found;
+      this.lineNumber += 1;
+      if (end - start > this.maxLineBytes) lines.push(this.overlongLine(this.lineNumber));
+      else lines.push(this.line(this.lineNumber, texts === undefined ? this.decode(region.subarray(start, end)) : (texts[index] as string)));
+      start = end + 1;
+    }
+  }
+
+  private decode(bytes: Uint8Array): string | undefined {
+    try {
+      return this.decoder.decode(bytes);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private overlongLine(lineNumber: number): InputLine {
+    return { lineNumber, problem: `longer than ${Math.round(this.maxLineBytes / 1024 / 1024)} MiB, more than a batch line may hold` };
+  }
+
+  private line(lineNumber: number, decoded: string | undefined): InputLine {
+    if (decoded === undefined) return { lineNumber, problem: 'not UTF-8 text' };
+    const text = lineNumber === 1 && decoded.startsWith(BYTE_ORDER_MARK) ? decoded.slice(BYTE_ORDER_MARK.length) : decoded;
+    if (text.trim() === '') return { lineNumber, problem: 'blank line (expected one JSON object per line)' };
+    return { lineNumber, text };
+  }
+}
+
+function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
+  const joined = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    joined.set(part, offset);
+    offset += part.length;
+  }
+  return joined;
 }
 
 function readBatchCase(line: string, lineNumber: number): BatchCase | { readonly unusable: BatchResultLine } {
@@ -80,9 +228,18 @@ function readBatchCase(line: string, lineNumber: number): BatchCase | { readonly
   if (!validateBatchCase(input)) {
     const [problem] = validateBatchCase.errors ?? [];
     const where = problem?.instancePath === '' || problem === undefined ? 'the line' : problem.instancePath.slice(1).replaceAll('/', '.');
-    return { unusable: inputError(id, `line ${lineNumber}: ${where} ${problem?.message ?? 'is not a batch case'} (expected {"id", "data", "dnsDomain"})`) };
+    return { unusable: inputError(id, `line ${lineNumber}: ${where} ${problem === undefined ? 'is not a batch case' : schemaProblem(problem)} (expected {"id", "data", "dnsDomain"})`) };
   }
   return input as BatchCase;
+}
+
+/** A schema validator's complaint in plain English: `must be an object or null`, not `must be object,null`. */
+function schemaProblem(problem: { readonly keyword: string; readonly params: Record<string, unknown>; readonly message?: string }): string {
+  if (problem.keyword !== 'type') return problem.message ?? 'is not a batch case';
+  const types = problem.params['type'];
+  const names = (Array.isArray(types) ? types : String(types).split(',')).map((type) => String(type));
+  const withArticle = names.map((type) => (type === 'null' ? 'null' : `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`));
+  return `must be ${withArticle.length > 1 ? `${withArticle.slice(0, -1).join(', ')} or ${withArticle[withArticle.length - 1]}` : withArticle[0]}`;
 }
 
 export function inputError(id: unknown, error: string): BatchResultLine {

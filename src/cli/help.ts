@@ -3,7 +3,7 @@ export const MAIN_HELP = `Usage:
   kube-dns-to-coredns [options] [FILE|-]
   kube-dns-to-coredns --kubeadm VERSION [--dns-domain DOMAIN] [FILE|-]
   kube-dns-to-coredns [--kubeadm VERSION] --batch [FILE|-]
-  kube-dns-to-coredns fmt [--check] [FILE|-]
+  kube-dns-to-coredns fmt [FILE|-]  |  fmt --check [FILE|-]...
   kube-dns-to-coredns lint [--coredns VERSION] [FILE|-]
   kube-dns-to-coredns check --kube-dns FILE --corefile FILE [--cluster-domain DOMAIN]
   kube-dns-to-coredns explain NAME --kube-dns FILE [--corefile FILE] [--namespace NS]
@@ -47,7 +47,8 @@ Both:
                              a file is replaced atomically (mode and owner kept), a FIFO
                              or device written to; '-' is stdout; works for every command
   --batch                    read JSON lines {"id", "data", "dnsDomain"} and write one JSON
-                             result line per input, in order
+                             result line per input line (blank ones too), in order, each as
+                             soon as it is answered
   -h, --help                 show this help
   -V, --version              show the version
 

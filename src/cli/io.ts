@@ -12,6 +12,11 @@ export interface CliIo {
   readonly stdout: OutputStream;
   readonly stderr: OutputStream;
   /**
+   * Standard input as it arrives, chunk by chunk, for `--batch`, which answers each line before the
+   * next one arrives. Optional: without it `--batch` reads all of standard input first.
+   */
+  readonly stdinChunks?: () => AsyncIterable<Uint8Array>;
+  /**
    * Reads all of standard input as bytes; rejects with an {@link InputTooLargeError} as soon as it
    * exceeds `maxBytes`, without holding more than that in memory.
    */

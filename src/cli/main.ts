@@ -1,4 +1,5 @@
 import { PACKAGE_VERSION } from '../generated/version.js';
+import { printable, printableLines } from '../util/printable-text.js';
 import { runTranslate } from './commands/translate.js';
 import type { CliIo } from './io.js';
 import { ExitCode, UsageError } from './usage-error.js';
@@ -67,12 +68,13 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     }
     return status;
   } catch (error) {
+    // Messages quote arguments and input (a file name, a ConfigMap key): escaped, one line each.
     if (error instanceof UsageError) {
-      io.stderr.write(`kube-dns-to-coredns: ${error.message}\n`);
+      io.stderr.write(`kube-dns-to-coredns: ${printable(error.message)}\n`);
       return error.exitCode;
     }
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    io.stderr.write(`kube-dns-to-coredns: internal error, please report it:\n${detail}\n`);
+    io.stderr.write(`kube-dns-to-coredns: internal error, please report it:\n${printableLines(detail)}\n`);
     return ExitCode.failed;
   }
 }

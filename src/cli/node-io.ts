@@ -31,6 +31,7 @@ export function processIo(): CliIo {
   return {
     stdout: { write: (chunk) => void process.stdout.write(chunk), isTTY: process.stdout.isTTY === true },
     stderr: { write: (chunk) => void process.stderr.write(chunk), isTTY: process.stderr.isTTY === true },
+    stdinChunks: () => process.stdin,
     readStdin: (maxBytes) => readAll(process.stdin, maxBytes),
     readFile: readBoundedFile,
     writeOutputFile,

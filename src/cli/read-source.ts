@@ -18,7 +18,13 @@ const STDIN = '-';
 export const INPUT_LIMITS = {
   configMap: 32 * 1024 * 1024,
   corefile: 64 * 1024 * 1024,
+  /** A `--batch` FILE, which is read whole. */
   batch: 1024 * 1024 * 1024,
+  /**
+   * One line of `--batch` input: a case holds one ConfigMap's data. Standard input is read as it
+   * comes, so a stream has no total limit, only this one per line.
+   */
+  batchLine: 32 * 1024 * 1024,
 } as const;
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -27,22 +33,41 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * unreadable or oversized input is a usage error.
  */
 export async function readSource(path: string | undefined, io: CliIo, maxBytes: number): Promise<Source> {
-  const fromStdin = path === undefined || path === STDIN;
-  const name = fromStdin ? '<stdin>' : path;
-  let bytes: Uint8Array;
-  try {
-    bytes = fromStdin ? await io.readStdin(maxBytes) : await io.readFile(path, maxBytes);
-  } catch (error) {
-    if (error instanceof InputTooLargeError) {
-      throw new UsageError(`${name}: larger than ${Math.round(maxBytes / 1024 / 1024)} MiB, more than this command reads`);
-    }
-    throw new UsageError(`${name}: cannot read: ${describeSystemError(error)}`);
-  }
+  const { name, bytes } = await readSourceBytes(path, io, maxBytes);
   try {
     return { name, text: utf8.decode(bytes) };
   } catch {
     throw new UsageError(`${name}: not UTF-8 text`);
   }
+}
+
+/** True when `path` means standard input (`-` or no FILE). */
+export function isStdin(path: string | undefined): path is undefined | typeof STDIN {
+  return path === undefined || path === STDIN;
+}
+
+/** {@link readSource} without the decoding: the bytes of FILE or standard input, and its name. */
+export async function readSourceBytes(path: string | undefined, io: CliIo, maxBytes: number): Promise<{ readonly name: string; readonly bytes: Uint8Array }> {
+  const fromStdin = isStdin(path);
+  const name = sourceName(path);
+  try {
+    return { name, bytes: fromStdin ? await io.readStdin(maxBytes) : await io.readFile(path, maxBytes) };
+  } catch (error) {
+    if (error instanceof InputTooLargeError) {
+      throw new UsageError(`${name}: larger than ${Math.round(maxBytes / 1024 / 1024)} MiB, more than this command reads`);
+    }
+    throw cannotRead(name, error);
+  }
+}
+
+/** What error messages call FILE: its path, or `<stdin>`. */
+export function sourceName(path: string | undefined): string {
+  return isStdin(path) ? '<stdin>' : path;
+}
+
+/** The usage error for input that could not be read, with the system's reason in plain words. */
+export function cannotRead(name: string, error: unknown): UsageError {
+  return new UsageError(`${name}: cannot read: ${describeSystemError(error)}`);
 }
 
 function describeSystemError(error: unknown): string {

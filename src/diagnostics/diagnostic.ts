@@ -1,4 +1,5 @@
 import type { SourcePosition } from '../util/source-position.js';
+import { printable } from '../util/printable-text.js';
 import { DIAGNOSTIC_CODES } from './codes.js';
 import type { DiagnosticCode, Severity } from './codes.js';
 
@@ -53,10 +54,15 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((entry) => entry.severity === 'error');
 }
 
-/** `severity code key.path: message` — the one-line form the CLI prints on stderr. */
+/**
+ * `severity code key.path: message` — the one-line form the CLI prints on stderr. Always one line:
+ * control characters (and other characters that could forge a line or drive a terminal) in a key,
+ * path or message, e.g. a stub domain holding a line feed, are written as escapes (`\n`,
+ * `\u001b`); see {@link printable}.
+ */
 export function formatDiagnostic(entry: Diagnostic): string {
   const where = `${entry.key ?? ''}${entry.path ?? ''}`;
-  return `${entry.severity} ${entry.code}${where === '' ? '' : ` ${where}`}: ${entry.message}`;
+  return printable(`${entry.severity} ${entry.code}${where === '' ? '' : ` ${where}`}: ${entry.message}`);
 }
 
 /** Text `JSON.stringify` writes unchanged between its quotes: no quote, backslash, control or surrogate. */

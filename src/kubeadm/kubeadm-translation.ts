@@ -3,15 +3,26 @@ import { decodeKubeadmManifest, renderKubeadmManifest } from './manifest.js';
 import { kubeadmProfileFor } from './kubernetes-version.js';
 import type { KubeadmProfile } from './profiles.js';
 import { KUBEADM_DEFAULT_DNS_DOMAIN, translateKubeadmPieces } from './translate-pieces.js';
+import { findUnrequestedContent } from './unrequested-content.js';
 
 export { KUBEADM_DEFAULT_DNS_DOMAIN };
 
 /**
  * What kubeadm stored, or the error it stopped with: the exact shape of the reference corpus
- * (golden/kubeadm-oracle/expected), without the case id.
+ * (golden/kubeadm-oracle/expected), without the case id, plus `unrequested` (ours, not kubeadm's).
  */
 export type KubeadmOutcome =
-  | { readonly ok: true; readonly corefile: string; readonly warnings: readonly string[] }
+  | {
+      readonly ok: true;
+      readonly corefile: string;
+      readonly warnings: readonly string[];
+      /**
+       * Not kubeadm's: one sentence per server block, plugin or line of the Corefile that the
+       * input did not ask for — what kubeadm's unescaped pasting of a value holding a line break,
+       * a brace or a quote added (`unrequested-content.ts`). Usually empty.
+       */
+      readonly unrequested: readonly string[];
+    }
   | {
       readonly ok: false;
       /** `translate`: a translate function failed; `decode`: the rendered manifest was not valid YAML. */
@@ -41,5 +52,6 @@ export function translateLikeKubeadm(
   const manifest = renderKubeadmManifest(profile, translated.pieces, dnsDomain);
   const decoded = decodeKubeadmManifest(profile, manifest);
   if (!decoded.ok) return { ok: false, stage: 'decode', error: decoded.error, warnings: translated.warnings };
-  return { ok: true, corefile: decoded.corefile, warnings: translated.warnings };
+  const unrequested = findUnrequestedContent(profile, translated.request, dnsDomain, decoded.corefile);
+  return { ok: true, corefile: decoded.corefile, warnings: translated.warnings, unrequested };
 }

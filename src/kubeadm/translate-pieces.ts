@@ -21,8 +21,28 @@ export interface KubeadmPieces {
   readonly federations: string | undefined;
 }
 
+/** One stub server block kubeadm was asked for: the domain and the nameservers it kept. */
+export interface KubeadmStubRequest {
+  readonly domain: string;
+  readonly nameservers: readonly string[];
+}
+
+/**
+ * What the input asked kubeadm to write, value by value, before anything was pasted into text:
+ * the measure against which the stored Corefile is checked for content nobody asked for
+ * (`unrequested-content.ts`).
+ */
+export interface KubeadmRequest {
+  /** The stub blocks written, in order. */
+  readonly stubDomains: readonly KubeadmStubRequest[];
+  /** The main block's upstreams; `undefined` when the key is absent (`/etc/resolv.conf`). */
+  readonly upstreamNameservers: readonly string[] | undefined;
+  /** The federation block's `name domain` lines; `undefined` when none is written. */
+  readonly federations: readonly (readonly [string, string])[] | undefined;
+}
+
 export type PiecesOutcome =
-  | { readonly ok: true; readonly pieces: KubeadmPieces; readonly warnings: readonly string[] }
+  | { readonly ok: true; readonly pieces: KubeadmPieces; readonly request: KubeadmRequest; readonly warnings: readonly string[] }
   | { readonly ok: false; readonly stage: 'translate'; readonly error: string; readonly warnings: readonly string[] };
 
 /** A translate function's failure: kubeadm's message, word for word. */
@@ -57,11 +77,18 @@ export function translateKubeadmPieces(
   assertConfigMapData(data);
   const warnings: string[] = [];
   const values = data ?? {};
+  const stubRequests: KubeadmStubRequest[] = [];
+  const request: { upstreamNameservers?: readonly string[]; federations?: readonly (readonly [string, string])[] } = {};
   try {
-    const stubDomains = translateStubDomains(profile, values[STUB_DOMAINS_KEY], warnings);
-    const upstreamNameservers = translateUpstreamNameservers(profile, values[UPSTREAM_NAMESERVERS_KEY], warnings);
-    const federations = profile.translatesFederations ? translateFederations(values[FEDERATIONS_KEY], dnsDomain) : undefined;
-    return { ok: true, pieces: { stubDomains, upstreamNameservers, federations }, warnings };
+    const stubDomains = translateStubDomains(profile, values[STUB_DOMAINS_KEY], warnings, stubRequests);
+    const upstreamNameservers = translateUpstreamNameservers(profile, values[UPSTREAM_NAMESERVERS_KEY], warnings, request);
+    const federations = profile.translatesFederations ? translateFederations(values[FEDERATIONS_KEY], dnsDomain, request) : undefined;
+    return {
+      ok: true,
+      pieces: { stubDomains, upstreamNameservers, federations },
+      request: { stubDomains: stubRequests, upstreamNameservers: request.upstreamNameservers, federations: request.federations },
+      warnings,
+    };
   } catch (error) {
     if (error instanceof PieceError) return { ok: false, stage: 'translate', error: error.message, warnings };
     throw error;
@@ -72,7 +99,7 @@ function has(value: string | undefined): value is string {
   return value !== undefined;
 }
 
-function translateStubDomains(profile: KubeadmProfile, text: string | undefined, warnings: string[]): string {
+function translateStubDomains(profile: KubeadmProfile, text: string | undefined, warnings: string[], requested: KubeadmStubRequest[]): string {
   if (!has(text)) return '';
   const decoded = decodeStubDomains(text);
   if (!decoded.ok) throw new PieceError(`${JSON_ERROR_PREFIX}: ${decoded.error.message}`);
@@ -82,6 +109,7 @@ function translateStubDomains(profile: KubeadmProfile, text: string | undefined,
     const kept = profile.nameserverCheck === undefined ? (nameservers ?? []) : omitHostnames(nameservers ?? [], profile.nameserverCheck, warnings);
     if (profile.nameserverCheck !== undefined && kept.length === 0) return;
     // kubeadm appended the port blindly: `foo.com:5353` became `foo.com:5353:53`.
+    requested.push({ domain, nameservers: kept });
     writer.open(`${domain}:53`);
     for (const line of fixedLines) writer.line(line);
     writer.line([profile.forwarder, '.', ...kept]);
@@ -90,21 +118,28 @@ function translateStubDomains(profile: KubeadmProfile, text: string | undefined,
   return writer.text(profile.emptyStubsStayEmpty);
 }
 
-function translateUpstreamNameservers(profile: KubeadmProfile, text: string | undefined, warnings: string[]): string {
+function translateUpstreamNameservers(
+  profile: KubeadmProfile,
+  text: string | undefined,
+  warnings: string[],
+  request: { upstreamNameservers?: readonly string[] },
+): string {
   if (!has(text)) return '/etc/resolv.conf';
   const decoded = decodeUpstreamNameservers(text);
   if (!decoded.ok) throw new PieceError(`${JSON_ERROR_PREFIX}: ${decoded.error.message}`);
   const nameservers = decoded.value ?? [];
   const kept = profile.nameserverCheck === undefined ? nameservers : omitHostnames(nameservers, profile.nameserverCheck, warnings);
+  request.upstreamNameservers = kept;
   // Joined raw: no quoting, no indentation (docs/reference/kubeadm-translation.md §3.1).
   return kept.join(' ');
 }
 
-function translateFederations(text: string | undefined, dnsDomain: string): string {
+function translateFederations(text: string | undefined, dnsDomain: string, request: { federations?: readonly (readonly [string, string])[] }): string {
   if (!has(text)) return '';
   const decoded = decodeFederations(text);
   if (!decoded.ok) throw new PieceError(`${FEDERATION_JSON_ERROR_PREFIX}: ${decoded.error.message}`);
-  const body = [...(decoded.value ?? [])].map(([name, domain]) => [name, domain]);
+  const body: [string, string][] = [...(decoded.value ?? [])];
+  request.federations = body;
   return prepCorefileFormat(caddyfileFromJson([{ keys: [`federation ${dnsDomain}`], body }]), 8, false);
 }
 

@@ -7,6 +7,7 @@ import type { Route } from './destination.js';
 import { kubeDnsRoutingOfInput } from './kube-dns-input.js';
 import type { KubeDnsRouting } from './kube-dns-routing.js';
 import { ancestors, canonicalName, compareNames, displayName } from '../dns/names.js';
+import { printable } from '../util/printable-text.js';
 
 /**
  * `check`: does every name still go where it went? Routes a deterministic set of names through the
@@ -137,8 +138,9 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
   return lines.join('\n');
 }
 
-function routeCell(route: Route): string {
-  return `${describeDestination(route.destination)}\n(${route.via})`;
+/** A route as a two-line cell; each line {@link printable} (names come from the input). */
+export function routeCell(route: Route): string {
+  return `${printable(describeDestination(route.destination))}\n(${printable(route.via)})`;
 }
 
 const MAX_NOTES = 10;
@@ -147,7 +149,7 @@ const MAX_NAMES_PER_ROW = 4;
 /** The notes, at most {@link MAX_NOTES} of them, as indented lines. */
 export function formatNotes(notes: readonly string[]): string {
   if (notes.length === 0) return '';
-  const shown = notes.slice(0, MAX_NOTES).map((note) => `  - ${note}`);
+  const shown = notes.slice(0, MAX_NOTES).map((note) => `  - ${printable(note)}`);
   if (notes.length > MAX_NOTES) shown.push(`  - … and ${notes.length - MAX_NOTES} more`);
   return `Notes:\n${shown.join('\n')}\n`;
 }
@@ -166,7 +168,7 @@ export function formatDifferences(differences: readonly RoutingDifference[]): st
   }
   const rows = [...groups.values()].map(({ names, difference }) => {
     const cut = names.length > MAX_NAMES_PER_ROW + 1;
-    const shown = (cut ? names.slice(0, MAX_NAMES_PER_ROW) : names).map(displayName);
+    const shown = (cut ? names.slice(0, MAX_NAMES_PER_ROW) : names).map((name) => printable(displayName(name)));
     if (cut) shown.push(`… ${names.length - MAX_NAMES_PER_ROW} more`);
     return [shown.join('\n'), routeCell(difference.kubeDns), routeCell(difference.coreDns)];
   });

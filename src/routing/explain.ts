@@ -1,11 +1,12 @@
 import type { ConfigMapData } from '../configmap/config-map-data.js';
 import type { Corefile } from '../corefile/model.js';
-import { formatNotes, formatTable } from './check.js';
+import { formatNotes, formatTable, routeCell } from './check.js';
 import { coreDnsRouting } from './coredns-routing.js';
-import { describeDestination, sameDestination } from './destination.js';
+import { sameDestination } from './destination.js';
 import type { Route } from './destination.js';
 import { kubeDnsRoutingOfInput } from './kube-dns-input.js';
 import { canonicalName, displayName } from '../dns/names.js';
+import { printable } from '../util/printable-text.js';
 
 /**
  * `explain`: what a pod's resolver does with a name, and who answers each name it tries.
@@ -98,14 +99,13 @@ export function explainName(query: string, input: ExplainInput): Explanation {
 /** The explanation for people: the search path, then one row per candidate. */
 export function formatExplanation(explanation: Explanation): string {
   const withCorefile = explanation.candidates.some((candidate) => candidate.coreDns !== undefined);
-  const cell = (route: Route) => `${describeDestination(route.destination)}\n(${route.via})`;
   const rows = explanation.candidates.map((candidate, index) => [
     String(index + 1),
-    displayName(candidate.name),
-    cell(candidate.kubeDns),
-    ...(candidate.coreDns === undefined ? [] : [cell(candidate.coreDns), candidate.same === true ? 'yes' : 'NO']),
+    printable(displayName(candidate.name)),
+    routeCell(candidate.kubeDns),
+    ...(candidate.coreDns === undefined ? [] : [routeCell(candidate.coreDns), candidate.same === true ? 'yes' : 'NO']),
   ]);
   const header = ['#', 'CANDIDATE', 'KUBE-DNS', ...(withCorefile ? ['COREDNS', 'SAME'] : [])];
-  const intro = `${JSON.stringify(explanation.query)}: search ${explanation.searchPath.map(displayName).join(' ')}, ndots:${explanation.ndots}; tried in this order until one gets an answer:`;
+  const intro = printable(`${JSON.stringify(explanation.query)}: search ${explanation.searchPath.map(displayName).join(' ')}, ndots:${explanation.ndots}; tried in this order until one gets an answer:`);
   return `${intro}\n\n${formatTable(header, rows)}\n${formatNotes(explanation.notes)}`;
 }

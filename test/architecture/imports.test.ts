@@ -59,7 +59,7 @@ const allowedFloors: Record<string, readonly string[]> = {
   configmap: ['util'],
   coredns: ['dns', 'corefile', 'util'],
   kubedns: ['dns', 'configmap', 'diagnostics', 'util'],
-  kubeadm: ['kubedns', 'dns', 'configmap', 'util'],
+  kubeadm: ['kubedns', 'dns', 'corefile', 'configmap', 'util'],
   lint: ['coredns', 'dns', 'corefile', 'diagnostics', 'util'],
   translate: ['coredns', 'dns', 'corefile', 'kubedns', 'configmap', 'diagnostics', 'util'],
   routing: ['coredns', 'dns', 'corefile', 'kubedns', 'configmap', 'translate', 'diagnostics', 'util'],

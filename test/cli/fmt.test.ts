@@ -40,14 +40,50 @@ describe('kube-dns-to-coredns fmt', () => {
     expect(io.out()).toBe(canonical);
   });
 
-  it('--check prints nothing and exits 1 for a non-canonical file, 0 for a canonical one', async () => {
+  it('--check prints the name of a non-canonical input and exits 1, nothing and 0 for a canonical one', async () => {
     const dirty = memoryIo({ stdin: messy });
     expect(await runFmt(['--check'], dirty)).toBe(1);
-    expect([dirty.out(), dirty.err()]).toEqual(['', '']);
+    expect([dirty.out(), dirty.err()]).toEqual(['<stdin>\n', '']);
     const clean = memoryIo({ stdin: canonical });
     expect(await runFmt(['--check', '-'], clean)).toBe(0);
     expect([clean.out(), clean.err()]).toEqual(['', '']);
-    expect(await runFmt(['--check'], memoryIo({ stdin: canonical.replaceAll('\n', '\r\n') }))).toBe(1);
+    const crlf = memoryIo({ files: { Corefile: canonical.replaceAll('\n', '\r\n') } });
+    expect(await runFmt(['--check', 'Corefile'], crlf)).toBe(1);
+    expect(crlf.out()).toBe('Corefile\n');
+  });
+
+  it('--check takes several files, lists each that is not canonical, one per line, and checks them all', async () => {
+    const files = { 'a/Corefile': messy, 'b/Corefile': canonical, 'c/Corefile': messy, 'cm.yaml': configMap };
+    const io = memoryIo({ files });
+    expect(await main(['fmt', '--check', 'a/Corefile', 'b/Corefile', 'c/Corefile', 'cm.yaml'], io)).toBe(1);
+    expect(io.out()).toBe('a/Corefile\nc/Corefile\ncm.yaml\n');
+    expect(io.err()).toBe('');
+    const allClean = memoryIo({ files });
+    expect(await main(['fmt', '--check', 'b/Corefile', 'b/Corefile'], allClean)).toBe(0);
+    expect(allClean.out()).toBe('');
+  });
+
+  it('--check goes on past unreadable files and syntax errors; the worst status wins', async () => {
+    const io = memoryIo({ files: { dirty: messy, 'bad.cf': '. {\n' } });
+    expect(await main(['fmt', '--check', 'missing', 'bad.cf', 'dirty'], io)).toBe(2);
+    expect(io.out()).toBe('dirty\n');
+    expect(io.err()).toBe("kube-dns-to-coredns: missing: cannot read: no such file\nbad.cf:1:3: Syntax error: Unexpected token '{', expecting '}'\n");
+  });
+
+  it('--check escapes control characters in the names it lists, one name per line', async () => {
+    const io = memoryIo({ files: { 'evil\nCorefile': messy } });
+    expect(await main(['fmt', '--check', 'evil\nCorefile'], io)).toBe(1);
+    expect(io.out()).toBe('evil\\nCorefile\n');
+  });
+
+  it('formats one file only: several without --check are a usage error, and so is - twice', async () => {
+    const io = memoryIo({ files: { a: messy, b: messy } });
+    expect(await main(['fmt', 'a', 'b'], io)).toBe(2);
+    expect(io.out()).toBe('');
+    expect(io.err()).toBe("kube-dns-to-coredns: fmt: formatting prints one Corefile, got 2 FILEs; give one FILE, or --check to check several\n");
+    const twice = memoryIo({ stdin: messy });
+    expect(await main(['fmt', '--check', '-', '-'], twice)).toBe(2);
+    expect(twice.err()).toBe("kube-dns-to-coredns: fmt: standard input ('-') can be read only once\n");
   });
 
   it('reports syntax errors as FILE:LINE:COL: message with exit 2', async () => {
@@ -115,7 +151,7 @@ describe('kube-dns-to-coredns fmt', () => {
   it('has --help with examples', async () => {
     const io = memoryIo();
     expect(await runFmt(['--help'], io)).toBe(0);
-    expect(io.out()).toMatch(/^Usage: kube-dns-to-coredns fmt \[--check\] \[FILE\|-\]/);
+    expect(io.out()).toMatch(/^Usage: kube-dns-to-coredns fmt \[FILE\|-\]\n {7}kube-dns-to-coredns fmt --check \[FILE\|-\]\.\.\./);
     expect(io.out()).toContain('Examples:');
   });
 

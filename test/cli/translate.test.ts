@@ -38,6 +38,19 @@ describe('kube-dns-to-coredns --kubeadm', () => {
     );
   });
 
+  it('prints what the input did not ask for as warnings on stderr, the Corefile unchanged', async () => {
+    const io = memoryIo({ stdin: JSON.stringify({ stubDomains: JSON.stringify({ 'evil.com {\n whoami\n}\nx.com': ['1.2.3.4'] }) }) });
+    expect(await main(['--kubeadm', '1.19'], io)).toBe(0);
+    expect(io.out()).toContain('\nevil.com {\n whoami\n}\nx.com:53 {\n');
+    expect(io.err()).toBe(
+      [
+        "warning: the Corefile holds a server block 'evil.com' (line 21) that the input did not ask for (kubeadm v1.19 pasted the ConfigMap's values into its manifest unescaped; the Corefile is what it stored)",
+        "warning: the Corefile holds a server block 'x.com:53' (line 24) that the input did not ask for (kubeadm v1.19 pasted the ConfigMap's values into its manifest unescaped; the Corefile is what it stored)",
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('exits 1 with kubeadm’s exact error for a failing translation', async () => {
     const io = memoryIo({ stdin: 'data:\n  stubDomains: \'{"a.com": [1.1.1.1]}\'\n' });
     expect(await main(['--kubeadm', '1.10'], io)).toBe(1);
@@ -101,13 +114,14 @@ describe('kube-dns-to-coredns --kubeadm --batch', () => {
     const io = memoryIo({ stdin: input });
     expect(await main(['--kubeadm', '1.19', '--batch'], io)).toBe(0);
     const lines = io.out().trimEnd().split('\n');
-    expect(lines).toHaveLength(3);
+    expect(lines).toHaveLength(4);
     expect(lines[0]).toMatch(/^\{"id": "a", "ok": true, "corefile": "\.:53 \{\\n/);
-    expect(lines[1]).toBe(
+    expect(lines[1]).toBe('{"id": null, "ok": false, "stage": "input", "error": "line 2: blank line (expected one JSON object per line)"}');
+    expect(lines[2]).toBe(
       '{"id": "b", "ok": false, "stage": "translate", "error": "failed to parse JSON from \'kube-dns ConfigMap: unexpected end of JSON input"}',
     );
-    expect(JSON.parse(lines[2] ?? '')).toMatchObject({ id: 3, ok: true });
-    expect(io.err()).toBe('batch: 3 cases: 2 ok, 1 refused or failed, 0 unusable input lines\n');
+    expect(JSON.parse(lines[3] ?? '')).toMatchObject({ id: 3, ok: true });
+    expect(io.err()).toBe('batch: 4 cases: 2 ok, 1 refused or failed, 1 unusable input lines\n');
   });
 
   it('answers a bad line with an error line for its id and goes on', async () => {
@@ -124,7 +138,7 @@ describe('kube-dns-to-coredns --kubeadm --batch', () => {
     ]);
     expect(lines[0]?.['error']).toMatch(/^line 1: not JSON: /);
     expect(lines[1]?.['error']).toBe("line 2: the line must have required property 'data' (expected {\"id\", \"data\", \"dnsDomain\"})");
-    expect(lines[2]?.['error']).toBe('line 3: data.stubDomains must be string (expected {"id", "data", "dnsDomain"})');
+    expect(lines[2]?.['error']).toBe('line 3: data.stubDomains must be a string (expected {"id", "data", "dnsDomain"})');
     expect(io.err()).toBe('batch: 5 cases: 1 ok, 0 refused or failed, 4 unusable input lines\n');
   });
 });

@@ -7,6 +7,7 @@ import type { RoutingCheck, RoutingInput } from '../../routing/check.js';
 import { describeDestination } from '../../routing/destination.js';
 import type { Route } from '../../routing/destination.js';
 import { displayName } from '../../dns/names.js';
+import { printable } from '../../util/printable-text.js';
 import { readCorefileSource } from '../corefile-source.js';
 import type { CorefileSourceText } from '../corefile-source.js';
 import type { CliIo } from '../io.js';
@@ -108,7 +109,7 @@ export function withInputNotes<Result extends { readonly notes: readonly string[
 }
 
 export function reportSyntaxError(error: CorefileError, source: CorefileSourceText, io: CliIo): number {
-  io.stderr.write(`${error.position === undefined ? `${source.name}: ${error.reason}` : source.locate(error.position, error.reason)}\n`);
+  io.stderr.write(`${printable(error.position === undefined ? `${source.name}: ${error.reason}` : source.locate(error.position, error.reason))}\n`);
   return ExitCode.usage;
 }
 

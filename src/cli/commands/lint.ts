@@ -3,13 +3,14 @@ import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
 import { lintCorefile } from '../../lint/lint.js';
 import type { LintResult } from '../../lint/lint.js';
 import { NEWEST_COREDNS_VERSION, parseCoreDnsVersion, UnknownCoreDnsVersionError } from '../../coredns/versions.js';
+import { printable } from '../../util/printable-text.js';
 import type { CoreDnsVersion } from '../../coredns/versions.js';
 import { readCorefileSource } from '../corefile-source.js';
 import type { CliIo } from '../io.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 
-export const LINT_HELP = `Usage: kube-dns-to-coredns lint [--coredns VERSION] [--output text|json] [FILE|-]
+export const LINT_HELP = `Usage: kube-dns-to-coredns lint [--coredns VERSION] [-o text|json] [FILE|-]
 
 Check a CoreDNS Corefile against a CoreDNS release: plugins and options that release
 does not have (yet or any more), forward destinations it cannot use, more than 15
@@ -26,9 +27,9 @@ LINE and COL count in the Corefile text (for a ConfigMap, in its 'Corefile' entr
 A summary goes to stderr.
 
 Options:
-  --coredns VERSION   the CoreDNS release to check against (default ${NEWEST_COREDNS_VERSION})
-  --output FORMAT     text (default) or json: {file, coredns, ok, diagnostics}
-  -h, --help          show this help
+  --coredns VERSION    the CoreDNS release to check against (default ${NEWEST_COREDNS_VERSION})
+  -o, --output FORMAT  text (default) or json: {file, coredns, ok, diagnostics}
+  -h, --help           show this help
 
 Exit status: 0 no errors (warnings and infos allowed), 1 at least one error,
 2 bad usage, unreadable input or a syntax error (FILE:LINE:COL: message on stderr).
@@ -37,7 +38,7 @@ Examples:
   kube-dns-to-coredns lint Corefile
   kube-dns-to-coredns lint --coredns 1.6.7 Corefile   # before an upgrade: will 1.6.7 start?
   kubectl -n kube-system get configmap coredns -o yaml | kube-dns-to-coredns lint --coredns 1.8.0
-  kube-dns-to-coredns lint --output json Corefile | jq '.diagnostics[] | select(.severity == "error")'
+  kube-dns-to-coredns lint -o json Corefile | jq '.diagnostics[] | select(.severity == "error")'
 `;
 
 const OUTPUT_FORMATS = ['text', 'json'] as const;
@@ -67,14 +68,14 @@ export async function runLint(args: readonly string[], io: CliIo): Promise<numbe
     result = lintCorefile(source.corefile, { coredns: parsed.coredns, filename: source.name });
   } catch (error) {
     if (!(error instanceof CorefileSyntaxError)) throw error;
-    io.stderr.write(`${source.locate(error.position, error.reason)}\n`);
+    io.stderr.write(`${printable(source.locate(error.position, error.reason))}\n`);
     return ExitCode.usage;
   }
   if (parsed.output === 'json') {
     io.stdout.write(`${JSON.stringify({ file: source.name, coredns: result.coredns, ok: result.ok, diagnostics: result.diagnostics }, null, 2)}\n`);
   } else {
     for (const entry of result.diagnostics) io.stdout.write(`${formatDiagnostic(entry)}\n`);
-    io.stderr.write(`${source.name}: ${summary(result)} (CoreDNS ${result.coredns})\n`);
+    io.stderr.write(`${printable(source.name)}: ${summary(result)} (CoreDNS ${result.coredns})\n`);
   }
   return result.ok ? ExitCode.ok : ExitCode.failed;
 }

@@ -4,6 +4,7 @@ import { KUBEADM_DEFAULT_DNS_DOMAIN, translateLikeKubeadm } from '../../kubeadm/
 import type { KubeadmOutcome } from '../../kubeadm/kubeadm-translation.js';
 import { kubeadmProfileFor, UnsupportedKubernetesVersionError } from '../../kubeadm/kubernetes-version.js';
 import type { KubeadmProfile } from '../../kubeadm/profiles.js';
+import { printable } from '../../util/printable-text.js';
 import type { BatchResultLine } from '../batch.js';
 import type { CliIo } from '../io.js';
 import { ExitCode, UsageError } from '../usage-error.js';
@@ -24,12 +25,15 @@ export async function runKubeadmMode(version: string, args: TranslateArguments, 
 }
 
 function reportKubeadmOutcome(profile: KubeadmProfile, outcome: KubeadmOutcome, io: CliIo): number {
-  for (const warning of outcome.warnings) io.stderr.write(`warning: kubeadm ${profile.id}: ${warning}\n`);
+  for (const warning of outcome.warnings) io.stderr.write(`warning: kubeadm ${profile.id}: ${printable(warning)}\n`);
   if (outcome.ok) {
+    for (const finding of outcome.unrequested) {
+      io.stderr.write(`warning: ${printable(finding)} (kubeadm ${profile.id} pasted the ConfigMap's values into its manifest unescaped; the Corefile is what it stored)\n`);
+    }
     io.stdout.write(outcome.corefile);
     return ExitCode.ok;
   }
-  io.stderr.write(`error: kubeadm ${profile.id} fails (${outcome.stage} stage): ${outcome.error}\n`);
+  io.stderr.write(`error: kubeadm ${profile.id} fails (${outcome.stage} stage): ${printable(outcome.error)}\n`);
   return ExitCode.failed;
 }
 
@@ -45,7 +49,11 @@ async function runKubeadmBatch(profile: KubeadmProfile, file: string | undefined
 
 function resultLine(id: unknown, outcome: KubeadmOutcome): BatchResultLine {
   const warnings = outcome.warnings.length > 0 ? { warnings: outcome.warnings } : {};
-  if (outcome.ok) return { id, ok: true, corefile: outcome.corefile, ...warnings };
+  if (outcome.ok) {
+    // Last, so that dropping it gives the reference corpus's line (docs/cli.md).
+    const unrequested = outcome.unrequested.length > 0 ? { unrequested: outcome.unrequested } : {};
+    return { id, ok: true, corefile: outcome.corefile, ...warnings, ...unrequested };
+  }
   return { id, ok: false, stage: outcome.stage, error: outcome.error, ...warnings };
 }
 
