@@ -29,6 +29,8 @@ export interface ConfigMapDocument {
   /** `metadata.namespace`, when the input was a whole ConfigMap that names one. */
   readonly namespace: string | undefined;
   readonly data: ConfigMapData;
+  /** The keys of `binaryData`, which kube-dns does not read as settings (empty when there is none). */
+  readonly binaryDataKeys: readonly string[];
 }
 
 
@@ -50,7 +52,10 @@ export function readConfigMap(text: string, options: ReadConfigMapOptions = {}):
   const candidates = collectCandidates(documents);
   const chosen = chooseCandidate(candidates, options, filename);
   checkTopLevelFields(chosen, source, filename);
-  return { name: chosen.name, namespace: chosen.namespace, data: checkData(chosen, source, filename) };
+  checkMetadataFields(chosen, source, filename);
+  const binaryData = chosen.object?.['binaryData'];
+  const binaryDataKeys = isRecord(binaryData) ? Object.keys(binaryData) : [];
+  return { name: chosen.name, namespace: chosen.namespace, data: checkData(chosen, source, filename), binaryDataKeys };
 }
 
 interface Candidate {
@@ -81,11 +86,15 @@ const METADATA_FIELDS: ReadonlySet<string> = new Set([
   'uid',
   'resourceVersion',
   'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
   'selfLink',
   'generation',
   'ownerReferences',
   'finalizers',
   'managedFields',
+  // Removed from ObjectMeta in Kubernetes 1.25; older API servers printed it.
+  'clusterName',
 ]);
 
 /** List kinds whose `items` are ConfigMaps: kubectl's `List`, and `ConfigMapList` from the API (items without `kind`). */
@@ -182,6 +191,25 @@ function checkTopLevelFields(candidate: Candidate, source: string, filename: str
     (hint === '' ? '' : `; was the indentation lost? Indent ${hint}`) +
     '. kubectl refuses such a file too';
   throw positionedError(source, filename, candidate.documentIndex, [...candidate.pathToObject, first], message);
+}
+
+/**
+ * Refuses `metadata` fields that ObjectMeta does not have — typically data keys indented one level
+ * too deep, under `metadata:` instead of `data:`. Kubernetes would not store them (kubectl refuses
+ * unknown fields), and reading the ConfigMap without them would drop them without a word.
+ */
+function checkMetadataFields(candidate: Candidate, source: string, filename: string): void {
+  const metadata = candidate.object?.['metadata'];
+  if (!isRecord(metadata)) return;
+  const fields = Object.keys(metadata).filter((field) => !METADATA_FIELDS.has(field));
+  const [first] = fields;
+  if (first === undefined) return;
+  const toData = fields.filter((field) => typeof metadata[field] === 'string');
+  const message =
+    `${listFields(fields)} ${fields.length === 1 ? 'is' : 'are'} under metadata:, which has no such field` +
+    (toData.length === 0 ? '' : `; was the indentation off? Put ${listFields(toData)} under data:`) +
+    '. kubectl refuses such a file too';
+  throw positionedError(source, filename, candidate.documentIndex, [...candidate.pathToObject, 'metadata', first], message);
 }
 
 function listFields(fields: readonly string[]): string {

@@ -44,6 +44,11 @@ export const DIAGNOSTIC_CODES = {
     'The ConfigMap read is not kube-system/kube-dns, the only one kube-dns reads: another name, or another namespace.',
     'Translate the ConfigMap kube-dns ran with: `kubectl -n kube-system get configmap kube-dns -o yaml`.',
   ),
+  'binary-data-key': kubeDns(
+    'warning',
+    'A binaryData key: not read. A kube-dns setting there is an error, since kube-dns (which mounts the ConfigMap as a volume) read it as a file.',
+    'Move kube-dns settings to data: as JSON text; other binaryData keys play no part in kube-dns.',
+  ),
   'unrelated-key': kubeDns('info', 'A data key that kube-dns does not read.', 'Only stubDomains, upstreamNameservers and federations are translated.'),
   'settings-in-other-key': kubeDns(
     'warning',

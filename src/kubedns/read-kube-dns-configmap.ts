@@ -18,7 +18,7 @@ export const KUBE_DNS_CONFIGMAP_NAME = 'kube-dns';
 export const KUBE_DNS_CONFIGMAP_NAMESPACE = 'kube-system';
 
 export interface KubeDnsConfigMapDocument extends ConfigMapDocument {
-  /** Warnings about the ConfigMap that was read (`configmap-not-kube-dns`); empty for kube-system/kube-dns. */
+  /** Diagnostics about the ConfigMap that was read (`configmap-not-kube-dns`, `binary-data-key`); empty for kube-system/kube-dns with data only. */
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -28,7 +28,8 @@ export interface KubeDnsConfigMapDocument extends ConfigMapDocument {
  * refuses and for a CoreDNS ConfigMap (its data has a `Corefile`, a `*.server` or `*.override` key,
  * or it is named `coredns`, and none of the kube-dns keys). A ConfigMap with another name (unless
  * `options.name` asked for it) or in another namespace than kube-system is read, with a
- * `configmap-not-kube-dns` warning naming it. A missing name or namespace is fine.
+ * `configmap-not-kube-dns` warning naming it. A missing name or namespace is fine. Each binaryData
+ * key gets a `binary-data-key` diagnostic (an error for a kube-dns setting).
  */
 export function readKubeDnsConfigMap(text: string, options: ReadConfigMapOptions = {}): KubeDnsConfigMapDocument {
   const document = readConfigMap(text, { preferredNames: [KUBE_DNS_CONFIGMAP_NAME], ...options });
@@ -40,13 +41,31 @@ export function readKubeDnsConfigMap(text: string, options: ReadConfigMapOptions
       `${filename}: ${which} (${sign}), not the kube-dns one: this reads the kube-dns ConfigMap (kubectl -n kube-system get configmap kube-dns -o yaml); to check a Corefile, use lint, or check with --corefile`,
     );
   }
+  const diagnostics = binaryDataDiagnostics(document);
   const otherName = document.name !== undefined && document.name !== KUBE_DNS_CONFIGMAP_NAME && options.name === undefined;
   const otherNamespace = document.namespace !== undefined && document.namespace !== KUBE_DNS_CONFIGMAP_NAMESPACE;
-  if (!otherName && !otherNamespace) return { ...document, diagnostics: [] };
+  if (!otherName && !otherNamespace) return { ...document, diagnostics };
   const read =
     document.name === undefined ? `a ConfigMap in namespace '${document.namespace ?? ''}'` : `ConfigMap ${document.namespace === undefined ? '' : `${document.namespace}/`}${document.name}`;
   const message = `read ${read}, not ${KUBE_DNS_CONFIGMAP_NAMESPACE}/${KUBE_DNS_CONFIGMAP_NAME}: kube-dns reads only that one, so this may not be what it ran with`;
-  return { ...document, diagnostics: [diagnostic('configmap-not-kube-dns', { message })] };
+  return { ...document, diagnostics: [diagnostic('configmap-not-kube-dns', { message }), ...diagnostics] };
+}
+
+/**
+ * One diagnostic per `binaryData` key. kube-dns mounts its ConfigMap as a volume
+ * (`--config-dir`), where binaryData keys become files like data keys, so a kube-dns setting there
+ * was in effect: translating without it would change the cluster, hence an error.
+ */
+function binaryDataDiagnostics(document: ConfigMapDocument): Diagnostic[] {
+  return document.binaryDataKeys.map((key) =>
+    (KUBE_DNS_KEYS as readonly string[]).includes(key)
+      ? diagnostic('binary-data-key', {
+          key,
+          severity: 'error',
+          message: `${key} is under binaryData: kube-dns read it as a file of its mounted ConfigMap, but its base64 content is not translated here`,
+        })
+      : diagnostic('binary-data-key', { key, message: `binaryData key ${key} is not read: kube-dns reads only stubDomains, upstreamNameservers and federations` }),
+  );
 }
 
 /** Why `document` is a CoreDNS ConfigMap, or undefined when it may be a kube-dns one. */

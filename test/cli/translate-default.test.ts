@@ -36,6 +36,21 @@ describe('kube-dns-to-coredns (default translator)', () => {
     expect(io.out()).toMatch(/^\.:53 cluster\.local:53 \{\n/);
   });
 
+  it('refuses a ConfigMap with a kube-dns setting under binaryData, and translates it as a warning with --force', async () => {
+    const stdin = 'kind: ConfigMap\nmetadata:\n  name: kube-dns\ndata:\n  upstreamNameservers: \'["1.1.1.1"]\'\nbinaryData:\n  stubDomains: e30K\n';
+    const refused = memoryIo({ stdin });
+    expect(await main([], refused)).toBe(1);
+    expect(refused.out()).toBe('');
+    expect(refused.err()).toContain('error binary-data-key stubDomains: stubDomains is under binaryData');
+    const forced = memoryIo({ stdin });
+    expect(await main(['--force'], forced)).toBe(0);
+    expect(forced.err()).toContain('warning binary-data-key stubDomains:');
+    expect(forced.out()).toContain('forward . 1.1.1.1');
+    const kubeadm = memoryIo({ stdin });
+    expect(await main(['--kubeadm', '1.19'], kubeadm)).toBe(0);
+    expect(kubeadm.err()).toContain('warning binary-data-key stubDomains:');
+  });
+
   it('exits 1 and writes no Corefile when the translation is refused', async () => {
     const io = memoryIo({ stdin: 'data:\n  federations: foo=foo.example.com\n' });
     expect(await main([], io)).toBe(1);

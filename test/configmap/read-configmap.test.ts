@@ -8,7 +8,7 @@ const realworld = join(import.meta.dirname, '../../golden/realworld/kube-dns');
 describe('readConfigMap', () => {
   it('reads a kubectl-style ConfigMap', () => {
     const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kube-dns\ndata:\n  upstreamNameservers: |\n    ["8.8.8.8"]\n';
-    expect(readConfigMap(text)).toEqual({ name: 'kube-dns', data: { upstreamNameservers: '["8.8.8.8"]\n' } });
+    expect(readConfigMap(text)).toEqual({ name: 'kube-dns', data: { upstreamNameservers: '["8.8.8.8"]\n' }, binaryDataKeys: [] });
   });
 
   it('reads JSON and a List of ConfigMaps, preferring a name', () => {
@@ -34,7 +34,7 @@ describe('readConfigMap', () => {
         { metadata: { name: 'kube-dns', namespace: 'kube-system' }, data: { upstreamNameservers: '["8.8.8.8"]' } },
       ],
     });
-    expect(readConfigMap(list, { preferredNames: ['kube-dns'] })).toEqual({ name: 'kube-dns', namespace: 'kube-system', data: { upstreamNameservers: '["8.8.8.8"]' } });
+    expect(readConfigMap(list, { preferredNames: ['kube-dns'] })).toEqual({ name: 'kube-dns', namespace: 'kube-system', data: { upstreamNameservers: '["8.8.8.8"]' }, binaryDataKeys: [] });
     expect(readConfigMap('kind: ConfigMapList\nitems:\n- kind: ConfigMap\n  data:\n    a: b\n').data).toEqual({ a: 'b' });
     // A plain List still needs kind on its items: anything else in it is not a ConfigMap.
     expect(() => readConfigMap('kind: List\nitems:\n- data:\n    a: b\n')).toThrow(/no ConfigMap found \(expected kind: ConfigMap, a List or ConfigMapList of them/);
@@ -74,6 +74,20 @@ describe('readConfigMap', () => {
           '(as written, metadata and data are empty); was the indentation lost? Indent name, namespace under metadata: and stubDomains, upstreamNameservers under data:. kubectl refuses such a file too',
       );
       expect((caught as ConfigMapInputError).line).toBe(4);
+    });
+
+    it('refuses data keys indented under metadata:, naming the key and where it belongs', () => {
+      const deep = 'kind: ConfigMap\nmetadata:\n  name: kube-dns\n  namespace: kube-system\n  stubDomains: |\n    {"acme.local": ["10.0.0.10"]}\ndata:\n  upstreamNameservers: \'["8.8.8.8"]\'\n';
+      expect(() => readConfigMap(deep, { filename: 'deep.yaml' })).toThrow(
+        'deep.yaml:5:3: stubDomains is under metadata:, which has no such field; was the indentation off? Put stubDomains under data:. kubectl refuses such a file too',
+      );
+      const kubectlPrinted = 'kind: ConfigMap\nmetadata:\n  name: kube-dns\n  deletionTimestamp: "2020-01-01T00:00:00Z"\n  clusterName: ""\n  generation: 2\ndata: {}\n';
+      expect(readConfigMap(kubectlPrinted).name).toBe('kube-dns');
+    });
+
+    it('returns the keys of binaryData, which are not data', () => {
+      const binary = 'kind: ConfigMap\nmetadata:\n  name: kube-dns\ndata:\n  upstreamNameservers: \'["8.8.8.8"]\'\nbinaryData:\n  logo.png: iVBORw0KGgo=\n';
+      expect(readConfigMap(binary)).toEqual({ name: 'kube-dns', namespace: undefined, data: { upstreamNameservers: '["8.8.8.8"]' }, binaryDataKeys: ['logo.png'] });
     });
 
     it('refuses the same without kind and apiVersion, and a single stray key next to a full data map', () => {

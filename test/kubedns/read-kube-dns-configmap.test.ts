@@ -27,7 +27,7 @@ function refusal(text: string): string {
 describe('readKubeDnsConfigMap', () => {
   it('reads kube-system/kube-dns, or a ConfigMap or data map that does not say where it lives, without a word', () => {
     const document = readKubeDnsConfigMap(configMap('  name: kube-dns\n  namespace: kube-system\n', UPSTREAMS));
-    expect(document).toEqual({ name: 'kube-dns', namespace: 'kube-system', data: { upstreamNameservers: '["8.8.8.8"]' }, diagnostics: [] });
+    expect(document).toEqual({ name: 'kube-dns', namespace: 'kube-system', data: { upstreamNameservers: '["8.8.8.8"]' }, binaryDataKeys: [], diagnostics: [] });
     expect(warnings(configMap('  name: kube-dns\n', UPSTREAMS))).toEqual([]);
     expect(warnings(`kind: ConfigMap\ndata:\n${UPSTREAMS}`)).toEqual([]);
     expect(warnings(UPSTREAMS.trimStart())).toEqual([]);
@@ -73,5 +73,15 @@ describe('readKubeDnsConfigMap', () => {
 
   it('reads a ConfigMap that holds kube-dns keys next to a Corefile as kube-dns (the Corefile is an unrelated key)', () => {
     expect(readKubeDnsConfigMap(configMap('  name: kube-dns\n', `${UPSTREAMS}${COREFILE}`)).data).toHaveProperty('upstreamNameservers');
+  });
+
+  it('names every binaryData key: an error for a kube-dns setting (kube-dns read it from its mounted volume), a warning for others', () => {
+    const text = `${configMap('  name: kube-dns\n  namespace: kube-system\n', UPSTREAMS)}binaryData:\n  stubDomains: e30K\n  logo.png: iVBORw0KGgo=\n`;
+    const document = readKubeDnsConfigMap(text);
+    expect(document.diagnostics.map((entry) => [entry.code, entry.severity, entry.key])).toEqual([
+      ['binary-data-key', 'error', 'stubDomains'],
+      ['binary-data-key', 'warning', 'logo.png'],
+    ]);
+    expect(document.data).toEqual({ upstreamNameservers: '["8.8.8.8"]' });
   });
 });

@@ -30,12 +30,21 @@ export async function runDefaultMode(args: TranslateArguments, io: CliIo): Promi
   const existing = args.merge === undefined ? undefined : await readCorefileSource(args.merge, io);
   const input = await readKubeDnsInput(args.file, args.name, io);
   const translation = translate(input.data, options);
-  return report(withInputDiagnostics(existing === undefined ? translation : merged(existing, translation), input.diagnostics), output, io);
+  return report(withInputDiagnostics(existing === undefined ? translation : merged(existing, translation), input.diagnostics, args.force), output, io);
 }
 
-/** The warnings about which ConfigMap was read come first, on stderr and in the JSON output alike. */
-function withInputDiagnostics(translation: Translation, diagnostics: readonly Diagnostic[]): Translation {
-  return diagnostics.length === 0 ? translation : { ...translation, diagnostics: [...diagnostics, ...translation.diagnostics] };
+/**
+ * The diagnostics about the ConfigMap that was read come first, on stderr and in the JSON output
+ * alike. An error among them (a kube-dns setting the translation could not see) refuses the
+ * translation like any other error; `--force` turns it into a warning.
+ */
+function withInputDiagnostics(translation: Translation, diagnostics: readonly Diagnostic[], force: boolean): Translation {
+  if (diagnostics.length === 0) return translation;
+  const refused = !force && diagnostics.some((entry) => entry.severity === 'error');
+  const input = force ? diagnostics.map((entry) => (entry.severity === 'error' ? { ...entry, severity: 'warning' as const } : entry)) : diagnostics;
+  const all = [...input, ...translation.diagnostics];
+  if (!refused) return { ...translation, diagnostics: all };
+  return { ok: false, corefile: undefined, model: undefined, coredns: translation.coredns, diagnostics: all };
 }
 
 /** The translation merged into the Corefile of `--merge FILE`. */
