@@ -1,8 +1,13 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
+    // Vitest's default on this 2-core machine is one worker (cores − 1), which runs the files one
+    // after another. Several files mostly wait on real programs (CoreDNS, dnsmasq, Chromium,
+    // npm), so one worker more than there are cores keeps both cores busy while they wait.
+    maxWorkers: availableParallelism() + 1,
   },
 });
