@@ -5,15 +5,12 @@ import { isDomainName } from '../corefile/server-key.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
 import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
-import {
-  coreDnsFeatures,
-  coreDnsOptionAvailability,
-  coreDnsPluginAvailability,
-  isCoreDnsVersionAtLeast,
-  isUsable,
-  NEWEST_COREDNS_VERSION,
-} from '../coredns/versions.js';
-import type { Availability, CoreDnsFeatures, CoreDnsVersion } from '../coredns/versions.js';
+import { coreDnsOptionAvailability, coreDnsPluginAvailability, isUsable } from '../coredns/availability.js';
+import type { Availability } from '../coredns/availability.js';
+import { coreDnsFeatures } from '../coredns/features.js';
+import type { CoreDnsFeatures } from '../coredns/features.js';
+import { isCoreDnsVersionAtLeast, NEWEST_COREDNS_VERSION } from '../coredns/versions.js';
+import type { CoreDnsVersion } from '../coredns/versions.js';
 import { isWithin } from '../dns/zones.js';
 import type { SourcePosition } from '../util/source-position.js';
 import { defaultDestinationPort, hasPlaceholder, isUsablePort, readDestination } from '../coredns/destinations.js';

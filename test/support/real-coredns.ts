@@ -15,15 +15,9 @@ import { parseCorefile } from '../../src/corefile/parser.js';
 import { printCorefile } from '../../src/corefile/printer.js';
 import { readDestination } from '../../src/coredns/destinations.js';
 import * as versionFacts from '../../src/coredns/version-facts.js';
-import {
-  COREDNS_OPTIONS_WITH_FACTS,
-  COREDNS_PLUGINS_WITH_FACTS,
-  COREDNS_VERSIONS,
-  coreDnsFeatures,
-  coreDnsOptionAvailability,
-  coreDnsPluginAvailability,
-  isCoreDnsVersionAtLeast,
-} from '../../src/coredns/versions.js';
+import { COREDNS_OPTIONS_WITH_FACTS, COREDNS_PLUGINS_WITH_FACTS, coreDnsOptionAvailability, coreDnsPluginAvailability } from '../../src/coredns/availability.js';
+import { coreDnsFeatures } from '../../src/coredns/features.js';
+import { COREDNS_VERSIONS, isCoreDnsVersionAtLeast } from '../../src/coredns/versions.js';
 import type { CoreDnsVersion } from '../../src/coredns/versions.js';
 import { splitHostPort } from '../../src/dns/go-net.js';
 
