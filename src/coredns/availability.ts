@@ -1,12 +1,20 @@
 /**
  * Whether a plugin or a plugin option is usable in a CoreDNS release.
  *
- * Plugins and options (sub-directives of a plugin block) have hand-written timelines. Evidence:
- * "§N" is section N of docs/reference/kube-dns-and-coredns.md; the other keys are those of
- * versions.ts.
+ * Plugins: whether a release's default build has a plugin is read from its plugin.cfg
+ * (plugin-cfg.ts, the one table of plugins per release): the first release that compiles it in,
+ * the release where it left (gone, or kept as a `deprecated` placeholder that does not load) and
+ * the external module it is built from. This module adds only what plugin.cfg cannot say:
+ * deprecation announcements, replacements, caveats and the evidence behind them.
+ *
+ * Options (sub-directives of a plugin block) have hand-written timelines; plugin.cfg knows nothing
+ * of them. Evidence: "§N" is section N of docs/reference/kube-dns-and-coredns.md; the other keys
+ * are those of versions.ts.
  *
  * Pure data and functions: no Node APIs.
  */
+import { ALL_PLUGIN_NAMES, compiledPlugin, pluginHistory } from './plugin-cfg.js';
+import type { PluginHistory } from './plugin-cfg.js';
 import { isCoreDnsVersionAtLeast, OLDEST_COREDNS_VERSION, parseCoreDnsVersion } from './versions.js';
 import type { CoreDnsVersion } from './versions.js';
 
@@ -15,7 +23,8 @@ import type { CoreDnsVersion } from './versions.js';
  * - `available` / `deprecated`: usable (a deprecated one still works, but is announced to go);
  * - `not-yet-added`: it appears in a later release (`since`);
  * - `removed`: a Corefile using it fails to load from `removedIn` on;
- * - `unknown`: no facts are recorded for this name, or not for releases this old.
+ * - `unknown`: no facts are recorded for this name (for a plugin: no release's default build has
+ *   it, so it is a third-party plugin or a typo), or not for releases this old.
  */
 export type AvailabilityStatus = 'available' | 'deprecated' | 'not-yet-added' | 'removed' | 'unknown';
 
@@ -24,11 +33,18 @@ export interface Availability {
   /** First release with it (omitted when unknown). For `unknown` on an old release: where it is confirmed from. */
   readonly since?: CoreDnsVersion;
   readonly deprecatedIn?: CoreDnsVersion;
+  /** First release without it (for a plugin: gone from plugin.cfg, or kept there only as a placeholder). */
   readonly removedIn?: CoreDnsVersion;
   /** What to use instead once deprecated or removed. */
   readonly replacement?: string;
   /** Set when, in this release, the default build compiles the plugin in from this external module. */
   readonly externalModule?: string;
+  /**
+   * Set on a `removed` plugin whose name this release's plugin.cfg still keeps, marked
+   * `deprecated`: the directive is known, but its setup fails ("plugin/NAME: this plugin has been
+   * deprecated") instead of "Unknown directive".
+   */
+  readonly placeholder?: true;
   /** A limitation of this release worth telling a user (arguments ignored, not verified, …). */
   readonly caveat?: string;
   /** Where the facts come from (see the module comment of versions.ts for the keys). */
@@ -56,167 +72,132 @@ function inRange(version: CoreDnsVersion, range: { readonly from: CoreDnsVersion
 // Plugins
 // ---------------------------------------------------------------------------------------------
 
-interface ExternalRange {
-  readonly from: CoreDnsVersion;
-  readonly to: CoreDnsVersion;
-  readonly module: string;
-  readonly caveat?: string;
-}
-
-interface Timeline {
-  /** First release with it in the default build. */
-  readonly since: CoreDnsVersion;
-  /** `since` is only where it is confirmed from: older releases answer `unknown`, not `not-yet-added`. */
-  readonly confirmedFrom?: true;
+/** What the release notes add to a plugin's plugin.cfg history. */
+interface PluginNotes {
   readonly deprecatedIn?: CoreDnsVersion;
-  readonly removedIn?: CoreDnsVersion;
   readonly replacement?: string;
-  readonly external?: ExternalRange;
   readonly caveats?: readonly CaveatRange[];
-  readonly evidence: string;
+  /** Sources beyond plugin.cfg that agree with its history or say more. */
+  readonly evidence?: string;
 }
 
 const PRE_1_0 = 'predates 1.0.0 (middleware/';
 
+const PLUGIN_CFG_EVIDENCE = 'plugin.cfg at every release tag (docs/coredns-versions.md, "Plugins of each release")';
+
 /**
- * Plugins with version facts. Only names listed here get an answer other than `unknown`; the
- * list covers what Kubernetes Corefiles use plus a few plugins with crisp release-note facts.
+ * Release-note facts about plugins that plugin.cfg does not carry. Every plugin of every release's
+ * default build has an answer whether or not it is listed here.
  */
-const PLUGINS: Readonly<Record<string, Timeline>> = {
-  errors: {
-    since: '1.0.0',
-    evidence: 'in the pre-1.0 coredns/deployment Kubernetes template (realworld/corefiles/02, `log stdout` era) and every kubeadm default (kubeadm-translation §7)',
-  },
-  health: { since: '1.0.0', evidence: 'notes 1.0.0; pre-1.0 coredns/deployment template (realworld/corefiles/02)' },
-  log: { since: '1.0.0', evidence: 'notes 1.0.0 (log stops accepting `stdout`); realworld/corefiles/02' },
-  kubernetes: { since: '1.0.0', evidence: 'notes 1.0.0; realworld/corefiles/02' },
-  prometheus: { since: '1.0.0', evidence: 'notes 1.0.0 (metrics); `prometheus :9153` in the kubeadm default of CoreDNS 1.0.6' },
-  cache: { since: '1.0.0', evidence: `${PRE_1_0}cache); realworld/corefiles/02` },
+const PLUGIN_NOTES: Readonly<Record<string, PluginNotes>> = {
+  errors: { evidence: 'in the pre-1.0 coredns/deployment Kubernetes template (realworld/corefiles/02, `log stdout` era) and every kubeadm default (kubeadm-translation §7)' },
+  health: { evidence: 'notes 1.0.0; pre-1.0 coredns/deployment template (realworld/corefiles/02)' },
+  log: { evidence: 'notes 1.0.0 (log stops accepting `stdout`); realworld/corefiles/02' },
+  kubernetes: { evidence: 'notes 1.0.0; realworld/corefiles/02' },
+  prometheus: { evidence: 'notes 1.0.0 (metrics); `prometheus :9153` in the kubeadm default of CoreDNS 1.0.6' },
+  cache: { evidence: `${PRE_1_0}cache); realworld/corefiles/02` },
   proxy: {
-    since: '1.0.0',
     deprecatedIn: '1.4.0',
-    removedIn: '1.5.0',
     replacement: 'forward',
     evidence: '§2.1, §2.2; notes 1.4.0 (to move to an external repository), 1.5.0 (fully deprecated: "Unknown directive")',
   },
   forward: {
-    since: '1.0.5',
-    external: {
-      from: '1.0.5',
-      to: '1.0.5',
-      module: 'github.com/coredns/forward',
-      caveat: 'plugin.cfg lists it as an external module; whether the released 1.0.5 binary contained it was not checked (§2.1)',
-    },
+    caveats: [
+      {
+        from: '1.0.5',
+        to: '1.0.5',
+        caveat: 'plugin.cfg lists it as an external module; whether the released 1.0.5 binary contained it was not checked (§2.1)',
+      },
+    ],
     evidence: '§2.1, §2.3; notes 1.0.5 ("An external plugin forward was added"), 1.0.6 ("has been included in CoreDNS")',
   },
   federation: {
-    since: '1.0.0',
-    removedIn: '1.7.0',
-    external: {
-      from: '1.6.3',
-      to: '1.6.9',
-      module: 'github.com/coredns/federation',
-      caveat: 'built from the external repository but still in the default build; its removal in 1.7.0 was announced (notes 1.6.8)',
-    },
+    caveats: [
+      {
+        from: '1.6.3',
+        to: '1.6.9',
+        caveat: 'built from the external repository but still in the default build; its removal in 1.7.0 was announced (notes 1.6.8)',
+      },
+    ],
     evidence: `§2.1, §2.5; ${PRE_1_0}federation); notes 1.7.0 ("The federation plugin … has been removed"); kubernetes/kubernetes#95161`,
   },
-  ready: { since: '1.5.0', evidence: '§2.1; CM adds it as a new default at 1.5.0' },
-  loop: { since: '1.2.1', evidence: '§2.1, §2.6; CM adds it as a new default at 1.2.1' },
-  reload: { since: '1.1.0', evidence: 'notes 1.1.0 ("A new plugin was added: reload")' },
-  loadbalance: { since: '1.0.0', evidence: `${PRE_1_0}loadbalance); kubeadm default since Kubernetes 1.12` },
-  hosts: { since: '1.0.0', evidence: `${PRE_1_0}hosts); CM plugin lists from 1.1.4` },
-  rewrite: { since: '1.0.0', evidence: `${PRE_1_0}rewrite); notes 1.0.2` },
-  autopath: { since: '1.0.0', evidence: `notes 1.0.0; ${PRE_1_0}autopath)` },
-  template: { since: '1.0.3', evidence: 'notes 1.0.3 ("A new plugin *template* was added")' },
-  bind: {
-    since: '1.0.5',
-    confirmedFrom: true,
-    evidence: 'notes 1.0.6 extends the existing *bind* (multiple addresses) and 1.1.0; older releases not checked',
-  },
-  nsid: { since: '1.0.1', evidence: 'notes 1.0.1 ("One new plugin was added: nsid")' },
-  route53: { since: '1.0.5', evidence: 'notes 1.0.5 ("A new plugin *route53* was added")' },
+  ready: { evidence: '§2.1; CM adds it as a new default at 1.5.0' },
+  loop: { evidence: '§2.1, §2.6; CM adds it as a new default at 1.2.1' },
+  reload: { evidence: 'notes 1.1.0 ("A new plugin was added: reload")' },
+  loadbalance: { evidence: `${PRE_1_0}loadbalance); kubeadm default since Kubernetes 1.12` },
+  hosts: { evidence: `${PRE_1_0}hosts); CM plugin lists from 1.1.4` },
+  rewrite: { evidence: `${PRE_1_0}rewrite); notes 1.0.2` },
+  autopath: { evidence: `notes 1.0.0; ${PRE_1_0}autopath)` },
+  template: { evidence: 'notes 1.0.3 ("A new plugin *template* was added")' },
+  bind: { evidence: 'notes 1.0.6 and 1.1.0 extend it (several addresses)' },
+  nsid: { evidence: 'notes 1.0.1 ("One new plugin was added: nsid")' },
+  route53: { evidence: 'notes 1.0.5 ("A new plugin *route53* was added")' },
   startup: {
-    since: '1.0.6',
-    confirmedFrom: true,
     deprecatedIn: '1.0.6',
-    removedIn: '1.1.0',
     replacement: 'on',
     evidence: 'notes 1.0.6 (deprecated, "but working and included"), 1.1.0 (removed)',
   },
   shutdown: {
-    since: '1.0.6',
-    confirmedFrom: true,
     deprecatedIn: '1.0.6',
-    removedIn: '1.1.0',
     replacement: 'on',
     evidence: 'notes 1.0.6 (deprecated, "but working and included"), 1.1.0 (removed)',
   },
   k8s_external: {
-    since: '1.3.0',
     evidence: 'added as a new plugin by coredns/coredns#2379 (Dec 2018); kubernetes/kubernetes#73610 (CoreDNS 1.3.1 notes); CM lists it from 1.3.0',
   },
   transfer: {
-    since: '1.8.0',
-    confirmedFrom: true,
-    evidence: 'notes 1.8.0 (transfer "made a first class citizen", the kubernetes `transfer` option moves to it); CM lists it from 1.8.0; older releases not checked',
+    evidence: 'notes 1.8.0 (transfer "made a first class citizen", the kubernetes `transfer` option moves to it); CM lists it from 1.8.0',
   },
-  file: { since: '1.0.0', evidence: `${PRE_1_0}file); notes 1.0.1` },
-  auto: { since: '1.0.0', evidence: `${PRE_1_0}auto)` },
-  etcd: { since: '1.0.0', evidence: `${PRE_1_0}etcd)` },
-  dnssec: { since: '1.0.0', evidence: `${PRE_1_0}dnssec)` },
-  chaos: { since: '1.0.0', evidence: `${PRE_1_0}chaos)` },
-  erratic: { since: '1.0.0', evidence: `${PRE_1_0}erratic)` },
-  dnstap: { since: '1.0.0', evidence: 'notes 1.0.0 (dnstap fix), 1.0.1' },
-  pprof: { since: '1.0.0', evidence: `${PRE_1_0}pprof); plugin/pprof/setup.go read at v1.0.0, v1.2.6, v1.6.5, v1.6.6` },
+  file: { evidence: `${PRE_1_0}file); notes 1.0.1` },
+  auto: { evidence: `${PRE_1_0}auto)` },
+  etcd: { evidence: `${PRE_1_0}etcd)` },
+  dnssec: { evidence: `${PRE_1_0}dnssec)` },
+  chaos: { evidence: `${PRE_1_0}chaos)` },
+  erratic: { evidence: `${PRE_1_0}erratic)` },
+  dnstap: { evidence: 'notes 1.0.0 (dnstap fix), 1.0.1' },
+  pprof: { evidence: `${PRE_1_0}pprof); plugin/pprof/setup.go read at v1.0.0, v1.2.6, v1.6.5, v1.6.6` },
 };
 
-function pluginAvailability(timeline: Timeline, version: CoreDnsVersion): Availability {
-  const evidence = timeline.evidence;
-  if (!atLeast(version, timeline.since)) {
-    if (timeline.confirmedFrom === true) {
-      return { status: 'unknown', since: timeline.since, caveat: `confirmed from ${timeline.since} on; older releases were not checked`, evidence };
-    }
-    return { status: 'not-yet-added', since: timeline.since, evidence };
-  }
-  if (timeline.removedIn !== undefined && atLeast(version, timeline.removedIn)) {
-    const removed: Availability = { status: 'removed', since: timeline.since, removedIn: timeline.removedIn, evidence };
-    return timeline.replacement === undefined ? removed : { ...removed, replacement: timeline.replacement };
-  }
-  let result: Availability = { status: 'available', since: timeline.since, evidence };
-  if (timeline.deprecatedIn !== undefined && atLeast(version, timeline.deprecatedIn)) {
-    result = { ...result, status: 'deprecated', deprecatedIn: timeline.deprecatedIn };
-    if (timeline.replacement !== undefined) result = { ...result, replacement: timeline.replacement };
-  }
-  if (timeline.removedIn !== undefined) result = { ...result, removedIn: timeline.removedIn };
-  const external = timeline.external;
-  if (external !== undefined && atLeast(version, external.from) && atLeast(external.to, version)) {
-    result = { ...result, externalModule: external.module };
-    if (external.caveat !== undefined) result = { ...result, caveat: external.caveat };
-  }
-  for (const range of timeline.caveats ?? []) {
-    if (atLeast(version, range.from) && atLeast(range.to, version)) result = { ...result, caveat: range.caveat };
-  }
-  return result;
-}
-
 const NO_FACTS = 'no version facts are recorded for this name';
+const NO_RELEASE = 'no CoreDNS release from 1.0.0 to 1.14.7 has a plugin of this name in its default build (plugin.cfg at every release tag)';
+
+const HISTORIES: ReadonlyMap<string, PluginHistory> = new Map(ALL_PLUGIN_NAMES.map((name) => [name, pluginHistory(name)]));
 
 /**
  * Whether `plugin` (a Corefile directive name, case-sensitive) is in the default build of
- * `version`. Names without recorded facts (third-party plugins, typos, and CoreDNS plugins this
- * package does not track) answer `unknown` rather than a guess.
+ * `version`, from the plugin.cfg of every release. A name no release's default build has (a
+ * third-party plugin, a typo) answers `unknown`.
  *
  * @throws {UnknownCoreDnsVersionError} when `version` is not a known release.
  */
 export function coreDnsPluginAvailability(plugin: string, version: string): Availability {
   const parsed = parseCoreDnsVersion(version);
-  const timeline = Object.hasOwn(PLUGINS, plugin) ? PLUGINS[plugin] : undefined;
-  if (timeline === undefined) return { status: 'unknown', evidence: NO_FACTS };
-  return pluginAvailability(timeline, parsed);
+  const history = HISTORIES.get(plugin);
+  const since = history?.firstRelease;
+  if (since === undefined) return { status: 'unknown', evidence: NO_RELEASE };
+  const notes = Object.hasOwn(PLUGIN_NOTES, plugin) ? PLUGIN_NOTES[plugin] : undefined;
+  const evidence = notes?.evidence === undefined ? PLUGIN_CFG_EVIDENCE : `${PLUGIN_CFG_EVIDENCE}; ${notes.evidence}`;
+  if (!atLeast(parsed, since)) return { status: 'not-yet-added', since, evidence };
+  const removedIn = history?.goneIn;
+  const compiled = compiledPlugin(plugin, parsed);
+  if (removedIn !== undefined && atLeast(parsed, removedIn)) {
+    let removed: Availability = { status: 'removed', since, removedIn, evidence };
+    if (notes?.replacement !== undefined) removed = { ...removed, replacement: notes.replacement };
+    if (compiled?.placeholder === true) removed = { ...removed, placeholder: true };
+    return removed;
+  }
+  let result: Availability = { status: 'available', since, evidence };
+  if (notes?.deprecatedIn !== undefined && atLeast(parsed, notes.deprecatedIn)) {
+    result = { ...result, status: 'deprecated', deprecatedIn: notes.deprecatedIn };
+    if (notes.replacement !== undefined) result = { ...result, replacement: notes.replacement };
+  }
+  if (removedIn !== undefined) result = { ...result, removedIn };
+  if (compiled?.externalModule !== undefined) result = { ...result, externalModule: compiled.externalModule };
+  for (const range of notes?.caveats ?? []) {
+    if (inRange(parsed, range)) result = { ...result, caveat: range.caveat };
+  }
+  return result;
 }
-
-/** Plugin names {@link coreDnsPluginAvailability} has facts for. */
-export const COREDNS_PLUGINS_WITH_FACTS: readonly string[] = Object.freeze(Object.keys(PLUGINS).sort());
 
 // ---------------------------------------------------------------------------------------------
 // Options

@@ -1,9 +1,9 @@
 /**
  * The feature table: what one CoreDNS release supports, as far as a kube-dns → CoreDNS translator
  * and a Corefile linter need to know, one frozen record per release. Plugin facts come from
- * availability.ts; the other facts are thresholds read from the sources named on each field
- * ("§N": section N of docs/reference/kube-dns-and-coredns.md; the other evidence keys: see
- * versions.ts).
+ * availability.ts (itself from plugin.cfg); the other facts are thresholds read from the sources
+ * named on each field ("§N": section N of docs/reference/kube-dns-and-coredns.md; the other
+ * evidence keys: see versions.ts).
  *
  * Pure data and functions: no Node APIs.
  */

@@ -15,7 +15,7 @@ import { parseCorefile } from '../../src/corefile/parser.js';
 import { printCorefile } from '../../src/corefile/printer.js';
 import { readDestination } from '../../src/coredns/destinations.js';
 import * as versionFacts from '../../src/coredns/version-facts.js';
-import { COREDNS_OPTIONS_WITH_FACTS, COREDNS_PLUGINS_WITH_FACTS, coreDnsOptionAvailability, coreDnsPluginAvailability } from '../../src/coredns/availability.js';
+import { COREDNS_OPTIONS_WITH_FACTS, coreDnsOptionAvailability, coreDnsPluginAvailability } from '../../src/coredns/availability.js';
 import { coreDnsFeatures } from '../../src/coredns/features.js';
 import { COREDNS_VERSIONS, isCoreDnsVersionAtLeast } from '../../src/coredns/versions.js';
 import type { CoreDnsVersion } from '../../src/coredns/versions.js';
@@ -82,15 +82,16 @@ export function realCoreDnsDirectory(): { readonly directory: string } | { reado
 const VERSION_FACT_THRESHOLDS = Object.values(versionFacts).filter((value): value is CoreDnsVersion => typeof value === 'string');
 
 /**
- * Every version-dependent rule the model has about whether CoreDNS starts with a Corefile: the
- * feature table (without the version itself), the availability of every plugin and option with
- * facts, and which side of each threshold in version-facts.ts the release is on.
+ * Every version-dependent rule the model has about whether CoreDNS starts with a Corefile the lab
+ * can start: the feature table (without the version itself), the availability of every plugin the
+ * lab starts and of every option with facts, and which side of each threshold in version-facts.ts
+ * the release is on. (Plugins the lab refuses to start cannot tell releases apart.)
  */
 export function acceptanceRules(version: CoreDnsVersion): string {
   const { version: _, ...features } = coreDnsFeatures(version);
   return JSON.stringify({
     features,
-    plugins: COREDNS_PLUGINS_WITH_FACTS.map((plugin) => coreDnsPluginAvailability(plugin, version)),
+    plugins: [...SAFE_PLUGINS].map((plugin) => coreDnsPluginAvailability(plugin, version)),
     options: COREDNS_OPTIONS_WITH_FACTS.map((pair) => {
       const [plugin = '', option = ''] = pair.split(' ');
       return coreDnsOptionAvailability(plugin, option, version);

@@ -13,8 +13,15 @@ describe('plugin availability', () => {
     expect(findings('.:53 {\n    forward . 8.8.8.8\n}\n', '1.0.4')).toEqual(['plugin-not-yet-added@2:5/error']);
   });
 
-  it('reports a plugin without facts once, and nothing more about it', () => {
-    expect(findings('a.org {\n    whoami\n}\nb.org {\n    whoami\n    bind 127.0.0.1\n}\n', '1.0.0')).toEqual(['plugin-without-facts@2:5/info', 'plugin-without-facts@6:5/info']);
-    expect(lintCorefile('. {\n    bind 10.0.0.1\n}\n', { coredns: '1.0.0' }).diagnostics[0]?.message).toContain('confirmed in CoreDNS 1.0.5 and later only');
+  it('reports a name no release has once, and nothing more about it', () => {
+    expect(findings('a.org {\n    alias\n}\nb.org {\n    alias\n    bind 127.0.0.1\n}\n', '1.0.0')).toEqual(['plugin-without-facts@2:5/info']);
+    expect(lintCorefile('. {\n    alias\n}\n', { coredns: '1.0.0' }).diagnostics[0]?.message).toContain("no version facts are recorded for plugin 'alias'");
+  });
+
+  it('knows every plugin of every release from plugin.cfg', () => {
+    expect(findings('a.org {\n    whoami\n    bind 127.0.0.1\n}\n', '1.0.0')).toEqual([]);
+    expect(findings('a.org {\n    dns64\n}\n', '1.6.9')).toEqual(['plugin-not-yet-added@2:5/error']);
+    expect(findings('a.org {\n    transfer\n}\n', '1.6.5')).toEqual([]);
+    expect(findings('a.org {\n    reverse 10.0.0.0/8\n}\n', '1.1.4')).toEqual(['plugin-removed@2:5/error']);
   });
 });
