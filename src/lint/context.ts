@@ -5,10 +5,11 @@ import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
 import type { CoreDnsFeatures } from '../coredns/features.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
 import type { SourcePosition } from '../util/source-position.js';
+import type { PluginBuild } from './build.js';
 import type { KeyReading } from './server-keys.js';
 
 /**
- * What every lint rule works with: the release linted against, and the report the
+ * What every lint rule works with: the release and build linted against, and the report the
  * findings go to, with the helpers that place a finding (`path`, block labels). The rules live in
  * `rules/`, one module per group; `lint.ts` runs them in order.
  *
@@ -29,12 +30,14 @@ export const FORWARDERS: ReadonlySet<string> = new Set(['forward', 'proxy']);
 export class LintContext {
   readonly features: CoreDnsFeatures;
   readonly version: CoreDnsVersion;
+  readonly build: PluginBuild;
   readonly #diagnostics: Diagnostic[] = [];
   readonly #reportedOnce = new Set<string>();
 
-  constructor(features: CoreDnsFeatures) {
+  constructor(features: CoreDnsFeatures, build: PluginBuild) {
     this.features = features;
     this.version = features.version;
+    this.build = build;
   }
 
   report(code: DiagnosticCode, position: SourcePosition, path: string, message: string, extra: { severity?: Severity; hint?: string } = {}): void {
@@ -79,9 +82,9 @@ export interface BlockInfo {
   readonly label: string;
   readonly position: SourcePosition;
   readonly directives: readonly PlacedDirective[];
-  /** Names of the plugins the release has that the block uses (after imports). */
+  /** Names of the plugins the block uses (after imports) that the build linted against loads. */
   readonly plugins: ReadonlySet<string>;
-  /** Every directive name of the block (after imports), with facts or not (`view` has none). */
+  /** Every directive name of the block (after imports), loadable or not. */
   readonly written: ReadonlySet<string>;
   /** Its valid keys, filled in by the key rules. */
   readonly keys: KeyEntry[];

@@ -7,6 +7,7 @@ import { hasPlaceholder } from '../coredns/destinations.js';
 import { coreDnsFeatures } from '../coredns/features.js';
 import { NEWEST_COREDNS_VERSION } from '../coredns/versions.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
+import { pluginBuild } from './build.js';
 import { blockLabel, FORWARDERS, LintContext, ORIGIN, quote, where } from './context.js';
 import { checkDestinations } from './rules/destinations.js';
 import { checkFederation } from './rules/federation.js';
@@ -18,7 +19,8 @@ import { checkOption } from './rules/options.js';
 import { checkPlugin } from './rules/plugins.js';
 
 /**
- * The Corefile linter: what a given CoreDNS release makes of a Corefile, as diagnostics of the shared registry
+ * The Corefile linter: what a given CoreDNS release (its default build, or a custom build whose
+ * plugins the caller names) makes of a Corefile, as diagnostics of the shared registry
  * (`src/diagnostics/codes.ts`, area `lint`). Errors mean CoreDNS refuses to start or names become
  * unreachable; warnings mean it behaves differently than the text reads; infos are worth knowing
  * (docs/lint.md lists every check with the fact behind it).
@@ -32,6 +34,11 @@ import { checkPlugin } from './rules/plugins.js';
 export interface LintOptions {
   /** The CoreDNS release to lint against (default: the newest the package knows). */
   readonly coredns?: string;
+  /**
+   * The directive names compiled into the CoreDNS build to lint against, for a custom build (its
+   * plugin.cfg, see `parsePluginCfg`). Default: the default build of the release (its plugin.cfg).
+   */
+  readonly plugins?: readonly string[];
   /** Name used in syntax error messages (default `Corefile`). */
   readonly filename?: string;
 }
@@ -39,6 +46,8 @@ export interface LintOptions {
 export interface LintModelOptions {
   /** The CoreDNS release to lint against (default: the newest the package knows). */
   readonly coredns?: string;
+  /** The directive names of a custom build (see {@link LintOptions.plugins}). */
+  readonly plugins?: readonly string[];
   /** The parser's warnings for the model, reported as `syntax-warning`. */
   readonly warnings?: readonly CorefileWarning[];
 }
@@ -61,7 +70,7 @@ export interface LintResult {
 export function lintCorefile(text: string, options: LintOptions = {}): LintResult {
   const features = coreDnsFeatures(options.coredns ?? NEWEST_COREDNS_VERSION);
   const { corefile, warnings } = parseCorefile(text, { filename: options.filename ?? 'Corefile', tokenPositions: true });
-  return lintParsedCorefile(corefile, { coredns: features.version, warnings });
+  return lintParsedCorefile(corefile, options.plugins === undefined ? { coredns: features.version, warnings } : { coredns: features.version, plugins: options.plugins, warnings });
 }
 
 /**
@@ -70,7 +79,7 @@ export function lintCorefile(text: string, options: LintOptions = {}): LintResul
  */
 export function lintParsedCorefile(corefile: Corefile, options: LintModelOptions = {}): LintResult {
   const features = coreDnsFeatures(options.coredns ?? NEWEST_COREDNS_VERSION);
-  const context = new LintContext(features);
+  const context = new LintContext(features, pluginBuild(features.version, options.plugins));
   for (const warning of options.warnings ?? []) {
     context.report('syntax-warning', warning.position, where(warning.position), warning.reason);
   }

@@ -45,6 +45,8 @@ describe('lintCorefile', () => {
   it('lints a model without positions at 1:1', () => {
     const result = lintParsedCorefile({ items: [{ kind: 'server-block', keys: ['.'], directives: [{ name: 'proxy', arguments: ['.', '1.1.1.1'] }] }] });
     expect(result.diagnostics.map((entry) => `${entry.code} ${entry.path}`)).toEqual(['plugin-removed :1:1 [.] proxy']);
+    const custom = lintParsedCorefile({ items: [{ kind: 'server-block', keys: ['.'], directives: [{ name: 'proxy', arguments: ['.', '1.1.1.1'] }] }] }, { plugins: ['proxy'] });
+    expect(custom.diagnostics.map((entry) => `${entry.code} ${entry.path}`)).toEqual(['plugin-without-facts :1:1 [.] proxy']);
   });
 
   it('turns parser warnings into syntax-warning', () => {

@@ -1,8 +1,9 @@
 import { lintCorefile } from '../../src/lint/lint.js';
 
 /** `code@line:column/severity` of every finding, the compact form the lint tests compare. */
-export function findings(text: string, coredns?: string): string[] {
-  return lintCorefile(text, coredns === undefined ? {} : { coredns }).diagnostics.map((entry) => `${entry.code}@${entry.position?.line}:${entry.position?.column}/${entry.severity}`);
+export function findings(text: string, coredns?: string, plugins?: readonly string[]): string[] {
+  const options = { ...(coredns === undefined ? {} : { coredns }), ...(plugins === undefined ? {} : { plugins }) };
+  return lintCorefile(text, options).diagnostics.map((entry) => `${entry.code}@${entry.position?.line}:${entry.position?.column}/${entry.severity}`);
 }
 
 /** A Kubernetes-like main block, with `extra` lines before its closing brace. */

@@ -1,5 +1,4 @@
 import type { Corefile, Directive, ServerBlock, SnippetDefinition } from '../../corefile/model.js';
-import { coreDnsPluginAvailability, isUsable } from '../../coredns/availability.js';
 import { hasPlaceholder } from '../../coredns/destinations.js';
 import type { BlockInfo, LintContext, PlacedDirective } from '../context.js';
 import { blockLabel, ORIGIN, quote, where } from '../context.js';
@@ -56,7 +55,7 @@ export function expandImports(context: LintContext, corefile: Corefile): Expande
     const directives: PlacedDirective[] = [];
     expand(block.directives, label, index, directives, 0);
     const written = new Set(directives.map((placed) => placed.directive.name));
-    const plugins = new Set([...written].filter((name) => !hasPlaceholder(name) && isUsable(coreDnsPluginAvailability(name, context.version))));
+    const plugins = new Set([...written].filter((name) => !hasPlaceholder(name) && context.build.loadable.has(name)));
     return { block, label, position: block.position ?? ORIGIN, directives, plugins, written, keys: [] };
   };
 
