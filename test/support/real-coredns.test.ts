@@ -57,8 +57,15 @@ describe('moveToLoopback', () => {
     expect(moved.dnsPort).toBe(20000);
   });
 
+  it('moves grpc destinations to the sink, and starts names no release has (CoreDNS refuses them while parsing)', () => {
+    const moved = moveToLoopback('.:53 {\n    grpc . 8.8.8.8 [2001:db8::1]:53\n    dns64\n    forwrd . 8.8.8.8\n}\n', plan);
+    expect(moved.corefile).toBe('.:20000 {\n    bind 127.201.3.4\n    grpc . 127.0.0.1:40001 127.0.0.1:40001\n    dns64\n    forwrd . 8.8.8.8\n}\n');
+  });
+
   it.each([
     ['a plugin that may reach out', '.:53 {\n    etcd cluster.local\n}\n'],
+    ['a plugin of some release the lab does not know to be local', '.:53 {\n    clouddns example.org. gcp-project:zone\n}\n'],
+    ['a grpc option that may reach out', '.:53 {\n    grpc . 10.0.0.1 {\n        tls\n    }\n}\n'],
     ['an option that may reach out', '.:53 {\n    proxy . 8.8.8.8 {\n        protocol https_google\n    }\n}\n'],
     ['a file import', '.:53 {\n    import other.conf\n}\n'],
     ['a top-level import', 'import other.conf\n'],
