@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { lintCaseArgs } from './golden-cases.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -78,11 +79,10 @@ export function renderDiagnosticsDoc(codes) {
   return lines.join('\n');
 }
 
-/** A lint code's section, from golden/lint/<code>.Corefile (first line `# coredns: X` names the release) and its .expected run. */
+/** A lint code's section, from golden/lint/<code>.Corefile (first lines `# coredns: X`, `# plugins: LIST`: the arguments) and its .expected run. */
 function lintSection(code, entry) {
   const corefile = readFileSync(join(root, 'golden', 'lint', `${code}.Corefile`), 'utf8');
   const expected = readFileSync(join(root, 'golden', 'lint', `${code}.expected`), 'utf8');
-  const version = /^# coredns: (\S+)/.exec(corefile)?.[1];
   const status = /^# exit (\d+)/.exec(expected)?.[1];
   const stdout = expected.slice(expected.indexOf('## stdout\n') + '## stdout\n'.length, expected.indexOf('## stderr\n'));
   return [
@@ -92,7 +92,7 @@ function lintSection(code, entry) {
     '',
     `What to do: ${entry.hint}`,
     '',
-    `Example: \`npx kube-dns-to-coredns lint${version === undefined ? '' : ` --coredns ${version}`} Corefile\` (exit status ${status}) with`,
+    `Example: \`npx kube-dns-to-coredns ${lintCaseArgs(corefile).join(' ')} Corefile\` (exit status ${status}) with`,
     '',
     '```',
     corefile.trimEnd(),

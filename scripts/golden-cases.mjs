@@ -26,12 +26,19 @@ export function goldenCases(root) {
   const lint = join(root, 'golden', 'lint');
   for (const file of readdirSync(lint).filter((name) => name.endsWith('.Corefile')).sort()) {
     const input = join(lint, file);
-    // First line `# coredns: X` when the case is not linted against the newest release.
-    const version = /^# coredns: (\S+)/.exec(readFileSync(input, 'utf8'))?.[1];
-    const args = version === undefined ? ['lint'] : ['lint', '--coredns', version];
-    cases.push({ name: `lint/${file}`, args, input, expected: input.replace(/\.Corefile$/, '.expected') });
+    cases.push({ name: `lint/${file}`, args: lintCaseArgs(readFileSync(input, 'utf8')), input, expected: input.replace(/\.Corefile$/, '.expected') });
   }
   return cases;
+}
+
+/**
+ * The `lint` arguments of a golden lint case, from its first comment lines: `# coredns: X` when it
+ * is not linted against the newest release, `# plugins: NAME,NAME` for a custom build.
+ */
+export function lintCaseArgs(text) {
+  const version = /^# coredns: (\S+)/m.exec(text)?.[1];
+  const plugins = /^# plugins: (\S+)/m.exec(text)?.[1];
+  return ['lint', ...(version === undefined ? [] : ['--coredns', version]), ...(plugins === undefined ? [] : ['--plugins', plugins])];
 }
 
 /** The CoreDNS releases the real-world Corefiles are linted against (proxy era, last with federation, newest). */

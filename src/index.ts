@@ -61,17 +61,11 @@ export { DIAGNOSTIC_CODES } from './diagnostics/codes.js';
 export type { DiagnosticCode } from './diagnostics/codes.js';
 export { formatDiagnostic } from './diagnostics/diagnostic.js';
 export type { Diagnostic, Severity } from './diagnostics/diagnostic.js';
-export {
-  COREDNS_VERSIONS,
-  coreDnsFeatures,
-  coreDnsOptionAvailability,
-  coreDnsPluginAvailability,
-  compareCoreDnsVersions,
-  NEWEST_COREDNS_VERSION,
-  parseCoreDnsVersion,
-  UnknownCoreDnsVersionError,
-} from './coredns/versions.js';
-export type { CoreDnsFeatures, CoreDnsVersion } from './coredns/versions.js';
+export { COREDNS_VERSIONS, compareCoreDnsVersions, NEWEST_COREDNS_VERSION, parseCoreDnsVersion, UnknownCoreDnsVersionError } from './coredns/versions.js';
+export type { CoreDnsVersion } from './coredns/versions.js';
+export { coreDnsOptionAvailability, coreDnsPluginAvailability } from './coredns/availability.js';
+export { coreDnsFeatures } from './coredns/features.js';
+export type { CoreDnsFeatures } from './coredns/features.js';
 export { kubernetesDefaultMainBlock } from './coredns/kubernetes-default-corefile.js';
 export { renderCoreDnsConfigMap } from './configmap/write-configmap.js';
 

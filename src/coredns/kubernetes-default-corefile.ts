@@ -13,7 +13,8 @@
  *
  * Pure data and functions: no Node APIs.
  */
-import { coreDnsPluginAvailability, isCoreDnsVersionAtLeast, isUsable, parseCoreDnsVersion } from './versions.js';
+import { coreDnsPluginAvailability, isUsable } from './availability.js';
+import { isCoreDnsVersionAtLeast, parseCoreDnsVersion } from './versions.js';
 import type { CoreDnsVersion } from './versions.js';
 
 /** One Corefile directive: `name args… { block… }`. `block` is absent when there is no `{ }`. */

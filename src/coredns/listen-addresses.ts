@@ -1,5 +1,5 @@
 import { formatGoIP, parseGoIP, splitHostPort } from '../dns/go-net.js';
-import type { CoreDnsFeatures } from './versions.js';
+import type { CoreDnsFeatures } from './features.js';
 
 /**
  * The HTTP listeners some plugins open besides the DNS servers (health, ready, prometheus,

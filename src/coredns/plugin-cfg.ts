@@ -340,3 +340,66 @@ export function pluginHistory(name: string): PluginHistory {
   }
   return { name, firstRelease, goneIn };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Reading a plugin.cfg (a custom build's)
+// ---------------------------------------------------------------------------------------------
+
+/** One entry of a plugin.cfg file: `name:package`. */
+export interface PluginCfgLine {
+  /** The directive name. */
+  readonly name: string;
+  /** What plugin.cfg names after the colon: a directory of the CoreDNS tree, a Go module, or `deprecated`. */
+  readonly source: string;
+  /** Line number in the file, from 1. */
+  readonly line: number;
+}
+
+/** A plugin.cfg text this package does not read the way CoreDNS's generator would. */
+export class PluginCfgSyntaxError extends Error {
+  override readonly name = 'PluginCfgSyntaxError';
+  /** Line number in the file, from 1. */
+  readonly line: number;
+  readonly reason: string;
+
+  constructor(line: number, reason: string) {
+    super(`line ${line}: ${reason}`);
+    this.line = line;
+    this.reason = reason;
+  }
+}
+
+const DIRECTIVE_NAME = /^[a-z0-9][a-z0-9_-]*$/i;
+
+/**
+ * Reads a plugin.cfg: one `name:package` per line in chain order, `#` comment lines and blank
+ * lines skipped. Where CoreDNS's generator silently skips a line it cannot split in two, this
+ * refuses it; a name listed twice is refused as the generator does.
+ *
+ * @throws {PluginCfgSyntaxError} naming the first line that is not `name:package`.
+ */
+export function parsePluginCfg(text: string): PluginCfgLine[] {
+  const entries: PluginCfgLine[] = [];
+  const seen = new Map<string, number>();
+  text.split('\n').forEach((raw, index) => {
+    const line = index + 1;
+    const content = raw.trim();
+    if (content === '' || content.startsWith('#')) return;
+    const parts = content.split(':');
+    if (parts.length !== 2) throw new PluginCfgSyntaxError(line, `expected NAME:PACKAGE, got '${content}'`);
+    const name = parts[0]!.trim();
+    const source = parts[1]!.trim();
+    if (!DIRECTIVE_NAME.test(name)) throw new PluginCfgSyntaxError(line, `'${name}' is not a directive name`);
+    if (source === '') throw new PluginCfgSyntaxError(line, `'${name}' names no package`);
+    const earlier = seen.get(name);
+    if (earlier !== undefined) throw new PluginCfgSyntaxError(line, `'${name}' is listed twice (first on line ${earlier})`);
+    seen.set(name, line);
+    entries.push({ name, source, line });
+  });
+  return entries;
+}
+
+/** The directive names a plugin.cfg compiles in: every entry but the `deprecated` placeholders. */
+export function loadablePlugins(entries: readonly PluginCfgLine[]): string[] {
+  return entries.filter((entry) => entry.source !== 'deprecated').map((entry) => entry.name);
+}

@@ -1,10 +1,10 @@
 import type { CoreDnsVersion } from './versions.js';
 
 /**
- * Version facts the linter needs that the CoreDNS version matrix
- * (`src/coredns/versions.ts`) does not carry as data yet. Each belongs in the matrix
- * (as a feature flag or an option timeline); they live here only until it gains them, and must
- * then be replaced by the matrix's answer.
+ * Version facts the linter needs that the CoreDNS version matrix (the feature table of
+ * `src/coredns/features.ts`, the option timelines of `src/coredns/availability.ts`) does not carry
+ * as data yet. Each belongs in the matrix (as a feature flag or an option timeline); they live here
+ * only until it gains them, and must then be replaced by the matrix's answer.
  */
 
 /**

@@ -166,7 +166,16 @@ export const DIAGNOSTIC_CODES = {
   'plugin-removed': lint('error', 'A plugin the target CoreDNS no longer has: it stops with "Unknown directive".', 'Replace it (proxy → forward) or remove it; see the message for what replaced it.'),
   'plugin-not-yet-added': lint('error', 'A plugin the target CoreDNS does not have yet: it stops with "Unknown directive".', 'Remove it, or target the release named in the message or a later one.'),
   'plugin-deprecated': lint('info', 'A plugin that still works in the target CoreDNS but is deprecated and removed later.', 'Move to its replacement before upgrading past the release named in the message.'),
-  'plugin-without-facts': lint('info', 'A directive this linter has no version facts for: it could not check that the target CoreDNS has it.', 'If it is an external plugin, make sure your CoreDNS build includes it; otherwise CoreDNS stops with "Unknown directive".'),
+  'unknown-directive': lint(
+    'error',
+    'A directive no CoreDNS release has in its default build (a typo, or an external plugin), or one the custom build linted against does not list: CoreDNS stops with "Unknown directive".',
+    'Fix the name (the message suggests the closest plugins); for an external plugin, lint against your build\'s plugin list (`--plugin-cfg FILE` or `--plugins LIST`).',
+  ),
+  'plugin-without-facts': lint(
+    'info',
+    'A plugin of the custom build linted against that the default build of the target CoreDNS lacks: this linter has no facts about it, so its arguments and options were not checked.',
+    'Nothing to do if your build really has it; check its options against that plugin\'s own documentation.',
+  ),
   'version-caveat': lint('info', 'A plugin or option works in the target CoreDNS with a caveat worth knowing.', 'Read the caveat; nothing to change if it does not affect you.'),
   'option-removed': lint('error', 'A plugin option the target CoreDNS no longer accepts: it stops with a parse error.', 'Remove the option (the message says what replaced it, if anything).'),
   'option-not-yet-added': lint('error', 'A plugin option the target CoreDNS does not accept yet: it stops with a parse error.', 'Remove the option, or target the release named in the message or a later one.'),

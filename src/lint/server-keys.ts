@@ -2,7 +2,7 @@ import { ServerKeyError } from '../corefile/errors.js';
 import { parseServerKey } from '../corefile/server-key.js';
 import type { ServerAddress } from '../corefile/server-key.js';
 import { isCoreDnsVersionAtLeast } from '../coredns/versions.js';
-import type { CoreDnsFeatures } from '../coredns/versions.js';
+import type { CoreDnsFeatures } from '../coredns/features.js';
 import { hasPlaceholder } from '../coredns/destinations.js';
 import { KEY_EMPTY_HOST_REFUSED_FROM, KEY_LEADING_DOT_REFUSED_FROM } from '../coredns/version-facts.js';
 

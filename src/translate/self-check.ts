@@ -2,8 +2,8 @@ import { corefilesEqual } from '../corefile/compare.js';
 import type { Corefile, Directive } from '../corefile/model.js';
 import { parseCorefile } from '../corefile/parser.js';
 import { parseServerKey, zoneAddressKeys } from '../corefile/server-key.js';
-import { coreDnsPluginAvailability, isUsable } from '../coredns/versions.js';
-import type { CoreDnsFeatures } from '../coredns/versions.js';
+import { coreDnsPluginAvailability, isUsable } from '../coredns/availability.js';
+import type { CoreDnsFeatures } from '../coredns/features.js';
 import { HEALTH_DEFAULT_ADDRESS, healthListenersOfBlock } from '../coredns/listen-addresses.js';
 
 /** The translator produced a Corefile that fails its own checks: a bug, never a data problem. */

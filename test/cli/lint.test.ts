@@ -5,6 +5,8 @@ import { memoryIo } from '../support/memory-io.js';
 
 const clean = '.:53 {\n    errors\n    forward . 8.8.8.8\n}\n';
 const broken = '.:53 {\n    errors\n    proxy . 8.8.8.8\n    whoami\n}\n';
+const external = '.:53 {\n    errors\n    alias\n    forward . 8.8.8.8\n}\n';
+const pluginCfg = '# a custom build\nerrors:errors\nalias:github.com/serverwentdown/alias\nforward:forward\n';
 
 const configMap = `apiVersion: v1
 kind: ConfigMap
@@ -31,17 +33,32 @@ describe('kube-dns-to-coredns lint', () => {
     const io = memoryIo({ files: { Corefile: broken } });
     expect(await runLint(['Corefile'], io)).toBe(1);
     expect(io.out()).toBe(
-      `error plugin-removed Corefile:3:5 [.:53] proxy: plugin 'proxy' was removed in CoreDNS 1.5.0: CoreDNS 1.14.7 stops with "Unknown directive 'proxy'"; use forward instead\n` +
-        `info plugin-without-facts Corefile:4:5 [.:53] whoami: no version facts are recorded for plugin 'whoami': if CoreDNS 1.14.7 (or your build) lacks it, CoreDNS stops with "Unknown directive 'whoami'"\n`,
+      `error plugin-removed Corefile:3:5 [.:53] proxy: plugin 'proxy' was removed in CoreDNS 1.5.0: CoreDNS 1.14.7 stops with "Unknown directive 'proxy'"; use forward instead\n`,
     );
-    expect(io.err()).toBe('Corefile: 1 error, 0 warnings, 1 info (CoreDNS 1.14.7)\n');
+    expect(io.err()).toBe('Corefile: 1 error, 0 warnings, 0 infos (CoreDNS 1.14.7)\n');
+  });
+
+  it('refuses an external plugin for the default build, and lints against a custom build with --plugin-cfg or --plugins', async () => {
+    const plain = memoryIo({ files: { Corefile: external } });
+    expect(await runLint(['Corefile'], plain)).toBe(1);
+    expect(plain.out()).toMatch(/^error unknown-directive Corefile:3:5 \[\.:53\] alias: /);
+    for (const args of [['--plugin-cfg', 'plugin.cfg'], ['--plugins', 'errors,alias,forward'], ['--plugins', ' errors , alias,forward ']]) {
+      const io = memoryIo({ files: { Corefile: external, 'plugin.cfg': pluginCfg } });
+      expect(await runLint([...args, 'Corefile'], io), args.join(' ')).toBe(0);
+      expect(io.out()).toMatch(/^info plugin-without-facts Corefile:3:5 \[\.:53\] alias: plugin 'alias' comes from your build's plugin list; /);
+      expect(io.err()).toBe('Corefile: 0 errors, 0 warnings, 1 info (CoreDNS 1.14.7)\n');
+    }
+    // A plugin of the default build that the custom build leaves out is an error.
+    const without = memoryIo({ files: { Corefile: external } });
+    expect(await runLint(['--plugins', 'alias,forward', 'Corefile'], without)).toBe(1);
+    expect(without.out()).toMatch(/^error unknown-directive Corefile:2:5 \[\.:53\] errors: plugin 'errors' is not in your build's plugin list/);
   });
 
   it('lints against the release given by --coredns (v prefix allowed)', async () => {
     const io = memoryIo({ files: { Corefile: broken } });
     expect(await runLint(['--coredns', 'v1.4.0', 'Corefile'], io)).toBe(0);
     expect(io.out()).toMatch(/^info plugin-deprecated Corefile:3:5 \[\.:53\] proxy: /);
-    expect(io.err()).toBe('Corefile: 0 errors, 0 warnings, 2 infos (CoreDNS 1.4.0)\n');
+    expect(io.err()).toBe('Corefile: 0 errors, 0 warnings, 1 info (CoreDNS 1.4.0)\n');
   });
 
   it('reads standard input and CoreDNS ConfigMaps', async () => {
@@ -81,9 +98,16 @@ describe('kube-dns-to-coredns lint', () => {
       [['--fix', 'Corefile'], /Unknown option '--fix'/],
       [['a', 'b'], /expected at most one FILE/],
       [['missing'], /missing: cannot read: no such file/],
+      [['--plugin-cfg', 'none.cfg', 'Corefile'], /none\.cfg: cannot read: no such file/],
+      [['--plugin-cfg', 'bad.cfg', 'Corefile'], /--plugin-cfg bad\.cfg:2: expected NAME:PACKAGE, got 'forward'/],
+      [['--plugin-cfg', 'empty.cfg', 'Corefile'], /--plugin-cfg empty\.cfg names no plugin/],
+      [['--plugin-cfg', '-', 'Corefile'], /--plugin-cfg needs a file/],
+      [['--plugin-cfg', 'bad.cfg', '--plugins', 'errors', 'Corefile'], /give --plugin-cfg or --plugins, not both/],
+      [['--plugins', 'errors,,forward', 'Corefile'], /--plugins takes comma-separated directive names; '' is not one/],
+      [['--plugins', 'errors forward', 'Corefile'], /'errors forward' is not one/],
     ];
     for (const [args, message] of cases) {
-      const io = memoryIo({ files: { Corefile: clean } });
+      const io = memoryIo({ files: { Corefile: clean, 'bad.cfg': 'errors:errors\nforward\n', 'empty.cfg': '# nothing\nreverse:deprecated\n' } });
       const error = await runLint(args, io).then(
         () => undefined,
         (thrown: unknown) => thrown,
@@ -100,5 +124,7 @@ describe('kube-dns-to-coredns lint', () => {
     expect(io.out()).toBe(LINT_HELP);
     expect(LINT_HELP).toContain('Examples:');
     expect(LINT_HELP).toContain('--coredns VERSION');
+    expect(LINT_HELP).toContain('--plugin-cfg FILE');
+    expect(LINT_HELP).toContain('--plugins LIST');
   });
 });

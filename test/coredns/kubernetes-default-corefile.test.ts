@@ -2,15 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { translateLikeKubeadm } from '../../src/kubeadm/kubeadm-translation.js';
 import { KUBEADM_PROFILE_IDS, KUBEADM_PROFILES } from '../../src/kubeadm/profiles.js';
-import {
-  COREDNS_VERSIONS,
-  compareCoreDnsVersions,
-  coreDnsFeatures,
-  coreDnsOptionAvailability,
-  coreDnsPluginAvailability,
-  isUsable,
-  UnknownCoreDnsVersionError,
-} from '../../src/coredns/versions.js';
+import { COREDNS_VERSIONS, compareCoreDnsVersions, UnknownCoreDnsVersionError } from '../../src/coredns/versions.js';
+import { coreDnsOptionAvailability, coreDnsPluginAvailability, isUsable } from '../../src/coredns/availability.js';
+import { coreDnsFeatures } from '../../src/coredns/features.js';
 import type { CoreDnsVersion } from '../../src/coredns/versions.js';
 import {
   KUBERNETES_COREDNS_RELEASES,

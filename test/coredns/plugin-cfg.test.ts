@@ -1,7 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ALL_PLUGIN_NAMES, compiledPlugin, compiledPlugins, isCompiledIn, PLUGIN_CFG, pluginHistory } from '../../src/coredns/plugin-cfg.js';
+import {
+  ALL_PLUGIN_NAMES,
+  compiledPlugin,
+  compiledPlugins,
+  isCompiledIn,
+  loadablePlugins,
+  parsePluginCfg,
+  PLUGIN_CFG,
+  PluginCfgSyntaxError,
+  pluginHistory,
+} from '../../src/coredns/plugin-cfg.js';
 import { compareCoreDnsVersions, COREDNS_VERSIONS, isCoreDnsVersion } from '../../src/coredns/versions.js';
 
 describe('the plugin.cfg table: integrity', () => {
@@ -126,5 +136,57 @@ describe('docs/coredns-versions.md', () => {
     if (process.env['PRINT_COREDNS_DOC_TABLES'] === '1') console.log(pluginChangesTable());
     expect(from, 'docs/coredns-versions.md lacks the generated:plugins markers').toBeGreaterThanOrEqual(0);
     expect(markdown.slice(from + start.length, to)).toBe(pluginChangesTable());
+  });
+});
+
+describe('parsePluginCfg (a custom build\'s plugin.cfg)', () => {
+  const file = [
+    '# Directives are registered in the order they should be executed.',
+    '',
+    'metadata:metadata',
+    'errors:errors',
+    '  # indented comment',
+    'alias:github.com/serverwentdown/alias\r',
+    'reverse:deprecated',
+    'forward:forward',
+    '',
+  ].join('\n');
+
+  it('reads NAME:PACKAGE lines in order, skipping comments and blank lines', () => {
+    expect(parsePluginCfg(file)).toEqual([
+      { name: 'metadata', source: 'metadata', line: 3 },
+      { name: 'errors', source: 'errors', line: 4 },
+      { name: 'alias', source: 'github.com/serverwentdown/alias', line: 6 },
+      { name: 'reverse', source: 'deprecated', line: 7 },
+      { name: 'forward', source: 'forward', line: 8 },
+    ]);
+    expect(loadablePlugins(parsePluginCfg(file))).toEqual(['metadata', 'errors', 'alias', 'forward']);
+    expect(parsePluginCfg('')).toEqual([]);
+  });
+
+  it.each([
+    ['errors\n', 1, "expected NAME:PACKAGE, got 'errors'"],
+    ['errors:errors\nlog:a:b\n', 2, "expected NAME:PACKAGE, got 'log:a:b'"],
+    ['two words:x\n', 1, "'two words' is not a directive name"],
+    ['errors:\n', 1, "'errors' names no package"],
+    ['errors:errors\n\nerrors:errors\n', 3, "'errors' is listed twice (first on line 1)"],
+  ])('refuses %j at line %i', (text, line, reason) => {
+    let error: unknown;
+    try {
+      parsePluginCfg(text);
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(PluginCfgSyntaxError);
+    expect(error).toMatchObject({ line, reason, message: `line ${line}: ${reason}` });
+  });
+
+  it('reads the list of every release back, as plugin.cfg would write it', () => {
+    for (const entry of PLUGIN_CFG) {
+      const plugins = compiledPlugins(entry.from);
+      const text = plugins.map((plugin) => `${plugin.name}:${plugin.placeholder === true ? 'deprecated' : (plugin.externalModule ?? plugin.name)}`).join('\n');
+      const loadable = plugins.filter((plugin) => plugin.placeholder !== true).map((plugin) => plugin.name);
+      expect(loadablePlugins(parsePluginCfg(text)), entry.from).toEqual(loadable);
+    }
   });
 });

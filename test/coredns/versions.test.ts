@@ -3,24 +3,18 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  COREDNS_OPTIONS_WITH_FACTS,
-  COREDNS_PLUGINS_WITH_FACTS,
   COREDNS_RELEASES,
   COREDNS_VERSIONS,
   compareCoreDnsVersions,
-  coreDnsFeatures,
-  coreDnsOptionAvailability,
-  coreDnsPluginAvailability,
   coreDnsRelease,
   isCoreDnsVersion,
   isCoreDnsVersionAtLeast,
-  isUsable,
   NEWEST_COREDNS_VERSION,
   OLDEST_COREDNS_VERSION,
   parseCoreDnsVersion,
   UnknownCoreDnsVersionError,
 } from '../../src/coredns/versions.js';
-import type { CoreDnsFeatures, CoreDnsVersion } from '../../src/coredns/versions.js';
+import { coreDnsFeatures } from '../../src/coredns/features.js';
 import {
   KUBERNETES_COREDNS_RELEASES,
   KUBERNETES_DEFAULT_COREFILES,
@@ -36,6 +30,7 @@ function caught(run: () => unknown): UnknownCoreDnsVersionError {
   }
   throw new Error('expected an UnknownCoreDnsVersionError');
 }
+
 
 describe('the known releases', () => {
   it('run from 1.0.0 to 1.14.7, strictly ascending', () => {
@@ -174,194 +169,6 @@ describe('ordering', () => {
         expect(sorted).toEqual(COREDNS_VERSIONS.filter((version) => subset.includes(version)));
       }),
     );
-  });
-});
-
-type FeatureName = Exclude<keyof CoreDnsFeatures, 'version'>;
-
-describe('coreDnsFeatures at every boundary', () => {
-  const boundaries: Array<[FeatureName, CoreDnsVersion, CoreDnsVersion, unknown, unknown]> = [
-    ['proxy', '1.3.1', '1.4.0', 'available', 'deprecated'],
-    ['proxy', '1.4.0', '1.5.0', 'deprecated', 'removed'],
-    ['forward', '1.0.4', '1.0.5', 'absent', 'external'],
-    ['forward', '1.0.5', '1.0.6', 'external', 'in-tree'],
-    ['preferredForwarder', '1.0.5', '1.0.6', 'proxy', 'forward'],
-    ['federation', '1.6.2', '1.6.3', 'in-tree', 'external'],
-    ['federation', '1.6.9', '1.7.0', 'external', 'removed'],
-    ['kubernetesUpstream', '1.0.5', '1.0.6', 'addresses-required', 'addresses-optional'],
-    ['kubernetesUpstream', '1.3.1', '1.4.0', 'addresses-optional', 'arguments-ignored'],
-    ['kubernetesUpstream', '1.5.1', '1.5.2', 'arguments-ignored', 'no-op'],
-    ['kubernetesUpstream', '1.6.9', '1.7.0', 'no-op', 'removed'],
-    ['kubernetesFallthroughZones', '1.0.2', '1.0.3', false, true],
-    ['ready', '1.4.0', '1.5.0', false, true],
-    ['loop', '1.2.0', '1.2.1', false, true],
-    ['reload', '1.0.6', '1.1.0', false, true],
-    ['healthLameduck', '1.0.4', '1.0.5', false, true],
-    ['forwardMaxConcurrent', '1.6.7', '1.6.8', false, true],
-    ['forwardHostnameTargets', '1.14.3', '1.14.4', false, true],
-    ['forwardHttpsTargets', '1.14.4', '1.14.5', false, true],
-    ['multipleForwardPerBlock', '1.9.3', '1.9.4', false, true],
-    ['upstreamLimit', '1.0.0', '1.0.1', { max: 15, enforcement: 'none', counting: 'after-file-expansion' }, { max: 15, enforcement: 'unverified', counting: 'after-file-expansion' }],
-    ['upstreamLimit', '1.0.6', '1.1.0', { max: 15, enforcement: 'unverified', counting: 'after-file-expansion' }, { max: 15, enforcement: 'enforced', counting: 'after-file-expansion' }],
-    ['upstreamLimit', '1.14.3', '1.14.4', { max: 15, enforcement: 'enforced', counting: 'after-file-expansion' }, { max: 15, enforcement: 'enforced', counting: 'per-entry' }],
-    ['queryNamesLowercased', '1.6.3', '1.6.4', false, true],
-    ['serverBlockZonesLowercased', '1.14.6', '1.14.7', false, true],
-    ['zoneKeyCase', '1.6.3', '1.6.4', 'case-sensitive', 'upper-case-unreachable'],
-    ['zoneKeyCase', '1.14.6', '1.14.7', 'upper-case-unreachable', 'case-insensitive'],
-    ['pluginSetup', '1.8.4', '1.8.5', 'per-key', 'per-block'],
-    ['healthListener', '1.0.6', '1.1.0', 'first-only', 'exclusive'],
-    ['healthListener', '1.6.5', '1.6.6', 'exclusive', 'shared'],
-  ];
-
-  it.each(boundaries)('%s: %s → %s', (feature, before, at, valueBefore, valueAt) => {
-    expect(coreDnsFeatures(before)[feature]).toEqual(valueBefore);
-    expect(coreDnsFeatures(at)[feature]).toEqual(valueAt);
-  });
-
-  it('changes at exactly these releases and nowhere else', () => {
-    const changes: string[] = [];
-    let previous: string | undefined;
-    for (const version of COREDNS_VERSIONS) {
-      const { version: _, ...features } = coreDnsFeatures(version);
-      const key = JSON.stringify(features);
-      if (previous !== undefined && key !== previous) changes.push(version);
-      previous = key;
-    }
-    expect(changes).toEqual([...new Set(boundaries.map(([, , at]) => at))].sort(compareCoreDnsVersions));
-  });
-
-  it('never takes a feature back once granted', () => {
-    const grows: FeatureName[] = ['kubernetesFallthroughZones', 'ready', 'loop', 'reload', 'healthLameduck', 'forwardMaxConcurrent', 'forwardHostnameTargets', 'forwardHttpsTargets', 'multipleForwardPerBlock', 'queryNamesLowercased', 'serverBlockZonesLowercased'];
-    for (const feature of grows) {
-      const values = COREDNS_VERSIONS.map((version) => coreDnsFeatures(version)[feature]);
-      expect(values.slice(values.indexOf(true)).every(Boolean), feature).toBe(true);
-    }
-  });
-
-  it('returns one frozen object per release', () => {
-    expect(coreDnsFeatures('v1.8.0')).toBe(coreDnsFeatures('1.8.0'));
-    expect(Object.isFrozen(coreDnsFeatures('1.8.0'))).toBe(true);
-    expect(Object.isFrozen(coreDnsFeatures('1.8.0').upstreamLimit)).toBe(true);
-    expect(coreDnsFeatures('1.8.0').version).toBe('1.8.0');
-  });
-
-  it('refuses unknown releases', () => {
-    expect(() => coreDnsFeatures('1.8')).toThrow(UnknownCoreDnsVersionError);
-    expect(() => coreDnsFeatures('1.20.0')).toThrow(/known releases: 1\.0\.0 to 1\.14\.7/);
-  });
-
-  it('agrees with the plugin table about forward, proxy and federation', () => {
-    for (const version of COREDNS_VERSIONS) {
-      const features = coreDnsFeatures(version);
-      expect(features.forward !== 'absent').toBe(isUsable(coreDnsPluginAvailability('forward', version)));
-      expect(features.proxy !== 'removed').toBe(isUsable(coreDnsPluginAvailability('proxy', version)));
-      expect(features.federation !== 'removed').toBe(isUsable(coreDnsPluginAvailability('federation', version)));
-      expect(isUsable(coreDnsPluginAvailability(features.preferredForwarder, version))).toBe(true);
-      expect(features.kubernetesUpstream === 'removed').toBe(coreDnsOptionAvailability('kubernetes', 'upstream', version).status === 'removed');
-    }
-  });
-});
-
-describe('coreDnsPluginAvailability', () => {
-  it.each([
-    ['proxy', '1.3.1', { status: 'available', removedIn: '1.5.0' }],
-    ['proxy', '1.4.0', { status: 'deprecated', deprecatedIn: '1.4.0', removedIn: '1.5.0', replacement: 'forward' }],
-    ['proxy', '1.5.0', { status: 'removed', removedIn: '1.5.0', replacement: 'forward' }],
-    ['forward', '1.0.4', { status: 'not-yet-added', since: '1.0.5' }],
-    ['forward', '1.0.5', { status: 'available', externalModule: 'github.com/coredns/forward' }],
-    ['forward', '1.0.6', { status: 'available', since: '1.0.5' }],
-    ['federation', '1.6.2', { status: 'available', removedIn: '1.7.0' }],
-    ['federation', '1.6.3', { status: 'available', externalModule: 'github.com/coredns/federation' }],
-    ['federation', '1.6.9', { status: 'available', externalModule: 'github.com/coredns/federation' }],
-    ['federation', '1.7.0', { status: 'removed', removedIn: '1.7.0' }],
-    ['ready', '1.4.0', { status: 'not-yet-added', since: '1.5.0' }],
-    ['ready', '1.5.0', { status: 'available' }],
-    ['loop', '1.2.0', { status: 'not-yet-added', since: '1.2.1' }],
-    ['loop', '1.2.1', { status: 'available' }],
-    ['reload', '1.0.6', { status: 'not-yet-added', since: '1.1.0' }],
-    ['reload', '1.1.0', { status: 'available' }],
-    ['template', '1.0.2', { status: 'not-yet-added', since: '1.0.3' }],
-    ['template', '1.0.3', { status: 'available' }],
-    ['nsid', '1.0.0', { status: 'not-yet-added' }],
-    ['nsid', '1.0.1', { status: 'available' }],
-    ['route53', '1.0.4', { status: 'not-yet-added' }],
-    ['route53', '1.0.5', { status: 'available' }],
-    ['k8s_external', '1.2.6', { status: 'not-yet-added', since: '1.3.0' }],
-    ['k8s_external', '1.3.0', { status: 'available' }],
-    ['transfer', '1.7.1', { status: 'unknown', since: '1.8.0' }],
-    ['transfer', '1.8.0', { status: 'available' }],
-    ['bind', '1.0.4', { status: 'unknown' }],
-    ['bind', '1.0.5', { status: 'available' }],
-    ['startup', '1.0.5', { status: 'unknown' }],
-    ['startup', '1.0.6', { status: 'deprecated', deprecatedIn: '1.0.6', replacement: 'on' }],
-    ['shutdown', '1.1.0', { status: 'removed', removedIn: '1.1.0', replacement: 'on' }],
-  ] as const)('%s in %s', (plugin, version, expected) => {
-    const availability = coreDnsPluginAvailability(plugin, version);
-    expect(availability).toMatchObject(expected);
-    expect(availability.evidence).toBeTruthy();
-    if (expected.status !== 'available') expect(availability.externalModule).toBeUndefined();
-  });
-
-  it.each(['errors', 'health', 'kubernetes', 'prometheus', 'cache', 'log', 'loadbalance', 'hosts', 'rewrite', 'autopath', 'file', 'etcd', 'pprof'])(
-    '%s is there from 1.0.0 to 1.14.7',
-    (plugin) => {
-      for (const version of COREDNS_VERSIONS) expect(coreDnsPluginAvailability(plugin, version).status).toBe('available');
-    },
-  );
-
-  it.each(['alias', 'fanout', 'Forward', 'forward ', 'k8s-external', '__proto__', 'constructor', 'toString', 'hasOwnProperty', ''])(
-    'answers unknown for %j rather than guessing',
-    (plugin) => {
-      expect(coreDnsPluginAvailability(plugin, '1.8.0')).toEqual({ status: 'unknown', evidence: 'no version facts are recorded for this name' });
-    },
-  );
-
-  it('covers every plugin of the Kubernetes Corefiles the brief lists', () => {
-    for (const plugin of ['errors', 'health', 'ready', 'kubernetes', 'prometheus', 'forward', 'proxy', 'cache', 'loop', 'reload', 'loadbalance', 'federation', 'log', 'hosts', 'rewrite', 'template', 'autopath', 'bind', 'k8s_external', 'transfer']) {
-      expect(COREDNS_PLUGINS_WITH_FACTS).toContain(plugin);
-    }
-  });
-
-  it('refuses unknown releases', () => {
-    expect(() => coreDnsPluginAvailability('forward', '1.6')).toThrow(UnknownCoreDnsVersionError);
-  });
-});
-
-describe('coreDnsOptionAvailability', () => {
-  it.each([
-    ['health', 'lameduck', '1.0.4', { status: 'not-yet-added', since: '1.0.5' }],
-    ['health', 'lameduck', '1.0.5', { status: 'available' }],
-    ['kubernetes', 'upstream', '1.0.5', { status: 'available', caveat: 'needs at least one address before 1.0.6; a bare `upstream` is an argument error' }],
-    ['kubernetes', 'upstream', '1.0.6', { status: 'available', removedIn: '1.7.0' }],
-    ['kubernetes', 'upstream', '1.3.1', { status: 'available' }],
-    ['kubernetes', 'upstream', '1.4.0', { status: 'deprecated', deprecatedIn: '1.4.0', caveat: expect.stringMatching(/arguments are ignored/) }],
-    ['kubernetes', 'upstream', '1.5.2', { status: 'deprecated', caveat: expect.stringMatching(/no effect/) }],
-    ['kubernetes', 'upstream', '1.6.9', { status: 'deprecated' }],
-    ['kubernetes', 'upstream', '1.7.0', { status: 'removed', removedIn: '1.7.0' }],
-    ['kubernetes', 'fallthrough', '1.0.2', { status: 'available', caveat: expect.stringMatching(/no zones before 1\.0\.3/) }],
-    ['kubernetes', 'fallthrough', '1.0.3', { status: 'available' }],
-    ['kubernetes', 'ttl', '1.0.0', { status: 'available' }],
-    ['kubernetes', 'pods', '1.14.7', { status: 'available' }],
-    ['kubernetes', 'transfer', '1.0.5', { status: 'unknown' }],
-    ['kubernetes', 'transfer', '1.0.6', { status: 'available', removedIn: '1.8.0' }],
-    ['kubernetes', 'transfer', '1.8.0', { status: 'removed', replacement: 'the transfer plugin' }],
-    ['forward', 'max_concurrent', '1.6.7', { status: 'not-yet-added', since: '1.6.8' }],
-    ['forward', 'max_concurrent', '1.6.8', { status: 'available' }],
-    ['forward', 'resolver', '1.14.3', { status: 'not-yet-added', since: '1.14.4' }],
-    ['forward', 'resolver', '1.14.4', { status: 'available' }],
-  ] as const)('%s %s in %s', (plugin, option, version, expected) => {
-    expect(coreDnsOptionAvailability(plugin, option, version)).toMatchObject(expected);
-  });
-
-  it('has no caveat on fallthrough once zones are accepted', () => {
-    expect(coreDnsOptionAvailability('kubernetes', 'fallthrough', '1.0.3').caveat).toBeUndefined();
-  });
-
-  it('answers unknown for options without facts', () => {
-    expect(coreDnsOptionAvailability('forward', 'policy', '1.8.0').status).toBe('unknown');
-    expect(coreDnsOptionAvailability('cache', 'success', '1.8.0').status).toBe('unknown');
-    expect(coreDnsOptionAvailability('kubernetes', 'constructor', '1.8.0').status).toBe('unknown');
-    expect(COREDNS_OPTIONS_WITH_FACTS).toContain('kubernetes upstream');
   });
 });
 

@@ -18,6 +18,7 @@ if ('skip' in found) console.warn(`test/lint/real-coredns.test.ts skipped: ${fou
 const REFUSALS: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
   'plugin-removed',
   'plugin-not-yet-added',
+  'unknown-directive',
   'option-removed',
   'option-not-yet-added',
   'upstream-address-required',
@@ -50,6 +51,15 @@ const CASES: ReadonlyArray<readonly [string, string]> = [
   ['a key with a leading dot', '.acme.local {\n    whoami\n}\n'],
   ['a bare kubernetes upstream', '.:53 {\n    kubernetes cluster.local {\n        upstream\n    }\n}\n'],
   ['forward max_concurrent', '.:53 {\n    forward . 10.0.0.1 {\n        max_concurrent 1000\n    }\n}\n'],
+  // Plugins by release (plugin.cfg), and names no release has.
+  ['whoami alone', '.:53 {\n    whoami\n}\n'],
+  ['dns64 (1.7.0 and later)', '.:53 {\n    dns64\n    whoami\n}\n'],
+  ['grpc (1.5.0 and later)', '.:53 {\n    grpc . 10.0.0.1\n}\n'],
+  ['any (1.5.1 and later)', '.:53 {\n    any\n    whoami\n}\n'],
+  ['a typo: forwrd', '.:53 {\n    forwrd . 10.0.0.1\n}\n'],
+  ['a directive in the wrong case: Whoami', '.:53 {\n    Whoami\n}\n'],
+  ['an external plugin: alias', '.:53 {\n    alias\n    whoami\n}\n'],
+  ['a typo in a second block', '.:53 {\n    whoami\n}\nacme.local:53 {\n    whoamii\n}\n'],
 ];
 
 describe.skipIf('skip' in found)('lint against real CoreDNS', () => {
@@ -85,7 +95,13 @@ describe.skipIf('skip' in found)('lint against real CoreDNS', () => {
       expect(rows.filter((row) => row.version === version && row.refused).length, version).toBeGreaterThanOrEqual(2);
       expect(rows.filter((row) => row.version === version && !row.refused).length, version).toBeGreaterThanOrEqual(4);
     }
-    const health = rows.filter((row) => row.name === 'health in a block with several keys');
-    expect(health.map((row) => `${row.version} ${row.refused ? 'refused' : 'started'}`)).toEqual(['1.2.6 refused', '1.6.9 started', '1.8.0 started', '1.14.7 started']);
+    const outcomes = (name: string) => rows.filter((row) => row.name === name).map((row) => `${row.version} ${row.refused ? 'refused' : 'started'}`);
+    expect(outcomes('health in a block with several keys')).toEqual(['1.2.6 refused', '1.6.9 started', '1.8.0 started', '1.14.7 started']);
+    // Plugins that arrive between the real releases, on both sides of their first release.
+    expect(outcomes('dns64 (1.7.0 and later)')).toEqual(['1.2.6 refused', '1.6.9 refused', '1.8.0 started', '1.14.7 started']);
+    expect(outcomes('grpc (1.5.0 and later)')).toEqual(['1.2.6 refused', '1.6.9 started', '1.8.0 started', '1.14.7 started']);
+    expect(outcomes('a typo: forwrd')).toEqual(['1.2.6 refused', '1.6.9 refused', '1.8.0 refused', '1.14.7 refused']);
+    // CoreDNS names the unknown directive, as the linter's message says.
+    expect(rows.filter((row) => row.name === 'a typo: forwrd').every((row) => row.detail.includes("Unknown directive 'forwrd'"))).toBe(true);
   });
 });

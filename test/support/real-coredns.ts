@@ -15,15 +15,10 @@ import { parseCorefile } from '../../src/corefile/parser.js';
 import { printCorefile } from '../../src/corefile/printer.js';
 import { readDestination } from '../../src/coredns/destinations.js';
 import * as versionFacts from '../../src/coredns/version-facts.js';
-import {
-  COREDNS_OPTIONS_WITH_FACTS,
-  COREDNS_PLUGINS_WITH_FACTS,
-  COREDNS_VERSIONS,
-  coreDnsFeatures,
-  coreDnsOptionAvailability,
-  coreDnsPluginAvailability,
-  isCoreDnsVersionAtLeast,
-} from '../../src/coredns/versions.js';
+import { COREDNS_OPTIONS_WITH_FACTS, coreDnsOptionAvailability, coreDnsPluginAvailability } from '../../src/coredns/availability.js';
+import { coreDnsFeatures } from '../../src/coredns/features.js';
+import { ALL_PLUGIN_NAMES } from '../../src/coredns/plugin-cfg.js';
+import { COREDNS_VERSIONS, isCoreDnsVersionAtLeast } from '../../src/coredns/versions.js';
 import type { CoreDnsVersion } from '../../src/coredns/versions.js';
 import { splitHostPort } from '../../src/dns/go-net.js';
 
@@ -50,9 +45,11 @@ import { splitHostPort } from '../../src/dns/go-net.js';
  *   sync at once instead of waiting five seconds for an API that is not there;
  * - `health`, `ready`, `prometheus` and `pprof` listen on the server's own loopback address; listeners
  *   with the same port share one new port, so two listeners that would collide still collide;
+ * - `grpc` destinations go to the sink like `forward`'s;
  * - anything else that could talk to the network — plugins outside {@link SAFE_PLUGINS}, options
  *   outside the lists below, file imports, environment placeholders — is refused with an error
- *   instead of being started.
+ *   instead of being started. A directive name that no release's default build has is started:
+ *   CoreDNS refuses it while parsing, before any plugin runs.
  *
  * A server is *accepted* when it prints its version banner (all start-up hooks ran, the listeners
  * are open) and still runs a moment later; *refused* when it exits first (the first line of its
@@ -88,15 +85,16 @@ export function realCoreDnsDirectory(): { readonly directory: string } | { reado
 const VERSION_FACT_THRESHOLDS = Object.values(versionFacts).filter((value): value is CoreDnsVersion => typeof value === 'string');
 
 /**
- * Every version-dependent rule the model has about whether CoreDNS starts with a Corefile: the
- * feature table (without the version itself), the availability of every plugin and option with
- * facts, and which side of each threshold in version-facts.ts the release is on.
+ * Every version-dependent rule the model has about whether CoreDNS starts with a Corefile the lab
+ * can start: the feature table (without the version itself), the availability of every plugin the
+ * lab starts and of every option with facts, and which side of each threshold in version-facts.ts
+ * the release is on. (Plugins the lab refuses to start cannot tell releases apart.)
  */
 export function acceptanceRules(version: CoreDnsVersion): string {
   const { version: _, ...features } = coreDnsFeatures(version);
   return JSON.stringify({
     features,
-    plugins: COREDNS_PLUGINS_WITH_FACTS.map((plugin) => coreDnsPluginAvailability(plugin, version)),
+    plugins: [...SAFE_PLUGINS].map((plugin) => coreDnsPluginAvailability(plugin, version)),
     options: COREDNS_OPTIONS_WITH_FACTS.map((pair) => {
       const [plugin = '', option = ''] = pair.split(' ');
       return coreDnsOptionAvailability(plugin, option, version);
@@ -126,9 +124,19 @@ export function targetsOf(real: RealCoreDnsRelease): CoreDnsVersion[] {
 
 /** Plugins the rewrite knows to keep on the machine (after it moved their addresses). */
 export const SAFE_PLUGINS: ReadonlySet<string> = new Set([
-  'errors', 'log', 'health', 'ready', 'prometheus', 'pprof', 'kubernetes', 'federation', 'forward', 'proxy', 'cache', 'loop', 'reload',
-  'loadbalance', 'bind', 'whoami', 'import',
+  'errors', 'log', 'health', 'ready', 'prometheus', 'pprof', 'kubernetes', 'federation', 'forward', 'proxy', 'grpc', 'cache', 'loop', 'reload',
+  'loadbalance', 'bind', 'whoami', 'dns64', 'any', 'import',
 ]);
+
+/**
+ * Whether a directive may be started: a plugin of {@link SAFE_PLUGINS}, or a name that no
+ * release's default build has (a typo, a third-party plugin): the real binaries, default builds
+ * or default builds with a few plugins left out, refuse such a name while parsing ("Unknown
+ * directive"), before any plugin runs.
+ */
+function mayStart(name: string): boolean {
+  return SAFE_PLUGINS.has(name) || !ALL_PLUGIN_NAMES.includes(name);
+}
 
 /** Options of nested blocks that make no contact with anything (others are refused). */
 const SAFE_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
@@ -138,6 +146,8 @@ const SAFE_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
   health: new Set(['lameduck']),
   cache: new Set(['success', 'denial', 'prefetch', 'serve_stale']),
   errors: new Set(['consolidate']),
+  grpc: new Set(['policy', 'except']),
+  dns64: new Set(['prefix', 'translate_all', 'allow_ipv4']),
 };
 
 /** Addresses of the plugins that listen for HTTP, when their line names none. */
@@ -215,7 +225,7 @@ export function moveToLoopback(text: string, plan: LoopbackPlan): LoopbackCorefi
     const options: Directive[] = [];
     for (const option of block.directives) {
       // federation's lines are NAME DOMAIN pairs: names, nothing it contacts.
-      if (plugin !== 'federation' && (allowed === undefined || !allowed.has(option.name))) {
+      if (plugin !== 'federation' && SAFE_PLUGINS.has(plugin) && (allowed === undefined || !allowed.has(option.name))) {
         throw new NotLoopbackSafeError(`${plugin} option '${option.name}' is not known to stay on loopback`);
       }
       if (plugin === 'kubernetes' && (option.name === 'endpoint' || option.name === 'kubeconfig')) continue;
@@ -231,7 +241,7 @@ export function moveToLoopback(text: string, plan: LoopbackPlan): LoopbackCorefi
 
   const rewriteDirective = (directive: Directive): Directive => {
     const { name } = directive;
-    if (!SAFE_PLUGINS.has(name)) throw new NotLoopbackSafeError(`plugin '${name}' is not known to stay on loopback`);
+    if (!mayStart(name)) throw new NotLoopbackSafeError(`plugin '${name}' is not known to stay on loopback`);
     if (directive.afterBlock !== undefined) throw new NotLoopbackSafeError(`${name}: tokens after a block`);
     for (const argument of directive.arguments) {
       if (/\{\$|\{%/.test(argument)) throw new NotLoopbackSafeError(`${name}: environment placeholder '${argument}'`);
@@ -243,7 +253,8 @@ export function moveToLoopback(text: string, plan: LoopbackPlan): LoopbackCorefi
     };
     switch (name) {
       case 'forward':
-      case 'proxy': {
+      case 'proxy':
+      case 'grpc': {
         const [from, ...destinations] = directive.arguments;
         if (from === undefined) return directive;
         return withBlock([from, ...destinations.map((text) => destination(text, name))], block);

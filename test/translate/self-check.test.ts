@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Corefile } from '../../src/corefile/model.js';
 import { printCorefile } from '../../src/corefile/printer.js';
-import { coreDnsFeatures } from '../../src/coredns/versions.js';
+import { coreDnsFeatures } from '../../src/coredns/features.js';
 import { checkTranslatedCorefile, SelfCheckError } from '../../src/translate/self-check.js';
 
 const features = coreDnsFeatures('1.8.0');

@@ -5,12 +5,14 @@ import type { LintResult } from '../../lint/lint.js';
 import { NEWEST_COREDNS_VERSION, parseCoreDnsVersion, UnknownCoreDnsVersionError } from '../../coredns/versions.js';
 import { printable } from '../../util/printable-text.js';
 import type { CoreDnsVersion } from '../../coredns/versions.js';
+import { loadablePlugins, parsePluginCfg, PluginCfgSyntaxError } from '../../coredns/plugin-cfg.js';
 import { readCorefileSource } from '../corefile-source.js';
 import type { CliIo } from '../io.js';
 import { parseCommandArgs } from '../parse-command-args.js';
+import { INPUT_LIMITS, readSource } from '../read-source.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 
-export const LINT_HELP = `Usage: kube-dns-to-coredns lint [--coredns VERSION] [-o text|json] [FILE|-]
+export const LINT_HELP = `Usage: kube-dns-to-coredns lint [--coredns VERSION] [--plugin-cfg FILE | --plugins LIST] [-o text|json] [FILE|-]
 
 Check a CoreDNS Corefile against a CoreDNS release: plugins and options that release
 does not have (yet or any more), forward destinations it cannot use, more than 15
@@ -28,6 +30,9 @@ A summary goes to stderr.
 
 Options:
   --coredns VERSION    the CoreDNS release to check against (default ${NEWEST_COREDNS_VERSION})
+  --plugin-cfg FILE    check against a custom build of that release: the plugin.cfg it was
+                       built from (NAME:PACKAGE lines, # comments); default: the release's own
+  --plugins LIST       the same, as comma-separated directive names (e.g. errors,forward,alias)
   -o, --output FORMAT  text (default) or json: {file, coredns, ok, diagnostics}
   -h, --help           show this help
 
@@ -37,6 +42,7 @@ Exit status: 0 no errors (warnings and infos allowed), 1 at least one error,
 Examples:
   kube-dns-to-coredns lint Corefile
   kube-dns-to-coredns lint --coredns 1.6.7 Corefile   # before an upgrade: will 1.6.7 start?
+  kube-dns-to-coredns lint --plugin-cfg plugin.cfg Corefile   # a build with external plugins
   kubectl -n kube-system get configmap coredns -o yaml | kube-dns-to-coredns lint --coredns 1.8.0
   kube-dns-to-coredns lint -o json Corefile | jq '.diagnostics[] | select(.severity == "error")'
 `;
@@ -47,6 +53,8 @@ type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 interface LintArgs {
   readonly help: boolean;
   readonly coredns: CoreDnsVersion;
+  /** `--plugin-cfg FILE` or `--plugins LIST`: how the custom build's plugins are given. */
+  readonly plugins: { readonly file: string } | { readonly list: readonly string[] } | undefined;
   readonly output: OutputFormat;
   readonly file: string | undefined;
 }
@@ -62,10 +70,12 @@ export async function runLint(args: readonly string[], io: CliIo): Promise<numbe
     io.stdout.write(LINT_HELP);
     return ExitCode.ok;
   }
+  const plugins = await customBuildPlugins(parsed.plugins, io);
   const source = await readCorefileSource(parsed.file, io);
   let result: LintResult;
   try {
-    result = lintCorefile(source.corefile, { coredns: parsed.coredns, filename: source.name });
+    const options = { coredns: parsed.coredns, filename: source.name };
+    result = lintCorefile(source.corefile, plugins === undefined ? options : { ...options, plugins });
   } catch (error) {
     if (!(error instanceof CorefileSyntaxError)) throw error;
     io.stderr.write(`${printable(source.locate(error.position, error.reason))}\n`);
@@ -78,6 +88,22 @@ export async function runLint(args: readonly string[], io: CliIo): Promise<numbe
     io.stderr.write(`${printable(source.name)}: ${summary(result)} (CoreDNS ${result.coredns})\n`);
   }
   return result.ok ? ExitCode.ok : ExitCode.failed;
+}
+
+/** The directive names of the custom build, read from `--plugin-cfg FILE` or `--plugins LIST`. */
+async function customBuildPlugins(given: LintArgs['plugins'], io: CliIo): Promise<readonly string[] | undefined> {
+  if (given === undefined) return undefined;
+  if ('list' in given) return given.list;
+  const { name, text } = await readSource(given.file, io, INPUT_LIMITS.corefile);
+  let names: string[];
+  try {
+    names = loadablePlugins(parsePluginCfg(text));
+  } catch (error) {
+    if (error instanceof PluginCfgSyntaxError) throw new UsageError(`lint: --plugin-cfg ${name}:${error.line}: ${error.reason}`);
+    throw error;
+  }
+  if (names.length === 0) throw new UsageError(`lint: --plugin-cfg ${name} names no plugin`);
+  return names;
 }
 
 function summary(result: LintResult): string {
@@ -94,6 +120,8 @@ function parseLintArgs(args: readonly string[]): LintArgs {
     allowPositionals: true,
     options: {
       coredns: { type: 'string' },
+      'plugin-cfg': { type: 'string' },
+      plugins: { type: 'string' },
       output: { type: 'string', default: 'text' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -111,5 +139,18 @@ function parseLintArgs(args: readonly string[]): LintArgs {
       throw error;
     }
   }
-  return { help: values.help, coredns, output, file: positionals[0] };
+  return { help: values.help, coredns, plugins: pluginsArg(values['plugin-cfg'], values.plugins), output, file: positionals[0] };
+}
+
+function pluginsArg(file: string | undefined, list: string | undefined): LintArgs['plugins'] {
+  if (file !== undefined && list !== undefined) throw new UsageError('lint: give --plugin-cfg or --plugins, not both');
+  if (file !== undefined) {
+    if (file === '' || file === '-') throw new UsageError('lint: --plugin-cfg needs a file (standard input is for the Corefile)');
+    return { file };
+  }
+  if (list === undefined) return undefined;
+  const names = list.split(',').map((name) => name.trim());
+  const bad = names.find((name) => !/^[a-z0-9][a-z0-9_-]*$/i.test(name));
+  if (bad !== undefined) throw new UsageError(`lint: --plugins takes comma-separated directive names; '${bad}' is not one`);
+  return { list: names };
 }

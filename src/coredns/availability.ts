@@ -1,0 +1,320 @@
+/**
+ * Whether a plugin or a plugin option is usable in a CoreDNS release.
+ *
+ * Plugins: whether a release's default build has a plugin is read from its plugin.cfg
+ * (plugin-cfg.ts, the one table of plugins per release): the first release that compiles it in,
+ * the release where it left (gone, or kept as a `deprecated` placeholder that does not load) and
+ * the external module it is built from. This module adds only what plugin.cfg cannot say:
+ * deprecation announcements, replacements, caveats and the evidence behind them.
+ *
+ * Options (sub-directives of a plugin block) have hand-written timelines; plugin.cfg knows nothing
+ * of them. Evidence: "§N" is section N of docs/reference/kube-dns-and-coredns.md; the other keys
+ * are those of versions.ts.
+ *
+ * Pure data and functions: no Node APIs.
+ */
+import { ALL_PLUGIN_NAMES, compiledPlugin, pluginHistory } from './plugin-cfg.js';
+import type { PluginHistory } from './plugin-cfg.js';
+import { isCoreDnsVersionAtLeast, OLDEST_COREDNS_VERSION, parseCoreDnsVersion } from './versions.js';
+import type { CoreDnsVersion } from './versions.js';
+
+/**
+ * How a plugin or option stands in one release.
+ * - `available` / `deprecated`: usable (a deprecated one still works, but is announced to go);
+ * - `not-yet-added`: it appears in a later release (`since`);
+ * - `removed`: a Corefile using it fails to load from `removedIn` on;
+ * - `unknown`: no facts are recorded for this name (for a plugin: no release's default build has
+ *   it, so it is a third-party plugin or a typo), or not for releases this old.
+ */
+export type AvailabilityStatus = 'available' | 'deprecated' | 'not-yet-added' | 'removed' | 'unknown';
+
+export interface Availability {
+  readonly status: AvailabilityStatus;
+  /** First release with it (omitted when unknown). For `unknown` on an old release: where it is confirmed from. */
+  readonly since?: CoreDnsVersion;
+  readonly deprecatedIn?: CoreDnsVersion;
+  /** First release without it (for a plugin: gone from plugin.cfg, or kept there only as a placeholder). */
+  readonly removedIn?: CoreDnsVersion;
+  /** What to use instead once deprecated or removed. */
+  readonly replacement?: string;
+  /** Set when, in this release, the default build compiles the plugin in from this external module. */
+  readonly externalModule?: string;
+  /**
+   * Set on a `removed` plugin whose name this release's plugin.cfg still keeps, marked
+   * `deprecated`: the directive is known, but its setup fails ("plugin/NAME: this plugin has been
+   * deprecated") instead of "Unknown directive".
+   */
+  readonly placeholder?: true;
+  /** A limitation of this release worth telling a user (arguments ignored, not verified, …). */
+  readonly caveat?: string;
+  /** Where the facts come from (see the module comment of versions.ts for the keys). */
+  readonly evidence: string;
+}
+
+/** Whether the plugin/option loads in that release (`available` or `deprecated`). */
+export function isUsable(availability: Availability): boolean {
+  return availability.status === 'available' || availability.status === 'deprecated';
+}
+
+interface CaveatRange {
+  readonly from: CoreDnsVersion;
+  readonly to: CoreDnsVersion;
+  readonly caveat: string;
+}
+
+const atLeast = isCoreDnsVersionAtLeast;
+
+function inRange(version: CoreDnsVersion, range: { readonly from: CoreDnsVersion; readonly to: CoreDnsVersion }): boolean {
+  return atLeast(version, range.from) && atLeast(range.to, version);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plugins
+// ---------------------------------------------------------------------------------------------
+
+/** What the release notes add to a plugin's plugin.cfg history. */
+interface PluginNotes {
+  readonly deprecatedIn?: CoreDnsVersion;
+  readonly replacement?: string;
+  readonly caveats?: readonly CaveatRange[];
+  /** Sources beyond plugin.cfg that agree with its history or say more. */
+  readonly evidence?: string;
+}
+
+const PRE_1_0 = 'predates 1.0.0 (middleware/';
+
+const PLUGIN_CFG_EVIDENCE = 'plugin.cfg at every release tag (docs/coredns-versions.md, "Plugins of each release")';
+
+/**
+ * Release-note facts about plugins that plugin.cfg does not carry. Every plugin of every release's
+ * default build has an answer whether or not it is listed here.
+ */
+const PLUGIN_NOTES: Readonly<Record<string, PluginNotes>> = {
+  errors: { evidence: 'in the pre-1.0 coredns/deployment Kubernetes template (realworld/corefiles/02, `log stdout` era) and every kubeadm default (kubeadm-translation §7)' },
+  health: { evidence: 'notes 1.0.0; pre-1.0 coredns/deployment template (realworld/corefiles/02)' },
+  log: { evidence: 'notes 1.0.0 (log stops accepting `stdout`); realworld/corefiles/02' },
+  kubernetes: { evidence: 'notes 1.0.0; realworld/corefiles/02' },
+  prometheus: { evidence: 'notes 1.0.0 (metrics); `prometheus :9153` in the kubeadm default of CoreDNS 1.0.6' },
+  cache: { evidence: `${PRE_1_0}cache); realworld/corefiles/02` },
+  proxy: {
+    deprecatedIn: '1.4.0',
+    replacement: 'forward',
+    evidence: '§2.1, §2.2; notes 1.4.0 (to move to an external repository), 1.5.0 (fully deprecated: "Unknown directive")',
+  },
+  forward: {
+    caveats: [
+      {
+        from: '1.0.5',
+        to: '1.0.5',
+        caveat: 'plugin.cfg lists it as an external module; whether the released 1.0.5 binary contained it was not checked (§2.1)',
+      },
+    ],
+    evidence: '§2.1, §2.3; notes 1.0.5 ("An external plugin forward was added"), 1.0.6 ("has been included in CoreDNS")',
+  },
+  federation: {
+    caveats: [
+      {
+        from: '1.6.3',
+        to: '1.6.9',
+        caveat: 'built from the external repository but still in the default build; its removal in 1.7.0 was announced (notes 1.6.8)',
+      },
+    ],
+    evidence: `§2.1, §2.5; ${PRE_1_0}federation); notes 1.7.0 ("The federation plugin … has been removed"); kubernetes/kubernetes#95161`,
+  },
+  ready: { evidence: '§2.1; CM adds it as a new default at 1.5.0' },
+  loop: { evidence: '§2.1, §2.6; CM adds it as a new default at 1.2.1' },
+  reload: { evidence: 'notes 1.1.0 ("A new plugin was added: reload")' },
+  loadbalance: { evidence: `${PRE_1_0}loadbalance); kubeadm default since Kubernetes 1.12` },
+  hosts: { evidence: `${PRE_1_0}hosts); CM plugin lists from 1.1.4` },
+  rewrite: { evidence: `${PRE_1_0}rewrite); notes 1.0.2` },
+  autopath: { evidence: `notes 1.0.0; ${PRE_1_0}autopath)` },
+  template: { evidence: 'notes 1.0.3 ("A new plugin *template* was added")' },
+  bind: { evidence: 'notes 1.0.6 and 1.1.0 extend it (several addresses)' },
+  nsid: { evidence: 'notes 1.0.1 ("One new plugin was added: nsid")' },
+  route53: { evidence: 'notes 1.0.5 ("A new plugin *route53* was added")' },
+  startup: {
+    deprecatedIn: '1.0.6',
+    replacement: 'on',
+    evidence: 'notes 1.0.6 (deprecated, "but working and included"), 1.1.0 (removed)',
+  },
+  shutdown: {
+    deprecatedIn: '1.0.6',
+    replacement: 'on',
+    evidence: 'notes 1.0.6 (deprecated, "but working and included"), 1.1.0 (removed)',
+  },
+  k8s_external: {
+    evidence: 'added as a new plugin by coredns/coredns#2379 (Dec 2018); kubernetes/kubernetes#73610 (CoreDNS 1.3.1 notes); CM lists it from 1.3.0',
+  },
+  transfer: {
+    evidence: 'notes 1.8.0 (transfer "made a first class citizen", the kubernetes `transfer` option moves to it); CM lists it from 1.8.0',
+  },
+  file: { evidence: `${PRE_1_0}file); notes 1.0.1` },
+  auto: { evidence: `${PRE_1_0}auto)` },
+  etcd: { evidence: `${PRE_1_0}etcd)` },
+  dnssec: { evidence: `${PRE_1_0}dnssec)` },
+  chaos: { evidence: `${PRE_1_0}chaos)` },
+  erratic: { evidence: `${PRE_1_0}erratic)` },
+  dnstap: { evidence: 'notes 1.0.0 (dnstap fix), 1.0.1' },
+  pprof: { evidence: `${PRE_1_0}pprof); plugin/pprof/setup.go read at v1.0.0, v1.2.6, v1.6.5, v1.6.6` },
+};
+
+const NO_FACTS = 'no version facts are recorded for this name';
+const NO_RELEASE = 'no CoreDNS release from 1.0.0 to 1.14.7 has a plugin of this name in its default build (plugin.cfg at every release tag)';
+
+const HISTORIES: ReadonlyMap<string, PluginHistory> = new Map(ALL_PLUGIN_NAMES.map((name) => [name, pluginHistory(name)]));
+
+/**
+ * Whether `plugin` (a Corefile directive name, case-sensitive) is in the default build of
+ * `version`, from the plugin.cfg of every release. A name no release's default build has (a
+ * third-party plugin, a typo) answers `unknown`.
+ *
+ * @throws {UnknownCoreDnsVersionError} when `version` is not a known release.
+ */
+export function coreDnsPluginAvailability(plugin: string, version: string): Availability {
+  const parsed = parseCoreDnsVersion(version);
+  const history = HISTORIES.get(plugin);
+  const since = history?.firstRelease;
+  if (since === undefined) return { status: 'unknown', evidence: NO_RELEASE };
+  const notes = Object.hasOwn(PLUGIN_NOTES, plugin) ? PLUGIN_NOTES[plugin] : undefined;
+  const evidence = notes?.evidence === undefined ? PLUGIN_CFG_EVIDENCE : `${PLUGIN_CFG_EVIDENCE}; ${notes.evidence}`;
+  if (!atLeast(parsed, since)) return { status: 'not-yet-added', since, evidence };
+  const removedIn = history?.goneIn;
+  const compiled = compiledPlugin(plugin, parsed);
+  if (removedIn !== undefined && atLeast(parsed, removedIn)) {
+    let removed: Availability = { status: 'removed', since, removedIn, evidence };
+    if (notes?.replacement !== undefined) removed = { ...removed, replacement: notes.replacement };
+    if (compiled?.placeholder === true) removed = { ...removed, placeholder: true };
+    return removed;
+  }
+  let result: Availability = { status: 'available', since, evidence };
+  if (notes?.deprecatedIn !== undefined && atLeast(parsed, notes.deprecatedIn)) {
+    result = { ...result, status: 'deprecated', deprecatedIn: notes.deprecatedIn };
+    if (notes.replacement !== undefined) result = { ...result, replacement: notes.replacement };
+  }
+  if (removedIn !== undefined) result = { ...result, removedIn };
+  if (compiled?.externalModule !== undefined) result = { ...result, externalModule: compiled.externalModule };
+  for (const range of notes?.caveats ?? []) {
+    if (inRange(parsed, range)) result = { ...result, caveat: range.caveat };
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Options
+// ---------------------------------------------------------------------------------------------
+
+interface OptionTimeline {
+  /** First release that accepts it. */
+  readonly since: CoreDnsVersion;
+  /** `since` is only where it is confirmed from: older releases answer `unknown`, not `not-yet-added`. */
+  readonly confirmedFrom?: true;
+  readonly deprecatedIn?: CoreDnsVersion;
+  readonly removedIn?: CoreDnsVersion;
+  readonly replacement?: string;
+  readonly caveats?: readonly CaveatRange[];
+  readonly evidence: string;
+}
+
+/** Options (sub-directives) with version facts, keyed `plugin option`. */
+const OPTIONS: Readonly<Record<string, OptionTimeline>> = {
+  'health lameduck': { since: '1.0.5', evidence: 'notes 1.0.5 ("health has gotten a lameduck option")' },
+  'kubernetes pods': { since: '1.0.0', evidence: 'notes 1.0.0 (`pods verified` mode); every kubeadm default (`pods insecure`)' },
+  'kubernetes ttl': { since: '1.0.0', evidence: 'coredns/coredns#995 (Aug 2017, before 1.0.0); CM default for 1.3.1 (corefile-migration#19)' },
+  'kubernetes fallthrough': {
+    since: '1.0.0',
+    caveats: [{ from: '1.0.0', to: '1.0.2', caveat: 'takes no zones before 1.0.3: a bare `fallthrough` falls through for every zone of the plugin' }],
+    evidence: 'notes 1.0.3 ("The fallthrough directive was overhauled and now allows a list of zones")',
+  },
+  'kubernetes transfer': {
+    since: '1.0.6',
+    confirmedFrom: true,
+    removedIn: '1.8.0',
+    replacement: 'the transfer plugin',
+    evidence: 'notes 1.0.6 (zone transfers in the kubernetes plugin), 1.8.0 (moved to the transfer plugin); CM removes the option at 1.8.0',
+  },
+  'forward max_concurrent': {
+    since: '1.6.8',
+    evidence: 'notes 1.6.8 and 1.6.9 ("plugin/forward: Add max_concurrent option", coredns/coredns#3640; 1.6.9 is identical to 1.6.8); §2.3',
+  },
+  'forward resolver': { since: '1.14.4', evidence: '§2.3 (hostname TOs and the `resolver` option, `ce0e5a6f3`)' },
+};
+
+function optionAvailability(timeline: OptionTimeline, version: CoreDnsVersion): Availability {
+  const evidence = timeline.evidence;
+  if (!atLeast(version, timeline.since)) {
+    if (timeline.confirmedFrom === true) {
+      return { status: 'unknown', since: timeline.since, caveat: `confirmed from ${timeline.since} on; older releases were not checked`, evidence };
+    }
+    return { status: 'not-yet-added', since: timeline.since, evidence };
+  }
+  if (timeline.removedIn !== undefined && atLeast(version, timeline.removedIn)) {
+    const removed: Availability = { status: 'removed', since: timeline.since, removedIn: timeline.removedIn, evidence };
+    return timeline.replacement === undefined ? removed : { ...removed, replacement: timeline.replacement };
+  }
+  let result: Availability = { status: 'available', since: timeline.since, evidence };
+  if (timeline.deprecatedIn !== undefined && atLeast(version, timeline.deprecatedIn)) {
+    result = { ...result, status: 'deprecated', deprecatedIn: timeline.deprecatedIn };
+    if (timeline.replacement !== undefined) result = { ...result, replacement: timeline.replacement };
+  }
+  if (timeline.removedIn !== undefined) result = { ...result, removedIn: timeline.removedIn };
+  for (const range of timeline.caveats ?? []) {
+    if (inRange(version, range)) result = { ...result, caveat: range.caveat };
+  }
+  return result;
+}
+
+/**
+ * The kubernetes plugin's `upstream` option (resolving ExternalName CNAME targets):
+ * - `addresses-required` (1.0.0–1.0.5): `upstream ADDRESS…`; a bare `upstream` is an argument error;
+ * - `addresses-optional` (1.0.6–1.3.1): addresses optional, bare = resolve through CoreDNS itself;
+ * - `arguments-ignored` (1.4.0–1.5.1): deprecated; arguments ignored, presence enables self-resolution;
+ * - `no-op` (1.5.2–1.6.9): accepted and ignored, self-resolution is always on;
+ * - `removed` (1.7.0+): `unknown property 'upstream'`, CoreDNS does not start.
+ */
+export type KubernetesUpstreamSupport = 'addresses-required' | 'addresses-optional' | 'arguments-ignored' | 'no-op' | 'removed';
+
+export function kubernetesUpstreamSupport(version: CoreDnsVersion): KubernetesUpstreamSupport {
+  if (atLeast(version, '1.7.0')) return 'removed';
+  if (atLeast(version, '1.5.2')) return 'no-op';
+  if (atLeast(version, '1.4.0')) return 'arguments-ignored';
+  if (atLeast(version, '1.0.6')) return 'addresses-optional';
+  return 'addresses-required';
+}
+
+const UPSTREAM_EVIDENCE = '§2.1, §2.4 (plugin/kubernetes/setup.go at v1.2.6/v1.3.1/v1.4.0/v1.5.2/v1.6.0/v1.7.0); notes 1.7.0; CM';
+
+function kubernetesUpstreamAvailability(version: CoreDnsVersion): Availability {
+  const support = kubernetesUpstreamSupport(version);
+  const base = { since: OLDEST_COREDNS_VERSION, removedIn: '1.7.0', evidence: UPSTREAM_EVIDENCE } as const;
+  switch (support) {
+    case 'addresses-required':
+      return { ...base, status: 'available', caveat: 'needs at least one address before 1.0.6; a bare `upstream` is an argument error' };
+    case 'addresses-optional':
+      return { ...base, status: 'available' };
+    case 'arguments-ignored':
+      return { ...base, status: 'deprecated', deprecatedIn: '1.4.0', caveat: 'arguments are ignored; its presence still enables resolving ExternalName targets through CoreDNS itself' };
+    case 'no-op':
+      return { ...base, status: 'deprecated', deprecatedIn: '1.4.0', caveat: 'accepted but has no effect: CoreDNS always resolves ExternalName targets itself' };
+    case 'removed':
+      return { status: 'removed', since: OLDEST_COREDNS_VERSION, removedIn: '1.7.0', evidence: UPSTREAM_EVIDENCE };
+  }
+}
+
+/**
+ * Whether `option` is accepted inside a `plugin { … }` block of `version`. Covers the options of
+ * the Kubernetes defaults and the ones with version facts (`kubernetes upstream` follows
+ * {@link kubernetesUpstreamSupport}); others answer `unknown`.
+ *
+ * @throws {UnknownCoreDnsVersionError} when `version` is not a known release.
+ */
+export function coreDnsOptionAvailability(plugin: string, option: string, version: string): Availability {
+  const parsed = parseCoreDnsVersion(version);
+  if (plugin === 'kubernetes' && option === 'upstream') return kubernetesUpstreamAvailability(parsed);
+  const key = `${plugin} ${option}`;
+  const timeline = Object.hasOwn(OPTIONS, key) ? OPTIONS[key] : undefined;
+  if (timeline === undefined) return { status: 'unknown', evidence: NO_FACTS };
+  return optionAvailability(timeline, parsed);
+}
+
+/** `plugin option` pairs {@link coreDnsOptionAvailability} has facts for. */
+export const COREDNS_OPTIONS_WITH_FACTS: readonly string[] = Object.freeze([...Object.keys(OPTIONS), 'kubernetes upstream'].sort());

@@ -1,0 +1,47 @@
+import { hasPlaceholder } from '../../coredns/destinations.js';
+import { HEALTH_DEFAULT_ADDRESS, healthListenersOfBlock, listenAddressesCollide } from '../../coredns/listen-addresses.js';
+import type { BlockInfo, LintContext } from '../context.js';
+import { ORIGIN, placedLabels, quote, where } from '../context.js';
+
+/**
+ * `health` listeners that collide where the release binds each one with a plain listen
+ * (1.1.0–1.6.5): a block sets health up once per key, every block with health once more, and
+ * the second listener on an address stops CoreDNS. The plugin reads all its lines of a block and
+ * keeps the last address, so the last line counts (docs/coredns-versions.md). Code:
+ * `health-bound-twice`.
+ */
+export function checkHealthListeners(context: LintContext, blocks: readonly BlockInfo[]): void {
+  const { features, version: v } = context;
+  if (features.healthListener !== 'exclusive') return;
+  const bound: Array<{ readonly address: string; readonly info: BlockInfo }> = [];
+  for (const info of blocks) {
+    if (!info.plugins.has('health')) continue;
+    const placed = info.directives.filter((entry) => entry.directive.name === 'health').at(-1);
+    if (placed === undefined) continue;
+    const { directive, label } = placed;
+    const address = directive.arguments[0] ?? HEALTH_DEFAULT_ADDRESS;
+    if (hasPlaceholder(address)) continue;
+    const position = directive.position ?? ORIGIN;
+    const path = where(position, placedLabels(info, label), 'health');
+    const failure = `"listen tcp ${address}: bind: address already in use"`;
+    const earlier = bound.find((entry) => listenAddressesCollide(entry.address, address));
+    const listeners = healthListenersOfBlock(features, info.block.keys.length);
+    if (earlier !== undefined) {
+      const same = earlier.address === address ? '' : ` (written ${quote(earlier.address)})`;
+      context.report(
+        'health-bound-twice',
+        position,
+        path,
+        `health listens on ${address}, which the health of block ${quote(earlier.info.label)} (line ${earlier.info.position.line}) already holds${same}: CoreDNS ${v} stops with ${failure}`,
+      );
+    } else if (listeners > 1) {
+      context.report(
+        'health-bound-twice',
+        position,
+        path,
+        `block ${quote(info.label)} has ${listeners} keys and CoreDNS ${v} sets health up once per key: the second listener on ${address} stops it with ${failure}`,
+      );
+    }
+    bound.push({ address, info });
+  }
+}

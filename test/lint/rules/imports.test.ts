@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { parseCorefile } from '../../../src/corefile/parser.js';
+import { lintCorefile } from '../../../src/lint/lint.js';
+import { findings } from '../../support/lint-findings.js';
+
+describe('snippets and imports', () => {
+  it('checks imported snippets in the context of each block, and their directives once', () => {
+    const text = '(common) {\n    errors\n    loop\n    ready\n}\n.:53 {\n    import common\n    forward . 127.0.0.1\n}\nacme.local:53 {\n    import common\n    forward . /etc/resolv.conf\n}\n';
+    expect(findings(text, '1.4.0')).toEqual(['plugin-not-yet-added@4:5/error', 'loopback-destination@8:15/error', 'resolv-conf-loop-risk@12:15/info']);
+    const { diagnostics } = lintCorefile(text, { coredns: '1.4.0' });
+    expect(diagnostics[0]?.path).toBe(':4:5 [(common)] ready');
+  });
+
+  it('counts forwards that snippets bring into a block', () => {
+    const text = '(up) {\n    forward . 8.8.8.8\n}\n.:53 {\n    import up\n    forward acme.local 10.0.0.1\n}\n';
+    const { diagnostics } = lintCorefile(text, { coredns: '1.8.0' });
+    expect(diagnostics.map((entry) => `${entry.code} ${entry.path}`)).toEqual(['forward-once-per-block :6:5 [.:53] forward']);
+  });
+
+  it('does not lint unused snippets, and reports file imports and late snippets', () => {
+    expect(findings('(unused) {\n    proxy . 1.1.1.1\n}\n. {\n}\n')).toEqual([]);
+    expect(findings('. {\n    import later\n}\n(later) {\n    proxy . 1.1.1.1\n}\n')).toEqual(['import-not-checked@2:5/info']);
+    expect(lintCorefile('. {\n    import later\n}\n(later) {\n}\n').diagnostics[0]?.message).toContain('defined after this block');
+  });
+
+  it('survives snippets that import each other', () => {
+    const text = '(a) {\n    import b\n}\n(b) {\n    import a\n}\n. {\n    import b\n}\n';
+    expect(() => parseCorefile(text)).not.toThrow();
+    expect(() => lintCorefile(text)).not.toThrow();
+  });
+});
