@@ -10,14 +10,8 @@ export { ConfigMapInputError, readConfigMap } from './configmap/read-configmap.j
 export type { ConfigMapData, ConfigMapDocument, ReadConfigMapOptions } from './configmap/read-configmap.js';
 
 // The kube-dns side: values decoded exactly like Go's encoding/json.
-export {
-  decodeFederations,
-  decodeGoJson,
-  decodeStubDomains,
-  decodeUpstreamNameservers,
-  GoJsonError,
-  parseGoJson,
-} from './kubedns/go-json.js';
+export { decodeGoJson, GoJsonError, parseGoJson } from './kubedns/go-json.js';
+export { decodeFederations, decodeStubDomains, decodeUpstreamNameservers } from './kubedns/kube-dns-values.js';
 export type { GoJsonErrorKind, GoJsonResult, GoJsonValue } from './kubedns/go-json.js';
 
 // kubeadm's translation, one faithful profile per release (Kubernetes 1.10–1.20).

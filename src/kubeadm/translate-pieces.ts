@@ -1,6 +1,6 @@
 import { assertConfigMapData } from '../configmap/config-map-data.js';
 import type { ConfigMapData } from '../configmap/config-map-data.js';
-import { decodeFederations, decodeStubDomains, decodeUpstreamNameservers } from '../kubedns/go-json.js';
+import { decodeFederations, decodeStubDomains, decodeUpstreamNameservers } from '../kubedns/kube-dns-values.js';
 import { caddyfileFromJson, IndentedCaddyWriter } from './caddyfile-json.js';
 import { isDns1123Subdomain, isGoIP, isValidPort, splitHostPort } from '../dns/go-net.js';
 import type { PortParser } from '../dns/go-net.js';
