@@ -16,9 +16,9 @@ export type { GoJsonErrorKind, GoJsonResult, GoJsonValue } from './kubedns/go-js
 
 // kubeadm's translation, one faithful profile per release (Kubernetes 1.10–1.20).
 export { KUBEADM_DEFAULT_DNS_DOMAIN, translateLikeKubeadm } from './kubeadm/kubeadm-translation.js';
-export type { KubeadmOutcome } from './kubeadm/kubeadm-translation.js';
+export type { KubeadmResult } from './kubeadm/kubeadm-translation.js';
 export { translateKubeadmPieces } from './kubeadm/translate-pieces.js';
-export type { KubeadmPieces, PiecesOutcome } from './kubeadm/translate-pieces.js';
+export type { KubeadmPieces, KubeadmPiecesResult } from './kubeadm/translate-pieces.js';
 export { renderKubeadmManifest } from './kubeadm/manifest.js';
 export { kubeadmProfileFor, UnsupportedKubernetesVersionError } from './kubeadm/kubernetes-version.js';
 export { KUBEADM_PROFILE_IDS, KUBEADM_PROFILES } from './kubeadm/profiles.js';
@@ -47,7 +47,7 @@ export type { KubeDnsRules } from './kubedns/kube-dns-versions.js';
 
 // The default translator, its diagnostics and the CoreDNS version matrix.
 export { DEFAULT_CLUSTER_DOMAIN, TranslateOptionsError, translateKubeDns } from './translate/translate.js';
-export type { TranslateOptions, Translation } from './translate/translate.js';
+export type { TranslateOptions, TranslationResult } from './translate/translate.js';
 export { SelfCheckError } from './translate/self-check.js';
 export { mergeTranslation } from './translate/merge.js';
 export type { MergeResult } from './translate/merge.js';

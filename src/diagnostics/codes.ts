@@ -68,7 +68,7 @@ export const DIAGNOSTIC_CODES = {
   // Translating to CoreDNS.
   'invalid-zone': translate('error', 'A stub domain cannot become a CoreDNS zone.', 'Stub domains must be DNS names with labels of at most 63 letters, digits, hyphens or underscores.'),
   'zone-normalized': translate('info', 'A stub domain was rewritten into the form CoreDNS matches (lower case, no trailing dot, punycode).', 'Write it that way in the ConfigMap to silence this.'),
-  'duplicate-zone': translate('error', 'Two stub domains are the same zone once normalised.', 'Keep one entry per domain; CoreDNS refuses to start with the same zone twice.'),
+  'duplicate-zone': translate('error', 'Two stub domains are the same zone once normalized.', 'Keep one entry per domain; CoreDNS refuses to start with the same zone twice.'),
   'stub-equals-cluster-domain': translate(
     'error',
     'A stub domain equals the cluster domain.',

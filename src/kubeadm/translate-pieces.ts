@@ -41,7 +41,7 @@ export interface KubeadmRequest {
   readonly federations: readonly (readonly [string, string])[] | undefined;
 }
 
-export type PiecesOutcome =
+export type KubeadmPiecesResult =
   | { readonly ok: true; readonly pieces: KubeadmPieces; readonly request: KubeadmRequest; readonly warnings: readonly string[] }
   | { readonly ok: false; readonly stage: 'translate'; readonly error: string; readonly warnings: readonly string[] };
 
@@ -72,7 +72,7 @@ export function translateKubeadmPieces(
   release: KubeadmProfile | string,
   data: ConfigMapData | null,
   dnsDomain: string = KUBEADM_DEFAULT_DNS_DOMAIN,
-): PiecesOutcome {
+): KubeadmPiecesResult {
   const profile = typeof release === 'string' ? kubeadmProfileFor(release) : release;
   assertConfigMapData(data);
   const warnings: string[] = [];

@@ -51,7 +51,7 @@ export class GoJsonError extends Error {
   }
 }
 
-/** Outcome of a decode: the value, or the error Go would return. */
+/** Result of a decode: the value, or the error Go would return. */
 export type GoJsonResult<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly error: GoJsonError };

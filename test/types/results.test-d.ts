@@ -13,13 +13,13 @@ import {
   translateKubeDns,
   translateLikeKubeadm,
 } from '../../src/index.js';
-import type { Corefile, GoJsonError, GoJsonValue, KubeadmPieces, MergeResult, Translation } from '../../src/index.js';
+import type { Corefile, GoJsonError, GoJsonValue, KubeadmPieces, MergeResult, TranslationResult } from '../../src/index.js';
 
 // The snippet from the issue: TS18048 ('t.corefile' is possibly 'undefined') before the fix.
 const t = translateKubeDns({});
 if (t.ok) t.corefile.toUpperCase();
 
-export function translation(result: Translation): void {
+export function translation(result: TranslationResult): void {
   // @ts-expect-error not narrowed yet: the Corefile may be missing
   result.corefile.toUpperCase();
   if (result.ok) {

@@ -7,7 +7,7 @@ import { UnsupportedKubeDnsVersionError } from '../../kubedns/kube-dns-versions.
 import { parseCoreDnsVersion, UnknownCoreDnsVersionError } from '../../coredns/versions.js';
 import { mergeTranslation } from '../../translate/merge.js';
 import { TranslateOptionsError, translateKubeDns } from '../../translate/translate.js';
-import type { TranslateOptions, Translation } from '../../translate/translate.js';
+import type { TranslateOptions, TranslationResult } from '../../translate/translate.js';
 import { readCorefileSource } from '../corefile-source.js';
 import type { CorefileSourceText } from '../corefile-source.js';
 import type { CliIo } from '../io.js';
@@ -34,12 +34,12 @@ export async function runDefaultMode(args: TranslateArguments, io: CliIo): Promi
 }
 
 /** The warnings about which ConfigMap was read come first, on stderr and in the JSON output alike. */
-function withInputDiagnostics(translation: Translation, diagnostics: readonly Diagnostic[]): Translation {
+function withInputDiagnostics(translation: TranslationResult, diagnostics: readonly Diagnostic[]): TranslationResult {
   return diagnostics.length === 0 ? translation : { ...translation, diagnostics: [...diagnostics, ...translation.diagnostics] };
 }
 
 /** The translation merged into the Corefile of `--merge FILE`. */
-function merged(existing: CorefileSourceText, translation: Translation): Translation {
+function merged(existing: CorefileSourceText, translation: TranslationResult): TranslationResult {
   try {
     const result = mergeTranslation(existing.corefile, translation, existing.name);
     return { ...result, coredns: translation.coredns };
@@ -50,7 +50,7 @@ function merged(existing: CorefileSourceText, translation: Translation): Transla
 }
 
 /** Maps option errors of the library to usage errors (exit 2). */
-function translate(data: ConfigMapData | null, options: TranslateOptions): Translation {
+function translate(data: ConfigMapData | null, options: TranslateOptions): TranslationResult {
   try {
     return translateKubeDns(data, options);
   } catch (error) {
@@ -61,7 +61,7 @@ function translate(data: ConfigMapData | null, options: TranslateOptions): Trans
   }
 }
 
-function report(translation: Translation, output: OutputFormat, io: CliIo): number {
+function report(translation: TranslationResult, output: OutputFormat, io: CliIo): number {
   if (output === 'json') {
     io.stdout.write(`${JSON.stringify({ corefile: translation.corefile ?? null, coredns: translation.coredns, diagnostics: translation.diagnostics }, null, 2)}\n`);
   } else {
@@ -81,7 +81,7 @@ function report(translation: Translation, output: OutputFormat, io: CliIo): numb
 const DIAGNOSTIC_CHUNK_CHARACTERS = 48 * 1024;
 
 /** One line per diagnostic on stderr; a refused ConfigMap of thousands of domains has thousands. */
-function writeDiagnostics(translation: Translation, io: CliIo): void {
+function writeDiagnostics(translation: TranslationResult, io: CliIo): void {
   let chunk = '';
   for (const entry of translation.diagnostics) {
     chunk += `${formatDiagnostic(entry)}\n`;
