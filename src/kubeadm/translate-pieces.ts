@@ -51,9 +51,9 @@ class PieceError extends Error {}
 /** kubeadm's default `networking.dnsDomain`. */
 export const KUBEADM_DEFAULT_DNS_DOMAIN = 'cluster.local';
 
-export const STUB_DOMAINS_KEY = 'stubDomains';
-export const UPSTREAM_NAMESERVERS_KEY = 'upstreamNameservers';
-export const FEDERATIONS_KEY = 'federations';
+const STUB_DOMAINS_KEY = 'stubDomains';
+const UPSTREAM_NAMESERVERS_KEY = 'upstreamNameservers';
+const FEDERATIONS_KEY = 'federations';
 
 /** Note the stray apostrophe: kubeadm's wording for stubDomains and upstreamNameservers. */
 const JSON_ERROR_PREFIX = "failed to parse JSON from 'kube-dns ConfigMap";

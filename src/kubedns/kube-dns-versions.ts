@@ -9,7 +9,7 @@ export class UnsupportedKubeDnsVersionError extends Error {
   override readonly name = 'UnsupportedKubeDnsVersionError';
 }
 
-export const OLDEST_KUBE_DNS_VERSION = '1.14.0';
+const OLDEST_KUBE_DNS_VERSION = '1.14.0';
 export const NEWEST_KUBE_DNS_VERSION = '1.26.7';
 
 export interface KubeDnsRules {
