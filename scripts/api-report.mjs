@@ -36,9 +36,9 @@ export function extractApiReport({ write }) {
     const result = Extractor.invoke(config, {
       localBuild: write,
       messageCallback: (message) => {
-        // Progress lines aside, every message is kept for the caller and not printed here.
-        if (message.logLevel === 'none' || message.logLevel === 'verbose' || message.logLevel === 'info') return;
+        // Nothing is printed here: progress lines are dropped, the rest is kept for the caller.
         message.handled = true;
+        if (message.logLevel === 'none' || message.logLevel === 'verbose' || message.logLevel === 'info') return;
         if (message.messageId === 'console-api-report-copied' || message.messageId === 'console-api-report-changed') return;
         if (message.messageId === 'console-api-report-created' || message.messageId === 'console-api-report-not-copied') return;
         messages.push({ id: message.messageId, level: message.logLevel, text: message.formatMessageWithLocation(root) });
