@@ -1,76 +1,163 @@
 /**
  * kube-dns-to-coredns: turn a kube-dns ConfigMap into a CoreDNS Corefile.
  *
- * The public API, grouped by pipeline stage. Everything here is pure (no Node APIs), so it runs in
- * browsers and bundlers as well as in Node.
+ * The public API, grouped by pipeline stage and listed name by name: every name here is documented
+ * in docs/ (docs/library.md lists them all), and every type an exported signature uses is exported
+ * too. api/kube-dns-to-coredns.api.md records the whole surface; test/package/api-report.test.ts
+ * fails when it changes without `npm run api`. Everything here is pure (no Node APIs), so it runs
+ * in browsers and bundlers as well as in Node.
  */
 
 // Reading a ConfigMap (YAML or JSON, as kubectl prints it).
 export { ConfigMapInputError, readConfigMap } from './configmap/read-configmap.js';
 export type { ConfigMapData, ConfigMapDocument, ReadConfigMapOptions } from './configmap/read-configmap.js';
 
-// The kube-dns side: values decoded exactly like Go's encoding/json.
-export {
-  decodeFederations,
-  decodeGoJson,
-  decodeStubDomains,
-  decodeUpstreamNameservers,
-  GoJsonError,
-  parseGoJson,
-} from './kubedns/go-json.js';
-export type { GoJsonErrorKind, GoJsonResult, GoJsonValue } from './kubedns/go-json.js';
-
-// kubeadm's translation, one faithful profile per release (Kubernetes 1.10–1.20).
-export { KUBEADM_DEFAULT_DNS_DOMAIN, translateLikeKubeadm } from './kubeadm/kubeadm-translation.js';
-export type { KubeadmOutcome } from './kubeadm/kubeadm-translation.js';
-export { translateKubeadmPieces } from './kubeadm/translate-pieces.js';
-export type { KubeadmPieces, PiecesOutcome } from './kubeadm/translate-pieces.js';
-export { renderKubeadmManifest } from './kubeadm/manifest.js';
-export { kubeadmProfileFor, UnsupportedKubernetesVersionError } from './kubeadm/kubernetes-version.js';
-export { KUBEADM_PROFILE_IDS, KUBEADM_PROFILES } from './kubeadm/profiles.js';
-export type { KubeadmProfile, KubeadmProfileId } from './kubeadm/profiles.js';
-
-// kubeadm's decisions around the translation.
-export {
-  ClusterDataError,
-  detectDnsAddon,
-  isKubeadmDefaultCorefile,
-  kubeadmConfigMapDecision,
-  kubeadmDnsServiceIp,
-} from './kubeadm/cluster-decisions.js';
-export type { ConfigMapDecision, CoreDnsConfigMapAction, DeploymentLike, DnsAddon } from './kubeadm/cluster-decisions.js';
-
-// The Corefile model: lexer → parser → model → printer, server keys, equality.
-export * from './corefile/index.js';
-
-// The kube-dns side, read and validated the way kube-dns does.
-export { readKubeDnsConfig, KUBE_DNS_KEYS } from './kubedns/read-kube-dns-config.js';
-export { KUBE_DNS_CONFIGMAP_NAME, KUBE_DNS_CONFIGMAP_NAMESPACE, readKubeDnsConfigMap } from './kubedns/read-kube-dns-configmap.js';
+// The kube-dns side: the kube-dns ConfigMap, its values decoded exactly like Go's encoding/json,
+// the kube-dns releases whose validation rules are known.
+export { readKubeDnsConfigMap } from './kubedns/read-kube-dns-configmap.js';
 export type { KubeDnsConfigMapDocument } from './kubedns/read-kube-dns-configmap.js';
-export type { FederationEntry, KubeDnsConfig, KubeDnsReading, StubDomainEntry, ValueEntry } from './kubedns/read-kube-dns-config.js';
-export { kubeDnsRules, NEWEST_KUBE_DNS_VERSION, UnsupportedKubeDnsVersionError } from './kubedns/kube-dns-versions.js';
+export { readKubeDnsConfig } from './kubedns/read-kube-dns-config.js';
+export type {
+  FederationEntry,
+  KubeDnsConfig,
+  KubeDnsReading,
+  ReadKubeDnsOptions,
+  StubDomainEntry,
+  ValueEntry,
+} from './kubedns/read-kube-dns-config.js';
+export { decodeFederations, decodeStubDomains, decodeUpstreamNameservers } from './kubedns/kube-dns-values.js';
+export { GoJsonError } from './kubedns/go-json.js';
+export type { GoJsonErrorKind, GoJsonResult } from './kubedns/go-json.js';
+export { NEWEST_KUBE_DNS_VERSION, UnsupportedKubeDnsVersionError } from './kubedns/kube-dns-versions.js';
 export type { KubeDnsRules } from './kubedns/kube-dns-versions.js';
 
-// The default translator, its diagnostics and the CoreDNS version matrix.
-export { DEFAULT_CLUSTER_DOMAIN, TranslateOptionsError, translateKubeDns } from './translate/translate.js';
-export type { TranslateOptions, Translation } from './translate/translate.js';
+// The default translator: a Corefile for a target CoreDNS release, merged into an existing one if
+// wanted, wrapped in a CoreDNS ConfigMap if wanted.
+export { TranslateOptionsError, translateKubeDns } from './translate/translate.js';
+export type { TranslateOptions, TranslationResult } from './translate/translate.js';
 export { SelfCheckError } from './translate/self-check.js';
 export { mergeTranslation } from './translate/merge.js';
 export type { MergeResult } from './translate/merge.js';
-export { DIAGNOSTIC_CODES } from './diagnostics/codes.js';
-export type { DiagnosticCode } from './diagnostics/codes.js';
-export { formatDiagnostic } from './diagnostics/diagnostic.js';
-export type { Diagnostic, Severity } from './diagnostics/diagnostic.js';
-export { COREDNS_VERSIONS, compareCoreDnsVersions, NEWEST_COREDNS_VERSION, parseCoreDnsVersion, UnknownCoreDnsVersionError } from './coredns/versions.js';
-export type { CoreDnsVersion } from './coredns/versions.js';
-export { coreDnsOptionAvailability, coreDnsPluginAvailability } from './coredns/availability.js';
-export { coreDnsFeatures } from './coredns/features.js';
-export type { CoreDnsFeatures } from './coredns/features.js';
-export { kubernetesDefaultMainBlock } from './coredns/kubernetes-default-corefile.js';
 export { renderCoreDnsConfigMap } from './configmap/write-configmap.js';
 
+// Diagnostics: stable codes, severities, one-line messages.
+export { DIAGNOSTIC_CODES } from './diagnostics/codes.js';
+export type { DiagnosticArea, DiagnosticCode, DiagnosticCodeEntry } from './diagnostics/codes.js';
+export { formatDiagnostic } from './diagnostics/diagnostic.js';
+export type { Diagnostic, Severity } from './diagnostics/diagnostic.js';
+
+// The CoreDNS releases: which exist, and what each has.
+export { COREDNS_VERSIONS, NEWEST_COREDNS_VERSION, parseCoreDnsVersion, UnknownCoreDnsVersionError } from './coredns/versions.js';
+export type { CoreDnsVersion, UnknownCoreDnsVersionReason } from './coredns/versions.js';
+export { coreDnsOptionAvailability, coreDnsPluginAvailability } from './coredns/availability.js';
+export type { Availability, AvailabilityStatus } from './coredns/availability.js';
+
+// kubeadm's translation, one faithful profile per release (Kubernetes 1.10–1.20).
+export { translateLikeKubeadm } from './kubeadm/kubeadm-translation.js';
+export type { KubeadmResult } from './kubeadm/kubeadm-translation.js';
+export { translateKubeadmPieces } from './kubeadm/translate-pieces.js';
+export type { KubeadmPieces, KubeadmPiecesResult, KubeadmRequest, KubeadmStubRequest } from './kubeadm/translate-pieces.js';
+export { renderKubeadmManifest } from './kubeadm/manifest.js';
+export { kubeadmProfileFor, UnsupportedKubernetesVersionError } from './kubeadm/kubernetes-version.js';
+export { KUBEADM_PROFILE_IDS, KUBEADM_PROFILES } from './kubeadm/profiles.js';
+export type { KubeadmProfile, KubeadmProfileId, YamlV2Release } from './kubeadm/profiles.js';
+export type { PortParser } from './dns/go-net.js';
+
+// kubeadm's decisions around the translation.
+export { ClusterDataError, detectDnsAddon, kubeadmConfigMapDecision, kubeadmDnsServiceIp } from './kubeadm/cluster-decisions.js';
+export type { ConfigMapDecision, CoreDnsConfigMapAction, DeploymentLike, DnsAddon } from './kubeadm/cluster-decisions.js';
+
+// The Corefile model: lexer → parser → model → printer, server keys, equality.
+export {
+  classifyToken,
+  comparableCorefile,
+  CorefileError,
+  CorefilePrintError,
+  corefilesEqual,
+  CorefileSyntaxError,
+  formatCorefile,
+  formatToken,
+  lexCorefile,
+  parseCorefile,
+  parseServerKey,
+  printCorefile,
+  serverBlocks,
+  ServerKeyError,
+  zoneAddressKeys,
+} from './corefile/index.js';
+export type {
+  AfterBlock,
+  Block,
+  Comment,
+  CommentLexeme,
+  Corefile,
+  CorefileErrorCode,
+  CorefileItem,
+  CorefilePrintErrorCode,
+  CorefileSyntaxErrorCode,
+  CorefileWarning,
+  CorefileWarningCode,
+  Directive,
+  DirectiveList,
+  FormatResult,
+  ImportStatement,
+  Lexeme,
+  LexOptions,
+  LexResult,
+  ParseOptions,
+  ParseResult,
+  ParseServerKeyOptions,
+  ServerAddress,
+  ServerBlock,
+  ServerKeyErrorCode,
+  ServerTransport,
+  SnippetDefinition,
+  TokenForm,
+  TopLevelTrivia,
+  WordLexeme,
+} from './corefile/index.js';
+export type { SourcePosition } from './util/source-position.js';
+
 // Linting a Corefile against a CoreDNS release.
-export * from './lint/index.js';
+export { lintCorefile, lintParsedCorefile, loadablePlugins, parsePluginCfg, PluginCfgSyntaxError } from './lint/index.js';
+export type { LintModelOptions, LintOptions, LintResult, PluginCfgLine } from './lint/index.js';
 
 // Who answers a name under kube-dns and under a Corefile, and the check that compares them.
-export * from './routing/index.js';
+export {
+  assertSameRouting,
+  checkRouting,
+  clusterSearchPath,
+  coreDnsRouting,
+  describeDestination,
+  destinationKey,
+  explainName,
+  formatExplanation,
+  formatRoutingCheck,
+  kubeDnsRouting,
+  namesToCheck,
+  resolverCandidates,
+  RoutingMismatchError,
+  sameDestination,
+} from './routing/index.js';
+export type {
+  AnyOfDestination,
+  CandidateExplanation,
+  ClusterDestination,
+  CoreDnsRouting,
+  CoreDnsRoutingOptions,
+  ExplainInput,
+  Explanation,
+  KubeDnsRouting,
+  KubeDnsRoutingOptions,
+  PluginDestination,
+  RefusedDestination,
+  ResolvConfDestination,
+  Route,
+  RouteDestination,
+  RoutingCheck,
+  RoutingDifference,
+  RoutingInput,
+  ServersDestination,
+  ServfailDestination,
+  SocketAddress,
+} from './routing/index.js';

@@ -22,7 +22,7 @@ async function readBoundedFile(path: string, maxBytes = Number.POSITIVE_INFINITY
 }
 
 /** The real process behind the CLI: argv, stdio and the file system. */
-export function processIo(): CliIo {
+function processIo(): CliIo {
   // A closed pipe (`… | head`) is not an error worth a stack trace.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);

@@ -286,7 +286,7 @@ function positionedError(
  * Source offset of the key (or, for the root, the node) at `path` in document `documentIndex`.
  * Only used on the error path, so it may re-parse.
  */
-export function locateValue(source: string, documentIndex: number, path: readonly (string | number)[]): number | undefined {
+function locateValue(source: string, documentIndex: number, path: readonly (string | number)[]): number | undefined {
   let events: Event[];
   try {
     events = parseEvents(source, { maxDepth: MAX_DEPTH });

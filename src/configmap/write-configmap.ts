@@ -1,7 +1,7 @@
 import { load } from 'js-yaml';
 
 /** `kube-system/coredns`, the ConfigMap the CoreDNS Deployment of Kubernetes mounts. */
-export const COREDNS_CONFIGMAP = { name: 'coredns', namespace: 'kube-system' } as const;
+const COREDNS_CONFIGMAP = { name: 'coredns', namespace: 'kube-system' } as const;
 
 /**
  * A CoreDNS ConfigMap holding `corefile`, ready for `kubectl apply -f -`. The Corefile is written

@@ -3,7 +3,7 @@
  * or meaning. Stages in data-flow order: `lexCorefile` → `parseCorefile` → model → `printCorefile`;
  * `parseServerKey` explains a server block key. Pure: no Node APIs.
  */
-export { lexCorefile, isCorefileSeparator } from './lexer.js';
+export { lexCorefile } from './lexer.js';
 export type { Lexeme, WordLexeme, CommentLexeme, LexResult, LexOptions } from './lexer.js';
 
 export { parseCorefile } from './parser.js';
@@ -17,7 +17,7 @@ export type { FormatResult } from './format.js';
 
 export { comparableCorefile, corefilesEqual } from './compare.js';
 
-export { serverBlocks, isImportDirective } from './model.js';
+export { serverBlocks } from './model.js';
 export type {
   AfterBlock,
   Block,
@@ -32,7 +32,7 @@ export type {
   TopLevelTrivia,
 } from './model.js';
 
-export { parseServerKey, zoneAddressKeys, isDomainName } from './server-key.js';
+export { parseServerKey, zoneAddressKeys } from './server-key.js';
 export type { ServerAddress, ServerTransport, ParseServerKeyOptions } from './server-key.js';
 
 export { CorefileError, CorefileSyntaxError, CorefilePrintError, ServerKeyError } from './errors.js';

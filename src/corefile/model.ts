@@ -164,8 +164,3 @@ export interface Corefile {
 export function serverBlocks(corefile: Corefile): ServerBlock[] {
   return corefile.items.filter((item): item is ServerBlock => item.kind === 'server-block');
 }
-
-/** True for a directive that is an `import` (CoreDNS replaces it by the imported tokens). */
-export function isImportDirective(directive: Directive): boolean {
-  return directive.name === 'import';
-}

@@ -1,15 +1,11 @@
 /** How much a diagnostic matters: an error stops the translation (or fails lint). */
 export type Severity = 'error' | 'warning' | 'info';
 
-/**
- * Every diagnostic code the package can emit, with its standard severity and hint. Codes are a
- * stable, public contract (docs/diagnostics.md lists each with an example): never rename or reuse
- * one; retire it instead.
- */
 /** Who emits a code: reading the kube-dns ConfigMap, translating it, or linting a Corefile. */
 export type DiagnosticArea = 'kube-dns' | 'translate' | 'lint';
 
-interface CodeEntry {
+/** What the catalogue says about one code. */
+export interface DiagnosticCodeEntry {
   readonly area: DiagnosticArea;
   readonly severity: Severity;
   /** What the code means, for docs and tooling. */
@@ -17,18 +13,23 @@ interface CodeEntry {
   readonly hint: string;
 }
 
-function kubeDns(severity: Severity, summary: string, hint: string): CodeEntry {
+function kubeDns(severity: Severity, summary: string, hint: string): DiagnosticCodeEntry {
   return { area: 'kube-dns', severity, summary, hint };
 }
 
-function translate(severity: Severity, summary: string, hint: string): CodeEntry {
+function translate(severity: Severity, summary: string, hint: string): DiagnosticCodeEntry {
   return { area: 'translate', severity, summary, hint };
 }
 
-function lint(severity: Severity, summary: string, hint: string): CodeEntry {
+function lint(severity: Severity, summary: string, hint: string): DiagnosticCodeEntry {
   return { area: 'lint', severity, summary, hint };
 }
 
+/**
+ * Every diagnostic code the package can emit, with its standard severity and hint. Codes are a
+ * stable, public contract (docs/diagnostics.md lists each with an example): never rename or reuse
+ * one; retire it instead.
+ */
 export const DIAGNOSTIC_CODES = {
   // Reading the kube-dns ConfigMap (what kube-dns itself would have made of it).
   'json-syntax': kubeDns('error', 'A stubDomains or upstreamNameservers value is not valid JSON.', 'Fix the JSON text; kube-dns ignored the whole ConfigMap because of it.'),
@@ -73,7 +74,7 @@ export const DIAGNOSTIC_CODES = {
   // Translating to CoreDNS.
   'invalid-zone': translate('error', 'A stub domain cannot become a CoreDNS zone.', 'Stub domains must be DNS names with labels of at most 63 letters, digits, hyphens or underscores.'),
   'zone-normalized': translate('info', 'A stub domain was rewritten into the form CoreDNS matches (lower case, no trailing dot, punycode).', 'Write it that way in the ConfigMap to silence this.'),
-  'duplicate-zone': translate('error', 'Two stub domains are the same zone once normalised.', 'Keep one entry per domain; CoreDNS refuses to start with the same zone twice.'),
+  'duplicate-zone': translate('error', 'Two stub domains are the same zone once normalized.', 'Keep one entry per domain; CoreDNS refuses to start with the same zone twice.'),
   'stub-equals-cluster-domain': translate(
     'error',
     'A stub domain equals the cluster domain.',
@@ -208,6 +209,6 @@ export const DIAGNOSTIC_CODES = {
   'import-not-checked': lint('info', 'An import of files (or of a snippet defined later): what it brings in was not linted.', 'Lint the imported files too; a snippet must be defined before it is imported.'),
   'placeholder-not-checked': lint('info', 'A key, directive or destination holding an environment placeholder ({$NAME}): it was not checked.', 'Lint the Corefile with the values substituted to check them.'),
   'syntax-warning': lint('warning', 'CoreDNS reads this Corefile text, but not the way it looks.', 'See the message; the `fmt` command shows how CoreDNS groups the tokens.'),
-} as const satisfies Record<string, CodeEntry>;
+} as const satisfies Record<string, DiagnosticCodeEntry>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -37,7 +37,7 @@ export function ancestors(name: string): string[] {
 }
 
 /** `name` itself, then its ancestors: the suffixes a "most specific zone wins" lookup tries. */
-export function suffixes(name: string): string[] {
+function suffixes(name: string): string[] {
   return [name, ...ancestors(name)];
 }
 

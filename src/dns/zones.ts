@@ -1,10 +1,10 @@
 /**
  * DNS names as the translator compares them: lower-case, no trailing dot, punycode for non-ASCII
  * labels, `''` for the root. kube-dns only accepted names already in that form; with `--force`
- * other spellings are normalised (and the translator says so).
+ * other spellings are normalized (and the translator says so).
  */
 
-export interface NormalisedZone {
+export interface NormalizedZone {
   readonly zone: string;
   /** What was changed, for the diagnostic: e.g. `lower-cased`, `trailing dot removed`, `punycode`. */
   readonly changes: readonly string[];
@@ -14,13 +14,13 @@ const MAX_LABEL_LENGTH = 63;
 const MAX_NAME_LENGTH = 253;
 const HOSTNAME_LABEL = /^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?$/;
 
-/** Lower-case hostname labels joined by dots: a name {@link normaliseZone} leaves as it is, label lengths aside. */
+/** Lower-case hostname labels joined by dots: a name {@link normalizeZone} leaves as it is, label lengths aside. */
 const CANONICAL_NAME = /^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*$/;
 
 /** `name` in canonical form, or a reason it cannot be a zone CoreDNS serves as kube-dns meant. */
-export function normaliseZone(name: string): NormalisedZone | { readonly problem: string } {
+export function normalizeZone(name: string): NormalizedZone | { readonly problem: string } {
   if (name.length <= MAX_NAME_LENGTH && CANONICAL_NAME.test(name) && labelsFit(name)) return { zone: name, changes: [] };
-  return normaliseZoneInFull(name);
+  return normalizeZoneInFull(name);
 }
 
 /** Every dot-separated label of `name` is at most {@link MAX_LABEL_LENGTH} long. */
@@ -33,8 +33,8 @@ function labelsFit(name: string): boolean {
   return name.length - labelStart <= MAX_LABEL_LENGTH;
 }
 
-/** {@link normaliseZone} without its shortcut for names already in canonical form. */
-export function normaliseZoneInFull(name: string): NormalisedZone | { readonly problem: string } {
+/** {@link normalizeZone} without its shortcut for names already in canonical form. */
+export function normalizeZoneInFull(name: string): NormalizedZone | { readonly problem: string } {
   const changes: string[] = [];
   let zone = name;
   if (zone.endsWith('.') && zone !== '.') {

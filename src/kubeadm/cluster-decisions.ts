@@ -15,7 +15,7 @@ export class ClusterDataError extends Error {
 }
 
 /** The label kubeadm listed DNS Deployments by, for both add-ons. */
-export const DNS_ADDON_LABEL = { key: 'k8s-app', value: 'kube-dns' } as const;
+const DNS_ADDON_LABEL = { key: 'k8s-app', value: 'kube-dns' } as const;
 const KUBE_DNS_DEPLOYMENT_NAME = 'kube-dns';
 
 export type DnsAddon =

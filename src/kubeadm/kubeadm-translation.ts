@@ -11,7 +11,7 @@ export { KUBEADM_DEFAULT_DNS_DOMAIN };
  * What kubeadm stored, or the error it stopped with: the exact shape of the reference corpus
  * (golden/kubeadm-oracle/expected), without the case id, plus `unrequested` (ours, not kubeadm's).
  */
-export type KubeadmOutcome =
+export type KubeadmResult =
   | {
       readonly ok: true;
       readonly corefile: string;
@@ -45,7 +45,7 @@ export function translateLikeKubeadm(
   release: KubeadmProfile | string,
   data: ConfigMapData | null,
   dnsDomain: string = KUBEADM_DEFAULT_DNS_DOMAIN,
-): KubeadmOutcome {
+): KubeadmResult {
   const profile = typeof release === 'string' ? kubeadmProfileFor(release) : release;
   const translated = translateKubeadmPieces(profile, data, dnsDomain);
   if (!translated.ok) return translated;

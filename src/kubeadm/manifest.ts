@@ -16,7 +16,7 @@ export function renderKubeadmManifest(profile: KubeadmProfile, pieces: KubeadmPi
   return profile.manifestTemplate.replace(/\{\{ \.(\w+) \}\}/g, (placeholder, name: string) => values[name] ?? placeholder);
 }
 
-export type ManifestDecodeOutcome =
+export type ManifestDecodeResult =
   | { readonly ok: true; readonly corefile: string }
   | { readonly ok: false; readonly error: string };
 
@@ -24,7 +24,7 @@ export type ManifestDecodeOutcome =
  * Decodes the rendered manifest the way kubeadm did (gopkg.in/yaml.v2, then the ConfigMap's
  * `data`), returning the `Corefile` value CoreDNS would have received or kubeadm's error.
  */
-export function decodeKubeadmManifest(profile: KubeadmProfile, manifest: string): ManifestDecodeOutcome {
+export function decodeKubeadmManifest(profile: KubeadmProfile, manifest: string): ManifestDecodeResult {
   const plain = plainLiteralBlock(manifest);
   if (plain !== undefined) return { ok: true, corefile: plain };
   const decoded = decodeYamlV2Manifest(manifest, profile.yamlRelease);

@@ -1,6 +1,6 @@
 import { assertConfigMapData } from '../configmap/config-map-data.js';
 import type { ConfigMapData } from '../configmap/config-map-data.js';
-import { decodeFederations, decodeStubDomains, decodeUpstreamNameservers } from '../kubedns/go-json.js';
+import { decodeFederations, decodeStubDomains, decodeUpstreamNameservers } from '../kubedns/kube-dns-values.js';
 import { caddyfileFromJson, IndentedCaddyWriter } from './caddyfile-json.js';
 import { isDns1123Subdomain, isGoIP, isValidPort, splitHostPort } from '../dns/go-net.js';
 import type { PortParser } from '../dns/go-net.js';
@@ -41,7 +41,7 @@ export interface KubeadmRequest {
   readonly federations: readonly (readonly [string, string])[] | undefined;
 }
 
-export type PiecesOutcome =
+export type KubeadmPiecesResult =
   | { readonly ok: true; readonly pieces: KubeadmPieces; readonly request: KubeadmRequest; readonly warnings: readonly string[] }
   | { readonly ok: false; readonly stage: 'translate'; readonly error: string; readonly warnings: readonly string[] };
 
@@ -51,9 +51,9 @@ class PieceError extends Error {}
 /** kubeadm's default `networking.dnsDomain`. */
 export const KUBEADM_DEFAULT_DNS_DOMAIN = 'cluster.local';
 
-export const STUB_DOMAINS_KEY = 'stubDomains';
-export const UPSTREAM_NAMESERVERS_KEY = 'upstreamNameservers';
-export const FEDERATIONS_KEY = 'federations';
+const STUB_DOMAINS_KEY = 'stubDomains';
+const UPSTREAM_NAMESERVERS_KEY = 'upstreamNameservers';
+const FEDERATIONS_KEY = 'federations';
 
 /** Note the stray apostrophe: kubeadm's wording for stubDomains and upstreamNameservers. */
 const JSON_ERROR_PREFIX = "failed to parse JSON from 'kube-dns ConfigMap";
@@ -72,7 +72,7 @@ export function translateKubeadmPieces(
   release: KubeadmProfile | string,
   data: ConfigMapData | null,
   dnsDomain: string = KUBEADM_DEFAULT_DNS_DOMAIN,
-): PiecesOutcome {
+): KubeadmPiecesResult {
   const profile = typeof release === 'string' ? kubeadmProfileFor(release) : release;
   assertConfigMapData(data);
   const warnings: string[] = [];

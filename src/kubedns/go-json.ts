@@ -1,7 +1,8 @@
 /**
- * A decoder that behaves like Go's `encoding/json` (`json.Unmarshal`, Go 1.19 wording) for the
- * three shapes kubeadm decoded the kube-dns ConfigMap values into: `map[string][]string`
- * (stubDomains), `[]string` (upstreamNameservers) and `map[string]string` (federations).
+ * Go's `encoding/json` decoding (`json.Unmarshal`, Go 1.19 wording) into the Go types `string`,
+ * `[]T` and `map[string]T`, and a value tree of any JSON text with Go's syntax check. The kube-dns
+ * values (`stubDomains`, `upstreamNameservers`, `federations`) are decoded with it in
+ * kube-dns-values.ts; the kube-dns reader walks its value tree.
  *
  * What is reproduced:
  *
@@ -50,7 +51,7 @@ export class GoJsonError extends Error {
   }
 }
 
-/** Outcome of a decode: the value, or the error Go would return. */
+/** Result of a decode: the value, or the error Go would return. */
 export type GoJsonResult<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly error: GoJsonError };
@@ -846,13 +847,6 @@ export function goTypeName(type: GoType): string {
   return `${prefix}string`;
 }
 
-/** kube-dns `stubDomains`: `map[string][]string`. */
-export const STUB_DOMAINS_TYPE = goMap(goSlice(goString));
-/** kube-dns `upstreamNameservers`: `[]string`. */
-export const UPSTREAM_NAMESERVERS_TYPE = goSlice(goString);
-/** kube-dns `federations`: `map[string]string`. */
-export const FEDERATIONS_TYPE = goMap(goString);
-
 /**
  * Decodes an already parsed value into `type` like Go's `Unmarshal` does after its syntax
  * check: wrong kinds are recorded (first one wins) and skipped, decoding goes on.
@@ -906,22 +900,4 @@ export function decodeGoJson<T extends GoType>(text: string, type: T): GoJsonRes
   }
   if (parser.typeError !== undefined) return { ok: false, error: parser.typeError };
   return { ok: true, value: value as GoDecoded<T> };
-}
-
-/**
- * Decodes a kube-dns `stubDomains` value as kubeadm did (`map[string][]string`). `null` gives
- * `null`; a `null` list gives a `null` entry; a `null` list element gives `""`.
- */
-export function decodeStubDomains(text: string): GoJsonResult<Map<string, string[] | null> | null> {
-  return decodeGoJson(text, STUB_DOMAINS_TYPE);
-}
-
-/** Decodes a kube-dns `upstreamNameservers` value as kubeadm did (`[]string`). */
-export function decodeUpstreamNameservers(text: string): GoJsonResult<string[] | null> {
-  return decodeGoJson(text, UPSTREAM_NAMESERVERS_TYPE);
-}
-
-/** Decodes a kube-dns `federations` value as kubeadm did (`map[string]string`). */
-export function decodeFederations(text: string): GoJsonResult<Map<string, string> | null> {
-  return decodeGoJson(text, FEDERATIONS_TYPE);
 }

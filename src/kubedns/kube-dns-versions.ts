@@ -9,11 +9,11 @@ export class UnsupportedKubeDnsVersionError extends Error {
   override readonly name = 'UnsupportedKubeDnsVersionError';
 }
 
-export const OLDEST_KUBE_DNS_VERSION = '1.14.0';
+const OLDEST_KUBE_DNS_VERSION = '1.14.0';
 export const NEWEST_KUBE_DNS_VERSION = '1.26.7';
 
 export interface KubeDnsRules {
-  /** The version these rules are for, normalised (`1.22.20`). */
+  /** The version these rules are for, normalized (`1.22.20`). */
   readonly version: string;
   /**
    * How a stub nameserver was split into host and port: not at all (before 1.14.2), at the first

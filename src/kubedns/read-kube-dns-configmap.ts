@@ -14,8 +14,8 @@ import { KUBE_DNS_KEYS } from './read-kube-dns-config.js';
  * it as one would translate it to the defaults without a word.
  */
 
-export const KUBE_DNS_CONFIGMAP_NAME = 'kube-dns';
-export const KUBE_DNS_CONFIGMAP_NAMESPACE = 'kube-system';
+const KUBE_DNS_CONFIGMAP_NAME = 'kube-dns';
+const KUBE_DNS_CONFIGMAP_NAMESPACE = 'kube-system';
 
 export interface KubeDnsConfigMapDocument extends ConfigMapDocument {
   /** Diagnostics about the ConfigMap that was read (`configmap-not-kube-dns`, `binary-data-key`); empty for kube-system/kube-dns with data only. */

@@ -6,5 +6,4 @@ export { lintCorefile, lintParsedCorefile } from './lint.js';
 export type { LintModelOptions, LintOptions, LintResult } from './lint.js';
 export { loadablePlugins, parsePluginCfg, PluginCfgSyntaxError } from '../coredns/plugin-cfg.js';
 export type { PluginCfgLine } from '../coredns/plugin-cfg.js';
-export { readDestination, hasPlaceholder } from '../coredns/destinations.js';
-export type { Destination, DestinationScheme } from '../coredns/destinations.js';
+export { readDestination } from '../coredns/destinations.js';

@@ -158,7 +158,7 @@ export function formatNotes(notes: readonly string[]): string {
  * The differences for people: one row per distinct pair of routes (destination and why, on each
  * side), naming the first names that take it (`… N more` for the rest; `differences` has them all).
  */
-export function formatDifferences(differences: readonly RoutingDifference[]): string {
+function formatDifferences(differences: readonly RoutingDifference[]): string {
   const groups = new Map<string, { names: string[]; difference: RoutingDifference }>();
   for (const difference of differences) {
     const key = JSON.stringify([difference.kubeDns.via, difference.coreDns.via, destinationKey(difference.kubeDns.destination), destinationKey(difference.coreDns.destination)]);

@@ -58,7 +58,7 @@ export interface Explanation {
   readonly notes: readonly string[];
 }
 
-export const KUBELET_NDOTS = 5;
+const KUBELET_NDOTS = 5;
 
 /** The search path the kubelet writes for a ClusterFirst pod in `namespace`. */
 export function clusterSearchPath(namespace: string, clusterDomain: string): string[] {

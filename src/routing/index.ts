@@ -8,7 +8,7 @@ export type { KubeDnsRouting, KubeDnsRoutingOptions } from './kube-dns-routing.j
 export { coreDnsRouting } from './coredns-routing.js';
 export type { CoreDnsRouting, CoreDnsRoutingOptions } from './coredns-routing.js';
 
-export { anyOf, describeDestination, destinationKey, sameDestination, serversDestination, socketAddress } from './destination.js';
+export { describeDestination, destinationKey, sameDestination } from './destination.js';
 export type {
   AnyOfDestination,
   ClusterDestination,
@@ -22,10 +22,8 @@ export type {
   SocketAddress,
 } from './destination.js';
 
-export { assertSameRouting, checkRouting, formatRoutingCheck, namesToCheck, routingModels, RoutingMismatchError } from './check.js';
+export { assertSameRouting, checkRouting, formatRoutingCheck, namesToCheck, RoutingMismatchError } from './check.js';
 export type { RoutingCheck, RoutingDifference, RoutingInput } from './check.js';
 
-export { clusterSearchPath, explainName, formatExplanation, KUBELET_NDOTS, resolverCandidates } from './explain.js';
+export { clusterSearchPath, explainName, formatExplanation, resolverCandidates } from './explain.js';
 export type { CandidateExplanation, Explanation, ExplainInput } from './explain.js';
-
-export { canonicalName, compareNames } from '../dns/names.js';

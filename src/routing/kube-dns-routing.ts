@@ -4,7 +4,7 @@ import { EXAMINED_LIST_ITEMS, KUBE_DNS_KEYS, readKubeDnsConfig } from '../kubedn
 import type { KubeDnsConfig, KubeDnsReading } from '../kubedns/read-kube-dns-config.js';
 import { DEFAULT_CLUSTER_DOMAIN } from '../translate/translate.js';
 import { KUBERNETES_DEFAULT_REVERSE_ZONES } from '../coredns/kubernetes-default-corefile.js';
-import { normaliseZone } from '../dns/zones.js';
+import { normalizeZone } from '../dns/zones.js';
 import { anyOf, RESOLV_CONF, serversDestination, socketAddress } from './destination.js';
 import type { RouteDestination, Route } from './destination.js';
 import { canonicalName, displayName, labelsAbove, ZoneTable } from '../dns/names.js';
@@ -92,12 +92,12 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
   table.set(clusterDomain, { kind: 'cluster' });
   for (const zone of KUBERNETES_DEFAULT_REVERSE_ZONES) if (!table.has(zone)) table.set(zone, { kind: 'reverse' });
   for (const stub of config.stubDomains) {
-    const normalised = normaliseZone(stub.domain);
-    if ('problem' in normalised) {
-      notes.push(`stub domain '${stub.domain}' is not modelled: ${normalised.problem}`);
+    const normalized = normalizeZone(stub.domain);
+    if ('problem' in normalized) {
+      notes.push(`stub domain '${stub.domain}' is not modelled: ${normalized.problem}`);
       continue;
     }
-    const { zone } = normalised;
+    const { zone } = normalized;
     if (stub.nameservers.length === 0) {
       notes.push(`stub domain ${zone} has no nameservers: dnsmasq-nanny adds no --server for it, so its names go upstream`);
       continue;

@@ -6,7 +6,7 @@ import { parseServerKey } from '../corefile/server-key.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
-import type { Translation } from './translate.js';
+import type { TranslationResult } from './translate.js';
 
 /**
  * Merging a translation into an existing CoreDNS Corefile: the translated stub blocks and the
@@ -75,7 +75,7 @@ function where(block: ServerBlock): string {
  * Merges `translation` into the Corefile `existing` (its text). Throws CorefileSyntaxError when
  * `existing` is not a Corefile CoreDNS would parse.
  */
-export function mergeTranslation(existing: string, translation: Translation, filename = 'Corefile'): MergeResult {
+export function mergeTranslation(existing: string, translation: TranslationResult, filename = 'Corefile'): MergeResult {
   const diagnostics: Diagnostic[] = [...translation.diagnostics];
   if (!translation.ok || translation.model === undefined) return { ok: false, corefile: undefined, model: undefined, diagnostics };
   const report = (code: DiagnosticCode, path: string, message: string) => diagnostic(code, { key: 'Corefile', path, message });

@@ -15,7 +15,7 @@ import type { DefaultDirective } from '../coredns/kubernetes-default-corefile.js
 import { checkTranslatedCorefile } from './self-check.js';
 import { isLoopback, isSameAddress, readForwardTarget } from '../coredns/forward-targets.js';
 import type { ForwardTarget } from '../coredns/forward-targets.js';
-import { isStrictAncestor, isWithin, normaliseZone } from '../dns/zones.js';
+import { isStrictAncestor, isWithin, normalizeZone } from '../dns/zones.js';
 import { HEALTH_DEFAULT_ADDRESS } from '../coredns/listen-addresses.js';
 
 /**
@@ -46,7 +46,7 @@ export interface TranslateOptions {
  * Corefile and its model are there (`string`, `Corefile`); a refused translation has both
  * `undefined` and says why in its diagnostics.
  */
-export type Translation =
+export type TranslationResult =
   | {
       /** A Corefile was produced (warnings allowed). */
       readonly ok: true;
@@ -83,7 +83,7 @@ interface PlannedStub {
 }
 
 /** Translates a kube-dns ConfigMap's data (`null`: there is none) into a Corefile. */
-export function translateKubeDns(data: ConfigMapData | null, options: TranslateOptions = {}): Translation {
+export function translateKubeDns(data: ConfigMapData | null, options: TranslateOptions = {}): TranslationResult {
   const coredns = options.coredns ?? NEWEST_COREDNS_VERSION;
   const features = coreDnsFeatures(coredns);
   const clusterDomain = checkClusterDomain(options.clusterDomain ?? DEFAULT_CLUSTER_DOMAIN);
@@ -138,21 +138,21 @@ interface Context {
 }
 
 function checkClusterDomain(domain: string): string {
-  const normalised = domain.endsWith('.') ? domain.slice(0, -1).toLowerCase() : domain.toLowerCase();
-  if (!isDns1123Subdomain(normalised)) throw new TranslateOptionsError(`cluster domain '${domain}' is not a DNS-1123 subdomain`);
-  return normalised;
+  const normalized = domain.endsWith('.') ? domain.slice(0, -1).toLowerCase() : domain.toLowerCase();
+  if (!isDns1123Subdomain(normalized)) throw new TranslateOptionsError(`cluster domain '${domain}' is not a DNS-1123 subdomain`);
+  return normalized;
 }
 
 function planStubs(config: KubeDnsConfig, context: Context): PlannedStub[] {
   const planned = new Map<string, PlannedStub>();
   for (const stub of config.stubDomains) {
-    const normalised = normaliseZone(stub.domain);
-    if ('problem' in normalised) {
-      report(context, 'invalid-zone', 'stubDomains', stub.path, normalised.problem);
+    const normalized = normalizeZone(stub.domain);
+    if ('problem' in normalized) {
+      report(context, 'invalid-zone', 'stubDomains', stub.path, normalized.problem);
       continue;
     }
-    const { zone } = normalised;
-    if (normalised.changes.length > 0) report(context, 'zone-normalized', 'stubDomains', stub.path, `'${stub.domain}' becomes '${zone}' (${normalised.changes.join(', ')})`);
+    const { zone } = normalized;
+    if (normalized.changes.length > 0) report(context, 'zone-normalized', 'stubDomains', stub.path, `'${stub.domain}' becomes '${zone}' (${normalized.changes.join(', ')})`);
     if (planned.has(zone)) {
       report(context, 'duplicate-zone', 'stubDomains', stub.path, `'${stub.domain}' is the zone '${zone}' a second time`);
       continue;

@@ -78,7 +78,7 @@ describe('printCorefile: canonical layout', () => {
     );
   });
 
-  it('normalises what plugins cannot observe: key lists, braces of server blocks, braceless blocks, CRLF, BOM', () => {
+  it('normalizes what plugins cannot observe: key lists, braces of server blocks, braceless blocks, CRLF, BOM', () => {
     expect(fmt('\ufeffa.org,\r\nb.org\r\n{ whoami\r\n}\r\n')).toBe('a.org b.org {\n    whoami\n}\n');
     expect(fmt('a.org\nwhoami\nlog\n')).toBe('a.org {\n    whoami\n    log\n}\n');
     expect(fmt('. {\n    forward . x {\n        force_tcp\n    }\n')).toBe('. {\n    forward . x {\n        force_tcp\n    }\n}\n');

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { translateLikeKubeadm } from '../../src/kubeadm/kubeadm-translation.js';
-import type { KubeadmOutcome } from '../../src/kubeadm/kubeadm-translation.js';
+import type { KubeadmResult } from '../../src/kubeadm/kubeadm-translation.js';
 import { KUBEADM_PROFILE_IDS, KUBEADM_PROFILES } from '../../src/kubeadm/profiles.js';
 
 /**
@@ -26,7 +26,7 @@ function readJsonLines<T>(path: string): T[] {
 
 const cases = readJsonLines<OracleCase>(join(oracle, 'cases.jsonl'));
 
-function asExpected(outcome: KubeadmOutcome): Record<string, unknown> {
+function asExpected(outcome: KubeadmResult): Record<string, unknown> {
   const warnings = outcome.warnings.length > 0 ? { warnings: outcome.warnings } : {};
   return outcome.ok
     ? { ok: true, corefile: outcome.corefile, ...warnings }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { translateLikeKubeadm } from '../../src/kubeadm/kubeadm-translation.js';
-import type { KubeadmOutcome } from '../../src/kubeadm/kubeadm-translation.js';
+import type { KubeadmResult } from '../../src/kubeadm/kubeadm-translation.js';
 
 /**
  * Rules of docs/reference/kubeadm-translation.md that the reference corpus exercises rarely
@@ -15,12 +15,12 @@ const PORT_ERROR = (hostport: string, port: string): string =>
 const HOSTNAME_WARNING = (host: string): string =>
   `your kube-dns configuration contains a hostname ${host}. It will be omitted in the translation to CoreDNS as hostnames are unsupported`;
 
-function upstream(release: string, ...values: string[]): KubeadmOutcome {
+function upstream(release: string, ...values: string[]): KubeadmResult {
   return translateLikeKubeadm(release, { upstreamNameservers: JSON.stringify(values) });
 }
 
 /** The root block's forward line of a successful outcome. */
-function forwardLine(outcome: KubeadmOutcome): string | undefined {
+function forwardLine(outcome: KubeadmResult): string | undefined {
   if (!outcome.ok) return undefined;
   return outcome.corefile.split('\n').find((line) => line.startsWith('    forward . '));
 }

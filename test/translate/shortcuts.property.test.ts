@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readForwardTarget, readForwardTargetInFull } from '../../src/coredns/forward-targets.js';
-import { isWithin, normaliseZone, normaliseZoneInFull } from '../../src/dns/zones.js';
+import { isWithin, normalizeZone, normalizeZoneInFull } from '../../src/dns/zones.js';
 import { hostileString, ipv4Text, nameserverText, stubDomainName } from '../support/kube-dns-arbitraries.js';
 
 /**
@@ -20,11 +20,11 @@ const zoneLike = fc.oneof(
   hostileString,
 );
 
-describe('the canonical-name shortcut of normaliseZone', () => {
-  it('gives what the full normalisation gives', () => {
+describe('the canonical-name shortcut of normalizeZone', () => {
+  it('gives what the full normalization gives', () => {
     fc.assert(
       fc.property(zoneLike, (name) => {
-        expect(normaliseZone(name)).toEqual(normaliseZoneInFull(name));
+        expect(normalizeZone(name)).toEqual(normalizeZoneInFull(name));
       }),
       { numRuns: 5000 },
     );

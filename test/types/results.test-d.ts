@@ -8,18 +8,27 @@ import {
   decodeStubDomains,
   lintCorefile,
   mergeTranslation,
-  parseGoJson,
   translateKubeadmPieces,
   translateKubeDns,
   translateLikeKubeadm,
 } from '../../src/index.js';
-import type { Corefile, GoJsonError, GoJsonValue, KubeadmPieces, MergeResult, Translation } from '../../src/index.js';
+import type {
+  Corefile,
+  GoJsonError,
+  GoJsonResult,
+  KubeadmPieces,
+  KubeadmPiecesResult,
+  KubeadmResult,
+  MergeResult,
+  TranslationResult,
+} from '../../src/index.js';
 
 // The snippet from the issue: TS18048 ('t.corefile' is possibly 'undefined') before the fix.
 const t = translateKubeDns({});
 if (t.ok) t.corefile.toUpperCase();
 
-export function translation(result: Translation): void {
+export function translation(result: TranslationResult): void {
+  expectTypeOf(translateKubeDns({})).toEqualTypeOf<TranslationResult>();
   // @ts-expect-error not narrowed yet: the Corefile may be missing
   result.corefile.toUpperCase();
   if (result.ok) {
@@ -46,21 +55,24 @@ export function merge(existing: string): void {
 
 export function kubeadm(): void {
   const outcome = translateLikeKubeadm('1.17', null);
+  expectTypeOf(outcome).toEqualTypeOf<KubeadmResult>();
   // @ts-expect-error not narrowed yet: a failed outcome has no Corefile
   outcome.corefile.toUpperCase();
   if (outcome.ok) expectTypeOf(outcome.corefile).toEqualTypeOf<string>();
   else expectTypeOf(outcome.error).toEqualTypeOf<string>();
 
   const pieces = translateKubeadmPieces('1.17', null);
+  expectTypeOf(pieces).toEqualTypeOf<KubeadmPiecesResult>();
   if (pieces.ok) expectTypeOf(pieces.pieces).toEqualTypeOf<KubeadmPieces>();
   else expectTypeOf(pieces.error).toEqualTypeOf<string>();
 }
 
 export function goJson(): void {
-  const parsed = parseGoJson('{}');
-  if (parsed.ok) expectTypeOf(parsed.value).toEqualTypeOf<GoJsonValue>();
-  else expectTypeOf(parsed.error).toEqualTypeOf<GoJsonError>();
   const stubs = decodeStubDomains('{}');
+  expectTypeOf(stubs).toEqualTypeOf<GoJsonResult<Map<string, string[] | null> | null>>();
+  // @ts-expect-error not narrowed yet: a failed decode has no value
+  stubs.value.size;
+  if (!stubs.ok) expectTypeOf(stubs.error).toEqualTypeOf<GoJsonError>();
   if (stubs.ok) expectTypeOf(stubs.value).toEqualTypeOf<Map<string, string[] | null> | null>();
 }
 

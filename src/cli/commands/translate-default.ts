@@ -7,7 +7,7 @@ import { UnsupportedKubeDnsVersionError } from '../../kubedns/kube-dns-versions.
 import { parseCoreDnsVersion, UnknownCoreDnsVersionError } from '../../coredns/versions.js';
 import { mergeTranslation } from '../../translate/merge.js';
 import { TranslateOptionsError, translateKubeDns } from '../../translate/translate.js';
-import type { TranslateOptions, Translation } from '../../translate/translate.js';
+import type { TranslateOptions, TranslationResult } from '../../translate/translate.js';
 import { readCorefileSource } from '../corefile-source.js';
 import type { CorefileSourceText } from '../corefile-source.js';
 import type { CliIo } from '../io.js';
@@ -38,7 +38,7 @@ export async function runDefaultMode(args: TranslateArguments, io: CliIo): Promi
  * alike. An error among them (a kube-dns setting the translation could not see) refuses the
  * translation like any other error; `--force` turns it into a warning.
  */
-function withInputDiagnostics(translation: Translation, diagnostics: readonly Diagnostic[], force: boolean): Translation {
+function withInputDiagnostics(translation: TranslationResult, diagnostics: readonly Diagnostic[], force: boolean): TranslationResult {
   if (diagnostics.length === 0) return translation;
   const refused = !force && diagnostics.some((entry) => entry.severity === 'error');
   const input = force ? diagnostics.map((entry) => (entry.severity === 'error' ? { ...entry, severity: 'warning' as const } : entry)) : diagnostics;
@@ -48,7 +48,7 @@ function withInputDiagnostics(translation: Translation, diagnostics: readonly Di
 }
 
 /** The translation merged into the Corefile of `--merge FILE`. */
-function merged(existing: CorefileSourceText, translation: Translation): Translation {
+function merged(existing: CorefileSourceText, translation: TranslationResult): TranslationResult {
   try {
     const result = mergeTranslation(existing.corefile, translation, existing.name);
     return { ...result, coredns: translation.coredns };
@@ -59,7 +59,7 @@ function merged(existing: CorefileSourceText, translation: Translation): Transla
 }
 
 /** Maps option errors of the library to usage errors (exit 2). */
-function translate(data: ConfigMapData | null, options: TranslateOptions): Translation {
+function translate(data: ConfigMapData | null, options: TranslateOptions): TranslationResult {
   try {
     return translateKubeDns(data, options);
   } catch (error) {
@@ -70,7 +70,7 @@ function translate(data: ConfigMapData | null, options: TranslateOptions): Trans
   }
 }
 
-function report(translation: Translation, output: OutputFormat, io: CliIo): number {
+function report(translation: TranslationResult, output: OutputFormat, io: CliIo): number {
   if (output === 'json') {
     io.stdout.write(`${JSON.stringify({ corefile: translation.corefile ?? null, coredns: translation.coredns, diagnostics: translation.diagnostics }, null, 2)}\n`);
   } else {
@@ -90,7 +90,7 @@ function report(translation: Translation, output: OutputFormat, io: CliIo): numb
 const DIAGNOSTIC_CHUNK_CHARACTERS = 48 * 1024;
 
 /** One line per diagnostic on stderr; a refused ConfigMap of thousands of domains has thousands. */
-function writeDiagnostics(translation: Translation, io: CliIo): void {
+function writeDiagnostics(translation: TranslationResult, io: CliIo): void {
   let chunk = '';
   for (const entry of translation.diagnostics) {
     chunk += `${formatDiagnostic(entry)}\n`;

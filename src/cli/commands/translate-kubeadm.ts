@@ -1,7 +1,7 @@
 import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
 import { isDns1123Subdomain } from '../../dns/go-net.js';
 import { KUBEADM_DEFAULT_DNS_DOMAIN, translateLikeKubeadm } from '../../kubeadm/kubeadm-translation.js';
-import type { KubeadmOutcome } from '../../kubeadm/kubeadm-translation.js';
+import type { KubeadmResult } from '../../kubeadm/kubeadm-translation.js';
 import { kubeadmProfileFor, UnsupportedKubernetesVersionError } from '../../kubeadm/kubernetes-version.js';
 import type { KubeadmProfile } from '../../kubeadm/profiles.js';
 import { printable } from '../../util/printable-text.js';
@@ -23,10 +23,10 @@ export async function runKubeadmMode(version: string, args: TranslateArguments, 
   // kubeadm read the ConfigMap's data only, so what the reader reports about the rest (binaryData)
   // does not change kubeadm's result: warnings here, whatever their weight for the default translator.
   for (const entry of input.diagnostics) io.stderr.write(`${formatDiagnostic(entry.severity === 'error' ? { ...entry, severity: 'warning' } : entry)}\n`);
-  return reportKubeadmOutcome(profile, translateLikeKubeadm(profile, input.data, dnsDomain), io);
+  return reportKubeadmResult(profile, translateLikeKubeadm(profile, input.data, dnsDomain), io);
 }
 
-function reportKubeadmOutcome(profile: KubeadmProfile, outcome: KubeadmOutcome, io: CliIo): number {
+function reportKubeadmResult(profile: KubeadmProfile, outcome: KubeadmResult, io: CliIo): number {
   for (const warning of outcome.warnings) io.stderr.write(`warning: kubeadm ${profile.id}: ${printable(warning)}\n`);
   if (outcome.ok) {
     for (const finding of outcome.unrequested) {
@@ -49,7 +49,7 @@ async function runKubeadmBatch(profile: KubeadmProfile, file: string | undefined
   });
 }
 
-function resultLine(id: unknown, outcome: KubeadmOutcome): BatchResultLine {
+function resultLine(id: unknown, outcome: KubeadmResult): BatchResultLine {
   const warnings = outcome.warnings.length > 0 ? { warnings: outcome.warnings } : {};
   if (outcome.ok) {
     // Last, so that dropping it gives the reference corpus's line (docs/cli.md).

@@ -4,7 +4,7 @@
  * the input is 0 (NUL), like yaml.v2's buffer padding.
  */
 
-export const NUL = 0x00;
+const NUL = 0x00;
 export const TAB = 0x09;
 export const LF = 0x0a;
 export const CR = 0x0d;

@@ -15,7 +15,7 @@ import type { JsonObject, JsonValue } from './yaml-to-json.js';
  * (docs/reference/kubeadm-translation.md §13); the messages below describe the problem in this
  * library's own words and are marked where they are produced.
  */
-export type ConfigMapOutcome = { readonly ok: true; readonly corefile: string } | { readonly ok: false; readonly error: string };
+export type ConfigMapCorefileResult = { readonly ok: true; readonly corefile: string } | { readonly ok: false; readonly error: string };
 
 /** NOT kubeadm's verified wording (see the module comment). */
 function typeProblem(path: string, expected: string, value: JsonValue): string {
@@ -125,7 +125,7 @@ function interpretTypeField(root: JsonObject, field: 'apiVersion' | 'kind'): { r
  * `data.Corefile`, or the error the conversion into a ConfigMap stops with (see the module comment
  * for what is verified).
  */
-export function corefileFromDocument(document: GoValue | undefined): ConfigMapOutcome {
+export function corefileFromDocument(document: GoValue | undefined): ConfigMapCorefileResult {
   let json: JsonValue;
   try {
     json = document === undefined ? null : yamlValueToJson(document);

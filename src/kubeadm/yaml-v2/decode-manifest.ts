@@ -23,7 +23,7 @@ import { GoPanicError, YamlDecodeError, YamlSyntaxError, formatSyntaxError } fro
 import type { GoValue } from './go-values.js';
 import { JsonConversionError, encodeJson, yamlValueToJson } from './yaml-to-json.js';
 
-export type YamlV2DecodeOutcome = { readonly ok: true; readonly corefile: string } | { readonly ok: false; readonly error: string };
+export type YamlV2DecodeResult = { readonly ok: true; readonly corefile: string } | { readonly ok: false; readonly error: string };
 
 /**
  * Decodes kubeadm's rendered CoreDNS ConfigMap manifest the way kubeadm did — gopkg.in/yaml.v2
@@ -37,12 +37,12 @@ export type YamlV2DecodeOutcome = { readonly ok: true; readonly corefile: string
  * apimachinery checks use this library's own wording. A Go panic inside yaml.v2 — which would crash
  * kubeadm rather than return an error — is reported as `yaml.v2 panic: <value>`.
  */
-export function decodeYamlV2Manifest(manifest: string, release: YamlV2Release): YamlV2DecodeOutcome {
+export function decodeYamlV2Manifest(manifest: string, release: YamlV2Release): YamlV2DecodeResult {
   return decodeYamlV2ManifestAs(manifest, dialectForRelease(release));
 }
 
 /** {@link decodeYamlV2Manifest} for an explicit {@link YamlV2Dialect} (e.g. v2.2.8). */
-export function decodeYamlV2ManifestAs(manifest: string, dialect: YamlV2Dialect): YamlV2DecodeOutcome {
+export function decodeYamlV2ManifestAs(manifest: string, dialect: YamlV2Dialect): YamlV2DecodeResult {
   const document = unmarshal(manifest, dialect);
   if ('error' in document) return { ok: false, error: document.error };
   return corefileFromDocument(document.value);

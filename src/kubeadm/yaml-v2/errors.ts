@@ -10,8 +10,6 @@ export interface Mark {
   readonly column: number;
 }
 
-export const START_MARK: Mark = { index: 0, line: 0, column: 0 };
-
 /** Which stage of the libyaml port set the error; yaml.v2 numbers the lines of each differently. */
 export type SyntaxStage = 'reader' | 'scanner' | 'parser';
 

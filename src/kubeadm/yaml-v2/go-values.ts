@@ -94,7 +94,7 @@ export function goTypeName(value: GoValue): string {
 }
 
 /** `strconv.Quote` for the printable-or-escaped forms Go uses. */
-export function goQuote(text: string): string {
+function goQuote(text: string): string {
   let out = '"';
   for (const ch of text) {
     const cp = ch.codePointAt(0) ?? 0;

@@ -3,17 +3,17 @@ import { goFloat, goInt, goUint } from './go-values.js';
 import type { GoValue } from './go-values.js';
 
 const LONG_TAG_PREFIX = 'tag:yaml.org,2002:';
-export const NULL_TAG = `${LONG_TAG_PREFIX}null`;
-export const BOOL_TAG = `${LONG_TAG_PREFIX}bool`;
-export const STR_TAG = `${LONG_TAG_PREFIX}str`;
-export const INT_TAG = `${LONG_TAG_PREFIX}int`;
-export const FLOAT_TAG = `${LONG_TAG_PREFIX}float`;
-export const TIMESTAMP_TAG = `${LONG_TAG_PREFIX}timestamp`;
+const NULL_TAG = `${LONG_TAG_PREFIX}null`;
+const BOOL_TAG = `${LONG_TAG_PREFIX}bool`;
+const STR_TAG = `${LONG_TAG_PREFIX}str`;
+const INT_TAG = `${LONG_TAG_PREFIX}int`;
+const FLOAT_TAG = `${LONG_TAG_PREFIX}float`;
+const TIMESTAMP_TAG = `${LONG_TAG_PREFIX}timestamp`;
 export const BINARY_TAG = `${LONG_TAG_PREFIX}binary`;
 export const MERGE_TAG = `${LONG_TAG_PREFIX}merge`;
 
 /** yaml.v2's `shortTag`: `tag:yaml.org,2002:x` → `!!x`. */
-export function shortTag(tag: string): string {
+function shortTag(tag: string): string {
   return tag.startsWith(LONG_TAG_PREFIX) ? `!!${tag.slice(LONG_TAG_PREFIX.length)}` : tag;
 }
 

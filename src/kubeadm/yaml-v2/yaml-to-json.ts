@@ -162,7 +162,7 @@ export function compareCodePoints(a: string, b: string): number {
   }
 }
 
-export function sortedKeys(object: JsonObject): string[] {
+function sortedKeys(object: JsonObject): string[] {
   return [...object.fields.keys()].sort(compareCodePoints);
 }
 
