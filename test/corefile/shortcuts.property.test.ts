@@ -5,6 +5,7 @@ import type { Block, Comment, Corefile, Directive, DirectiveList } from '../../s
 import { parseCorefile } from '../../src/corefile/parser.js';
 import { printCorefile } from '../../src/corefile/printer.js';
 import { isDomainName, parseServerKey } from '../../src/corefile/server-key.js';
+import { Outcomes } from '../support/outcomes.js';
 import { hostileCorefile, hostileText, representableCorefile } from './support/arbitraries.js';
 
 /**
@@ -161,15 +162,19 @@ describe('isDomainName on scratch UTF-8 bytes', () => {
 describe('server key ports', () => {
   it('are re-printed like Go strconv.Atoi then Itoa, short digit runs included', () => {
     const port = fc.oneof(fc.stringMatching(/^[+-]?[0-9]{1,22}$/), fc.nat(99999).map(String), fc.constantFrom('0', '00', '053', '+53', '-0', '9223372036854775807', '9223372036854775808'));
+    const outcomes = new Outcomes<'fits in int64' | 'too long'>();
     fc.assert(
       fc.property(port, (text) => {
         const value = BigInt(text);
         const fits = value <= 2n ** 63n - 1n && value >= -(2n ** 63n);
+        outcomes.add(fits ? 'fits in int64' : 'too long');
         const address = parseServerKey(`example.org:${text}`);
         if (fits) expect(address.port).toBe(value.toString());
         else expect(address.zones).toEqual([`example.org:${text}.`]);
       }),
       { numRuns: 3000 },
     );
+    // Expected: about 2860 ports that fit in an int64 and 140 that do not, in 3000 runs.
+    outcomes.expectAtLeast({ 'fits in int64': 2500, 'too long': 60 });
   });
 });

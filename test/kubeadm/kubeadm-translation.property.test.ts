@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { translateLikeKubeadm } from '../../src/kubeadm/kubeadm-translation.js';
 import { translateKubeadmPieces } from '../../src/kubeadm/translate-pieces.js';
 import { KUBEADM_PROFILE_IDS, KUBEADM_PROFILES } from '../../src/kubeadm/profiles.js';
+import { Outcomes } from '../support/outcomes.js';
 
 /** Laws that kubeadm's translation rules imply, over generated kube-dns configs. */
 
@@ -11,12 +12,15 @@ const domain = fc.array(label, { minLength: 1, maxLength: 4 }).map((labels) => l
 const ipv4 = fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255), fc.nat(255)).map((octets) => octets.join('.'));
 const ipv6 = fc.ipV6();
 const port = fc.integer({ min: 1, max: 65535 });
+/** Values kubeadm v1.15+ refuse to translate (a port out of range, a host that is neither IP nor name); earlier releases copy them. */
+const refusedByCheck = fc.constantFrom('10.0.0.1:0', '10.0.0.1:65536', 'bad_host.example', '[2001:db8::1]:99999');
 const nameserver = fc.oneof(
-  ipv4,
-  ipv6,
-  fc.tuple(ipv4, port).map(([ip, p]) => `${ip}:${p}`),
-  fc.tuple(ipv6, port).map(([ip, p]) => `[${ip}]:${p}`),
-  domain,
+  { weight: 10, arbitrary: ipv4 },
+  { weight: 10, arbitrary: ipv6 },
+  { weight: 10, arbitrary: fc.tuple(ipv4, port).map(([ip, p]) => `${ip}:${p}`) },
+  { weight: 10, arbitrary: fc.tuple(ipv6, port).map(([ip, p]) => `[${ip}]:${p}`) },
+  { weight: 10, arbitrary: domain },
+  { weight: 3, arbitrary: refusedByCheck },
 );
 const profileId = fc.constantFrom(...KUBEADM_PROFILE_IDS);
 
@@ -69,22 +73,27 @@ function lastWins<V>(entries: readonly (readonly [string, V])[]): Map<string, V>
 describe('kubeadm translation laws', () => {
   it('whitespace around JSON tokens never changes the outcome', () => {
     const whitespace = fc.stringMatching(/^[ \t\r\n]{0,3}$/);
+    const outcomes = new Outcomes<'corefile' | 'refused'>();
     fc.assert(
       fc.property(profileId, config, whitespace, (id, input, space) => {
         const profile = KUBEADM_PROFILES[id];
-        expect(translateLikeKubeadm(profile, dataOf(input, space), 'cluster.local')).toEqual(
-          translateLikeKubeadm(profile, dataOf(input), 'cluster.local'),
-        );
+        const spaced = translateLikeKubeadm(profile, dataOf(input, space), 'cluster.local');
+        outcomes.add(spaced.ok ? 'corefile' : 'refused');
+        expect(spaced).toEqual(translateLikeKubeadm(profile, dataOf(input), 'cluster.local'));
       }),
     );
+    // Expected: about 85 Corefiles and 15 refusals (of refusedByCheck, by v1.15+) in 100 runs.
+    outcomes.expectAtLeast({ corefile: 60, refused: 1 });
   });
 
   it('emits one stub block per surviving key, in first-appearance order with the last value', () => {
+    const outcomes = new Outcomes<'corefile' | 'refused'>();
     fc.assert(
       fc.property(profileId, config, (id, input) => {
         const profile = KUBEADM_PROFILES[id];
         const outcome = translateLikeKubeadm(profile, dataOf(input), 'cluster.local');
-        if (!outcome.ok) return; // v1.15+ refuse some generated hostnames with ports
+        outcomes.add(outcome.ok ? 'corefile' : 'refused');
+        if (!outcome.ok) return; // v1.15+ refuse the values of refusedByCheck
         const surviving = [...lastWins(input.stubs)].filter(
           ([, values]) => profile.nameserverCheck === undefined || values.some((value) => value.includes(':') || isDottedQuad(value)),
         );
@@ -95,12 +104,16 @@ describe('kubeadm translation laws', () => {
         expect(blockKeys).toEqual(surviving.map(([key]) => `${key}:53`));
       }),
     );
+    // Expected: about 85 Corefiles to check and 15 refusals in 100 runs.
+    outcomes.expectAtLeast({ corefile: 60, refused: 1 });
   });
 
   it('never fails to decode when no value holds a line break or control character', () => {
+    const outcomes = new Outcomes<'corefile' | 'refused'>();
     fc.assert(
       fc.property(profileId, config, (id, input) => {
         const outcome = translateLikeKubeadm(KUBEADM_PROFILES[id], dataOf(input), 'cluster.local');
+        outcomes.add(outcome.ok ? 'corefile' : 'refused');
         if (!outcome.ok) expect(outcome.stage).toBe('translate');
         else {
           expect(outcome.corefile.startsWith('.:53 {\n')).toBe(true);
@@ -108,6 +121,8 @@ describe('kubeadm translation laws', () => {
         }
       }),
     );
+    // Expected: about 85 Corefiles and 15 refusals at the translate stage in 100 runs.
+    outcomes.expectAtLeast({ corefile: 60, refused: 1 });
   });
 
   it('keeps upstreams in list order (v1.15+: without the hostnames, each warned about)', () => {
@@ -143,13 +158,17 @@ describe('the plain-IPv4 fast path of the value check', () => {
       ),
       fc.stringMatching(/^[0-9.:+a-z]{0,16}$/),
     );
+    const outcomes = new Outcomes<'fast path' | 'other'>();
     fc.assert(
       fc.property(value, fc.constantFrom('atoi' as const, 'uint16' as const), (text, parser) => {
+        outcomes.add(isPlainIPv4WithPort(text) ? 'fast path' : 'other');
         if (!isPlainIPv4WithPort(text)) return;
         expect(checkedHost(text, parser)).toEqual({ host: text.split(':')[0], isIp: true });
       }),
       { numRuns: 2000 },
     );
+    // Expected: the fast path about 250 times in 2000 runs.
+    outcomes.expectAtLeast({ 'fast path': 150 });
   });
 });
 

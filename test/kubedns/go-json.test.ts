@@ -16,6 +16,8 @@ import {
   parseGoJson,
 } from '../../src/kubedns/go-json.js';
 
+import { Outcomes } from '../support/outcomes.js';
+
 // ---------------------------------------------------------------------------------------------
 // helpers
 // ---------------------------------------------------------------------------------------------
@@ -698,16 +700,20 @@ describe('properties', () => {
   it('(b) on token sequences separated by whitespace, the kind of whitespace never changes an error', () => {
     const token = fc.constantFrom('{', '}', '[', ']', ',', ':', '"a"', '"b"', '1', '-2.5', 'true', 'false', 'null', '"\\u0041"');
     const seps = fc.array(ws1, { minLength: 1, maxLength: 13 });
+    const outcomes = new Outcomes<'parsed' | 'error'>();
     fc.assert(
       fc.property(fc.array(token, { maxLength: 12 }), seps, seps, (tokens, s1, s2) => {
         const a = parseGoJson(interleave(tokens, s1));
         const b = parseGoJson(interleave(tokens, s2));
+        outcomes.add(a.ok ? 'parsed' : 'error');
         expect(a.ok).toBe(b.ok);
         if (!a.ok && !b.ok) expect(a.error.message).toBe(b.error.message);
         if (a.ok && b.ok) expect(toJs(a.value)).toEqual(toJs(b.value));
       }),
       { numRuns: 500 },
     );
+    // Expected: about 30 texts that parse (their values compared) and 470 errors in 500 runs.
+    outcomes.expectAtLeast({ parsed: 8, error: 350 });
   });
 
   it('(c) accepts exactly what JSON.parse accepts, and then agrees on the value', () => {
@@ -717,11 +723,13 @@ describe('properties', () => {
       'é', '😀', '\ud83d', '\ude00', '"a"', '"\\ud83d"', '"\\ude00"', '\\ud83d', '\\ude00', '\\n', '\\"', '/',
       '\u00a0', '\ufeff', '\u2028',
     );
+    const outcomes = new Outcomes<'parsed, value compared' | 'parsed, lone surrogate' | 'error'>();
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 16 }), (pieces) => {
         const text = pieces.join('');
         const r = parseGoJson(text);
         expect(r.ok).toBe(jsonParseOk(text));
+        outcomes.add(!r.ok ? 'error' : hasLoneSurrogate(text) ? 'parsed, lone surrogate' : 'parsed, value compared');
         if (r.ok && !hasLoneSurrogate(text)) {
           // Go turns lone surrogate escapes into U+FFFD and pairs what JSON.parse pairs.
           expect(toJs(r.value)).toEqual(fixSurrogates(JSON.parse(text)));
@@ -729,9 +737,12 @@ describe('properties', () => {
       }),
       { numRuns: 3000 },
     );
+    // Expected: about 55 texts that parse (their values compared) and 2945 errors in 3000 runs.
+    outcomes.expectAtLeast({ 'parsed, value compared': 20, error: 2500 });
   });
 
   it('(c) also on mutations of valid JSON texts', () => {
+    const outcomes = new Outcomes<'parsed' | 'error'>();
     fc.assert(
       fc.property(
         fc.json({ maxDepth: 3 }),
@@ -741,11 +752,15 @@ describe('properties', () => {
         (text, at, insert, del) => {
           const k = text.length === 0 ? 0 : at % (text.length + 1);
           const mutated = text.slice(0, k) + insert + text.slice(k + del);
-          expect(parseGoJson(mutated).ok).toBe(jsonParseOk(mutated));
+          const ok = jsonParseOk(mutated);
+          outcomes.add(ok ? 'parsed' : 'error');
+          expect(parseGoJson(mutated).ok).toBe(ok);
         },
       ),
       { numRuns: 2000 },
     );
+    // Expected: about 440 mutated texts that still parse and 1560 errors in 2000 runs.
+    outcomes.expectAtLeast({ parsed: 330, error: 1200 });
   });
 
   it('decoded strings are always well-formed UTF-16 (Go yields valid UTF-8)', () => {

@@ -6,6 +6,7 @@ import { isStrictAncestor, isWithin } from '../../src/dns/zones.js';
 import { assertSameRouting, checkRouting, formatRoutingCheck, namesToCheck, routingModels, RoutingMismatchError } from '../../src/routing/check.js';
 import { destinationKey } from '../../src/routing/destination.js';
 import type { RoutingDifference } from '../../src/routing/check.js';
+import { Outcomes } from '../support/outcomes.js';
 import { kubeDnsConfig } from './support.js';
 
 const KUBE_DNS_YAML = `apiVersion: v1
@@ -197,11 +198,17 @@ describe('the default translator keeps kube-dns routing (property)', () => {
 
   it('for older CoreDNS targets, differs only where the translator knowingly cannot keep kube-dns routing', () => {
     const seen = new Map<string, number>();
+    const outcomes = new Outcomes<'checked' | 'refused' | 'same routing' | 'known deviations only'>();
     fc.assert(
       fc.property(kubeDnsConfig, fc.constantFrom(...COREDNS_VERSIONS), ({ clusterDomain, data }, coredns) => {
         const translation = translateKubeDns(data, { clusterDomain, coredns });
-        if (translation.corefile === undefined) return;
+        if (translation.corefile === undefined) {
+          outcomes.add('refused');
+          return;
+        }
+        outcomes.add('checked');
         const result = checkRouting({ kubeDns: data, corefile: translation.corefile, clusterDomain });
+        outcomes.add(result.differences.length === 0 ? 'same routing' : 'known deviations only');
         for (const difference of result.differences) {
           const reason = knownDeviation(difference, coredns);
           if (reason === undefined) throw new Error(`CoreDNS ${coredns}:\n${translation.corefile}\n${formatRoutingCheck(result)}`);
@@ -210,6 +217,8 @@ describe('the default translator keeps kube-dns routing (property)', () => {
       }),
       { numRuns: 600, seed: 11 },
     );
+    // With this seed: 397 Corefiles checked (311 routing the same, 86 with known deviations), 203 refused.
+    outcomes.expectAtLeast({ checked: 300, 'same routing': 200, 'known deviations only': 40, refused: 1 });
     expect([...seen.keys()].sort()).toEqual(['hostname nameserver dropped (CoreDNS < 1.14.4)', 'reverse lookups outside the cluster end in NXDOMAIN (CoreDNS < 1.0.3)']);
   });
 });

@@ -10,7 +10,7 @@ import type { CoreDnsVersion } from '../../src/coredns/versions.js';
 import { translateKubeDns } from '../../src/translate/translate.js';
 // @ts-expect-error: a plain .mjs module shared with scripts/update-golden.mjs
 import { goldenCases } from '../../scripts/golden-cases.mjs';
-import { ipv4Text, kubeDnsData, kubeDnsInput } from '../support/kube-dns-arbitraries.js';
+import { anyKubeDnsInput, ipv4Text, kubeDnsData } from '../support/kube-dns-arbitraries.js';
 import type { KubeDnsInput } from '../support/kube-dns-arbitraries.js';
 import { moveToLoopback, NotLoopbackSafeError, realCoreDnsDirectory, RealCoreDnsLab, realReleaseFor, REAL_COREDNS_RELEASES, targetsOf } from '../support/real-coredns.js';
 import type { RealCoreDnsRelease, Verdict } from '../support/real-coredns.js';
@@ -97,12 +97,12 @@ describe.skipIf('skip' in found)('the translator against real CoreDNS', () => {
     for (const real of REAL_COREDNS_RELEASES) {
       // Every other input also gets a stub that is a parent of the cluster domain or of the reverse
       // zones (the case where the main block gains keys), with plain nameservers.
-      const input = fc.tuple(kubeDnsInput(17), fc.option(fc.tuple(fc.constantFrom('local', 'arpa'), fc.array(ipv4Text, { minLength: 1, maxLength: 3 })), { nil: undefined, freq: 2 })).map(
+      const input = fc.tuple(anyKubeDnsInput(17), fc.option(fc.tuple(fc.constantFrom('local', 'arpa'), fc.array(ipv4Text, { minLength: 1, maxLength: 3 })), { nil: undefined, freq: 2 })).map(
         ([config, parent]): KubeDnsInput => (parent === undefined ? config : { ...config, stubs: [...config.stubs, parent] }),
       );
       const inputs = fc.sample(
         fc.tuple(input, fc.constantFrom(...targetsOf(real)), fc.boolean(), fc.boolean(), fc.option(fc.constantFrom('cluster.local', 'k8s.internal', 'local'), { nil: undefined })),
-        { numRuns: 300, seed },
+        { numRuns: 100, seed },
       );
       const accepted = new Map<string, string>();
       const gained: string[] = [];
@@ -112,6 +112,8 @@ describe.skipIf('skip' in found)('the translator against real CoreDNS', () => {
         accepted.set(translation.corefile, `seed ${seed}, CoreDNS ${coredns}`);
         if (translation.diagnostics.some((entry) => entry.code === 'main-block-key-added')) gained.push(translation.corefile);
       }
+      // About 65 distinct Corefiles (30 whose main block gained keys) are expected from 100 inputs: the sample is a choice.
+      expect(accepted.size, `distinct accepted Corefiles for ${real} (seed ${seed})`).toBeGreaterThanOrEqual(35);
       // The sample: Corefiles whose main block gained keys first (the zones a stub would capture), then the rest in generated order.
       const chosen = [...new Set([...gained.slice(0, 4), ...accepted.keys()])].slice(0, perRelease);
       expect(chosen.length, `accepted Corefiles for ${real} (seed ${seed})`).toBe(perRelease);
