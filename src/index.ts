@@ -5,6 +5,10 @@
  * browsers and bundlers as well as in Node.
  */
 
+// The base class of every error the package throws: `code`, `category`, `reason`, `position`.
+export { KubeDnsToCoreDnsError } from './errors/kube-dns-to-coredns-error.js';
+export type { ErrorCategory } from './errors/kube-dns-to-coredns-error.js';
+
 // Reading a ConfigMap (YAML or JSON, as kubectl prints it).
 export { ConfigMapInputError, readConfigMap } from './configmap/read-configmap.js';
 export type { ConfigMapData, ConfigMapDocument, ReadConfigMapOptions } from './configmap/read-configmap.js';
