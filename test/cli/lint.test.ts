@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LINT_HELP, runLint } from '../../src/cli/commands/lint.js';
+import { main } from '../../src/cli/main.js';
 import { UsageError } from '../../src/cli/usage-error.js';
 import { memoryIo } from '../support/memory-io.js';
 
@@ -65,11 +66,11 @@ describe('kube-dns-to-coredns lint', () => {
 
   it('exits 2 with FILE:LINE:COL on a syntax error, pointing into a ConfigMap when it can', async () => {
     const io = memoryIo({ files: { Corefile: '. {\n    whoami }\n' } });
-    expect(await runLint(['Corefile'], io)).toBe(2);
+    expect(await main(['lint', 'Corefile'], io)).toBe(2);
     expect(io.err()).toBe("Corefile:2:12: Unexpected '}' because no matching opening brace\n");
     expect(io.out()).toBe('');
     const yaml = memoryIo({ files: { 'cm.yaml': configMap.replace('proxy . 8.8.8.8', 'proxy . 8.8.8.8 }') } });
-    expect(await runLint(['cm.yaml'], yaml)).toBe(2);
+    expect(await main(['lint', 'cm.yaml'], yaml)).toBe(2);
     expect(yaml.err()).toMatch(/^cm\.yaml:10:\d+: /);
   });
 
