@@ -8,9 +8,13 @@
  * in browsers and bundlers as well as in Node.
  */
 
+// The base class of every error the package throws: `code`, `category`, `reason`, `position`.
+export { KubeDnsToCoreDnsError } from './errors/kube-dns-to-coredns-error.js';
+export type { ErrorCategory, ErrorLocation, KubeDnsToCoreDnsErrorOptions } from './errors/kube-dns-to-coredns-error.js';
+
 // Reading a ConfigMap (YAML or JSON, as kubectl prints it).
 export { ConfigMapInputError, readConfigMap } from './configmap/read-configmap.js';
-export type { ConfigMapData, ConfigMapDocument, ReadConfigMapOptions } from './configmap/read-configmap.js';
+export type { ConfigMapData, ConfigMapDocument, ConfigMapInputErrorCode, ReadConfigMapOptions } from './configmap/read-configmap.js';
 
 // The kube-dns side: the kube-dns ConfigMap, its values decoded exactly like Go's encoding/json,
 // the kube-dns releases whose validation rules are known.
@@ -29,13 +33,14 @@ export { decodeFederations, decodeStubDomains, decodeUpstreamNameservers } from 
 export { GoJsonError } from './kubedns/go-json.js';
 export type { GoJsonErrorKind, GoJsonResult } from './kubedns/go-json.js';
 export { NEWEST_KUBE_DNS_VERSION, UnsupportedKubeDnsVersionError } from './kubedns/kube-dns-versions.js';
-export type { KubeDnsRules } from './kubedns/kube-dns-versions.js';
+export type { KubeDnsRules, UnsupportedKubeDnsVersionCode } from './kubedns/kube-dns-versions.js';
 
 // The default translator: a Corefile for a target CoreDNS release, merged into an existing one if
 // wanted, wrapped in a CoreDNS ConfigMap if wanted.
 export { TranslateOptionsError, translateKubeDns } from './translate/translate.js';
-export type { TranslateOptions, TranslationResult } from './translate/translate.js';
+export type { TranslateOptions, TranslateOptionsErrorCode, TranslationResult } from './translate/translate.js';
 export { SelfCheckError } from './translate/self-check.js';
+export type { SelfCheckErrorCode } from './translate/self-check.js';
 export { mergeTranslation } from './translate/merge.js';
 export type { MergeResult } from './translate/merge.js';
 export { renderCoreDnsConfigMap } from './configmap/write-configmap.js';
@@ -59,13 +64,14 @@ export { translateKubeadmPieces } from './kubeadm/translate-pieces.js';
 export type { KubeadmPieces, KubeadmPiecesResult, KubeadmRequest, KubeadmStubRequest } from './kubeadm/translate-pieces.js';
 export { renderKubeadmManifest } from './kubeadm/manifest.js';
 export { kubeadmProfileFor, UnsupportedKubernetesVersionError } from './kubeadm/kubernetes-version.js';
+export type { UnsupportedKubernetesVersionCode } from './kubeadm/kubernetes-version.js';
 export { KUBEADM_PROFILE_IDS, KUBEADM_PROFILES } from './kubeadm/profiles.js';
 export type { KubeadmProfile, KubeadmProfileId, YamlV2Release } from './kubeadm/profiles.js';
 export type { PortParser } from './dns/go-net.js';
 
 // kubeadm's decisions around the translation.
 export { ClusterDataError, detectDnsAddon, kubeadmConfigMapDecision, kubeadmDnsServiceIp } from './kubeadm/cluster-decisions.js';
-export type { ConfigMapDecision, CoreDnsConfigMapAction, DeploymentLike, DnsAddon } from './kubeadm/cluster-decisions.js';
+export type { ClusterDataErrorCode, ConfigMapDecision, CoreDnsConfigMapAction, DeploymentLike, DnsAddon } from './kubeadm/cluster-decisions.js';
 
 // The Corefile model: lexer → parser → model → printer, server keys, equality.
 export {
@@ -120,7 +126,7 @@ export type { SourcePosition } from './util/source-position.js';
 
 // Linting a Corefile against a CoreDNS release.
 export { lintCorefile, lintParsedCorefile, loadablePlugins, parsePluginCfg, PluginCfgSyntaxError } from './lint/index.js';
-export type { LintModelOptions, LintOptions, LintResult, PluginCfgLine } from './lint/index.js';
+export type { LintModelOptions, LintOptions, LintResult, PluginCfgLine, PluginCfgSyntaxErrorCode } from './lint/index.js';
 
 // Who answers a name under kube-dns and under a Corefile, and the check that compares them.
 export {

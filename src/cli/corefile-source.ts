@@ -1,4 +1,4 @@
-import { ConfigMapInputError, readConfigMap } from '../configmap/read-configmap.js';
+import { readConfigMap } from '../configmap/read-configmap.js';
 import type { SourcePosition } from '../util/source-position.js';
 import { formatAt } from '../util/source-position.js';
 import type { CliIo } from './io.js';
@@ -28,14 +28,7 @@ const CONFIGMAP_HINT = /^[ \t]*(?:---[ \t]*$|"?(?:apiVersion|kind|metadata|data|
 /** The Corefile text in `text`: the text itself, or the `Corefile` entry of a ConfigMap. */
 function corefileSource(text: string, filename: string): CorefileSourceText {
   if (!CONFIGMAP_HINT.test(text)) return { name: filename, corefile: text, locate: (position, message) => formatAt(filename, position, message) };
-  let data;
-  let name;
-  try {
-    ({ data, name } = readConfigMap(text, { filename, preferredNames: ['coredns'] }));
-  } catch (error) {
-    if (error instanceof ConfigMapInputError) throw new UsageError(error.message);
-    throw error;
-  }
+  const { data, name } = readConfigMap(text, { filename, preferredNames: ['coredns'] });
   const corefile = data['Corefile'];
   if (corefile === undefined) {
     const keys = Object.keys(data);

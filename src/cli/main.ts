@@ -1,6 +1,6 @@
 import { PACKAGE_VERSION } from '../generated/version.js';
-import { printable, printableLines } from '../util/printable-text.js';
 import { runTranslate } from './commands/translate.js';
+import { reportFailure } from './errors.js';
 import type { CliIo } from './io.js';
 import { ExitCode, UsageError } from './usage-error.js';
 
@@ -48,7 +48,8 @@ function takeOutOption(argv: readonly string[]): { out: string | undefined; rest
 
 /**
  * The whole CLI as a function: parses `argv` (without the node and script paths), talks to the
- * world only through `io`, and returns the exit status. Never throws for user errors.
+ * world only through `io`, and returns the exit status. Never throws: every failure is reported
+ * by {@link reportFailure}, the CLI's one mapping from errors to exit statuses and messages.
  */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   try {
@@ -68,13 +69,6 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     }
     return status;
   } catch (error) {
-    // Messages quote arguments and input (a file name, a ConfigMap key): escaped, one line each.
-    if (error instanceof UsageError) {
-      io.stderr.write(`kube-dns-to-coredns: ${printable(error.message)}\n`);
-      return error.exitCode;
-    }
-    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    io.stderr.write(`kube-dns-to-coredns: internal error, please report it:\n${printableLines(detail)}\n`);
-    return ExitCode.failed;
+    return reportFailure(error, io);
   }
 }

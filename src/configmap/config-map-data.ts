@@ -1,3 +1,6 @@
+import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
+import type { ErrorLocation } from '../errors/kube-dns-to-coredns-error.js';
+
 /**
  * What every translator takes: a ConfigMap's `data`. Kept apart from the YAML reader so that code
  * which only receives `data` does not load a YAML parser.
@@ -6,16 +9,36 @@
 /** A ConfigMap's `data`: every value a string. `null` means "there is no ConfigMap at all". */
 export type ConfigMapData = Readonly<Record<string, string>>;
 
-/** The input could not be read as a ConfigMap; `message` is ready to print. */
-export class ConfigMapInputError extends Error {
-  override readonly name = 'ConfigMapInputError';
-  readonly line: number | undefined;
-  readonly column: number | undefined;
+/** Why a text or a `data` value is not a ConfigMap this package can read. */
+export type ConfigMapInputErrorCode =
+  /** The text is neither YAML nor JSON. */
+  | 'not-yaml'
+  /** The text holds no ConfigMap (nor a bare data map). */
+  | 'no-configmap'
+  /** The text holds no ConfigMap of the name asked for. */
+  | 'configmap-not-found'
+  /** The text holds several ConfigMaps and none of them is preferred. */
+  | 'several-configmaps'
+  /** Fields a ConfigMap does not have at its top level, or under `metadata` (lost or extra indentation, typically). */
+  | 'misplaced-fields'
+  /** `data` is not a mapping (an object). */
+  | 'data-not-mapping'
+  /** A data value is not a string. */
+  | 'value-not-string'
+  /** A CoreDNS ConfigMap where the kube-dns one was expected. */
+  | 'coredns-configmap';
 
-  constructor(message: string, position?: { line: number; column: number }) {
-    super(message);
-    this.line = position?.line;
-    this.column = position?.column;
+/**
+ * The input could not be read as a ConfigMap. `message` is ready to print: `FILE:LINE:COL: reason`
+ * when the place is known, `FILE: reason` otherwise (just `reason` for a `data` argument).
+ */
+export class ConfigMapInputError extends KubeDnsToCoreDnsError {
+  override readonly name = 'ConfigMapInputError';
+  readonly category = 'input';
+  declare readonly code: ConfigMapInputErrorCode;
+
+  constructor(code: ConfigMapInputErrorCode, reason: string, location: ErrorLocation = {}) {
+    super(code, reason, location);
   }
 }
 
@@ -28,11 +51,11 @@ export class ConfigMapInputError extends Error {
 export function assertConfigMapData(data: unknown): asserts data is ConfigMapData | null {
   if (data === null) return;
   if (typeof data !== 'object' || Array.isArray(data)) {
-    throw new ConfigMapInputError(`data must be an object of strings or null, got ${describe(data)}`);
+    throw new ConfigMapInputError('data-not-mapping', `data must be an object of strings or null, got ${describe(data)}`);
   }
   for (const [key, value] of Object.entries(data)) {
     if (typeof value !== 'string') {
-      throw new ConfigMapInputError(`data key '${key}' must be a string (ConfigMap data values are text), got ${describe(value)}`);
+      throw new ConfigMapInputError('value-not-string', `data key '${key}' must be a string (ConfigMap data values are text), got ${describe(value)}`);
     }
   }
 }

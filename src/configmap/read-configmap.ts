@@ -1,11 +1,11 @@
 import { CORE_SCHEMA, EVENT_ID, getScalarValue, loadAll, parseEvents, YAMLException } from 'js-yaml';
 import type { Event } from 'js-yaml';
-import { formatAt, positionAt } from '../util/source-position.js';
+import { positionAt } from '../util/source-position.js';
 import { ConfigMapInputError } from './config-map-data.js';
-import type { ConfigMapData } from './config-map-data.js';
+import type { ConfigMapData, ConfigMapInputErrorCode } from './config-map-data.js';
 
 export { ConfigMapInputError };
-export type { ConfigMapData };
+export type { ConfigMapData, ConfigMapInputErrorCode };
 
 /**
  * Reading a ConfigMap the way users hand it to us: what `kubectl get configmap -o yaml|json`
@@ -116,8 +116,7 @@ function parseDocuments(source: string, filename: string): unknown[] {
     if (error instanceof YAMLException) {
       const mark = error.mark;
       const position = mark ? { line: mark.line + 1, column: mark.column + 1 } : undefined;
-      const message = `not valid YAML or JSON: ${error.reason}`;
-      throw new ConfigMapInputError(position ? formatAt(filename, position, message) : `${filename}: ${message}`, position);
+      throw new ConfigMapInputError('not-yaml', `not valid YAML or JSON: ${error.reason}`, { filename, position });
     }
     throw error;
   }
@@ -190,7 +189,7 @@ function checkTopLevelFields(candidate: Candidate, source: string, filename: str
     (empty.length === 0 ? '' : ` (as written, ${empty.join(' and ')} ${empty.length === 1 ? 'is' : 'are'} empty)`) +
     (hint === '' ? '' : `; was the indentation lost? Indent ${hint}`) +
     '. kubectl refuses such a file too';
-  throw positionedError(source, filename, candidate.documentIndex, [...candidate.pathToObject, first], message);
+  throw positionedError(source, filename, candidate.documentIndex, [...candidate.pathToObject, first], 'misplaced-fields', message);
 }
 
 /**
@@ -209,7 +208,7 @@ function checkMetadataFields(candidate: Candidate, source: string, filename: str
     `${listFields(fields)} ${fields.length === 1 ? 'is' : 'are'} under metadata:, which has no such field` +
     (toData.length === 0 ? '' : `; was the indentation off? Put ${listFields(toData)} under data:`) +
     '. kubectl refuses such a file too';
-  throw positionedError(source, filename, candidate.documentIndex, [...candidate.pathToObject, 'metadata', first], message);
+  throw positionedError(source, filename, candidate.documentIndex, [...candidate.pathToObject, 'metadata', first], 'misplaced-fields', message);
 }
 
 function listFields(fields: readonly string[]): string {
@@ -221,18 +220,20 @@ function chooseCandidate(candidates: readonly Candidate[], options: ReadConfigMa
     const named = candidates.filter((candidate) => candidate.name === options.name);
     const [first] = named;
     if (first === undefined) {
-      throw new ConfigMapInputError(`${filename}: no ConfigMap named '${options.name}' (found: ${describeNames(candidates)})`);
+      throw new ConfigMapInputError('configmap-not-found', `no ConfigMap named '${options.name}' (found: ${describeNames(candidates)})`, { filename });
     }
     return first;
   }
   const [only] = candidates;
-  if (only === undefined) throw new ConfigMapInputError(`${filename}: no ConfigMap found (expected kind: ConfigMap, a List or ConfigMapList of them, or a data map)`);
+  if (only === undefined) {
+    throw new ConfigMapInputError('no-configmap', 'no ConfigMap found (expected kind: ConfigMap, a List or ConfigMapList of them, or a data map)', { filename });
+  }
   if (candidates.length === 1) return only;
   for (const preferred of options.preferredNames ?? []) {
     const match = candidates.find((candidate) => candidate.name === preferred);
     if (match) return match;
   }
-  throw new ConfigMapInputError(`${filename}: ${candidates.length} ConfigMaps found (${describeNames(candidates)}); choose one with --name`);
+  throw new ConfigMapInputError('several-configmaps', `${candidates.length} ConfigMaps found (${describeNames(candidates)}); choose one with --name`, { filename });
 }
 
 function describeNames(candidates: readonly Candidate[]): string {
@@ -244,7 +245,7 @@ function checkData(candidate: Candidate, source: string, filename: string): Conf
   const { data } = candidate;
   if (data === undefined || data === null) return {};
   if (!isRecord(data)) {
-    throw positionedError(source, filename, candidate.documentIndex, candidate.pathToData, `data must be a mapping of strings, got ${describeYamlValue(data)}`);
+    throw positionedError(source, filename, candidate.documentIndex, candidate.pathToData, 'data-not-mapping', `data must be a mapping of strings, got ${describeYamlValue(data)}`);
   }
   const result: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [key, value] of Object.entries(data)) {
@@ -254,6 +255,7 @@ function checkData(candidate: Candidate, source: string, filename: string): Conf
         filename,
         candidate.documentIndex,
         [...candidate.pathToData, key],
+        'value-not-string',
         `data.${key} must be a string (the JSON text kube-dns reads), got ${describeYamlValue(value)}; quote it or use a '|' block`,
       );
     }
@@ -274,12 +276,11 @@ function positionedError(
   filename: string,
   documentIndex: number,
   path: readonly (string | number)[],
-  message: string,
+  code: ConfigMapInputErrorCode,
+  reason: string,
 ): ConfigMapInputError {
   const offset = locateValue(source, documentIndex, path);
-  if (offset === undefined) return new ConfigMapInputError(`${filename}: ${message}`);
-  const position = positionAt(source, offset);
-  return new ConfigMapInputError(formatAt(filename, position, message), position);
+  return new ConfigMapInputError(code, reason, { filename, position: offset === undefined ? undefined : positionAt(source, offset) });
 }
 
 /**

@@ -16,6 +16,7 @@
  *
  * Pure data and functions: no Node APIs.
  */
+import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import { COREDNS_VERSIONS, parseCoreDnsVersion } from './versions.js';
 import type { CoreDnsVersion } from './versions.js';
 
@@ -355,17 +356,28 @@ export interface PluginCfgLine {
   readonly line: number;
 }
 
-/** A plugin.cfg text this package does not read the way CoreDNS's generator would. */
-export class PluginCfgSyntaxError extends Error {
-  override readonly name = 'PluginCfgSyntaxError';
-  /** Line number in the file, from 1. */
-  readonly line: number;
-  readonly reason: string;
+/** Why a plugin.cfg line is refused. */
+export type PluginCfgSyntaxErrorCode =
+  /** Not `NAME:PACKAGE` (no colon, or more than one). */
+  | 'not-name-package'
+  /** The name is not a directive name. */
+  | 'invalid-name'
+  /** `NAME:` with nothing after the colon. */
+  | 'no-package'
+  /** A name listed twice. */
+  | 'duplicate-name';
 
-  constructor(line: number, reason: string) {
-    super(`line ${line}: ${reason}`);
+/** A plugin.cfg text this package does not read the way CoreDNS's generator would. */
+export class PluginCfgSyntaxError extends KubeDnsToCoreDnsError {
+  override readonly name = 'PluginCfgSyntaxError';
+  readonly category = 'input';
+  declare readonly code: PluginCfgSyntaxErrorCode;
+  /** Line number in the file, from 1 (also `position.line`). */
+  readonly line: number;
+
+  constructor(code: PluginCfgSyntaxErrorCode, line: number, reason: string, filename?: string) {
+    super(code, reason, { filename, position: { line, column: 1 }, message: `${filename ?? 'plugin.cfg'}:${line}: ${reason}` });
     this.line = line;
-    this.reason = reason;
   }
 }
 
@@ -376,9 +388,10 @@ const DIRECTIVE_NAME = /^[a-z0-9][a-z0-9_-]*$/i;
  * lines skipped. Where CoreDNS's generator silently skips a line it cannot split in two, this
  * refuses it; a name listed twice is refused as the generator does.
  *
- * @throws {PluginCfgSyntaxError} naming the first line that is not `name:package`.
+ * @throws {PluginCfgSyntaxError} naming the first line that is not `name:package` (message
+ *   `FILE:LINE: reason`, FILE being `filename` or `plugin.cfg`).
  */
-export function parsePluginCfg(text: string): PluginCfgLine[] {
+export function parsePluginCfg(text: string, filename?: string): PluginCfgLine[] {
   const entries: PluginCfgLine[] = [];
   const seen = new Map<string, number>();
   text.split('\n').forEach((raw, index) => {
@@ -386,13 +399,13 @@ export function parsePluginCfg(text: string): PluginCfgLine[] {
     const content = raw.trim();
     if (content === '' || content.startsWith('#')) return;
     const parts = content.split(':');
-    if (parts.length !== 2) throw new PluginCfgSyntaxError(line, `expected NAME:PACKAGE, got '${content}'`);
+    if (parts.length !== 2) throw new PluginCfgSyntaxError('not-name-package', line, `expected NAME:PACKAGE, got '${content}'`, filename);
     const name = parts[0]!.trim();
     const source = parts[1]!.trim();
-    if (!DIRECTIVE_NAME.test(name)) throw new PluginCfgSyntaxError(line, `'${name}' is not a directive name`);
-    if (source === '') throw new PluginCfgSyntaxError(line, `'${name}' names no package`);
+    if (!DIRECTIVE_NAME.test(name)) throw new PluginCfgSyntaxError('invalid-name', line, `'${name}' is not a directive name`, filename);
+    if (source === '') throw new PluginCfgSyntaxError('no-package', line, `'${name}' names no package`, filename);
     const earlier = seen.get(name);
-    if (earlier !== undefined) throw new PluginCfgSyntaxError(line, `'${name}' is listed twice (first on line ${earlier})`);
+    if (earlier !== undefined) throw new PluginCfgSyntaxError('duplicate-name', line, `'${name}' is listed twice (first on line ${earlier})`, filename);
     seen.set(name, line);
     entries.push({ name, source, line });
   });

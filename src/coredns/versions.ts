@@ -17,6 +17,8 @@
  * Pure data and functions: no Node APIs.
  */
 
+import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
+
 /**
  * Every CoreDNS release from 1.0.0 to 1.14.7 that this package has evidence for, oldest first
  * (see {@link COREDNS_RELEASES} for the evidence of each). CoreDNS never published pre-releases,
@@ -134,7 +136,7 @@ export const COREDNS_RELEASES: readonly CoreDnsRelease[] = Object.freeze([
 // Parsing and ordering
 // ---------------------------------------------------------------------------------------------
 
-/** Why a text is not a known CoreDNS release. */
+/** Why a text is not a known CoreDNS release: the `code` of an {@link UnknownCoreDnsVersionError}. */
 export type UnknownCoreDnsVersionReason =
   /** Not of the form `[v]MAJOR.MINOR.PATCH` (pre-release or build suffixes included). */
   | 'syntax'
@@ -148,18 +150,18 @@ export type UnknownCoreDnsVersionReason =
 const KNOWN_RANGE = `known releases: ${OLDEST_COREDNS_VERSION} to ${NEWEST_COREDNS_VERSION}`;
 
 /** Text that does not name a CoreDNS release this package knows. */
-export class UnknownCoreDnsVersionError extends Error {
+export class UnknownCoreDnsVersionError extends KubeDnsToCoreDnsError {
   override readonly name = 'UnknownCoreDnsVersionError';
+  readonly category = 'input';
+  declare readonly code: UnknownCoreDnsVersionReason;
   /** The text as given. */
   readonly input: string;
-  readonly reason: UnknownCoreDnsVersionReason;
   /** Known releases that fit an incomplete or unreleased version (`1.9` → 1.9.0 … 1.9.4); else empty. */
   readonly candidates: readonly CoreDnsVersion[];
 
-  constructor(input: string, reason: UnknownCoreDnsVersionReason, detail: string, candidates: readonly CoreDnsVersion[] = []) {
-    super(`unknown CoreDNS version '${input}': ${detail} (${KNOWN_RANGE})`);
+  constructor(input: string, code: UnknownCoreDnsVersionReason, detail: string, candidates: readonly CoreDnsVersion[] = []) {
+    super(code, `unknown CoreDNS version '${input}': ${detail} (${KNOWN_RANGE})`);
     this.input = input;
-    this.reason = reason;
     this.candidates = candidates;
   }
 }

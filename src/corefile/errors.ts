@@ -1,3 +1,4 @@
+import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import { formatAt } from '../util/source-position.js';
 import type { SourcePosition } from '../util/source-position.js';
 
@@ -57,19 +58,14 @@ export type ServerKeyErrorCode =
 
 export type CorefileErrorCode = CorefileSyntaxErrorCode | CorefilePrintErrorCode | ServerKeyErrorCode;
 
-/** Base class of every error of the Corefile model. */
-export class CorefileError extends Error {
+/** Base class of every error of the Corefile model: the text or model given is unusable (`input`). */
+export class CorefileError extends KubeDnsToCoreDnsError {
   override readonly name: string = 'CorefileError';
-  readonly code: CorefileErrorCode;
-  /** The sentence without location. */
-  readonly reason: string;
-  readonly position: SourcePosition | undefined;
+  readonly category = 'input';
+  declare readonly code: CorefileErrorCode;
 
-  constructor(code: CorefileErrorCode, reason: string, message: string, position?: SourcePosition) {
-    super(message);
-    this.code = code;
-    this.reason = reason;
-    this.position = position;
+  constructor(code: CorefileErrorCode, reason: string, message: string, position?: SourcePosition, filename?: string) {
+    super(code, reason, { message, position, filename });
   }
 }
 
@@ -78,11 +74,10 @@ export class CorefileSyntaxError extends CorefileError {
   override readonly name = 'CorefileSyntaxError';
   declare readonly code: CorefileSyntaxErrorCode;
   declare readonly position: SourcePosition;
-  readonly filename: string;
+  declare readonly filename: string;
 
   constructor(code: CorefileSyntaxErrorCode, reason: string, position: SourcePosition, filename: string) {
-    super(code, reason, formatAt(filename, position, reason), position);
-    this.filename = filename;
+    super(code, reason, formatAt(filename, position, reason), position, filename);
   }
 }
 

@@ -1,4 +1,5 @@
 import { formatGoIP, parseGoIP } from '../dns/go-net.js';
+import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import { kubeadmProfileFor } from './kubernetes-version.js';
 import { KUBEADM_PROFILES } from './profiles.js';
 import type { KubeadmProfile } from './profiles.js';
@@ -10,9 +11,26 @@ import type { KubeadmProfile } from './profiles.js';
  */
 
 /** A problem with the cluster data handed to these functions. */
-export class ClusterDataError extends Error {
+export class ClusterDataError extends KubeDnsToCoreDnsError {
   override readonly name = 'ClusterDataError';
+  readonly category = 'input';
+  declare readonly code: ClusterDataErrorCode;
+
+  /** `message` is kubeadm's wording. */
+  constructor(code: ClusterDataErrorCode, message: string) {
+    super(code, message);
+  }
 }
+
+export type ClusterDataErrorCode =
+  /** More than one Deployment carries the DNS add-on label. */
+  | 'multiple-dns-addons'
+  /** The DNS add-on Deployment has no container image. */
+  | 'no-container-image'
+  /** The service subnet is not a CIDR. */
+  | 'invalid-service-subnet'
+  /** The service subnet has no tenth address. */
+  | 'service-subnet-too-small';
 
 /** The label kubeadm listed DNS Deployments by, for both add-ons. */
 const DNS_ADDON_LABEL = { key: 'k8s-app', value: 'kube-dns' } as const;
@@ -45,11 +63,11 @@ export function detectDnsAddon(deployments: readonly DeploymentLike[]): DnsAddon
   if (only === undefined) return { kind: 'none' };
   if (labelled.length > 1) {
     const names = labelled.map((deployment) => deployment.metadata?.name ?? '(unnamed)').join(', ');
-    throw new ClusterDataError(`multiple DNS addon deployments found: ${names}`);
+    throw new ClusterDataError('multiple-dns-addons', `multiple DNS addon deployments found: ${names}`);
   }
   const name = only.metadata?.name ?? '';
   const image = only.spec?.template?.spec?.containers?.[0]?.image;
-  if (image === undefined) throw new ClusterDataError(`DNS addon deployment '${name}' has no container image`);
+  if (image === undefined) throw new ClusterDataError('no-container-image', `DNS addon deployment '${name}' has no container image`);
   const parts = image.split(':');
   return { kind: name === KUBE_DNS_DEPLOYMENT_NAME ? 'kube-dns' : 'coredns', deployment: name, version: parts[parts.length - 1] ?? '' };
 }
@@ -71,13 +89,13 @@ export function kubeadmDnsServiceIp(serviceSubnets: string): string {
   // A dotted-quad address is IPv4 even though Go stores it in 16 bytes.
   const bits = bytes?.length === 4 ? 32 : 128;
   if (bytes === undefined || !(prefix >= 0 && prefix <= bits)) {
-    throw new ClusterDataError(`couldn't parse service subnet CIDR "${first}"`);
+    throw new ClusterDataError('invalid-service-subnet', `couldn't parse service subnet CIDR "${first}"`);
   }
   const address = bytes.reduce((value, byte) => (value << 8n) | BigInt(byte), 0n);
   const hostBits = BigInt(bits - prefix);
   const network = (address >> hostBits) << hostBits;
   if (DNS_SERVICE_IP_INDEX >= 1n << hostBits) {
-    throw new ClusterDataError(`unable to get tenth IP address from service subnet CIDR ${first}: the subnet is too small`);
+    throw new ClusterDataError('service-subnet-too-small', `unable to get tenth IP address from service subnet CIDR ${first}: the subnet is too small`);
   }
   const ip = network + DNS_SERVICE_IP_INDEX;
   const byteCount = bits / 8;

@@ -1,13 +1,19 @@
+import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import { KUBEADM_PROFILE_IDS, KUBEADM_PROFILES } from './profiles.js';
 import type { KubeadmProfile, KubeadmProfileId } from './profiles.js';
 
+/** Why a version has no kubeadm profile: not a Kubernetes version at all, or one kubeadm never translated kube-dns in. */
+export type UnsupportedKubernetesVersionCode = 'syntax' | 'out-of-range';
+
 /** A Kubernetes version kubeadm never translated kube-dns in, or text that is not a version. */
-export class UnsupportedKubernetesVersionError extends Error {
+export class UnsupportedKubernetesVersionError extends KubeDnsToCoreDnsError {
   override readonly name = 'UnsupportedKubernetesVersionError';
+  readonly category = 'input';
+  declare readonly code: UnsupportedKubernetesVersionCode;
   readonly version: string;
 
-  constructor(version: string, reason: string) {
-    super(`unsupported kubeadm version '${version}': ${reason}`);
+  constructor(code: UnsupportedKubernetesVersionCode, version: string, detail: string) {
+    super(code, `unsupported kubeadm version '${version}': ${detail}`);
     this.version = version;
   }
 }
@@ -28,19 +34,19 @@ export function kubeadmProfileFor(version: string): KubeadmProfile {
   const trimmed = version.trim();
   if ((KUBEADM_PROFILE_IDS as readonly string[]).includes(trimmed)) return KUBEADM_PROFILES[trimmed as KubeadmProfileId];
   const match = VERSION.exec(trimmed);
-  if (match === null) throw new UnsupportedKubernetesVersionError(version, `expected a Kubernetes version such as 1.17 or v1.18.6; ${SUPPORTED}`);
+  if (match === null) throw new UnsupportedKubernetesVersionError('syntax', version, `expected a Kubernetes version such as 1.17 or v1.18.6; ${SUPPORTED}`);
   const minor = Number(match[1]);
   const patch = match[2] === undefined ? undefined : Number(match[2]);
   const prerelease = match[3];
-  if (minor < FIRST_MINOR || minor > LAST_MINOR) throw new UnsupportedKubernetesVersionError(version, SUPPORTED);
+  if (minor < FIRST_MINOR || minor > LAST_MINOR) throw new UnsupportedKubernetesVersionError('out-of-range', version, SUPPORTED);
   if (minor === 10 && patch === 0 && prerelease !== undefined && isBefore(prerelease, 'beta', 2)) {
-    throw new UnsupportedKubernetesVersionError(version, 'the translation first shipped in v1.10.0-beta.2');
+    throw new UnsupportedKubernetesVersionError('out-of-range', version, 'the translation first shipped in v1.10.0-beta.2');
   }
   if (minor === 12 && patch === 0 && prerelease !== undefined && isBefore(prerelease, 'beta', 1)) {
     return KUBEADM_PROFILES['v1.11'];
   }
   const profile = Object.values(KUBEADM_PROFILES).find((candidate) => candidate.kubernetesMinors.includes(minor));
-  if (profile === undefined) throw new UnsupportedKubernetesVersionError(version, SUPPORTED);
+  if (profile === undefined) throw new UnsupportedKubernetesVersionError('out-of-range', version, SUPPORTED);
   return profile;
 }
 

@@ -27,27 +27,33 @@
  * @module
  */
 
+import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
+import { positionAt } from '../util/source-position.js';
+import type { SourcePosition } from '../util/source-position.js';
+
 /** Go's `encoding/json` nesting limit (Go ≥ 1.15): deeper input is a syntax error. */
 export const GO_JSON_MAX_DEPTH = 10000;
 
-/** `'syntax'`: Go's `*json.SyntaxError`; `'type'`: Go's `*json.UnmarshalTypeError`. */
+/**
+ * The `code` of a {@link GoJsonError}: `'syntax'`, Go's `*json.SyntaxError` (the text is not
+ * JSON); `'type'`, Go's `*json.UnmarshalTypeError` (valid JSON of the wrong shape).
+ */
 export type GoJsonErrorKind = 'syntax' | 'type';
 
-/** A decoding failure whose `message` is exactly the text Go's `encoding/json` error prints. */
-export class GoJsonError extends Error {
+/**
+ * A decoding failure whose `message` (and `reason`) is exactly the text Go's `encoding/json` error
+ * prints, without a location. `position` is in the decoded text: `offset` is the JavaScript string
+ * index of the offending character for a syntax error (the text's length for an error at its end),
+ * of the start of the offending value for a type error.
+ */
+export class GoJsonError extends KubeDnsToCoreDnsError {
   override readonly name = 'GoJsonError';
-  /** Syntax error (the text is not JSON) or type error (valid JSON of the wrong shape). */
-  readonly kind: GoJsonErrorKind;
-  /**
-   * JavaScript string index: for a syntax error, the offending character (the input length for
-   * an error at the end of the input); for a type error, the start of the offending value.
-   */
-  readonly offset: number;
+  readonly category = 'input';
+  declare readonly code: GoJsonErrorKind;
+  declare readonly position: SourcePosition & { readonly offset: number };
 
-  constructor(kind: GoJsonErrorKind, message: string, offset: number) {
-    super(message);
-    this.kind = kind;
-    this.offset = offset;
+  constructor(code: GoJsonErrorKind, message: string, text: string, offset: number) {
+    super(code, message, { message, position: { ...positionAt(text, offset), offset } });
   }
 }
 
@@ -235,11 +241,11 @@ function syntaxErrorAt(text: string, index: number, context: string): GoJsonErro
   } else {
     byte = leadByteAt(text, index);
   }
-  return new GoJsonError('syntax', `invalid character ${goQuoteChar(byte)} ${context}`, index);
+  return new GoJsonError('syntax', `invalid character ${goQuoteChar(byte)} ${context}`, text, index);
 }
 
 function unexpectedEnd(text: string): GoJsonError {
-  return new GoJsonError('syntax', 'unexpected end of JSON input', text.length);
+  return new GoJsonError('syntax', 'unexpected end of JSON input', text, text.length);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -559,7 +565,7 @@ class Parser {
   }
 
   private mismatch(kind: string, type: GoType, offset: number): void {
-    this.typeError ??= unmarshalTypeError(kind, type, offset);
+    this.typeError ??= unmarshalTypeError(kind, type, this.text, offset);
   }
 
   /**
@@ -685,8 +691,8 @@ function omitItem(frame: Frame, kind: GoJsonValue['kind'], keepItems: number, of
   else counted.count += 1;
 }
 
-function unmarshalTypeError(kind: string, type: GoType, offset: number): GoJsonError {
-  return new GoJsonError('type', `json: cannot unmarshal ${kind} into Go value of type ${goTypeName(type)}`, offset);
+function unmarshalTypeError(kind: string, type: GoType, text: string, offset: number): GoJsonError {
+  return new GoJsonError('type', `json: cannot unmarshal ${kind} into Go value of type ${goTypeName(type)}`, text, offset);
 }
 
 /**
@@ -848,18 +854,24 @@ export function goTypeName(type: GoType): string {
 }
 
 /**
- * Decodes an already parsed value into `type` like Go's `Unmarshal` does after its syntax
- * check: wrong kinds are recorded (first one wins) and skipped, decoding goes on.
+ * Decodes an already parsed value (of `text`, for the error's position) into `type` like Go's
+ * `Unmarshal` does after its syntax check: wrong kinds are recorded (first one wins) and skipped,
+ * decoding goes on.
  */
-export function decodeGoJsonValue<T extends GoType>(value: GoJsonValue, type: T): GoJsonResult<GoDecoded<T>> {
-  const sink: { error: GoJsonError | undefined } = { error: undefined };
+export function decodeGoJsonValue<T extends GoType>(value: GoJsonValue, type: T, text: string): GoJsonResult<GoDecoded<T>> {
+  const sink: Sink = { error: undefined, text };
   const decoded = decodeInto(value, type, sink);
   if (sink.error !== undefined) return { ok: false, error: sink.error };
   return { ok: true, value: decoded as GoDecoded<T> };
 }
 
 /** Recursion depth is bounded by the depth of `type`, not of the input. */
-function decodeInto(value: GoJsonValue, type: GoType, sink: { error: GoJsonError | undefined }): unknown {
+interface Sink {
+  error: GoJsonError | undefined;
+  readonly text: string;
+}
+
+function decodeInto(value: GoJsonValue, type: GoType, sink: Sink): unknown {
   if (value.kind === 'null') return type.kind === 'string' ? '' : null;
   switch (type.kind) {
     case 'string':
@@ -881,7 +893,7 @@ function decodeInto(value: GoJsonValue, type: GoType, sink: { error: GoJsonError
       }
       break;
   }
-  sink.error ??= unmarshalTypeError(value.kind, type, value.offset);
+  sink.error ??= unmarshalTypeError(value.kind, type, sink.text, value.offset);
   return type.kind === 'string' ? '' : null;
 }
 

@@ -4,10 +4,21 @@
  * with the rules of the kube-dns version the cluster ran; by default the newest.
  */
 
+import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
+
 /** A kube-dns version the rules know, or text that is not one. */
-export class UnsupportedKubeDnsVersionError extends Error {
+export class UnsupportedKubeDnsVersionError extends KubeDnsToCoreDnsError {
   override readonly name = 'UnsupportedKubeDnsVersionError';
+  readonly category = 'input';
+  declare readonly code: UnsupportedKubeDnsVersionCode;
+
+  constructor(code: UnsupportedKubeDnsVersionCode, message: string) {
+    super(code, message);
+  }
 }
+
+/** Why there are no rules for a kube-dns version: not a version, or outside the known ones. */
+export type UnsupportedKubeDnsVersionCode = 'syntax' | 'out-of-range';
 
 const OLDEST_KUBE_DNS_VERSION = '1.14.0';
 export const NEWEST_KUBE_DNS_VERSION = '1.26.7';
@@ -67,10 +78,11 @@ function atLeast(version: Triple, minimum: Triple): boolean {
 export function kubeDnsRules(version: string = NEWEST_KUBE_DNS_VERSION): KubeDnsRules {
   const parsed = parse(version);
   if (parsed === undefined) {
-    throw new UnsupportedKubeDnsVersionError(`kube-dns version '${version}' is not a version like 1.22.20`);
+    throw new UnsupportedKubeDnsVersionError('syntax', `kube-dns version '${version}' is not a version like 1.22.20`);
   }
   if (compare(parsed, OLDEST) < 0 || compare(parsed, NEWEST) > 0) {
     throw new UnsupportedKubeDnsVersionError(
+      'out-of-range',
       `kube-dns version '${version}' is outside the versions whose ConfigMap rules are known (${OLDEST_KUBE_DNS_VERSION} to ${NEWEST_KUBE_DNS_VERSION})`,
     );
   }

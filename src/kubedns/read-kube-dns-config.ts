@@ -180,7 +180,7 @@ function readJson(key: KubeDnsKey, text: string | undefined, reporter: Reporter)
   // reads a duplicate key's first position and last value, and at most EXAMINED_LIST_ITEMS items.
   const parsed = parseGoJsonTree(text, { collapseDuplicateKeys: true, keepItems: EXAMINED_LIST_ITEMS });
   if (!parsed.ok) {
-    reporter.report('json-syntax', key, '', parsed.error.offset, `not valid JSON: ${parsed.error.message}`);
+    reporter.report('json-syntax', key, '', parsed.error.position.offset, `not valid JSON: ${parsed.error.message}`);
     return undefined;
   }
   return parsed.value;
@@ -224,7 +224,7 @@ function readJsonFederations(text: string, reporter: Reporter): FederationsReadi
       'federations-format',
       'federations',
       '',
-      decoded.error.offset,
+      decoded.error.position.offset,
       `looks like JSON but is neither JSON (${decoded.error.message}) nor name=domain pairs`,
     );
     return undefined;

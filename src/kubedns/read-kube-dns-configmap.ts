@@ -38,7 +38,9 @@ export function readKubeDnsConfigMap(text: string, options: ReadConfigMapOptions
   if (sign !== undefined) {
     const which = document.name === undefined ? 'this is a CoreDNS ConfigMap' : `ConfigMap '${document.name}' is a CoreDNS ConfigMap`;
     throw new ConfigMapInputError(
-      `${filename}: ${which} (${sign}), not the kube-dns one: this reads the kube-dns ConfigMap (kubectl -n kube-system get configmap kube-dns -o yaml); to check a Corefile, use lint, or check with --corefile`,
+      'coredns-configmap',
+      `${which} (${sign}), not the kube-dns one: this reads the kube-dns ConfigMap (kubectl -n kube-system get configmap kube-dns -o yaml); to check a Corefile, use lint, or check with --corefile`,
+      { filename },
     );
   }
   const diagnostics = binaryDataDiagnostics(document);

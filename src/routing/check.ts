@@ -1,5 +1,6 @@
 import type { ConfigMapData } from '../configmap/config-map-data.js';
 import type { Corefile } from '../corefile/model.js';
+import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import { coreDnsRouting } from './coredns-routing.js';
 import type { CoreDnsRouting } from './coredns-routing.js';
 import { describeDestination, destinationKey, sameDestination } from './destination.js';
@@ -185,13 +186,18 @@ export function formatRoutingCheck(result: RoutingCheck): string {
   return `kube-dns and the Corefile route ${result.differences.length} of ${count} checked names differently:\n\n${formatDifferences(result.differences)}\n${formatNotes(result.notes)}`;
 }
 
-/** Thrown by {@link assertSameRouting}; `message` is the table of {@link formatRoutingCheck}. */
-export class RoutingMismatchError extends Error {
+/**
+ * Thrown by {@link assertSameRouting}; `message` is the table of {@link formatRoutingCheck}. Its
+ * category is `refused`: both inputs were read, and the answer is that they route differently.
+ */
+export class RoutingMismatchError extends KubeDnsToCoreDnsError {
   override readonly name = 'RoutingMismatchError';
+  readonly category = 'refused';
+  declare readonly code: 'routing-differs';
   readonly check: RoutingCheck;
 
   constructor(check: RoutingCheck) {
-    super(formatRoutingCheck(check));
+    super('routing-differs', formatRoutingCheck(check));
     this.check = check;
   }
 }

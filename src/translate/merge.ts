@@ -1,11 +1,11 @@
 import type { Corefile, CorefileItem, Directive, ServerBlock } from '../corefile/model.js';
 import { serverBlocks } from '../corefile/model.js';
 import { parseCorefile } from '../corefile/parser.js';
-import { printCorefile } from '../corefile/printer.js';
 import { parseServerKey } from '../corefile/server-key.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
+import { printBuiltCorefile } from './self-check.js';
 import type { TranslationResult } from './translate.js';
 
 /**
@@ -166,7 +166,7 @@ export function mergeTranslation(existing: string, translation: TranslationResul
 
   if (conflicts > 0) return { ok: false, corefile: undefined, model: undefined, diagnostics };
   const model: Corefile = { ...current, items };
-  return { ok: true, corefile: printCorefile(model), model, diagnostics };
+  return { ok: true, corefile: printBuiltCorefile(model, 'merged'), model, diagnostics };
 }
 
 /** The existing main block with the translated upstream, federation and extra zone keys. */

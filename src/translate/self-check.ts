@@ -1,14 +1,51 @@
 import { corefilesEqual } from '../corefile/compare.js';
+import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import type { Corefile, Directive } from '../corefile/model.js';
+import { CorefilePrintError } from '../corefile/errors.js';
 import { parseCorefile } from '../corefile/parser.js';
+import { printCorefile } from '../corefile/printer.js';
 import { parseServerKey, zoneAddressKeys } from '../corefile/server-key.js';
 import { coreDnsPluginAvailability, isUsable } from '../coredns/availability.js';
 import type { CoreDnsFeatures } from '../coredns/features.js';
 import { HEALTH_DEFAULT_ADDRESS, healthListenersOfBlock } from '../coredns/listen-addresses.js';
 
 /** The translator produced a Corefile that fails its own checks: a bug, never a data problem. */
-export class SelfCheckError extends Error {
+export class SelfCheckError extends KubeDnsToCoreDnsError {
   override readonly name = 'SelfCheckError';
+  readonly category = 'internal';
+  declare readonly code: SelfCheckErrorCode;
+
+  constructor(code: SelfCheckErrorCode, message: string, options: { readonly cause?: unknown } = {}) {
+    super(code, message, options);
+  }
+}
+
+/** Which promise of the translator's output was broken. */
+export type SelfCheckErrorCode =
+  /** The model cannot be printed, or the printed text does not parse back to it. */
+  | 'not-round-trip'
+  | 'zone-served-twice'
+  /** Two `health` listeners on one address, which CoreDNS refuses. */
+  | 'health-listeners'
+  /** Two forwarding directives in one block, before CoreDNS allowed it. */
+  | 'forwarders-in-one-block'
+  /** A plugin the target release does not have. */
+  | 'plugin-unavailable'
+  | 'no-destination'
+  | 'too-many-destinations';
+
+/**
+ * The text of a model the translator built (`what`: `translated`, `merged`). The printer refuses
+ * only models no parser produces, so a refusal here is the translator's bug: a
+ * {@link SelfCheckError} (internal), not the caller's {@link CorefilePrintError}.
+ */
+export function printBuiltCorefile(model: Corefile, what: string): string {
+  try {
+    return printCorefile(model);
+  } catch (error) {
+    if (!(error instanceof CorefilePrintError)) throw error;
+    throw new SelfCheckError('not-round-trip', `the ${what} Corefile cannot be printed: ${error.message}`, { cause: error });
+  }
 }
 
 /**
@@ -20,7 +57,7 @@ export function checkTranslatedCorefile(text: string, model: Corefile, features:
   const reparsed = parseCorefile(text).corefile;
   // Equal models print the same text (that is what corefilesEqual means), so this is the check
   // "the reparsed model prints `text`", made by walking both models instead of printing again.
-  if (!corefilesEqual(reparsed, model)) throw new SelfCheckError('the printed Corefile does not parse back to the translated model');
+  if (!corefilesEqual(reparsed, model)) throw new SelfCheckError('not-round-trip', 'the printed Corefile does not parse back to the translated model');
   const served = new Set<string>();
   const usable = new Set<string>();
   let healthListeners = 0;
@@ -29,31 +66,31 @@ export function checkTranslatedCorefile(text: string, model: Corefile, features:
     if (item.directives.some((directive) => directive.name === 'health')) healthListeners += healthListenersOfBlock(features, item.keys.length);
     for (const key of item.keys) {
       for (const address of zoneAddressKeys(parseServerKey(key))) {
-        if (served.has(address)) throw new SelfCheckError(`zone ${address} is served twice`);
+        if (served.has(address)) throw new SelfCheckError('zone-served-twice', `zone ${address} is served twice`);
         served.add(address);
       }
     }
     let forwarders = 0;
     for (const directive of item.directives) if (directive.name === 'forward') forwarders += 1;
-    if (forwarders > 1 && !features.multipleForwardPerBlock) throw new SelfCheckError('two forward directives in one block');
+    if (forwarders > 1 && !features.multipleForwardPerBlock) throw new SelfCheckError('forwarders-in-one-block', 'two forward directives in one block');
     for (const directive of item.directives) checkDirective(directive, features, usable);
   }
   // The translator writes health without an address: every listener is on the default one.
   if (features.healthListener === 'exclusive' && healthListeners > 1) {
-    throw new SelfCheckError(`health would listen ${healthListeners} times on ${HEALTH_DEFAULT_ADDRESS}, which CoreDNS ${features.version} refuses`);
+    throw new SelfCheckError('health-listeners', `health would listen ${healthListeners} times on ${HEALTH_DEFAULT_ADDRESS}, which CoreDNS ${features.version} refuses`);
   }
 }
 
 function checkDirective(directive: Directive, features: CoreDnsFeatures, usable: Set<string>): void {
   if (!usable.has(directive.name)) {
     const availability = coreDnsPluginAvailability(directive.name, features.version);
-    if (!isUsable(availability)) throw new SelfCheckError(`plugin ${directive.name} is ${availability.status} in CoreDNS ${features.version}`);
+    if (!isUsable(availability)) throw new SelfCheckError('plugin-unavailable', `plugin ${directive.name} is ${availability.status} in CoreDNS ${features.version}`);
     usable.add(directive.name);
   }
   if ((directive.name === 'forward' || directive.name === 'proxy') && directive.arguments.length < 2) {
-    throw new SelfCheckError(`${directive.name} without a destination`);
+    throw new SelfCheckError('no-destination', `${directive.name} without a destination`);
   }
   if ((directive.name === 'forward' || directive.name === 'proxy') && directive.arguments.length - 1 > features.upstreamLimit.max) {
-    throw new SelfCheckError(`${directive.name} with more than ${features.upstreamLimit.max} destinations`);
+    throw new SelfCheckError('too-many-destinations', `${directive.name} with more than ${features.upstreamLimit.max} destinations`);
   }
 }

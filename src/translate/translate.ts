@@ -1,7 +1,8 @@
 import type { ConfigMapData } from '../configmap/config-map-data.js';
 import type { Corefile, Directive, ServerBlock } from '../corefile/model.js';
-import { classifyToken, printCorefile } from '../corefile/printer.js';
+import { classifyToken } from '../corefile/printer.js';
 import { diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
+import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { isDns1123Subdomain, parseGoIP } from '../dns/go-net.js';
 import { readKubeDnsConfig } from '../kubedns/read-kube-dns-config.js';
@@ -12,7 +13,7 @@ import { NEWEST_COREDNS_VERSION } from '../coredns/versions.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
 import { KUBERNETES_DEFAULT_REVERSE_ZONES, kubernetesDefaultMainBlock } from '../coredns/kubernetes-default-corefile.js';
 import type { DefaultDirective } from '../coredns/kubernetes-default-corefile.js';
-import { checkTranslatedCorefile } from './self-check.js';
+import { checkTranslatedCorefile, printBuiltCorefile } from './self-check.js';
 import { isLoopback, isSameAddress, readForwardTarget } from '../coredns/forward-targets.js';
 import type { ForwardTarget } from '../coredns/forward-targets.js';
 import { isStrictAncestor, isWithin, normalizeZone } from '../dns/zones.js';
@@ -69,9 +70,18 @@ export type TranslationResult =
     };
 
 /** Options that make no sense at all (as opposed to data problems, which are diagnostics). */
-export class TranslateOptionsError extends Error {
+export class TranslateOptionsError extends KubeDnsToCoreDnsError {
   override readonly name = 'TranslateOptionsError';
+  readonly category = 'input';
+  declare readonly code: TranslateOptionsErrorCode;
+
+  constructor(code: TranslateOptionsErrorCode, message: string) {
+    super(code, message);
+  }
 }
+
+/** Which option of {@link translateKubeDns} makes no sense. */
+export type TranslateOptionsErrorCode = 'invalid-cluster-domain' | 'invalid-cluster-dns-ip';
 
 /** Port of every server block: the main block's, as in Kubernetes' default. */
 const DNS_PORT = '53';
@@ -88,7 +98,7 @@ export function translateKubeDns(data: ConfigMapData | null, options: TranslateO
   const features = coreDnsFeatures(coredns);
   const clusterDomain = checkClusterDomain(options.clusterDomain ?? DEFAULT_CLUSTER_DOMAIN);
   if (options.clusterDnsIp !== undefined && parseGoIP(options.clusterDnsIp) === undefined) {
-    throw new TranslateOptionsError(`cluster DNS IP '${options.clusterDnsIp}' is not an IP address`);
+    throw new TranslateOptionsError('invalid-cluster-dns-ip', `cluster DNS IP '${options.clusterDnsIp}' is not an IP address`);
   }
   // `let`: released once planned (below), so that a large reading is not kept alongside the model.
   let reading: KubeDnsReading | undefined = readKubeDnsConfig(data, options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion });
@@ -125,7 +135,7 @@ export function translateKubeDns(data: ConfigMapData | null, options: TranslateO
   if (hasErrors(diagnostics)) return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns: features.version };
 
   const model = buildCorefile(mainKeys, splitMainBlock, upstreams, federation, stubs, context);
-  const corefile = printCorefile(model);
+  const corefile = printBuiltCorefile(model, 'translated');
   checkTranslatedCorefile(corefile, model, features);
   return { ok: true, corefile, model, diagnostics, coredns: features.version };
 }
@@ -139,7 +149,7 @@ interface Context {
 
 function checkClusterDomain(domain: string): string {
   const normalized = domain.endsWith('.') ? domain.slice(0, -1).toLowerCase() : domain.toLowerCase();
-  if (!isDns1123Subdomain(normalized)) throw new TranslateOptionsError(`cluster domain '${domain}' is not a DNS-1123 subdomain`);
+  if (!isDns1123Subdomain(normalized)) throw new TranslateOptionsError('invalid-cluster-domain', `cluster domain '${domain}' is not a DNS-1123 subdomain`);
   return normalized;
 }
 

@@ -1,7 +1,12 @@
-/** A 1-based line and column in a source text; columns count Unicode code points. */
+/**
+ * A 1-based line and column in a source text; columns count Unicode code points. `offset`, the
+ * 0-based UTF-16 index into the text, is there where the producer knows it (errors of the Go JSON
+ * decoder; the Corefile model's nodes have none).
+ */
 export interface SourcePosition {
   readonly line: number;
   readonly column: number;
+  readonly offset?: number;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHECK_HELP, runCheck } from '../../src/cli/commands/check.js';
+import { main } from '../../src/cli/main.js';
 import { UsageError } from '../../src/cli/usage-error.js';
 import { renderCoreDnsConfigMap } from '../../src/configmap/write-configmap.js';
 import { translateKubeDns } from '../../src/translate/translate.js';
@@ -73,8 +74,9 @@ describe('kube-dns-to-coredns check', () => {
 
   it('reports Corefile syntax errors as FILE:LINE:COL with exit 2', async () => {
     const io = memoryIo({ files: { k: KUBE_DNS, c: '. {\n    whoami }\n' } });
-    expect(await runCheck(['--kube-dns', 'k', '--corefile', 'c'], io)).toBe(2);
+    expect(await main(['check', '--kube-dns', 'k', '--corefile', 'c'], io)).toBe(2);
     expect(io.err()).toBe("c:2:12: Unexpected '}' because no matching opening brace\n");
+    expect(io.out()).toBe('');
   });
 
   it('prints its help; refuses bad usage', async () => {

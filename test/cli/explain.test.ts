@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EXPLAIN_HELP, runExplain } from '../../src/cli/commands/explain.js';
+import { main } from '../../src/cli/main.js';
 import { UsageError } from '../../src/cli/usage-error.js';
 import { memoryIo } from '../support/memory-io.js';
 
@@ -39,7 +40,7 @@ describe('kube-dns-to-coredns explain', () => {
 
   it('reports Corefile syntax errors with exit 2', async () => {
     const io = memoryIo({ files: { k: KUBE_DNS, c: '. {\n' } });
-    expect(await runExplain(['x', '--kube-dns', 'k', '--corefile', 'c'], io)).toBe(2);
+    expect(await main(['explain', 'x', '--kube-dns', 'k', '--corefile', 'c'], io)).toBe(2);
     expect(io.err()).toBe("c:1:3: Syntax error: Unexpected token '{', expecting '}'\n");
   });
 

@@ -88,11 +88,11 @@ describe('kube-dns-to-coredns fmt', () => {
 
   it('reports syntax errors as FILE:LINE:COL: message with exit 2', async () => {
     const io = memoryIo({ files: { 'bad.cf': '. {\n    whoami }\n' } });
-    expect(await runFmt(['bad.cf'], io)).toBe(2);
+    expect(await main(['fmt', 'bad.cf'], io)).toBe(2);
     expect(io.err()).toBe("bad.cf:2:12: Unexpected '}' because no matching opening brace\n");
     expect(io.out()).toBe('');
     const check = memoryIo({ stdin: '. {\n' });
-    expect(await runFmt(['--check'], check)).toBe(2);
+    expect(await main(['fmt', '--check'], check)).toBe(2);
     expect(check.err()).toBe("<stdin>:1:3: Syntax error: Unexpected token '{', expecting '}'\n");
   });
 
@@ -120,10 +120,10 @@ describe('kube-dns-to-coredns fmt', () => {
   it('points syntax errors in a ConfigMap’s Corefile at the YAML file’s lines', async () => {
     const broken = configMap.replace('cache 30\n', 'cache 30 }\n');
     const io = memoryIo({ files: { 'cm.yaml': broken } });
-    expect(await runFmt(['cm.yaml'], io)).toBe(2);
+    expect(await main(['fmt', 'cm.yaml'], io)).toBe(2);
     expect(io.err()).toBe("cm.yaml:10:18: Unexpected '}' because no matching opening brace\n");
     const json = memoryIo({ stdin: JSON.stringify({ kind: 'ConfigMap', data: { Corefile: '. {\n  x }\n' } }) });
-    expect(await runFmt([], json)).toBe(2);
+    expect(await main(['fmt'], json)).toBe(2);
     expect(json.err()).toBe("<stdin>: data.Corefile line 2, column 5: Unexpected '}' because no matching opening brace\n");
   });
 
@@ -159,7 +159,7 @@ describe('kube-dns-to-coredns fmt', () => {
     const directory = join(import.meta.dirname, '../../golden/realworld/corefiles');
     for (const file of readdirSync(directory)) {
       const io = memoryIo({ files: { [file]: readFileSync(join(directory, file)) } });
-      const status = await runFmt([file], io);
+      const status = await main(['fmt', file], io);
       expect([0, 2], file).toContain(status);
       if (status === 2) expect(io.err(), file).toMatch(new RegExp(`^${file.replaceAll('.', '\\.')}:\\d+:\\d+: `));
     }

@@ -19,14 +19,15 @@ describe('assertConfigMapData', () => {
   });
 
   it.each([
-    [{ stubDomains: null }, "data key 'stubDomains' must be a string (ConfigMap data values are text), got null"],
-    [{ upstreamNameservers: ['8.8.8.8'] }, "data key 'upstreamNameservers' must be a string (ConfigMap data values are text), got an array"],
-    [{ federations: 5 }, "data key 'federations' must be a string (ConfigMap data values are text), got a number"],
-    [['{}'], 'data must be an object of strings or null, got an array'],
-    ['{}', 'data must be an object of strings or null, got a string'],
-    [undefined, 'data must be an object of strings or null, got undefined'],
-  ])('refuses %j with ConfigMapInputError', (data, message) => {
-    expect(() => assertConfigMapData(data)).toThrow(new ConfigMapInputError(message));
+    [{ stubDomains: null }, 'value-not-string', "data key 'stubDomains' must be a string (ConfigMap data values are text), got null"],
+    [{ upstreamNameservers: ['8.8.8.8'] }, 'value-not-string', "data key 'upstreamNameservers' must be a string (ConfigMap data values are text), got an array"],
+    [{ federations: 5 }, 'value-not-string', "data key 'federations' must be a string (ConfigMap data values are text), got a number"],
+    [['{}'], 'data-not-mapping', 'data must be an object of strings or null, got an array'],
+    ['{}', 'data-not-mapping', 'data must be an object of strings or null, got a string'],
+    [undefined, 'data-not-mapping', 'data must be an object of strings or null, got undefined'],
+  ] as const)('refuses %j with ConfigMapInputError', (data, code, message) => {
+    expect(() => assertConfigMapData(data)).toThrow(new ConfigMapInputError(code, message));
+    expect(() => assertConfigMapData(data)).toThrow(expect.objectContaining({ code, reason: message, position: undefined, filename: undefined }));
   });
 });
 

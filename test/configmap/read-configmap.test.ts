@@ -73,7 +73,8 @@ describe('readConfigMap', () => {
         'flat.yaml:4:1: name, namespace, stubDomains, upstreamNameservers are at the top level of the ConfigMap, where only apiVersion, kind, metadata, data, binaryData, immutable belong ' +
           '(as written, metadata and data are empty); was the indentation lost? Indent name, namespace under metadata: and stubDomains, upstreamNameservers under data:. kubectl refuses such a file too',
       );
-      expect((caught as ConfigMapInputError).line).toBe(4);
+      expect(caught).toMatchObject({ code: 'misplaced-fields', filename: 'flat.yaml', position: { line: 4, column: 1 } });
+      expect((caught as ConfigMapInputError).reason).toMatch(/^name, namespace, stubDomains, upstreamNameservers are at the top level/);
     });
 
     it('refuses data keys indented under metadata:, naming the key and where it belongs', () => {

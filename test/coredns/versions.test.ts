@@ -109,7 +109,8 @@ describe('parseCoreDnsVersion', () => {
     const error = caught(() => parseCoreDnsVersion(text));
     expect(error.name).toBe('UnknownCoreDnsVersionError');
     expect(error.input).toBe(text);
-    expect(error.reason).toBe(reason);
+    expect(error.code).toBe(reason);
+    expect(error.reason).toBe(error.message);
     expect(error.candidates).toEqual([...candidates]);
     if (typeof message === 'string') expect(error.message).toBe(message);
     else expect(error.message).toMatch(message);
@@ -152,8 +153,8 @@ describe('ordering', () => {
   });
 
   it('refuses incomplete or malformed text', () => {
-    expect(caught(() => compareCoreDnsVersions('1.8', '1.8.0')).reason).toBe('incomplete');
-    expect(caught(() => compareCoreDnsVersions('1.8.0', 'next')).reason).toBe('syntax');
+    expect(caught(() => compareCoreDnsVersions('1.8', '1.8.0')).code).toBe('incomplete');
+    expect(caught(() => compareCoreDnsVersions('1.8.0', 'next')).code).toBe('syntax');
   });
 
   it('agrees with the order of the list (property)', () => {

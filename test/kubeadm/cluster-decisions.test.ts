@@ -40,8 +40,9 @@ describe('detectDnsAddon', () => {
 
   it('refuses several DNS Deployments', () => {
     expect(() => detectDnsAddon([deployment('kube-dns', 'a:1'), deployment('coredns', 'b:2')])).toThrow(
-      new ClusterDataError('multiple DNS addon deployments found: kube-dns, coredns'),
+      new ClusterDataError('multiple-dns-addons', 'multiple DNS addon deployments found: kube-dns, coredns'),
     );
+    expect(() => detectDnsAddon([deployment('kube-dns', 'a:1'), deployment('coredns', 'b:2')])).toThrow(expect.objectContaining({ code: 'multiple-dns-addons', category: 'input' }));
   });
 });
 

@@ -25,15 +25,16 @@ describe('kubeadmProfileFor', () => {
   });
 
   it.each([
-    ['1.9', /1\.10 to 1\.20 \(1\.21 removed it\)/],
-    ['1.21.0', /1\.10 to 1\.20/],
-    ['v1.10.0-alpha.3', /first shipped in v1\.10\.0-beta\.2/],
-    ['v1.10.0-beta.1', /first shipped in v1\.10\.0-beta\.2/],
-    ['2.0', /expected a Kubernetes version such as 1\.17/],
-    ['latest', /expected a Kubernetes version/],
-    ['', /expected a Kubernetes version/],
-  ])('refuses %s', (version, message) => {
+    ['1.9', 'out-of-range', /1\.10 to 1\.20 \(1\.21 removed it\)/],
+    ['1.21.0', 'out-of-range', /1\.10 to 1\.20/],
+    ['v1.10.0-alpha.3', 'out-of-range', /first shipped in v1\.10\.0-beta\.2/],
+    ['v1.10.0-beta.1', 'out-of-range', /first shipped in v1\.10\.0-beta\.2/],
+    ['2.0', 'syntax', /expected a Kubernetes version such as 1\.17/],
+    ['latest', 'syntax', /expected a Kubernetes version/],
+    ['', 'syntax', /expected a Kubernetes version/],
+  ])('refuses %s (%s)', (version, code, message) => {
     expect(() => kubeadmProfileFor(version)).toThrow(UnsupportedKubernetesVersionError);
     expect(() => kubeadmProfileFor(version)).toThrow(message);
+    expect(() => kubeadmProfileFor(version)).toThrow(expect.objectContaining({ code, category: 'input', version }));
   });
 });

@@ -141,7 +141,7 @@ function interleave(tokens: readonly string[], seps: readonly string[]): string 
 
 function decodeAll(text: string): unknown[] {
   const show = (r: GoJsonResult<unknown>): unknown =>
-    r.ok ? { ok: true, value: JSON.stringify(r.value, mapReplacer) } : { ok: false, kind: r.error.kind, message: r.error.message };
+    r.ok ? { ok: true, value: JSON.stringify(r.value, mapReplacer) } : { ok: false, kind: r.error.code, message: r.error.message };
   return [show(decodeMapOfStringLists(text)), show(decodeStringList(text)), show(decodeMapOfStrings(text))];
 }
 
@@ -380,15 +380,25 @@ describe('syntax errors', () => {
     expect(e).toBeInstanceOf(GoJsonError);
     expect(e).toBeInstanceOf(Error);
     expect(e.name).toBe('GoJsonError');
-    expect(e.kind).toBe('syntax');
+    expect(e.code).toBe('syntax');
     expect(e.message).toBe(message);
-    expect(e.offset).toBe(offset);
+    expect(e.position.offset).toBe(offset);
     // every typed decoder reports the same syntax error
     const results: GoJsonResult<unknown>[] = [decodeMapOfStringLists(text), decodeStringList(text), decodeMapOfStrings(text)];
     for (const r of results) {
       expect(errorOf(r).message).toBe(message);
-      expect(errorOf(r).kind).toBe('syntax');
+      expect(errorOf(r).code).toBe('syntax');
     }
+  });
+
+  it('carries the position of the offset: line and column (code points) in the decoded text', () => {
+    const syntax = errorOf(decodeMapOfStringLists('{\n  "a.com": ["1.1.1.1",]\n}'));
+    expect(syntax.message).toBe("invalid character ']' looking for beginning of value");
+    expect(syntax.reason).toBe(syntax.message);
+    expect(syntax).toMatchObject({ code: 'syntax', category: 'input', filename: undefined, position: { line: 2, column: 23, offset: 24 } });
+    // A type error: 😀 is two UTF-16 units, one column.
+    const type = errorOf(decodeStringList('["😀", 1]'));
+    expect(type).toMatchObject({ code: 'type', position: { line: 1, column: 7, offset: 7 } });
   });
 
   it('whatever JSON.parse rejects in this table, it rejects too (sanity check of the table)', () => {
@@ -407,10 +417,10 @@ describe('nesting depth', () => {
   it('rejects the next level at its bracket: exceeded max depth', () => {
     const e = errorOf(parseGoJson('['.repeat(GO_JSON_MAX_DEPTH + 1) + ']'.repeat(GO_JSON_MAX_DEPTH + 1)));
     expect(e.message).toBe("invalid character '[' exceeded max depth");
-    expect(e.offset).toBe(GO_JSON_MAX_DEPTH);
+    expect(e.position.offset).toBe(GO_JSON_MAX_DEPTH);
     const o = errorOf(parseGoJson('{"a":'.repeat(GO_JSON_MAX_DEPTH + 1)));
     expect(o.message).toBe("invalid character '{' exceeded max depth");
-    expect(o.offset).toBe(5 * GO_JSON_MAX_DEPTH);
+    expect(o.position.offset).toBe(5 * GO_JSON_MAX_DEPTH);
   });
 
   it('100k open brackets: no stack overflow', () => {
@@ -425,7 +435,7 @@ describe('nesting depth', () => {
     const text = '{"a":' + '['.repeat(depth) + ']'.repeat(depth) + '}';
     const e = errorOf(decodeMapOfStringLists(text));
     expect(e.message).toBe('json: cannot unmarshal array into Go value of type string');
-    expect(e.offset).toBe(6);
+    expect(e.position.offset).toBe(6);
   });
 });
 
@@ -480,9 +490,9 @@ const typeCases: readonly (readonly ['mapOfLists' | 'list' | 'map', string, stri
 describe('type errors', () => {
   it.each(typeCases)('%s %j → %s', (which, text, message, offset) => {
     const e = errorOf(decoders[which](text));
-    expect(e.kind).toBe('type');
+    expect(e.code).toBe('type');
     expect(e.message).toBe(message);
-    expect(e.offset).toBe(offset);
+    expect(e.position.offset).toBe(offset);
   });
 
   it('names Go types like reflect.Type.String()', () => {
@@ -817,12 +827,12 @@ describe('properties', () => {
     const show = (r: GoJsonResult<unknown>): unknown =>
       r.ok
         ? { value: JSON.stringify(r.value, mapReplacer) }
-        : { kind: r.error.kind, message: r.error.message, offset: r.error.offset };
+        : { kind: r.error.code, message: r.error.message, offset: r.error.position.offset };
     fc.assert(
       fc.property(text, (t) => {
         const tree = parseGoJson(t);
         for (const type of types) {
-          const twoStep: GoJsonResult<unknown> = tree.ok ? decodeGoJsonValue(tree.value, type) : tree;
+          const twoStep: GoJsonResult<unknown> = tree.ok ? decodeGoJsonValue(tree.value, type, t) : tree;
           expect(show(decodeGoJson(t, type))).toEqual(show(twoStep));
         }
       }),

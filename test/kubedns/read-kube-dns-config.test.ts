@@ -170,6 +170,8 @@ describe('kube-dns nameserver rules per version', () => {
     expect(() => kubeDnsRules('1.13.0')).toThrow(UnsupportedKubeDnsVersionError);
     expect(() => kubeDnsRules('1.27.0')).toThrow(/1\.14\.0 to 1\.26\.7/);
     expect(() => kubeDnsRules('latest')).toThrow(/not a version like 1\.22\.20/);
+    expect(() => kubeDnsRules('1.27.0')).toThrow(expect.objectContaining({ code: 'out-of-range', category: 'input' }));
+    expect(() => kubeDnsRules('latest')).toThrow(expect.objectContaining({ code: 'syntax' }));
     expect(kubeDnsRules('v1.15.1').stubHostnamesResolved).toBe(true);
     expect(kubeDnsRules('1.15.0').stubHostnamesResolved).toBe(false);
   });

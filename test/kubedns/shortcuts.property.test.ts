@@ -177,7 +177,7 @@ describe('parseGoJsonTree (collapsed duplicate keys, long lists counted)', () =>
         if (!full.ok) {
           failed += 1;
           expect(lean.ok).toBe(false);
-          if (!lean.ok) expect([lean.error.message, lean.error.offset]).toEqual([full.error.message, full.error.offset]);
+          if (!lean.ok) expect([lean.error.message, lean.error.position.offset]).toEqual([full.error.message, full.error.position.offset]);
           return;
         }
         expect(lean.ok).toBe(true);

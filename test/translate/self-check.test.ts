@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Corefile } from '../../src/corefile/model.js';
 import { printCorefile } from '../../src/corefile/printer.js';
 import { coreDnsFeatures } from '../../src/coredns/features.js';
-import { checkTranslatedCorefile, SelfCheckError } from '../../src/translate/self-check.js';
+import { CorefilePrintError } from '../../src/corefile/errors.js';
+import { checkTranslatedCorefile, printBuiltCorefile, SelfCheckError } from '../../src/translate/self-check.js';
 
 const features = coreDnsFeatures('1.8.0');
 
@@ -23,9 +24,20 @@ describe('the translator self-check', () => {
     expect(() => checkTranslatedCorefile(`${printCorefile(model)}\nextra:53 {\n}\n`, model, features)).toThrow(SelfCheckError);
   });
 
+  it('turns a printer refusal of a model it built into an internal error', () => {
+    expect(printBuiltCorefile(model, 'translated')).toBe(printCorefile(model));
+    const unprintable: Corefile = { items: [block('.:53', '{')] };
+    expect(() => printCorefile(unprintable)).toThrow(CorefilePrintError);
+    expect(() => printBuiltCorefile(unprintable, 'translated')).toThrow(
+      expect.objectContaining({ name: 'SelfCheckError', code: 'not-round-trip', category: 'internal', cause: expect.any(CorefilePrintError) }),
+    );
+    expect(() => printBuiltCorefile(unprintable, 'merged')).toThrow(/^the merged Corefile cannot be printed: cannot print /);
+  });
+
   it('refuses a zone served twice and a forward without destination', () => {
     const twice: Corefile = { items: [block('.:53', '8.8.8.8'), block('acme.local:53', '10.0.0.1'), block('ACME.local.:53', '10.0.0.2')] };
     expect(() => checkTranslatedCorefile(printCorefile(twice), twice, features)).toThrow('zone dns://acme.local.:53 is served twice');
+    expect(() => checkTranslatedCorefile(printCorefile(twice), twice, features)).toThrow(expect.objectContaining({ code: 'zone-served-twice', category: 'internal' }));
     const empty: Corefile = { items: [block('.:53')] };
     expect(() => checkTranslatedCorefile(printCorefile(empty), empty, features)).toThrow('forward without a destination');
   });

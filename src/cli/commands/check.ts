@@ -1,15 +1,13 @@
-import { CorefileError } from '../../corefile/errors.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
-import { UnsupportedKubeDnsVersionError } from '../../kubedns/kube-dns-versions.js';
+import { kubeDnsRules } from '../../kubedns/kube-dns-versions.js';
 import { isDns1123Subdomain } from '../../dns/go-net.js';
 import { checkRouting, formatRoutingCheck } from '../../routing/check.js';
 import type { RoutingCheck, RoutingInput } from '../../routing/check.js';
 import { describeDestination } from '../../routing/destination.js';
 import type { Route } from '../../routing/destination.js';
 import { displayName } from '../../dns/names.js';
-import { printable } from '../../util/printable-text.js';
 import { readCorefileSource } from '../corefile-source.js';
-import type { CorefileSourceText } from '../corefile-source.js';
+import { optionValue, usingCorefile } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { ExitCode, UsageError } from '../usage-error.js';
@@ -64,21 +62,18 @@ export async function runCheck(args: readonly string[], io: CliIo): Promise<numb
   if (isStdin(kubeDnsFile) && isStdin(corefileFile)) throw new UsageError('check: --kube-dns and --corefile cannot both read standard input');
   const kubeDnsInput = await readKubeDnsInput(kubeDnsFile, undefined, io);
   const source = await readCorefileSource(corefileFile, io);
-  const input: RoutingInput = {
+  const input = (corefile: string): RoutingInput => ({
     kubeDns: kubeDnsInput.data,
-    corefile: source.corefile,
+    corefile,
     ...(options.clusterDomain === undefined ? {} : { clusterDomain: options.clusterDomain }),
     ...(options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion }),
     ...(options.port === undefined ? {} : { port: options.port }),
     names: options.names,
-  };
-  let result: RoutingCheck;
-  try {
-    result = withInputNotes(runModels(() => checkRouting(input)), kubeDnsInput.diagnostics);
-  } catch (error) {
-    if (error instanceof CorefileError) return reportSyntaxError(error, source, io);
-    throw error;
-  }
+  });
+  const result: RoutingCheck = withInputNotes(
+    usingCorefile(source, (corefile) => checkRouting(input(corefile))),
+    kubeDnsInput.diagnostics,
+  );
   if (options.output === 'json') {
     io.stdout.write(`${JSON.stringify(checkJson(result), null, 2)}\n`);
   } else {
@@ -93,24 +88,9 @@ function isStdin(file: string): boolean {
   return file === '-';
 }
 
-/** Runs a model, turning option errors of the library into usage errors. */
-export function runModels<T>(run: () => T): T {
-  try {
-    return run();
-  } catch (error) {
-    if (error instanceof UnsupportedKubeDnsVersionError) throw new UsageError(error.message);
-    throw error;
-  }
-}
-
 /** Warnings about which ConfigMap was read lead the notes (on stderr, or `notes` in the JSON). */
 export function withInputNotes<Result extends { readonly notes: readonly string[] }>(result: Result, diagnostics: readonly Diagnostic[]): Result {
   return diagnostics.length === 0 ? result : { ...result, notes: [...diagnostics.map((entry) => `kube-dns: ${entry.message}`), ...result.notes] };
-}
-
-export function reportSyntaxError(error: CorefileError, source: CorefileSourceText, io: CliIo): number {
-  io.stderr.write(`${printable(error.position === undefined ? `${source.name}: ${error.reason}` : source.locate(error.position, error.reason))}\n`);
-  return ExitCode.usage;
 }
 
 /** The formatted text's notes section goes to stderr. */
@@ -159,7 +139,7 @@ function parseCheckArgs(args: readonly string[]) {
     kubeDnsFile: values['kube-dns'],
     corefileFile: values.corefile,
     clusterDomain: checkClusterDomain('check', values['cluster-domain']),
-    kubeDnsVersion: values['kube-dns-version'],
+    kubeDnsVersion: checkKubeDnsVersion('check', values['kube-dns-version']),
     port: checkPort('check', values.port),
     names: values.name ?? [],
     output,
@@ -172,6 +152,11 @@ export function checkClusterDomain(command: string, domain: string | undefined):
   const bare = domain.endsWith('.') ? domain.slice(0, -1) : domain;
   if (!isDns1123Subdomain(bare.toLowerCase())) throw new UsageError(`${command}: --cluster-domain '${domain}' is not a DNS-1123 subdomain`);
   return bare;
+}
+
+/** `--kube-dns-version`: a release whose rules are known, normalised (`v1.14.13` → `1.14.13`). */
+export function checkKubeDnsVersion(command: string, version: string | undefined): string | undefined {
+  return version === undefined ? undefined : optionValue(command, '--kube-dns-version', version, (value) => kubeDnsRules(value).version);
 }
 
 export function checkPort(command: string, port: string | undefined): string | undefined {

@@ -1,14 +1,14 @@
-import { CorefileError } from '../../corefile/errors.js';
 import { isDns1123Label } from '../../dns/go-net.js';
 import { explainName, formatExplanation } from '../../routing/explain.js';
 import type { Explanation, ExplainInput } from '../../routing/explain.js';
 import { displayName } from '../../dns/names.js';
 import { readCorefileSource } from '../corefile-source.js';
 import type { CorefileSourceText } from '../corefile-source.js';
+import { usingCorefile } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { ExitCode, UsageError } from '../usage-error.js';
-import { checkClusterDomain, checkPort, reportSyntaxError, routeJson, runModels, splitNotes, withInputNotes } from './check.js';
+import { checkClusterDomain, checkKubeDnsVersion, checkPort, routeJson, splitNotes, withInputNotes } from './check.js';
 import { readKubeDnsInput } from './translate-input.js';
 
 export const EXPLAIN_HELP = `Usage: kube-dns-to-coredns explain NAME --kube-dns FILE [--corefile FILE] [options]
@@ -50,23 +50,18 @@ export async function runExplain(args: readonly string[], io: CliIo): Promise<nu
   if (options.kubeDnsFile === '-' && options.corefileFile === '-') throw new UsageError('explain: --kube-dns and --corefile cannot both read standard input');
   const kubeDnsInput = await readKubeDnsInput(options.kubeDnsFile, undefined, io);
   const source: CorefileSourceText | undefined = options.corefileFile === undefined ? undefined : await readCorefileSource(options.corefileFile, io);
-  const input: ExplainInput = {
+  const input = (corefile: string | undefined): ExplainInput => ({
     kubeDns: kubeDnsInput.data,
-    ...(source === undefined ? {} : { corefile: source.corefile }),
+    ...(corefile === undefined ? {} : { corefile }),
     ...(options.clusterDomain === undefined ? {} : { clusterDomain: options.clusterDomain }),
     ...(options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion }),
     ...(options.port === undefined ? {} : { port: options.port }),
     ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
     ...(options.ndots === undefined ? {} : { ndots: options.ndots }),
     searchPath: options.search,
-  };
-  let explanation: Explanation;
-  try {
-    explanation = withInputNotes(runModels(() => explainName(options.name, input)), kubeDnsInput.diagnostics);
-  } catch (error) {
-    if (error instanceof CorefileError && source !== undefined) return reportSyntaxError(error, source, io);
-    throw error;
-  }
+  });
+  const explained = source === undefined ? explainName(options.name, input(undefined)) : usingCorefile(source, (corefile) => explainName(options.name, input(corefile)));
+  const explanation: Explanation = withInputNotes(explained, kubeDnsInput.diagnostics);
   if (options.output === 'json') {
     io.stdout.write(`${JSON.stringify(explanationJson(explanation), null, 2)}\n`);
   } else {
@@ -126,7 +121,7 @@ function parseExplainArgs(args: readonly string[]) {
     clusterDomain: checkClusterDomain('explain', values['cluster-domain']),
     search: values.search ?? [],
     ndots: ndots === undefined ? undefined : Number(ndots),
-    kubeDnsVersion: values['kube-dns-version'],
+    kubeDnsVersion: checkKubeDnsVersion('explain', values['kube-dns-version']),
     port: checkPort('explain', values.port),
     output,
   };

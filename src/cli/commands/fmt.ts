@@ -1,9 +1,10 @@
-import { CorefileError, CorefilePrintError, formatCorefile } from '../../corefile/index.js';
+import { formatCorefile } from '../../corefile/index.js';
 import type { FormatResult } from '../../corefile/index.js';
 import type { CliIo } from '../io.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { readCorefileSource } from '../corefile-source.js';
 import type { CorefileSourceText } from '../corefile-source.js';
+import { isInputFailure, reportFailure, usingCorefile } from '../errors.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 import { printable } from '../../util/printable-text.js';
 
@@ -34,9 +35,9 @@ Examples:
 
 /**
  * `kube-dns-to-coredns fmt`: prints the canonical Corefile, or with `--check` lists the files that
- * are not canonical; see {@link FMT_HELP}. Syntax errors go to stderr as `FILE:LINE:COL: message`
- * (exit 2); usage and input errors are thrown as {@link UsageError} for `main` to report (with
- * `--check`, reported per file, and the other files still checked).
+ * are not canonical; see {@link FMT_HELP}. Usage errors, unreadable input and syntax errors are
+ * thrown for `main` to report (syntax errors as `FILE:LINE:COL: message`, exit 2); with `--check`,
+ * those of a file are reported the same way and the other files still checked.
  */
 export async function runFmt(args: readonly string[], io: CliIo): Promise<number> {
   const { check, help, files } = parseFmtArgs(args);
@@ -46,8 +47,7 @@ export async function runFmt(args: readonly string[], io: CliIo): Promise<number
   }
   if (check) return checkFiles(files, io);
   const source = await readCorefileSource(files[0], io);
-  const result = format(source, io);
-  if (result === undefined) return ExitCode.usage;
+  const result = format(source);
   for (const warning of result.warnings) io.stderr.write(`${printable(source.locate(warning.position, `warning: ${warning.reason}`))}\n`);
   io.stdout.write(result.text);
   return ExitCode.ok;
@@ -58,17 +58,17 @@ async function checkFiles(files: readonly (string | undefined)[], io: CliIo): Pr
   let status: number = ExitCode.ok;
   for (const file of files) {
     let source: CorefileSourceText;
+    let result: FormatResult;
     try {
       source = await readCorefileSource(file, io);
+      result = format(source);
     } catch (error) {
-      if (!(error instanceof UsageError) || files.length === 1) throw error;
-      io.stderr.write(`kube-dns-to-coredns: ${printable(error.message)}\n`);
-      status = Math.max(status, error.exitCode);
+      // A bug stops the run (main reports it); a problem with this file does not.
+      if (!isInputFailure(error)) throw error;
+      status = Math.max(status, reportFailure(error, io));
       continue;
     }
-    const result = format(source, io);
-    if (result === undefined) status = ExitCode.usage;
-    else if (!result.unchanged) {
+    if (!result.unchanged) {
       io.stdout.write(`${printable(source.name)}\n`);
       status = Math.max(status, ExitCode.failed);
     }
@@ -76,21 +76,9 @@ async function checkFiles(files: readonly (string | undefined)[], io: CliIo): Pr
   return status;
 }
 
-/** The formatted text, or `undefined` after writing why it could not be formatted. */
-function format(source: CorefileSourceText, io: CliIo): FormatResult | undefined {
-  try {
-    return formatCorefile(source.corefile, { filename: source.name });
-  } catch (error) {
-    if (!(error instanceof CorefileError)) throw error;
-    io.stderr.write(`${printable(describeFailure(error, source.name, source))}\n`);
-    return undefined;
-  }
-}
-
-/** `FILE:LINE:COL: reason` for syntax errors; print refusals (rare: keys CoreDNS then rejects) name the node too. */
-function describeFailure(error: CorefileError, name: string, source: CorefileSourceText): string {
-  const reason = error instanceof CorefilePrintError ? `cannot print ${error.path}: ${error.reason}` : error.reason;
-  return error.position === undefined ? `${name}: ${reason}` : source.locate(error.position, reason);
+/** The formatted text; a syntax error (or a print refusal, naming the node) is reported against FILE. */
+function format(source: CorefileSourceText): FormatResult {
+  return usingCorefile(source, (corefile) => formatCorefile(corefile, { filename: source.name }));
 }
 
 function parseFmtArgs(args: readonly string[]): { check: boolean; help: boolean; files: readonly (string | undefined)[] } {

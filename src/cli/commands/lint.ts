@@ -1,12 +1,12 @@
-import { CorefileSyntaxError } from '../../corefile/errors.js';
 import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
 import { lintCorefile } from '../../lint/lint.js';
 import type { LintResult } from '../../lint/lint.js';
-import { NEWEST_COREDNS_VERSION, parseCoreDnsVersion, UnknownCoreDnsVersionError } from '../../coredns/versions.js';
+import { NEWEST_COREDNS_VERSION, parseCoreDnsVersion } from '../../coredns/versions.js';
 import { printable } from '../../util/printable-text.js';
 import type { CoreDnsVersion } from '../../coredns/versions.js';
-import { loadablePlugins, parsePluginCfg, PluginCfgSyntaxError } from '../../coredns/plugin-cfg.js';
+import { loadablePlugins, parsePluginCfg } from '../../coredns/plugin-cfg.js';
 import { readCorefileSource } from '../corefile-source.js';
+import { optionValue, usingCorefile } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { INPUT_LIMITS, readSource } from '../read-source.js';
@@ -61,8 +61,8 @@ interface LintArgs {
 
 /**
  * `kube-dns-to-coredns lint`: see {@link LINT_HELP}. Findings go to stdout (they are the command's
- * output), the summary and syntax errors to stderr; usage and input errors are thrown as
- * {@link UsageError} for `main` to report.
+ * output), the summary to stderr; usage errors, unreadable input and syntax errors are thrown for
+ * `main` to report (syntax errors as `FILE:LINE:COL: message`, exit 2).
  */
 export async function runLint(args: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseLintArgs(args);
@@ -72,15 +72,10 @@ export async function runLint(args: readonly string[], io: CliIo): Promise<numbe
   }
   const plugins = await customBuildPlugins(parsed.plugins, io);
   const source = await readCorefileSource(parsed.file, io);
-  let result: LintResult;
-  try {
+  const result = usingCorefile(source, (corefile) => {
     const options = { coredns: parsed.coredns, filename: source.name };
-    result = lintCorefile(source.corefile, plugins === undefined ? options : { ...options, plugins });
-  } catch (error) {
-    if (!(error instanceof CorefileSyntaxError)) throw error;
-    io.stderr.write(`${printable(source.locate(error.position, error.reason))}\n`);
-    return ExitCode.usage;
-  }
+    return lintCorefile(corefile, plugins === undefined ? options : { ...options, plugins });
+  });
   if (parsed.output === 'json') {
     io.stdout.write(`${JSON.stringify({ file: source.name, coredns: result.coredns, ok: result.ok, diagnostics: result.diagnostics }, null, 2)}\n`);
   } else {
@@ -95,13 +90,7 @@ async function customBuildPlugins(given: LintArgs['plugins'], io: CliIo): Promis
   if (given === undefined) return undefined;
   if ('list' in given) return given.list;
   const { name, text } = await readSource(given.file, io, INPUT_LIMITS.corefile);
-  let names: string[];
-  try {
-    names = loadablePlugins(parsePluginCfg(text));
-  } catch (error) {
-    if (error instanceof PluginCfgSyntaxError) throw new UsageError(`lint: --plugin-cfg ${name}:${error.line}: ${error.reason}`);
-    throw error;
-  }
+  const names = loadablePlugins(parsePluginCfg(text, name));
   if (names.length === 0) throw new UsageError(`lint: --plugin-cfg ${name} names no plugin`);
   return names;
 }
@@ -130,15 +119,7 @@ function parseLintArgs(args: readonly string[]): LintArgs {
   if (positionals.length > 1) throw new UsageError(`lint: expected at most one FILE, got ${positionals.length}: ${positionals.join(' ')}`);
   const output = OUTPUT_FORMATS.find((format) => format === values.output);
   if (output === undefined) throw new UsageError(`lint: --output must be one of ${OUTPUT_FORMATS.join(', ')}, not '${values.output}'`);
-  let coredns: CoreDnsVersion = NEWEST_COREDNS_VERSION;
-  if (values.coredns !== undefined) {
-    try {
-      coredns = parseCoreDnsVersion(values.coredns);
-    } catch (error) {
-      if (error instanceof UnknownCoreDnsVersionError) throw new UsageError(`lint: ${error.message}`);
-      throw error;
-    }
-  }
+  const coredns = values.coredns === undefined ? NEWEST_COREDNS_VERSION : optionValue('lint', '--coredns', values.coredns, parseCoreDnsVersion);
   return { help: values.help, coredns, plugins: pluginsArg(values['plugin-cfg'], values.plugins), output, file: positionals[0] };
 }
 

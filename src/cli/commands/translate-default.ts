@@ -1,15 +1,12 @@
-import type { ConfigMapData } from '../../configmap/config-map-data.js';
 import { renderCoreDnsConfigMap } from '../../configmap/write-configmap.js';
-import { CorefileError } from '../../corefile/errors.js';
 import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
-import { UnsupportedKubeDnsVersionError } from '../../kubedns/kube-dns-versions.js';
-import { parseCoreDnsVersion, UnknownCoreDnsVersionError } from '../../coredns/versions.js';
 import { mergeTranslation } from '../../translate/merge.js';
-import { TranslateOptionsError, translateKubeDns } from '../../translate/translate.js';
+import { translateKubeDns } from '../../translate/translate.js';
 import type { TranslateOptions, TranslationResult } from '../../translate/translate.js';
 import { readCorefileSource } from '../corefile-source.js';
 import type { CorefileSourceText } from '../corefile-source.js';
+import { batchItemFailure, usingCorefile } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 import { readKubeDnsInput } from './translate-input.js';
@@ -29,7 +26,7 @@ export async function runDefaultMode(args: TranslateArguments, io: CliIo): Promi
   if (args.merge !== undefined && args.file === args.merge) throw new UsageError('--merge FILE and the kube-dns input must be different files');
   const existing = args.merge === undefined ? undefined : await readCorefileSource(args.merge, io);
   const input = await readKubeDnsInput(args.file, args.name, io);
-  const translation = translate(input.data, options);
+  const translation = translateKubeDns(input.data, options);
   return report(withInputDiagnostics(existing === undefined ? translation : merged(existing, translation), input.diagnostics, args.force), output, io);
 }
 
@@ -49,25 +46,8 @@ function withInputDiagnostics(translation: TranslationResult, diagnostics: reado
 
 /** The translation merged into the Corefile of `--merge FILE`. */
 function merged(existing: CorefileSourceText, translation: TranslationResult): TranslationResult {
-  try {
-    const result = mergeTranslation(existing.corefile, translation, existing.name);
-    return { ...result, coredns: translation.coredns };
-  } catch (error) {
-    if (error instanceof CorefileError && error.position !== undefined) throw new UsageError(existing.locate(error.position, error.reason));
-    throw error;
-  }
-}
-
-/** Maps option errors of the library to usage errors (exit 2). */
-function translate(data: ConfigMapData | null, options: TranslateOptions): TranslationResult {
-  try {
-    return translateKubeDns(data, options);
-  } catch (error) {
-    if (error instanceof TranslateOptionsError || error instanceof UnknownCoreDnsVersionError || error instanceof UnsupportedKubeDnsVersionError) {
-      throw new UsageError(error.message);
-    }
-    throw error;
-  }
+  const result = usingCorefile(existing, (corefile) => mergeTranslation(corefile, translation, existing.name));
+  return { ...result, coredns: translation.coredns };
 }
 
 function report(translation: TranslationResult, output: OutputFormat, io: CliIo): number {
@@ -103,14 +83,6 @@ function writeDiagnostics(translation: TranslationResult, io: CliIo): void {
 }
 
 function translateOptions(args: TranslateArguments): TranslateOptions {
-  if (args.coredns !== undefined) {
-    try {
-      parseCoreDnsVersion(args.coredns);
-    } catch (error) {
-      if (error instanceof UnknownCoreDnsVersionError) throw new UsageError(`--coredns: ${error.message}`);
-      throw error;
-    }
-  }
   return {
     ...(args.coredns === undefined ? {} : { coredns: args.coredns }),
     ...(args.clusterDomain === undefined ? {} : { clusterDomain: args.clusterDomain }),
@@ -136,8 +108,10 @@ async function runTranslateBatch(options: TranslateOptions, file: string | undef
       const translation = translateKubeDns(batchCase.data, { ...options, ...(clusterDomain === undefined ? {} : { clusterDomain }) });
       return { id: batchCase.id, ok: translation.ok, ...(translation.corefile === undefined ? {} : { corefile: translation.corefile }), diagnostics: translation.diagnostics };
     } catch (error) {
-      if (error instanceof TranslateOptionsError) return inputError(batchCase.id, `line ${lineNumber}: ${error.message}`);
-      throw error;
+      // The case's own cluster domain, say: its result line says so, the batch goes on.
+      const failure = batchItemFailure(error);
+      if (failure === undefined) throw error;
+      return inputError(batchCase.id, `line ${lineNumber}: ${failure}`);
     }
   });
 }

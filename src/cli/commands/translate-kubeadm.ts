@@ -2,10 +2,11 @@ import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
 import { isDns1123Subdomain } from '../../dns/go-net.js';
 import { KUBEADM_DEFAULT_DNS_DOMAIN, translateLikeKubeadm } from '../../kubeadm/kubeadm-translation.js';
 import type { KubeadmResult } from '../../kubeadm/kubeadm-translation.js';
-import { kubeadmProfileFor, UnsupportedKubernetesVersionError } from '../../kubeadm/kubernetes-version.js';
+import { kubeadmProfileFor } from '../../kubeadm/kubernetes-version.js';
 import type { KubeadmProfile } from '../../kubeadm/profiles.js';
 import { printable } from '../../util/printable-text.js';
 import type { BatchResultLine } from '../batch.js';
+import { optionValue } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 import { readKubeDnsInput } from './translate-input.js';
@@ -13,7 +14,7 @@ import type { TranslateArguments } from './translate-input.js';
 
 /** `--kubeadm VERSION`: what kubeadm of that release stored, or its error (docs/cli.md). */
 export async function runKubeadmMode(version: string, args: TranslateArguments, io: CliIo): Promise<number> {
-  const profile = profileFor(version);
+  const profile = optionValue('', '--kubeadm', version, kubeadmProfileFor);
   if (args.batch) return runKubeadmBatch(profile, args.file, io);
   const dnsDomain = args.clusterDomain ?? KUBEADM_DEFAULT_DNS_DOMAIN;
   if (!isDns1123Subdomain(dnsDomain)) {
@@ -57,13 +58,4 @@ function resultLine(id: unknown, outcome: KubeadmResult): BatchResultLine {
     return { id, ok: true, corefile: outcome.corefile, ...warnings, ...unrequested };
   }
   return { id, ok: false, stage: outcome.stage, error: outcome.error, ...warnings };
-}
-
-function profileFor(version: string): KubeadmProfile {
-  try {
-    return kubeadmProfileFor(version);
-  } catch (error) {
-    if (error instanceof UnsupportedKubernetesVersionError) throw new UsageError(error.message);
-    throw error;
-  }
 }

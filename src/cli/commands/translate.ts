@@ -1,3 +1,6 @@
+import { parseCoreDnsVersion } from '../../coredns/versions.js';
+import { kubeDnsRules } from '../../kubedns/kube-dns-versions.js';
+import { optionValue } from '../errors.js';
 import { MAIN_HELP } from '../help.js';
 import type { CliIo } from '../io.js';
 import { parseCommandArgs } from '../parse-command-args.js';
@@ -22,22 +25,26 @@ export async function runTranslate(argv: readonly string[], io: CliIo): Promise<
   if (values['cluster-domain'] !== undefined && values['dns-domain'] !== undefined) {
     throw new UsageError('--cluster-domain and --dns-domain are the same option; give one');
   }
+  if (values.kubeadm !== undefined) {
+    const misplaced = DEFAULT_MODE_ONLY.find((option) => values[option] !== undefined);
+    if (misplaced !== undefined) throw new UsageError(`--${misplaced} belongs to the default translator; --kubeadm reproduces kubeadm exactly`);
+  }
+  const { coredns, 'kube-dns-version': kubeDnsVersion } = values;
   const args: TranslateArguments = {
     file: positionals[0],
     name: values.name,
     batch: values.batch,
     clusterDomain: values['cluster-domain'] ?? values['dns-domain'],
-    coredns: values.coredns,
+    // Parsed here, once, before any input is read; the library gets the release it names.
+    coredns: coredns === undefined ? undefined : optionValue('', '--coredns', coredns, parseCoreDnsVersion),
     output: values.output,
     merge: values.merge,
     dropFederations: values['drop-federations'] === true,
     force: values.force === true,
-    kubeDnsVersion: values['kube-dns-version'],
+    kubeDnsVersion: kubeDnsVersion === undefined ? undefined : optionValue('', '--kube-dns-version', kubeDnsVersion, (value) => kubeDnsRules(value).version),
     clusterDnsIp: values['cluster-dns-ip'],
   };
   if (values.kubeadm !== undefined) {
-    const misplaced = DEFAULT_MODE_ONLY.find((option) => values[option] !== undefined);
-    if (misplaced !== undefined) throw new UsageError(`--${misplaced} belongs to the default translator; --kubeadm reproduces kubeadm exactly`);
     const { runKubeadmMode } = await import('./translate-kubeadm.js');
     return runKubeadmMode(values.kubeadm, args, io);
   }

@@ -1,3 +1,4 @@
+import { KubeDnsToCoreDnsError } from '../../errors/kube-dns-to-coredns-error.js';
 import type { YamlV2Dialect } from './dialect.js';
 
 /**
@@ -16,9 +17,15 @@ export type SyntaxStage = 'reader' | 'scanner' | 'parser';
 /**
  * An error recorded by the reader, scanner or parser (libyaml's `parser.error`, `problem`,
  * `problem_mark`, `context`, `context_mark`). The marks are absent where libyaml leaves them zero
- * (reader errors).
+ * (reader errors). The marks are libyaml's, kept to word the message as yaml.v2 did
+ * ({@link formatSyntaxError}); they point into the manifest kubeadm rendered, not into any input,
+ * so the error has no `position`.
  */
-export class YamlSyntaxError extends Error {
+export class YamlSyntaxError extends KubeDnsToCoreDnsError {
+  override readonly name = 'YamlSyntaxError';
+  readonly category = 'input';
+  declare readonly code: 'yaml-syntax';
+
   constructor(
     readonly stage: SyntaxStage,
     readonly problem: string,
@@ -26,8 +33,7 @@ export class YamlSyntaxError extends Error {
     readonly context: string = '',
     readonly contextMark: Mark | undefined = undefined,
   ) {
-    super(problem);
-    this.name = 'YamlSyntaxError';
+    super('yaml-syntax', problem);
   }
 }
 
@@ -35,10 +41,13 @@ export class YamlSyntaxError extends Error {
  * A `failf` of yaml.v2's node builder or decoder (unknown anchor, invalid map key, a tag that does
  * not fit its value, …). `message` is the text after `yaml: `.
  */
-export class YamlDecodeError extends Error {
+export class YamlDecodeError extends KubeDnsToCoreDnsError {
+  override readonly name = 'YamlDecodeError';
+  readonly category = 'input';
+  declare readonly code: 'yaml-decode';
+
   constructor(message: string) {
-    super(message);
-    this.name = 'YamlDecodeError';
+    super('yaml-decode', message);
   }
 }
 
@@ -46,10 +55,13 @@ export class YamlDecodeError extends Error {
  * A Go runtime panic inside yaml.v2 that its `handleErr` does not turn into an error: kubeadm
  * itself would crash. `message` is the panic value.
  */
-export class GoPanicError extends Error {
+export class GoPanicError extends KubeDnsToCoreDnsError {
+  override readonly name = 'GoPanicError';
+  readonly category = 'input';
+  declare readonly code: 'go-panic';
+
   constructor(message: string) {
-    super(message);
-    this.name = 'GoPanicError';
+    super('go-panic', message);
   }
 }
 

@@ -1,3 +1,4 @@
+import { KubeDnsToCoreDnsError } from '../../errors/kube-dns-to-coredns-error.js';
 import { goFormatFloat, goSyntax, goTypeName, isGoMap } from './go-values.js';
 import type { GoMap, GoValue } from './go-values.js';
 
@@ -30,10 +31,13 @@ export interface JsonObject {
 }
 
 /** A failure of the YAML → JSON conversion; `message` is the Go library's error text. */
-export class JsonConversionError extends Error {
+export class JsonConversionError extends KubeDnsToCoreDnsError {
+  override readonly name = 'JsonConversionError';
+  readonly category = 'input';
+  declare readonly code: 'json-conversion';
+
   constructor(message: string) {
-    super(message);
-    this.name = 'JsonConversionError';
+    super('json-conversion', message);
   }
 }
 
