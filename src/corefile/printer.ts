@@ -22,6 +22,8 @@ import type { SourcePosition } from '../util/source-position.js';
 
 /** Spaces per nesting level. */
 const INDENT_WIDTH = 4;
+/** Path entries named at each end of an error's path (a block and its directive are two). */
+const PATH_ENDS = 8;
 
 /** How a token is written. */
 export type TokenForm =
@@ -654,11 +656,21 @@ class Printer {
     return trimTrailingSeparators(text);
   }
 
+  /**
+   * Throws the error, `path` naming the node: its frames joined with ` > `; in a model nested
+   * deeper than {@link PATH_ENDS} levels at each end, the middle ones are counted, not listed.
+   */
   private fail(code: CorefilePrintErrorCode, reason: string, at?: SourcePosition, what?: string): never {
     const parts: string[] = [];
-    for (let index = 0; index < this.frameTop; index += 2) {
-      const label = this.frames[index] as string;
-      const detail = this.frames[index + 1] as string | number;
+    const count = this.frameTop / 2;
+    for (let frame = 0; frame < count; frame += 1) {
+      if (frame === PATH_ENDS && count > 2 * PATH_ENDS + 1) {
+        parts.push(`… ${(count - 2 * PATH_ENDS).toLocaleString('en')} more …`);
+        frame = count - PATH_ENDS - 1;
+        continue;
+      }
+      const label = this.frames[2 * frame] as string;
+      const detail = this.frames[2 * frame + 1] as string | number;
       parts.push(label === 'directive' ? `directive '${detail}'` : detail === '' ? label : `${label} ${detail}`);
     }
     const path = parts.join(' > ') + (what === undefined ? '' : ` ${what}`);

@@ -33,6 +33,17 @@ function nestedOnOneLine(depth: number): string {
   return `.:53 {\n    errors\n    a${' { a'.repeat(depth)}${' }'.repeat(depth)}\n}\n`;
 }
 
+/** Parses once per text (the 100,000-level models serve several tests). */
+const models = new Map<string, Corefile>();
+function parsed(text: string): Corefile {
+  let model = models.get(text);
+  if (model === undefined) {
+    model = parseCorefile(text).corefile;
+    models.set(text, model);
+  }
+  return model;
+}
+
 /** Depth of the deepest block chain under the first directive named `a` (walked without recursion). */
 function depthOf(corefile: Corefile): number {
   const [server] = serverBlocks(corefile);
@@ -56,33 +67,47 @@ function innermost(corefile: Corefile): Block {
 describe('deeply nested Corefiles', () => {
   it('parses 1,500 and 100,000 levels, on separate lines and on one line', () => {
     for (const depth of [1500, 100_000]) {
-      const { corefile } = parseCorefile(nestedOnLines(depth));
+      const corefile = parsed(nestedOnLines(depth));
       expect(depthOf(corefile)).toBe(depth);
       expect(innermost(corefile).directives.map((directive) => directive.name)).toEqual(['x']);
-      expect(depthOf(parseCorefile(nestedOnOneLine(depth)).corefile)).toBe(depth);
+      expect(depthOf(parsed(nestedOnOneLine(depth)))).toBe(depth);
     }
   });
 
   it('prints them: four spaces per level, or the one line as written', () => {
-    expect(printCorefile(parseCorefile(nestedOnLines(1500)).corefile)).toBe(canonicalOnLines(1500));
-    for (const depth of [1500, 100_000]) {
-      const text = nestedOnOneLine(depth);
-      expect(formatCorefile(text)).toMatchObject({ text, unchanged: true });
-    }
+    expect(printCorefile(parsed(nestedOnLines(1500)))).toBe(canonicalOnLines(1500));
+    expect(formatCorefile(nestedOnOneLine(1500))).toMatchObject({ text: nestedOnOneLine(1500), unchanged: true });
+    expect(printCorefile(parsed(nestedOnOneLine(100_000)))).toBe(nestedOnOneLine(100_000));
   });
 
   it('refuses, typed and located, a canonical text longer than a string can be', () => {
     // 100,000 levels, each on its own line, indent to about 20 billion characters.
-    const { corefile } = parseCorefile(nestedOnLines(100_000));
     let caught: unknown;
     try {
-      printCorefile(corefile);
+      printCorefile(parsed(nestedOnLines(100_000)));
     } catch (error) {
       caught = error;
     }
     expect(caught).toBeInstanceOf(CorefilePrintError);
     expect(caught).toMatchObject({ code: 'output-too-large' });
     expect((caught as CorefilePrintError).position?.line).toBeGreaterThan(2);
+    expect((caught as CorefilePrintError).message.length).toBeLessThan(600);
+  });
+
+  it('names a deep node by the ends of its path', () => {
+    let directive: Directive = { name: 'x', arguments: ['{'] };
+    for (let level = 0; level < 1500; level += 1) directive = { name: 'a', arguments: [], block: { directives: [directive] } };
+    let caught: unknown;
+    try {
+      printCorefile({ items: [{ kind: 'server-block', keys: ['.'], directives: [directive] }] });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(CorefilePrintError);
+    expect((caught as CorefilePrintError).path).toBe(
+      "server block 1 > directive 'a' > block > directive 'a' > block > directive 'a' > block > directive 'a' > " +
+        "… 2,986 more … > block > directive 'a' > block > directive 'a' > block > directive 'a' > block > directive 'x' argument 1",
+    );
   });
 
   it('reports an unclosed block at the innermost level, as a syntax error', () => {
@@ -92,8 +117,8 @@ describe('deeply nested Corefiles', () => {
   });
 
   it('compares them', () => {
-    const a = parseCorefile(nestedOnOneLine(100_000)).corefile;
-    const b = parseCorefile(nestedOnLines(100_000)).corefile;
+    const a = parsed(nestedOnOneLine(100_000));
+    const b = parsed(nestedOnLines(100_000));
     const c = parseCorefile(nestedOnOneLine(100_000).replace(' a }', ' b }')).corefile;
     expect(corefilesEqual(a, parseCorefile(nestedOnOneLine(100_000)).corefile)).toBe(true);
     // The innermost blocks differ (`x` against `a`), and so do their line structures.
