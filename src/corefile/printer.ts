@@ -13,7 +13,8 @@ import type { SourcePosition } from '../util/source-position.js';
  * line, indented by four spaces per level; a nested block's `{` at the end of its directive's
  * line; every `}` on its own line; a blank line between top-level items; comments where the model
  * attaches them; a final line feed. The layout flags of the model (see `model.ts`) are printed as
- * recorded, so that CoreDNS reads back exactly the model.
+ * recorded, so that CoreDNS reads back exactly the model and every token inside a block starts a
+ * line exactly when it did in the source.
  *
  * A token is printed bare when CoreDNS reads it back unchanged, otherwise in double quotes with
  * `"` escaped as `\"`; a token no form reproduces is refused with {@link CorefilePrintError},
@@ -218,7 +219,9 @@ class Output {
     this.ensure(count);
     const { bytes } = this;
     const end = this.used + count;
-    bytes.fill(SPACE, this.used, end);
+    // A loop for the usual few levels; fill() for deep ones (its call costs more than it saves below).
+    if (count > 64) bytes.fill(SPACE, this.used, end);
+    else for (let index = this.used; index < end; index += 1) bytes[index] = SPACE;
     this.used = end;
   }
 
