@@ -78,6 +78,9 @@ describe('deeply nested Corefiles', () => {
     expect(printCorefile(parsed(nestedOnLines(1500)))).toBe(canonicalOnLines(1500));
     expect(formatCorefile(nestedOnOneLine(1500))).toMatchObject({ text: nestedOnOneLine(1500), unchanged: true });
     expect(printCorefile(parsed(nestedOnOneLine(100_000)))).toBe(nestedOnOneLine(100_000));
+    // In a snippet body too (read in the snippet context, printed while held for the self-import check).
+    const snippet = `(deep) {\n    a${' { a'.repeat(100_000)}${' }'.repeat(100_000)}\n    import x\n}\n`;
+    expect(formatCorefile(snippet, { tokenPositions: true })).toMatchObject({ text: snippet, unchanged: true });
   });
 
   it('refuses, typed and located, a canonical text longer than a string can be', () => {
