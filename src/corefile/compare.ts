@@ -53,36 +53,54 @@ function sameItem(a: CorefileItem, b: CorefileItem): boolean {
   }
 }
 
+/**
+ * Two directive lists with everything under them. Nested blocks are walked without recursion:
+ * pairs of lists still to compare wait on a stack, so depth is bounded only by the models.
+ */
 function sameDirectiveList(a: DirectiveList, b: DirectiveList): boolean {
-  const { directives } = a;
-  if (directives.length !== b.directives.length) return false;
-  for (let index = 0; index < directives.length; index += 1) {
-    if (!sameDirective(directives[index] as Directive, b.directives[index] as Directive, index === 0)) return false;
+  const pending: DirectiveList[] = [a, b];
+  while (pending.length > 0) {
+    const listB = pending.pop() as DirectiveList;
+    const listA = pending.pop() as DirectiveList;
+    const { directives } = listA;
+    if (directives.length !== listB.directives.length) return false;
+    for (let index = 0; index < directives.length; index += 1) {
+      if (!sameDirective(directives[index] as Directive, listB.directives[index] as Directive, index === 0, pending)) return false;
+    }
+    if (!sameComments(listA.endComments, listB.endComments, directives.length > 0) || !sameComment(listA.closingComment, listB.closingComment)) return false;
   }
-  return sameComments(a.endComments, b.endComments, directives.length > 0) && sameComment(a.closingComment, b.closingComment);
+  return true;
 }
 
-function sameDirective(a: Directive, b: Directive, first: boolean): boolean {
+/** Compares a directive's own line and layout; pushes its pairs of blocks on `pending`. */
+function sameDirective(a: Directive, b: Directive, first: boolean, pending: DirectiveList[]): boolean {
   if (a.name !== b.name || !sameStrings(a.arguments, b.arguments)) return false;
   const leadingA = a.leadingComments ?? NO_COMMENTS;
   const leadingB = b.leadingComments ?? NO_COMMENTS;
   if (!sameComments(leadingA, leadingB, !first) || !sameComment(a.trailingComment, b.trailingComment)) return false;
   if (((!first || leadingA.length > 0) && a.blankLineBefore === true) !== ((!first || leadingB.length > 0) && b.blankLineBefore === true)) return false;
-  return sameRest(a, b);
+  let segmentA: Directive | AfterBlock | undefined = a;
+  let segmentB: Directive | AfterBlock | undefined = b;
+  while (segmentA !== undefined && segmentB !== undefined) {
+    if ((segmentA.block === undefined) !== (segmentB.block === undefined)) return false;
+    if (segmentA.block !== undefined) {
+      if (!sameBlockLayout(segmentA.block, segmentB.block as Block)) return false;
+      pending.push(segmentA.block, segmentB.block as Block);
+    }
+    segmentA = segmentA.afterBlock;
+    segmentB = segmentB.afterBlock;
+    if (segmentA === undefined || segmentB === undefined) return segmentA === segmentB;
+    if (!sameStrings(segmentA.arguments, segmentB.arguments)) return false;
+  }
+  return true;
 }
 
-function sameRest(a: Directive | AfterBlock, b: Directive | AfterBlock): boolean {
-  if ((a.block === undefined) !== (b.block === undefined)) return false;
-  if (a.block !== undefined && !sameBlock(a.block, b.block as Block)) return false;
-  if (a.afterBlock === undefined || b.afterBlock === undefined) return a.afterBlock === b.afterBlock;
-  return sameStrings(a.afterBlock.arguments, b.afterBlock.arguments) && sameRest(a.afterBlock, b.afterBlock);
-}
-
-function sameBlock(a: Block, b: Block): boolean {
+/** The block's own flags and opening comment (its directives are compared as a list). */
+function sameBlockLayout(a: Block, b: Block): boolean {
   return (
-    sameDirectiveList(a, b) &&
     (a.openedOnNewLine === true) === (b.openedOnNewLine === true) &&
     sameComment(a.openingComment, b.openingComment) &&
+    (a.firstTokenOnOpeningLine === true) === (b.firstTokenOnOpeningLine === true) &&
     (a.closedOnLastLine === true && a.directives.length > 0) === (b.closedOnLastLine === true && b.directives.length > 0)
   );
 }
@@ -129,42 +147,54 @@ function comparableItem(item: CorefileItem): unknown {
   }
 }
 
+/**
+ * The comparable form of a directive list. Built without recursion (depth is bounded only by the
+ * model): each block's form is made empty, linked into its parent, and filled when its turn
+ * comes on the `pending` stack.
+ */
 function directiveList(list: DirectiveList): Record<string, unknown> {
-  return {
-    directives: list.directives.map((directive, index) => comparableDirective(directive, index === 0)),
-    endComments: comments(list.endComments, list.directives.length > 0),
-    closing: comment(list.closingComment),
-  };
+  const root: Record<string, unknown> = {};
+  const pending: [DirectiveList, Record<string, unknown>][] = [[list, root]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [source, target] = next;
+    target['directives'] = source.directives.map((directive, index) => comparableDirective(directive, index === 0, pending));
+    target['endComments'] = comments(source.endComments, source.directives.length > 0);
+    target['closing'] = comment(source.closingComment);
+  }
+  return root;
 }
 
-function comparableDirective(directive: Directive, first: boolean): unknown {
+function comparableDirective(directive: Directive, first: boolean, pending: [DirectiveList, Record<string, unknown>][]): unknown {
   const leading = comments(directive.leadingComments, !first);
-  return {
+  const result: Record<string, unknown> = {
     name: directive.name,
     arguments: [...directive.arguments],
     leading,
     trailing: comment(directive.trailingComment),
     blank: (!first || leading.length > 0) && directive.blankLineBefore === true,
-    ...rest(directive),
   };
-}
-
-function rest(segment: Directive | AfterBlock): Record<string, unknown> {
-  const result: Record<string, unknown> = {};
-  if (segment.block !== undefined) result['block'] = comparableBlock(segment.block);
-  if (segment.afterBlock !== undefined) {
-    result['afterBlock'] = { arguments: [...segment.afterBlock.arguments], ...rest(segment.afterBlock) };
+  let target = result;
+  let segment: Directive | AfterBlock = directive;
+  for (;;) {
+    if (segment.block !== undefined) target['block'] = comparableBlock(segment.block, pending);
+    const after: AfterBlock | undefined = segment.afterBlock;
+    if (after === undefined) return result;
+    const next: Record<string, unknown> = { arguments: [...after.arguments] };
+    target['afterBlock'] = next;
+    target = next;
+    segment = after;
   }
-  return result;
 }
 
-function comparableBlock(block: Block): unknown {
-  return {
-    ...directiveList(block),
-    openedOnNewLine: block.openedOnNewLine === true,
-    opening: comment(block.openingComment),
-    closedOnLastLine: block.closedOnLastLine === true && block.directives.length > 0,
-  };
+/** A block's form, its directive list left to fill (pushed on `pending`). */
+function comparableBlock(block: Block, pending: [DirectiveList, Record<string, unknown>][]): unknown {
+  const form: Record<string, unknown> = {};
+  pending.push([block, form]);
+  form['openedOnNewLine'] = block.openedOnNewLine === true;
+  form['opening'] = comment(block.openingComment);
+  form['firstTokenOnOpeningLine'] = block.firstTokenOnOpeningLine === true;
+  form['closedOnLastLine'] = block.closedOnLastLine === true && block.directives.length > 0;
+  return form;
 }
 
 function comments(list: readonly Comment[] | undefined, firstCanBeBlank: boolean): unknown[] {

@@ -47,7 +47,9 @@ export type CorefilePrintErrorCode =
   /** A comment containing a line break or a lone surrogate. */
   | 'unrepresentable-comment'
   /** A combination the parser can never produce (e.g. a layout flag that contradicts the content). */
-  | 'invalid-model';
+  | 'invalid-model'
+  /** The text would be longer than a string can be (2^29 - 24 characters; deep nesting indents a lot). */
+  | 'output-too-large';
 
 /** Reasons {@link parseServerKey} refuses a key, with CoreDNS's own wording. */
 export type ServerKeyErrorCode =

@@ -20,10 +20,12 @@ import type { SourcePosition } from '../util/source-position.js';
  * validated until imported (we never import it).
  *
  * **Layout** that plugins can observe is part of the model, so printing never changes what
- * CoreDNS reads: the optional {@link Block} flags and {@link Directive.afterBlock} record the rare
- * layouts CoreDNS accepts but the canonical form would change (a `{` on its own line, a `}` after
- * tokens, tokens after a `}`). Layout plugins cannot observe (indentation, where a server block's
- * braces sit, key lists spread over lines with commas, braceless blocks) is not kept.
+ * CoreDNS reads: the optional {@link Block} flags and {@link Directive.afterBlock} record the
+ * layouts CoreDNS accepts but the canonical form would change (a `{` on its own line, a token
+ * after `{` on its line, a `}` after tokens, tokens after a `}`). Within every server block and
+ * snippet body, each token keeps whether it starts a line. Layout plugins cannot observe
+ * (indentation, where a server block's or snippet's braces sit and whether its first directive
+ * shares the `{` line, key lists spread over lines with commas, braceless blocks) is not kept.
  *
  * **Comments** are kept, attached to the node they precede (`leadingComments`), or end
  * (`trailingComment`: the comment at the end of the node's first line). Comments before a block's
@@ -62,7 +64,7 @@ export interface DirectiveList {
   readonly closePosition?: SourcePosition;
 }
 
-/** A nested block `{ … }` after a directive's arguments. Nesting depth is unlimited. */
+/** A nested block `{ … }` after a directive's arguments. Nesting depth is limited only by the input. */
 export interface Block extends DirectiveList {
   /**
    * The `{` was the first token of its line. CoreDNS's parser accepts that, but plugins then do
@@ -72,6 +74,13 @@ export interface Block extends DirectiveList {
   readonly openedOnNewLine?: boolean;
   /** The comment at the end of the `{` line; only with `openedOnNewLine`. */
   readonly openingComment?: Comment;
+  /**
+   * The token after the `{` is on the `{` line: the first directive (`health { lameduck 5s }`)
+   * or, in an empty block, the `}` (`forward . 1.1.1.1 { }`). Plugins reading with `NextArg` see
+   * the difference. The `{` line then has no comment of its own and the first directive no
+   * leading comments (in an empty block: no end comments); an `import` cannot come first.
+   */
+  readonly firstTokenOnOpeningLine?: boolean;
   /**
    * The `}` shared its line with the block's last token (`health { lameduck 5s }`): plugins then
    * read the `}` as one more argument of that line. Only meaningful when the block has directives.

@@ -119,6 +119,7 @@ export class ParsedBlock implements Mutable<Block> {
   declare closePosition?: SourcePosition;
   declare openedOnNewLine?: boolean;
   declare openingComment?: Comment;
+  declare firstTokenOnOpeningLine?: boolean;
   declare closedOnLastLine?: boolean;
   readonly #at: PackedPosition;
 

@@ -118,8 +118,10 @@ function listOf<T>(stack: readonly T[], start: number, end: number): T[] {
 }
 
 /**
- * Recursive descent over the scanner. The scanner's fields describe the next unconsumed word
- * (`hasWord`); comments are attached as they are passed (`peek`).
+ * A reader over the scanner: one method per construct, nested blocks kept on explicit stacks
+ * instead of the call stack (see `directiveList`), so nesting depth is limited only by the input.
+ * The scanner's fields describe the next unconsumed word (`hasWord`); comments are attached as
+ * they are passed (`peek`).
  *
  * Speed: the model is what stays in memory, and on a large file the garbage collector copying it
  * (and the kernel handing out fresh pages for it) is most of the time. So each node is allocated
@@ -164,11 +166,17 @@ class Parser {
   private readonly singleWordLists: (readonly string[])[] = SINGLE_WORD_LISTS;
   /** Positions cut by the last `takeWords` (only with `tokenPositions`). */
   private takenPositions: SourcePosition[] | undefined;
+  /** Where comments on a directive's line wait until its node exists (no object per directive). */
+  private readonly slots: CommentSlots = {};
   /**
-   * Where comments on a directive's lines wait until its node exists: one reusable holder per
-   * nesting depth, so that no object is made per directive.
+   * The nested blocks open around the current position, outermost first (`depth` of them), with
+   * the directive owning each, that directive's last afterBlock segment, and where the block's
+   * directives start on `directiveStack`. Like the other stacks, they never shrink.
    */
-  private readonly slotPool: CommentSlots[] = [];
+  private readonly openBlocks: ParsedBlock[] = [];
+  private readonly openDirectives: ParsedDirectiveWithBlock[] = [];
+  private readonly openTails: (MutableAfterBlock | undefined)[] = [];
+  private readonly openListStarts: number[] = [];
   private depth = 0;
 
   constructor(
@@ -365,10 +373,10 @@ class Parser {
       const { line: openLine, column: openColumn } = this.scan;
       if (server.keys.length === 0) server.moveTo(openLine, openColumn);
       this.consume();
-      this.directiveList(server, 'server', openLine, openColumn, false);
+      this.directiveList(server, 'server', openLine, openColumn);
     } else {
       this.warn('block-without-braces', 'this server block has no braces: every following line belongs to it, up to a line starting with }', this.here());
-      this.directiveList(server, 'server', 0, 0, false);
+      this.directiveList(server, 'server', 0, 0);
     }
     if (server.keys.length === 0) this.warn('block-without-keys', 'this block has no keys (only empty ones): CoreDNS ignores it', server.position);
     return server;
@@ -463,7 +471,7 @@ class Parser {
     this.consume();
     const recorded: RecordedWord[] = [];
     this.recorded = recorded;
-    this.directiveList(snippet, 'snippet', opening.line, opening.column, false);
+    this.directiveList(snippet, 'snippet', opening.line, opening.column);
     this.recorded = undefined;
     recorded.pop(); // the closing brace
     const importWord = recorded[findSelfImport(name, recorded)];
@@ -476,40 +484,52 @@ class Parser {
   // ── blocks and directives ────────────────────────────────────────────────────────────────────
 
   /**
-   * Directives up to the closing `}` (consumed). `openLine` and `openColumn` are the position of
-   * a braced block's `{`; `openLine` is 0 for a braceless server block, which ends at end of input
-   * or a line-initial `}`. Only a nested block (`isBlock`) records a `}` that shares the last
-   * line: for server blocks and snippets that is invisible to plugins.
+   * The directives of a server block or snippet body, up to its closing `}` (consumed), nested
+   * blocks included. `openLine` and `openColumn` are the position of the body's `{`; `openLine`
+   * is 0 for a braceless server block, which ends at end of input or a line-initial `}`.
+   *
+   * Nesting is read without recursion, so that depth is bounded only by the input: the
+   * directives whose nested block is open wait on the `open…` stacks, one entry per level, and
+   * the loop goes on with the innermost list. A `}` there closes it and resumes its directive
+   * (which may take more words, or another block, after the `}`).
    */
-  private directiveList(list: MutableDirectiveList, context: Context, openLine: number, openColumn: number, isBlock: boolean): void {
-    const stack = this.directiveStack;
-    const start = this.directiveTop;
+  private directiveList(list: MutableDirectiveList, context: Context, openLine: number, openColumn: number): void {
+    const listStart = this.directiveTop;
+    const nestedContext: Context = context === 'snippet' ? 'snippet' : 'nested';
     for (;;) {
+      const depth = this.depth;
+      const innerContext = depth === 0 ? context : nestedContext;
       if (!this.peek()) {
+        if (depth > 0) this.endOfInput(nestedContext, (this.openBlocks[depth - 1] as ParsedBlock).position);
         if (openLine !== 0) this.endOfInput(context, { line: openLine, column: openColumn });
         break;
       }
       const text = this.scan.text;
       if (text === '}') {
-        list.directives = this.takeDirectives(start);
-        this.closeList(list, isBlock && !this.atNewLine());
-        return;
+        if (depth === 0) {
+          list.directives = this.takeDirectives(listStart);
+          // A `}` sharing the last line of a server block or snippet is invisible to plugins.
+          this.closeList(list, false);
+          return;
+        }
+        this.closeBlock();
+        this.resumeDirective(depth === 1 ? context : nestedContext);
+        continue;
       }
       if (text === '{') {
-        if (context === 'server') this.fail('unknown-directive', "Unknown directive '{'", this.here());
+        if (innerContext === 'server') this.fail('unknown-directive', "Unknown directive '{'", this.here());
         this.fail('unsupported-construct', "a block cannot start with '{': CoreDNS hands that brace to the plugin as a property name", this.here());
       }
-      if (text === 'import' && context !== 'server' && !this.atNewLine()) {
+      if (text === 'import' && innerContext !== 'server' && !this.atNewLine()) {
         this.fail(
           'unsupported-construct',
           "'import' right after '{' on the same line is not an import in CoreDNS (the plugin reads it as a word); put it on its own line",
           this.here(),
         );
       }
-      const directive = this.directive(context, this.directiveTop === start);
-      stack[this.directiveTop++] = directive;
+      this.directive(innerContext, this.directiveTop === (depth === 0 ? listStart : (this.openListStarts[depth - 1] as number)));
     }
-    list.directives = this.takeDirectives(start);
+    list.directives = this.takeDirectives(listStart);
   }
 
   /** The directives pushed since `start`, as an exact-length list; the stack shrinks back. */
@@ -531,6 +551,10 @@ class Parser {
     this.warn('missing-closing-brace', "this server block has no closing '}': the nested block's '}' ends it", opening);
   }
 
+  /**
+   * Consumes a list's `}`. `onLastLine`: it shares the line of the list's last token, which only
+   * a nested block records (plugins read that `}` as one more argument).
+   */
   private closeList(list: MutableDirectiveList, onLastLine: boolean): void {
     const closeAt = onLastLine || this.tokenPositions ? this.here() : undefined;
     if (this.tokenPositions && closeAt !== undefined) list.closePosition = closeAt;
@@ -545,17 +569,20 @@ class Parser {
     }
   }
 
-  private directive(context: Context, firstInList: boolean): Directive {
+  /**
+   * One directive: its name and the words on its line. Pushed on the directive stack when it
+   * ends; when a `{` opens a nested block, its node is made then (the block is its last
+   * constructor argument) and waits on the `open…` stacks until the block closes.
+   */
+  private directive(context: Context, firstInList: boolean): void {
     const leadingComments = this.takePending(firstInList);
     const { line, column } = this.scan;
     const name = this.scan.text;
     const blankLineBefore = (leadingComments.length > 0 || !firstInList) && line - this.lastContentLine >= 2;
     this.consume();
-    // Comments on the directive's lines wait in a holder until the node exists (it is built last,
-    // with all its fields at once: that keeps the many directive objects small). Nested
-    // directives use the holders of deeper levels.
-    const depth = this.depth;
-    const slots = (this.slotPool[depth] ??= {});
+    // Comments on the directive's line wait in a holder until the node exists (it is built with
+    // all its fields at once: that keeps the many directive objects small).
+    const { slots } = this;
     slots.trailingComment = undefined;
     this.setOwner(slots, 'trailingComment');
     if (context === 'server' && this.knownDirectives !== undefined && !this.knownDirectives.has(name) && !isExempt(name)) {
@@ -570,62 +597,31 @@ class Parser {
       const slot = this.sameLineFollows() ? this.scan.slot : -1;
       this.pushText(slot, this.importPattern(at));
     }
-    let words: string[] | undefined;
-    let positions: SourcePosition[] | undefined;
-    let block: Block | undefined;
-    let afterBlock: MutableAfterBlock | undefined;
-    let tail: MutableAfterBlock | undefined;
+    let opensBlock = false;
     while (this.peek()) {
       const text = this.scan.text;
       const newLine = this.atNewLine();
       if (text === '{') {
         if (newLine && isImport && context === 'server') this.fail('unknown-directive', "Unknown directive '{'", this.here());
-        if (words === undefined) {
-          words = this.takeWords(start, positionStart);
-          positions = this.takenPositions;
-        }
-        this.depth = depth + 1;
-        const nested = this.block(newLine, context === 'snippet' ? 'snippet' : 'nested');
-        this.depth = depth;
-        if (block === undefined) {
-          block = nested;
-        } else if (tail !== undefined && tail.block === undefined) {
-          tail.block = nested;
-        } else {
-          const next: MutableAfterBlock = { arguments: [], block: nested };
-          if (tail === undefined) afterBlock = next;
-          else tail.afterBlock = next;
-          tail = next;
-        }
-        continue;
+        opensBlock = true;
+        break;
       }
       if (newLine) break;
       if (text === '}') {
         if (context === 'server') this.fail('unexpected-closing-brace', "Unexpected '}' because no matching opening brace", this.here());
         break;
       }
-      if (words === undefined) {
-        this.pushWord();
-        continue;
-      }
-      // Words after a nested block's `}` on the same line.
-      const argumentAt = this.here();
-      if (tail === undefined || tail.block !== undefined) {
-        this.warn('tokens-after-closing-brace', `'${text}' follows a '}' on the same line: CoreDNS adds it to the directive after the block`, argumentAt);
-        const next: MutableAfterBlock = { arguments: [] };
-        if (tail === undefined) afterBlock = next;
-        else tail.afterBlock = next;
-        tail = next;
-      }
-      tail.arguments.push(this.consume());
-      if (this.tokenPositions) (tail.argumentPositions ??= []).push(argumentAt);
+      this.pushWord();
     }
-    if (words === undefined) {
-      words = this.takeWords(start, positionStart);
-      positions = this.takenPositions;
+    const words = this.takeWords(start, positionStart);
+    let directive: ParsedDirective | ParsedDirectiveWithBlock;
+    let block: ParsedBlock | undefined;
+    if (opensBlock) {
+      block = new ParsedBlock(NO_DIRECTIVES, this.scan.line, this.scan.column);
+      directive = new ParsedDirectiveWithBlock(name, words, block, line, column);
+    } else {
+      directive = new ParsedDirective(name, words, line, column);
     }
-    const directive = block === undefined ? new ParsedDirective(name, words, line, column) : new ParsedDirectiveWithBlock(name, words, block, line, column);
-    if (afterBlock !== undefined) directive.afterBlock = afterBlock;
     if (leadingComments.length > 0) directive.leadingComments = leadingComments;
     const trailingComment = slots.trailingComment;
     if (trailingComment !== undefined) {
@@ -633,22 +629,88 @@ class Parser {
       slots.trailingComment = undefined;
     }
     if (blankLineBefore) directive.blankLineBefore = true;
-    if (this.tokenPositions) directive.argumentPositions = positions as SourcePosition[];
+    if (this.tokenPositions) directive.argumentPositions = this.takenPositions as SourcePosition[];
     if (this.ownerNode === slots) this.ownerNode = directive;
-    return directive;
+    if (block === undefined) {
+      this.directiveStack[this.directiveTop++] = directive;
+      return;
+    }
+    this.openDirectives[this.depth] = directive as ParsedDirectiveWithBlock;
+    this.openTails[this.depth] = undefined;
+    this.openBlock(block);
   }
 
-  private block(openedOnNewLine: boolean, context: Context): Block {
+  /**
+   * Goes on with the directive whose nested block just closed (the innermost open one): words
+   * after the `}` on its line, or another block. Pushes the directive when it ends.
+   */
+  private resumeDirective(context: Context): void {
+    const depth = this.depth;
+    const directive = this.openDirectives[depth] as ParsedDirectiveWithBlock;
+    let tail = this.openTails[depth];
+    while (this.peek()) {
+      const text = this.scan.text;
+      const newLine = this.atNewLine();
+      if (text === '{') {
+        if (newLine && context === 'server' && directive.name === 'import') this.fail('unknown-directive', "Unknown directive '{'", this.here());
+        const block = new ParsedBlock(NO_DIRECTIVES, this.scan.line, this.scan.column);
+        if (tail !== undefined && tail.block === undefined) {
+          tail.block = block;
+        } else {
+          const next: MutableAfterBlock = { arguments: [], block };
+          if (tail === undefined) directive.afterBlock = next;
+          else tail.afterBlock = next;
+          tail = next;
+        }
+        this.openTails[depth] = tail;
+        this.openBlock(block);
+        return;
+      }
+      if (newLine) break;
+      if (text === '}') {
+        if (context === 'server') this.fail('unexpected-closing-brace', "Unexpected '}' because no matching opening brace", this.here());
+        break;
+      }
+      // Words after a nested block's `}` on the same line.
+      const argumentAt = this.here();
+      if (tail === undefined || tail.block !== undefined) {
+        this.warn('tokens-after-closing-brace', `'${text}' follows a '}' on the same line: CoreDNS adds it to the directive after the block`, argumentAt);
+        const next: MutableAfterBlock = { arguments: [] };
+        if (tail === undefined) directive.afterBlock = next;
+        else tail.afterBlock = next;
+        tail = next;
+      }
+      tail.arguments.push(this.consume());
+      if (this.tokenPositions) (tail.argumentPositions ??= []).push(argumentAt);
+    }
+    this.directiveStack[this.directiveTop++] = directive;
+  }
+
+  /** Consumes the `{` of `block` (at the scanner) and makes it the innermost open list. */
+  private openBlock(block: ParsedBlock): void {
     const { line, column } = this.scan;
-    const block = new ParsedBlock(NO_DIRECTIVES, line, column);
+    const openedOnNewLine = this.atNewLine();
     this.consume();
     if (openedOnNewLine) {
       block.openedOnNewLine = true;
       this.setOwner(block, 'openingComment');
       this.warn('brace-on-own-line', "this '{' starts a line: CoreDNS accepts it, but plugins only see a block whose '{' ends the directive's line", { line, column });
     }
-    this.directiveList(block, context, line, column, true);
-    return block;
+    // Plugins can see whether the token after `{` shares its line (NextArg does): kept.
+    if (this.sameLineFollows()) block.firstTokenOnOpeningLine = true;
+    const depth = this.depth;
+    this.openBlocks[depth] = block;
+    this.openListStarts[depth] = this.directiveTop;
+    this.depth = depth + 1;
+  }
+
+  /** Consumes the `}` of the innermost open block, which gets its directives. */
+  private closeBlock(): void {
+    const depth = this.depth - 1;
+    const block = this.openBlocks[depth] as ParsedBlock;
+    block.directives = this.takeDirectives(this.openListStarts[depth] as number);
+    this.closeList(block, !this.atNewLine());
+    this.depth = depth;
   }
 }
 

@@ -13,7 +13,8 @@ import type { SourcePosition } from '../util/source-position.js';
  * line, indented by four spaces per level; a nested block's `{` at the end of its directive's
  * line; every `}` on its own line; a blank line between top-level items; comments where the model
  * attaches them; a final line feed. The layout flags of the model (see `model.ts`) are printed as
- * recorded, so that CoreDNS reads back exactly the model.
+ * recorded, so that CoreDNS reads back exactly the model and every token inside a block starts a
+ * line exactly when it did in the source.
  *
  * A token is printed bare when CoreDNS reads it back unchanged, otherwise in double quotes with
  * `"` escaped as `\"`; a token no form reproduces is refused with {@link CorefilePrintError},
@@ -22,6 +23,8 @@ import type { SourcePosition } from '../util/source-position.js';
 
 /** Spaces per nesting level. */
 const INDENT_WIDTH = 4;
+/** Path entries named at each end of an error's path (a block and its directive are two). */
+const PATH_ENDS = 8;
 
 /** How a token is written. */
 export type TokenForm =
@@ -95,8 +98,13 @@ export function formatToken(token: string): string {
 /** Prints `corefile` in canonical form. Throws {@link CorefilePrintError} for unrepresentable models. */
 export function printCorefile(corefile: Corefile): string {
   const printer = new Printer();
-  printer.corefile(corefile);
-  return printer.finish();
+  try {
+    printer.corefile(corefile);
+    return printer.finish();
+  } catch (error) {
+    if (error instanceof OutputTooLarge) printer.failTooLarge();
+    throw error;
+  }
 }
 
 type Context = 'server' | 'nested' | 'snippet';
@@ -111,6 +119,15 @@ const DECODER = new TextDecoder();
 const ENCODER = new TextEncoder();
 const DECODER_KEEPING_BOM = new TextDecoder('utf-8', { ignoreBOM: true });
 const CHUNK_SIZE = 1 << 16;
+/**
+ * The longest text printed: the most UTF-16 code units a V8 string holds (2^29 - 24). Canonical
+ * indentation grows with nesting depth, so a deeply nested model can need more; it is refused
+ * with `output-too-large` instead of failing inside the engine.
+ */
+const MAX_TEXT_LENGTH = 2 ** 29 - 24;
+
+/** Thrown by {@link Output} when the text passes {@link MAX_TEXT_LENGTH}; the printer reports it. */
+class OutputTooLarge extends Error {}
 
 /**
  * The buffer of the last output, lent to the next one while the garbage collector lets it live:
@@ -131,6 +148,8 @@ class Output {
   /** Bytes already decoded into `chunks`. */
   private flushed = 0;
   private readonly chunks: string[] = [];
+  /** UTF-16 code units in `chunks`. */
+  private characters = 0;
   /** Set while written bytes must stay in the buffer, to be read back with `text(from)`. */
   private holding = false;
 
@@ -200,7 +219,9 @@ class Output {
     this.ensure(count);
     const { bytes } = this;
     const end = this.used + count;
-    for (let index = this.used; index < end; index += 1) bytes[index] = SPACE;
+    // A loop for the usual few levels; fill() for deep ones (its call costs more than it saves below).
+    if (count > 64) bytes.fill(SPACE, this.used, end);
+    else for (let index = this.used; index < end; index += 1) bytes[index] = SPACE;
     this.used = end;
   }
 
@@ -237,6 +258,8 @@ class Output {
       this.flush();
       if (needed <= this.bytes.length) return;
     }
+    // A UTF-8 byte sequence decodes to at least a third as many code units.
+    if (this.characters + Math.ceil((this.used + needed) / 3) > MAX_TEXT_LENGTH) throw new OutputTooLarge();
     let size = this.bytes.length * 2;
     while (size < this.used + needed) size *= 2;
     const bigger = new Uint8Array(size);
@@ -247,7 +270,10 @@ class Output {
   private flush(): void {
     if (this.used === 0) return;
     const decoder = this.flushed === 0 ? DECODER : DECODER_KEEPING_BOM;
-    this.chunks.push(decoder.decode(this.bytes.subarray(0, this.used)));
+    const chunk = decoder.decode(this.bytes.subarray(0, this.used));
+    this.characters += chunk.length;
+    if (this.characters > MAX_TEXT_LENGTH) throw new OutputTooLarge();
+    this.chunks.push(chunk);
     this.flushed += this.used;
     this.used = 0;
   }
@@ -272,10 +298,25 @@ class Printer {
    */
   private readonly frames: (string | number)[] = [];
   private frameTop = 0;
+  /** The blocks open around the directive being printed (see `body`). */
+  private readonly openLists: DirectiveList[] = [];
+  private readonly openOwners: (Directive | AfterBlock)[] = [];
+  private readonly nextIndex: number[] = [];
+  /** The node being printed, for the position of an `output-too-large` refusal. */
+  private current: Located | undefined;
 
   finish(): string {
     this.endLine();
     return this.out.finish();
+  }
+
+  /** Refuses the model when its text outgrew {@link MAX_TEXT_LENGTH} (see `Output`). */
+  failTooLarge(): never {
+    this.fail(
+      'output-too-large',
+      `the printed Corefile would be longer than ${MAX_TEXT_LENGTH.toLocaleString('en')} characters, the most a string can hold (indentation grows by four spaces per nesting level)`,
+      this.current?.position,
+    );
   }
 
   private pushFrame(label: string, detail: string | number): void {
@@ -356,6 +397,7 @@ class Printer {
   }
 
   private item(item: CorefileItem): void {
+    this.current = item;
     const leading = item.leadingComments;
     this.commentLines(leading, 0, false);
     if (item.blankLineBefore === true && leading !== undefined && leading.length > 0) this.blankLine();
@@ -377,7 +419,7 @@ class Printer {
         this.endLine();
         this.out.hold();
         const bodyStart = this.out.length;
-        this.directiveList(item, 1, 'snippet');
+        this.body(item, 'snippet');
         this.checkSnippetBody(item.name, bodyStart);
         this.out.release();
         this.closeLine(0, item);
@@ -388,7 +430,7 @@ class Printer {
         this.keys(item);
         this.out.writeBytes(SPACE, OPEN_BRACE);
         this.setLineComment(item.trailingComment, 'trailing comment');
-        this.directiveList(item, 1, 'server');
+        this.body(item, 'server');
         this.closeLine(0, item);
         return;
     }
@@ -446,32 +488,88 @@ class Printer {
     }
   }
 
-  private directiveList(list: DirectiveList, depth: number, context: Context): void {
-    const { directives } = list;
-    for (let index = 0; index < directives.length; index += 1) {
-      const directive = directives[index] as Directive;
-      this.pushFrame('directive', directive.name);
-      const leading = directive.leadingComments;
-      const hasLeading = leading !== undefined && leading.length > 0;
-      if (hasLeading) this.commentLines(leading, depth, index > 0);
-      if (directive.blankLineBefore === true && (index > 0 || hasLeading)) this.blankLine();
-      this.directive(directive, depth, context);
+  /**
+   * The directives of a server block or snippet body (indented one level), nested blocks
+   * included. Nesting is walked without recursion, so that depth is bounded only by the model:
+   * the blocks open around the current directive wait on the `open…` stacks, one entry per level,
+   * with the segment (directive or afterBlock) each belongs to and the index of its next directive.
+   */
+  private body(list: DirectiveList, context: Context): void {
+    const inner: Context = context === 'snippet' ? 'snippet' : 'nested';
+    const { openLists, openOwners, nextIndex } = this;
+    let level = 0;
+    openLists[0] = list;
+    nextIndex[0] = 0;
+    for (;;) {
+      const current = openLists[level] as DirectiveList;
+      const depth = level + 1;
+      const index = nextIndex[level] as number;
+      const { directives } = current;
+      if (index < directives.length) {
+        nextIndex[level] = index + 1;
+        const directive = directives[index] as Directive;
+        this.pushFrame('directive', directive.name);
+        const inline = index === 0 && level > 0 && (current as Block).firstTokenOnOpeningLine === true;
+        this.directive(directive, depth, level === 0 ? context : inner, index, inline);
+        const { block } = directive;
+        if (block === undefined) {
+          if (directive.afterBlock !== undefined) this.fail('invalid-model', 'afterBlock needs a block before it');
+          this.frameTop -= 2;
+          continue;
+        }
+        this.openBlock(block, depth);
+        level += 1;
+        openLists[level] = block;
+        openOwners[level] = directive;
+        nextIndex[level] = 0;
+        continue;
+      }
+      if (current.endComments !== undefined) {
+        this.pushFrame('end comments', '');
+        this.commentLines(current.endComments, depth, directives.length > 0);
+        this.frameTop -= 2;
+      }
+      if (level === 0) return;
+      // The list is a block: close it, then go on with the rest of the segment it belongs to.
       this.frameTop -= 2;
-    }
-    if (list.endComments !== undefined) {
-      this.pushFrame('end comments', '');
-      this.commentLines(list.endComments, depth, directives.length > 0);
-      this.frameTop -= 2;
+      this.closeBlock(current as Block, depth - 1, inner);
+      const after = (openOwners[level] as Directive | AfterBlock).afterBlock;
+      level -= 1;
+      if (after === undefined) {
+        this.frameTop -= 2;
+        continue;
+      }
+      if (after.arguments.length === 0 && after.block === undefined) this.fail('invalid-model', 'afterBlock needs arguments or a block');
+      this.arguments(after.arguments, undefined, after.argumentPositions, 'argument after the block');
+      if (after.block === undefined) {
+        if (after.afterBlock !== undefined) this.fail('invalid-model', 'afterBlock needs a block before it');
+        this.frameTop -= 2;
+        continue;
+      }
+      this.openBlock(after.block, depth - 1);
+      level += 1;
+      openLists[level] = after.block;
+      openOwners[level] = after;
+      nextIndex[level] = 0;
     }
   }
 
-  private directive(directive: Directive, depth: number, context: Context): void {
+  /**
+   * A directive's line up to its block: leading comments, name, arguments, trailing comment.
+   * `inline`: it follows its block's `{` on that line.
+   */
+  private directive(directive: Directive, depth: number, context: Context, index: number, inline: boolean): void {
+    this.current = directive;
+    const leading = directive.leadingComments;
+    const hasLeading = leading !== undefined && leading.length > 0;
+    if (hasLeading) this.commentLines(leading, depth, index > 0);
+    if (directive.blankLineBefore === true && (index > 0 || hasLeading)) this.blankLine();
     if (directive.name === 'import' && context !== 'snippet') this.checkImport(directive, context);
-    this.startLine(depth);
+    if (inline) this.out.writeByte(SPACE);
+    else this.startLine(depth);
     this.token(directive.name, 'name', -1, directive);
     this.arguments(directive.arguments, directive, directive.argumentPositions, 'argument');
     this.setLineComment(directive.trailingComment, 'trailing comment');
-    this.blockAndRest(directive, depth, context === 'snippet' ? 'snippet' : 'nested');
   }
 
   /** The checks CoreDNS applies to `import`, so that the printed text parses. */
@@ -492,20 +590,8 @@ class Printer {
     }
   }
 
-  private blockAndRest(segment: Directive | AfterBlock, depth: number, context: Context): void {
-    const { block, afterBlock } = segment;
-    if (block === undefined) {
-      if (afterBlock !== undefined) this.fail('invalid-model', 'afterBlock needs a block before it');
-      return;
-    }
-    this.block(block, depth, context);
-    if (afterBlock === undefined) return;
-    if (afterBlock.arguments.length === 0 && afterBlock.block === undefined) this.fail('invalid-model', 'afterBlock needs arguments or a block');
-    this.arguments(afterBlock.arguments, undefined, afterBlock.argumentPositions, 'argument after the block');
-    this.blockAndRest(afterBlock, depth, context);
-  }
-
-  private block(block: Block, depth: number, context: Context): void {
+  /** A block's `{`, for a directive at `depth`; its directives follow. */
+  private openBlock(block: Block, depth: number): void {
     if (block.openedOnNewLine === true) {
       this.startLine(depth);
       this.out.writeByte(OPEN_BRACE);
@@ -514,9 +600,30 @@ class Printer {
       if (block.openingComment !== undefined) this.fail('invalid-model', 'openingComment needs openedOnNewLine', block.position);
       this.out.writeBytes(SPACE, OPEN_BRACE);
     }
+    if (block.firstTokenOnOpeningLine === true) this.checkFirstTokenOnOpeningLine(block);
     this.pushFrame('block', '');
-    this.directiveList(block, depth + 1, context);
-    this.frameTop -= 2;
+  }
+
+  /** What `firstTokenOnOpeningLine` excludes: the parser reads each of these differently. */
+  private checkFirstTokenOnOpeningLine(block: Block): void {
+    if (this.lineComment !== undefined) {
+      this.fail('invalid-model', "a block whose first token shares the '{' line leaves that line no end for an earlier comment", block.position);
+    }
+    const first = block.directives[0];
+    if (first === undefined) {
+      if ((block.endComments?.length ?? 0) > 0) this.fail('invalid-model', "an empty block closed on its '{' line has no line for end comments", block.position);
+      return;
+    }
+    if ((first.leadingComments?.length ?? 0) > 0) {
+      this.fail('invalid-model', "a first directive on the '{' line has no line for leading comments", first.position ?? block.position);
+    }
+    if (first.name === 'import') {
+      this.fail('invalid-model', "an import right after '{' on its line is not an import (CoreDNS hands it to the plugin as a word)", first.position ?? block.position);
+    }
+  }
+
+  /** A block's `}`, for a directive at `depth`. */
+  private closeBlock(block: Block, depth: number, context: Context): void {
     const last = block.directives[block.directives.length - 1];
     if (block.closedOnLastLine === true && last !== undefined) {
       if ((block.endComments?.length ?? 0) > 0 || block.closingComment !== undefined) {
@@ -526,6 +633,11 @@ class Printer {
         this.fail('invalid-model', "a '}' after an import on its line would be read as a second import argument", block.position);
       }
       this.out.writeBytes(SPACE, CLOSE_BRACE);
+      return;
+    }
+    if (last === undefined && block.firstTokenOnOpeningLine === true) {
+      this.out.writeBytes(SPACE, CLOSE_BRACE);
+      this.setLineComment(block.closingComment, 'closing comment');
       return;
     }
     this.closeLine(depth, block);
@@ -547,11 +659,21 @@ class Printer {
     return trimTrailingSeparators(text);
   }
 
+  /**
+   * Throws the error, `path` naming the node: its frames joined with ` > `; in a model nested
+   * deeper than {@link PATH_ENDS} levels at each end, the middle ones are counted, not listed.
+   */
   private fail(code: CorefilePrintErrorCode, reason: string, at?: SourcePosition, what?: string): never {
     const parts: string[] = [];
-    for (let index = 0; index < this.frameTop; index += 2) {
-      const label = this.frames[index] as string;
-      const detail = this.frames[index + 1] as string | number;
+    const count = this.frameTop / 2;
+    for (let frame = 0; frame < count; frame += 1) {
+      if (frame === PATH_ENDS && count > 2 * PATH_ENDS + 1) {
+        parts.push(`… ${(count - 2 * PATH_ENDS).toLocaleString('en')} more …`);
+        frame = count - PATH_ENDS - 1;
+        continue;
+      }
+      const label = this.frames[2 * frame] as string;
+      const detail = this.frames[2 * frame + 1] as string | number;
       parts.push(label === 'directive' ? `directive '${detail}'` : detail === '' ? label : `${label} ${detail}`);
     }
     const path = parts.join(' > ') + (what === undefined ? '' : ` ${what}`);

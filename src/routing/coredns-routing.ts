@@ -189,23 +189,38 @@ export function coreDnsRouting(corefile: string | Corefile, options: CoreDnsRout
     if (match === undefined) return { destination: REFUSED, via: `no server block on port ${port} serves it` };
     const block = prepared.get(match.value) as PreparedBlock;
     if (block.empty) return { destination: REFUSED, via: `block ${block.label} has no plugins` };
-    return evaluate(block, name, 0);
+    return evaluate(block, name);
   }
 
   return { port, notes, zones: [...interesting], route };
 }
 
-function evaluate(block: PreparedBlock, name: string, from: number): Route {
-  for (let index = from; index < block.steps.length; index += 1) {
-    const decision = (block.steps[index] as Step).decide(name);
+/**
+ * Runs the block's plugins in order on `name`: the first that decides answers, and one that falls
+ * through gets the rest of the chain as its `otherwise`. A loop, not recursion: a block may hold
+ * any number of plugins that fall through (`template` can be repeated).
+ */
+function evaluate(block: PreparedBlock, name: string): Route {
+  const fallingThrough: Decision[] = [];
+  let last: Route = { destination: SERVFAIL, via: `block ${block.label}: no plugin answers` };
+  for (const step of block.steps) {
+    const decision = step.decide(name);
     if (decision === undefined) continue;
-    const via = `block ${block.label} > ${decision.via}`;
-    if (!decision.fallthrough) return { destination: decision.destination, via };
-    const next = evaluate(block, name, index + 1);
-    const destination = { ...decision.destination, otherwise: next.destination } as RouteDestination;
-    return { destination, via: `${via}, fallthrough > ${next.via.replace(`block ${block.label} > `, '')}` };
+    if (decision.fallthrough) {
+      fallingThrough.push(decision);
+      continue;
+    }
+    last = { destination: decision.destination, via: `block ${block.label} > ${decision.via}` };
+    break;
   }
-  return { destination: SERVFAIL, via: `block ${block.label}: no plugin answers` };
+  if (fallingThrough.length === 0) return last;
+  let destination = last.destination;
+  for (let index = fallingThrough.length - 1; index >= 0; index -= 1) {
+    destination = { ...(fallingThrough[index] as Decision).destination, otherwise: destination } as RouteDestination;
+  }
+  const vias = fallingThrough.map((decision) => decision.via);
+  vias.push(last.via.replace(`block ${block.label} > `, ''));
+  return { destination, via: `block ${block.label} > ${vias.join(', fallthrough > ')}` };
 }
 
 interface PrepareContext {

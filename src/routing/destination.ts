@@ -105,21 +105,37 @@ export function anyOf(destinations: readonly RouteDestination[]): RouteDestinati
   return { kind: 'any-of', destinations: keys.map((key) => byKey.get(key) as RouteDestination) };
 }
 
+/**
+ * The links of a chain of `otherwise` (a destination, what it passes on to, …), first to last:
+ * walked with a loop, as a block may chain any number of plugins that fall through.
+ */
+function chain(destination: RouteDestination): RouteDestination[] {
+  const links: RouteDestination[] = [destination];
+  for (let link = destination; (link.kind === 'cluster' || link.kind === 'plugin') && link.otherwise !== undefined; link = link.otherwise) {
+    links.push(link.otherwise);
+  }
+  return links;
+}
+
 /** A canonical text for `destination`: two destinations are the same exactly when their keys are. */
 export function destinationKey(destination: RouteDestination): string {
+  return chain(destination).map(linkKey).join('>');
+}
+
+/** The key of one link, without what it passes on to. */
+function linkKey(destination: RouteDestination): string {
   switch (destination.kind) {
     case 'cluster': {
       const zone = destination.zone === undefined ? '' : `@${displayName(destination.zone)}`;
       const federation = destination.federation === undefined ? '' : `[federation=${destination.federation}]`;
-      const otherwise = destination.otherwise === undefined ? '' : `>${destinationKey(destination.otherwise)}`;
-      return `cluster${zone}${federation}${otherwise}`;
+      return `cluster${zone}${federation}`;
     }
     case 'servers':
       return `servers(${destination.servers.join(',')})`;
     case 'any-of':
       return `any-of(${destination.destinations.map(destinationKey).join('|')})`;
     case 'plugin':
-      return `plugin:${destination.plugin}${destination.otherwise === undefined ? '' : `>${destinationKey(destination.otherwise)}`}`;
+      return `plugin:${destination.plugin}`;
     default:
       return destination.kind;
   }
@@ -132,11 +148,15 @@ export function sameDestination(a: RouteDestination, b: RouteDestination): boole
 
 /** One line for people: `cluster, else 8.8.8.8:53`, `10.0.0.1:53 10.0.0.2:53`, `REFUSED`. */
 export function describeDestination(destination: RouteDestination): string {
+  return chain(destination).map(describeLink).join(', else ');
+}
+
+/** One link of {@link describeDestination}, without what it passes on to. */
+function describeLink(destination: RouteDestination): string {
   switch (destination.kind) {
     case 'cluster': {
       const cluster = destination.zone === undefined ? 'cluster' : `cluster ${displayName(destination.zone)}`;
-      const base = destination.federation === undefined ? cluster : `${cluster} (federation CNAME into ${destination.federation})`;
-      return destination.otherwise === undefined ? base : `${base}, else ${describeDestination(destination.otherwise)}`;
+      return destination.federation === undefined ? cluster : `${cluster} (federation CNAME into ${destination.federation})`;
     }
     case 'servers':
       return destination.servers.length === 0 ? 'no servers' : destination.servers.join(' ');
@@ -145,7 +165,7 @@ export function describeDestination(destination: RouteDestination): string {
     case 'any-of':
       return `one of {${destination.destinations.map(describeDestination).join(' | ')}}`;
     case 'plugin':
-      return destination.otherwise === undefined ? `plugin ${destination.plugin}` : `plugin ${destination.plugin}, else ${describeDestination(destination.otherwise)}`;
+      return `plugin ${destination.plugin}`;
     case 'refused':
       return 'REFUSED';
     case 'servfail':

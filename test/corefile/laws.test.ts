@@ -2,16 +2,53 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { comparableCorefile } from '../../src/corefile/compare.js';
 import { CorefilePrintError, CorefileSyntaxError } from '../../src/corefile/errors.js';
+import { formatCorefile } from '../../src/corefile/format.js';
 import { lexCorefile } from '../../src/corefile/lexer.js';
+import type { WordLexeme } from '../../src/corefile/lexer.js';
 import { parseCorefile } from '../../src/corefile/parser.js';
 import { classifyToken, printCorefile } from '../../src/corefile/printer.js';
-import { hostileCorefile, hostileText, representableBySpec, representableCorefile, tokenSoup } from './support/arbitraries.js';
+import { hostileCorefile, hostileText, nestedLayoutText, representableBySpec, representableCorefile, tokenSoup } from './support/arbitraries.js';
 import { referenceParse } from './support/caddy-reference.js';
 
 const RUNS = { numRuns: 1500 };
 
 function reparse(text: string) {
   return parseCorefile(text).corefile;
+}
+
+interface BodyWord {
+  readonly text: string;
+  /** The word starts a line: the word before it (its last line, for a quoted line break) ended on an earlier one. */
+  readonly newLine: boolean | null;
+}
+
+/**
+ * The words of each server block body (between the `{` after its keys and the matching `}`),
+ * each with whether it starts a line — what CoreDNS's `NextArg` and `NextLine` compare. The first
+ * word's flag is null: it compares with the server block's `{`, which no plugin reads. Found by
+ * counting braces, like CoreDNS, without the model.
+ */
+function bodies(text: string): BodyWord[][] {
+  const words = lexCorefile(text).lexemes.filter((lexeme): lexeme is WordLexeme => lexeme.kind === 'word');
+  const result: BodyWord[][] = [];
+  let body: BodyWord[] = [];
+  let depth = 0;
+  words.forEach((word, index) => {
+    if (depth === 0) {
+      if (word.text === '{') {
+        depth = 1;
+        body = [];
+        result.push(body);
+      }
+      return;
+    }
+    if (word.text === '{') depth += 1;
+    if (word.text === '}') depth -= 1;
+    if (depth === 0) return;
+    const previous = words[index - 1] as WordLexeme;
+    body.push({ text: word.text, newLine: body.length === 0 ? null : previous.endLine < word.line });
+  });
+  return result;
 }
 
 describe('laws of the Corefile model', () => {
@@ -72,6 +109,39 @@ describe('laws of the Corefile model', () => {
     // Both outcomes must actually occur, or the property says little.
     expect(refused).toBeGreaterThan(100);
     expect(printed).toBeGreaterThan(100);
+  });
+
+  it('fmt keeps every server block body word for word, each word starting a line exactly when it did', () => {
+    const layouts = { tokenAfterOpening: 0, emptyOnOneLine: 0, closedAfterTokens: 0, openingOnOwnLine: 0, wordsAfterClosing: 0, lineBreakInWord: 0 };
+    let accepted = 0;
+    fc.assert(
+      fc.property(nestedLayoutText, (text) => {
+        let formatted: string;
+        try {
+          formatted = formatCorefile(text).text;
+        } catch (error) {
+          expect(error).toBeInstanceOf(CorefileSyntaxError);
+          return;
+        }
+        accepted += 1;
+        const before = bodies(text);
+        expect(bodies(formatted)).toEqual(before);
+        // Which layouts this case exercised (counted on the input).
+        for (const body of before) {
+          body.forEach((word, index) => {
+            const previous = body[index - 1]?.text;
+            if (previous === '{' && word.newLine === false) layouts[word.text === '}' ? 'emptyOnOneLine' : 'tokenAfterOpening'] += 1;
+            if (word.text === '}' && word.newLine === false && previous !== '{') layouts.closedAfterTokens += 1;
+            if (word.text === '{' && word.newLine === true) layouts.openingOnOwnLine += 1;
+            if (previous === '}' && word.newLine === false && word.text !== '{' && word.text !== '}') layouts.wordsAfterClosing += 1;
+            if (word.text.includes('\n')) layouts.lineBreakInWord += 1;
+          });
+        }
+      }),
+      { numRuns: 1500 },
+    );
+    expect(accepted).toBeGreaterThan(1400);
+    for (const count of Object.values(layouts)) expect(count).toBeGreaterThan(200);
   });
 
   it('formatting any accepted text keeps what CoreDNS reads (checked against a reference parser)', () => {

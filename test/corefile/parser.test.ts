@@ -118,6 +118,19 @@ describe('parseCorefile (corefile-syntax.md §2–§3)', () => {
       expect(onlyBlock('. {\n    x { }\n}\n').directives[0]?.block?.closedOnLastLine).toBeUndefined();
     });
 
+    it('records that the token after a nested { shares its line (the first directive, or the } of an empty block)', () => {
+      const [health, forward, log] = onlyBlock('. {\n    health { lameduck 5s\n    }\n    forward . 1.1.1.1 { } x\n    log {\n    }\n}\n').directives;
+      expect(health?.block).toMatchObject({ firstTokenOnOpeningLine: true, directives: [{ name: 'lameduck', arguments: ['5s'] }] });
+      expect(health?.block?.closedOnLastLine).toBeUndefined();
+      expect(forward).toMatchObject({ block: { firstTokenOnOpeningLine: true, directives: [] }, afterBlock: { arguments: ['x'] } });
+      expect(log?.block?.firstTokenOnOpeningLine).toBeUndefined();
+      // A comment ends the `{` line: the first directive is on the next one.
+      expect(onlyBlock('. {\n    x { # c\n        a\n    }\n}\n').directives[0]?.block?.firstTokenOnOpeningLine).toBeUndefined();
+      expect(onlyBlock('. {\n    x\n    { a }\n}\n').directives[0]?.block).toMatchObject({ openedOnNewLine: true, firstTokenOnOpeningLine: true, closedOnLastLine: true });
+      // No warning: plugins read the first token with Next, which ignores lines.
+      expect(warnings('. {\n    health { lameduck 5s\n    }\n}\n')).toEqual([]);
+    });
+
     it('keeps words after a nested } in the same directive', () => {
       const [hosts] = onlyBlock('. {\n    hosts {\n        fallthrough\n    } extra { a }\n}\n').directives;
       expect(hosts).toMatchObject({ name: 'hosts', afterBlock: { arguments: ['extra'], block: { directives: [{ name: 'a' }] } } });

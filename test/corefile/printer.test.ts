@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { comparableCorefile, corefilesEqual } from '../../src/corefile/compare.js';
 import { CorefilePrintError } from '../../src/corefile/errors.js';
 import { formatCorefile } from '../../src/corefile/format.js';
-import type { Corefile, Directive, ServerBlock } from '../../src/corefile/model.js';
+import type { Block, Corefile, Directive, ServerBlock } from '../../src/corefile/model.js';
 import { parseCorefile } from '../../src/corefile/parser.js';
 import { classifyToken, formatToken, printCorefile } from '../../src/corefile/printer.js';
 
@@ -93,8 +93,7 @@ describe('printCorefile: canonical layout', () => {
         '    {',
         '        force_tcp',
         '    }',
-        '    health {',
-        '        lameduck 5s }',
+        '    health { lameduck 5s }',
         '    hosts {',
         '        fallthrough',
         '    } extra',
@@ -159,6 +158,23 @@ describe('printCorefile: keys and positional rules', () => {
     expect(printError({ items: [server(['.'], [{ name: 'x', arguments: [], block: closed }])] }).code).toBe('invalid-model');
   });
 
+  it('prints a token after { on that line, and refuses what then has no line of its own', () => {
+    const inline = (block: Block, directive: Partial<Directive> = {}): Corefile => ({ items: [server(['.'], [{ name: 'x', arguments: [], block, ...directive }])] });
+    const first = { name: 'a', arguments: ['1'] };
+    expect(printCorefile(inline({ directives: [first], firstTokenOnOpeningLine: true }))).toBe('. {\n    x { a 1\n    }\n}\n');
+    expect(printCorefile(inline({ directives: [first], firstTokenOnOpeningLine: true, closedOnLastLine: true }))).toBe('. {\n    x { a 1 }\n}\n');
+    expect(printCorefile(inline({ directives: [], firstTokenOnOpeningLine: true, closingComment: { text: ' c' } }))).toBe('. {\n    x { } # c\n}\n');
+    expect(printCorefile(inline({ directives: [first], firstTokenOnOpeningLine: true, openedOnNewLine: true }))).toBe('. {\n    x\n    { a 1\n    }\n}\n');
+    const refusals: [Corefile, RegExp][] = [
+      [inline({ directives: [first], firstTokenOnOpeningLine: true }, { trailingComment: { text: 'c' } }), /no end for an earlier comment/],
+      [inline({ directives: [first], firstTokenOnOpeningLine: true, openedOnNewLine: true, openingComment: { text: 'c' } }), /no end for an earlier comment/],
+      [inline({ directives: [{ ...first, leadingComments: [{ text: 'c' }] }], firstTokenOnOpeningLine: true }), /no line for leading comments/],
+      [inline({ directives: [], firstTokenOnOpeningLine: true, endComments: [{ text: 'c' }] }), /no line for end comments/],
+      [inline({ directives: [{ name: 'import', arguments: ['f'] }], firstTokenOnOpeningLine: true }), /not an import/],
+    ];
+    for (const [model, reason] of refusals) expect(printError(model)).toMatchObject({ code: 'invalid-model', reason: expect.stringMatching(reason) });
+  });
+
   it('names the node and its position in errors', () => {
     const { corefile } = parseCorefile('. {\n    log {\n        class error\n    }\n}\n');
     const broken: Corefile = {
@@ -188,7 +204,7 @@ describe('corefilesEqual', () => {
 
   it('tells apart different tokens, comments and layout flags', () => {
     const base = parseCorefile('. {\n    x {\n        a\n    }\n}\n').corefile;
-    for (const other of ['. {\n    x {\n        b\n    }\n}\n', '. {\n    x { a }\n}\n', '. {\n    x\n    {\n        a\n    }\n}\n', '. {\n    x { # c\n        a\n    }\n}\n']) {
+    for (const other of ['. {\n    x {\n        b\n    }\n}\n', '. {\n    x { a }\n}\n', '. {\n    x { a\n    }\n}\n', '. {\n    x\n    {\n        a\n    }\n}\n', '. {\n    x { # c\n        a\n    }\n}\n']) {
       expect(corefilesEqual(base, parseCorefile(other).corefile), other).toBe(false);
     }
   });

@@ -48,6 +48,7 @@ function tweaked(model: Corefile, choice: number): Corefile {
       if (directive.block !== undefined) {
         const block = directive.block as Mutable<Block>;
         places.push(() => (block.openedOnNewLine = block.openedOnNewLine !== true));
+        places.push(() => (block.firstTokenOnOpeningLine = block.firstTokenOnOpeningLine !== true));
         places.push(() => (block.closedOnLastLine = block.closedOnLastLine !== true));
         directives(block);
       }

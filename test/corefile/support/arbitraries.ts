@@ -76,7 +76,15 @@ function directiveArbitrary(vocabulary: Vocabulary, context: Context, depth: num
   };
   const plain = fc
     .record({ name: valid ? vocabulary.word.filter((name) => name !== 'import') : vocabulary.word, arguments: fc.array(vocabulary.word, { maxLength: 4 }), block, afterBlock, ...trivia })
-    .map((value) => compact<Directive>({ ...value, afterBlock: value.block === undefined && valid ? undefined : value.afterBlock, blankLineBefore: value.blankLineBefore || undefined }));
+    .map((value) =>
+      compact<Directive>({
+        ...value,
+        // The `{` line has room for the first token only when no trailing comment waits on it.
+        block: valid && value.trailingComment !== undefined && value.block?.openedOnNewLine !== true ? onOwnLines(value.block) : value.block,
+        afterBlock: value.block === undefined && valid ? undefined : value.afterBlock,
+        blankLineBefore: value.blankLineBefore || undefined,
+      }),
+    );
   if (valid && context === 'snippet') return plain;
   // An import: one non-empty argument; in a nested block it may own a block opened on its own line.
   const importBlock = context === 'nested' && depth > 0 ? optional(blockArbitrary(vocabulary, 'nested', depth - 1, valid).map((value) => ({ ...value, openedOnNewLine: true })), 4) : fc.constant(undefined);
@@ -90,7 +98,8 @@ function afterBlockArbitrary(vocabulary: Vocabulary, context: Context, depth: nu
   return fc
     .record({ arguments: fc.array(vocabulary.word, { minLength: 0, maxLength: 2 }), block: optional(blockArbitrary(vocabulary, context, depth, valid), 2) })
     .filter((value) => !valid || value.arguments.length > 0 || value.block !== undefined)
-    .map((value) => compact<AfterBlock>(value));
+    // After another block, a comment of it may wait on the line: only a `{` on a new line is safe.
+    .map((value) => compact<AfterBlock>({ ...value, block: valid && value.block?.openedOnNewLine !== true ? onOwnLines(value.block) : value.block }));
 }
 
 function blockArbitrary(vocabulary: Vocabulary, context: Context, depth: number, valid: boolean): fc.Arbitrary<Block> {
@@ -101,18 +110,31 @@ function blockArbitrary(vocabulary: Vocabulary, context: Context, depth: number,
       closingComment: optional(vocabulary.comment),
       openedOnNewLine: fc.boolean(),
       openingComment: optional(vocabulary.comment),
+      firstTokenOnOpeningLine: fc.boolean(),
       closedOnLastLine: fc.boolean(),
     })
     .map((value) => {
+      const [first] = value.directives;
       const last = value.directives[value.directives.length - 1];
       const canCloseOnLastLine = last !== undefined && (value.endComments ?? []).length === 0 && value.closingComment === undefined && !(last.name === 'import' && context !== 'snippet');
+      const openingComment = value.openedOnNewLine || !valid ? value.openingComment : undefined;
+      const canShareOpeningLine =
+        openingComment === undefined && (first === undefined ? (value.endComments ?? []).length === 0 : (first.leadingComments ?? []).length === 0 && first.name !== 'import');
       return compact<Block>({
         ...value,
         openedOnNewLine: value.openedOnNewLine || undefined,
-        openingComment: value.openedOnNewLine || !valid ? value.openingComment : undefined,
+        openingComment,
+        firstTokenOnOpeningLine: value.firstTokenOnOpeningLine && (canShareOpeningLine || !valid) ? true : undefined,
         closedOnLastLine: value.closedOnLastLine && (canCloseOnLastLine || !valid) ? true : undefined,
       });
     });
+}
+
+/** `block` without `firstTokenOnOpeningLine`. */
+function onOwnLines(block: Block | undefined): Block | undefined {
+  if (block?.firstTokenOnOpeningLine !== true) return block;
+  const { firstTokenOnOpeningLine: _dropped, ...rest } = block;
+  return rest;
 }
 
 /** Keys the spec allows (§2.1, §4 item 5): every key but the last may also be one that needs a comma. */
@@ -184,3 +206,39 @@ export const tokenSoup = fc
     { maxLength: 40 },
   )
   .map((pieces) => pieces.join(''));
+
+/**
+ * Server blocks whose nested blocks are laid out every way CoreDNS accepts: a `{` at the end of
+ * its directive's line or on a line of its own; the first directive (or, in an empty block, the
+ * `}`) on the `{` line or the next; a `}` on a line of its own or after the last token; words or
+ * another block after a `}`; comments at line ends; quoted words spanning lines. Server blocks are
+ * always `KEY {` … `}` with the `}` on its own line, so their bodies are easy to find again.
+ */
+export const nestedLayoutText: fc.Arbitrary<string> = (() => {
+  const word = fc.constantFrom('a', 'b.c', 'x', '"q r"', '"multi\nline"', '{$X}', '10.0.0.1');
+  const lineEnd = fc.constantFrom('\n', '\n', ' # note\n', '\n\n');
+  /** Text between two words of one line. */
+  const space = fc.constantFrom(' ', '\t', '  ');
+  const words = (min: number) => fc.array(word, { minLength: min, maxLength: 3 }).map((list) => list.join(' '));
+  const { block } = fc.letrec<{ block: string; directive: string; directives: string }>((tie) => ({
+    block: fc
+      .record({
+        open: fc.constantFrom(' {', ' {', '\n{', ' # c\n{'),
+        afterOpen: fc.oneof(space, lineEnd),
+        body: tie('directives'),
+        beforeClose: fc.oneof(space, lineEnd),
+        rest: fc.oneof({ depthSize: 'small', maxDepth: 4 }, { weight: 3, arbitrary: fc.constant('') }, words(1).map((text) => ` ${text}`), tie('block')),
+      })
+      .map(({ open, afterOpen, body, beforeClose, rest }) => `${open}${afterOpen}${body}${beforeClose}}${rest}`),
+    directive: fc
+      .record({ name: fc.constantFrom('a', 'b', 'forward', 'x'), args: words(0), block: fc.option(tie('block'), { freq: 2, depthSize: 'small', maxDepth: 4 }) })
+      .map(({ name, args, block: nested }) => `${name}${args === '' ? '' : ` ${args}`}${nested ?? ''}`),
+    directives: fc
+      .array(fc.tuple(tie('directive'), lineEnd), { maxLength: 3 })
+      .map((lines) => lines.map(([line, end], index) => (index === lines.length - 1 ? line : `${line}${end}`)).join('')),
+  }));
+  const server = fc
+    .record({ key: fc.constantFrom('.', 'example.org:53', 'a.b'), first: fc.oneof(space, lineEnd), directives: fc.array(fc.tuple(fc.constantFrom('log', 'forward . 1.1.1.1', 'hosts'), fc.option(block, { freq: 5 })), { maxLength: 3 }) })
+    .map(({ key, first, directives }) => `${key} {${first}${directives.map(([line, nested]) => `${line}${nested ?? ''}`).join('\n')}\n}\n`);
+  return fc.array(server, { minLength: 1, maxLength: 3 }).map((blocks) => blocks.join('\n'));
+})();

@@ -11,13 +11,14 @@ import type { WordLexeme } from '../../../src/corefile/lexer.js';
  * - snippet definitions with their body tokens; top-level and directive-level imports.
  *
  * Imports are not expanded: top-level and directive-level ones behave as if they imported nothing
- * (and are recorded), nested ones stay in the token list. The flag of a token right after `{` is
- * not recorded: plugins consume it with `Next`, which ignores lines.
+ * (and are recorded), nested ones stay in the token list. Every token's flag is recorded, the one
+ * right after a nested `{` included (a plugin reading that `{` with `NextArg` sees it), except
+ * the first of a snippet body: it compares with the snippet's `{`, which no plugin ever reads.
  */
 
 export interface FlaggedToken {
   readonly text: string;
-  /** `null` right after `{` (not observable). */
+  /** The token starts a line: the previous token (its last line, for quoted line breaks) ended on an earlier line. `null`: not observable. */
   readonly newLine: boolean | null;
 }
 
@@ -81,7 +82,7 @@ export function referenceParse(text: string): ReferenceResult {
     list.map((token, index) => {
       const previous = list[index - 1];
       if (previous === undefined) return { text: token.text, newLine: true };
-      return { text: token.text, newLine: previous.text === '{' ? null : previous.endLine < token.line };
+      return { text: token.text, newLine: previous.endLine < token.line };
     });
 
   try {

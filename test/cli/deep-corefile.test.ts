@@ -1,0 +1,81 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { memoryIo } from '../support/memory-io.js';
+
+/**
+ * Deeply nested Corefiles through every command that reads one: a result or a typed, located
+ * refusal (exit 2), never "internal error" with a stack trace. Nesting is bounded only by the
+ * input size; the one thing depth can exhaust is the length of `fmt`'s canonical text, whose
+ * indentation grows with depth.
+ */
+
+const KUBE_DNS = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kube-dns\n  namespace: kube-system\ndata: {}\n';
+
+/** The kube-dns default as a Corefile, plus `depth` nested blocks, one per line or all on one line. */
+function deepCorefile(depth: number, layout: 'lines' | 'one line'): string {
+  const head =
+    '.:53 {\n    errors\n    kubernetes cluster.local in-addr.arpa ip6.arpa {\n        pods insecure\n        fallthrough in-addr.arpa ip6.arpa\n    }\n    forward . /etc/resolv.conf\n';
+  const nested = layout === 'lines' ? `${'a {\n'.repeat(depth)}x\n${'}\n'.repeat(depth)}` : `    a${' { a'.repeat(depth)}${' }'.repeat(depth)}\n`;
+  return `${head}${nested}}\n`;
+}
+
+const COMMANDS: Record<string, string[]> = {
+  fmt: ['fmt', 'Corefile'],
+  lint: ['lint', 'Corefile'],
+  check: ['check', '--kube-dns', 'kube-dns.yaml', '--corefile', 'Corefile'],
+  explain: ['explain', 'foo', '--kube-dns', 'kube-dns.yaml', '--corefile', 'Corefile'],
+  merge: ['--merge', 'Corefile', 'kube-dns.yaml'],
+};
+
+function expectNoCrash(stderr: string): void {
+  expect(stderr).not.toMatch(/internal error|RangeError|\n\s+at /);
+}
+
+describe('deeply nested Corefiles, in process', () => {
+  const cases: [string, string, number][] = [
+    ['lint', deepCorefile(100_000, 'lines'), 0],
+    ['check', deepCorefile(100_000, 'lines'), 0],
+    ['explain', deepCorefile(100_000, 'lines'), 0],
+    ['fmt', deepCorefile(100_000, 'one line'), 0],
+    ['merge', deepCorefile(100_000, 'one line'), 0],
+  ];
+  it.each(cases)('%s reads 100,000 levels', async (command, corefile, status) => {
+    const io = memoryIo({ files: { Corefile: corefile, 'kube-dns.yaml': KUBE_DNS } });
+    expect(await main(COMMANDS[command] as string[], io)).toBe(status);
+    expectNoCrash(io.err());
+    if (command === 'fmt') expect(io.out()).toBe(corefile);
+    if (command === 'merge') expect(io.out()).toContain(`    a${' { a'.repeat(100_000)}${' }'.repeat(100_000)}\n`);
+  });
+});
+
+describe('deeply nested Corefiles through the real executable', () => {
+  const bin = join(import.meta.dirname, '../../dist/bundle/kube-dns-to-coredns.cjs');
+  const work = mkdtempSync(join(tmpdir(), 'kube-dns-to-coredns-deep-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  const run = (corefile: string, args: string[]) => {
+    writeFileSync(join(work, 'Corefile'), corefile);
+    writeFileSync(join(work, 'kube-dns.yaml'), KUBE_DNS);
+    return spawnSync(process.execPath, [bin, ...args], { cwd: work, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  };
+  const built = existsSync(bin) || process.env['CI'] !== undefined;
+
+  it.skipIf(!built).each(Object.keys(COMMANDS))('%s reads 1,500 levels (a stack overflow before)', (command) => {
+    const result = run(deepCorefile(1500, 'lines'), COMMANDS[command] as string[]);
+    expectNoCrash(result.stderr);
+    expect(result.status).toBe(0);
+    expect(result.stdout.length).toBeGreaterThan(0);
+  });
+
+  it.skipIf(!built)('fmt refuses, located, a canonical text too long for a string (100,000 levels, one per line)', () => {
+    const result = run(deepCorefile(100_000, 'lines'), COMMANDS['fmt'] as string[]);
+    expectNoCrash(result.stderr);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^Corefile:\d+:1: cannot print server block 1 > directive 'a' > .* … [\d,]+ more … .*: the printed Corefile would be longer than 536,870,888 characters/);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
