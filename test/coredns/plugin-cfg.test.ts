@@ -178,7 +178,8 @@ describe('parsePluginCfg (a custom build\'s plugin.cfg)', () => {
       error = thrown;
     }
     expect(error).toBeInstanceOf(PluginCfgSyntaxError);
-    expect(error).toMatchObject({ line, reason, message: `line ${line}: ${reason}` });
+    expect(error).toMatchObject({ line, reason, category: 'input', position: { line, column: 1 }, message: `plugin.cfg:${line}: ${reason}` });
+    expect(() => parsePluginCfg(text, 'custom.cfg')).toThrow(`custom.cfg:${line}: ${reason}`);
   });
 
   it('reads the list of every release back, as plugin.cfg would write it', () => {
