@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import {
   chmodSync,
+  cpSync,
   closeSync,
   existsSync,
   lstatSync,
@@ -150,9 +151,9 @@ const builtModule = join(import.meta.dirname, '../../dist/cli/output-file.js');
  * Starts a Node process that creates the temporary file for `target` (the first step of writing
  * it) and then waits; resolves with the process and the temporary file's path.
  */
-function holdTemporaryFile(target: string, after = 'setInterval(() => {}, 1000);', options: { uid?: number; gid?: number } = {}) {
+function holdTemporaryFile(target: string, after = 'setInterval(() => {}, 1000);', options: { uid?: number; gid?: number } = {}, module = builtModule) {
   const script = `
-    import { createTemporaryFile, resolveOutputTarget } from ${JSON.stringify(builtModule)};
+    import { createTemporaryFile, resolveOutputTarget } from ${JSON.stringify(module)};
     const target = await resolveOutputTarget(process.argv[1]);
     const temporary = await createTemporaryFile(target);
     process.stdout.write(temporary.path + '\\n');
@@ -222,7 +223,13 @@ describe.skipIf(!existsSync(builtModule) && process.env['CI'] === undefined)('th
       chmodSync(shared, 0o777);
       const target = join(shared, 'Corefile');
       writeFileSync(target, 'old\n');
-      const { temporaryPath, finished } = holdTemporaryFile(target, '', { uid: 12345, gid: 12345 });
+      // The checkout may sit in a folder only root can read (a fresh clone under a private temporary
+      // folder): the writer gets its own readable copy of the built code.
+      const readable = join(directory, 'package');
+      cpSync(join(builtModule, '../..'), join(readable, 'dist'), { recursive: true });
+      writeFileSync(join(readable, 'package.json'), '{"type": "module"}\n');
+      const module = join(readable, 'dist', 'cli', 'output-file.js');
+      const { temporaryPath, finished } = holdTemporaryFile(target, '', { uid: 12345, gid: 12345 }, module);
       await expect(temporaryPath).rejects.toThrow(/exited before creating/);
       const { status, stderr } = await finished;
       expect(status).not.toBe(0);
