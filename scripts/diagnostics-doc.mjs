@@ -79,6 +79,13 @@ export function renderDiagnosticsDoc(codes) {
   return lines.join('\n');
 }
 
+/** A long output as its first and last lines, with how many were left out between them. */
+function elided(text, keep = 6) {
+  const lines = text.split('\n');
+  if (lines.length <= 2 * keep + 1) return text;
+  return [...lines.slice(0, keep), `… (${lines.length - 2 * keep} more lines)`, ...lines.slice(-keep)].join('\n');
+}
+
 /** A lint code's section, from golden/lint/<code>.Corefile (first lines `# coredns: X`, `# plugins: LIST`: the arguments) and its .expected run. */
 function lintSection(code, entry) {
   const corefile = readFileSync(join(root, 'golden', 'lint', `${code}.Corefile`), 'utf8');
@@ -95,13 +102,13 @@ function lintSection(code, entry) {
     `Example: \`npx kube-dns-to-coredns ${lintCaseArgs(corefile).join(' ')} Corefile\` (exit status ${status}) with`,
     '',
     '```',
-    corefile.trimEnd(),
+    elided(corefile.trimEnd()),
     '```',
     '',
     'prints on stdout:',
     '',
     '```',
-    stdout.trimEnd(),
+    elided(stdout.trimEnd()),
     '```',
     '',
   ];

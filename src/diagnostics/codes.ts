@@ -177,6 +177,11 @@ export const DIAGNOSTIC_CODES = {
     'A plugin of the custom build linted against that the default build of the target CoreDNS lacks: this linter has no facts about it, so its arguments and options were not checked.',
     'Nothing to do if your build really has it; check its options against that plugin\'s own documentation.',
   ),
+  'findings-not-listed': lint(
+    'info',
+    'One code was found more than 1,000 times: the rest are counted, not listed. Its severity is the worst among those not listed.',
+    'Fix the listed findings (they are usually one mistake repeated), then lint again.',
+  ),
   'version-caveat': lint('info', 'A plugin or option works in the target CoreDNS with a caveat worth knowing.', 'Read the caveat; nothing to change if it does not affect you.'),
   'option-removed': lint('error', 'A plugin option the target CoreDNS no longer accepts: it stops with a parse error.', 'Remove the option (the message says what replaced it, if anything).'),
   'option-not-yet-added': lint('error', 'A plugin option the target CoreDNS does not accept yet: it stops with a parse error.', 'Remove the option, or target the release named in the message or a later one.'),

@@ -1,4 +1,5 @@
 import type { Directive, ServerBlock } from '../corefile/model.js';
+import { DIAGNOSTIC_CODES } from '../diagnostics/codes.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
@@ -27,12 +28,24 @@ export const ORIGIN: SourcePosition = { line: 1, column: 1 };
 /** The plugins that forward queries and take destinations. */
 export const FORWARDERS: ReadonlySet<string> = new Set(['forward', 'proxy']);
 
+/**
+ * Findings listed per code. A hostile or generated Corefile can repeat one mistake millions of
+ * times; past this many, the rest of that code is counted in one `findings-not-listed` (with the
+ * worst severity among them, so the verdict stays the same).
+ */
+export const FINDINGS_LISTED_PER_CODE = 1000;
+
+const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
+
 export class LintContext {
   readonly features: CoreDnsFeatures;
   readonly version: CoreDnsVersion;
   readonly build: PluginBuild;
   readonly #diagnostics: Diagnostic[] = [];
   readonly #reportedOnce = new Set<string>();
+  /** Findings per code; past {@link FINDINGS_LISTED_PER_CODE}, only counted (and their worst severity kept). */
+  readonly #perCode = new Map<DiagnosticCode, { count: number; worst: Severity }>();
+  readonly #memo = new Map<string, string>();
 
   constructor(features: CoreDnsFeatures, build: PluginBuild) {
     this.features = features;
@@ -41,7 +54,25 @@ export class LintContext {
   }
 
   report(code: DiagnosticCode, position: SourcePosition, path: string, message: string, extra: { severity?: Severity; hint?: string } = {}): void {
+    const severity = extra.severity ?? DIAGNOSTIC_CODES[code].severity;
+    const seen = this.#perCode.get(code);
+    if (seen === undefined) this.#perCode.set(code, { count: 1, worst: severity });
+    else {
+      seen.count += 1;
+      if (SEVERITY_RANK[severity] > SEVERITY_RANK[seen.worst]) seen.worst = severity;
+      if (seen.count > FINDINGS_LISTED_PER_CODE) return;
+    }
     this.#diagnostics.push(diagnostic(code, { key: 'Corefile', path, position, message, ...extra }));
+  }
+
+  /** `compute()` once per `key` for this lint: a message that costs work (suggestions) and repeats. */
+  memo(key: string, compute: () => string): string {
+    let value = this.#memo.get(key);
+    if (value === undefined) {
+      value = compute();
+      this.#memo.set(key, value);
+    }
+    return value;
   }
 
   /** Reports only the first time `once` is seen. */
@@ -54,11 +85,23 @@ export class LintContext {
   /** The findings ordered by position (then in the order reported). */
   sorted(): Diagnostic[] {
     const order = (entry: Diagnostic) => entry.position ?? ORIGIN;
-    return this.#diagnostics
+    const listed = this.#diagnostics
       .map((entry, index) => ({ entry, index }))
       .sort((a, b) => order(a.entry).line - order(b.entry).line || order(a.entry).column - order(b.entry).column || a.index - b.index)
       .map(({ entry }) => entry);
+    // What was only counted comes last, one line per code.
+    const unlisted = [...this.#perCode]
+      .filter(([, seen]) => seen.count > FINDINGS_LISTED_PER_CODE)
+      .map(([code, seen]) =>
+        diagnostic('findings-not-listed', {
+          key: 'Corefile',
+          severity: seen.worst,
+          message: `${(seen.count - FINDINGS_LISTED_PER_CODE).toLocaleString('en')} more ${code} findings are not listed (${seen.count.toLocaleString('en')} in all; the first ${FINDINGS_LISTED_PER_CODE.toLocaleString('en')} are)`,
+        }),
+      );
+    return unlisted.length === 0 ? listed : [...listed, ...unlisted];
   }
+
 }
 
 /** A directive of a server block after snippet imports are expanded. */

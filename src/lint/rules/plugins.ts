@@ -88,15 +88,14 @@ function reportUsable(context: LintContext, name: string, availability: Availabi
 /** A name that no release's default build has (and the custom build, if any, does not list). */
 function reportUnknown(context: LintContext, name: string, position: SourcePosition, path: string): void {
   const { build, version: v } = context;
-  const suggestions = closestNames(name, knownPluginNames(build)).map((candidate) => `${quote(candidate)}${whereAvailable(context, candidate)}`);
-  const listed = build.custom === undefined ? '' : ", nor does your build's plugin list";
-  const guess = suggestions.length === 0 ? '' : `; did you mean ${suggestions.join(' or ')}?`;
-  context.report(
-    'unknown-directive',
-    position,
-    path,
-    `no CoreDNS release from ${RANGE} has a plugin ${quote(name)} in its default build${listed}: CoreDNS ${v} stops with "Unknown directive '${name}'"${guess}`,
-  );
+  // The same unknown name may be written a million times: its suggestions are worked out once.
+  const message = context.memo(`unknown-directive ${name}`, () => {
+    const suggestions = closestNames(name, knownPluginNames(build)).map((candidate) => `${quote(candidate)}${whereAvailable(context, candidate)}`);
+    const listed = build.custom === undefined ? '' : ", nor does your build's plugin list";
+    const guess = suggestions.length === 0 ? '' : `; did you mean ${suggestions.join(' or ')}?`;
+    return `no CoreDNS release from ${RANGE} has a plugin ${quote(name)} in its default build${listed}: CoreDNS ${v} stops with "Unknown directive '${name}'"${guess}`;
+  });
+  context.report('unknown-directive', position, path, message);
 }
 
 /** `''` when the build loads `candidate`, else where it is found (` (CoreDNS 1.7.0 and later)`). */
