@@ -9,6 +9,7 @@ import { RoutingMismatchError } from '../../src/routing/check.js';
 import { SelfCheckError } from '../../src/translate/self-check.js';
 import { TranslateOptionsError } from '../../src/translate/translate.js';
 import { memoryIo } from '../support/memory-io.js';
+import { thrown } from '../support/thrown.js';
 
 const KUBE_DNS = 'kind: ConfigMap\nmetadata:\n  name: kube-dns\n  namespace: kube-system\ndata:\n  upstreamNameservers: \'["8.8.8.8"]\'\n';
 const COREFILE = '.:53 {\n    forward . 8.8.8.8\n}\n';
@@ -130,12 +131,3 @@ describe('optionValue', () => {
     })).toThrow(RangeError);
   });
 });
-
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected an error');
-}

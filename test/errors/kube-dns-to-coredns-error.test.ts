@@ -4,15 +4,7 @@ import { KubeDnsToCoreDnsError, locatedMessage } from '../../src/errors/kube-dns
 import { GoPanicError, YamlDecodeError, YamlSyntaxError } from '../../src/kubeadm/yaml-v2/errors.js';
 import { JsonConversionError } from '../../src/kubeadm/yaml-v2/yaml-to-json.js';
 import { printBuiltCorefile } from '../../src/translate/self-check.js';
-
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected an error');
-}
+import { thrown } from '../support/thrown.js';
 
 const unprintable: api.Corefile = { items: [{ kind: 'server-block', keys: ['.:53'], directives: [{ name: 'forward', arguments: ['.', '{'] }] }] };
 
