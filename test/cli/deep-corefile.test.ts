@@ -81,3 +81,19 @@ describe('deeply nested Corefiles through the real executable', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
+
+describe('long fallthrough chains in JSON output', () => {
+  // 6,000 `template … { fallthrough }` stanzas: each name's route nests 6,000 deep, which
+  // overflowed JSON.stringify (an internal error with a stack trace before).
+  const chain = `.:53 {\n    errors\n${'    template IN A example.org {\n        fallthrough\n    }\n'.repeat(6000)}    forward . 8.8.8.8\n}\n`;
+
+  it.each([
+    ['check', ['check', '--kube-dns', 'kube-dns.yaml', '--corefile', 'Corefile', '-o', 'json']],
+    ['explain', ['explain', 'www.example.org', '--kube-dns', 'kube-dns.yaml', '--corefile', 'Corefile', '-o', 'json']],
+  ])('%s -o json writes it (indented to a depth, compact below)', async (_command, args) => {
+    const io = memoryIo({ files: { Corefile: chain, 'kube-dns.yaml': KUBE_DNS } });
+    await main(args, io);
+    expectNoCrash(io.err());
+    expect(JSON.parse(io.out())).toBeTypeOf('object');
+  });
+});

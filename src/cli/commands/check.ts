@@ -12,6 +12,7 @@ import type { CliIo } from '../io.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 import { readKubeDnsInput } from './translate-input.js';
+import { stringifyPrettyJson } from '../../util/pretty-json.js';
 
 export const CHECK_HELP = `Usage: kube-dns-to-coredns check --kube-dns FILE --corefile FILE [options]
 
@@ -75,7 +76,7 @@ export async function runCheck(args: readonly string[], io: CliIo): Promise<numb
     kubeDnsInput.diagnostics,
   );
   if (options.output === 'json') {
-    io.stdout.write(`${JSON.stringify(checkJson(result), null, 2)}\n`);
+    io.stdout.write(`${stringifyPrettyJson(checkJson(result))}\n`);
   } else {
     const [summary, notes] = splitNotes(formatRoutingCheck(result));
     io.stdout.write(summary);

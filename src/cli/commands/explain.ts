@@ -10,6 +10,7 @@ import { parseCommandArgs } from '../parse-command-args.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 import { checkClusterDomain, checkKubeDnsVersion, checkPort, routeJson, splitNotes, withInputNotes } from './check.js';
 import { readKubeDnsInput } from './translate-input.js';
+import { stringifyPrettyJson } from '../../util/pretty-json.js';
 
 export const EXPLAIN_HELP = `Usage: kube-dns-to-coredns explain NAME --kube-dns FILE [--corefile FILE] [options]
 
@@ -63,7 +64,7 @@ export async function runExplain(args: readonly string[], io: CliIo): Promise<nu
   const explained = source === undefined ? explainName(options.name, input(undefined)) : usingCorefile(source, (corefile) => explainName(options.name, input(corefile)));
   const explanation: Explanation = withInputNotes(explained, kubeDnsInput.diagnostics);
   if (options.output === 'json') {
-    io.stdout.write(`${JSON.stringify(explanationJson(explanation), null, 2)}\n`);
+    io.stdout.write(`${stringifyPrettyJson(explanationJson(explanation))}\n`);
   } else {
     const [table, notes] = splitNotes(formatExplanation(explanation));
     io.stdout.write(table);
