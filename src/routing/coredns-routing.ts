@@ -53,25 +53,30 @@ export interface CoreDnsRouting {
   route(name: string): Route;
 }
 
-/** Plugins in the order CoreDNS runs them (plugin.cfg of the default build, all releases merged). */
-const PLUGIN_ORDER: readonly string[] = [
-  'metadata', 'geoip', 'cancel', 'tls', 'quic', 'grpc_server', 'https3', 'timeouts', 'multisocket', 'reload', 'nsid', 'bufsize', 'root', 'bind',
-  'debug', 'trace', 'ready', 'health', 'pprof', 'prometheus', 'errors', 'log', 'dnstap', 'local', 'dns64', 'acl', 'any', 'chaos', 'loadbalance',
+/**
+ * Plugins in the order CoreDNS runs them (plugin.cfg of the default build, all releases merged).
+ * Releases order a few plugins differently (`root` moved to the front in 1.11.3, `cache` ran before
+ * `rewrite` and `loadbalance` up to 1.0.4), but never the plugins this model routes through: a
+ * test compares their order with every release's plugin.cfg.
+ */
+export const PLUGIN_ORDER: readonly string[] = [
+  'metadata', 'geoip', 'cancel', 'proxyproto', 'tls', 'quic', 'grpc_server', 'https', 'https3', 'timeouts', 'multisocket', 'reload', 'nsid', 'bufsize', 'root', 'bind',
+  'debug', 'trace', 'ready', 'health', 'pprof', 'shed', 'prometheus', 'errors', 'log', 'dnstap', 'local', 'dns64', 'acl', 'any', 'chaos', 'loadbalance',
   'tsig', 'cache', 'rewrite', 'header', 'dnssec', 'autopath', 'minimal', 'reverse', 'template', 'transfer', 'hosts', 'route53', 'azure', 'clouddns',
   'federation', 'k8s_external', 'kubernetes', 'file', 'auto', 'secondary', 'etcd', 'loop', 'forward', 'proxy', 'grpc', 'erratic', 'whoami', 'on',
-  'sign', 'view', 'startup', 'shutdown',
+  'sign', 'view', 'nomad', 'startup', 'shutdown',
 ];
 const ORDER = new Map(PLUGIN_ORDER.map((name, index) => [name, index]));
 
 /** Plugins that never answer a class-IN query by name and never change which name is asked. */
-const PASSIVE = new Set([
-  'metadata', 'geoip', 'cancel', 'tls', 'quic', 'grpc_server', 'https3', 'timeouts', 'multisocket', 'reload', 'nsid', 'bufsize', 'root', 'bind',
-  'debug', 'trace', 'ready', 'health', 'pprof', 'prometheus', 'errors', 'log', 'dnstap', 'any', 'chaos', 'loadbalance', 'tsig', 'cache', 'header',
+export const PASSIVE: ReadonlySet<string> = new Set([
+  'metadata', 'geoip', 'cancel', 'proxyproto', 'tls', 'quic', 'grpc_server', 'https', 'https3', 'timeouts', 'multisocket', 'reload', 'nsid', 'bufsize', 'root', 'bind',
+  'debug', 'trace', 'ready', 'health', 'pprof', 'shed', 'prometheus', 'errors', 'log', 'dnstap', 'any', 'chaos', 'loadbalance', 'tsig', 'cache', 'header',
   'dnssec', 'minimal', 'transfer', 'loop', 'on', 'sign', 'startup', 'shutdown',
 ]);
 
 /** Plugins that change routing in ways the model does not follow. */
-const NOT_MODELLED: Readonly<Record<string, string>> = {
+export const NOT_MODELLED: Readonly<Record<string, string>> = {
   rewrite: 'rewrites query names before the plugins below see them',
   autopath: 'answers search-path-expanded names from this block, bypassing other blocks',
   acl: 'may block, refuse or drop names and clients',
@@ -79,6 +84,7 @@ const NOT_MODELLED: Readonly<Record<string, string>> = {
   dns64: 'synthesises AAAA answers',
   local: 'answers localhost names itself',
   reverse: 'answers reverse zones of its networks itself',
+  nomad: 'answers the names of its zone from the Nomad service catalogue',
 };
 
 /** Answering plugins: where their zone arguments start (`undefined`: no zone arguments). */

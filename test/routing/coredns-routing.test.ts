@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseCorefile } from '../../src/corefile/parser.js';
 import { CorefileSyntaxError } from '../../src/corefile/errors.js';
-import { coreDnsRouting } from '../../src/routing/coredns-routing.js';
+import { coreDnsRouting, NOT_MODELLED, PASSIVE, PLUGIN_ORDER } from '../../src/routing/coredns-routing.js';
+import { compiledPlugins } from '../../src/coredns/plugin-cfg.js';
+import { COREDNS_VERSIONS } from '../../src/coredns/versions.js';
 import { describeDestination, destinationKey } from '../../src/routing/destination.js';
 
 function keyOf(corefile: string, name: string, port?: number): string {
@@ -178,5 +180,20 @@ describe('CoreDNS routing model: long fallthrough chains', () => {
     const ending = coreDnsRouting(`. {\n    ${templates.trimEnd()}\n}\n`).route('x.example.org');
     expect(destinationKey(ending.destination)).toBe(`${'plugin:template>'.repeat(100_000)}servfail`);
     expect(ending.via).toBe(`block "." > template${', fallthrough > template'.repeat(99_999)}, fallthrough > block ".": no plugin answers`);
+  });
+});
+
+describe('the plugin order the model routes by', () => {
+  it('is every release’s own order for the plugins that route (passive and unmodelled ones may differ)', () => {
+    const routes = (name: string) => !PASSIVE.has(name) && NOT_MODELLED[name] === undefined;
+    const modelled = PLUGIN_ORDER.filter(routes);
+    let compared = 0;
+    for (const version of COREDNS_VERSIONS) {
+      const compiled = compiledPlugins(version).map((plugin) => plugin.name).filter(routes);
+      expect(compiled.every((name) => PLUGIN_ORDER.includes(name)), `${version}: a routing plugin the model does not order`).toBe(true);
+      expect(compiled, version).toEqual(modelled.filter((name) => compiled.includes(name)));
+      compared += compiled.length;
+    }
+    expect(compared).toBeGreaterThan(COREDNS_VERSIONS.length * 8);
   });
 });
