@@ -319,7 +319,9 @@ function mainBlockKeys(stubs: readonly PlannedStub[], context: Context): string[
     const parent = stubs.find((stub) => isStrictAncestor(stub.zone, zone));
     if (parent !== undefined) {
       keys.push(`${zone}:${DNS_PORT}`);
-      report(context, 'main-block-key-added', 'stubDomains', `[${JSON.stringify(parent.zone)}]`, `'${zone}' added to the main block so that '${parent.zone}' does not capture it`);
+      // Where health binds once per key, the added zones get a copy of the main block instead (main-block-split).
+      const where = context.features.healthListener === 'exclusive' ? 'served by a copy of the main block' : 'added to the main block';
+      report(context, 'main-block-key-added', 'stubDomains', `[${JSON.stringify(parent.zone)}]`, `'${zone}' ${where} so that '${parent.zone}' does not capture it`);
     }
   }
   return keys;
