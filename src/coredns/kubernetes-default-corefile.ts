@@ -16,6 +16,7 @@
 import { coreDnsPluginAvailability, isUsable } from './availability.js';
 import { isCoreDnsVersionAtLeast, parseCoreDnsVersion } from './versions.js';
 import type { CoreDnsVersion } from './versions.js';
+import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 
 /** One Corefile directive: `name args… { block… }`. `block` is absent when there is no `{ }`. */
 export interface DefaultDirective {
@@ -247,9 +248,31 @@ export const KUBERNETES_DEFAULT_REVERSE_ZONES: readonly string[] = Object.freeze
 
 const MAX_UPSTREAMS = 15;
 
+/** Why {@link kubernetesDefaultMainBlock} refuses its parameters. */
+export type KubernetesDefaultParametersErrorCode =
+  /** A cluster domain, reverse zone or upstream that cannot be one Corefile word. */
+  | 'invalid-word'
+  /** No upstreams: an empty `forward`/`proxy` stops CoreDNS. */
+  | 'no-upstreams'
+  /** More than the 15 upstreams one `forward`/`proxy` line takes. */
+  | 'too-many-upstreams'
+  /** A forwarder plugin the release does not have. */
+  | 'forwarder-unavailable';
+
+/** Parameters {@link kubernetesDefaultMainBlock} cannot build a main block from. */
+export class KubernetesDefaultParametersError extends KubeDnsToCoreDnsError {
+  override readonly name = 'KubernetesDefaultParametersError';
+  readonly category = 'input';
+  declare readonly code: KubernetesDefaultParametersErrorCode;
+
+  constructor(code: KubernetesDefaultParametersErrorCode, reason: string) {
+    super(code, reason);
+  }
+}
+
 function checkToken(value: string, what: string): void {
   if (value.length === 0 || /[\s{}"#;]/.test(value)) {
-    throw new RangeError(`${what} must be a non-empty Corefile word without whitespace, braces, quotes, '#' or ';': ${JSON.stringify(value)}`);
+    throw new KubernetesDefaultParametersError('invalid-word', `${what} must be a non-empty Corefile word without whitespace, braces, quotes, '#' or ';': ${JSON.stringify(value)}`);
   }
 }
 
@@ -309,8 +332,8 @@ function directive(name: string, args: readonly string[] = [], block?: readonly 
  * (order inside a block does not change behaviour: plugins run in plugin.cfg order, §2.9).
  *
  * @throws {UnknownCoreDnsVersionError} when `version` is not a known release.
- * @throws {RangeError} for an empty cluster domain, 0 or more than 15 upstreams, a value that
- *   cannot be a single Corefile word, or a `forwarder` the release does not have.
+ * @throws {KubernetesDefaultParametersError} for an empty cluster domain, 0 or more than 15
+ *   upstreams, a value that cannot be a single Corefile word, or a `forwarder` the release does not have.
  */
 export function kubernetesDefaultMainBlock(version: string, parameters: KubernetesDefaultParameters): KubernetesDefaultMainBlock {
   const parsed = parseCoreDnsVersion(version);
@@ -318,8 +341,8 @@ export function kubernetesDefaultMainBlock(version: string, parameters: Kubernet
   const reverseZones = parameters.reverseZones ?? KUBERNETES_DEFAULT_REVERSE_ZONES;
   checkToken(clusterDomain, 'clusterDomain');
   reverseZones.forEach((zone) => checkToken(zone, 'reverseZones entry'));
-  if (upstreams.length === 0) throw new RangeError('upstreams must not be empty: an empty forward/proxy stops CoreDNS; use /etc/resolv.conf');
-  if (upstreams.length > MAX_UPSTREAMS) throw new RangeError(`at most ${MAX_UPSTREAMS} upstreams are allowed, got ${upstreams.length}`);
+  if (upstreams.length === 0) throw new KubernetesDefaultParametersError('no-upstreams', 'upstreams must not be empty: an empty forward/proxy stops CoreDNS; use /etc/resolv.conf');
+  if (upstreams.length > MAX_UPSTREAMS) throw new KubernetesDefaultParametersError('too-many-upstreams', `at most ${MAX_UPSTREAMS} upstreams are allowed, got ${upstreams.length}`);
   upstreams.forEach((upstream) => checkToken(upstream, 'upstreams entry'));
 
   const source = kubernetesDefaultCorefileFor(parsed);
@@ -327,7 +350,7 @@ export function kubernetesDefaultMainBlock(version: string, parameters: Kubernet
   const forwarder = parameters.forwarder ?? shape.forwarder;
   const forwarderAvailability = coreDnsPluginAvailability(forwarder, parsed);
   if (!isUsable(forwarderAvailability)) {
-    throw new RangeError(`CoreDNS ${parsed} has no ${forwarder} plugin (${forwarderAvailability.status})`);
+    throw new KubernetesDefaultParametersError('forwarder-unavailable', `CoreDNS ${parsed} has no ${forwarder} plugin (${forwarderAvailability.status})`);
   }
 
   const kubernetesBlock: DefaultDirective[] = [directive('pods', ['insecure'])];

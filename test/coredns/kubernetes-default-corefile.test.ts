@@ -13,6 +13,7 @@ import {
   KUBERNETES_DEFAULT_REVERSE_ZONES,
   kubernetesDefaultCorefileFor,
   kubernetesDefaultMainBlock,
+  KubernetesDefaultParametersError,
 } from '../../src/coredns/kubernetes-default-corefile.js';
 import type { DefaultDirective, KubernetesDefaultParameters } from '../../src/coredns/kubernetes-default-corefile.js';
 
@@ -253,7 +254,7 @@ describe('kubernetesDefaultMainBlock parameters', () => {
     ['1.8.0', { ...PARAMS, clusterDomain: 'cluster.local {' }, /clusterDomain/],
     ['1.8.0', { ...PARAMS, reverseZones: ['in-addr.arpa#'] }, /reverseZones entry/],
   ] as const)('refuses %s with %j', (version, parameters, message) => {
-    expect(() => kubernetesDefaultMainBlock(version, parameters)).toThrow(RangeError);
+    expect(() => kubernetesDefaultMainBlock(version, parameters)).toThrow(KubernetesDefaultParametersError);
     expect(() => kubernetesDefaultMainBlock(version, parameters)).toThrow(message);
   });
 
