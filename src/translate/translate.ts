@@ -96,10 +96,7 @@ interface PlannedStub {
 export function translateKubeDns(data: ConfigMapData | null, options: TranslateOptions = {}): TranslationResult {
   const coredns = options.coredns ?? NEWEST_COREDNS_VERSION;
   const features = coreDnsFeatures(coredns);
-  const clusterDomain = checkClusterDomain(options.clusterDomain ?? DEFAULT_CLUSTER_DOMAIN);
-  if (options.clusterDnsIp !== undefined && parseGoIP(options.clusterDnsIp) === undefined) {
-    throw new TranslateOptionsError('invalid-cluster-dns-ip', `cluster DNS IP '${options.clusterDnsIp}' is not an IP address`);
-  }
+  const clusterDomain = checkTranslateOptions(options);
   // `let`: released once planned (below), so that a large reading is not kept alongside the model.
   let reading: KubeDnsReading | undefined = readKubeDnsConfig(data, options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion });
   const isValidation = (entry: Diagnostic) => entry.code.startsWith('kube-dns-') && entry.severity === 'error';
@@ -145,6 +142,21 @@ interface Context {
   readonly clusterDomain: string;
   readonly clusterDnsIp: string | undefined;
   readonly diagnostics: Diagnostic[];
+}
+
+/**
+ * Checks the options that make no sense whatever the data (a cluster domain that is no DNS-1123
+ * subdomain, a cluster DNS IP that is no IP) and returns the cluster domain in normal form. A
+ * caller translating many ConfigMaps with the same options (`--batch`) checks them once, first.
+ *
+ * @throws {TranslateOptionsError}
+ */
+export function checkTranslateOptions(options: TranslateOptions): string {
+  const clusterDomain = checkClusterDomain(options.clusterDomain ?? DEFAULT_CLUSTER_DOMAIN);
+  if (options.clusterDnsIp !== undefined && parseGoIP(options.clusterDnsIp) === undefined) {
+    throw new TranslateOptionsError('invalid-cluster-dns-ip', `cluster DNS IP '${options.clusterDnsIp}' is not an IP address`);
+  }
+  return clusterDomain;
 }
 
 function checkClusterDomain(domain: string): string {

@@ -122,4 +122,14 @@ describe('--out FILE', () => {
     expect(io.out()).toMatch(/^\.:53 \{\n/);
     expect(io.written.size).toBe(0);
   });
+
+  it.each([
+    [['--cluster-dns-ip', 'ten.zero.zero.ten'], "cluster DNS IP 'ten.zero.zero.ten' is not an IP address"],
+    [['--cluster-domain', 'not a domain'], "cluster domain 'not a domain' is not a DNS-1123 subdomain"],
+  ])('refuses a bad %j once, before the batch starts (exit 2, no result lines)', async (options, message) => {
+    const io = memoryIo({ stdin: '{"id": 1, "data": {}}\n{"id": 2, "data": {}}\n' });
+    expect(await main(['--batch', ...options], io)).toBe(2);
+    expect(io.out()).toBe('');
+    expect(io.err()).toBe(`kube-dns-to-coredns: ${message}\n`);
+  });
 });

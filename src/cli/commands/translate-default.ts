@@ -2,7 +2,7 @@ import { renderCoreDnsConfigMap } from '../../configmap/write-configmap.js';
 import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { mergeTranslation } from '../../translate/merge.js';
-import { translateKubeDns } from '../../translate/translate.js';
+import { checkTranslateOptions, translateKubeDns } from '../../translate/translate.js';
 import type { TranslateOptions, TranslationResult } from '../../translate/translate.js';
 import { readCorefileSource } from '../corefile-source.js';
 import type { CorefileSourceText } from '../corefile-source.js';
@@ -18,6 +18,8 @@ type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 /** The default translator (docs/cli.md): kube-dns semantics to a Corefile for a target CoreDNS. */
 export async function runDefaultMode(args: TranslateArguments, io: CliIo): Promise<number> {
   const options = translateOptions(args);
+  // Once, before any input is read: with --batch a bad option would otherwise fail every line.
+  checkTranslateOptions(options);
   const output = outputFormat(args.output);
   if (args.batch) {
     if (args.merge !== undefined) throw new UsageError('--merge works on one ConfigMap, not with --batch');
