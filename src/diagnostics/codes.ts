@@ -205,6 +205,11 @@ export const DIAGNOSTIC_CODES = {
   'upper-case-zone': lint('error', 'A server block key with upper-case letters: CoreDNS 1.6.4–1.14.6 lower-cases query names but not keys, so the block is never used.', 'Write the zone in lower case.'),
   'zone-on-other-port': lint('warning', 'A server block on another port than the root (.) block: queries that arrive on the root block\'s port never reach it.', 'Give it the root block\'s port (e.g. `acme.local:53`), unless clients really query that port.'),
   'zone-captures-kubernetes': lint('error', 'A server block is the most specific match for a zone the kubernetes plugin of another block serves, so cluster names are answered by that block.', 'Add the zone as a key of the kubernetes block too (e.g. `.:53 cluster.local:53 {`), so that the more specific zone wins.'),
+  'health-not-listening': lint(
+    'warning',
+    'A health address that never listens: CoreDNS 1.0.x opens one health listener per process, for the first block with health.',
+    'Give every block the same health address (or health in one block only), or upgrade: each block listens from 1.1.0 on.',
+  ),
   'health-bound-twice': lint(
     'error',
     'health listens twice on one address: CoreDNS 1.1.0–1.6.5 sets it up once per key of a block (and once per block), and the second listener stops it with "bind: address already in use".',

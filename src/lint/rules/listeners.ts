@@ -12,6 +12,10 @@ import { ORIGIN, placedLabels, quote, where } from '../context.js';
  */
 export function checkHealthListeners(context: LintContext, blocks: readonly BlockInfo[]): void {
   const { features, version: v } = context;
+  if (features.healthListener === 'first-only') {
+    checkFirstOnlyHealth(context, blocks);
+    return;
+  }
   if (features.healthListener !== 'exclusive') return;
   const bound: Array<{ readonly address: string; readonly info: BlockInfo }> = [];
   for (const info of blocks) {
@@ -43,5 +47,33 @@ export function checkHealthListeners(context: LintContext, blocks: readonly Bloc
       );
     }
     bound.push({ address, info });
+  }
+}
+
+/**
+ * 1.0.x: the health plugin opens one listener per process (a package-level once), for the first
+ * health set up — the first block with health, in file order. Another address in a later block
+ * never listens, and nothing says so. Code: `health-not-listening`.
+ */
+function checkFirstOnlyHealth(context: LintContext, blocks: readonly BlockInfo[]): void {
+  let first: { readonly address: string; readonly info: BlockInfo } | undefined;
+  for (const info of blocks) {
+    const placed = info.directives.filter((entry) => entry.directive.name === 'health').at(-1);
+    if (placed === undefined) continue;
+    const { directive, label } = placed;
+    const address = directive.arguments[0] ?? HEALTH_DEFAULT_ADDRESS;
+    if (hasPlaceholder(address)) return;
+    if (first === undefined) {
+      first = { address, info };
+      continue;
+    }
+    if (listenAddressesCollide(first.address, address)) continue;
+    const position = directive.position ?? ORIGIN;
+    context.report(
+      'health-not-listening',
+      position,
+      where(position, placedLabels(info, label), 'health'),
+      `CoreDNS ${context.version} opens one health listener per process, for the first health set up (block ${quote(first.info.label)}, line ${first.info.position.line}, on ${first.address}): nothing listens on ${address}`,
+    );
   }
 }

@@ -27,4 +27,15 @@ describe('listeners', () => {
     expect(findings('.:53 in-addr.arpa:53 {\n    prometheus :9153\n    pprof\n}\nacme.local:53 {\n    prometheus :9153\n}\n', '1.2.6')).toEqual([]);
     expect(findings('.:53 in-addr.arpa:53 {\n    ready\n}\nacme.local:53 {\n    ready\n}\n', '1.5.0')).toEqual([]);
   });
+
+  it('finds, on 1.0.x, a health address that never listens (one listener per process, the first block’s)', () => {
+    const twoBlocks = (first: string, second: string) => `.:53 {\n    health${first}\n}\nacme.local:53 {\n    health${second}\n}\n`;
+    expect(findings(twoBlocks('', ' :8081'), '1.0.6')).toEqual(['health-not-listening@5:5/warning']);
+    expect(findings(twoBlocks(' :8081', ''), '1.0.0')).toEqual(['health-not-listening@5:5/warning']);
+    // The same address (however written) is the one listener: nothing to say.
+    expect(findings(twoBlocks('', ''), '1.0.6')).toEqual([]);
+    expect(findings(twoBlocks(' :8080', ' 0.0.0.0:8080'), '1.0.6')).toEqual([]);
+    // From 1.1.0 each block listens (and the same address collides instead).
+    expect(findings(twoBlocks('', ' :8081'), '1.1.0')).toEqual([]);
+  });
 });
