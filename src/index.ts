@@ -54,6 +54,15 @@ export type { Diagnostic, Severity } from './diagnostics/diagnostic.js';
 // The CoreDNS releases: which exist, and what each has.
 export { COREDNS_VERSIONS, NEWEST_COREDNS_VERSION, parseCoreDnsVersion, UnknownCoreDnsVersionError } from './coredns/versions.js';
 export type { CoreDnsVersion, UnknownCoreDnsVersionReason } from './coredns/versions.js';
+export { resolveCoreDnsRelease, UnresolvedCoreDnsReleaseError } from './coredns/resolve-release.js';
+export type {
+  CoreDnsImageReference,
+  CoreDnsReleaseMapping,
+  CoreDnsReleaseNotice,
+  CoreDnsReleaseNoticeCode,
+  CoreDnsReleaseResult,
+  UnresolvedCoreDnsReleaseCode,
+} from './coredns/resolve-release.js';
 export { coreDnsOptionAvailability, coreDnsPluginAvailability } from './coredns/availability.js';
 export type { Availability, AvailabilityStatus } from './coredns/availability.js';
 

@@ -25,6 +25,10 @@ const TRIGGERS: Record<string, () => unknown> = {
   TranslateOptionsError: () => thrown(() => api.translateKubeDns({}, { clusterDomain: 'not a domain' })),
   SelfCheckError: () => thrown(() => printBuiltCorefile(unprintable, 'translated')),
   UnknownCoreDnsVersionError: () => thrown(() => api.parseCoreDnsVersion('1.8')),
+  UnresolvedCoreDnsReleaseError: () => {
+    const result = api.resolveCoreDnsRelease('coredns/coredns:latest');
+    return result.ok ? undefined : result.error;
+  },
   PluginCfgSyntaxError: () => thrown(() => api.parsePluginCfg('errors:errors\nforward\n', 'custom.cfg')),
   RoutingMismatchError: () => thrown(() => api.assertSameRouting({ kubeDns: { stubDomains: '{"acme.local": ["10.0.0.1"]}' }, corefile: '.:53 {\n    forward . 8.8.8.8\n}\n' })),
 };
