@@ -91,7 +91,12 @@ export function convert(input: PlaygroundInput): PlaygroundOutput {
         ...inputMessages,
         ...outcome.warnings.map((warning): Message => ({ severity: 'warning', code: 'kubeadm-warning', where: '', message: warning, hint: 'kubeadm printed this and went on.' })),
       ];
-      if (outcome.ok) return { ...base, status: 'ok', corefile: outcome.corefile, data, messages: warnings };
+      if (outcome.ok) {
+        const unrequested = outcome.unrequested.map(
+          (finding): Message => ({ severity: 'warning', code: 'kubeadm-unrequested', where: '', message: finding, hint: 'kubeadm pasted the values into its manifest unescaped; the input asked for no such thing.' }),
+        );
+        return { ...base, status: 'ok', corefile: outcome.corefile, data, messages: [...warnings, ...unrequested] };
+      }
       const stopped: Message = {
         severity: 'error',
         code: `kubeadm-${outcome.stage}-error`,

@@ -27,6 +27,15 @@ describe('playground convert', () => {
     expect(result.target).toBe('kubeadm profile v1.12 (Kubernetes 1.12, 1.13)');
   });
 
+  it('names what kubeadm wrote that the input did not ask for', () => {
+    const injected = 'data:\n  stubDomains: |\n    {"evil.com {\\n whoami\\n}\\nx.com": ["1.2.3.4"]}\n';
+    const result = convert(input({ mode: 'kubeadm', kubeadmProfile: 'v1.19', text: injected }));
+    expect(result.status).toBe('ok');
+    const unrequested = result.messages.filter((entry) => entry.code === 'kubeadm-unrequested');
+    expect(unrequested.length).toBeGreaterThan(0);
+    expect(unrequested.map((entry) => entry.message)).toContain("the Corefile holds a server block 'evil.com' (line 21) that the input did not ask for");
+  });
+
   it('treats a blank input as "no ConfigMap"', () => {
     const result = convert(input({ text: '  \n' }));
     expect(result).toMatchObject({ status: 'ok', data: null });
