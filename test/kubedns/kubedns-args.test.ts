@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readContainerArgv } from '../../src/kubedns/container-args.js';
 import { parseKubeDnsArgs, readDomainFlag, readFederationsFlag } from '../../src/kubedns/kubedns-args.js';
 
 describe('parseKubeDnsArgs', () => {
@@ -16,6 +17,17 @@ describe('parseKubeDnsArgs', () => {
     expect(parsed.values.configMap).toBe('kube-dns');
     expect([...(parsed.values.federations ?? [])]).toEqual([['myfed', 'example.com'], ['other', 'example.org']]);
     expect(parsed.otherSettings.map((setting) => setting.name)).toEqual(['v', 'logtostderr']);
+  });
+
+  it('stops at a flag kube-dns does not have, seen in a real-world manifest with a valueFrom reference', () => {
+    const argv = readContainerArgv({
+      args: ['--domain=cluster.local.', '--dns-port=10053', '--namespace=$(POD_NAMESPACE)', '--config-dir=/kube-dns-config', '--v=2'],
+      env: [{ name: 'PROMETHEUS_PORT', value: '10055' }, { name: 'POD_NAMESPACE' }],
+    });
+    expect(argv.unresolved).toEqual([{ field: 'args', index: 2, name: 'POD_NAMESPACE', reason: 'run-time' }]);
+    const parsed = parseKubeDnsArgs(argv.programArguments ?? []);
+    expect(parsed.problem).toMatchObject({ kind: 'unknown-flag', name: 'namespace', index: 2 });
+    expect(parsed.values).toEqual({ domain: 'cluster.local.', dnsPort: 10053 });
   });
 
   it('keeps the last value of a repeated flag and accepts underscores', () => {
