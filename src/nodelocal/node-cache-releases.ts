@@ -16,6 +16,7 @@ export class UnsupportedNodeCacheReleaseError extends KubeDnsToCoreDnsError {
   }
 }
 
+/** Why there is no profile: not a release, or outside the known ones. */
 export type UnsupportedNodeCacheReleaseCode = 'syntax' | 'out-of-range';
 
 /** The first release that read the kube-dns ConfigMap (stub domains and upstream nameservers). */

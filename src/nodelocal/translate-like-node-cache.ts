@@ -18,13 +18,17 @@ import type { NodeCacheProfile } from './node-cache-releases.js';
 export class NodeCacheInputError extends KubeDnsToCoreDnsError {
   override readonly name = 'NodeCacheInputError';
   readonly category = 'input';
-  declare readonly code: 'cluster-dns-ip';
+  declare readonly code: NodeCacheInputErrorCode;
 
-  constructor(code: 'cluster-dns-ip', message: string) {
+  constructor(code: NodeCacheInputErrorCode, message: string) {
     super(code, message);
   }
 }
 
+/** Why a node-cache setting is unusable: the cluster DNS IP is not an IP address. */
+export type NodeCacheInputErrorCode = 'cluster-dns-ip';
+
+/** What node-cache works from: the kube-dns ConfigMap, its base Corefile and its flags. */
 export interface NodeCacheInput {
   /** The kube-dns ConfigMap's data (`null`: no ConfigMap, read like an empty one). */
   readonly data: ConfigMapData | null;
@@ -42,10 +46,13 @@ export interface NodeCacheInput {
 
 /** Something about the result that is no fault of the input, said once. */
 export interface NodeCacheNote {
+  /** `stub-order-sorted`: our stub order differs from node-cache's random one; `federations-ignored`: node-cache does not use them. */
   readonly kind: 'stub-order-sorted' | 'federations-ignored';
+  /** One line for people. */
   readonly message: string;
 }
 
+/** Why node-cache writes nothing and every node keeps its previous Corefile. */
 export type NodeCacheRejection =
   /** kube-dns's own ConfigMap validation (shared by node-cache in every release) failed: the update is ignored. */
   | 'kube-dns-validation'
@@ -54,6 +61,7 @@ export type NodeCacheRejection =
   /** A nameserver list too long for this reproduction to read in full (the diagnostics say which). */
   | 'not-reproduced';
 
+/** The Corefile node-cache writes, or its refusal; both with the diagnostics and notes. */
 export type NodeCacheResult =
   | {
       readonly ok: true;
