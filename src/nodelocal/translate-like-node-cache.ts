@@ -25,8 +25,11 @@ export class NodeCacheInputError extends KubeDnsToCoreDnsError {
   }
 }
 
-/** Why a node-cache setting is unusable: the cluster DNS IP is not an IP address. */
-export type NodeCacheInputErrorCode = 'cluster-dns-ip';
+/**
+ * Why a node-cache setting is unusable: the cluster DNS IP is not an IP address, a part of
+ * `localIps` is not one (node-cache does not start), the port is not an integer (likewise).
+ */
+export type NodeCacheInputErrorCode = 'cluster-dns-ip' | 'local-ip' | 'port';
 
 /** What node-cache works from: the kube-dns ConfigMap, its base Corefile and its flags. */
 export interface NodeCacheInput {
@@ -172,8 +175,8 @@ function checkStubZone(stub: StubDomainEntry, clusterDomain: string, port: strin
 /**
  * The Corefile node-cache `release` writes for `input`, or why it refuses the update. Stub blocks
  * come sorted by domain (node-cache writes them in Go's random map order; a note says so).
- * Throws `UnsupportedNodeCacheReleaseError` for an unknown release and `NodeCacheInputError` for a
- * cluster DNS IP that is not an IP.
+ * Throws `UnsupportedNodeCacheReleaseError` for an unknown release and `NodeCacheInputError` for
+ * settings node-cache would not start with (local IPs, port) or a cluster DNS IP that is not an IP.
  */
 export function translateLikeNodeCache(release: string, input: NodeCacheInput): NodeCacheResult {
   const profile = nodeCacheProfile(release);
@@ -181,7 +184,12 @@ export function translateLikeNodeCache(release: string, input: NodeCacheInput): 
   if (clusterDnsBytes === undefined) {
     throw new NodeCacheInputError('cluster-dns-ip', `cluster DNS IP '${input.clusterDnsIp}' is not an IP address`);
   }
+  for (const part of input.localIps.split(',')) {
+    if (parseGoIP(part) === undefined) throw new NodeCacheInputError('local-ip', `local IP '${part}' (of '${input.localIps}') is not an IP address; node-cache would not start`);
+  }
   const port = input.port ?? '53';
+  // Go's strconv.Atoi, as node-cache checks its port flag: an optional sign and decimal digits.
+  if (!/^[+-]?[0-9]{1,18}$/.test(port)) throw new NodeCacheInputError('port', `port '${port}' is not an integer; node-cache would not start`);
   const clusterDomain = input.clusterDomain ?? 'cluster.local';
   // node-cache shares kube-dns's reading and validation of the ConfigMap (pkg/dns/config), at the same tag.
   const reading = readKubeDnsConfig(input.data, { kubeDnsVersion: profile.release });

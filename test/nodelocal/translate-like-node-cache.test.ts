@@ -224,7 +224,11 @@ describe('releases and inputs node-cache never saw', () => {
     expect(nodeCacheProfile('v1.22.10')).toMatchObject({ release: '1.22.10', validationGate: true });
   });
 
-  it('refuses a cluster DNS IP that is not an IP', () => {
-    expect(thrown(() => translateLikeNodeCache('1.26.7', input(DATA, { clusterDnsIp: 'kube-dns' })))).toBeInstanceOf(NodeCacheInputError);
+  it('refuses settings node-cache would not start with, and a cluster DNS IP that is not an IP', () => {
+    expect(thrown(() => translateLikeNodeCache('1.26.7', input(DATA, { clusterDnsIp: 'kube-dns' })))).toMatchObject({ code: 'cluster-dns-ip' });
+    expect(thrown(() => translateLikeNodeCache('1.26.7', input(DATA, { localIps: '169.254.20.10, 10.0.0.10' })))).toMatchObject({ code: 'local-ip' });
+    expect(thrown(() => translateLikeNodeCache('1.26.7', input(DATA, { localIps: '169.254.20.10,' })))).toBeInstanceOf(NodeCacheInputError);
+    expect(thrown(() => translateLikeNodeCache('1.26.7', input(DATA, { port: '53a' })))).toMatchObject({ code: 'port' });
+    expect(corefileOf(translateLikeNodeCache('1.26.7', input(DATA, { port: '+53' })))).toContain('\nacme.local:+53 {\n');
   });
 });
