@@ -76,6 +76,12 @@ export { kubeadmProfileFor, UnsupportedKubernetesVersionError } from './kubeadm/
 export type { UnsupportedKubernetesVersionCode } from './kubeadm/kubernetes-version.js';
 export { KUBEADM_PROFILE_IDS, KUBEADM_PROFILES } from './kubeadm/profiles.js';
 export type { KubeadmProfile, KubeadmProfileId, YamlV2Release } from './kubeadm/profiles.js';
+
+// node-cache's (NodeLocal DNSCache) translation, one profile per behaviour change (1.15.6–1.26.7).
+export { NEWEST_NODE_CACHE_RELEASE, OLDEST_NODE_CACHE_RELEASE, nodeCacheProfile, UnsupportedNodeCacheReleaseError } from './nodelocal/node-cache-releases.js';
+export type { NodeCacheProfile, UnsupportedNodeCacheReleaseCode } from './nodelocal/node-cache-releases.js';
+export { NodeCacheInputError, translateLikeNodeCache } from './nodelocal/translate-like-node-cache.js';
+export type { NodeCacheInput, NodeCacheInputErrorCode, NodeCacheNote, NodeCacheRejection, NodeCacheResult } from './nodelocal/translate-like-node-cache.js';
 export type { PortParser } from './dns/go-net.js';
 
 // kubeadm's decisions around the translation.

@@ -1,0 +1,95 @@
+/**
+ * What node-cache (NodeLocal DNSCache, kubernetes/dns `cmd/node-cache`) did with the kube-dns
+ * ConfigMap, release by release. The facts and the upstream commits are in docs/node-local-dns.md.
+ */
+
+import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
+
+/** A node-cache release outside the known ones, or text that is not a release. */
+export class UnsupportedNodeCacheReleaseError extends KubeDnsToCoreDnsError {
+  override readonly name = 'UnsupportedNodeCacheReleaseError';
+  readonly category = 'input';
+  declare readonly code: UnsupportedNodeCacheReleaseCode;
+
+  constructor(code: UnsupportedNodeCacheReleaseCode, message: string) {
+    super(code, message);
+  }
+}
+
+/** Why there is no profile: not a release, or outside the known ones. */
+export type UnsupportedNodeCacheReleaseCode = 'syntax' | 'out-of-range';
+
+/** The first release that read the kube-dns ConfigMap (stub domains and upstream nameservers). */
+export const OLDEST_NODE_CACHE_RELEASE = '1.15.6';
+/** The newest release whose behaviour is recorded here. */
+export const NEWEST_NODE_CACHE_RELEASE = '1.26.7';
+
+/** How one node-cache release turns the ConfigMap into its Corefile. */
+export interface NodeCacheProfile {
+  /** The release, normalized (`1.22.10`). */
+  readonly release: string;
+  /** 1.15.7+: the `bind` line of a stub block lists the local IPs space-separated; before, as the comma-separated flag. */
+  readonly stubBindSpaceSeparated: boolean;
+  /** 1.15.13+: `__PILLAR__LOCAL__DNS__` becomes the space-separated IPs; before, the comma-separated flag. */
+  readonly templateListenIpsSpaceSeparated: boolean;
+  /** 1.15.13+: stub blocks forward over UDP; before, each stub `forward` had a `force_tcp` block. */
+  readonly stubForwardOverUdp: boolean;
+  /**
+   * 1.15.13+: with upstream nameservers set, the template's TCP upstream block (`forward . __PILLAR__UPSTREAM__SERVERS__ {`
+   * / `force_tcp` / `}`, exactly indented) becomes a plain UDP `forward` line.
+   */
+  readonly upstreamTcpToUdpSwap: boolean;
+  /** 1.15.13+: any `__PILLAR__DNS__SERVER__` left in the template is removed. */
+  readonly dnsServerVariableBlanked: boolean;
+  /** 1.22.10+: nameservers are checked the way CoreDNS's forward plugin parses them before anything is written. */
+  readonly validationGate: boolean;
+}
+
+type Triple = readonly [number, number, number];
+
+const RELEASE = /^v?(\d+)\.(\d+)\.(\d+)$/;
+
+function parseRelease(text: string): Triple | undefined {
+  const match = RELEASE.exec(text.trim());
+  return match ? [Number(match[1]), Number(match[2]), Number(match[3])] : undefined;
+}
+
+function known(text: string): Triple {
+  const parsed = parseRelease(text);
+  if (parsed === undefined) throw new Error(`bad release constant ${text}`);
+  return parsed;
+}
+
+function compare(a: Triple, b: Triple): number {
+  return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+}
+
+const OLDEST = known(OLDEST_NODE_CACHE_RELEASE);
+const NEWEST = known(NEWEST_NODE_CACHE_RELEASE);
+const BIND_COMMA_FIX = known('1.15.7');
+const UDP_SWITCH = known('1.15.13');
+const VALIDATION_GATE = known('1.22.10');
+
+/** The profile of node-cache `release` (`1.22.10`, `v1.15.13`); throws for text outside 1.15.6–1.26.7. */
+export function nodeCacheProfile(release: string = NEWEST_NODE_CACHE_RELEASE): NodeCacheProfile {
+  const parsed = parseRelease(release);
+  if (parsed === undefined) {
+    throw new UnsupportedNodeCacheReleaseError('syntax', `node-cache release '${release}' is not a release like 1.22.10`);
+  }
+  if (compare(parsed, OLDEST) < 0 || compare(parsed, NEWEST) > 0) {
+    throw new UnsupportedNodeCacheReleaseError(
+      'out-of-range',
+      `node-cache release '${release}' is outside the known ones that read the kube-dns ConfigMap (${OLDEST_NODE_CACHE_RELEASE} to ${NEWEST_NODE_CACHE_RELEASE})`,
+    );
+  }
+  const from = (minimum: Triple): boolean => compare(parsed, minimum) >= 0;
+  return {
+    release: parsed.join('.'),
+    stubBindSpaceSeparated: from(BIND_COMMA_FIX),
+    templateListenIpsSpaceSeparated: from(UDP_SWITCH),
+    stubForwardOverUdp: from(UDP_SWITCH),
+    upstreamTcpToUdpSwap: from(UDP_SWITCH),
+    dnsServerVariableBlanked: from(UDP_SWITCH),
+    validationGate: from(VALIDATION_GATE),
+  };
+}
