@@ -14,6 +14,7 @@ import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import {
   compareCoreDnsVersions,
   COREDNS_VERSIONS,
+  KNOWN_RANGE,
   NEWEST_COREDNS_VERSION,
   OLDEST_COREDNS_VERSION,
   parseCoreDnsVersion,
@@ -51,7 +52,7 @@ export class UnresolvedCoreDnsReleaseError extends KubeDnsToCoreDnsError {
 
   constructor(input: string, code: UnresolvedCoreDnsReleaseCode, detail: string, candidates: readonly CoreDnsVersion[] = []) {
     const shown = input.length > MAX_SHOWN ? `${input.slice(0, MAX_SHOWN)}…` : input;
-    super(code, `cannot resolve a CoreDNS release from '${shown}': ${detail} (known releases: ${OLDEST_COREDNS_VERSION} to ${NEWEST_COREDNS_VERSION})`);
+    super(code, `cannot resolve a CoreDNS release from '${shown}': ${detail} (${KNOWN_RANGE})`);
     this.input = input;
     this.candidates = candidates;
   }

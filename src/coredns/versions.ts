@@ -147,7 +147,8 @@ export type UnknownCoreDnsVersionReason =
   /** Older than 1.0.0 or newer than the newest known release. */
   | 'out-of-range';
 
-const KNOWN_RANGE = `known releases: ${OLDEST_COREDNS_VERSION} to ${NEWEST_COREDNS_VERSION}`;
+/** How errors about version text end: `known releases: 1.0.0 to 1.14.7`. */
+export const KNOWN_RANGE = `known releases: ${OLDEST_COREDNS_VERSION} to ${NEWEST_COREDNS_VERSION}`;
 
 /** Text that does not name a CoreDNS release this package knows. */
 export class UnknownCoreDnsVersionError extends KubeDnsToCoreDnsError {
