@@ -35,6 +35,18 @@ others (example.com, kubernetes.default.svc.<cluster-domain>, reverse names).
   -o, --output FORMAT       table (default) or json
   -h, --help                show this help
 
+With NodeLocal DNSCache (docs/node-local-dns.md):
+  --node-local-dns RELEASE  the node-cache release the nodes run (1.15.6 to 1.26.7). Without
+                            --corefile: the pre-flight of a kube-dns ConfigMap edit, exit 0
+                            when node-cache takes it and the Corefile it writes loads, 1 with
+                            the reason. With --corefile (CoreDNS's): the two-tier check, each
+                            name routed pod → node-local-dns → CoreDNS or elsewhere, compared
+                            with CoreDNS alone and kube-dns alone; exit 1 on a difference
+  --local-ip IP[,IP]        node-cache's -localip (required with --corefile)
+  --upstream-ip IP          the kube-dns-upstream ClusterIP (required with --corefile)
+  --node-local-dns-base FILE  the node-local-dns ConfigMap or its Corefile (default: the
+                            nodelocaldns.yaml template of RELEASE)
+
 Output: the table of differing names on stdout (each cell: destination, then why); notes
 about what a model assumed or could not follow on stderr (in the JSON with -o json).
 Exit status: 0 every name routed the same way, 1 some names differ, 2 bad usage,
@@ -45,9 +57,27 @@ Examples:
   kubectl -n kube-system get configmap coredns -o yaml > coredns.yaml
   kube-dns-to-coredns check --kube-dns kube-dns.yaml --corefile coredns.yaml -o json
   kube-dns-to-coredns kube-dns.yaml > Corefile && kube-dns-to-coredns check --kube-dns kube-dns.yaml --corefile Corefile
+  kube-dns-to-coredns check --node-local-dns 1.22.10 --kube-dns proposed-kube-dns.yaml
+  kube-dns-to-coredns check --node-local-dns 1.26.7 --kube-dns kube-dns.yaml --corefile coredns.yaml \\
+      --local-ip 169.254.20.10,10.96.0.10 --upstream-ip 10.96.0.20
 `;
 
 const OUTPUTS = ['table', 'json'] as const;
+
+/** The options that only go with `--node-local-dns RELEASE`. */
+export const NODE_LOCAL_OPTIONS = ['local-ip', 'upstream-ip', 'node-local-dns-base'] as const;
+
+/** `--node-local-dns RELEASE` and the options that go with it, as given. */
+export function nodeLocalOptions(values: { readonly [option: string]: unknown }): {
+  readonly release: string | undefined;
+  readonly given: Readonly<Record<(typeof NODE_LOCAL_OPTIONS)[number], string | undefined>>;
+} {
+  const text = (option: string): string | undefined => (typeof values[option] === 'string' ? (values[option] as string) : undefined);
+  return {
+    release: text('node-local-dns'),
+    given: { 'local-ip': text('local-ip'), 'upstream-ip': text('upstream-ip'), 'node-local-dns-base': text('node-local-dns-base') },
+  };
+}
 
 /** `kube-dns-to-coredns check`: see {@link CHECK_HELP}. */
 export async function runCheck(args: readonly string[], io: CliIo): Promise<number> {
@@ -57,6 +87,27 @@ export async function runCheck(args: readonly string[], io: CliIo): Promise<numb
     return ExitCode.ok;
   }
   const { kubeDnsFile, corefileFile } = options;
+  if (options.nodeLocal.release === undefined) {
+    const misplaced = NODE_LOCAL_OPTIONS.find((option) => options.nodeLocal.given[option] !== undefined);
+    if (misplaced !== undefined) throw new UsageError(`check: --${misplaced} belongs to --node-local-dns RELEASE; see 'check --help'`);
+  } else {
+    if (kubeDnsFile === undefined) throw new UsageError("check: --kube-dns FILE is required; see 'check --help'");
+    const { runNodeLocalCheck, runNodeLocalPreflight } = await import('./check-node-local.js');
+    const nodeLocal = {
+      command: 'check' as const,
+      release: options.nodeLocal.release,
+      kubeDnsFile,
+      corefileFile,
+      localIps: options.nodeLocal.given['local-ip'],
+      upstreamIp: options.nodeLocal.given['upstream-ip'],
+      baseFile: options.nodeLocal.given['node-local-dns-base'],
+      clusterDomain: options.clusterDomain,
+      kubeDnsVersion: options.kubeDnsVersion,
+      port: options.port,
+      output: options.output,
+    };
+    return corefileFile === undefined ? runNodeLocalPreflight(nodeLocal, io) : runNodeLocalCheck(nodeLocal, options.names, io);
+  }
   if (kubeDnsFile === undefined || corefileFile === undefined) {
     throw new UsageError(`check: ${kubeDnsFile === undefined ? '--kube-dns' : '--corefile'} FILE is required; see 'check --help'`);
   }
@@ -128,6 +179,10 @@ function parseCheckArgs(args: readonly string[]) {
       'kube-dns-version': { type: 'string' },
       port: { type: 'string' },
       name: { type: 'string', multiple: true },
+      'node-local-dns': { type: 'string' },
+      'local-ip': { type: 'string' },
+      'upstream-ip': { type: 'string' },
+      'node-local-dns-base': { type: 'string' },
       output: { type: 'string', short: 'o' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -137,6 +192,7 @@ function parseCheckArgs(args: readonly string[]) {
   if (!(OUTPUTS as readonly string[]).includes(output)) throw new UsageError(`check: --output must be one of ${OUTPUTS.join(', ')}, not '${output}'`);
   return {
     help: values.help,
+    nodeLocal: nodeLocalOptions(values),
     kubeDnsFile: values['kube-dns'],
     corefileFile: values.corefile,
     clusterDomain: checkClusterDomain('check', values['cluster-domain']),
