@@ -46,7 +46,7 @@ export const NODE_LOCAL_DNS_TEMPLATES: Readonly<Record<NodeLocalDnsTemplateId, s
 };
 
 /** The first node-cache release paired with the text whose root block forwards without `force_tcp`. */
-export const UDP_TEMPLATE_FROM = '1.15.14';
+const UDP_TEMPLATE_FROM = '1.15.14';
 
 /** The id of the template text paired with node-cache `release` (throws `UnsupportedNodeCacheReleaseError` like {@link nodeCacheProfile}). */
 export function nodeLocalDnsTemplateId(release: string): NodeLocalDnsTemplateId {

@@ -11,7 +11,7 @@ import { readCorefileSource } from '../corefile-source.js';
 import { usingCorefile } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { ExitCode, UsageError } from '../usage-error.js';
-import { routeJson, splitNotes, withInputNotes } from './check.js';
+import { routeJson, splitNotes, withInputNotes } from './routing-report.js';
 import { checkLocalIps, checkUpstreamIp, nodeLocalRelease, readNodeLocalBase, requireNodeLocalFlags } from './node-local-options.js';
 import { readKubeDnsInput } from './translate-input.js';
 

@@ -1,10 +1,7 @@
-import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { kubeDnsRules } from '../../kubedns/kube-dns-versions.js';
 import { isDns1123Subdomain } from '../../dns/go-net.js';
 import { checkRouting, formatRoutingCheck } from '../../routing/check.js';
 import type { RoutingCheck, RoutingInput } from '../../routing/check.js';
-import { describeDestination } from '../../routing/destination.js';
-import type { Route } from '../../routing/destination.js';
 import { displayName } from '../../dns/names.js';
 import { readCorefileSource } from '../corefile-source.js';
 import { optionValue, usingCorefile } from '../errors.js';
@@ -13,6 +10,8 @@ import { parseCommandArgs } from '../parse-command-args.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 import { readKubeDnsInput } from './translate-input.js';
 import { stringifyPrettyJson } from '../../util/pretty-json.js';
+import { NODE_LOCAL_OPTIONS, nodeLocalOptions } from './node-local-options.js';
+import { routeJson, splitNotes, withInputNotes } from './routing-report.js';
 
 export const CHECK_HELP = `Usage: kube-dns-to-coredns check --kube-dns FILE --corefile FILE [options]
 
@@ -63,21 +62,6 @@ Examples:
 `;
 
 const OUTPUTS = ['table', 'json'] as const;
-
-/** The options that only go with `--node-local-dns RELEASE`. */
-export const NODE_LOCAL_OPTIONS = ['local-ip', 'upstream-ip', 'node-local-dns-base'] as const;
-
-/** `--node-local-dns RELEASE` and the options that go with it, as given. */
-export function nodeLocalOptions(values: { readonly [option: string]: unknown }): {
-  readonly release: string | undefined;
-  readonly given: Readonly<Record<(typeof NODE_LOCAL_OPTIONS)[number], string | undefined>>;
-} {
-  const text = (option: string): string | undefined => (typeof values[option] === 'string' ? (values[option] as string) : undefined);
-  return {
-    release: text('node-local-dns'),
-    given: { 'local-ip': text('local-ip'), 'upstream-ip': text('upstream-ip'), 'node-local-dns-base': text('node-local-dns-base') },
-  };
-}
 
 /** `kube-dns-to-coredns check`: see {@link CHECK_HELP}. */
 export async function runCheck(args: readonly string[], io: CliIo): Promise<number> {
@@ -138,21 +122,6 @@ export async function runCheck(args: readonly string[], io: CliIo): Promise<numb
 
 function isStdin(file: string): boolean {
   return file === '-';
-}
-
-/** Warnings about which ConfigMap was read lead the notes (on stderr, or `notes` in the JSON). */
-export function withInputNotes<Result extends { readonly notes: readonly string[] }>(result: Result, diagnostics: readonly Diagnostic[]): Result {
-  return diagnostics.length === 0 ? result : { ...result, notes: [...diagnostics.map((entry) => `kube-dns: ${entry.message}`), ...result.notes] };
-}
-
-/** The formatted text's notes section goes to stderr. */
-export function splitNotes(text: string): [string, string] {
-  const index = text.indexOf('Notes:\n');
-  return index < 0 ? [text, ''] : [text.slice(0, index), text.slice(index)];
-}
-
-export function routeJson(route: Route): { destination: unknown; text: string; via: string } {
-  return { destination: route.destination, text: describeDestination(route.destination), via: route.via };
 }
 
 function checkJson(result: RoutingCheck) {

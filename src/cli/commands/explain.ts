@@ -8,7 +8,9 @@ import { usingCorefile } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { ExitCode, UsageError } from '../usage-error.js';
-import { checkClusterDomain, checkKubeDnsVersion, checkPort, NODE_LOCAL_OPTIONS, nodeLocalOptions, routeJson, splitNotes, withInputNotes } from './check.js';
+import { checkClusterDomain, checkKubeDnsVersion, checkPort } from './check.js';
+import { NODE_LOCAL_OPTIONS, nodeLocalOptions } from './node-local-options.js';
+import { routeJson, splitNotes, withInputNotes } from './routing-report.js';
 import { readKubeDnsInput } from './translate-input.js';
 import { stringifyPrettyJson } from '../../util/pretty-json.js';
 

@@ -42,3 +42,18 @@ export async function readNodeLocalBase(file: string | undefined, io: CliIo): Pr
   const source = await readCorefileSource(file, io, ['node-local-dns']);
   return usingCorefile(source, (corefile) => corefile);
 }
+
+/** The options that only go with `--node-local-dns RELEASE`. */
+export const NODE_LOCAL_OPTIONS = ['local-ip', 'upstream-ip', 'node-local-dns-base'] as const;
+
+/** `--node-local-dns RELEASE` and the options that go with it, as given. */
+export function nodeLocalOptions(values: { readonly [option: string]: unknown }): {
+  readonly release: string | undefined;
+  readonly given: Readonly<Record<(typeof NODE_LOCAL_OPTIONS)[number], string | undefined>>;
+} {
+  const text = (option: string): string | undefined => (typeof values[option] === 'string' ? (values[option] as string) : undefined);
+  return {
+    release: text('node-local-dns'),
+    given: { 'local-ip': text('local-ip'), 'upstream-ip': text('upstream-ip'), 'node-local-dns-base': text('node-local-dns-base') },
+  };
+}
