@@ -169,6 +169,11 @@ export const DIAGNOSTIC_CODES = {
     'node-cache (NodeLocal DNSCache) of the given release refuses this ConfigMap: it writes nothing, logs an error, and every node keeps the Corefile it had.',
     'Use IP addresses as nameservers (node-cache 1.22.10+ checks them the way CoreDNS\'s forward plugin reads them); the message names the values.',
   ),
+  'node-cache-bind-commas': translate(
+    'error',
+    'node-cache writes the -localip flag into a bind line as given, commas and all (stub blocks before 1.15.7, the template before 1.15.13): CoreDNS reads it as one address that is not an IP, and does not load the Corefile.',
+    'Run node-cache 1.15.7 or later (1.15.13 or later when the template has __PILLAR__LOCAL__DNS__), or give -localip a single IP.',
+  ),
   'node-cache-variable-left': translate(
     'error',
     'A __PILLAR__…__ variable of the node-local-dns template is left in the Corefile node-cache writes: this release does not fill it in, and CoreDNS reads it as an address or a zone and does not load the Corefile.',

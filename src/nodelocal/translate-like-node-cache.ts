@@ -193,6 +193,21 @@ function checkVariablesLeft(corefile: string, profile: NodeCacheProfile, diagnos
   });
 }
 
+/** `bind` lines holding the comma-separated flag: once, at the first. */
+function checkBindCommas(corefile: string, profile: NodeCacheProfile, diagnostics: Diagnostic[]): void {
+  const lines = corefile.split('\n');
+  const index = lines.findIndex((line) => /^\s*bind\s.*,/.test(line));
+  if (index < 0) return;
+  const count = lines.filter((line) => /^\s*bind\s.*,/.test(line)).length;
+  diagnostics.push(
+    diagnostic('node-cache-bind-commas', {
+      key: 'Corefile',
+      position: { line: index + 1, column: 1 },
+      message: `node-cache ${profile.release} writes '${(lines[index] as string).trim()}' (line ${index + 1}${count > 1 ? `, and ${count - 1} more bind line${count > 2 ? 's' : ''}` : ''}): CoreDNS ${profile.coreDns} reads the comma-separated IPs as one address that is not an IP, and does not load the Corefile`,
+    }),
+  );
+}
+
 /**
  * The Corefile node-cache `release` writes for `input`, or why it refuses the update. Stub blocks
  * come sorted by domain (node-cache writes them in Go's random map order; a note says so).
@@ -289,5 +304,6 @@ export function translateLikeNodeCache(release: string, input: NodeCacheInput): 
     corefile += stubBlock(profile, stub.domain, port, bindIps, stub.nameservers.map((entry) => entry.value).join(' '));
   }
   checkVariablesLeft(corefile, profile, diagnostics);
+  checkBindCommas(corefile, profile, diagnostics);
   return { ok: true, profile, corefile, diagnostics, notes };
 }

@@ -70,12 +70,23 @@ describe('what node-cache writes with the bundled template', () => {
     expect(fixed.ok && fixed.corefile).toContain('    bind 169.254.20.10 \n');
   });
 
-  it('writes no variable in iptables mode (two local IPs), in any release', () => {
+  it('writes no variable in iptables mode (two local IPs), in any release; before 1.15.7 the stub bind has the commas', () => {
     for (const release of ['1.15.6', '1.15.7', '1.15.13', '1.22.10', '1.26.7']) {
       const result = write(release, '169.254.20.10,10.96.0.10');
       expect(result.ok && result.corefile).not.toMatch(/__PILLAR__/);
-      expect(result.diagnostics).toEqual([]);
+      expect(result.diagnostics.map((entry) => entry.code)).toEqual(release === '1.15.6' ? ['node-cache-bind-commas'] : []);
     }
+    const [commas] = write('1.15.6', '169.254.20.10,10.96.0.10').diagnostics;
+    expect(commas?.message).toBe(
+      "node-cache 1.15.6 writes 'bind 169.254.20.10,10.96.0.10' (line 53): CoreDNS 1.2.6 reads the comma-separated IPs as one address that is not an IP, and does not load the Corefile",
+    );
+  });
+
+  it('counts every comma bind line once, template lines included (a base with __PILLAR__LOCAL__DNS__ before 1.15.13)', () => {
+    const result = translateLikeNodeCache('1.15.6', { data, baseCorefile: nodeLocalDnsTemplate('1.15.6'), localIps: '169.254.20.10,10.96.0.10', clusterDnsIp: '10.96.0.20' });
+    expect(result.diagnostics.filter((entry) => entry.code === 'node-cache-bind-commas').map((entry) => entry.message)).toEqual([
+      "node-cache 1.15.6 writes 'bind 169.254.20.10,10.96.0.10 __PILLAR__DNS__SERVER__' (line 9, and 4 more bind lines): CoreDNS 1.2.6 reads the comma-separated IPs as one address that is not an IP, and does not load the Corefile",
+    ]);
   });
 
   it('names each host name the 1.22.10 gate refuses with node-cache-rejects-update', () => {
