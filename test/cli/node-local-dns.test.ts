@@ -119,6 +119,18 @@ describe('kube-dns-to-coredns check --node-local-dns RELEASE (pre-flight)', () =
   });
 });
 
+describe('kube-dns-to-coredns check --node-local-dns RELEASE: options that only the routing uses', () => {
+  it.each([
+    [['--name', 'example.com'], '--name'],
+    [['--port', '5353'], '--port'],
+    [['--kube-dns-version', '1.14.13'], '--kube-dns-version'],
+  ])('refuses %j without --corefile (exit 2)', async (extra, option) => {
+    const { status, err } = await run(['check', '--node-local-dns', '1.26.7', '--kube-dns', 'kube-dns.yaml', ...extra]);
+    expect(status).toBe(2);
+    expect(err).toBe(`kube-dns-to-coredns: check: ${option} needs --corefile (the pre-flight of --node-local-dns routes no names); see 'check --help'\n`);
+  });
+});
+
 describe('kube-dns-to-coredns check --node-local-dns RELEASE --corefile (two tiers)', () => {
   const withCorp = renderCoreDnsConfigMap(`${TRANSLATED}corp.internal:53 {\n    forward . 10.150.0.9\n}\n`);
 

@@ -90,7 +90,15 @@ export async function runCheck(args: readonly string[], io: CliIo): Promise<numb
       port: options.port,
       output: options.output,
     };
-    return corefileFile === undefined ? runNodeLocalPreflight(nodeLocal, io) : runNodeLocalCheck(nodeLocal, options.names, io);
+    if (corefileFile === undefined) {
+      // The pre-flight routes no name and reads no CoreDNS: what only the routing uses is refused, not ignored.
+      const unused = [options.names.length > 0 ? '--name' : undefined, options.port === undefined ? undefined : '--port', options.kubeDnsVersion === undefined ? undefined : '--kube-dns-version'].find(
+        (option) => option !== undefined,
+      );
+      if (unused !== undefined) throw new UsageError(`check: ${unused} needs --corefile (the pre-flight of --node-local-dns routes no names); see 'check --help'`);
+      return runNodeLocalPreflight(nodeLocal, io);
+    }
+    return runNodeLocalCheck(nodeLocal, options.names, io);
   }
   if (kubeDnsFile === undefined || corefileFile === undefined) {
     throw new UsageError(`check: ${kubeDnsFile === undefined ? '--kube-dns' : '--corefile'} FILE is required; see 'check --help'`);
