@@ -171,12 +171,12 @@ export const DIAGNOSTIC_CODES = {
   ),
   'node-cache-bind-commas': translate(
     'error',
-    'node-cache writes the -localip flag into a bind line as given, commas and all (stub blocks before 1.15.7, the template before 1.15.13): CoreDNS reads it as one address that is not an IP, and does not load the Corefile.',
+    'node-cache writes the -localip flag into a bind line as given, commas and all (stub blocks before 1.15.7, the template before 1.15.13): CoreDNS reads it as one address that is not an IP, and does not load the Corefile. The profile prints the Corefile all the same (exit status 0): it is what node-cache writes; the pre-flight fails on it.',
     'Run node-cache 1.15.7 or later (1.15.13 or later when the template has __PILLAR__LOCAL__DNS__), or give -localip a single IP.',
   ),
   'node-cache-variable-left': translate(
     'error',
-    'A __PILLAR__…__ variable of the node-local-dns template is left in the Corefile node-cache writes: this release does not fill it in, and CoreDNS reads it as an address or a zone and does not load the Corefile.',
+    'A __PILLAR__…__ variable of the node-local-dns template is left in the Corefile node-cache writes: this release does not fill it in, and CoreDNS reads it as an address or a zone and does not load the Corefile. The profile prints the Corefile all the same (exit status 0); the pre-flight fails on it.',
     'Replace it in the node-local-dns ConfigMap (the install instructions fill __PILLAR__DNS__SERVER__ with the kube-dns ClusterIP), or run node-cache 1.15.13 or later, which removes __PILLAR__DNS__SERVER__.',
   ),
   // Linting a Corefile against a CoreDNS release (src/lint; facts in docs/lint.md).
