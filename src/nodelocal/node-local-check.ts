@@ -131,13 +131,18 @@ export function checkNodeLocalDnsRouting(input: NodeLocalCheckInput): NodeLocalC
   const extra = [...(input.names ?? []), ...twoTier.zones.flatMap((zone) => [zone === '' ? '.' : zone, zone === '' ? 'x' : `x.${zone}`])];
   const names = namesToCheck(kubeDns, coreDns, extra);
   const differences: NodeLocalDifference[] = [];
+  let reachesCoreDns = false;
   for (const name of names) {
     const route = twoTier.route(name);
+    if (route.coreDns !== undefined) reachesCoreDns = true;
     const alone = coreDns.route(name);
     const kube = kubeDns.route(name);
     if (!sameDestination(route.final.destination, alone.destination) || !sameDestination(route.final.destination, kube.destination)) {
       differences.push({ name, twoTier: route, coreDns: alone, kubeDns: kube });
     }
+  }
+  if (!reachesCoreDns) {
+    notes.unshift(`node-local-dns sends none of the ${names.length} checked names to ${twoTier.upstream}: is --upstream-ip the address its Corefile forwards the cluster domain to (the kube-dns-upstream ClusterIP, or in IPVS mode the kube-dns ClusterIP written into the node-local-dns ConfigMap)?`);
   }
   return { ok: preflight.loads && differences.length === 0, preflight, differences, names, notes };
 }

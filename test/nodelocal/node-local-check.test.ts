@@ -61,6 +61,14 @@ describe('checkNodeLocalDnsRouting', () => {
     expect(formatNodeLocalCheck(result)).toMatch(/^node-cache 1\.22\.10 \(CoreDNS 1\.7\.0\) refuses the kube-dns ConfigMap: node-cache 1\.22\.10 refuses nameservers that are not IP addresses/);
   });
 
+  it('says so when no name reaches CoreDNS (an --upstream-ip the Corefile does not forward to)', () => {
+    const ipvs = `cluster.local:53 {\n    bind 169.254.20.10\n    forward . 10.96.0.10\n}\n.:53 {\n    bind 169.254.20.10\n    forward . __PILLAR__UPSTREAM__SERVERS__\n}\n`;
+    const wrong = check(DATA, TRANSLATED, { baseCorefile: ipvs });
+    expect(wrong.notes[0]).toMatch(/^node-local-dns sends none of the \d+ checked names to 10\.96\.0\.20:53: is --upstream-ip/);
+    const right = check(DATA, TRANSLATED, { baseCorefile: ipvs, upstreamIp: '10.96.0.10' });
+    expect(right.notes.some((note) => note.startsWith('node-local-dns sends none'))).toBe(false);
+  });
+
   it('reads the ConfigMap as YAML text too', () => {
     const yaml = `kind: ConfigMap\nmetadata:\n  name: kube-dns\ndata:\n  stubDomains: '{"acme.local": ["10.150.0.1"]}'\n  upstreamNameservers: '["8.8.8.8"]'\n`;
     expect(checkNodeLocalDnsRouting({ ...SETTINGS, kubeDns: yaml, corefile: TRANSLATED }).ok).toBe(true);
