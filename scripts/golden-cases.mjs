@@ -6,6 +6,13 @@ import { join } from 'node:path';
 
 export const TARGET_VERSIONS = ['1.0.4', '1.2.6', '1.6.9', '1.14.7'];
 
+/** node-cache releases with a golden run each: every behaviour change, the template switch, either side of the gate, the newest. */
+export const NODE_LOCAL_RELEASES = ['1.15.6', '1.15.7', '1.15.13', '1.15.14', '1.22.9', '1.22.10', '1.26.7'];
+/** Real-world kube-dns ConfigMaps run through node-cache too. */
+const NODE_LOCAL_REALWORLD = ['01-k8s-docs-acme-stub-and-upstream.yaml', '02-k8s-docs-consul-stub-only.yaml', '26-issue-dns-539-hostname-as-stub-server.yaml'];
+/** iptables mode, as the Kubernetes documentation installs it: the link-local IP and the kube-dns ClusterIP. */
+const NODE_LOCAL_IPTABLES = ['--local-ip', '169.254.20.10,10.96.0.10', '--upstream-ip', '10.96.0.20'];
+
 /** @returns {{ name: string, args: string[], input: string, expected: string }[]} */
 export function goldenCases(root) {
   const cases = [];
@@ -21,6 +28,24 @@ export function goldenCases(root) {
     for (const version of TARGET_VERSIONS) {
       const stem = file.replace(/\.yaml$/, '');
       cases.push({ name: `realworld/${stem} @${version}`, args: ['--coredns', version], input: join(realworld, file), expected: join(results, stem, `coredns-${version}.expected`) });
+    }
+  }
+  // node-local-dns: what each node-cache release writes after the bundled template (docs/node-local-dns.md).
+  const nodeLocal = join(root, 'golden', 'node-local-dns');
+  const nodeLocalInputs = [
+    ...NODE_LOCAL_REALWORLD.map((file) => ({ input: join(realworld, file), options: NODE_LOCAL_IPTABLES })),
+    ...readdirSync(join(nodeLocal, 'cases'))
+      .filter((name) => name.endsWith('.yaml'))
+      .sort()
+      .map((file) => {
+        const input = join(nodeLocal, 'cases', file);
+        return { input, options: /^# options:(.*)$/m.exec(readFileSync(input, 'utf8'))?.[1]?.trim().split(/\s+/) ?? NODE_LOCAL_IPTABLES };
+      }),
+  ];
+  for (const { input, options } of nodeLocalInputs) {
+    const stem = input.slice(input.lastIndexOf('/') + 1).replace(/\.yaml$/, '');
+    for (const release of NODE_LOCAL_RELEASES) {
+      cases.push({ name: `node-local-dns/${stem} @${release}`, args: ['--node-local-dns', release, ...options], input, expected: join(nodeLocal, stem, `node-cache-${release}.expected`) });
     }
   }
   const lint = join(root, 'golden', 'lint');

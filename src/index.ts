@@ -82,6 +82,15 @@ export { NEWEST_NODE_CACHE_RELEASE, OLDEST_NODE_CACHE_RELEASE, nodeCacheProfile,
 export type { NodeCacheProfile, UnsupportedNodeCacheReleaseCode } from './nodelocal/node-cache-releases.js';
 export { NodeCacheInputError, translateLikeNodeCache } from './nodelocal/translate-like-node-cache.js';
 export type { NodeCacheInput, NodeCacheInputErrorCode, NodeCacheNote, NodeCacheRejection, NodeCacheResult } from './nodelocal/translate-like-node-cache.js';
+// node-local-dns: the bundled template, the pre-flight, and node-local-dns as a routing tier in front of CoreDNS.
+export { NODE_LOCAL_DNS_TEMPLATES, nodeLocalDnsTemplate, nodeLocalDnsTemplateId } from './nodelocal/node-local-dns-template.js';
+export type { NodeLocalDnsInstall, NodeLocalDnsTemplateId } from './nodelocal/node-local-dns-template.js';
+export { PREFLIGHT_LOCAL_IPS, PREFLIGHT_UPSTREAM_IP, preflightNodeLocalDns } from './nodelocal/preflight.js';
+export type { NodeLocalDnsPreflight, NodeLocalDnsPreflightOptions } from './nodelocal/preflight.js';
+export { checkNodeLocalDnsRouting, explainNodeLocalDns, formatNodeLocalCheck, formatNodeLocalExplanation } from './nodelocal/node-local-check.js';
+export type { NodeLocalCandidate, NodeLocalCheck, NodeLocalCheckInput, NodeLocalDifference, NodeLocalExplainInput, NodeLocalExplanation } from './nodelocal/node-local-check.js';
+export { nodeLocalDnsRouting } from './routing/node-local-routing.js';
+export type { NodeLocalRoute, NodeLocalRouting, NodeLocalRoutingOptions } from './routing/node-local-routing.js';
 export type { PortParser } from './dns/go-net.js';
 
 // kubeadm's decisions around the translation.

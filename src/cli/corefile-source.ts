@@ -9,9 +9,9 @@ import { UsageError } from './usage-error.js';
  * Reads FILE (or standard input) holding a Corefile, or a CoreDNS ConfigMap (YAML or JSON) whose
  * `Corefile` entry is meant; messages about the Corefile can then point into FILE.
  */
-export async function readCorefileSource(path: string | undefined, io: CliIo): Promise<CorefileSourceText> {
+export async function readCorefileSource(path: string | undefined, io: CliIo, preferredNames: readonly string[] = ['coredns']): Promise<CorefileSourceText> {
   const { name, text } = await readSource(path, io, INPUT_LIMITS.corefile);
-  return corefileSource(text, name);
+  return corefileSource(text, name, preferredNames);
 }
 
 export interface CorefileSourceText {
@@ -26,9 +26,9 @@ export interface CorefileSourceText {
 const CONFIGMAP_HINT = /^[ \t]*(?:---[ \t]*$|"?(?:apiVersion|kind|metadata|data|Corefile)"?[ \t]*:|\{[ \t]*"(?:apiVersion|kind|metadata|data|Corefile)"[ \t]*:)/m;
 
 /** The Corefile text in `text`: the text itself, or the `Corefile` entry of a ConfigMap. */
-function corefileSource(text: string, filename: string): CorefileSourceText {
+function corefileSource(text: string, filename: string, preferredNames: readonly string[]): CorefileSourceText {
   if (!CONFIGMAP_HINT.test(text)) return { name: filename, corefile: text, locate: (position, message) => formatAt(filename, position, message) };
-  const { data, name } = readConfigMap(text, { filename, preferredNames: ['coredns'] });
+  const { data, name } = readConfigMap(text, { filename, preferredNames: [...preferredNames] });
   const corefile = data['Corefile'];
   if (corefile === undefined) {
     const keys = Object.keys(data);

@@ -3,6 +3,7 @@ export const MAIN_HELP = `Usage:
   kube-dns-to-coredns [options] [FILE|-]
   kube-dns-to-coredns --kubeadm VERSION [--dns-domain DOMAIN] [FILE|-]
   kube-dns-to-coredns [--kubeadm VERSION] --batch [FILE|-]
+  kube-dns-to-coredns --node-local-dns RELEASE --local-ip IP[,IP] --upstream-ip IP [FILE|-]
   kube-dns-to-coredns fmt [FILE|-]  |  fmt --check [FILE|-]...
   kube-dns-to-coredns lint [--coredns VERSION] [FILE|-]
   kube-dns-to-coredns check --kube-dns FILE --corefile FILE [--cluster-domain DOMAIN]
@@ -18,7 +19,8 @@ Commands:
   (none)     translate FILE
   fmt        print a Corefile in canonical form ('fmt --help')
   lint       check a Corefile against a CoreDNS release ('lint --help')
-  check      compare who answers each name under kube-dns and under a Corefile ('check --help')
+  check      compare who answers each name under kube-dns and under a Corefile; with
+             --node-local-dns, the pre-flight or the two-tier check ('check --help')
   explain    show a pod's search-path candidates for a name and who answers each ('explain --help')
 
 Default translator: keeps what kube-dns did, for the CoreDNS version you run, and refuses with
@@ -41,7 +43,18 @@ kubeadm profiles:
                              stored as the Corefile, byte for byte, or fail with its exact error
   --dns-domain DOMAIN        kubeadm's networking.dnsDomain (default: cluster.local)
 
-Both:
+node-local-dns profile (docs/node-local-dns.md):
+  --node-local-dns RELEASE   print the Corefile node-cache RELEASE (1.15.6 to 1.26.7) writes
+                             from the ConfigMap (stub blocks sorted), or exit 1 with the
+                             reason it refuses the update (every node keeps its Corefile)
+  --local-ip IP[,IP]         node-cache's -localip (required)
+  --upstream-ip IP           the kube-dns-upstream Service ClusterIP (required)
+  --node-local-dns-base FILE the node-local-dns ConfigMap (its Corefile key) or the bare
+                             Corefile (default: the nodelocaldns.yaml template of RELEASE)
+  --port PORT                the port node-cache serves on (default: 53)
+  --cluster-domain DOMAIN    fills the template's cluster domain (default: cluster.local)
+
+Both (not --node-local-dns):
   --name NAME                the ConfigMap to read when FILE holds several (default: kube-dns)
   --out FILE                 write the output to FILE instead of stdout, only on success:
                              a file is replaced atomically (mode and owner kept), a FIFO
@@ -61,4 +74,5 @@ Examples:
   kube-dns-to-coredns -o configmap kube-dns.yaml | kubectl apply -f -
   kube-dns-to-coredns --kubeadm v1.19.4 --dns-domain corp.internal kube-dns.yaml
   kube-dns-to-coredns --kubeadm 1.15 --batch fleet.jsonl > results.jsonl
+  kube-dns-to-coredns --node-local-dns 1.26.7 --local-ip 169.254.20.10,10.96.0.10 --upstream-ip 10.96.0.20 kube-dns.yaml
 `;

@@ -163,6 +163,22 @@ export const DIAGNOSTIC_CODES = {
   'merge-key-added': translate('info', 'A zone was added to the main block’s keys so that a parent stub domain does not capture it.', 'See main-block-key-added.'),
   'merge-block-added': translate('info', 'A translated stub block was added to the existing Corefile.', 'Nothing to do.'),
   'merge-block-updated': translate('info', "An existing stub block's forwarding line was set to the translated nameservers.", 'Its other plugins and comments are kept.'),
+  // node-cache (NodeLocal DNSCache) reading the kube-dns ConfigMap (src/nodelocal; facts in docs/node-local-dns.md).
+  'node-cache-rejects-update': translate(
+    'error',
+    'node-cache (NodeLocal DNSCache) of the given release refuses this ConfigMap: it writes nothing, logs an error, and every node keeps the Corefile it had.',
+    'Use IP addresses as nameservers (node-cache 1.22.10+ checks them the way CoreDNS\'s forward plugin reads them); the message names the values.',
+  ),
+  'node-cache-bind-commas': translate(
+    'error',
+    'node-cache writes the -localip flag into a bind line as given, commas and all (stub blocks before 1.15.7, the template before 1.15.13): CoreDNS reads it as one address that is not an IP, and does not load the Corefile. The profile prints the Corefile all the same (exit status 0): it is what node-cache writes; the pre-flight fails on it.',
+    'Run node-cache 1.15.7 or later (1.15.13 or later when the template has __PILLAR__LOCAL__DNS__), or give -localip a single IP.',
+  ),
+  'node-cache-variable-left': translate(
+    'error',
+    'A __PILLAR__…__ variable of the node-local-dns template is left in the Corefile node-cache writes: this release does not fill it in, and CoreDNS reads it as an address or a zone and does not load the Corefile. The profile prints the Corefile all the same (exit status 0); the pre-flight fails on it.',
+    'Replace it in the node-local-dns ConfigMap (the install instructions fill __PILLAR__DNS__SERVER__ with the kube-dns ClusterIP), or run node-cache 1.15.13 or later, which removes __PILLAR__DNS__SERVER__.',
+  ),
   // Linting a Corefile against a CoreDNS release (src/lint; facts in docs/lint.md).
   'plugin-removed': lint('error', 'A plugin the target CoreDNS no longer has: it stops with "Unknown directive".', 'Replace it (proxy → forward) or remove it; see the message for what replaced it.'),
   'plugin-not-yet-added': lint('error', 'A plugin the target CoreDNS does not have yet: it stops with "Unknown directive".', 'Remove it, or target the release named in the message or a later one.'),

@@ -43,6 +43,8 @@ export interface NodeCacheProfile {
   readonly dnsServerVariableBlanked: boolean;
   /** 1.22.10+: nameservers are checked the way CoreDNS's forward plugin parses them before anything is written. */
   readonly validationGate: boolean;
+  /** The CoreDNS release node-cache is built with (kubernetes/dns `Gopkg.lock` or `go.mod` at the tag), which loads the Corefile. */
+  readonly coreDns: string;
 }
 
 type Triple = readonly [number, number, number];
@@ -62,6 +64,30 @@ function known(text: string): Triple {
 
 function compare(a: Triple, b: Triple): number {
   return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+}
+
+/**
+ * The CoreDNS release each node-cache release embeds, from the first release of a run: read from
+ * kubernetes/dns at each tag (`Gopkg.lock` up to 1.15.16, `go.mod` from 1.16.0). 1.20.0 was built
+ * from a branch with a newer CoreDNS than the 1.21 and 1.22 lines that followed it.
+ */
+const EMBEDDED_COREDNS: readonly (readonly [string, string])[] = [
+  ['1.15.6', '1.2.6'],
+  ['1.15.8', '1.6.4'],
+  ['1.15.10', '1.6.7'],
+  ['1.16.0', '1.7.0'],
+  ['1.20.0', '1.8.3'],
+  ['1.21.0', '1.7.0'],
+  ['1.22.14', '1.10.0'],
+  ['1.24.0', '1.11.3'],
+  ['1.26.5', '1.12.2'],
+  ['1.26.6', '1.13.1'],
+];
+
+function embeddedCoreDns(release: Triple): string {
+  let found = EMBEDDED_COREDNS[0]?.[1] as string;
+  for (const [from, coreDns] of EMBEDDED_COREDNS) if (compare(release, known(from)) >= 0) found = coreDns;
+  return found;
 }
 
 const OLDEST = known(OLDEST_NODE_CACHE_RELEASE);
@@ -91,5 +117,6 @@ export function nodeCacheProfile(release: string = NEWEST_NODE_CACHE_RELEASE): N
     upstreamTcpToUdpSwap: from(UDP_SWITCH),
     dnsServerVariableBlanked: from(UDP_SWITCH),
     validationGate: from(VALIDATION_GATE),
+    coreDns: embeddedCoreDns(parsed),
   };
 }

@@ -172,6 +172,42 @@ function checkStubZone(stub: StubDomainEntry, clusterDomain: string, port: strin
   }
 }
 
+const VARIABLE = /__PILLAR__[A-Z0-9_]*__/g;
+
+/** A `__PILLAR__…__` variable node-cache left in what it writes: once per variable, at its first line. */
+function checkVariablesLeft(corefile: string, profile: NodeCacheProfile, diagnostics: Diagnostic[]): void {
+  const seen = new Set<string>();
+  corefile.split('\n').forEach((line, index) => {
+    for (const match of line.matchAll(VARIABLE)) {
+      const variable = match[0];
+      if (seen.has(variable)) continue;
+      seen.add(variable);
+      diagnostics.push(
+        diagnostic('node-cache-variable-left', {
+          key: 'Corefile',
+          position: { line: index + 1, column: (match.index ?? 0) + 1 },
+          message: `${variable} (line ${index + 1}) is not filled in by node-cache ${profile.release}: CoreDNS ${profile.coreDns} reads '${line.trim()}' as written and does not load the Corefile`,
+        }),
+      );
+    }
+  });
+}
+
+/** `bind` lines holding the comma-separated flag: once, at the first. */
+function checkBindCommas(corefile: string, profile: NodeCacheProfile, diagnostics: Diagnostic[]): void {
+  const lines = corefile.split('\n');
+  const index = lines.findIndex((line) => /^\s*bind\s.*,/.test(line));
+  if (index < 0) return;
+  const count = lines.filter((line) => /^\s*bind\s.*,/.test(line)).length;
+  diagnostics.push(
+    diagnostic('node-cache-bind-commas', {
+      key: 'Corefile',
+      position: { line: index + 1, column: 1 },
+      message: `node-cache ${profile.release} writes '${(lines[index] as string).trim()}' (line ${index + 1}${count > 1 ? `, and ${count - 1} more bind line${count > 2 ? 's' : ''}` : ''}): CoreDNS ${profile.coreDns} reads the comma-separated IPs as one address that is not an IP, and does not load the Corefile`,
+    }),
+  );
+}
+
 /**
  * The Corefile node-cache `release` writes for `input`, or why it refuses the update. Stub blocks
  * come sorted by domain (node-cache writes them in Go's random map order; a note says so).
@@ -211,6 +247,17 @@ export function translateLikeNodeCache(release: string, input: NodeCacheInput): 
     checkStubZone(stub, clusterDomain, port, diagnostics);
     const hostnames = checkNameservers('stubDomains', stub.nameservers, profile, diagnostics);
     if (hostnames.length > 0) refusedByGate.push(`${stub.domain} (${hostnames.map((entry) => entry.value).join(', ')})`);
+    if (profile.validationGate) {
+      for (const entry of hostnames) {
+        diagnostics.push(
+          diagnostic('node-cache-rejects-update', {
+            key: 'stubDomains',
+            path: entry.path,
+            message: `'${entry.value}' is not an IP address: node-cache ${profile.release} refuses the update, and every node keeps its previous Corefile`,
+          }),
+        );
+      }
+    }
     if (stub.nameservers.length === 0) {
       diagnostics.push(
         diagnostic('stub-without-nameservers', {
@@ -256,5 +303,7 @@ export function translateLikeNodeCache(release: string, input: NodeCacheInput): 
   for (const stub of stubs) {
     corefile += stubBlock(profile, stub.domain, port, bindIps, stub.nameservers.map((entry) => entry.value).join(' '));
   }
+  checkVariablesLeft(corefile, profile, diagnostics);
+  checkBindCommas(corefile, profile, diagnostics);
   return { ok: true, profile, corefile, diagnostics, notes };
 }

@@ -1,10 +1,7 @@
-import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { kubeDnsRules } from '../../kubedns/kube-dns-versions.js';
 import { isDns1123Subdomain } from '../../dns/go-net.js';
 import { checkRouting, formatRoutingCheck } from '../../routing/check.js';
 import type { RoutingCheck, RoutingInput } from '../../routing/check.js';
-import { describeDestination } from '../../routing/destination.js';
-import type { Route } from '../../routing/destination.js';
 import { displayName } from '../../dns/names.js';
 import { readCorefileSource } from '../corefile-source.js';
 import { optionValue, usingCorefile } from '../errors.js';
@@ -13,6 +10,8 @@ import { parseCommandArgs } from '../parse-command-args.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 import { readKubeDnsInput } from './translate-input.js';
 import { stringifyPrettyJson } from '../../util/pretty-json.js';
+import { NODE_LOCAL_OPTIONS, nodeLocalOptions } from './node-local-options.js';
+import { routeJson, splitNotes, withInputNotes } from './routing-report.js';
 
 export const CHECK_HELP = `Usage: kube-dns-to-coredns check --kube-dns FILE --corefile FILE [options]
 
@@ -35,6 +34,18 @@ others (example.com, kubernetes.default.svc.<cluster-domain>, reverse names).
   -o, --output FORMAT       table (default) or json
   -h, --help                show this help
 
+With NodeLocal DNSCache (docs/node-local-dns.md):
+  --node-local-dns RELEASE  the node-cache release the nodes run (1.15.6 to 1.26.7). Without
+                            --corefile: the pre-flight of a kube-dns ConfigMap edit, exit 0
+                            when node-cache takes it and the Corefile it writes loads, 1 with
+                            the reason. With --corefile (CoreDNS's): the two-tier check, each
+                            name routed pod → node-local-dns → CoreDNS or elsewhere, compared
+                            with CoreDNS alone and kube-dns alone; exit 1 on a difference
+  --local-ip IP[,IP]        node-cache's -localip (required with --corefile)
+  --upstream-ip IP          the kube-dns-upstream ClusterIP (required with --corefile)
+  --node-local-dns-base FILE  the node-local-dns ConfigMap or its Corefile (default: the
+                            nodelocaldns.yaml template of RELEASE)
+
 Output: the table of differing names on stdout (each cell: destination, then why); notes
 about what a model assumed or could not follow on stderr (in the JSON with -o json).
 Exit status: 0 every name routed the same way, 1 some names differ, 2 bad usage,
@@ -45,6 +56,9 @@ Examples:
   kubectl -n kube-system get configmap coredns -o yaml > coredns.yaml
   kube-dns-to-coredns check --kube-dns kube-dns.yaml --corefile coredns.yaml -o json
   kube-dns-to-coredns kube-dns.yaml > Corefile && kube-dns-to-coredns check --kube-dns kube-dns.yaml --corefile Corefile
+  kube-dns-to-coredns check --node-local-dns 1.22.10 --kube-dns proposed-kube-dns.yaml
+  kube-dns-to-coredns check --node-local-dns 1.26.7 --kube-dns kube-dns.yaml --corefile coredns.yaml \\
+      --local-ip 169.254.20.10,10.96.0.10 --upstream-ip 10.96.0.20
 `;
 
 const OUTPUTS = ['table', 'json'] as const;
@@ -57,6 +71,35 @@ export async function runCheck(args: readonly string[], io: CliIo): Promise<numb
     return ExitCode.ok;
   }
   const { kubeDnsFile, corefileFile } = options;
+  if (options.nodeLocal.release === undefined) {
+    const misplaced = NODE_LOCAL_OPTIONS.find((option) => options.nodeLocal.given[option] !== undefined);
+    if (misplaced !== undefined) throw new UsageError(`check: --${misplaced} belongs to --node-local-dns RELEASE; see 'check --help'`);
+  } else {
+    if (kubeDnsFile === undefined) throw new UsageError("check: --kube-dns FILE is required; see 'check --help'");
+    const { runNodeLocalCheck, runNodeLocalPreflight } = await import('./check-node-local.js');
+    const nodeLocal = {
+      command: 'check' as const,
+      release: options.nodeLocal.release,
+      kubeDnsFile,
+      corefileFile,
+      localIps: options.nodeLocal.given['local-ip'],
+      upstreamIp: options.nodeLocal.given['upstream-ip'],
+      baseFile: options.nodeLocal.given['node-local-dns-base'],
+      clusterDomain: options.clusterDomain,
+      kubeDnsVersion: options.kubeDnsVersion,
+      port: options.port,
+      output: options.output,
+    };
+    if (corefileFile === undefined) {
+      // The pre-flight routes no name and reads no CoreDNS: what only the routing uses is refused, not ignored.
+      const unused = [options.names.length > 0 ? '--name' : undefined, options.port === undefined ? undefined : '--port', options.kubeDnsVersion === undefined ? undefined : '--kube-dns-version'].find(
+        (option) => option !== undefined,
+      );
+      if (unused !== undefined) throw new UsageError(`check: ${unused} needs --corefile (the pre-flight of --node-local-dns routes no names); see 'check --help'`);
+      return runNodeLocalPreflight(nodeLocal, io);
+    }
+    return runNodeLocalCheck(nodeLocal, options.names, io);
+  }
   if (kubeDnsFile === undefined || corefileFile === undefined) {
     throw new UsageError(`check: ${kubeDnsFile === undefined ? '--kube-dns' : '--corefile'} FILE is required; see 'check --help'`);
   }
@@ -89,21 +132,6 @@ function isStdin(file: string): boolean {
   return file === '-';
 }
 
-/** Warnings about which ConfigMap was read lead the notes (on stderr, or `notes` in the JSON). */
-export function withInputNotes<Result extends { readonly notes: readonly string[] }>(result: Result, diagnostics: readonly Diagnostic[]): Result {
-  return diagnostics.length === 0 ? result : { ...result, notes: [...diagnostics.map((entry) => `kube-dns: ${entry.message}`), ...result.notes] };
-}
-
-/** The formatted text's notes section goes to stderr. */
-export function splitNotes(text: string): [string, string] {
-  const index = text.indexOf('Notes:\n');
-  return index < 0 ? [text, ''] : [text.slice(0, index), text.slice(index)];
-}
-
-export function routeJson(route: Route): { destination: unknown; text: string; via: string } {
-  return { destination: route.destination, text: describeDestination(route.destination), via: route.via };
-}
-
 function checkJson(result: RoutingCheck) {
   return {
     equivalent: result.equivalent,
@@ -128,6 +156,10 @@ function parseCheckArgs(args: readonly string[]) {
       'kube-dns-version': { type: 'string' },
       port: { type: 'string' },
       name: { type: 'string', multiple: true },
+      'node-local-dns': { type: 'string' },
+      'local-ip': { type: 'string' },
+      'upstream-ip': { type: 'string' },
+      'node-local-dns-base': { type: 'string' },
       output: { type: 'string', short: 'o' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -137,6 +169,7 @@ function parseCheckArgs(args: readonly string[]) {
   if (!(OUTPUTS as readonly string[]).includes(output)) throw new UsageError(`check: --output must be one of ${OUTPUTS.join(', ')}, not '${output}'`);
   return {
     help: values.help,
+    nodeLocal: nodeLocalOptions(values),
     kubeDnsFile: values['kube-dns'],
     corefileFile: values.corefile,
     clusterDomain: checkClusterDomain('check', values['cluster-domain']),

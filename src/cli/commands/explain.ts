@@ -8,7 +8,9 @@ import { usingCorefile } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { ExitCode, UsageError } from '../usage-error.js';
-import { checkClusterDomain, checkKubeDnsVersion, checkPort, routeJson, splitNotes, withInputNotes } from './check.js';
+import { checkClusterDomain, checkKubeDnsVersion, checkPort } from './check.js';
+import { NODE_LOCAL_OPTIONS, nodeLocalOptions } from './node-local-options.js';
+import { routeJson, splitNotes, withInputNotes } from './routing-report.js';
 import { readKubeDnsInput } from './translate-input.js';
 import { stringifyPrettyJson } from '../../util/pretty-json.js';
 
@@ -30,7 +32,16 @@ for each who answers it under kube-dns and, with --corefile, under CoreDNS.
   -o, --output FORMAT       table (default) or json
   -h, --help                show this help
 
-Exit status: 0 explained, 2 bad usage, unreadable input or a Corefile syntax error.
+With NodeLocal DNSCache (docs/node-local-dns.md), needs --corefile:
+  --node-local-dns RELEASE  show both tiers: what node-local-dns (node-cache RELEASE) does
+                            with each candidate, what CoreDNS does where it is forwarded there,
+                            next to CoreDNS alone and kube-dns alone
+  --local-ip IP[,IP]        node-cache's -localip (required)
+  --upstream-ip IP          the kube-dns-upstream ClusterIP (required)
+  --node-local-dns-base FILE  the node-local-dns ConfigMap or its Corefile
+
+Exit status: 0 explained, 1 node-cache refuses the ConfigMap (--node-local-dns), 2 bad usage,
+unreadable input or a Corefile syntax error.
 
 Examples:
   kube-dns-to-coredns explain api.acme.local --kube-dns kube-dns.yaml --corefile Corefile
@@ -48,6 +59,26 @@ export async function runExplain(args: readonly string[], io: CliIo): Promise<nu
     return ExitCode.ok;
   }
   if (options.kubeDnsFile === undefined) throw new UsageError("explain: --kube-dns FILE is required; see 'explain --help'");
+  if (options.nodeLocal.release === undefined) {
+    const misplaced = NODE_LOCAL_OPTIONS.find((option) => options.nodeLocal.given[option] !== undefined);
+    if (misplaced !== undefined) throw new UsageError(`explain: --${misplaced} belongs to --node-local-dns RELEASE; see 'explain --help'`);
+  } else {
+    const { runNodeLocalExplain } = await import('./check-node-local.js');
+    const nodeLocal = {
+      command: 'explain' as const,
+      release: options.nodeLocal.release,
+      kubeDnsFile: options.kubeDnsFile,
+      corefileFile: options.corefileFile,
+      localIps: options.nodeLocal.given['local-ip'],
+      upstreamIp: options.nodeLocal.given['upstream-ip'],
+      baseFile: options.nodeLocal.given['node-local-dns-base'],
+      clusterDomain: options.clusterDomain,
+      kubeDnsVersion: options.kubeDnsVersion,
+      port: options.port,
+      output: options.output,
+    };
+    return runNodeLocalExplain(options.name, nodeLocal, { namespace: options.namespace, ndots: options.ndots, search: options.search }, io);
+  }
   if (options.kubeDnsFile === '-' && options.corefileFile === '-') throw new UsageError('explain: --kube-dns and --corefile cannot both read standard input');
   const kubeDnsInput = await readKubeDnsInput(options.kubeDnsFile, undefined, io);
   const source: CorefileSourceText | undefined = options.corefileFile === undefined ? undefined : await readCorefileSource(options.corefileFile, io);
@@ -99,12 +130,16 @@ function parseExplainArgs(args: readonly string[]) {
       ndots: { type: 'string' },
       'kube-dns-version': { type: 'string' },
       port: { type: 'string' },
+      'node-local-dns': { type: 'string' },
+      'local-ip': { type: 'string' },
+      'upstream-ip': { type: 'string' },
+      'node-local-dns-base': { type: 'string' },
       output: { type: 'string', short: 'o' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   const { values, positionals } = parsed;
-  if (values.help) return { help: true as const, name: '', search: [] as string[], output: 'table' };
+  if (values.help) return { help: true as const, name: '', search: [] as string[], output: 'table', nodeLocal: nodeLocalOptions({}) };
   if (positionals.length !== 1) throw new UsageError(`explain: expected one NAME, got ${positionals.length}${positionals.length > 0 ? `: ${positionals.join(' ')}` : ''}; see 'explain --help'`);
   const output = values.output ?? 'table';
   if (!(OUTPUTS as readonly string[]).includes(output)) throw new UsageError(`explain: --output must be one of ${OUTPUTS.join(', ')}, not '${output}'`);
@@ -116,6 +151,7 @@ function parseExplainArgs(args: readonly string[]) {
   return {
     help: false as const,
     name,
+    nodeLocal: nodeLocalOptions(values),
     kubeDnsFile: values['kube-dns'],
     corefileFile: values.corefile,
     namespace: values.namespace,

@@ -12,8 +12,10 @@ import type { TranslateArguments } from './translate-input.js';
  * the run needs (the kubeadm profiles or the default translator), which keeps start-up short.
  */
 
-/** Options of the default translator that `--kubeadm` does not take. */
+/** Options of the default translator that `--kubeadm` and `--node-local-dns` do not take. */
 const DEFAULT_MODE_ONLY = ['coredns', 'output', 'drop-federations', 'force', 'kube-dns-version', 'cluster-dns-ip', 'merge'] as const;
+/** Options of `--node-local-dns` only. */
+const NODE_LOCAL_ONLY = ['local-ip', 'upstream-ip', 'node-local-dns-base', 'port'] as const;
 
 export async function runTranslate(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseTranslateArgs(argv);
@@ -28,6 +30,27 @@ export async function runTranslate(argv: readonly string[], io: CliIo): Promise<
   if (values.kubeadm !== undefined) {
     const misplaced = DEFAULT_MODE_ONLY.find((option) => values[option] !== undefined);
     if (misplaced !== undefined) throw new UsageError(`--${misplaced} belongs to the default translator; --kubeadm reproduces kubeadm exactly`);
+  }
+  if (values['node-local-dns'] === undefined) {
+    const misplaced = NODE_LOCAL_ONLY.find((option) => values[option] !== undefined);
+    if (misplaced !== undefined) throw new UsageError(`--${misplaced} belongs to --node-local-dns RELEASE`);
+  } else {
+    if (values.kubeadm !== undefined) throw new UsageError('--kubeadm and --node-local-dns are two profiles; give one');
+    const misplaced = DEFAULT_MODE_ONLY.find((option) => values[option] !== undefined) ?? (values.batch ? 'batch' : values.name !== undefined ? 'name' : undefined);
+    if (misplaced !== undefined) throw new UsageError(`--${misplaced} does not go with --node-local-dns, which reproduces node-cache exactly`);
+    const { runNodeLocalDnsMode } = await import('./translate-node-local.js');
+    return runNodeLocalDnsMode(
+      {
+        release: values['node-local-dns'],
+        file: positionals[0],
+        localIps: values['local-ip'],
+        upstreamIp: values['upstream-ip'],
+        base: values['node-local-dns-base'],
+        port: values.port,
+        clusterDomain: values['cluster-domain'] ?? values['dns-domain'],
+      },
+      io,
+    );
   }
   const { coredns, 'kube-dns-version': kubeDnsVersion } = values;
   const args: TranslateArguments = {
@@ -57,6 +80,11 @@ function parseTranslateArgs(argv: readonly string[]) {
     allowPositionals: true,
     options: {
       kubeadm: { type: 'string' },
+      'node-local-dns': { type: 'string' },
+      'local-ip': { type: 'string' },
+      'upstream-ip': { type: 'string' },
+      'node-local-dns-base': { type: 'string' },
+      port: { type: 'string' },
       coredns: { type: 'string' },
       'cluster-domain': { type: 'string' },
       'dns-domain': { type: 'string' },

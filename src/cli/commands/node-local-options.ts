@@ -1,0 +1,59 @@
+import { parseGoIP } from '../../dns/go-net.js';
+import { nodeCacheProfile } from '../../nodelocal/node-cache-releases.js';
+import { readCorefileSource } from '../corefile-source.js';
+import { optionValue, usingCorefile } from '../errors.js';
+import type { CliIo } from '../io.js';
+import { UsageError } from '../usage-error.js';
+
+/** `--node-local-dns RELEASE`: a node-cache release whose behaviour is known, normalised. */
+export function nodeLocalRelease(command: string, release: string): string {
+  return optionValue(command, '--node-local-dns', release, (value) => nodeCacheProfile(value).release);
+}
+
+function prefix(command: string): string {
+  return command === '' ? '' : `${command}: `;
+}
+
+/** The flags a node-local-dns run cannot do without, named together when missing. */
+export function requireNodeLocalFlags(command: string, given: Readonly<Record<string, string | undefined>>): void {
+  const missing = Object.entries(given)
+    .filter(([, value]) => value === undefined)
+    .map(([flag]) => flag);
+  if (missing.length > 0) throw new UsageError(`${prefix(command)}--node-local-dns needs ${missing.join(' and ')}; see '${command === '' ? '' : `${command} `}--help'`);
+}
+
+/** `--local-ip IP[,IP…]`, node-cache's `-localip`: every part an IP address (node-cache does not start otherwise). */
+export function checkLocalIps(command: string, localIps: string): string {
+  for (const part of localIps.split(',')) {
+    if (parseGoIP(part) === undefined) throw new UsageError(`${prefix(command)}--local-ip: '${part}' is not an IP address (node-cache does not start with it)`);
+  }
+  return localIps;
+}
+
+/** `--upstream-ip IP`: the kube-dns-upstream ClusterIP. */
+export function checkUpstreamIp(command: string, upstreamIp: string): string {
+  if (parseGoIP(upstreamIp) === undefined) throw new UsageError(`${prefix(command)}--upstream-ip: '${upstreamIp}' is not an IP address`);
+  return upstreamIp;
+}
+
+/** `--node-local-dns-base FILE`: the node-local-dns ConfigMap (its `Corefile` key) or the bare Corefile; undefined without FILE. */
+export async function readNodeLocalBase(file: string | undefined, io: CliIo): Promise<string | undefined> {
+  if (file === undefined) return undefined;
+  const source = await readCorefileSource(file, io, ['node-local-dns']);
+  return usingCorefile(source, (corefile) => corefile);
+}
+
+/** The options that only go with `--node-local-dns RELEASE`. */
+export const NODE_LOCAL_OPTIONS = ['local-ip', 'upstream-ip', 'node-local-dns-base'] as const;
+
+/** `--node-local-dns RELEASE` and the options that go with it, as given. */
+export function nodeLocalOptions(values: { readonly [option: string]: unknown }): {
+  readonly release: string | undefined;
+  readonly given: Readonly<Record<(typeof NODE_LOCAL_OPTIONS)[number], string | undefined>>;
+} {
+  const text = (option: string): string | undefined => (typeof values[option] === 'string' ? (values[option] as string) : undefined);
+  return {
+    release: text('node-local-dns'),
+    given: { 'local-ip': text('local-ip'), 'upstream-ip': text('upstream-ip'), 'node-local-dns-base': text('node-local-dns-base') },
+  };
+}
