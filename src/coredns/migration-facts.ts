@@ -67,6 +67,13 @@ export const KUBERNETES_TRANSFER_MOVED_IN: CoreDnsVersion = '1.8.0';
 /** `proxy`: deprecated (replace with `--deprecations`) and removed ("Unknown directive"). notes 1.4.0, 1.5.0. */
 export const PROXY_DEPRECATED_IN: CoreDnsVersion = '1.4.0';
 
+/**
+ * proxy's `protocol https_google` (DNS over HTTPS to Google): in plugin/proxy/upstream.go at
+ * v1.1.3, gone at v1.2.0 (only `dns` and `grpc` remain). corefile-migration removes the option
+ * silently; migrate refuses, since the queries would then go out as plain DNS.
+ */
+export const PROXY_HTTPS_GOOGLE_REMOVED_IN: CoreDnsVersion = '1.2.0';
+
 /** A plugin or option corefile-migration (and so kubeadm) adds when an upgrade crosses `release`. */
 export type NewDefault =
   | {

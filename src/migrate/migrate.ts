@@ -17,6 +17,7 @@ import {
   KUBERNETES_TRANSFER_MOVED_IN,
   NEW_DEFAULTS,
   PROXY_DEPRECATED_IN,
+  PROXY_HTTPS_GOOGLE_REMOVED_IN,
   PROXY_OPTION_MAPPINGS,
   PROXY_POLICY_TO_FORWARD,
   SPLIT_STUB_BLOCK_PLUGINS,
@@ -362,6 +363,19 @@ class Migration {
     const directive = entry.directive;
     const position = directive.position === undefined ? {} : { position: directive.position };
     const proxy = coreDnsPluginAvailability('proxy', this.to);
+    if (isUsable(proxy) && this.targetHas(PROXY_HTTPS_GOOGLE_REMOVED_IN)) {
+      for (const option of directive.block?.directives ?? []) {
+        if (option.name !== 'protocol' || option.arguments[0] !== 'https_google') continue;
+        this.notice('migrate-proxy-unmappable', {
+          action: 'refused',
+          plugin: 'proxy',
+          option: 'protocol',
+          ...(option.position === undefined ? {} : { position: option.position }),
+          releases: this.spanTo(PROXY_HTTPS_GOOGLE_REMOVED_IN),
+          message: `proxy protocol https_google is gone from ${PROXY_HTTPS_GOOGLE_REMOVED_IN} (CoreDNS refuses it); removing it would send the queries as plain DNS to the listed hosts instead, so it is left to you`,
+        });
+      }
+    }
     if (isUsable(proxy)) {
       if (proxy.status === 'deprecated' && !this.options.deprecations) {
         this.notice('migrate-option-deprecated', {
@@ -528,7 +542,9 @@ class Migration {
     this.collapseEmptyBlock(entry);
     if (transfers.length > 0 && entry.lines !== null && entry.span !== undefined) {
       const indent = this.editor.indentation(entry.span.first);
-      const zones = entry.directive.arguments.map(formatToken);
+      // The cluster zone only, as corefile-migration does: a transfer of the reverse zones would
+      // list the services under in-addr.arpa names, which no secondary wants.
+      const zones = entry.directive.arguments.slice(0, 1).map(formatToken);
       const lines = [`${indent}${['transfer', ...zones].join(' ')} {`, ...transfers.map((to) => `${indent}${this.unit}${['to', ...to.map(formatToken)].join(' ')}`), `${indent}}`];
       entry.lines.push(...lines);
       entry.changed = true;
