@@ -284,7 +284,7 @@ export const DIAGNOSTIC_CODES = {
   'migrate-not-in-place': migrate(
     'error',
     'A change is needed on a line that holds more than the node to change (several directives or braces on one line), so it cannot be made without re-printing.',
-    'Run `kube-dns-to-coredns fmt` on the Corefile first (one directive per line), then migrate it.',
+    'Put the directive on a line of its own (`npx kube-dns-to-coredns fmt` does for most layouts), then migrate again.',
   ),
 } as const satisfies Record<string, DiagnosticCodeEntry>;
 

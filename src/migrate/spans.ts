@@ -21,7 +21,7 @@ function lineBreaks(token: string): number {
 }
 
 /** The lines of `directive`, from its name to its last token (a block's `}`); undefined without positions. */
-export function directiveSpan(directive: Directive): LineSpan | undefined {
+function directiveSpan(directive: Directive): LineSpan | undefined {
   const start = directive.position;
   if (start === undefined) return undefined;
   let last = start.line + lineBreaks(directive.name);
@@ -69,7 +69,7 @@ export function ownedSpan(editor: LineEditor, list: DirectiveList, index: number
 }
 
 /** A block whose `{` ends its directive's first line and whose `}` stands on its own line. */
-export function blockLaidOutPlainly(editor: LineEditor, block: Block): boolean {
+function blockLaidOutPlainly(editor: LineEditor, block: Block): boolean {
   if (block.openedOnNewLine === true || block.firstTokenOnOpeningLine === true || block.closedOnLastLine === true) return false;
   const close = block.closePosition;
   return close !== undefined && startsLine(editor, close.line, close.column);

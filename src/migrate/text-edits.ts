@@ -16,8 +16,8 @@ interface LineEdit {
   readonly order: number;
 }
 
-/** Two planned edits touch the same line: the migration cannot make both in place. */
-export class OverlappingEditError extends Error {
+/** Two planned edits touch the same line: a bug of the planner (it edits each line once). */
+class OverlappingEditError extends Error {
   override readonly name = 'OverlappingEditError';
 }
 
