@@ -11,6 +11,7 @@ import { parseCorefile } from '../corefile/parser.js';
 import { formatToken } from '../corefile/printer.js';
 import type { Directive, ServerBlock, SnippetDefinition } from '../corefile/model.js';
 import { coreDnsOptionAvailability, coreDnsPluginAvailability, isUsable } from '../coredns/availability.js';
+import type { Availability } from '../coredns/availability.js';
 import { coreDnsFeatures } from '../coredns/features.js';
 import {
   KUBERNETES_OPTION_CHANGES,
@@ -86,13 +87,38 @@ export function migrateCorefile(corefile: string, options: MigrateOptions): Migr
   return { ...base, ok, corefile: text, changed: text !== corefile, notices };
 }
 
-/** One directive of a block as it will be written: its lines (null: removed). */
-interface PlannedDirective {
-  readonly directive: Directive;
-  readonly span: LineSpan | undefined;
+/**
+ * One directive of a block as it will be written. `lines` are its source lines, read on first use
+ * (most directives never change), then edited in place; null when removed or when the directive
+ * does not have its lines to itself.
+ */
+class PlannedDirective {
   name: string;
-  lines: string[] | null;
-  changed: boolean;
+  changed = false;
+  #removed = false;
+  #lines: string[] | undefined;
+
+  constructor(
+    readonly directive: Directive,
+    readonly span: LineSpan | undefined,
+    private readonly editor: LineEditor,
+  ) {
+    this.name = directive.name;
+  }
+
+  get lines(): string[] | null {
+    if (this.#removed || this.span === undefined) return null;
+    if (this.#lines === undefined) {
+      this.#lines = [];
+      for (let line = this.span.first; line <= this.span.last; line += 1) this.#lines.push(this.editor.line(line));
+    }
+    return this.#lines;
+  }
+
+  set lines(lines: string[] | null) {
+    if (lines === null) this.#removed = true;
+    else this.#lines = lines;
+  }
 }
 
 class Migration {
@@ -122,6 +148,31 @@ class Migration {
     return '    ';
   }
 
+  private readonly pluginAvailability = new Map<string, Availability>();
+
+  /** {@link coreDnsPluginAvailability} in the target release, asked once per name. */
+  private plugin(name: string): Availability {
+    let availability = this.pluginAvailability.get(name);
+    if (availability === undefined) {
+      availability = coreDnsPluginAvailability(name, this.to);
+      this.pluginAvailability.set(name, availability);
+    }
+    return availability;
+  }
+
+  private readonly optionAvailability = new Map<string, Availability>();
+
+  /** {@link coreDnsOptionAvailability} in the target release, asked once per pair. */
+  private option(plugin: string, option: string): Availability {
+    const key = `${plugin} ${option}`;
+    let availability = this.optionAvailability.get(key);
+    if (availability === undefined) {
+      availability = coreDnsOptionAvailability(plugin, option, this.to);
+      this.optionAvailability.set(key, availability);
+    }
+    return availability;
+  }
+
   private notice(code: DiagnosticCode, details: NoticeDetails): void {
     this.notices.push(migrationNotice(code, details));
   }
@@ -141,14 +192,7 @@ class Migration {
   }
 
   migrateList(item: ServerBlock | SnippetDefinition): void {
-    const planned: PlannedDirective[] = item.directives.map((directive, index) => ({
-      directive,
-      span: ownedSpan(this.editor, item, index),
-      name: directive.name,
-      lines: null,
-      changed: false,
-    }));
-    for (const entry of planned) entry.lines = entry.span === undefined ? null : this.sourceLines(entry.span);
+    const planned = item.directives.map((directive, index) => new PlannedDirective(directive, ownedSpan(this.editor, item, index), this.editor));
     for (const entry of planned) this.migrateDirective(entry, planned);
     if (item.kind === 'server-block') {
       this.addNewDefaultPlugins(item, planned);
@@ -168,12 +212,6 @@ class Migration {
       }
       this.editor.replace(entry.span.first, entry.span.last, writtenLines(entry.lines ?? []));
     }
-  }
-
-  private sourceLines(span: LineSpan): string[] {
-    const lines: string[] = [];
-    for (let line = span.first; line <= span.last; line += 1) lines.push(this.editor.line(line));
-    return lines;
   }
 
   private notInPlace(directive: Directive): void {
@@ -196,7 +234,7 @@ class Migration {
     if (name === 'proxy') return this.migrateProxy(entry);
     if (name === 'federation') return this.migrateFederation(entry);
     if (name === 'transfer' && !this.targetHas(KUBERNETES_TRANSFER_MOVED_IN)) return this.foldTransfer(entry, planned);
-    const availability = coreDnsPluginAvailability(name, this.to);
+    const availability = this.plugin(name);
     if (availability.status === 'unknown') {
       this.notice('migrate-plugin-unknown', {
         action: 'kept',
@@ -247,7 +285,7 @@ class Migration {
     if (block === undefined) return;
     block.directives.forEach((option, index) => {
       if (entry.name === 'kubernetes' && ['upstream', 'resyncperiod', 'endpoint', 'transfer'].includes(option.name)) return;
-      const availability = coreDnsOptionAvailability(entry.name, option.name, this.to);
+      const availability = this.option(entry.name, option.name);
       if (availability.status !== 'removed' && availability.status !== 'not-yet-added') return;
       const position = option.position === undefined ? {} : { position: option.position };
       const isDefault = NEW_DEFAULTS.some((item) => item.kind === 'option' && item.plugin === entry.name && item.option === option.name);
@@ -362,7 +400,7 @@ class Migration {
   private migrateProxy(entry: PlannedDirective): void {
     const directive = entry.directive;
     const position = directive.position === undefined ? {} : { position: directive.position };
-    const proxy = coreDnsPluginAvailability('proxy', this.to);
+    const proxy = this.plugin('proxy');
     if (isUsable(proxy) && this.targetHas(PROXY_HTTPS_GOOGLE_REMOVED_IN)) {
       for (const option of directive.block?.directives ?? []) {
         if (option.name !== 'protocol' || option.arguments[0] !== 'https_google') continue;
@@ -389,7 +427,7 @@ class Migration {
       }
       if (proxy.status !== 'deprecated') return;
     }
-    if (!isUsable(coreDnsPluginAvailability('forward', this.to))) {
+    if (!isUsable(this.plugin('forward'))) {
       this.notice('migrate-plugin-unavailable', { action: 'refused', plugin: 'proxy', ...position, message: `CoreDNS ${this.to} has neither proxy nor forward` });
       return;
     }
@@ -587,7 +625,7 @@ class Migration {
   }
 
   private migrateFederation(entry: PlannedDirective): void {
-    const availability = coreDnsPluginAvailability('federation', this.to);
+    const availability = this.plugin('federation');
     if (isUsable(availability)) return;
     const position = entry.directive.position === undefined ? {} : { position: entry.directive.position };
     const removedIn = availability.removedIn ?? '1.7.0';
@@ -686,7 +724,7 @@ class Migration {
       const comments = (directive.leadingComments ?? []).map((comment) => `${indent}#${comment.text}`);
       moved.push('', ...comments.map((line) => line.slice(indent.length)), `${keyMatch[1] ?? ''}${zone}${keyMatch[2] ?? ''} {`, ...body);
       for (const [name, ...args] of SPLIT_STUB_BLOCK_PLUGINS) {
-        if (name === undefined || !isUsable(coreDnsPluginAvailability(name, this.to))) continue;
+        if (name === undefined || !isUsable(this.plugin(name))) continue;
         moved.push(`${indent}${[name, ...args].join(' ')}`);
       }
       moved.push('}');

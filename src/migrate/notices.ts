@@ -41,22 +41,21 @@ export function migrationNotice(code: DiagnosticCode, details: NoticeDetails): M
   const at = details.position === undefined ? '' : `:${details.position.line}:${details.position.column}`;
   const name = details.plugin === undefined ? '' : details.option === undefined ? ` ${details.plugin}` : ` ${details.plugin} > ${details.option}`;
   const path = `${at}${name}`;
-  const base = diagnostic(code, {
-    key: 'Corefile',
-    ...(path === '' ? {} : { path }),
-    ...(details.position === undefined ? {} : { position: details.position }),
-    message: details.message,
-    ...(details.hint === undefined ? {} : { hint: details.hint }),
-    ...(details.severity === undefined ? {} : { severity: details.severity }),
-  });
-  return {
-    ...base,
-    ...(details.plugin === undefined ? {} : { plugin: details.plugin }),
-    ...(details.option === undefined ? {} : { option: details.option }),
-    ...(details.releases === undefined ? {} : { releases: details.releases }),
-    action: details.action,
-  };
+  // Built field by field (a large migration makes hundreds of thousands of notices).
+  const built: Mutable<DiagnosticDetails> = { key: 'Corefile', message: details.message };
+  if (path !== '') built.path = path;
+  if (details.position !== undefined) built.position = details.position;
+  if (details.hint !== undefined) built.hint = details.hint;
+  if (details.severity !== undefined) built.severity = details.severity;
+  const notice = diagnostic(code, built) as Mutable<MigrationNotice>;
+  if (details.plugin !== undefined) notice.plugin = details.plugin;
+  if (details.option !== undefined) notice.option = details.option;
+  if (details.releases !== undefined) notice.releases = details.releases;
+  notice.action = details.action;
+  return notice;
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** Notices without a position first (in the order made), then by line and column; stable. */
 export function sortNotices(notices: readonly MigrationNotice[]): MigrationNotice[] {

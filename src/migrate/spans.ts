@@ -48,7 +48,9 @@ function nextTokenLine(list: DirectiveList, index: number): number | undefined {
 
 /** Whether the text before `column` (1-based, code points) on `line` is blank. */
 function startsLine(editor: LineEditor, line: number, column: number): boolean {
-  return [...editor.line(line)].slice(0, column - 1).join('').trim() === '';
+  // Counting UTF-16 units is enough: a prefix that holds a character beyond U+FFFF is not blank
+  // whichever way it is counted.
+  return /^[ \t]*$/.test(editor.line(line).slice(0, column - 1));
 }
 
 /**
