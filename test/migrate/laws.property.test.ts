@@ -109,10 +109,31 @@ describe('migrate laws', () => {
         const after = directiveOrder(once.corefile)[0]!;
         const carried = after.filter((name) => before.includes(name));
         expect(isSubsequence(carried, before), `${before.join(' ')} → ${after.join(' ')}`).toBe(true);
+        // Comments are kept, in order, byte for byte.
+        const comments = (text: string) => text.split('\n').filter((line) => line.includes('#')).map((line) => line.slice(line.indexOf('#')));
+        expect(comments(once.corefile)).toEqual(comments(corefile));
       }),
       { numRuns: 120 },
     );
     outcomes.expectAtLeast({ changed: 40, unchanged: 5 });
+  });
+
+  it('keeps CRLF line endings and a missing final line break', () => {
+    const outcomes = new Outcomes<'changed'>();
+    fc.assert(
+      fc.property(caseArbitrary, fc.boolean(), ({ from, to, corefile }, finalBreak) => {
+        const crlf = (finalBreak ? corefile : corefile.replace(/\n$/, '')).replace(/\n/g, '\r\n');
+        const lf = migrateCorefile(corefile, { from, to });
+        const result = migrateCorefile(crlf, { from, to });
+        expect(result.ok).toBe(lf.ok);
+        if (!result.ok || !result.changed) return;
+        const expected = (finalBreak ? lf.corefile : lf.corefile.replace(/\n$/, '')).replace(/\n/g, '\r\n');
+        expect(result.corefile).toBe(expected);
+        outcomes.add('changed');
+      }),
+      { numRuns: 60 },
+    );
+    outcomes.expectAtLeast({ changed: 20 });
   });
 
   it('up then down returns the start where the start is valid for both (without new defaults)', () => {
