@@ -29,12 +29,15 @@ function corefileFor(release: string) {
       blank: fc.boolean(),
       log: fc.boolean(),
       indent: fc.constantFrom('    ', '  ', '\t'),
+      snippet: fc.boolean(),
     })
     .map((choice) => {
       const i = choice.indent;
       const lines = [
+        ...(choice.snippet ? ['(balance) {', `${i}loadbalance # shared`, '}', ''] : []),
         ...(choice.comment ? ['# cluster DNS'] : []),
         '.:53 {',
+        ...(choice.snippet ? [`${i}import balance`] : []),
         `${i}errors`,
         ...(choice.log ? [`${i}log`] : []),
         `${i}${choice.health.replace(/\n {8}/g, `\n${i}${i}`).replace(/\n {4}/g, `\n${i}`)}`,
@@ -66,7 +69,9 @@ const caseArbitrary = fc
 
 const model = (text: string) => parseCorefile(text).corefile;
 const directiveOrder = (text: string) =>
-  model(text).items.map((item) => (item.kind === 'import' ? [] : item.directives.map((directive) => directive.name)));
+  model(text)
+    .items.filter((item) => item.kind === 'server-block')
+    .map((item) => item.directives.map((directive) => directive.name));
 
 /** Whether `part` appears in `whole` in the same order (gaps allowed). */
 function isSubsequence(part: readonly string[], whole: readonly string[]): boolean {
