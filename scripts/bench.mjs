@@ -237,3 +237,9 @@ if (existsSync(corefileBench) && existsSync(join(root, 'dist', 'corefile', 'inde
   console.log('');
   spawnSync(process.execPath, [corefileBench, ...(quick ? ['--quick'] : [])], { stdio: 'inherit' });
 }
+
+const migrateBench = join(root, 'scripts', 'bench-migrate.mjs');
+if (existsSync(join(root, 'dist', 'migrate', 'index.js'))) {
+  console.log('');
+  spawnSync(process.execPath, [migrateBench, ...(quick ? ['--quick'] : [])], { stdio: 'inherit' });
+}

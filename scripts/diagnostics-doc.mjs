@@ -49,6 +49,10 @@ export function renderDiagnosticsDoc(codes) {
       lines.push(...lintSection(code, entry));
       continue;
     }
+    if (entry.area === 'migrate') {
+      lines.push(...migrateSection(code, entry));
+      continue;
+    }
     const input = readFileSync(join(root, 'golden', 'translate', 'codes', `${code}.yaml`), 'utf8');
     const expected = readFileSync(join(root, 'golden', 'translate', 'codes', `${code}.expected`), 'utf8');
     const options = /^# options:(.*)$/m.exec(input)?.[1]?.trim() ?? '';
@@ -112,6 +116,11 @@ function lintSection(code, entry) {
     '```',
     '',
   ];
+}
+
+// The migrate codes: docs/migrate.md shows them at work (`migrate` prints them on stderr).
+function migrateSection(code, entry) {
+  return [`## ${code}`, '', `**${entry.severity}** — ${entry.summary} (\`migrate\`, see docs/migrate.md)`, '', `What to do: ${entry.hint}`, ''];
 }
 
 if (process.argv.includes('--write')) {

@@ -5,6 +5,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { migrateGoldenFiles } from './migrate-golden.mjs';
 import { REALWORLD_LINT_VERSIONS, describeRun, goldenCases, realworldLintReport, realworldLintReportPath } from './golden-cases.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,5 +30,17 @@ for (const goldenCase of goldenCases(root)) {
 }
 for (const version of REALWORLD_LINT_VERSIONS) {
   writeFileSync(realworldLintReportPath(root, version), realworldLintReport(root, version, library));
+}
+{
+  const load = async (path) => import(pathToFileURL(join(root, 'dist', path)).href);
+  const migrateLibrary = {
+    ...library,
+    ...(await load('coredns/kubernetes-default-corefile.js')),
+    ...(await load('coredns/versions.js')),
+  };
+  for (const [path, content] of migrateGoldenFiles(root, migrateLibrary)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
 }
 console.log('golden results written; review them with `git diff golden/`');

@@ -152,6 +152,11 @@ export type { SourcePosition } from './util/source-position.js';
 export { lintCorefile, lintParsedCorefile, loadablePlugins, parsePluginCfg, PluginCfgSyntaxError } from './lint/index.js';
 export type { LintModelOptions, LintOptions, LintResult, PluginCfgLine, PluginCfgSyntaxErrorCode } from './lint/index.js';
 
+// Migrating a Corefile between CoreDNS releases, and kubeadm's default Corefile per Kubernetes release.
+export { migrateCorefile } from './migrate/index.js';
+export type { MigrateOptions, MigrationAction, MigrationNotice, MigrationResult, ReleaseSpan } from './migrate/index.js';
+export { isKubeadmDefaultCorefileFor } from './kubeadm/cluster-decisions.js';
+
 // Who answers a name under kube-dns and under a Corefile, and the check that compares them.
 export {
   assertSameRouting,

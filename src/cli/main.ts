@@ -10,6 +10,7 @@ type Command = (args: readonly string[], io: CliIo) => Promise<number>;
 const SUBCOMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   fmt: async () => (await import('./commands/fmt.js')).runFmt,
   lint: async () => (await import('./commands/lint.js')).runLint,
+  migrate: async () => (await import('./commands/migrate.js')).runMigrate,
   check: async () => (await import('./commands/check.js')).runCheck,
   explain: async () => (await import('./commands/explain.js')).runExplain,
 };

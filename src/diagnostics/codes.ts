@@ -2,7 +2,7 @@
 export type Severity = 'error' | 'warning' | 'info';
 
 /** Who emits a code: reading the kube-dns ConfigMap, translating it, or linting a Corefile. */
-export type DiagnosticArea = 'kube-dns' | 'translate' | 'lint';
+export type DiagnosticArea = 'kube-dns' | 'translate' | 'lint' | 'migrate';
 
 /** What the catalogue says about one code. */
 export interface DiagnosticCodeEntry {
@@ -23,6 +23,10 @@ function translate(severity: Severity, summary: string, hint: string): Diagnosti
 
 function lint(severity: Severity, summary: string, hint: string): DiagnosticCodeEntry {
   return { area: 'lint', severity, summary, hint };
+}
+
+function migrate(severity: Severity, summary: string, hint: string): DiagnosticCodeEntry {
+  return { area: 'migrate', severity, summary, hint };
 }
 
 /**
@@ -235,6 +239,69 @@ export const DIAGNOSTIC_CODES = {
   'import-not-checked': lint('info', 'An import of files (or of a snippet defined later): what it brings in was not linted.', 'Lint the imported files too; a snippet must be defined before it is imported.'),
   'placeholder-not-checked': lint('info', 'A key, directive or destination holding an environment placeholder ({$NAME}): it was not checked.', 'Lint the Corefile with the values substituted to check them.'),
   'syntax-warning': lint('warning', 'CoreDNS reads this Corefile text, but not the way it looks.', 'See the message; the `fmt` command shows how CoreDNS groups the tokens.'),
+
+  // Migrating a Corefile between CoreDNS releases (`migrate`, migrateCorefile).
+  'migrate-release-resolved': migrate('info', 'How a --from or --to text was read as a CoreDNS release.', 'Nothing to do; give the exact release to silence it.'),
+  'migrate-release-assumed': migrate(
+    'warning',
+    'A --from or --to text was read with an assumption that may not hold: a release newer than the newest known one, or an image that does not look like CoreDNS.',
+    'Check the release; anything a newer release changed is not taken into account.',
+  ),
+  'migrate-proxy-to-forward': migrate('info', 'proxy (deprecated in 1.4.0, gone in 1.5.0) was replaced by forward with the same destinations.', 'Review the forward line; options were mapped as the notices say.'),
+  'migrate-proxy-option-dropped': migrate('warning', 'A proxy option forward has no equivalent for was dropped.', 'Check that forward\'s own behaviour is acceptable (see the message).'),
+  'migrate-proxy-unmappable': migrate(
+    'error',
+    'A proxy that forward cannot replace: protocol https_google or grpc, or an option forward cannot take.',
+    'Rewrite it by hand (grpc for gRPC upstreams; forward to a DNS-over-TLS upstream instead of https_google), then migrate again.',
+  ),
+  'migrate-forward-split': migrate(
+    'info',
+    'A stub forward was moved into a server block of its own, because the target release allows one forward per server block (several from 1.9.4).',
+    'Review the new block: it carries the forward, loop, errors and cache 30, as corefile-migration makes it.',
+  ),
+  'migrate-forward-split-refused': migrate(
+    'error',
+    'A server block would hold two forward lines, which the target release refuses (several per block from 1.9.4), and its stub cannot be split out automatically.',
+    'Move the stub forward into a server block of its own for its zone, then migrate again.',
+  ),
+  'migrate-option-removed': migrate('info', 'A kubernetes option with no effect (or none left) in the target release was removed.', 'Nothing to do; the message says since when it does nothing.'),
+  'migrate-option-trimmed': migrate('info', 'Extra arguments the target release ignores were removed (kubernetes endpoint keeps its first address).', 'Nothing to do.'),
+  'migrate-option-deprecated': migrate('info', 'A deprecated option or plugin still works in the target release and was kept.', 'Pass --deprecations to replace it now.'),
+  'migrate-transfer-moved': migrate('info', 'The kubernetes transfer option became the transfer plugin (1.8.0).', 'Nothing to do; the transfer plugin serves the kubernetes plugin\'s zones.'),
+  'migrate-transfer-folded': migrate('info', 'The transfer plugin (1.8.0+) was folded back into the kubernetes plugin\'s transfer option for an older release.', 'Nothing to do.'),
+  'migrate-transfer-refused': migrate(
+    'error',
+    'The transfer plugin cannot be expressed in the target release (before 1.8.0 only the kubernetes plugin\'s transfer option exists, for its own zones).',
+    'Remove the transfer plugin or keep a release from 1.8.0 on.',
+  ),
+  'migrate-federation-removed': migrate(
+    'error',
+    'federation is not in the target release (removed in 1.7.0): CoreDNS would refuse to start.',
+    'Pass --drop-federations to remove it (federated names then stop resolving), or stay on a release before 1.7.0.',
+  ),
+  'migrate-federation-dropped': migrate('warning', 'federation was removed (--drop-federations): federated service names no longer resolve.', 'Make sure nothing still queries federated names.'),
+  'migrate-new-default': migrate(
+    'info',
+    'A plugin or option corefile-migration and kubeadm add when an upgrade crosses the release where it became a default (loop, ready, health lameduck 5s, forward max_concurrent 1000).',
+    'Pass --no-new-defaults to leave them out.',
+  ),
+  'migrate-default-removed': migrate('info', 'A plugin or option the target release does not have yet (ready, loop, forward max_concurrent) was removed for the downgrade.', 'Nothing to do.'),
+  'migrate-plugin-unavailable': migrate(
+    'error',
+    'A plugin the target release does not have (not yet, or any more): CoreDNS would refuse to start.',
+    'See the message for the release where it arrives or left and what replaces it.',
+  ),
+  'migrate-plugin-unknown': migrate(
+    'warning',
+    'A directive no release\'s default build has (an external plugin, or a typo): left as written.',
+    'Check that the CoreDNS build you run has it; `lint --plugins` checks a custom build.',
+  ),
+  'migrate-option-unavailable': migrate('error', 'A plugin option the target release does not accept: CoreDNS would refuse to start.', 'Remove or replace the option by hand, then migrate again.'),
+  'migrate-not-in-place': migrate(
+    'error',
+    'A change is needed on a line that holds more than the node to change (several directives or braces on one line), so it cannot be made without re-printing.',
+    'Put the directive on a line of its own (`npx kube-dns-to-coredns fmt` does for most layouts), then migrate again.',
+  ),
 } as const satisfies Record<string, DiagnosticCodeEntry>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -160,24 +160,36 @@ function matchesPattern(pattern: readonly string[][], lines: readonly string[][]
   });
 }
 
-let defaultPatterns: string[][][] | undefined;
+const profilePatterns = new Map<KubeadmProfile, string[][]>();
 
-function kubeadmDefaultPatterns(): string[][][] {
-  if (defaultPatterns !== undefined) return defaultPatterns;
-  defaultPatterns = Object.values(KUBEADM_PROFILES).map((profile) => {
+/** The token lines of `profile`'s default Corefile, placeholders as wildcards. */
+function kubeadmDefaultPattern(profile: KubeadmProfile): string[][] {
+  let pattern = profilePatterns.get(profile);
+  if (pattern === undefined) {
     const block = profile.manifestTemplate
       .slice(profile.manifestTemplate.indexOf('    .:53 {'))
       .replace('{{ .DNSDomain }} in-addr.arpa ip6.arpa', '* ***')
       .replace('{{ .UpstreamNameserver }} {', '*** {')
       .replace('{{ .UpstreamNameserver }}', '***')
       .replace(/\{\{ \.\w+ \}\}/g, '');
-    return tokenLines(block);
-  });
-  return defaultPatterns;
+    pattern = tokenLines(block);
+    profilePatterns.set(profile, pattern);
+  }
+  return pattern;
 }
 
 /** Whether `corefile` is, token for token, a Corefile kubeadm installed by default. */
 export function isKubeadmDefaultCorefile(corefile: string): boolean {
   const lines = tokenLines(corefile);
-  return kubeadmDefaultPatterns().some((pattern) => matchesPattern(pattern, lines));
+  return Object.values(KUBEADM_PROFILES).some((profile) => matchesPattern(kubeadmDefaultPattern(profile), lines));
+}
+
+/**
+ * Whether `corefile` is, token for token, the default Corefile kubeadm of `kubernetesVersion`
+ * (`1.18`, `v1.18.6`, a profile name) installed (any cluster domain, any upstream list).
+ *
+ * @throws {UnsupportedKubernetesVersionError} outside Kubernetes 1.10–1.20.
+ */
+export function isKubeadmDefaultCorefileFor(corefile: string, kubernetesVersion: string): boolean {
+  return matchesPattern(kubeadmDefaultPattern(kubeadmProfileFor(kubernetesVersion)), tokenLines(corefile));
 }

@@ -1,0 +1,40 @@
+/**
+ * Stage 1 of a migration: reading `from` and `to` as CoreDNS releases (through
+ * {@link resolveCoreDnsRelease}: `v1.6.7`, `1.6.7-eksbuild.1`, image references, newer than known),
+ * each mapping and assumption reported as a notice.
+ *
+ * Pure: no Node APIs.
+ */
+import { resolveCoreDnsRelease } from '../coredns/resolve-release.js';
+import type { CoreDnsReleaseMapping, UnresolvedCoreDnsReleaseError } from '../coredns/resolve-release.js';
+import type { CoreDnsVersion } from '../coredns/versions.js';
+import { migrationNotice } from './notices.js';
+import type { MigrationNotice } from './notices.js';
+
+export interface ResolvedRelease {
+  readonly version: CoreDnsVersion;
+  readonly mapping: CoreDnsReleaseMapping;
+  readonly notices: readonly MigrationNotice[];
+}
+
+/**
+ * Resolves `text` (the value of `from` or `to`); throws the resolver's error when no release fits.
+ *
+ * @throws {UnresolvedCoreDnsReleaseError}
+ */
+export function resolveMigrationRelease(role: 'from' | 'to', text: string): ResolvedRelease {
+  const result = resolveCoreDnsRelease(text);
+  if (!result.ok) throw result.error satisfies UnresolvedCoreDnsReleaseError;
+  const notices: MigrationNotice[] = [
+    migrationNotice('migrate-release-resolved', { action: 'resolved', message: `${role}: ${result.mapping.summary}` }),
+  ];
+  for (const notice of result.notices) {
+    notices.push(
+      migrationNotice(notice.severity === 'warning' ? 'migrate-release-assumed' : 'migrate-release-resolved', {
+        action: 'resolved',
+        message: `${role}: ${notice.message}`,
+      }),
+    );
+  }
+  return { version: result.version, mapping: result.mapping, notices };
+}

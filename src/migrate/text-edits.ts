@@ -1,0 +1,96 @@
+/**
+ * Editing a Corefile's text by lines, so that every line migration does not touch stays byte for
+ * byte as it was (comments, blank lines, indentation, quoting, line endings). The migration reads
+ * the model (parser positions say where each node sits) and asks for whole-line edits here;
+ * nothing is re-printed.
+ *
+ * Pure: no Node APIs.
+ */
+
+/** One planned change: lines `first..last` (1-based, inclusive) replaced by `lines`; `last = first - 1` inserts before `first`. */
+interface LineEdit {
+  readonly first: number;
+  readonly last: number;
+  readonly lines: readonly string[];
+  /** Among edits at the same place, lower goes first (insertions after a node keep their order). */
+  readonly order: number;
+}
+
+/** Two planned edits touch the same line: a bug of the planner (it edits each line once). */
+class OverlappingEditError extends Error {
+  override readonly name = 'OverlappingEditError';
+}
+
+/** A Corefile text split into lines, with the edits planned on it. */
+export class LineEditor {
+  private readonly lines: string[];
+  /** The line ending of the text (`\r\n` when its first line ends so), used for inserted lines. */
+  readonly eol: string;
+  /** Whether the text ends with a line break. */
+  private readonly finalBreak: boolean;
+  private readonly edits: LineEdit[] = [];
+
+  constructor(text: string) {
+    this.eol = /\r\n/.test(text.slice(0, (text.indexOf('\n') + 1) || text.length)) ? '\r\n' : '\n';
+    this.finalBreak = text.endsWith('\n');
+    const body = this.finalBreak ? text.slice(0, -1) : text;
+    this.lines = body === '' && !this.finalBreak ? [] : body.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+  }
+
+  get lineCount(): number {
+    return this.lines.length;
+  }
+
+  /** Line `line` (1-based), without its line ending. */
+  line(line: number): string {
+    return this.lines[line - 1] ?? '';
+  }
+
+  /** The whitespace a line starts with. */
+  indentation(line: number): string {
+    return /^[ \t]*/.exec(this.line(line))?.[0] ?? '';
+  }
+
+  replace(first: number, last: number, lines: readonly string[]): void {
+    this.edits.push({ first, last, lines, order: this.edits.length });
+  }
+
+  remove(first: number, last: number): void {
+    this.replace(first, last, []);
+  }
+
+  /** Inserts `lines` after line `line` (0: at the top). */
+  insertAfter(line: number, lines: readonly string[]): void {
+    this.edits.push({ first: line + 1, last: line, lines, order: this.edits.length });
+  }
+
+  get changed(): boolean {
+    return this.edits.length > 0;
+  }
+
+  /**
+   * The text with every edit made.
+   *
+   * @throws {OverlappingEditError} when two edits replace the same line.
+   */
+  apply(): string {
+    const sorted = [...this.edits].sort((a, b) => a.first - b.first || a.order - b.order);
+    let coveredUpTo = 0;
+    const out: string[] = [];
+    let next = 1;
+    for (const edit of sorted) {
+      if (edit.last >= edit.first) {
+        if (edit.first <= coveredUpTo) throw new OverlappingEditError(`lines ${edit.first}–${edit.last} are edited twice`);
+        coveredUpTo = edit.last;
+      } else if (edit.first <= coveredUpTo) {
+        throw new OverlappingEditError(`an insertion at line ${edit.first} falls inside a replaced range`);
+      }
+      while (next < edit.first) out.push(this.lines[next++ - 1] ?? '');
+      out.push(...edit.lines);
+      next = Math.max(next, edit.last + 1);
+    }
+    while (next <= this.lines.length) out.push(this.lines[next++ - 1] ?? '');
+    if (out.length === 0) return '';
+    return out.join(this.eol) + (this.finalBreak ? this.eol : '');
+  }
+}

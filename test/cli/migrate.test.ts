@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { MIGRATE_HELP } from '../../src/cli/commands/migrate.js';
+import { main } from '../../src/cli/main.js';
+import { memoryIo } from '../support/memory-io.js';
+
+const old = '# cluster DNS\n.:53 {\n    errors\n    proxy . 8.8.8.8\n}\n';
+const federated = '.:53 {\n    kubernetes cluster.local\n    federation cluster.local {\n        prod prod.example.com\n    }\n    forward . 8.8.8.8\n}\n';
+const configMap = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: coredns
+  namespace: kube-system
+data:
+  Corefile: |
+    .:53 {
+        errors
+        proxy . 8.8.8.8
+    }
+`;
+
+describe('kube-dns-to-coredns migrate', () => {
+  it('prints the migrated Corefile on stdout, notices on stderr, and exits 0', async () => {
+    const io = memoryIo({ files: { Corefile: old } });
+    expect(await main(['migrate', '--from', '1.3.1', '--to', 'v1.6.2', 'Corefile'], io)).toBe(0);
+    expect(io.out()).toBe('# cluster DNS\n.:53 {\n    errors\n    forward . 8.8.8.8\n}\n');
+    expect(io.err()).toContain('info migrate-proxy-to-forward Corefile:4:5 proxy: ');
+    expect(io.err()).toContain("Corefile: CoreDNS 1.3.1 → 1.6.2: migrated\n");
+  });
+
+  it('refuses with exit 1 and prints no Corefile when a notice is an error; --drop-federations removes it', async () => {
+    const refused = memoryIo({ files: { Corefile: federated } });
+    expect(await main(['migrate', '--from', '1.6.7', '--to', '1.8.0', '--no-new-defaults', 'Corefile'], refused)).toBe(1);
+    expect(refused.out()).toBe('');
+    expect(refused.err()).toContain('error migrate-federation-removed Corefile:3:5 federation: CoreDNS 1.8.0 has no federation plugin (removed in 1.7.0)');
+    const dropped = memoryIo({ files: { Corefile: federated } });
+    expect(await main(['migrate', '--from', '1.6.7', '--to', '1.8.0', '--no-new-defaults', '--drop-federations', 'Corefile'], dropped)).toBe(0);
+    expect(dropped.out()).toBe('.:53 {\n    kubernetes cluster.local\n    forward . 8.8.8.8\n}\n');
+  });
+
+  it('--check exits 1 and names the file when the Corefile would change, 0 when not', async () => {
+    const changes = memoryIo({ files: { Corefile: old } });
+    expect(await main(['migrate', '--check', '--from', '1.3.1', '--to', '1.6.2', 'Corefile'], changes)).toBe(1);
+    expect(changes.out()).toBe('Corefile\n');
+    const same = memoryIo({ files: { Corefile: old } });
+    expect(await main(['migrate', '--check', '--from', '1.3.1', '--to', '1.3.1', 'Corefile'], same)).toBe(0);
+    expect(same.out()).toBe('');
+  });
+
+  it('-o json gives the mappings, the notices and the Corefile', async () => {
+    const io = memoryIo({ files: { Corefile: old } });
+    expect(await main(['migrate', '-o', 'json', '--from', '1.3.1-eksbuild.2', '--to', 'registry.k8s.io/coredns/coredns:v1.8.0', 'Corefile'], io)).toBe(0);
+    const report = JSON.parse(io.out()) as { ok: boolean; changed: boolean; from: { version: string }; to: { version: string }; corefile: string; notices: { code: string }[] };
+    expect(report.from.version).toBe('1.3.1');
+    expect(report.to.version).toBe('1.8.0');
+    expect(report.corefile).toContain('forward . 8.8.8.8 {\n        max_concurrent 1000\n    }');
+    expect(report.notices.map((notice) => notice.code)).toContain('migrate-proxy-to-forward');
+  });
+
+  it('reads a CoreDNS ConfigMap and migrates its Corefile entry', async () => {
+    const io = memoryIo({ files: { 'coredns.yaml': configMap } });
+    expect(await main(['migrate', '--from', '1.3.1', '--to', '1.5.0', '--no-new-defaults', 'coredns.yaml'], io)).toBe(0);
+    expect(io.out()).toBe('.:53 {\n    errors\n    forward . 8.8.8.8\n}\n');
+  });
+
+  it('answers whether a Corefile is kubeadm\'s default for a Kubernetes release', async () => {
+    const kubeadm116 = '.:53 {\n    errors\n    health\n    ready\n    kubernetes cluster.local in-addr.arpa ip6.arpa {\n        pods insecure\n        fallthrough in-addr.arpa ip6.arpa\n        ttl 30\n    }\n    prometheus :9153\n    forward . /etc/resolv.conf\n    cache 30\n    loop\n    reload\n    loadbalance\n}\n';
+    const yes = memoryIo({ files: { Corefile: kubeadm116 } });
+    expect(await main(['migrate', '--kubeadm-default-for', '1.16', 'Corefile'], yes)).toBe(0);
+    expect(yes.out()).toBe('Corefile: is the default Corefile of kubeadm 1.16 (kubeadm replaces it on upgrade)\n');
+    const no = memoryIo({ files: { Corefile: old } });
+    expect(await main(['migrate', '--kubeadm-default-for', '1.16', 'Corefile'], no)).toBe(1);
+  });
+
+  it('exits 2 on bad usage, an unknown release and a syntax error', async () => {
+    const missing = memoryIo({ files: { Corefile: old } });
+    expect(await main(['migrate', '--from', '1.3.1', 'Corefile'], missing)).toBe(2);
+    expect(missing.err()).toContain('--from VERSION and --to VERSION are required');
+    const unknown = memoryIo({ files: { Corefile: old } });
+    expect(await main(['migrate', '--from', '1.4.1', '--to', '1.8.0', 'Corefile'], unknown)).toBe(2);
+    expect(unknown.err()).toContain("migrate: --from: cannot resolve a CoreDNS release from '1.4.1'");
+    const syntax = memoryIo({ files: { Corefile: '.:53 {\n    errors\n' } });
+    expect(await main(['migrate', '--from', '1.3.1', '--to', '1.8.0', 'Corefile'], syntax)).toBe(2);
+    expect(syntax.err()).toMatch(/^Corefile:\d+:\d+: /);
+  });
+
+  it('has help', async () => {
+    const io = memoryIo();
+    expect(await main(['migrate', '--help'], io)).toBe(0);
+    expect(io.out()).toBe(MIGRATE_HELP);
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { DIAGNOSTIC_CODES } from '../../src/diagnostics/codes.js';
+import type { DiagnosticCode } from '../../src/diagnostics/codes.js';
+import { migrateCorefile } from '../../src/migrate/migrate.js';
+import type { MigrateOptions } from '../../src/migrate/migrate.js';
+
+/** A migration that emits each `migrate-*` code, so that every registered code is reachable. */
+const EMITTERS: Readonly<Record<string, { corefile: string; options: MigrateOptions }>> = {
+  'migrate-release-resolved': { corefile: '. {\n    errors\n}\n', options: { from: '1.6.7-eksbuild.1', to: '1.8.0' } },
+  'migrate-release-assumed': { corefile: '. {\n    errors\n}\n', options: { from: '1.8.0', to: '1.99.0' } },
+  'migrate-proxy-to-forward': { corefile: '. {\n    proxy . 1.1.1.1\n}\n', options: { from: '1.4.0', to: '1.5.0' } },
+  'migrate-proxy-option-dropped': { corefile: '. {\n    proxy . 1.1.1.1 {\n        spray\n    }\n}\n', options: { from: '1.4.0', to: '1.5.0' } },
+  'migrate-proxy-unmappable': { corefile: '. {\n    proxy . 1.1.1.1 {\n        protocol grpc insecure\n    }\n}\n', options: { from: '1.4.0', to: '1.5.0' } },
+  'migrate-forward-split': { corefile: '. {\n    proxy a.example 1.1.1.1\n    proxy . 8.8.8.8\n}\n', options: { from: '1.4.0', to: '1.5.0' } },
+  'migrate-forward-split-refused': { corefile: 'a.example b.example {\n    proxy c.example 1.1.1.1\n    proxy . 8.8.8.8\n}\n', options: { from: '1.4.0', to: '1.5.0' } },
+  'migrate-option-removed': { corefile: '. {\n    kubernetes cluster.local {\n        upstream\n    }\n}\n', options: { from: '1.6.7', to: '1.7.0' } },
+  'migrate-option-trimmed': { corefile: '. {\n    kubernetes cluster.local {\n        endpoint https://a:6443 https://b:6443\n    }\n}\n', options: { from: '1.3.1', to: '1.4.0' } },
+  'migrate-option-deprecated': { corefile: '. {\n    proxy . 1.1.1.1\n}\n', options: { from: '1.3.1', to: '1.4.0' } },
+  'migrate-transfer-moved': { corefile: '. {\n    kubernetes cluster.local {\n        transfer to 10.0.0.1\n    }\n}\n', options: { from: '1.7.0', to: '1.8.0' } },
+  'migrate-transfer-folded': { corefile: '. {\n    kubernetes cluster.local\n    transfer cluster.local {\n        to 10.0.0.1\n    }\n}\n', options: { from: '1.8.0', to: '1.7.0' } },
+  'migrate-transfer-refused': { corefile: '. {\n    file db.example example.org\n    transfer example.org {\n        to 10.0.0.1\n    }\n}\n', options: { from: '1.8.0', to: '1.7.0' } },
+  'migrate-federation-removed': { corefile: '. {\n    kubernetes cluster.local\n    federation cluster.local {\n        prod prod.example\n    }\n}\n', options: { from: '1.6.7', to: '1.7.0' } },
+  'migrate-federation-dropped': { corefile: '. {\n    kubernetes cluster.local\n    federation cluster.local {\n        prod prod.example\n    }\n}\n', options: { from: '1.6.7', to: '1.7.0', dropFederations: true } },
+  'migrate-new-default': { corefile: '. {\n    health\n}\n', options: { from: '1.6.2', to: '1.6.5' } },
+  'migrate-default-removed': { corefile: '. {\n    ready\n    forward . 1.1.1.1\n}\n', options: { from: '1.6.7', to: '1.3.1' } },
+  'migrate-plugin-unavailable': { corefile: '. {\n    whoami\n    view one {\n        expr true\n    }\n}\n', options: { from: '1.12.0', to: '1.9.3' } },
+  'migrate-plugin-unknown': { corefile: '. {\n    alias\n    forward . 1.1.1.1\n}\n', options: { from: '1.8.0', to: '1.9.3' } },
+  'migrate-option-unavailable': { corefile: '. {\n    kubernetes cluster.local {\n        transfer from 10.0.0.1\n    }\n}\n', options: { from: '1.7.0', to: '1.8.0' } },
+  'migrate-not-in-place': { corefile: '. { proxy . 1.1.1.1\n}\n', options: { from: '1.4.0', to: '1.5.0' } },
+};
+
+describe('the migrate codes', () => {
+  const registered = Object.entries(DIAGNOSTIC_CODES)
+    .filter(([, entry]) => entry.area === 'migrate')
+    .map(([code]) => code);
+
+  it('has an emitter for every registered migrate code, and no other', () => {
+    expect(Object.keys(EMITTERS).sort()).toEqual([...registered].sort());
+  });
+
+  it.each(registered)('%s is emitted, with the registered severity', (code) => {
+    const emitter = EMITTERS[code];
+    expect(emitter).toBeDefined();
+    const result = migrateCorefile(emitter!.corefile, emitter!.options);
+    const found = result.notices.find((notice) => notice.code === code);
+    expect(found, result.notices.map((notice) => `${notice.code}: ${notice.message}`).join('\n')).toBeDefined();
+    expect(found?.severity).toBe(DIAGNOSTIC_CODES[code as DiagnosticCode].severity);
+    expect(result.ok).toBe(!result.notices.some((notice) => notice.severity === 'error'));
+  });
+});

@@ -1,0 +1,166 @@
+/**
+ * The laws of `migrateCorefile` (issue 13 item 4), on generated Corefiles built from the plugins
+ * and options Kubernetes Corefiles use, valid for the release they start from.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseCorefile } from '../../src/corefile/parser.js';
+import { corefilesEqual } from '../../src/corefile/compare.js';
+import { lintCorefile } from '../../src/lint/lint.js';
+import { migrateCorefile } from '../../src/migrate/migrate.js';
+import { Outcomes } from '../support/outcomes.js';
+import { isCoreDnsVersionAtLeast } from '../../src/coredns/versions.js';
+
+const RELEASES = ['1.1.3', '1.2.2', '1.2.6', '1.3.1', '1.5.2', '1.6.2', '1.6.5', '1.6.7', '1.7.0', '1.8.0', '1.8.4', '1.9.3', '1.10.1', '1.11.3', '1.12.0', '1.14.7'] as const;
+
+/** A Corefile valid for `release`: the kubeadm-like main block with optional parts, comments and stubs. */
+function corefileFor(release: string) {
+  const at = (version: string) => isCoreDnsVersionAtLeast(release, version);
+  const forwarder = at('1.5.0') ? 'forward' : 'proxy';
+  return fc
+    .record({
+      comment: fc.boolean(),
+      health: fc.constantFrom('health', 'health {\n        lameduck 5s\n    }'),
+      upstream: fc.boolean(),
+      ttl: fc.boolean(),
+      loop: fc.boolean(),
+      ready: fc.boolean(),
+      stub: fc.boolean(),
+      blank: fc.boolean(),
+      log: fc.boolean(),
+      indent: fc.constantFrom('    ', '  ', '\t'),
+      snippet: fc.boolean(),
+    })
+    .map((choice) => {
+      const i = choice.indent;
+      const lines = [
+        ...(choice.snippet ? ['(balance) {', `${i}loadbalance # shared`, '}', ''] : []),
+        ...(choice.comment ? ['# cluster DNS'] : []),
+        '.:53 {',
+        ...(choice.snippet ? [`${i}import balance`] : []),
+        `${i}errors`,
+        ...(choice.log ? [`${i}log`] : []),
+        `${i}${choice.health.replace(/\n {8}/g, `\n${i}${i}`).replace(/\n {4}/g, `\n${i}`)}`,
+        ...(choice.ready && at('1.5.0') ? [`${i}ready`] : []),
+        `${i}kubernetes cluster.local in-addr.arpa ip6.arpa {`,
+        `${i}${i}pods insecure`,
+        ...(choice.upstream && !at('1.5.2') ? [`${i}${i}upstream`] : []),
+        `${i}${i}fallthrough in-addr.arpa ip6.arpa${choice.comment ? ' # reverse' : ''}`,
+        ...(choice.ttl ? [`${i}${i}ttl 30`] : []),
+        `${i}}`,
+        ...(choice.blank ? [''] : []),
+        `${i}prometheus :9153`,
+        ...(choice.stub && forwarder === 'proxy' ? [`${i}proxy acme.local 10.0.0.5`] : []),
+        `${i}${forwarder} . /etc/resolv.conf`,
+        `${i}cache 30`,
+        ...(choice.loop && at('1.2.1') ? [`${i}loop`] : []),
+        `${i}reload`,
+        '}',
+        ...(choice.stub && forwarder === 'forward' ? ['', 'acme.local:53 {', `${i}errors`, `${i}forward . 10.0.0.5`, `${i}cache 30`, '}'] : []),
+        '',
+      ];
+      return lines.join('\n');
+    });
+}
+
+const caseArbitrary = fc
+  .record({ from: fc.constantFrom(...RELEASES), to: fc.constantFrom(...RELEASES) })
+  .chain(({ from, to }) => corefileFor(from).map((corefile) => ({ from, to, corefile })));
+
+const model = (text: string) => parseCorefile(text).corefile;
+const directiveOrder = (text: string) =>
+  model(text)
+    .items.filter((item) => item.kind === 'server-block')
+    .map((item) => item.directives.map((directive) => directive.name));
+
+/** Whether `part` appears in `whole` in the same order (gaps allowed). */
+function isSubsequence(part: readonly string[], whole: readonly string[]): boolean {
+  let at = 0;
+  for (const name of whole) if (name === part[at]) at += 1;
+  return at === part.length;
+}
+
+describe('migrate laws', () => {
+  it('V → V leaves the bytes unchanged', () => {
+    const outcomes = new Outcomes<'same'>();
+    fc.assert(
+      fc.property(fc.constantFrom(...RELEASES).chain((release) => corefileFor(release).map((corefile) => ({ release, corefile }))), ({ release, corefile }) => {
+        const result = migrateCorefile(corefile, { from: `v${release}`, to: release });
+        expect(result.corefile).toBe(corefile);
+        expect(result.changed).toBe(false);
+        outcomes.add('same');
+      }),
+      { numRuns: 40 },
+    );
+    outcomes.expectAtLeast({ same: 40 });
+  });
+
+  it('is idempotent, lint-clean for the target, and keeps the order of directives', () => {
+    const outcomes = new Outcomes<'changed' | 'unchanged' | 'refused'>();
+    fc.assert(
+      fc.property(caseArbitrary, ({ from, to, corefile }) => {
+        const once = migrateCorefile(corefile, { from, to });
+        if (!once.ok) {
+          outcomes.add('refused');
+          return;
+        }
+        outcomes.add(once.changed ? 'changed' : 'unchanged');
+        const twice = migrateCorefile(once.corefile, { from, to });
+        expect(twice.corefile).toBe(once.corefile);
+        const lint = lintCorefile(once.corefile, { coredns: to });
+        expect(lint.diagnostics.filter((entry) => entry.severity === 'error'), `${from} → ${to}\n${once.corefile}`).toEqual([]);
+        // Order kept: the original names (proxy read as forward, removed ones left out) appear in the same order.
+        const before = directiveOrder(corefile)[0]!.map((name) => (name === 'proxy' ? 'forward' : name));
+        const after = directiveOrder(once.corefile)[0]!;
+        const carried = after.filter((name) => before.includes(name));
+        expect(isSubsequence(carried, before), `${before.join(' ')} → ${after.join(' ')}`).toBe(true);
+        // Comments are kept, in order, byte for byte.
+        const comments = (text: string) => text.split('\n').filter((line) => line.includes('#')).map((line) => line.slice(line.indexOf('#')));
+        expect(comments(once.corefile)).toEqual(comments(corefile));
+      }),
+      { numRuns: 120 },
+    );
+    outcomes.expectAtLeast({ changed: 40, unchanged: 5 });
+  });
+
+  it('keeps CRLF line endings and a missing final line break', () => {
+    const outcomes = new Outcomes<'changed'>();
+    fc.assert(
+      fc.property(caseArbitrary, fc.boolean(), ({ from, to, corefile }, finalBreak) => {
+        const crlf = (finalBreak ? corefile : corefile.replace(/\n$/, '')).replace(/\n/g, '\r\n');
+        const lf = migrateCorefile(corefile, { from, to });
+        const result = migrateCorefile(crlf, { from, to });
+        expect(result.ok).toBe(lf.ok);
+        if (!result.ok || !result.changed) return;
+        const expected = (finalBreak ? lf.corefile : lf.corefile.replace(/\n$/, '')).replace(/\n/g, '\r\n');
+        expect(result.corefile).toBe(expected);
+        outcomes.add('changed');
+      }),
+      { numRuns: 60 },
+    );
+    outcomes.expectAtLeast({ changed: 20 });
+  });
+
+  it('up then down returns the start where the start is valid for both (without new defaults)', () => {
+    const outcomes = new Outcomes<'round-trip' | 'not-valid-for-both'>();
+    fc.assert(
+      fc.property(caseArbitrary, ({ from, to, corefile }) => {
+        const [low, high] = isCoreDnsVersionAtLeast(to, from) ? [from, to] : [to, from];
+        const validForHigh = lintCorefile(corefile, { coredns: high }).diagnostics.every((entry) => entry.severity !== 'error');
+        const validForLow = lintCorefile(corefile, { coredns: low }).diagnostics.every((entry) => entry.severity !== 'error');
+        if (!validForHigh || !validForLow || low === high) {
+          outcomes.add('not-valid-for-both');
+          return;
+        }
+        const up = migrateCorefile(corefile, { from: low, to: high, newDefaults: false });
+        expect(up.ok).toBe(true);
+        const down = migrateCorefile(up.corefile, { from: high, to: low, newDefaults: false });
+        expect(down.ok).toBe(true);
+        expect(corefilesEqual(model(down.corefile), model(corefile)), `${low} → ${high} → ${low}\n${corefile}\n---\n${down.corefile}`).toBe(true);
+        outcomes.add('round-trip');
+      }),
+      { numRuns: 120 },
+    );
+    outcomes.expectAtLeast({ 'round-trip': 20 });
+  });
+});

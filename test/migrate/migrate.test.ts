@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { migrateCorefile } from '../../src/migrate/migrate.js';
+import { isKubeadmDefaultCorefileFor } from '../../src/kubeadm/cluster-decisions.js';
+
+const codes = (result: ReturnType<typeof migrateCorefile>) => result.notices.map((notice) => notice.code).filter((code) => code !== 'migrate-release-resolved');
+
+describe('migrateCorefile', () => {
+  it('keeps comments and layout byte for byte and touches only what must change', () => {
+    const input = '# top\n.:53 {\n\terrors   # why\n\n\tkubernetes cluster.local {\n\t\tupstream\n\t\tpods insecure\n\t}\n\tproxy . 8.8.8.8\n}\n';
+    const result = migrateCorefile(input, { from: '1.3.1', to: '1.7.0', newDefaults: false });
+    expect(result.corefile).toBe('# top\n.:53 {\n\terrors   # why\n\n\tkubernetes cluster.local {\n\t\tpods insecure\n\t}\n\tforward . 8.8.8.8\n}\n');
+    expect(codes(result)).toEqual(['migrate-option-removed', 'migrate-proxy-to-forward']);
+  });
+
+  it('maps proxy options and refuses the ones forward cannot take', () => {
+    const input = '. {\n    proxy . 1.1.1.1 {\n        protocol dns force_tcp\n        policy least_conn\n        except acme.local\n    }\n}\n';
+    const result = migrateCorefile(input, { from: '1.4.0', to: '1.5.0' });
+    expect(result.corefile).toBe('. {\n    forward . 1.1.1.1 {\n        force_tcp\n        except acme.local\n    }\n}\n');
+    expect(codes(result)).toContain('migrate-proxy-option-dropped');
+    const google = migrateCorefile('. {\n    proxy . 8.8.8.8 {\n        protocol https_google\n    }\n}\n', { from: '1.4.0', to: '1.5.0' });
+    expect(google.ok).toBe(false);
+    expect(codes(google)).toContain('migrate-proxy-unmappable');
+  });
+
+  it('keeps a deprecated proxy unless --deprecations', () => {
+    const input = '. {\n    proxy . 1.1.1.1\n}\n';
+    expect(migrateCorefile(input, { from: '1.3.1', to: '1.4.0' }).corefile).toBe(input);
+    expect(migrateCorefile(input, { from: '1.3.1', to: '1.4.0', deprecations: true }).corefile).toBe('. {\n    forward . 1.1.1.1\n}\n');
+  });
+
+  it('splits stub forwards into blocks of their own before 1.9.4, not from 1.9.4', () => {
+    const input = '.:53 {\n    # acme\n    proxy acme.local 10.0.0.1\n    proxy . 8.8.8.8\n}\n';
+    const old = migrateCorefile(input, { from: '1.3.1', to: '1.6.2', newDefaults: false });
+    expect(old.corefile).toBe('.:53 {\n    forward . 8.8.8.8\n}\n\n# acme\nacme.local:53 {\n    forward . 10.0.0.1\n    loop\n    errors\n    cache 30\n}\n');
+    const recent = migrateCorefile(input, { from: '1.3.1', to: '1.9.4', newDefaults: false });
+    expect(recent.corefile).toBe('.:53 {\n    # acme\n    forward acme.local 10.0.0.1\n    forward . 8.8.8.8\n}\n');
+  });
+
+  it('refuses federation for 1.7.0+ unless asked to drop it, and never keeps it silently', () => {
+    const input = '. {\n    kubernetes cluster.local\n    federation cluster.local {\n        prod prod.example.com\n    }\n}\n';
+    const refused = migrateCorefile(input, { from: '1.6.7', to: '1.7.0', newDefaults: false });
+    expect(refused.ok).toBe(false);
+    expect(refused.corefile).toBe(input);
+    const dropped = migrateCorefile(input, { from: '1.6.7', to: '1.7.0', newDefaults: false, dropFederations: true });
+    expect(dropped.corefile).toBe('. {\n    kubernetes cluster.local\n}\n');
+    expect(codes(dropped)).toEqual(['migrate-federation-dropped']);
+  });
+
+  it('moves the kubernetes transfer option to the transfer plugin at 1.8.0, and back below it', () => {
+    const input = '. {\n    kubernetes cluster.local {\n        transfer to 10.1.1.1\n    }\n}\n';
+    const up = migrateCorefile(input, { from: '1.7.0', to: '1.8.0' });
+    expect(up.corefile).toBe('. {\n    kubernetes cluster.local\n    transfer cluster.local {\n        to 10.1.1.1\n    }\n}\n');
+    const down = migrateCorefile(up.corefile, { from: '1.8.0', to: '1.7.0' });
+    expect(down.corefile).toBe('. {\n    kubernetes cluster.local {\n        transfer to 10.1.1.1\n    }\n}\n');
+  });
+
+  it('never blocks on valid plugins of the target and names the release a missing plugin left or arrives in', () => {
+    const input = '. {\n    grpc . 127.0.0.1:5353\n    template IN A acme.local {\n        answer "{{ .Name }} 60 IN A 127.0.0.1"\n    }\n    forward . 1.1.1.1\n}\n';
+    expect(migrateCorefile(input, { from: '1.6.2', to: '1.11.1', newDefaults: false }).ok).toBe(true);
+    const down = migrateCorefile('. {\n    view internal {\n        expr true\n    }\n}\n', { from: '1.12.0', to: '1.9.3' });
+    expect(down.ok).toBe(false);
+    expect(down.notices.find((notice) => notice.code === 'migrate-plugin-unavailable')?.message).toMatch(/arrives in 1\.\d+\.\d+/);
+  });
+
+  it('refuses an edit on a shared line instead of reformatting', () => {
+    const result = migrateCorefile('. { proxy . 1.1.1.1\n}\n', { from: '1.4.0', to: '1.5.0' });
+    expect(result.ok).toBe(false);
+    expect(codes(result)).toContain('migrate-not-in-place');
+  });
+
+  it('reads version text as found in clusters and reports each mapping', () => {
+    const result = migrateCorefile('. {\n    forward . 1.1.1.1\n}\n', { from: '1.6.7-eksbuild.1', to: 'registry.k8s.io/coredns/coredns:v1.99.0' });
+    expect(result.from.version).toBe('1.6.7');
+    expect(result.to.version).toBe('1.14.7');
+    expect(result.notices.map((notice) => notice.code)).toContain('migrate-release-assumed');
+  });
+});
+
+describe('isKubeadmDefaultCorefileFor', () => {
+  it('tells kubeadm 1.18\'s default from a customised Corefile', () => {
+    const defaultCorefile = '.:53 {\n    errors\n    health {\n        lameduck 5s\n    }\n    ready\n    kubernetes cluster.local in-addr.arpa ip6.arpa {\n        pods insecure\n        fallthrough in-addr.arpa ip6.arpa\n        ttl 30\n    }\n    prometheus :9153\n    forward . /etc/resolv.conf\n    cache 30\n    loop\n    reload\n    loadbalance\n}\n';
+    expect(isKubeadmDefaultCorefileFor(defaultCorefile, '1.18')).toBe(true);
+    expect(isKubeadmDefaultCorefileFor(defaultCorefile, '1.13')).toBe(false);
+    expect(isKubeadmDefaultCorefileFor(defaultCorefile.replace('cache 30', 'cache 60'), '1.18')).toBe(false);
+  });
+});
