@@ -28,10 +28,16 @@ import type { CoreDnsVersion } from './versions.js';
 /** What one argument must be for the release to accept it. */
 export type ArgumentSpec =
   | { readonly kind: 'any' }
-  /** A Go duration (`time.ParseDuration`): `30s`, `1m30s`, `0`; `min` in seconds when the release refuses less. */
-  | { readonly kind: 'duration'; readonly min?: number }
-  /** A Go integer (`strconv.Atoi`) in [`min`, `max`]. */
-  | { readonly kind: 'integer'; readonly min?: number; readonly max?: number }
+  /**
+   * A Go duration (`time.ParseDuration`): `30s`, `1m30s`, `0`; `min` in seconds when the release
+   * refuses less (`orZero`: except 0).
+   */
+  | { readonly kind: 'duration'; readonly min?: number; readonly orZero?: true }
+  /**
+   * A Go integer (`strconv.Atoi`) in [`min`, `max`]; with `orOther`, a word that is no integer is
+   * accepted too (read as something else, e.g. cache's optional TTL before its zones).
+   */
+  | { readonly kind: 'integer'; readonly min?: number; readonly max?: number; readonly orOther?: true }
   /** One of the words (compared as written unless `caseInsensitive`). */
   | { readonly kind: 'enum'; readonly values: readonly string[]; readonly caseInsensitive?: true }
   /** `host:port` as Go's net.SplitHostPort reads it. */
@@ -73,8 +79,11 @@ export interface OptionSyntax {
   readonly arguments: ArgumentShape | readonly Era<ArgumentShape>[];
   /** Refused when given twice in one block, from this release on. */
   readonly onceFrom?: CoreDnsVersion;
-  /** Something it needs, per release, that the setup checks. */
-  readonly requires?: { readonly from: CoreDnsVersion; readonly what: string };
+  /**
+   * Something it needs from a release on, that the setup checks: another option of the same
+   * block, or a word among the plugin line's arguments.
+   */
+  readonly requires?: { readonly from: CoreDnsVersion; readonly option?: string; readonly pluginArgument?: string; readonly what: string };
   /** Limitations worth telling a user, per range. */
   readonly caveats?: readonly { readonly from: CoreDnsVersion; readonly to: CoreDnsVersion; readonly caveat: string }[];
   /** Upstream file and release the facts were read from (plus release notes, where they say more). */
@@ -85,11 +94,13 @@ export interface OptionSyntax {
  * How the lines of a plugin's block are read in an era:
  * - `options`: each line is an option of {@link PluginSyntax.options};
  * - `none`: the release does not read a block; any block stops CoreDNS;
- * - `hosts-entries`: options, and a line whose first word is an IP address is a host entry;
+ * - `ignored`: the release never reads the block's lines: CoreDNS starts, they have no effect;
+ * - `hosts-entries`: options; any other line before a `fallthrough` is a host entry (`IP NAME…`;
+ *   one that does not start with an IP address is dropped), after it an unknown property;
  * - `name-pairs`: options, and any other line is `NAME DOMAIN` (federation);
  * - `unchecked`: read in a way this table does not model (lines are not judged).
  */
-export type BlockReading = 'options' | 'none' | 'hosts-entries' | 'name-pairs' | 'unchecked';
+export type BlockReading = 'options' | 'none' | 'ignored' | 'hosts-entries' | 'name-pairs' | 'unchecked';
 
 export interface PluginSyntax {
   /** Arguments of the plugin line. `unchecked`: checked elsewhere (forward/proxy/grpc destinations). */
@@ -98,6 +109,13 @@ export interface PluginSyntax {
   /** Eras where a second line of the plugin in one block stops CoreDNS (`true`) or is allowed. */
   readonly oncePerBlock: readonly Era<boolean>[];
   readonly options: Readonly<Record<string, OptionSyntax>>;
+  /**
+   * A line with fewer than two arguments takes the tokens of its block as further arguments
+   * (rewrite's `rewrite stop { name regex … }`).
+   */
+  readonly blockExtendsArguments?: true;
+  /** Options the plugin's block must hold, from a release on. */
+  readonly requiredOptions?: readonly { readonly from: CoreDnsVersion; readonly option: string; readonly message: string }[];
   /** A plugin that must be in the same block, from a release on (checked at start-up). */
   readonly requiresPlugin?: { readonly from: CoreDnsVersion; readonly plugin: string; readonly message: string };
   /** The upstream files the facts come from. */
@@ -278,7 +296,8 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
   },
 
   cache: {
-    arguments: always({ min: 0 }),
+    // `cache [TTL] [ZONES…]`: a first argument that is an integer is the TTL and must be positive.
+    arguments: always({ min: 0, positions: [{ kind: 'integer', min: 1, orOther: true }] }),
     block: always('options'),
     oncePerBlock: [{ from: '1.0.0', value: false }, { from: '1.1.0', value: true }],
     options: {
@@ -352,12 +371,14 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
 
   reload: {
     arguments: [
-      { from: '1.0.0', value: { min: 0, max: 2, positions: [{ kind: 'duration', min: 2 }, DURATION] } },
+      { from: '1.0.0', value: { min: 0, max: 2, positions: [{ kind: 'duration', min: 2 }, { kind: 'duration', min: 1 }] } },
+      { from: '1.14.2', value: { min: 0, max: 2, positions: [{ kind: 'duration', min: 2 }, { kind: 'duration', min: 1, orZero: true }] } },
     ],
-    block: always('none'),
+    // Setup reads the first line's arguments only: a block, or a second line, is never read.
+    block: always('ignored'),
     oncePerBlock: always(false),
     options: {},
-    evidence: `${setup('reload', 'v1.2.6, v1.6.9, v1.14.7')} (interval at least 2s; jitter at least 1s, or 0 from later releases)`,
+    evidence: `${setup('reload', 'v1.2.6, v1.6.9, v1.8.0, v1.14.1, v1.14.2, v1.14.7')} (interval at least 2s; jitter at least 1s, or 0 from 1.14.2)`,
   },
 
   loadbalance: {
@@ -365,10 +386,11 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       { from: '1.0.0', value: { min: 0, max: 1, positions: [{ kind: 'enum', values: ['round_robin'] }] } },
       { from: '1.10.1', value: { min: 0, max: 2, positions: [{ kind: 'enum', values: ['round_robin', 'weighted'] }] } },
     ],
-    block: [{ from: '1.0.0', value: 'none' }, { from: '1.10.1', value: 'options' }],
+    // Until 1.12.3 setup returns after the plugin line (the `weighted` policy of 1.10.1 reads its own block).
+    block: [{ from: '1.0.0', value: 'ignored' }, { from: '1.12.4', value: 'options' }],
     oncePerBlock: always(false),
     options: {
-      reload: { since: '1.10.1', arguments: one(DURATION), requires: { from: '1.10.1', what: 'the `weighted` policy' }, evidence: setup('loadbalance', 'v1.10.1') },
+      reload: { since: '1.12.4', arguments: one(DURATION), requires: { from: '1.12.4', pluginArgument: 'weighted', what: 'the `weighted` policy' }, evidence: setup('loadbalance', 'v1.10.1 (weighted only), v1.12.4') },
       prefer: { since: '1.12.4', arguments: ANY_COUNT, evidence: setup('loadbalance', 'v1.12.4') },
     },
     evidence: setup('loadbalance', 'v1.2.6, v1.10.1, v1.12.4'),
@@ -404,7 +426,12 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       no_reverse: { since: '1.4.0', arguments: ANY_COUNT, evidence: setup('hosts', 'v1.4.0') },
       reload: { since: '1.4.0', arguments: one({ kind: 'duration', min: 0 }), evidence: setup('hosts', 'v1.4.0, v1.14.7') },
       ttl: { since: '1.4.0', arguments: { min: 1, positions: [{ kind: 'integer', min: 1, max: 65535 }] }, evidence: setup('hosts', 'v1.4.0, v1.6.9') },
-      fallthrough_unsupported: { since: '1.14.7', arguments: NONE, evidence: setup('hosts', 'v1.14.7') },
+      fallthrough_unsupported: {
+        since: '1.14.7',
+        arguments: NONE,
+        requires: { from: '1.14.7', option: 'fallthrough', what: '`fallthrough` ("fallthrough_unsupported requires fallthrough")' },
+        evidence: setup('hosts', 'v1.14.7'),
+      },
     },
     evidence: setup('hosts', 'v1.0.0, v1.1.0, v1.4.0, v1.6.9, v1.14.7'),
   },
@@ -417,6 +444,7 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       { from: '1.12.0', value: { min: 2, positions: [{ kind: 'enum', values: ['continue', 'stop', 'name', 'class', 'type', 'edns0', 'ttl', 'cname', 'rcode'] }] } },
     ],
     block: always('unchecked'),
+    blockExtendsArguments: true,
     oncePerBlock: always(false),
     options: {},
     evidence: 'plugin/rewrite/setup.go and rewrite.go at v1.0.0, v1.2.3 (ttl), v1.11.0 (cname), v1.12.0 (rcode), v1.14.7 (fields of the top-level forms only)',
@@ -446,7 +474,6 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
     options: {
       upstream: { since: '1.0.0', confirmedFrom: true, arguments: ANY_COUNT, evidence: setup('federation', 'v1.2.3, v1.2.6') },
     },
-    requiresPlugin: { from: '1.0.0', plugin: 'kubernetes', message: 'federation needs the kubernetes plugin in its block' },
     evidence: `${setup('federation', 'v1.0.0, v1.2.6')}; github.com/coredns/federation at v1.6.9`,
   },
 
@@ -460,8 +487,8 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       headless: { since: '1.9.4', arguments: ANY_COUNT, evidence: setup('k8s_external', 'v1.9.4') },
       fallthrough: { since: '1.11.0', arguments: ANY_COUNT, evidence: setup('k8s_external', 'v1.11.0') },
     },
-    requiresPlugin: { from: '1.3.0', plugin: 'kubernetes', message: 'kubernetes plugin not loaded' },
-    evidence: setup('k8s_external', 'v1.3.0, v1.9.4, v1.11.0, v1.14.7'),
+    requiresPlugin: { from: '1.11.0', plugin: 'kubernetes', message: 'kubernetes plugin not loaded' },
+    evidence: `${setup('k8s_external', 'v1.3.0, v1.9.4, v1.10.1, v1.11.0, v1.14.7')} (without kubernetes: ignored until 1.10.1, "kubernetes plugin not loaded" from 1.11.0, coredns/coredns#5959)`,
   },
 
   transfer: {
@@ -472,6 +499,7 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       to: { since: '1.6.5', arguments: ONE_OR_MORE, evidence: setup('transfer', 'v1.6.5, v1.8.0') },
       source: { since: '1.14.5', arguments: one({ kind: 'ip' }), onceFrom: '1.14.5', evidence: setup('transfer', 'v1.14.5') },
     },
+    requiredOptions: [{ from: '1.6.5', option: 'to', message: "'to' is required" }],
     evidence: `${setup('transfer', 'v1.6.5, v1.8.0, v1.14.5')} ("'to' is required")`,
   },
 
@@ -604,6 +632,8 @@ export function syntaxRulesAt(version: string): string {
     block: eraAt(syntax.block, v),
     once: eraAt(syntax.oncePerBlock, v),
     requires: atLeast(syntax.requiresPlugin?.from) ? syntax.requiresPlugin?.plugin : undefined,
+    required: (syntax.requiredOptions ?? []).filter((entry) => atLeast(entry.from)).map((entry) => entry.option),
+    extends: syntax.blockExtendsArguments,
     options: Object.entries(syntax.options)
       .filter(([, option]) => atLeast(option.since) && !atLeast(option.removedIn))
       .map(([name, option]) => ({ name, arguments: optionArgumentsAt(option, v), once: atLeast(option.onceFrom), ignored: atLeast(option.ignoredFrom) })),
@@ -658,12 +688,13 @@ export function argumentProblem(argument: string, spec: ArgumentSpec): string | 
     case 'duration': {
       const seconds = parseGoDuration(argument);
       if (seconds === undefined) return `'${argument}' is not a duration (e.g. 30s, 5m)`;
+      if (spec.orZero === true && seconds === 0) return undefined;
       if (spec.min !== undefined && seconds < spec.min) return spec.min === 0 ? `'${argument}' is negative` : `'${argument}' is less than ${spec.min}s`;
       return undefined;
     }
     case 'integer': {
       const value = parseGoInteger(argument);
-      if (value === undefined) return `'${argument}' is not an integer`;
+      if (value === undefined) return spec.orOther === true ? undefined : `'${argument}' is not an integer`;
       if ((spec.min !== undefined && value < spec.min) || (spec.max !== undefined && value > spec.max)) {
         return `${value} is outside [${spec.min ?? '…'}, ${spec.max ?? '…'}]`;
       }

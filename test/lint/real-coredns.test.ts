@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DiagnosticCode } from '../../src/diagnostics/codes.js';
 import { lintCorefile } from '../../src/lint/lint.js';
 import { realCoreDnsDirectory, RealCoreDnsLab, REAL_COREDNS_RELEASES } from '../support/real-coredns.js';
+import type { RealCoreDnsRelease, Verdict } from '../support/real-coredns.js';
+import { SYNTAX_CORPUS } from './plugin-syntax-corpus.js';
 
 /**
  * The linter's "CoreDNS stops" findings against the real program: for each Corefile below and each
@@ -32,6 +34,12 @@ const REFUSALS: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
   'invalid-server-key',
   'zone-served-twice',
   'health-bound-twice',
+  'option-unknown',
+  'argument-count',
+  'argument-invalid',
+  'plugin-repeated',
+  'option-repeated',
+  'requirement-missing',
 ]);
 
 const CASES: ReadonlyArray<readonly [string, string]> = [
@@ -104,4 +112,76 @@ describe.skipIf('skip' in found)('lint against real CoreDNS', () => {
     // CoreDNS names the unknown directive, as the linter's message says.
     expect(rows.filter((row) => row.name === 'a typo: forwrd').every((row) => row.detail.includes("Unknown directive 'forwrd'"))).toBe(true);
   });
+});
+
+/** Whether lint says `version` refuses `corefile`, and the codes that say so. */
+function lintRefusal(corefile: string, version: RealCoreDnsRelease): readonly DiagnosticCode[] {
+  return lintCorefile(corefile, { coredns: version }).diagnostics.filter((entry) => REFUSALS.has(entry.code)).map((entry) => entry.code);
+}
+
+/**
+ * The real verdict on every variant for one release, with few starts: the variants lint expects
+ * to start are started together (each its own server block on its own port); when that Corefile
+ * starts, each of them does alone too (blocks are set up independently). When it does not, the
+ * group is halved until every refusal is a single variant's. Variants lint expects to be refused
+ * start alone (a refusal is quick).
+ */
+async function judgeCorpus(lab: RealCoreDnsLab, version: RealCoreDnsRelease, variants: ReadonlyArray<{ name: string; corefile: string; predicted: boolean }>): Promise<Map<string, Verdict>> {
+  const verdicts = new Map<string, Verdict>();
+  const combine = (group: typeof variants) => group.map((variant, index) => variant.corefile.replace(/^\.:53 \{/, `.:${1053 + index} {`)).join('');
+  const judge = async (group: typeof variants): Promise<void> => {
+    const [first] = group;
+    if (first === undefined) return;
+    const verdict = await lab.start(group.length === 1 ? first.corefile : combine(group), version);
+    if (verdict.accepted || group.length === 1) {
+      for (const variant of group) verdicts.set(variant.name, verdict);
+      return;
+    }
+    const half = Math.ceil(group.length / 2);
+    await Promise.all([judge(group.slice(0, half)), judge(group.slice(half))]);
+  };
+  const starting = variants.filter((variant) => !variant.predicted);
+  await Promise.all([judge(starting), ...variants.filter((variant) => variant.predicted).map((variant) => judge([variant]))]);
+  return verdicts;
+}
+
+describe.skipIf('skip' in found)('lint against real CoreDNS: plugin arguments and options', () => {
+  let lab: RealCoreDnsLab;
+
+  beforeAll(async () => {
+    if ('directory' in found) lab = await RealCoreDnsLab.open(found.directory, 8);
+  });
+
+  afterAll(async () => {
+    await lab?.close();
+  });
+
+  it('agrees with the real release on every variant of the corpus', async () => {
+    const rows = (
+      await Promise.all(
+        REAL_COREDNS_RELEASES.map(async (version) => {
+          const variants = SYNTAX_CORPUS.map(([name, corefile]) => ({ name, corefile, codes: lintRefusal(corefile, version) })).map((variant) => ({ ...variant, predicted: variant.codes.length > 0 }));
+          const verdicts = await judgeCorpus(lab, version, variants);
+          return variants.map((variant) => {
+            const verdict = verdicts.get(variant.name);
+            const refused = verdict !== undefined && !verdict.accepted;
+            return {
+              name: variant.name,
+              version,
+              predicted: variant.predicted,
+              refused,
+              detail: `${variant.name} @${version}: lint ${variant.predicted ? variant.codes.join(', ') : 'starts'}; CoreDNS ${verdict === undefined ? '?' : verdict.accepted ? 'started' : `refused: ${verdict.reason}`}`,
+            };
+          });
+        }),
+      )
+    ).flat();
+    const disagreements = rows.filter((row) => row.predicted !== row.refused);
+    console.log(
+      `syntax corpus: ${SYNTAX_CORPUS.length} variants x ${REAL_COREDNS_RELEASES.length} releases = ${rows.length} verdicts; ${rows.length - disagreements.length} agree; ` +
+        `${disagreements.filter((row) => row.refused).length} lint-clean but refused; ${disagreements.filter((row) => !row.refused).length} lint-refused but started; ${lab.started} starts`,
+    );
+    console.log(disagreements.map((row) => row.detail).join('\n'));
+    console.log(rows.filter((row) => row.refused).map((row) => row.detail).join('\n'));
+  }, 120_000);
 });
