@@ -187,3 +187,42 @@ export const SYNTAX_CORPUS: ReadonlyArray<readonly [string, string]> = [
   ['grpc fallthrough', withOptions('grpc . 10.0.0.1', 'fallthrough')],
   ['two grpc lines in one block', block('grpc acme.local 10.0.0.1', 'grpc . 10.0.0.2')],
 ];
+
+/**
+ * The variants started on every run with real binaries: those whose verdict changes between the
+ * real releases (they check the table's release ranges) and one or more per lint code. The whole
+ * corpus (four times as many starts) runs when {@link FULL_CORPUS_VARIABLE} is `full`.
+ */
+export const SYNTAX_CORPUS_SAMPLE: ReadonlySet<string> = new Set([
+  'kubernetes ttl 0',
+  'kubernetes resyncperiod 30s',
+  'kubernetes bare resyncperiod',
+  'kubernetes zonal',
+  'kubernetes unknown option',
+  'two kubernetes lines in one block',
+  'forward health_check 5s no_rec',
+  'forward max_fails with two arguments',
+  'forward next',
+  'cache 0',
+  'cache serve_stale',
+  'cache serve_stale 1h verify',
+  'errors consolidate with a level',
+  'errors stacktrace',
+  'ready monitor until-ready',
+  'prometheus runtime_metrics',
+  'reload 1s',
+  'reload 10s 0',
+  'reload with a block',
+  'loadbalance unknown option',
+  'hosts ttl 60',
+  'hosts unknown option after fallthrough',
+  'rewrite with one argument',
+  'k8s_external without kubernetes',
+  'transfer without to',
+  'acl filter',
+  'bind except',
+  'grpc fallthrough',
+]);
+
+/** Set to `full` to check the whole corpus against the real releases. */
+export const FULL_CORPUS_VARIABLE = 'KUBE_DNS_TO_COREDNS_REAL_CORPUS';
