@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   argumentProblem,
@@ -11,7 +13,7 @@ import {
   pluginSyntax,
   syntaxRulesAt,
 } from '../../src/coredns/plugin-syntax.js';
-import type { Era } from '../../src/coredns/plugin-syntax.js';
+import type { ArgumentShape, ArgumentSpec, Era } from '../../src/coredns/plugin-syntax.js';
 import { coreDnsPluginAvailability, isUsable } from '../../src/coredns/availability.js';
 import { COREDNS_VERSIONS, compareCoreDnsVersions, isCoreDnsVersionAtLeast } from '../../src/coredns/versions.js';
 
@@ -129,5 +131,81 @@ describe('reading arguments as Go does', () => {
     expect(judgeArguments([], { min: 2 })).toEqual({ kind: 'count', expected: 'at least 2' });
     expect(judgeArguments(['5m', 'x'], { min: 1, positions: [{ kind: 'duration' }], rest: { kind: 'enum', values: ['all'] } })).toEqual({ kind: 'invalid', index: 1, problem: "'x' is not one of all" });
     expect(judgeArguments(['5m', 'all'], { min: 1, positions: [{ kind: 'duration' }], rest: { kind: 'enum', values: ['all'] } })).toEqual({ kind: 'ok' });
+  });
+});
+
+function describeSpec(spec: ArgumentSpec): string {
+  switch (spec.kind) {
+    case 'any':
+      return 'any';
+    case 'duration':
+      return spec.min === undefined ? 'duration' : `duration ≥ ${spec.min}s${spec.orZero === true ? ' or 0' : ''}`;
+    case 'integer': {
+      const range = spec.min === undefined && spec.max === undefined ? '' : ` ${spec.min ?? '…'}–${spec.max ?? '…'}`;
+      return `integer${range}${spec.orOther === true ? ' (if an integer)' : ''}`;
+    }
+    case 'enum':
+      return spec.values.join('\\|');
+    case 'host-port':
+      return 'HOST:PORT';
+    case 'ip':
+      return 'IP';
+    case 'percent':
+      return `${spec.min}%–${spec.max}%`;
+  }
+}
+
+function describeShape(shape: ArgumentShape | 'unchecked'): string {
+  if (shape === 'unchecked') return 'destinations (forward/proxy rules)';
+  const count = shape.max === undefined ? `≥ ${shape.min}` : shape.min === shape.max ? `${shape.min}` : `${shape.min}–${shape.max}`;
+  const kinds = [...(shape.positions ?? []).map(describeSpec), ...(shape.rest === undefined ? [] : [`each: ${describeSpec(shape.rest)}`])].filter((kind) => kind !== 'any');
+  return kinds.length === 0 ? count : `${count} (${kinds.join(', ')})`;
+}
+
+function describeEras<T>(eras: readonly Era<T>[], describe: (value: T) => string): string {
+  return eras.length === 1 && eras[0] !== undefined ? describe(eras[0].value) : eras.map((era) => `${era.from}: ${describe(era.value)}`).join('; ');
+}
+
+/** The table of docs/coredns-versions.md, "Plugin arguments and options per release". */
+function syntaxTable(): string {
+  const lines = ['| plugin | line / option | arguments | releases | source |', '| --- | --- | --- | --- | --- |'];
+  for (const [plugin, syntax] of Object.entries(PLUGIN_SYNTAX).sort(([a], [b]) => a.localeCompare(b))) {
+    const once = syntax.oncePerBlock.filter((era) => era.value).map((era) => {
+      const end = syntax.oncePerBlock.find((other) => !other.value && compareCoreDnsVersions(other.from, era.from) > 0);
+      return end === undefined ? `${era.from}–` : `${era.from}–before ${end.from}`;
+    });
+    const notes = [
+      `block: ${describeEras(syntax.block, (value) => value)}`,
+      ...(once.length === 0 ? [] : [`once per block ${once.join(', ')}`]),
+      ...(syntax.requiresPlugin === undefined ? [] : [`needs ${syntax.requiresPlugin.plugin} ${syntax.requiresPlugin.from}–`]),
+      ...(syntax.requiredOptions ?? []).map((entry) => `needs \`${entry.option}\` ${entry.from}–`),
+      ...(syntax.blockExtendsArguments === true ? ['block tokens extend a short line'] : []),
+    ];
+    lines.push(`| ${plugin} | (line) | ${describeEras(syntax.arguments, describeShape)} | ${notes.join('; ')} | ${syntax.evidence} |`);
+    for (const [name, option] of Object.entries(syntax.options).sort(([a], [b]) => a.localeCompare(b))) {
+      const shape = 'min' in option.arguments ? describeShape(option.arguments) : describeEras(option.arguments as readonly Era<ArgumentShape>[], describeShape);
+      const releases = [
+        `${option.since}${option.confirmedFrom === true ? ' (confirmed from)' : ''}–${option.removedIn === undefined ? '' : `before ${option.removedIn}`}`,
+        ...(option.deprecatedIn === undefined ? [] : [`deprecated ${option.deprecatedIn}`]),
+        ...(option.ignoredFrom === undefined ? [] : [`no effect from ${option.ignoredFrom}`]),
+        ...(option.onceFrom === undefined ? [] : [`once ${option.onceFrom}–`]),
+        ...(option.requires === undefined ? [] : [`needs ${option.requires.what}`]),
+        ...(option.replacement === undefined ? [] : [`replaced by ${option.replacement}`]),
+      ];
+      lines.push(`| ${plugin} | \`${name}\` | ${shape} | ${releases.join('; ')} | ${option.evidence} |`);
+    }
+  }
+  return lines.join('\n');
+}
+
+describe('docs/coredns-versions.md', () => {
+  it('the plugin syntax table matches the data', () => {
+    const markdown = readFileSync(join(import.meta.dirname, '../../docs/coredns-versions.md'), 'utf8');
+    const start = '<!-- generated:syntax -->\n';
+    const from = markdown.indexOf(start);
+    const to = markdown.indexOf('\n<!-- /generated:syntax -->');
+    if (process.env['PRINT_COREDNS_DOC_TABLES'] === '1') console.log(syntaxTable());
+    expect(from, 'docs/coredns-versions.md lacks the generated:syntax markers').toBeGreaterThanOrEqual(0);
+    expect(markdown.slice(from + start.length, to)).toBe(syntaxTable());
   });
 });
