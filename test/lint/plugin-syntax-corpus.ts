@@ -100,6 +100,7 @@ export const SYNTAX_CORPUS: ReadonlyArray<readonly [string, string]> = [
   ['cache keepttl', cache('keepttl')],
   ['cache unknown option', cache(X)],
   ['two cache lines in one block', block('cache 30', 'cache 60')],
+  ['cache serve_stale_policy twice', cache('serve_stale_policy prefer_positive', 'serve_stale_policy prefer_positive')],
   // errors
   ['errors stdout', block('errors stdout')],
   ['errors to a file', block('errors /tmp/errors.log')],
@@ -124,6 +125,7 @@ export const SYNTAX_CORPUS: ReadonlyArray<readonly [string, string]> = [
   ['loop', block('loop')],
   ['loop with an argument', block('loop yes')],
   ['two loop lines in one block', block('loop', 'loop')],
+  ['loop with a block', withOptions('loop', X)],
   // reload
   ['reload', block('reload')],
   ['reload 10s', block('reload 10s')],
@@ -138,6 +140,7 @@ export const SYNTAX_CORPUS: ReadonlyArray<readonly [string, string]> = [
   ['loadbalance round_robin', block('loadbalance round_robin')],
   ['loadbalance bogus', block('loadbalance bogus')],
   ['loadbalance unknown option', withOptions('loadbalance', X)],
+  ['loadbalance reload without weighted', withOptions('loadbalance', 'reload 10s')],
   // prometheus
   ['prometheus :9153', block('prometheus :9153')],
   ['prometheus with two addresses', block('prometheus :9153 :9154')],
@@ -155,6 +158,7 @@ export const SYNTAX_CORPUS: ReadonlyArray<readonly [string, string]> = [
   ['hosts reload 10s', withOptions('hosts', 'reload 10s')],
   ['hosts unknown option', withOptions('hosts', X)],
   ['hosts unknown option after fallthrough', withOptions('hosts', 'fallthrough', X)],
+  ['hosts fallthrough_unsupported alone', withOptions('hosts', 'fallthrough_unsupported')],
   ['two hosts lines in one block', block('hosts', 'hosts')],
   // rewrite
   ['rewrite name', block('rewrite name web.acme.local www.acme.local')],
@@ -172,6 +176,7 @@ export const SYNTAX_CORPUS: ReadonlyArray<readonly [string, string]> = [
   ['k8s_external headless', block('kubernetes cluster.local', 'k8s_external example.org {', '    headless', '}')],
   ['autopath @kubernetes', block('kubernetes cluster.local {', '    pods verified', '}', 'autopath @kubernetes')],
   ['bare autopath', block('kubernetes cluster.local', 'autopath')],
+  ['autopath with a block', block('kubernetes cluster.local', 'autopath @kubernetes {', `    ${X}`, '}')],
   ['federation', block('kubernetes cluster.local', 'federation cluster.local {', '    prod prod.example.org', '}')],
   ['federation without kubernetes', block('federation cluster.local {', '    prod prod.example.org', '}')],
   ['transfer to *', block('kubernetes cluster.local', 'transfer cluster.local {', '    to *', '}')],
@@ -219,6 +224,8 @@ export const SYNTAX_CORPUS_SAMPLE: ReadonlySet<string> = new Set([
   'rewrite with one argument',
   'k8s_external without kubernetes',
   'transfer without to',
+  'cache serve_stale_policy twice',
+  'loadbalance reload without weighted',
   'acl filter',
   'bind except',
   'grpc fallthrough',

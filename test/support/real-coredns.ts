@@ -169,11 +169,11 @@ const SAFE_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
   log: new Set(['class']),
   grpc: new Set(['policy', 'except', 'fallthrough']),
   dns64: new Set(['prefix', 'translate_all', 'allow_ipv4']),
-  hosts: new Set(['fallthrough', 'no_reverse', 'reload', 'ttl']),
+  hosts: new Set(['fallthrough', 'no_reverse', 'reload', 'ttl', 'fallthrough_unsupported']),
   template: new Set(['match', 'answer', 'additional', 'authority', 'rcode', 'fallthrough', 'ederror']),
   k8s_external: new Set(['ttl', 'apex', 'headless', 'fallthrough']),
   acl: new Set(['allow', 'block', 'filter', 'drop']),
-  loadbalance: new Set(['prefer']),
+  loadbalance: new Set(['prefer', 'reload']),
   bind: new Set(['except']),
   transfer: new Set(['to']),
 };
