@@ -59,6 +59,8 @@ const CASES: ReadonlyArray<readonly [string, string]> = [
   ['a key with a leading dot', '.acme.local {\n    whoami\n}\n'],
   ['a bare kubernetes upstream', '.:53 {\n    kubernetes cluster.local {\n        upstream\n    }\n}\n'],
   ['forward max_concurrent', '.:53 {\n    forward . 10.0.0.1 {\n        max_concurrent 1000\n    }\n}\n'],
+  // A port out of range is a warning: CoreDNS starts, and only queries sent there fail.
+  ['a forward destination port out of range', '.:53 {\n    forward . 10.0.0.1:70000 10.0.0.2:0\n}\n'],
   // Plugins by release (plugin.cfg), and names no release has.
   ['whoami alone', '.:53 {\n    whoami\n}\n'],
   ['dns64 (1.7.0 and later)', '.:53 {\n    dns64\n    whoami\n}\n'],
@@ -109,6 +111,7 @@ describe.skipIf('skip' in found)('lint against real CoreDNS', () => {
     expect(outcomes('dns64 (1.7.0 and later)')).toEqual(['1.2.6 refused', '1.6.9 refused', '1.8.0 started', '1.14.7 started']);
     expect(outcomes('grpc (1.5.0 and later)')).toEqual(['1.2.6 refused', '1.6.9 started', '1.8.0 started', '1.14.7 started']);
     expect(outcomes('a typo: forwrd')).toEqual(['1.2.6 refused', '1.6.9 refused', '1.8.0 refused', '1.14.7 refused']);
+    expect(outcomes('a forward destination port out of range')).toEqual(['1.2.6 started', '1.6.9 started', '1.8.0 started', '1.14.7 started']);
     // CoreDNS names the unknown directive, as the linter's message says.
     expect(rows.filter((row) => row.name === 'a typo: forwrd').every((row) => row.detail.includes("Unknown directive 'forwrd'"))).toBe(true);
   });

@@ -21,7 +21,7 @@ import { ALL_PLUGIN_NAMES } from '../../src/coredns/plugin-cfg.js';
 import { syntaxRulesAt } from '../../src/coredns/plugin-syntax.js';
 import { COREDNS_VERSIONS, isCoreDnsVersionAtLeast } from '../../src/coredns/versions.js';
 import type { CoreDnsVersion } from '../../src/coredns/versions.js';
-import { isGoIP, splitHostPort } from '../../src/dns/go-net.js';
+import { isGoIP, isValidPort, splitHostPort } from '../../src/dns/go-net.js';
 
 /**
  * Real CoreDNS servers for the tests: does the real program start with a Corefile?
@@ -38,7 +38,8 @@ import { isGoIP, splitHostPort } from '../../src/dns/go-net.js';
  *   `bind <its own 127.x.y.z>` (an existing `bind` is pointed there), so the server listens on
  *   loopback only;
  * - every `forward`/`proxy` destination (IP, host name or resolv.conf file) and every kubernetes
- *   `upstream` address becomes `127.0.0.1:SINK`, a UDP and TCP socket of the lab that takes queries
+ *   `upstream` address becomes `127.0.0.1:SINK` (an IP destination with a port that is not 1–65535
+ *   becomes `127.0.0.1:` that port, so that the mistake stays), a UDP and TCP socket of the lab that takes queries
  *   and never answers (a resolv.conf file cannot name a port, and port 53 on loopback may be a local
  *   resolver that forwards off the machine, so files are replaced by the sink too);
  * - every kubernetes block talks to a fake Kubernetes API of the lab (`endpoint http://127.0.0.1:API`,
@@ -228,6 +229,8 @@ export function moveToLoopback(text: string, plan: LoopbackPlan): LoopbackCorefi
 
   const destination = (text: string, where: string): string => {
     const read = readDestination(text);
+    // A port CoreDNS cannot dial keeps its port on loopback: the Corefile's mistake stays in it.
+    if (read.kind === 'ip' && read.port !== undefined && !isValidPort(read.port, 'uint16')) return `${read.scheme === 'dns' ? '' : `${read.scheme}://`}127.0.0.1:${read.port}`;
     switch (read.kind) {
       case 'ip':
       case 'hostname':
