@@ -15,7 +15,7 @@
  * Pure data and functions: no Node APIs.
  */
 import { ALL_PLUGIN_NAMES, compiledPlugin, pluginHistory } from './plugin-cfg.js';
-import { OPTIONS_WITH_SYNTAX, PLUGIN_SYNTAX, pluginSyntax } from './plugin-syntax.js';
+import { optionArgumentsAt, optionSyntax, OPTIONS_WITH_SYNTAX, PLUGIN_SYNTAX, pluginSyntax } from './plugin-syntax.js';
 import type { PluginHistory } from './plugin-cfg.js';
 import { isCoreDnsVersionAtLeast, OLDEST_COREDNS_VERSION, parseCoreDnsVersion } from './versions.js';
 import type { CoreDnsVersion } from './versions.js';
@@ -271,11 +271,14 @@ function optionAvailability(timeline: OptionTimeline, version: CoreDnsVersion): 
 export type KubernetesUpstreamSupport = 'addresses-required' | 'addresses-optional' | 'arguments-ignored' | 'no-op' | 'removed';
 
 export function kubernetesUpstreamSupport(version: CoreDnsVersion): KubernetesUpstreamSupport {
-  if (atLeast(version, '1.7.0')) return 'removed';
-  if (atLeast(version, '1.5.2')) return 'no-op';
-  if (atLeast(version, '1.4.0')) return 'arguments-ignored';
-  if (atLeast(version, '1.0.6')) return 'addresses-optional';
-  return 'addresses-required';
+  // Read from the kubernetes entry of the plugin syntax table.
+  const upstream = optionSyntax('kubernetes', 'upstream');
+  const from = (release: CoreDnsVersion | undefined) => release !== undefined && atLeast(version, release);
+  if (from(upstream?.removedIn)) return 'removed';
+  if (from(upstream?.ignoredFrom)) return 'no-op';
+  if (from(upstream?.deprecatedIn)) return 'arguments-ignored';
+  const shape = upstream === undefined ? undefined : optionArgumentsAt(upstream, version);
+  return shape !== undefined && shape.min > 0 ? 'addresses-required' : 'addresses-optional';
 }
 
 const UPSTREAM_EVIDENCE = '§2.1, §2.4 (plugin/kubernetes/setup.go at v1.2.6/v1.3.1/v1.4.0/v1.5.2/v1.6.0/v1.7.0); notes 1.7.0; CM';

@@ -14,7 +14,7 @@ import {
   syntaxRulesAt,
 } from '../../src/coredns/plugin-syntax.js';
 import type { ArgumentShape, ArgumentSpec, Era } from '../../src/coredns/plugin-syntax.js';
-import { coreDnsPluginAvailability, isUsable } from '../../src/coredns/availability.js';
+import { coreDnsPluginAvailability, isUsable, kubernetesUpstreamSupport } from '../../src/coredns/availability.js';
 import { COREDNS_VERSIONS, compareCoreDnsVersions, isCoreDnsVersionAtLeast } from '../../src/coredns/versions.js';
 
 /** The plugins issue 13 asks the table to cover (prometheus is the metrics plugin's directive). */
@@ -80,6 +80,23 @@ describe('the plugin syntax table', () => {
     // Releases with the same rules give the same text; 1.2.5 and 1.2.6 differ (errors reads a block from 1.2.6).
     expect(syntaxRulesAt('1.6.8')).toBe(syntaxRulesAt('1.6.9'));
     expect(syntaxRulesAt('1.2.5')).not.toBe(syntaxRulesAt('1.2.6'));
+  });
+});
+
+describe('the kubernetes upstream history, read from the table', () => {
+  it.each([
+    ['1.0.0', 'addresses-required'],
+    ['1.0.5', 'addresses-required'],
+    ['1.0.6', 'addresses-optional'],
+    ['1.3.1', 'addresses-optional'],
+    ['1.4.0', 'arguments-ignored'],
+    ['1.5.1', 'arguments-ignored'],
+    ['1.5.2', 'no-op'],
+    ['1.6.9', 'no-op'],
+    ['1.7.0', 'removed'],
+    ['1.14.7', 'removed'],
+  ] as const)('%s: %s', (version, support) => {
+    expect(kubernetesUpstreamSupport(version)).toBe(support);
   });
 });
 
