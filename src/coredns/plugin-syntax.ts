@@ -38,6 +38,8 @@ export type ArgumentSpec =
    * accepted too (read as something else, e.g. cache's optional TTL before its zones).
    */
   | { readonly kind: 'integer'; readonly min?: number; readonly max?: number; readonly orOther?: true }
+  /** A Go float (`strconv.ParseFloat`) of at least `min`. */
+  | { readonly kind: 'number'; readonly min?: number }
   /** One of the words (compared as written unless `caseInsensitive`). */
   | { readonly kind: 'enum'; readonly values: readonly string[]; readonly caseInsensitive?: true }
   /** `host:port` as Go's net.SplitHostPort reads it. */
@@ -97,10 +99,11 @@ export interface OptionSyntax {
  * - `ignored`: the release never reads the block's lines: CoreDNS starts, they have no effect;
  * - `hosts-entries`: options; any other line before a `fallthrough` is a host entry (`IP NAME…`;
  *   one that does not start with an IP address is dropped), after it an unknown property;
+ * - `lenient`: options; any other line is passed over (CoreDNS starts, the line does nothing);
  * - `name-pairs`: options, and any other line is `NAME DOMAIN` (federation);
  * - `unchecked`: read in a way this table does not model (lines are not judged).
  */
-export type BlockReading = 'options' | 'none' | 'ignored' | 'hosts-entries' | 'name-pairs' | 'unchecked';
+export type BlockReading = 'options' | 'none' | 'ignored' | 'lenient' | 'hosts-entries' | 'name-pairs' | 'unchecked';
 
 export interface PluginSyntax {
   /** Arguments of the plugin line. `unchecked`: checked elsewhere (forward/proxy/grpc destinations). */
@@ -175,8 +178,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       ttl: {
         since: '1.0.0',
         arguments: [
-          { from: '1.0.0', value: { min: 1, max: 1, positions: [{ kind: 'integer', min: 5, max: 3600 }] } },
-          { from: '1.3.0', value: { min: 1, max: 1, positions: [{ kind: 'integer', min: 0, max: 3600 }] } },
+          // Words after the first are not read.
+          { from: '1.0.0', value: { min: 1, positions: [{ kind: 'integer', min: 5, max: 3600 }] } },
+          { from: '1.3.0', value: { min: 1, positions: [{ kind: 'integer', min: 0, max: 3600 }] } },
         ],
         evidence: `${KUBERNETES_EVIDENCE} ("ttl must be in range [5, 3600]" until 1.2.6, [0, 3600] from 1.3.0); coredns/coredns#995`,
       },
@@ -200,7 +204,7 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
         arguments: { min: 2, positions: [{ kind: 'enum', values: ['to'] }] },
         evidence: `${KUBERNETES_EVIDENCE}; notes 1.0.6 (zone transfers in the kubernetes plugin), 1.8.0 (moved to the transfer plugin)`,
       },
-      ignore: { since: '1.1.3', arguments: { min: 0, max: 1, positions: [{ kind: 'enum', values: ['empty_service'] }] }, evidence: KUBERNETES_EVIDENCE },
+      ignore: { since: '1.1.3', arguments: { min: 0, positions: [{ kind: 'enum', values: ['empty_service'] }] }, evidence: KUBERNETES_EVIDENCE },
       kubeconfig: {
         since: '1.2.3',
         arguments: [
@@ -222,7 +226,7 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       },
       multicluster: { since: '1.12.2', arguments: ANY_COUNT, evidence: KUBERNETES_EVIDENCE },
       startup_timeout: { since: '1.12.3', arguments: { min: 1, positions: [DURATION] }, evidence: KUBERNETES_EVIDENCE },
-      apiserver_qps: { since: '1.14.0', arguments: one({ kind: 'integer', min: 0 }), evidence: KUBERNETES_EVIDENCE },
+      apiserver_qps: { since: '1.14.0', arguments: one({ kind: 'number', min: 0 }), evidence: KUBERNETES_EVIDENCE },
       apiserver_burst: { since: '1.14.0', arguments: one(NON_NEGATIVE), evidence: KUBERNETES_EVIDENCE },
       apiserver_max_inflight: { since: '1.14.0', arguments: one(NON_NEGATIVE), evidence: KUBERNETES_EVIDENCE },
       zonal: { since: '1.14.7', arguments: NONE, evidence: KUBERNETES_EVIDENCE },
@@ -301,8 +305,23 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
     block: always('options'),
     oncePerBlock: [{ from: '1.0.0', value: false }, { from: '1.1.0', value: true }],
     options: {
-      success: { since: '1.0.0', arguments: { min: 1, max: 3, positions: [INTEGER, POSITIVE, NON_NEGATIVE] }, evidence: CACHE_EVIDENCE },
-      denial: { since: '1.0.0', arguments: { min: 1, max: 3, positions: [INTEGER, POSITIVE, NON_NEGATIVE] }, evidence: CACHE_EVIDENCE },
+      // CAPACITY [TTL [MINTTL]]: the minimum TTL from 1.2.3; words after those are not read.
+      success: {
+        since: '1.0.0',
+        arguments: [
+          { from: '1.0.0', value: { min: 1, positions: [INTEGER, POSITIVE] } },
+          { from: '1.2.3', value: { min: 1, positions: [INTEGER, POSITIVE, NON_NEGATIVE] } },
+        ],
+        evidence: `${CACHE_EVIDENCE}, v1.2.3 (minimum TTL)`,
+      },
+      denial: {
+        since: '1.0.0',
+        arguments: [
+          { from: '1.0.0', value: { min: 1, positions: [INTEGER, POSITIVE] } },
+          { from: '1.2.3', value: { min: 1, positions: [INTEGER, POSITIVE, NON_NEGATIVE] } },
+        ],
+        evidence: `${CACHE_EVIDENCE}, v1.2.3 (minimum TTL)`,
+      },
       prefetch: { since: '1.0.0', arguments: { min: 1, max: 3, positions: [NON_NEGATIVE, DURATION, { kind: 'percent', min: 10, max: 90 }] }, evidence: CACHE_EVIDENCE },
       serve_stale: {
         since: '1.6.6',
@@ -353,12 +372,13 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
 
   ready: {
     arguments: always(OPTIONAL_LISTENER),
-    block: [{ from: '1.0.0', value: 'none' }, { from: '1.12.2', value: 'options' }],
+    // 1.14.3 reads `monitor` and passes over any other line.
+    block: [{ from: '1.0.0', value: 'none' }, { from: '1.12.2', value: 'options' }, { from: '1.14.3', value: 'lenient' }, { from: '1.14.4', value: 'options' }],
     oncePerBlock: [{ from: '1.0.0', value: false }, { from: '1.5.0', value: true }],
     options: {
       monitor: { since: '1.12.2', arguments: one({ kind: 'enum', values: ['until-ready', 'continuously'] }), evidence: setup('ready', 'v1.12.2, v1.14.7') },
     },
-    evidence: setup('ready', 'v1.5.0, v1.6.9, v1.12.2, v1.14.7'),
+    evidence: setup('ready', 'v1.5.0, v1.6.9, v1.12.2, v1.14.3, v1.14.4, v1.14.7'),
   },
 
   loop: {
@@ -540,8 +560,8 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
     oncePerBlock: always(false),
     options: {
       transfer: { since: '1.0.0', removedIn: '1.8.0', replacement: 'the transfer plugin', arguments: { min: 2 }, evidence: setup('file', 'v1.0.0, v1.8.0') },
-      no_reload: { since: '1.0.0', removedIn: '1.5.0', arguments: NONE, evidence: setup('file', 'v1.0.0, v1.5.0') },
-      reload: { since: '1.2.3', arguments: one(DURATION), evidence: setup('file', 'v1.2.3') },
+      no_reload: { since: '1.0.0', removedIn: '1.5.0', arguments: ANY_COUNT, evidence: setup('file', 'v1.0.0, v1.5.0') },
+      reload: { since: '1.2.3', arguments: { min: 1, positions: [DURATION] }, evidence: setup('file', 'v1.2.3') },
       upstream: { since: '1.0.0', arguments: ANY_COUNT, evidence: setup('file', 'v1.0.0, v1.14.7') },
       fallthrough: { since: '1.12.2', arguments: ANY_COUNT, evidence: setup('file', 'v1.12.2') },
       reload_by_mtime: { since: '1.14.4', arguments: ANY_COUNT, evidence: setup('file', 'v1.14.4') },
@@ -557,11 +577,11 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       stubzones: { since: '1.0.0', arguments: ANY_COUNT, evidence: setup('etcd', 'v1.0.0') },
       fallthrough: { since: '1.0.0', arguments: ANY_COUNT, evidence: setup('etcd', 'v1.0.0') },
       debug: { since: '1.0.0', arguments: ANY_COUNT, evidence: setup('etcd', 'v1.0.0') },
-      path: { since: '1.0.0', arguments: one(ANY), evidence: setup('etcd', 'v1.0.0') },
+      path: { since: '1.0.0', arguments: ONE_OR_MORE, evidence: setup('etcd', 'v1.0.0') },
       endpoint: { since: '1.0.0', arguments: ONE_OR_MORE, evidence: setup('etcd', 'v1.0.0') },
       upstream: { since: '1.0.0', arguments: ANY_COUNT, evidence: setup('etcd', 'v1.0.0') },
       tls: { since: '1.0.0', arguments: { min: 0, max: 3 }, evidence: setup('etcd', 'v1.0.0') },
-      credentials: { since: '1.4.0', arguments: { min: 2, max: 2 }, evidence: setup('etcd', 'v1.4.0') },
+      credentials: { since: '1.4.0', arguments: { min: 2 }, evidence: setup('etcd', 'v1.4.0') },
       'min-lease-ttl': { since: '1.12.4', arguments: one(ANY), evidence: setup('etcd', 'v1.12.4') },
       'max-lease-ttl': { since: '1.12.4', arguments: one(ANY), evidence: setup('etcd', 'v1.12.4') },
     },
@@ -704,6 +724,9 @@ export function argumentProblem(argument: string, spec: ArgumentSpec): string | 
       const written = spec.caseInsensitive === true ? argument.toLowerCase() : argument;
       return spec.values.includes(written) ? undefined : `'${argument}' is not one of ${spec.values.join(', ')}`;
     }
+    case 'number':
+      if (!/^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/.test(argument) && !/^[+-]?(?:inf|infinity|nan)$/i.test(argument)) return `'${argument}' is not a number`;
+      return spec.min !== undefined && Number(argument) < spec.min ? `${argument} is less than ${spec.min}` : undefined;
     case 'host-port':
       return splitHostPort(argument) === undefined ? `'${argument}' is not HOST:PORT` : undefined;
     case 'ip':

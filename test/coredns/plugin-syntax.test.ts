@@ -138,6 +138,9 @@ describe('reading arguments as Go does', () => {
     expect(argumentProblem(':8080', { kind: 'host-port' })).toBeUndefined();
     expect(argumentProblem('10.0.0.300', { kind: 'ip' })).toBe("'10.0.0.300' is not an IP address");
     expect(argumentProblem('50%', { kind: 'percent', min: 10, max: 90 })).toBeUndefined();
+    expect(argumentProblem('2.5', { kind: 'number', min: 0 })).toBeUndefined();
+    expect(argumentProblem('-1', { kind: 'number', min: 0 })).toBe('-1 is less than 0');
+    expect(argumentProblem('fast', { kind: 'number' })).toBe("'fast' is not a number");
     expect(argumentProblem('5%', { kind: 'percent', min: 10, max: 90 })).toBe('5% is outside [10, 90]');
     expect(argumentProblem('50', { kind: 'percent', min: 10, max: 90 })).toBe("'50' does not end with %");
   });
@@ -163,6 +166,8 @@ function describeSpec(spec: ArgumentSpec): string {
     }
     case 'enum':
       return spec.values.join('\\|');
+    case 'number':
+      return spec.min === undefined ? 'number' : `number ≥ ${spec.min}`;
     case 'host-port':
       return 'HOST:PORT';
     case 'ip':

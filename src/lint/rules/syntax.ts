@@ -99,13 +99,14 @@ export function checkPluginSyntax(context: LintContext, directive: Directive, la
       }
       return;
     case 'options':
+    case 'lenient':
     case 'hosts-entries':
     case 'name-pairs':
       checkOptions(context, directive, syntax, reading, label);
   }
 }
 
-function checkOptions(context: LintContext, directive: Directive, syntax: PluginSyntax, reading: 'options' | 'hosts-entries' | 'name-pairs', label: string): void {
+function checkOptions(context: LintContext, directive: Directive, syntax: PluginSyntax, reading: 'options' | 'lenient' | 'hosts-entries' | 'name-pairs', label: string): void {
   const { name: plugin } = directive;
   const v = context.version;
   const seen = new Set<string>();
@@ -119,6 +120,10 @@ function checkOptions(context: LintContext, directive: Directive, syntax: Plugin
     const facts = Object.hasOwn(syntax.options, name) ? syntax.options[name] : undefined;
     if (facts === undefined) {
       if (reading === 'name-pairs') continue;
+      if (reading === 'lenient') {
+        context.report('option-ignored', position, path, `${quote(name)} is not an option of ${plugin} in CoreDNS ${v}, which passes over the line: it has no effect`);
+        continue;
+      }
       if (reading === 'hosts-entries' && !fellThrough) {
         if (!isGoIP(name)) {
           context.report('option-ignored', position, path, `${quote(name)} is neither an option of hosts in CoreDNS ${v} nor an entry starting with an IP address: CoreDNS drops the line`);

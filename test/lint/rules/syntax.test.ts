@@ -68,6 +68,16 @@ describe('plugin arguments and options (the syntax table)', () => {
     expect(findings(hosts('fallthrough', 'fallthrough_unsupported'), '1.14.7')).toEqual([]);
   });
 
+  it('passes over unknown lines where the release does (ready on 1.14.3)', () => {
+    const ready = (line: string) => block('ready {', `    ${line}`, '}');
+    expect(findings(ready('bogus'), '1.14.3')).toEqual(['option-ignored@3:9/warning']);
+    expect(findings(ready('bogus'), '1.14.4')).toEqual(['option-unknown@3:9/error']);
+    expect(findings(ready('monitor sometimes'), '1.14.3')).toEqual(['argument-invalid@3:17/error']);
+    // Words a setup does not read are no error (kubernetes ttl reads its first argument only).
+    expect(findings(block('kubernetes cluster.local {', '    ttl 30 60', '}'), '1.8.0')).toEqual([]);
+    expect(findings(block('kubernetes cluster.local {', '    apiserver_qps 2.5', '}'), '1.14.7')).toEqual([]);
+  });
+
   it('counts rewrite rules written in a block as arguments', () => {
     expect(findings(block('rewrite stop {', '    name regex (.*)\\.a {1}.b', '    answer name (.*)\\.b {1}.a', '}'), '1.8.0')).toEqual([]);
     expect(findings(block('rewrite name'), '1.8.0')).toEqual(['argument-count@2:5/error']);
