@@ -7,13 +7,15 @@
  * the external module it is built from. This module adds only what plugin.cfg cannot say:
  * deprecation announcements, replacements, caveats and the evidence behind them.
  *
- * Options (sub-directives of a plugin block) have hand-written timelines; plugin.cfg knows nothing
- * of them. Evidence: "§N" is section N of docs/reference/kube-dns-and-coredns.md; the other keys
- * are those of versions.ts.
+ * Options (sub-directives of a plugin block): their timelines are read from the table of plugin
+ * arguments and options per release (plugin-syntax.ts); plugin.cfg knows nothing of them.
+ * Evidence: "§N" is section N of docs/reference/kube-dns-and-coredns.md; the other keys are those
+ * of versions.ts.
  *
  * Pure data and functions: no Node APIs.
  */
 import { ALL_PLUGIN_NAMES, compiledPlugin, pluginHistory } from './plugin-cfg.js';
+import { optionArgumentsAt, optionSyntax, OPTIONS_WITH_SYNTAX, PLUGIN_SYNTAX, pluginSyntax } from './plugin-syntax.js';
 import type { PluginHistory } from './plugin-cfg.js';
 import { isCoreDnsVersionAtLeast, OLDEST_COREDNS_VERSION, parseCoreDnsVersion } from './versions.js';
 import type { CoreDnsVersion } from './versions.js';
@@ -159,6 +161,7 @@ const PLUGIN_NOTES: Readonly<Record<string, PluginNotes>> = {
 };
 
 const NO_FACTS = 'no version facts are recorded for this name';
+const NO_OPTION = 'no release from 1.0.0 to 1.14.7 has an option of this name in';
 const NO_RELEASE = 'no CoreDNS release from 1.0.0 to 1.14.7 has a plugin of this name in its default build (plugin.cfg at every release tag)';
 
 const HISTORIES: ReadonlyMap<string, PluginHistory> = new Map(ALL_PLUGIN_NAMES.map((name) => [name, pluginHistory(name)]));
@@ -215,29 +218,23 @@ interface OptionTimeline {
   readonly evidence: string;
 }
 
-/** Options (sub-directives) with version facts, keyed `plugin option`. */
-const OPTIONS: Readonly<Record<string, OptionTimeline>> = {
-  'health lameduck': { since: '1.0.5', evidence: 'notes 1.0.5 ("health has gotten a lameduck option")' },
-  'kubernetes pods': { since: '1.0.0', evidence: 'notes 1.0.0 (`pods verified` mode); every kubeadm default (`pods insecure`)' },
-  'kubernetes ttl': { since: '1.0.0', evidence: 'coredns/coredns#995 (Aug 2017, before 1.0.0); CM default for 1.3.1 (corefile-migration#19)' },
-  'kubernetes fallthrough': {
-    since: '1.0.0',
-    caveats: [{ from: '1.0.0', to: '1.0.2', caveat: 'takes no zones before 1.0.3: a bare `fallthrough` falls through for every zone of the plugin' }],
-    evidence: 'notes 1.0.3 ("The fallthrough directive was overhauled and now allows a list of zones")',
-  },
-  'kubernetes transfer': {
-    since: '1.0.6',
-    confirmedFrom: true,
-    removedIn: '1.8.0',
-    replacement: 'the transfer plugin',
-    evidence: 'notes 1.0.6 (zone transfers in the kubernetes plugin), 1.8.0 (moved to the transfer plugin); CM removes the option at 1.8.0',
-  },
-  'forward max_concurrent': {
-    since: '1.6.8',
-    evidence: 'notes 1.6.8 and 1.6.9 ("plugin/forward: Add max_concurrent option", coredns/coredns#3640; 1.6.9 is identical to 1.6.8); §2.3',
-  },
-  'forward resolver': { since: '1.14.4', evidence: '§2.3 (hostname TOs and the `resolver` option, `ce0e5a6f3`)' },
-};
+/**
+ * Option timelines, read from the one table of plugin syntax (plugin-syntax.ts), keyed
+ * `plugin option`.
+ */
+const OPTIONS: ReadonlyMap<string, OptionTimeline> = new Map(
+  Object.entries(PLUGIN_SYNTAX).flatMap(([plugin, syntax]) =>
+    Object.entries(syntax.options).map(([option, facts]): [string, OptionTimeline] => {
+      let timeline: OptionTimeline = { since: facts.since, evidence: facts.evidence };
+      if (facts.confirmedFrom === true) timeline = { ...timeline, confirmedFrom: true };
+      if (facts.deprecatedIn !== undefined) timeline = { ...timeline, deprecatedIn: facts.deprecatedIn };
+      if (facts.removedIn !== undefined) timeline = { ...timeline, removedIn: facts.removedIn };
+      if (facts.replacement !== undefined) timeline = { ...timeline, replacement: facts.replacement };
+      if (facts.caveats !== undefined) timeline = { ...timeline, caveats: facts.caveats };
+      return [`${plugin} ${option}`, timeline];
+    }),
+  ),
+);
 
 function optionAvailability(timeline: OptionTimeline, version: CoreDnsVersion): Availability {
   const evidence = timeline.evidence;
@@ -274,11 +271,14 @@ function optionAvailability(timeline: OptionTimeline, version: CoreDnsVersion): 
 export type KubernetesUpstreamSupport = 'addresses-required' | 'addresses-optional' | 'arguments-ignored' | 'no-op' | 'removed';
 
 export function kubernetesUpstreamSupport(version: CoreDnsVersion): KubernetesUpstreamSupport {
-  if (atLeast(version, '1.7.0')) return 'removed';
-  if (atLeast(version, '1.5.2')) return 'no-op';
-  if (atLeast(version, '1.4.0')) return 'arguments-ignored';
-  if (atLeast(version, '1.0.6')) return 'addresses-optional';
-  return 'addresses-required';
+  // Read from the kubernetes entry of the plugin syntax table.
+  const upstream = optionSyntax('kubernetes', 'upstream');
+  const from = (release: CoreDnsVersion | undefined) => release !== undefined && atLeast(version, release);
+  if (from(upstream?.removedIn)) return 'removed';
+  if (from(upstream?.ignoredFrom)) return 'no-op';
+  if (from(upstream?.deprecatedIn)) return 'arguments-ignored';
+  const shape = upstream === undefined ? undefined : optionArgumentsAt(upstream, version);
+  return shape !== undefined && shape.min > 0 ? 'addresses-required' : 'addresses-optional';
 }
 
 const UPSTREAM_EVIDENCE = '§2.1, §2.4 (plugin/kubernetes/setup.go at v1.2.6/v1.3.1/v1.4.0/v1.5.2/v1.6.0/v1.7.0); notes 1.7.0; CM';
@@ -301,20 +301,20 @@ function kubernetesUpstreamAvailability(version: CoreDnsVersion): Availability {
 }
 
 /**
- * Whether `option` is accepted inside a `plugin { … }` block of `version`. Covers the options of
- * the Kubernetes defaults and the ones with version facts (`kubernetes upstream` follows
- * {@link kubernetesUpstreamSupport}); others answer `unknown`.
+ * Whether `option` is accepted inside a `plugin { … }` block of `version`, from the table of
+ * plugin syntax (plugin-syntax.ts; `kubernetes upstream` follows {@link kubernetesUpstreamSupport}).
+ * A name the table has no option of answers `unknown` (for a plugin of the table: no release has
+ * that option).
  *
  * @throws {UnknownCoreDnsVersionError} when `version` is not a known release.
  */
 export function coreDnsOptionAvailability(plugin: string, option: string, version: string): Availability {
   const parsed = parseCoreDnsVersion(version);
   if (plugin === 'kubernetes' && option === 'upstream') return kubernetesUpstreamAvailability(parsed);
-  const key = `${plugin} ${option}`;
-  const timeline = Object.hasOwn(OPTIONS, key) ? OPTIONS[key] : undefined;
-  if (timeline === undefined) return { status: 'unknown', evidence: NO_FACTS };
+  const timeline = OPTIONS.get(`${plugin} ${option}`);
+  if (timeline === undefined) return { status: 'unknown', evidence: pluginSyntax(plugin) === undefined ? NO_FACTS : `${NO_OPTION} ${plugin} (${pluginSyntax(plugin)?.evidence ?? ''})` };
   return optionAvailability(timeline, parsed);
 }
 
 /** `plugin option` pairs {@link coreDnsOptionAvailability} has facts for. */
-export const COREDNS_OPTIONS_WITH_FACTS: readonly string[] = Object.freeze([...Object.keys(OPTIONS), 'kubernetes upstream'].sort());
+export const COREDNS_OPTIONS_WITH_FACTS: readonly string[] = OPTIONS_WITH_SYNTAX;

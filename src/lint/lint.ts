@@ -15,8 +15,8 @@ import { checkForwarders } from './rules/forwarders.js';
 import { expandImports } from './rules/imports.js';
 import { checkKeys } from './rules/keys.js';
 import { checkHealthListeners } from './rules/listeners.js';
-import { checkOption } from './rules/options.js';
 import { checkPlugin } from './rules/plugins.js';
+import { checkBlockSyntax, checkPluginSyntax } from './rules/syntax.js';
 
 /**
  * The Corefile linter: what a given CoreDNS release (its default build, or a custom build whose
@@ -93,6 +93,7 @@ export function lintParsedCorefile(corefile: Corefile, options: LintModelOptions
   for (const block of blocks) {
     checkForwarders(context, block);
     checkFederation(context, block);
+    checkBlockSyntax(context, block);
   }
   checkHealthListeners(context, blocks);
   const diagnostics = context.sorted();
@@ -110,7 +111,7 @@ function checkDirectives(context: LintContext, list: readonly Directive[], label
       continue;
     }
     if (!checkPlugin(context, name, position, path)) continue;
-    for (const option of directive.block?.directives ?? []) checkOption(context, name, option, label);
+    checkPluginSyntax(context, directive, label);
     if (FORWARDERS.has(name)) checkDestinations(context, directive, label);
   }
 }

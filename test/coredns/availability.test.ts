@@ -119,10 +119,15 @@ describe('coreDnsOptionAvailability', () => {
     expect(coreDnsOptionAvailability('kubernetes', 'fallthrough', '1.0.3').caveat).toBeUndefined();
   });
 
-  it('answers unknown for options without facts', () => {
-    expect(coreDnsOptionAvailability('forward', 'policy', '1.8.0').status).toBe('unknown');
-    expect(coreDnsOptionAvailability('cache', 'success', '1.8.0').status).toBe('unknown');
-    expect(coreDnsOptionAvailability('kubernetes', 'constructor', '1.8.0').status).toBe('unknown');
+  it('reads every option of the plugin syntax table, and answers unknown for names no release has', () => {
+    expect(coreDnsOptionAvailability('forward', 'policy', '1.8.0').status).toBe('available');
+    expect(coreDnsOptionAvailability('cache', 'success', '1.8.0').status).toBe('available');
+    expect(coreDnsOptionAvailability('cache', 'keepttl', '1.10.0')).toMatchObject({ status: 'not-yet-added', since: '1.10.1' });
+    expect(coreDnsOptionAvailability('kubernetes', 'resyncperiod', '1.7.0')).toMatchObject({ status: 'removed', removedIn: '1.7.0' });
+    expect(coreDnsOptionAvailability('kubernetes', 'constructor', '1.8.0')).toMatchObject({ status: 'unknown', evidence: expect.stringMatching(/no release .* has an option of this name in kubernetes/) });
+    expect(coreDnsOptionAvailability('whoami', 'anything', '1.8.0')).toMatchObject({ status: 'unknown', evidence: 'no version facts are recorded for this name' });
     expect(COREDNS_OPTIONS_WITH_FACTS).toContain('kubernetes upstream');
+    expect(COREDNS_OPTIONS_WITH_FACTS).toContain('cache serve_stale');
+    expect(COREDNS_OPTIONS_WITH_FACTS.length).toBeGreaterThan(100);
   });
 });

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DiagnosticCode } from '../../src/diagnostics/codes.js';
 import { lintCorefile } from '../../src/lint/lint.js';
 import { realCoreDnsDirectory, RealCoreDnsLab, REAL_COREDNS_RELEASES } from '../support/real-coredns.js';
+import type { RealCoreDnsRelease, Verdict } from '../support/real-coredns.js';
+import { FULL_CORPUS_VARIABLE, SYNTAX_CORPUS, SYNTAX_CORPUS_SAMPLE } from './plugin-syntax-corpus.js';
 
 /**
  * The linter's "CoreDNS stops" findings against the real program: for each Corefile below and each
@@ -32,6 +34,12 @@ const REFUSALS: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
   'invalid-server-key',
   'zone-served-twice',
   'health-bound-twice',
+  'option-unknown',
+  'argument-count',
+  'argument-invalid',
+  'plugin-repeated',
+  'option-repeated',
+  'requirement-missing',
 ]);
 
 const CASES: ReadonlyArray<readonly [string, string]> = [
@@ -51,6 +59,8 @@ const CASES: ReadonlyArray<readonly [string, string]> = [
   ['a key with a leading dot', '.acme.local {\n    whoami\n}\n'],
   ['a bare kubernetes upstream', '.:53 {\n    kubernetes cluster.local {\n        upstream\n    }\n}\n'],
   ['forward max_concurrent', '.:53 {\n    forward . 10.0.0.1 {\n        max_concurrent 1000\n    }\n}\n'],
+  // A port out of range is a warning: CoreDNS starts, and only queries sent there fail.
+  ['a forward destination port out of range', '.:53 {\n    forward . 10.0.0.1:70000 10.0.0.2:0\n}\n'],
   // Plugins by release (plugin.cfg), and names no release has.
   ['whoami alone', '.:53 {\n    whoami\n}\n'],
   ['dns64 (1.7.0 and later)', '.:53 {\n    dns64\n    whoami\n}\n'],
@@ -101,7 +111,107 @@ describe.skipIf('skip' in found)('lint against real CoreDNS', () => {
     expect(outcomes('dns64 (1.7.0 and later)')).toEqual(['1.2.6 refused', '1.6.9 refused', '1.8.0 started', '1.14.7 started']);
     expect(outcomes('grpc (1.5.0 and later)')).toEqual(['1.2.6 refused', '1.6.9 started', '1.8.0 started', '1.14.7 started']);
     expect(outcomes('a typo: forwrd')).toEqual(['1.2.6 refused', '1.6.9 refused', '1.8.0 refused', '1.14.7 refused']);
+    expect(outcomes('a forward destination port out of range')).toEqual(['1.2.6 started', '1.6.9 started', '1.8.0 started', '1.14.7 started']);
     // CoreDNS names the unknown directive, as the linter's message says.
     expect(rows.filter((row) => row.name === 'a typo: forwrd').every((row) => row.detail.includes("Unknown directive 'forwrd'"))).toBe(true);
   });
 });
+
+/** Variants started together at most (see {@link judgeCorpus}). */
+const GROUP_SIZE = 8;
+
+/** Whether lint says `version` refuses `corefile`, and the codes that say so. */
+function lintRefusal(corefile: string, version: RealCoreDnsRelease): readonly DiagnosticCode[] {
+  return lintCorefile(corefile, { coredns: version }).diagnostics.filter((entry) => REFUSALS.has(entry.code)).map((entry) => entry.code);
+}
+
+/**
+ * The real verdict on every variant for one release, with few starts: the variants lint expects
+ * to start are started together (each its own server block on its own port); when that Corefile
+ * starts, each of them does alone too (blocks are set up independently). When it does not, the
+ * group is halved until every refusal is a single variant's. Variants lint expects to be refused
+ * start alone (a refusal is quick).
+ */
+async function judgeCorpus(lab: RealCoreDnsLab, version: RealCoreDnsRelease, variants: ReadonlyArray<{ name: string; corefile: string; predicted: boolean }>): Promise<Map<string, Verdict>> {
+  const verdicts = new Map<string, Verdict>();
+  const combine = (group: typeof variants) => group.map((variant, index) => variant.corefile.replace(/^\.:53 \{/, `.:${1053 + index} {`)).join('');
+  const judge = async (group: typeof variants): Promise<void> => {
+    const [first] = group;
+    if (first === undefined) return;
+    const verdict = await lab.start(group.length === 1 ? first.corefile : combine(group), version);
+    if (verdict.accepted || group.length === 1) {
+      for (const variant of group) verdicts.set(variant.name, verdict);
+      return;
+    }
+    const half = Math.ceil(group.length / 2);
+    await Promise.all([judge(group.slice(0, half)), judge(group.slice(half))]);
+  };
+  const starting = variants.filter((variant) => !variant.predicted);
+  // Groups of a few: one CoreDNS with dozens of kubernetes blocks takes longer than all of them apart.
+  const groups = Array.from({ length: Math.ceil(starting.length / GROUP_SIZE) }, (_, index) => starting.slice(index * GROUP_SIZE, (index + 1) * GROUP_SIZE));
+  await Promise.all([...groups.map(judge), ...variants.filter((variant) => variant.predicted).map((variant) => judge([variant]))]);
+  return verdicts;
+}
+
+describe.skipIf('skip' in found)('lint against real CoreDNS: plugin arguments and options', () => {
+  let lab: RealCoreDnsLab;
+
+  beforeAll(async () => {
+    if ('directory' in found) lab = await RealCoreDnsLab.open(found.directory, 8);
+  });
+
+  afterAll(async () => {
+    await lab?.close();
+  });
+
+  it('agrees with the real release on every variant of the corpus', async () => {
+    const full = process.env[FULL_CORPUS_VARIABLE] === 'full';
+    const corpus = full ? SYNTAX_CORPUS : SYNTAX_CORPUS.filter(([name]) => SYNTAX_CORPUS_SAMPLE.has(name));
+    const rows = (
+      await Promise.all(
+        REAL_COREDNS_RELEASES.map(async (version) => {
+          const variants = corpus.map(([name, corefile]) => ({ name, corefile, codes: lintRefusal(corefile, version) })).map((variant) => ({ ...variant, predicted: variant.codes.length > 0 }));
+          const verdicts = await judgeCorpus(lab, version, variants);
+          return variants.map((variant) => {
+            const verdict = verdicts.get(variant.name);
+            return {
+              name: variant.name,
+              version,
+              predicted: variant.predicted,
+              refused: verdict !== undefined && !verdict.accepted,
+              detail: `${variant.name} @${version}: lint ${variant.predicted ? variant.codes.join(', ') : 'starts'}; CoreDNS ${verdict === undefined ? '?' : verdict.accepted ? 'started' : `refused: ${verdict.reason}`}`,
+            };
+          });
+        }),
+      )
+    ).flat();
+    const disagreements = rows.filter((row) => row.predicted !== row.refused);
+    console.log(
+      `plugin syntax corpus (${full ? 'full' : `sample; ${FULL_CORPUS_VARIABLE}=full for all ${SYNTAX_CORPUS.length}`}): ${corpus.length} variants x ${REAL_COREDNS_RELEASES.length} releases, ` +
+        `${rows.length - disagreements.length} of ${rows.length} verdicts agree, ${lab.started} CoreDNS starts`,
+    );
+    expect(disagreements.map((row) => `${row.name} @${row.version}`)).toEqual(EXCEPTIONS.filter((entry) => corpus.some(([name]) => entry.startsWith(`${name} @`))));
+    expect(rows.length).toBeGreaterThanOrEqual(full ? 590 : 110);
+    for (const version of REAL_COREDNS_RELEASES) {
+      expect(rows.filter((row) => row.version === version && row.refused).length, version).toBeGreaterThanOrEqual(full ? 60 : 8);
+      expect(rows.filter((row) => row.version === version && !row.refused).length, version).toBeGreaterThanOrEqual(full ? 20 : 3);
+    }
+    const outcomes = (name: string) => rows.filter((row) => row.name === name).map((row) => `${row.version} ${row.refused ? 'refused' : 'started'}`);
+    // 1.6.x reads resyncperiod without its argument (the duration is then an unknown option); 1.7.0 drops it.
+    expect(outcomes('kubernetes resyncperiod 30s')).toEqual(['1.2.6 started', '1.6.9 refused', '1.8.0 refused', '1.14.7 refused']);
+    expect(outcomes('kubernetes bare resyncperiod')).toEqual(['1.2.6 refused', '1.6.9 started', '1.8.0 refused', '1.14.7 refused']);
+    expect(rows.find((row) => row.name === 'kubernetes resyncperiod 30s' && row.version === '1.6.9')?.detail).toContain("unknown property '30s'");
+  }, 120_000);
+
+  it('has a sample drawn from the corpus, with no name twice', () => {
+    const names = SYNTAX_CORPUS.map(([name]) => name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const name of SYNTAX_CORPUS_SAMPLE) expect(names, name).toContain(name);
+  });
+});
+
+/**
+ * Variants where lint and a real release disagree, `NAME @RELEASE`, each with its reason. None:
+ * every variant of the corpus agrees on all four real releases.
+ */
+const EXCEPTIONS: readonly string[] = [];

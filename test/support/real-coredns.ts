@@ -18,9 +18,10 @@ import * as versionFacts from '../../src/coredns/version-facts.js';
 import { COREDNS_OPTIONS_WITH_FACTS, coreDnsOptionAvailability, coreDnsPluginAvailability } from '../../src/coredns/availability.js';
 import { coreDnsFeatures } from '../../src/coredns/features.js';
 import { ALL_PLUGIN_NAMES } from '../../src/coredns/plugin-cfg.js';
+import { syntaxRulesAt } from '../../src/coredns/plugin-syntax.js';
 import { COREDNS_VERSIONS, isCoreDnsVersionAtLeast } from '../../src/coredns/versions.js';
 import type { CoreDnsVersion } from '../../src/coredns/versions.js';
-import { splitHostPort } from '../../src/dns/go-net.js';
+import { isGoIP, isValidPort, splitHostPort } from '../../src/dns/go-net.js';
 
 /**
  * Real CoreDNS servers for the tests: does the real program start with a Corefile?
@@ -37,7 +38,8 @@ import { splitHostPort } from '../../src/dns/go-net.js';
  *   `bind <its own 127.x.y.z>` (an existing `bind` is pointed there), so the server listens on
  *   loopback only;
  * - every `forward`/`proxy` destination (IP, host name or resolv.conf file) and every kubernetes
- *   `upstream` address becomes `127.0.0.1:SINK`, a UDP and TCP socket of the lab that takes queries
+ *   `upstream` address becomes `127.0.0.1:SINK` (an IP destination with a port that is not 1–65535
+ *   becomes `127.0.0.1:` that port, so that the mistake stays), a UDP and TCP socket of the lab that takes queries
  *   and never answers (a resolv.conf file cannot name a port, and port 53 on loopback may be a local
  *   resolver that forwards off the machine, so files are replaced by the sink too);
  * - every kubernetes block talks to a fake Kubernetes API of the lab (`endpoint http://127.0.0.1:API`,
@@ -87,8 +89,9 @@ const VERSION_FACT_THRESHOLDS = Object.values(versionFacts).filter((value): valu
 /**
  * Every version-dependent rule the model has about whether CoreDNS starts with a Corefile the lab
  * can start: the feature table (without the version itself), the availability of every plugin the
- * lab starts and of every option with facts, and which side of each threshold in version-facts.ts
- * the release is on. (Plugins the lab refuses to start cannot tell releases apart.)
+ * lab starts and of every option with facts, the arguments and options every plugin of the syntax
+ * table accepts (plugin-syntax.ts), and which side of each threshold in version-facts.ts the
+ * release is on. (Plugins the lab refuses to start cannot tell releases apart.)
  */
 export function acceptanceRules(version: CoreDnsVersion): string {
   const { version: _, ...features } = coreDnsFeatures(version);
@@ -100,6 +103,7 @@ export function acceptanceRules(version: CoreDnsVersion): string {
       return coreDnsOptionAvailability(plugin, option, version);
     }),
     thresholds: VERSION_FACT_THRESHOLDS.map((threshold) => isCoreDnsVersionAtLeast(version, threshold)),
+    syntax: syntaxRulesAt(version),
   });
 }
 
@@ -126,7 +130,16 @@ export function targetsOf(real: RealCoreDnsRelease): CoreDnsVersion[] {
 export const SAFE_PLUGINS: ReadonlySet<string> = new Set([
   'errors', 'log', 'health', 'ready', 'prometheus', 'pprof', 'kubernetes', 'federation', 'forward', 'proxy', 'grpc', 'cache', 'loop', 'reload',
   'loadbalance', 'bind', 'whoami', 'dns64', 'any', 'import',
+  // Local only: answers from the Corefile or /etc/hosts, query rewriting, filtering; transfer only
+  // with `to *` (it then sends no NOTIFY).
+  'hosts', 'rewrite', 'template', 'k8s_external', 'autopath', 'acl', 'transfer',
 ]);
+
+/**
+ * An option name no release of any plugin has: the lab starts it (CoreDNS refuses it in setup,
+ * before any plugin runs), so tests can ask how a release treats an unknown option.
+ */
+export const UNKNOWN_OPTION = 'no_such_option';
 
 /**
  * Whether a directive may be started: a plugin of {@link SAFE_PLUGINS}, or a name that no
@@ -140,14 +153,30 @@ function mayStart(name: string): boolean {
 
 /** Options of nested blocks that make no contact with anything (others are refused). */
 const SAFE_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
-  forward: new Set(['max_concurrent', 'policy', 'expire', 'max_fails', 'health_check', 'force_tcp', 'prefer_udp', 'except']),
+  forward: new Set([
+    'max_concurrent', 'policy', 'expire', 'max_fails', 'health_check', 'force_tcp', 'prefer_udp', 'except', 'tls_servername', 'next', 'failfast_all_unhealthy_upstreams',
+    'failover', 'max_connect_attempts', 'max_idle_conns', 'max_age', 'next_on_nodata', 'read_timeout',
+  ]),
   proxy: new Set(['policy', 'fail_timeout', 'max_fails', 'health_check', 'except', 'spray']),
-  kubernetes: new Set(['pods', 'upstream', 'fallthrough', 'ttl', 'namespaces', 'labels', 'noendpoints', 'endpoint_pod_names', 'ignore', 'transfer', 'endpoint', 'kubeconfig']),
+  kubernetes: new Set([
+    'pods', 'upstream', 'fallthrough', 'ttl', 'namespaces', 'labels', 'noendpoints', 'endpoint_pod_names', 'ignore', 'transfer', 'endpoint', 'kubeconfig',
+    'namespace_labels', 'resyncperiod', 'startup_timeout', 'apiserver_qps', 'apiserver_burst', 'apiserver_max_inflight', 'zonal',
+  ]),
   health: new Set(['lameduck']),
-  cache: new Set(['success', 'denial', 'prefetch', 'serve_stale']),
-  errors: new Set(['consolidate']),
-  grpc: new Set(['policy', 'except']),
+  ready: new Set(['monitor']),
+  prometheus: new Set(['runtime_metrics']),
+  cache: new Set(['success', 'denial', 'prefetch', 'serve_stale', 'servfail', 'disable', 'keepttl', 'serve_stale_policy']),
+  errors: new Set(['consolidate', 'stacktrace']),
+  log: new Set(['class']),
+  grpc: new Set(['policy', 'except', 'fallthrough']),
   dns64: new Set(['prefix', 'translate_all', 'allow_ipv4']),
+  hosts: new Set(['fallthrough', 'no_reverse', 'reload', 'ttl', 'fallthrough_unsupported']),
+  template: new Set(['match', 'answer', 'additional', 'authority', 'rcode', 'fallthrough', 'ederror']),
+  k8s_external: new Set(['ttl', 'apex', 'headless', 'fallthrough']),
+  acl: new Set(['allow', 'block', 'filter', 'drop']),
+  loadbalance: new Set(['prefer', 'reload']),
+  bind: new Set(['except']),
+  transfer: new Set(['to']),
 };
 
 /** Addresses of the plugins that listen for HTTP, when their line names none. */
@@ -200,6 +229,8 @@ export function moveToLoopback(text: string, plan: LoopbackPlan): LoopbackCorefi
 
   const destination = (text: string, where: string): string => {
     const read = readDestination(text);
+    // A port CoreDNS cannot dial keeps its port on loopback: the Corefile's mistake stays in it.
+    if (read.kind === 'ip' && read.port !== undefined && !isValidPort(read.port, 'uint16')) return `${read.scheme === 'dns' ? '' : `${read.scheme}://`}127.0.0.1:${read.port}`;
     switch (read.kind) {
       case 'ip':
       case 'hostname':
@@ -225,8 +256,13 @@ export function moveToLoopback(text: string, plan: LoopbackPlan): LoopbackCorefi
     const options: Directive[] = [];
     for (const option of block.directives) {
       // federation's lines are NAME DOMAIN pairs: names, nothing it contacts.
-      if (plugin !== 'federation' && SAFE_PLUGINS.has(plugin) && (allowed === undefined || !allowed.has(option.name))) {
+      // hosts' other lines are `IP NAME…` entries: answers, nothing it contacts.
+      const entry = plugin === 'hosts' && isGoIP(option.name);
+      if (plugin !== 'federation' && !entry && option.name !== UNKNOWN_OPTION && SAFE_PLUGINS.has(plugin) && (allowed === undefined || !allowed.has(option.name))) {
         throw new NotLoopbackSafeError(`${plugin} option '${option.name}' is not known to stay on loopback`);
+      }
+      if (plugin === 'transfer' && option.name === 'to' && option.arguments.some((argument) => argument !== '*')) {
+        throw new NotLoopbackSafeError(`transfer 'to ${option.arguments.join(' ')}': only 'to *' (no NOTIFY) is started`);
       }
       if (plugin === 'kubernetes' && (option.name === 'endpoint' || option.name === 'kubeconfig')) continue;
       if (plugin === 'kubernetes' && option.name === 'upstream') {

@@ -23,7 +23,7 @@ describe('forward and proxy destinations', () => {
   it('knows when host names, https:// and grpc:// are accepted', () => {
     expect(findings(forward('ns.example'), '1.14.3')).toEqual(['destination-not-ip@2:15/error']);
     expect(findings(forward('ns.example:5353'), '1.14.4')).toEqual(['destination-hostname@2:15/warning']);
-    expect(findings(forward('ns.example:0'), '1.14.4')).toEqual(['destination-hostname@2:15/warning', 'destination-port-invalid@2:15/error']);
+    expect(findings(forward('ns.example:0'), '1.14.4')).toEqual(['destination-hostname@2:15/warning', 'destination-port-invalid@2:15/warning']);
     expect(findings('.:53 {\n    proxy . ns.example\n}\n', '1.4.0')).toEqual(['plugin-deprecated@2:5/info', 'destination-not-ip@2:13/error']);
     expect(findings(forward('https://1.1.1.1'), '1.14.4')).toEqual(['https-destination-unsupported@2:15/error']);
     expect(findings(forward('https://1.1.1.1'), '1.14.5')).toEqual([]);
@@ -33,9 +33,9 @@ describe('forward and proxy destinations', () => {
 
   it('checks ports, which CoreDNS does not', () => {
     expect(findings(forward('1.2.3.4:0 1.2.3.4:53 [::2]:99999 1.2.3.4:abc'))).toEqual([
-      'destination-port-invalid@2:15/error',
-      'destination-port-invalid@2:36/error',
-      'destination-port-invalid@2:48/error',
+      'destination-port-invalid@2:15/warning',
+      'destination-port-invalid@2:36/warning',
+      'destination-port-invalid@2:48/warning',
     ]);
   });
 

@@ -40,7 +40,8 @@ describe('plugin availability', () => {
     expect(message(block('view'), '1.9.4')[0]).toContain('was added in CoreDNS 1.10.0');
     expect(message(block('grpc . 10.0.0.1'), '1.2.6')[0]).toContain('was added in CoreDNS 1.5.0');
     expect(message(block('transfer'), '1.6.4')[0]).toContain('was added in CoreDNS 1.6.5');
-    expect(findings(block('transfer'), '1.6.5')).toEqual([]);
+    // Present from 1.6.5 on; a bare transfer lacks its required `to` line.
+    expect(findings(block('transfer'), '1.6.5')).toEqual(['requirement-missing@2:5/error']);
     expect(findings(block('shed'), '1.14.6')).toEqual(['plugin-not-yet-added@2:5/error']);
     expect(findings(block('whoami'), '1.0.0')).toEqual([]);
     expect(findings(block('bind 127.0.0.1'), '1.0.0')).toEqual([]);

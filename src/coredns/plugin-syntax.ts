@@ -1,0 +1,762 @@
+/**
+ * The arguments and options of CoreDNS plugins, per release: the one table that `lint`, the
+ * option facts of availability.ts and anything else asking "does release X accept this line?"
+ * read. Facts come from each plugin's setup code (`plugin/NAME/setup.go`, and the files it parses
+ * with) at the release tags where it changed, in coredns/coredns; docs/coredns-versions.md
+ * ("Plugin arguments and options per release") lists them with their source.
+ *
+ * How CoreDNS reads a plugin (Caddy's dispenser), which the shapes below model:
+ * - a plugin's setup sees every line of that plugin in the block; a setup that counts its lines
+ *   refuses a second one with "this plugin can only be used once per Server Block"
+ *   ({@link PluginSyntax.oncePerBlock});
+ * - the arguments of the plugin line, then the lines of its `{ … }` block: the first word names an
+ *   option, the rest are its arguments. An unknown option stops CoreDNS ("unknown property",
+ *   "Wrong argument count", "Unknown field", depending on the plugin). An option that reads exactly
+ *   one argument leaves the next word to be read as an option, so an extra argument stops CoreDNS
+ *   too;
+ * - a plugin without block parsing in a release refuses any block.
+ *
+ * Ranges: every era (`from`) holds until the next era of the same list; options have `since` and
+ * optionally `removedIn`. Versions are those of versions.ts.
+ *
+ * Pure data and functions: no Node APIs.
+ */
+import { isGoIP, splitHostPort } from '../dns/go-net.js';
+import { isCoreDnsVersionAtLeast, parseCoreDnsVersion } from './versions.js';
+import type { CoreDnsVersion } from './versions.js';
+
+/** What one argument must be for the release to accept it. */
+export type ArgumentSpec =
+  | { readonly kind: 'any' }
+  /**
+   * A Go duration (`time.ParseDuration`): `30s`, `1m30s`, `0`; `min` in seconds when the release
+   * refuses less (`orZero`: except 0).
+   */
+  | { readonly kind: 'duration'; readonly min?: number; readonly orZero?: true }
+  /**
+   * A Go integer (`strconv.Atoi`) in [`min`, `max`]; with `orOther`, a word that is no integer is
+   * accepted too (read as something else, e.g. cache's optional TTL before its zones).
+   */
+  | { readonly kind: 'integer'; readonly min?: number; readonly max?: number; readonly orOther?: true }
+  /** A Go float (`strconv.ParseFloat`) of at least `min`. */
+  | { readonly kind: 'number'; readonly min?: number }
+  /** One of the words (compared as written unless `caseInsensitive`). */
+  | { readonly kind: 'enum'; readonly values: readonly string[]; readonly caseInsensitive?: true }
+  /** `host:port` as Go's net.SplitHostPort reads it. */
+  | { readonly kind: 'host-port' }
+  /** An IP address. */
+  | { readonly kind: 'ip' }
+  /** A percentage `N%` with N in [`min`, `max`]. */
+  | { readonly kind: 'percent'; readonly min: number; readonly max: number };
+
+/** How many arguments a line takes and what each must be. */
+export interface ArgumentShape {
+  readonly min: number;
+  /** Omitted: no upper bound. */
+  readonly max?: number;
+  /** Specs of the first arguments, in order. */
+  readonly positions?: readonly ArgumentSpec[];
+  /** Spec of every argument after {@link positions}. */
+  readonly rest?: ArgumentSpec;
+}
+
+/** One era of a list ordered by `from`: it holds from `from` until the next era's `from`. */
+export interface Era<T> {
+  readonly from: CoreDnsVersion;
+  readonly value: T;
+}
+
+export interface OptionSyntax {
+  /** First release that accepts it. */
+  readonly since: CoreDnsVersion;
+  /** `since` is only where it is confirmed from: older releases answer "unknown", not "not yet added". */
+  readonly confirmedFrom?: true;
+  readonly deprecatedIn?: CoreDnsVersion;
+  /** From this release on it is accepted and has no effect. */
+  readonly ignoredFrom?: CoreDnsVersion;
+  /** First release that refuses it. */
+  readonly removedIn?: CoreDnsVersion;
+  readonly replacement?: string;
+  /** Its arguments (one shape, or eras). */
+  readonly arguments: ArgumentShape | readonly Era<ArgumentShape>[];
+  /** Refused when given twice in one block, from this release on. */
+  readonly onceFrom?: CoreDnsVersion;
+  /**
+   * Something it needs from a release on, that the setup checks: another option of the same
+   * block, or a word among the plugin line's arguments.
+   */
+  readonly requires?: { readonly from: CoreDnsVersion; readonly option?: string; readonly pluginArgument?: string; readonly what: string };
+  /** Limitations worth telling a user, per range. */
+  readonly caveats?: readonly { readonly from: CoreDnsVersion; readonly to: CoreDnsVersion; readonly caveat: string }[];
+  /** Upstream file and release the facts were read from (plus release notes, where they say more). */
+  readonly evidence: string;
+}
+
+/**
+ * How the lines of a plugin's block are read in an era:
+ * - `options`: each line is an option of {@link PluginSyntax.options};
+ * - `none`: the release does not read a block; any block stops CoreDNS;
+ * - `ignored`: the release never reads the block's lines: CoreDNS starts, they have no effect;
+ * - `hosts-entries`: options; any other line before a `fallthrough` is a host entry (`IP NAME…`;
+ *   one that does not start with an IP address is dropped), after it an unknown property;
+ * - `lenient`: options; any other line is passed over (CoreDNS starts, the line does nothing);
+ * - `name-pairs`: options, and any other line is `NAME DOMAIN` (federation);
+ * - `unchecked`: read in a way this table does not model (lines are not judged).
+ */
+export type BlockReading = 'options' | 'none' | 'ignored' | 'lenient' | 'hosts-entries' | 'name-pairs' | 'unchecked';
+
+export interface PluginSyntax {
+  /** Arguments of the plugin line. `unchecked`: checked elsewhere (forward/proxy/grpc destinations). */
+  readonly arguments: readonly Era<ArgumentShape | 'unchecked'>[];
+  readonly block: readonly Era<BlockReading>[];
+  /** Eras where a second line of the plugin in one block stops CoreDNS (`true`) or is allowed. */
+  readonly oncePerBlock: readonly Era<boolean>[];
+  readonly options: Readonly<Record<string, OptionSyntax>>;
+  /**
+   * A line with fewer than two arguments takes the tokens of its block as further arguments
+   * (rewrite's `rewrite stop { name regex … }`).
+   */
+  readonly blockExtendsArguments?: true;
+  /** Options the plugin's block must hold, from a release on. */
+  readonly requiredOptions?: readonly { readonly from: CoreDnsVersion; readonly option: string; readonly message: string }[];
+  /** A plugin that must be in the same block, from a release on (checked at start-up). */
+  readonly requiresPlugin?: { readonly from: CoreDnsVersion; readonly plugin: string; readonly message: string };
+  /** The upstream files the facts come from. */
+  readonly evidence: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shorthands (data only)
+// ---------------------------------------------------------------------------------------------
+
+const ANY: ArgumentSpec = { kind: 'any' };
+const DURATION: ArgumentSpec = { kind: 'duration' };
+const INTEGER: ArgumentSpec = { kind: 'integer' };
+const NON_NEGATIVE: ArgumentSpec = { kind: 'integer', min: 0 };
+const POSITIVE: ArgumentSpec = { kind: 'integer', min: 1 };
+const HOST_PORT: ArgumentSpec = { kind: 'host-port' };
+const NONE: ArgumentShape = { min: 0, max: 0 };
+const ONE_OR_MORE: ArgumentShape = { min: 1 };
+const ANY_COUNT: ArgumentShape = { min: 0 };
+const one = (spec: ArgumentSpec): ArgumentShape => ({ min: 1, max: 1, positions: [spec] });
+const always = <T>(value: T): readonly Era<T>[] => [{ from: '1.0.0', value }];
+const POLICY: ArgumentShape = one({ kind: 'enum', values: ['random', 'round_robin', 'sequential'] });
+/** A listener address or none: `health`, `ready`, `prometheus`. */
+const OPTIONAL_LISTENER: ArgumentShape = { min: 0, max: 1, positions: [HOST_PORT] };
+
+function setup(plugin: string, releases: string): string {
+  return `plugin/${plugin}/setup.go at ${releases}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The table
+// ---------------------------------------------------------------------------------------------
+
+const FORWARD_EVIDENCE = setup('forward', 'v1.0.6, v1.1.2, v1.2.0, v1.6.8, v1.6.9, v1.9.2, v1.9.4, v1.11.4, v1.12.1, v1.13.0, v1.13.2, v1.14.1, v1.14.3, v1.14.4, v1.14.5, v1.14.6, v1.14.7');
+const KUBERNETES_EVIDENCE = setup('kubernetes', 'v1.0.0, v1.0.6, v1.1.3, v1.2.3, v1.2.6, v1.3.0, v1.5.0, v1.6.0, v1.6.9, v1.7.0, v1.8.0, v1.12.2, v1.12.3, v1.14.0, v1.14.7');
+const CACHE_EVIDENCE = setup('cache', 'v1.0.0, v1.2.6, v1.6.6, v1.8.0, v1.9.4, v1.10.1, v1.14.4, v1.14.7');
+
+export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
+  kubernetes: {
+    arguments: always(ANY_COUNT),
+    block: always('options'),
+    oncePerBlock: [{ from: '1.0.0', value: false }, { from: '1.0.6', value: true }],
+    options: {
+      endpoint_pod_names: { since: '1.0.0', arguments: NONE, evidence: KUBERNETES_EVIDENCE },
+      pods: { since: '1.0.0', arguments: one({ kind: 'enum', values: ['disabled', 'insecure', 'verified'] }), evidence: `${KUBERNETES_EVIDENCE}; notes 1.0.0 (\`pods verified\`)` },
+      namespaces: { since: '1.0.0', arguments: ONE_OR_MORE, evidence: KUBERNETES_EVIDENCE },
+      endpoint: { since: '1.0.0', arguments: ONE_OR_MORE, evidence: KUBERNETES_EVIDENCE },
+      tls: { since: '1.0.0', arguments: { min: 3, max: 3 }, evidence: KUBERNETES_EVIDENCE },
+      labels: { since: '1.0.0', arguments: ONE_OR_MORE, evidence: KUBERNETES_EVIDENCE },
+      namespace_labels: { since: '1.5.0', arguments: ONE_OR_MORE, evidence: KUBERNETES_EVIDENCE },
+      fallthrough: {
+        since: '1.0.0',
+        arguments: ANY_COUNT,
+        caveats: [{ from: '1.0.0', to: '1.0.2', caveat: 'takes no zones before 1.0.3: a bare `fallthrough` falls through for every zone of the plugin' }],
+        evidence: `${KUBERNETES_EVIDENCE}; notes 1.0.3 ("The fallthrough directive was overhauled and now allows a list of zones")`,
+      },
+      ttl: {
+        since: '1.0.0',
+        arguments: [
+          // Words after the first are not read.
+          { from: '1.0.0', value: { min: 1, positions: [{ kind: 'integer', min: 5, max: 3600 }] } },
+          { from: '1.3.0', value: { min: 1, positions: [{ kind: 'integer', min: 0, max: 3600 }] } },
+        ],
+        evidence: `${KUBERNETES_EVIDENCE} ("ttl must be in range [5, 3600]" until 1.2.6, [0, 3600] from 1.3.0); coredns/coredns#995`,
+      },
+      resyncperiod: {
+        since: '1.0.0',
+        removedIn: '1.7.0',
+        arguments: [
+          { from: '1.0.0', value: one(DURATION) },
+          // 1.6.x skips the line's arguments unread: the next word is read as an option.
+          { from: '1.6.0', value: NONE },
+        ],
+        ignoredFrom: '1.6.0',
+        evidence: `${KUBERNETES_EVIDENCE} (a duration until 1.5.2; from 1.6.0 \`continue\` without reading its argument; gone in 1.7.0)`,
+      },
+      noendpoints: { since: '1.0.6', arguments: NONE, evidence: KUBERNETES_EVIDENCE },
+      transfer: {
+        since: '1.0.6',
+        confirmedFrom: true,
+        removedIn: '1.8.0',
+        replacement: 'the transfer plugin',
+        arguments: { min: 2, positions: [{ kind: 'enum', values: ['to'] }] },
+        evidence: `${KUBERNETES_EVIDENCE}; notes 1.0.6 (zone transfers in the kubernetes plugin), 1.8.0 (moved to the transfer plugin)`,
+      },
+      ignore: { since: '1.1.3', arguments: { min: 0, positions: [{ kind: 'enum', values: ['empty_service'] }] }, evidence: KUBERNETES_EVIDENCE },
+      kubeconfig: {
+        since: '1.2.3',
+        arguments: [
+          { from: '1.2.3', value: { min: 2, max: 2 } },
+          { from: '1.7.0', value: { min: 1, max: 2 } },
+        ],
+        evidence: KUBERNETES_EVIDENCE,
+      },
+      upstream: {
+        since: '1.0.0',
+        deprecatedIn: '1.4.0',
+        ignoredFrom: '1.5.2',
+        removedIn: '1.7.0',
+        arguments: [
+          { from: '1.0.0', value: ONE_OR_MORE },
+          { from: '1.0.6', value: ANY_COUNT },
+        ],
+        evidence: `${KUBERNETES_EVIDENCE}; notes 1.7.0; see kubernetesUpstreamSupport in availability.ts`,
+      },
+      multicluster: { since: '1.12.2', arguments: ANY_COUNT, evidence: KUBERNETES_EVIDENCE },
+      startup_timeout: { since: '1.12.3', arguments: { min: 1, positions: [DURATION] }, evidence: KUBERNETES_EVIDENCE },
+      apiserver_qps: { since: '1.14.0', arguments: one({ kind: 'number', min: 0 }), evidence: KUBERNETES_EVIDENCE },
+      apiserver_burst: { since: '1.14.0', arguments: one(NON_NEGATIVE), evidence: KUBERNETES_EVIDENCE },
+      apiserver_max_inflight: { since: '1.14.0', arguments: one(NON_NEGATIVE), evidence: KUBERNETES_EVIDENCE },
+      zonal: { since: '1.14.7', arguments: NONE, evidence: KUBERNETES_EVIDENCE },
+    },
+    evidence: KUBERNETES_EVIDENCE,
+  },
+
+  forward: {
+    arguments: always('unchecked'),
+    block: always('options'),
+    oncePerBlock: [{ from: '1.0.0', value: false }, { from: '1.1.0', value: true }, { from: '1.9.4', value: false }],
+    options: {
+      except: { since: '1.0.5', arguments: ONE_OR_MORE, evidence: FORWARD_EVIDENCE },
+      max_fails: { since: '1.0.5', arguments: one(NON_NEGATIVE), evidence: FORWARD_EVIDENCE },
+      health_check: {
+        since: '1.0.5',
+        arguments: [
+          { from: '1.0.5', value: one({ kind: 'duration', min: 0 }) },
+          { from: '1.6.8', value: { min: 1, max: 2, positions: [{ kind: 'duration', min: 0 }, { kind: 'enum', values: ['no_rec'] }] } },
+          { from: '1.9.2', value: { min: 1, max: 4, positions: [{ kind: 'duration', min: 0 }] } },
+        ],
+        evidence: `${FORWARD_EVIDENCE} (\`no_rec\` 1.6.8, \`domain NAME\` 1.9.2)`,
+      },
+      force_tcp: { since: '1.0.5', arguments: NONE, evidence: FORWARD_EVIDENCE },
+      prefer_udp: { since: '1.2.0', arguments: NONE, evidence: FORWARD_EVIDENCE },
+      tls: { since: '1.0.5', arguments: { min: 0, max: 3 }, evidence: FORWARD_EVIDENCE },
+      tls_servername: { since: '1.0.5', arguments: one(ANY), evidence: FORWARD_EVIDENCE },
+      expire: { since: '1.0.5', arguments: one({ kind: 'duration', min: 0 }), evidence: FORWARD_EVIDENCE },
+      policy: {
+        since: '1.0.5',
+        arguments: [
+          { from: '1.0.5', value: one({ kind: 'enum', values: ['random', 'round_robin'] }) },
+          { from: '1.1.2', value: POLICY },
+        ],
+        evidence: `${FORWARD_EVIDENCE} (\`sequential\` from 1.1.2)`,
+      },
+      max_concurrent: {
+        since: '1.6.8',
+        arguments: one(NON_NEGATIVE),
+        evidence: `${FORWARD_EVIDENCE}; notes 1.6.8 ("plugin/forward: Add max_concurrent option", coredns/coredns#3640)`,
+      },
+      next: { since: '1.11.4', arguments: ONE_OR_MORE, evidence: FORWARD_EVIDENCE },
+      failfast_all_unhealthy_upstreams: { since: '1.12.1', arguments: NONE, evidence: FORWARD_EVIDENCE },
+      failover: { since: '1.13.0', arguments: ONE_OR_MORE, evidence: FORWARD_EVIDENCE },
+      max_connect_attempts: { since: '1.13.2', arguments: one(NON_NEGATIVE), evidence: FORWARD_EVIDENCE },
+      max_idle_conns: { since: '1.14.1', arguments: one(NON_NEGATIVE), evidence: FORWARD_EVIDENCE },
+      max_age: { since: '1.14.3', arguments: one({ kind: 'duration', min: 0 }), evidence: FORWARD_EVIDENCE },
+      next_on_nodata: { since: '1.14.4', arguments: NONE, evidence: FORWARD_EVIDENCE },
+      resolver: { since: '1.14.4', arguments: ONE_OR_MORE, evidence: `${FORWARD_EVIDENCE} (hostname TOs and the \`resolver\` option)` },
+      read_timeout: { since: '1.14.5', arguments: one({ kind: 'duration', min: 0 }), evidence: FORWARD_EVIDENCE },
+      doh_method: { since: '1.14.5', arguments: one(ANY), evidence: FORWARD_EVIDENCE },
+      source_address: { since: '1.14.6', arguments: one({ kind: 'ip' }), evidence: FORWARD_EVIDENCE },
+    },
+    evidence: FORWARD_EVIDENCE,
+  },
+
+  proxy: {
+    arguments: always('unchecked'),
+    block: always('options'),
+    oncePerBlock: always(false),
+    options: {
+      policy: { since: '1.0.0', arguments: one({ kind: 'enum', values: ['random', 'least_conn', 'round_robin', 'first', 'sequential'] }), evidence: 'plugin/proxy/upstream.go at v1.2.6; plugin/pkg/healthcheck/policy.go at v1.2.6' },
+      fail_timeout: { since: '1.0.0', arguments: one(DURATION), evidence: 'plugin/proxy/upstream.go at v1.2.6' },
+      max_fails: { since: '1.0.0', arguments: one(INTEGER), evidence: 'plugin/proxy/upstream.go at v1.2.6' },
+      health_check: { since: '1.0.0', arguments: { min: 1, max: 2, positions: [ANY, DURATION] }, evidence: 'plugin/proxy/upstream.go at v1.2.6' },
+      except: { since: '1.0.0', arguments: ONE_OR_MORE, evidence: 'plugin/proxy/upstream.go at v1.2.6' },
+      spray: { since: '1.0.0', arguments: NONE, evidence: 'plugin/proxy/upstream.go at v1.2.6' },
+      protocol: { since: '1.0.0', arguments: { min: 1, max: 3, positions: [{ kind: 'enum', values: ['dns', 'grpc', 'https_google'] }] }, evidence: 'plugin/proxy/upstream.go at v1.0.0, v1.2.0 (https_google gone), v1.2.6' },
+    },
+    evidence: 'plugin/proxy/upstream.go and setup.go at v1.0.0, v1.2.0, v1.2.6, v1.4.0',
+  },
+
+  cache: {
+    // `cache [TTL] [ZONES…]`: a first argument that is an integer is the TTL and must be positive.
+    arguments: always({ min: 0, positions: [{ kind: 'integer', min: 1, orOther: true }] }),
+    block: always('options'),
+    oncePerBlock: [{ from: '1.0.0', value: false }, { from: '1.1.0', value: true }],
+    options: {
+      // CAPACITY [TTL [MINTTL]]: the minimum TTL from 1.2.3; words after those are not read.
+      success: {
+        since: '1.0.0',
+        arguments: [
+          { from: '1.0.0', value: { min: 1, positions: [INTEGER, POSITIVE] } },
+          { from: '1.2.3', value: { min: 1, positions: [INTEGER, POSITIVE, NON_NEGATIVE] } },
+        ],
+        evidence: `${CACHE_EVIDENCE}, v1.2.3 (minimum TTL)`,
+      },
+      denial: {
+        since: '1.0.0',
+        arguments: [
+          { from: '1.0.0', value: { min: 1, positions: [INTEGER, POSITIVE] } },
+          { from: '1.2.3', value: { min: 1, positions: [INTEGER, POSITIVE, NON_NEGATIVE] } },
+        ],
+        evidence: `${CACHE_EVIDENCE}, v1.2.3 (minimum TTL)`,
+      },
+      prefetch: { since: '1.0.0', arguments: { min: 1, max: 3, positions: [NON_NEGATIVE, DURATION, { kind: 'percent', min: 10, max: 90 }] }, evidence: CACHE_EVIDENCE },
+      serve_stale: {
+        since: '1.6.6',
+        arguments: [
+          { from: '1.6.6', value: { min: 0, max: 1, positions: [{ kind: 'duration', min: 0 }] } },
+          { from: '1.9.4', value: { min: 0, max: 2, positions: [{ kind: 'duration', min: 0 }, { kind: 'enum', values: ['immediate', 'verify'], caseInsensitive: true }] } },
+          { from: '1.14.4', value: { min: 0, max: 3, positions: [{ kind: 'duration', min: 0 }, { kind: 'enum', values: ['immediate', 'verify'], caseInsensitive: true }] } },
+          { from: '1.14.7', value: { min: 0, max: 5, positions: [{ kind: 'duration', min: 0 }, { kind: 'enum', values: ['immediate', 'verify'], caseInsensitive: true }] } },
+        ],
+        evidence: CACHE_EVIDENCE,
+      },
+      servfail: { since: '1.9.4', arguments: one({ kind: 'duration', min: 0 }), evidence: CACHE_EVIDENCE },
+      disable: { since: '1.9.4', arguments: { min: 1, positions: [{ kind: 'enum', values: ['success', 'denial'] }] }, evidence: CACHE_EVIDENCE },
+      keepttl: { since: '1.10.1', arguments: NONE, evidence: CACHE_EVIDENCE },
+      serve_stale_policy: { since: '1.14.7', arguments: one({ kind: 'enum', values: ['prefer_positive'], caseInsensitive: true }), onceFrom: '1.14.7', evidence: CACHE_EVIDENCE },
+    },
+    evidence: CACHE_EVIDENCE,
+  },
+
+  errors: {
+    arguments: always({ min: 0, max: 1, positions: [{ kind: 'enum', values: ['stdout'] }] }),
+    block: [{ from: '1.0.0', value: 'none' }, { from: '1.2.6', value: 'options' }],
+    oncePerBlock: [{ from: '1.0.0', value: false }, { from: '1.1.0', value: true }],
+    options: {
+      consolidate: {
+        since: '1.2.6',
+        arguments: [
+          { from: '1.2.6', value: { min: 2, max: 2, positions: [DURATION] } },
+          { from: '1.9.3', value: { min: 2, max: 3, positions: [DURATION] } },
+          { from: '1.14.0', value: { min: 2, max: 4, positions: [DURATION] } },
+        ],
+        evidence: setup('errors', 'v1.2.6 (coredns/coredns#2192), v1.9.3 (log level), v1.14.0 (show_first)'),
+      },
+      stacktrace: { since: '1.9.3', arguments: NONE, evidence: setup('errors', 'v1.9.3') },
+    },
+    evidence: setup('errors', 'v1.0.0, v1.1.0, v1.2.6, v1.9.3, v1.14.0'),
+  },
+
+  health: {
+    arguments: always(OPTIONAL_LISTENER),
+    block: always('options'),
+    oncePerBlock: always(false),
+    options: {
+      lameduck: { since: '1.0.5', arguments: one(DURATION), evidence: `${setup('health', 'v1.0.5, v1.2.6, v1.14.7')}; notes 1.0.5` },
+    },
+    evidence: setup('health', 'v1.0.0, v1.0.5, v1.2.6, v1.6.9, v1.14.7'),
+  },
+
+  ready: {
+    arguments: always(OPTIONAL_LISTENER),
+    // 1.14.3 reads `monitor` and passes over any other line.
+    block: [{ from: '1.0.0', value: 'none' }, { from: '1.12.2', value: 'options' }, { from: '1.14.3', value: 'lenient' }, { from: '1.14.4', value: 'options' }],
+    oncePerBlock: [{ from: '1.0.0', value: false }, { from: '1.5.0', value: true }],
+    options: {
+      monitor: { since: '1.12.2', arguments: one({ kind: 'enum', values: ['until-ready', 'continuously'] }), evidence: setup('ready', 'v1.12.2, v1.14.7') },
+    },
+    evidence: setup('ready', 'v1.5.0, v1.6.9, v1.12.2, v1.14.3, v1.14.4, v1.14.7'),
+  },
+
+  loop: {
+    arguments: always(NONE),
+    block: always('none'),
+    oncePerBlock: [{ from: '1.0.0', value: false }, { from: '1.2.1', value: true }],
+    options: {},
+    evidence: setup('loop', 'v1.2.1, v1.6.9, v1.14.7'),
+  },
+
+  reload: {
+    arguments: [
+      { from: '1.0.0', value: { min: 0, max: 2, positions: [{ kind: 'duration', min: 2 }, { kind: 'duration', min: 1 }] } },
+      { from: '1.14.2', value: { min: 0, max: 2, positions: [{ kind: 'duration', min: 2 }, { kind: 'duration', min: 1, orZero: true }] } },
+    ],
+    // Setup reads the first line's arguments only: a block, or a second line, is never read.
+    block: always('ignored'),
+    oncePerBlock: always(false),
+    options: {},
+    evidence: `${setup('reload', 'v1.2.6, v1.6.9, v1.8.0, v1.14.1, v1.14.2, v1.14.7')} (interval at least 2s; jitter at least 1s, or 0 from 1.14.2)`,
+  },
+
+  loadbalance: {
+    arguments: [
+      { from: '1.0.0', value: { min: 0, max: 1, positions: [{ kind: 'enum', values: ['round_robin'] }] } },
+      { from: '1.10.1', value: { min: 0, max: 2, positions: [{ kind: 'enum', values: ['round_robin', 'weighted'] }] } },
+    ],
+    // Until 1.12.3 setup returns after the plugin line (the `weighted` policy of 1.10.1 reads its own block).
+    block: [{ from: '1.0.0', value: 'ignored' }, { from: '1.12.4', value: 'options' }],
+    oncePerBlock: always(false),
+    options: {
+      reload: { since: '1.12.4', arguments: one(DURATION), requires: { from: '1.12.4', pluginArgument: 'weighted', what: 'the `weighted` policy' }, evidence: setup('loadbalance', 'v1.10.1 (weighted only), v1.12.4') },
+      prefer: { since: '1.12.4', arguments: ANY_COUNT, evidence: setup('loadbalance', 'v1.12.4') },
+    },
+    evidence: setup('loadbalance', 'v1.2.6, v1.10.1, v1.12.4'),
+  },
+
+  prometheus: {
+    arguments: always(OPTIONAL_LISTENER),
+    block: [{ from: '1.0.0', value: 'none' }, { from: '1.14.3', value: 'options' }],
+    oncePerBlock: always(true),
+    options: {
+      runtime_metrics: { since: '1.14.3', arguments: NONE, evidence: 'plugin/metrics/setup.go at v1.14.3' },
+      tls: { since: '1.14.3', arguments: one(ANY), onceFrom: '1.14.3', evidence: 'plugin/metrics/setup.go at v1.14.3' },
+    },
+    evidence: 'plugin/metrics/setup.go at v1.0.0, v1.2.6, v1.6.9, v1.14.3, v1.14.7',
+  },
+
+  log: {
+    arguments: always(ANY_COUNT),
+    block: always('options'),
+    oncePerBlock: always(false),
+    options: {
+      class: { since: '1.0.0', arguments: { min: 1, rest: { kind: 'enum', values: ['all', 'denial', 'error', 'success'] } }, evidence: setup('log', 'v1.0.0, v1.2.6, v1.6.9, v1.14.7') },
+    },
+    evidence: setup('log', 'v1.0.0, v1.2.6, v1.6.9, v1.14.7'),
+  },
+
+  hosts: {
+    arguments: always(ANY_COUNT),
+    block: always('hosts-entries'),
+    oncePerBlock: [{ from: '1.0.0', value: false }, { from: '1.1.0', value: true }],
+    options: {
+      fallthrough: { since: '1.0.0', arguments: ANY_COUNT, evidence: setup('hosts', 'v1.0.0') },
+      no_reverse: { since: '1.4.0', arguments: ANY_COUNT, evidence: setup('hosts', 'v1.4.0') },
+      reload: { since: '1.4.0', arguments: one({ kind: 'duration', min: 0 }), evidence: setup('hosts', 'v1.4.0, v1.14.7') },
+      ttl: { since: '1.4.0', arguments: { min: 1, positions: [{ kind: 'integer', min: 1, max: 65535 }] }, evidence: setup('hosts', 'v1.4.0, v1.6.9') },
+      fallthrough_unsupported: {
+        since: '1.14.7',
+        arguments: NONE,
+        requires: { from: '1.14.7', option: 'fallthrough', what: '`fallthrough` ("fallthrough_unsupported requires fallthrough")' },
+        evidence: setup('hosts', 'v1.14.7'),
+      },
+    },
+    evidence: setup('hosts', 'v1.0.0, v1.1.0, v1.4.0, v1.6.9, v1.14.7'),
+  },
+
+  rewrite: {
+    arguments: [
+      { from: '1.0.0', value: { min: 2, positions: [{ kind: 'enum', values: ['continue', 'stop', 'name', 'class', 'type', 'edns0'] }] } },
+      { from: '1.2.3', value: { min: 2, positions: [{ kind: 'enum', values: ['continue', 'stop', 'name', 'class', 'type', 'edns0', 'ttl'] }] } },
+      { from: '1.11.0', value: { min: 2, positions: [{ kind: 'enum', values: ['continue', 'stop', 'name', 'class', 'type', 'edns0', 'ttl', 'cname'] }] } },
+      { from: '1.12.0', value: { min: 2, positions: [{ kind: 'enum', values: ['continue', 'stop', 'name', 'class', 'type', 'edns0', 'ttl', 'cname', 'rcode'] }] } },
+    ],
+    block: always('unchecked'),
+    blockExtendsArguments: true,
+    oncePerBlock: always(false),
+    options: {},
+    evidence: 'plugin/rewrite/setup.go and rewrite.go at v1.0.0, v1.2.3 (ttl), v1.11.0 (cname), v1.12.0 (rcode), v1.14.7 (fields of the top-level forms only)',
+  },
+
+  template: {
+    arguments: always(ONE_OR_MORE),
+    block: always('options'),
+    oncePerBlock: always(false),
+    options: {
+      match: { since: '1.0.3', arguments: ONE_OR_MORE, evidence: setup('template', 'v1.0.3') },
+      answer: { since: '1.0.3', arguments: ONE_OR_MORE, evidence: setup('template', 'v1.0.3') },
+      additional: { since: '1.0.3', arguments: ONE_OR_MORE, evidence: setup('template', 'v1.0.3') },
+      authority: { since: '1.0.3', arguments: ONE_OR_MORE, evidence: setup('template', 'v1.0.3') },
+      rcode: { since: '1.0.3', arguments: one(ANY), evidence: setup('template', 'v1.0.3') },
+      fallthrough: { since: '1.0.3', arguments: ANY_COUNT, evidence: setup('template', 'v1.0.3') },
+      upstream: { since: '1.0.6', arguments: ANY_COUNT, evidence: setup('template', 'v1.0.6, v1.14.7') },
+      ederror: { since: '1.10.1', arguments: { min: 1, max: 2 }, evidence: setup('template', 'v1.10.1') },
+    },
+    evidence: setup('template', 'v1.0.3, v1.0.6, v1.10.1, v1.14.7'),
+  },
+
+  federation: {
+    arguments: always(ANY_COUNT),
+    block: always('name-pairs'),
+    oncePerBlock: always(false),
+    options: {
+      upstream: { since: '1.0.0', confirmedFrom: true, arguments: ANY_COUNT, evidence: setup('federation', 'v1.2.3, v1.2.6') },
+    },
+    evidence: `${setup('federation', 'v1.0.0, v1.2.6')}; github.com/coredns/federation at v1.6.9`,
+  },
+
+  k8s_external: {
+    arguments: always(ANY_COUNT),
+    block: always('options'),
+    oncePerBlock: always(false),
+    options: {
+      ttl: { since: '1.3.0', arguments: { min: 1, positions: [{ kind: 'integer', min: 0, max: 3600 }] }, evidence: setup('k8s_external', 'v1.3.0') },
+      apex: { since: '1.3.0', arguments: ONE_OR_MORE, evidence: setup('k8s_external', 'v1.3.0') },
+      headless: { since: '1.9.4', arguments: ANY_COUNT, evidence: setup('k8s_external', 'v1.9.4') },
+      fallthrough: { since: '1.11.0', arguments: ANY_COUNT, evidence: setup('k8s_external', 'v1.11.0') },
+    },
+    requiresPlugin: { from: '1.11.0', plugin: 'kubernetes', message: 'kubernetes plugin not loaded' },
+    evidence: `${setup('k8s_external', 'v1.3.0, v1.9.4, v1.10.1, v1.11.0, v1.14.7')} (without kubernetes: ignored until 1.10.1, "kubernetes plugin not loaded" from 1.11.0, coredns/coredns#5959)`,
+  },
+
+  transfer: {
+    arguments: always(ANY_COUNT),
+    block: always('options'),
+    oncePerBlock: always(false),
+    options: {
+      to: { since: '1.6.5', arguments: ONE_OR_MORE, evidence: setup('transfer', 'v1.6.5, v1.8.0') },
+      source: { since: '1.14.5', arguments: one({ kind: 'ip' }), onceFrom: '1.14.5', evidence: setup('transfer', 'v1.14.5') },
+    },
+    requiredOptions: [{ from: '1.6.5', option: 'to', message: "'to' is required" }],
+    evidence: `${setup('transfer', 'v1.6.5, v1.8.0, v1.14.5')} ("'to' is required")`,
+  },
+
+  autopath: {
+    arguments: always(ONE_OR_MORE),
+    block: always('none'),
+    oncePerBlock: always(false),
+    options: {},
+    evidence: setup('autopath', 'v1.0.0, v1.6.9, v1.14.7'),
+  },
+
+  bind: {
+    arguments: always(ONE_OR_MORE),
+    block: [{ from: '1.0.0', value: 'none' }, { from: '1.8.4', value: 'options' }],
+    oncePerBlock: always(false),
+    options: {
+      except: { since: '1.8.4', arguments: ONE_OR_MORE, evidence: setup('bind', 'v1.8.4') },
+    },
+    evidence: setup('bind', 'v1.0.0, v1.8.4, v1.14.7'),
+  },
+
+  acl: {
+    arguments: always(ANY_COUNT),
+    block: always('options'),
+    oncePerBlock: always(false),
+    options: {
+      allow: { since: '1.6.4', arguments: ONE_OR_MORE, evidence: setup('acl', 'v1.6.4, v1.8.0') },
+      block: { since: '1.6.4', arguments: ONE_OR_MORE, evidence: setup('acl', 'v1.6.4, v1.8.0') },
+      filter: { since: '1.8.2', arguments: ONE_OR_MORE, evidence: setup('acl', 'v1.8.2') },
+      drop: { since: '1.10.1', arguments: ONE_OR_MORE, evidence: setup('acl', 'v1.10.1') },
+    },
+    evidence: setup('acl', 'v1.6.4, v1.8.0, v1.8.2, v1.10.1, v1.12.2'),
+  },
+
+  file: {
+    arguments: always(ONE_OR_MORE),
+    block: always('options'),
+    oncePerBlock: always(false),
+    options: {
+      transfer: { since: '1.0.0', removedIn: '1.8.0', replacement: 'the transfer plugin', arguments: { min: 2 }, evidence: setup('file', 'v1.0.0, v1.8.0') },
+      no_reload: { since: '1.0.0', removedIn: '1.5.0', arguments: ANY_COUNT, evidence: setup('file', 'v1.0.0, v1.5.0') },
+      reload: { since: '1.2.3', arguments: { min: 1, positions: [DURATION] }, evidence: setup('file', 'v1.2.3') },
+      upstream: { since: '1.0.0', arguments: ANY_COUNT, evidence: setup('file', 'v1.0.0, v1.14.7') },
+      fallthrough: { since: '1.12.2', arguments: ANY_COUNT, evidence: setup('file', 'v1.12.2') },
+      reload_by_mtime: { since: '1.14.4', arguments: ANY_COUNT, evidence: setup('file', 'v1.14.4') },
+    },
+    evidence: setup('file', 'v1.0.0, v1.2.3, v1.5.0, v1.8.0, v1.12.2, v1.14.4'),
+  },
+
+  etcd: {
+    arguments: always(ANY_COUNT),
+    block: always('options'),
+    oncePerBlock: always(false),
+    options: {
+      stubzones: { since: '1.0.0', arguments: ANY_COUNT, evidence: setup('etcd', 'v1.0.0') },
+      fallthrough: { since: '1.0.0', arguments: ANY_COUNT, evidence: setup('etcd', 'v1.0.0') },
+      debug: { since: '1.0.0', arguments: ANY_COUNT, evidence: setup('etcd', 'v1.0.0') },
+      path: { since: '1.0.0', arguments: ONE_OR_MORE, evidence: setup('etcd', 'v1.0.0') },
+      endpoint: { since: '1.0.0', arguments: ONE_OR_MORE, evidence: setup('etcd', 'v1.0.0') },
+      upstream: { since: '1.0.0', arguments: ANY_COUNT, evidence: setup('etcd', 'v1.0.0') },
+      tls: { since: '1.0.0', arguments: { min: 0, max: 3 }, evidence: setup('etcd', 'v1.0.0') },
+      credentials: { since: '1.4.0', arguments: { min: 2 }, evidence: setup('etcd', 'v1.4.0') },
+      'min-lease-ttl': { since: '1.12.4', arguments: one(ANY), evidence: setup('etcd', 'v1.12.4') },
+      'max-lease-ttl': { since: '1.12.4', arguments: one(ANY), evidence: setup('etcd', 'v1.12.4') },
+    },
+    evidence: setup('etcd', 'v1.0.0, v1.4.0, v1.12.4'),
+  },
+
+  grpc: {
+    arguments: always('unchecked'),
+    block: always('options'),
+    oncePerBlock: [{ from: '1.0.0', value: false }, { from: '1.5.0', value: true }],
+    options: {
+      except: { since: '1.5.0', arguments: ONE_OR_MORE, evidence: setup('grpc', 'v1.5.0') },
+      tls: { since: '1.5.0', arguments: { min: 0, max: 3 }, evidence: setup('grpc', 'v1.5.0') },
+      tls_servername: { since: '1.5.0', arguments: one(ANY), evidence: setup('grpc', 'v1.5.0') },
+      policy: { since: '1.5.0', arguments: POLICY, evidence: setup('grpc', 'v1.5.0') },
+      fallthrough: { since: '1.12.3', arguments: ANY_COUNT, evidence: setup('grpc', 'v1.12.3') },
+    },
+    evidence: setup('grpc', 'v1.5.0, v1.6.9, v1.12.3, v1.14.7'),
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Reading the table
+// ---------------------------------------------------------------------------------------------
+
+/** The value of the era `version` falls in (undefined before the first era). */
+export function eraAt<T>(eras: readonly Era<T>[], version: CoreDnsVersion): T | undefined {
+  let found: T | undefined;
+  for (const era of eras) if (isCoreDnsVersionAtLeast(version, era.from)) found = era.value;
+  return found;
+}
+
+/** The syntax facts of `plugin`, or undefined when the table does not model it. */
+export function pluginSyntax(plugin: string): PluginSyntax | undefined {
+  return Object.hasOwn(PLUGIN_SYNTAX, plugin) ? PLUGIN_SYNTAX[plugin] : undefined;
+}
+
+/** The facts of one option, or undefined. */
+export function optionSyntax(plugin: string, option: string): OptionSyntax | undefined {
+  const syntax = pluginSyntax(plugin);
+  if (syntax === undefined || !Object.hasOwn(syntax.options, option)) return undefined;
+  return syntax.options[option];
+}
+
+/** The argument shape of an option in `version` (whether or not the option exists then). */
+export function optionArgumentsAt(option: OptionSyntax, version: CoreDnsVersion): ArgumentShape | undefined {
+  const shape = option.arguments;
+  return 'min' in shape ? shape : eraAt(shape as readonly Era<ArgumentShape>[], version);
+}
+
+/** Every `plugin option` pair of the table. */
+export const OPTIONS_WITH_SYNTAX: readonly string[] = Object.freeze(
+  Object.entries(PLUGIN_SYNTAX)
+    .flatMap(([plugin, syntax]) => Object.keys(syntax.options).map((option) => `${plugin} ${option}`))
+    .sort(),
+);
+
+/**
+ * Everything the table says about `version`, as one JSON text: two releases with the same text
+ * accept the same plugin lines and options.
+ */
+export function syntaxRulesAt(version: string): string {
+  const v = parseCoreDnsVersion(version);
+  const atLeast = (from: CoreDnsVersion | undefined) => from !== undefined && isCoreDnsVersionAtLeast(v, from);
+  const plugins = Object.entries(PLUGIN_SYNTAX).map(([plugin, syntax]) => ({
+    plugin,
+    arguments: eraAt(syntax.arguments, v),
+    block: eraAt(syntax.block, v),
+    once: eraAt(syntax.oncePerBlock, v),
+    requires: atLeast(syntax.requiresPlugin?.from) ? syntax.requiresPlugin?.plugin : undefined,
+    required: (syntax.requiredOptions ?? []).filter((entry) => atLeast(entry.from)).map((entry) => entry.option),
+    extends: syntax.blockExtendsArguments,
+    options: Object.entries(syntax.options)
+      .filter(([, option]) => atLeast(option.since) && !atLeast(option.removedIn))
+      .map(([name, option]) => ({ name, arguments: optionArgumentsAt(option, v), once: atLeast(option.onceFrom), ignored: atLeast(option.ignoredFrom) })),
+  }));
+  return JSON.stringify(plugins);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Judging arguments
+// ---------------------------------------------------------------------------------------------
+
+const DURATION_UNITS: Readonly<Record<string, number>> = { ns: 1e-9, us: 1e-6, 'µs': 1e-6, 'μs': 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
+
+/**
+ * A Go duration (`time.ParseDuration`) in seconds, or undefined when Go refuses it: an optional
+ * sign, then one or more `NUMBER UNIT` (`1h30m`, `1.5s`), or a bare `0`.
+ */
+export function parseGoDuration(text: string): number | undefined {
+  let rest = text;
+  let sign = 1;
+  if (rest.startsWith('-') || rest.startsWith('+')) {
+    if (rest.startsWith('-')) sign = -1;
+    rest = rest.slice(1);
+  }
+  if (rest === '0') return 0;
+  if (rest === '') return undefined;
+  let total = 0;
+  const part = /^([0-9]*(?:\.[0-9]*)?)(ns|us|µs|μs|ms|s|m|h)/;
+  while (rest !== '') {
+    const match = part.exec(rest);
+    if (match === null) return undefined;
+    const [whole = '', number = '', unit = ''] = match;
+    if (number === '' || number === '.') return undefined;
+    total += Number(number) * (DURATION_UNITS[unit] ?? 0);
+    rest = rest.slice(whole.length);
+  }
+  return sign * total;
+}
+
+/** A Go `strconv.Atoi` integer, or undefined. */
+export function parseGoInteger(text: string): number | undefined {
+  if (!/^[+-]?[0-9]+$/.test(text)) return undefined;
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : undefined;
+}
+
+/** Why `argument` does not fit `spec` (undefined when it does). */
+export function argumentProblem(argument: string, spec: ArgumentSpec): string | undefined {
+  switch (spec.kind) {
+    case 'any':
+      return undefined;
+    case 'duration': {
+      const seconds = parseGoDuration(argument);
+      if (seconds === undefined) return `'${argument}' is not a duration (e.g. 30s, 5m)`;
+      if (spec.orZero === true && seconds === 0) return undefined;
+      if (spec.min !== undefined && seconds < spec.min) return spec.min === 0 ? `'${argument}' is negative` : `'${argument}' is less than ${spec.min}s`;
+      return undefined;
+    }
+    case 'integer': {
+      const value = parseGoInteger(argument);
+      if (value === undefined) return spec.orOther === true ? undefined : `'${argument}' is not an integer`;
+      if ((spec.min !== undefined && value < spec.min) || (spec.max !== undefined && value > spec.max)) {
+        return `${value} is outside [${spec.min ?? '…'}, ${spec.max ?? '…'}]`;
+      }
+      return undefined;
+    }
+    case 'enum': {
+      const written = spec.caseInsensitive === true ? argument.toLowerCase() : argument;
+      return spec.values.includes(written) ? undefined : `'${argument}' is not one of ${spec.values.join(', ')}`;
+    }
+    case 'number':
+      if (!/^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/.test(argument) && !/^[+-]?(?:inf|infinity|nan)$/i.test(argument)) return `'${argument}' is not a number`;
+      return spec.min !== undefined && Number(argument) < spec.min ? `${argument} is less than ${spec.min}` : undefined;
+    case 'host-port':
+      return splitHostPort(argument) === undefined ? `'${argument}' is not HOST:PORT` : undefined;
+    case 'ip':
+      return isGoIP(argument) ? undefined : `'${argument}' is not an IP address`;
+    case 'percent': {
+      if (!argument.endsWith('%')) return `'${argument}' does not end with %`;
+      const value = parseGoInteger(argument.slice(0, -1));
+      if (value === undefined) return `'${argument}' is not a percentage`;
+      return value < spec.min || value > spec.max ? `${value}% is outside [${spec.min}, ${spec.max}]` : undefined;
+    }
+  }
+}
+
+/** What is wrong with `args` for `shape`: a count problem or one argument's problem. */
+export type ArgumentVerdict =
+  | { readonly kind: 'ok' }
+  | { readonly kind: 'count'; readonly expected: string }
+  | { readonly kind: 'invalid'; readonly index: number; readonly problem: string };
+
+export function judgeArguments(args: readonly string[], shape: ArgumentShape): ArgumentVerdict {
+  if (args.length < shape.min || (shape.max !== undefined && args.length > shape.max)) {
+    const expected =
+      shape.max === undefined ? `at least ${shape.min}` : shape.min === shape.max ? `exactly ${shape.min}` : `${shape.min} to ${shape.max}`;
+    return { kind: 'count', expected };
+  }
+  for (const [index, argument] of args.entries()) {
+    const spec = shape.positions?.[index] ?? (index >= (shape.positions?.length ?? 0) ? shape.rest : undefined);
+    if (spec === undefined) continue;
+    const problem = argumentProblem(argument, spec);
+    if (problem !== undefined) return { kind: 'invalid', index, problem };
+  }
+  return { kind: 'ok' };
+}

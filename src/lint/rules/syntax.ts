@@ -1,0 +1,203 @@
+import type { Directive } from '../../corefile/model.js';
+import { coreDnsOptionAvailability, isUsable } from '../../coredns/availability.js';
+import { hasPlaceholder } from '../../coredns/destinations.js';
+import { eraAt, judgeArguments, optionArgumentsAt, pluginSyntax } from '../../coredns/plugin-syntax.js';
+import type { ArgumentShape, PluginSyntax } from '../../coredns/plugin-syntax.js';
+import { isCoreDnsVersionAtLeast } from '../../coredns/versions.js';
+import { isGoIP } from '../../dns/go-net.js';
+import type { SourcePosition } from '../../util/source-position.js';
+import type { BlockInfo, LintContext } from '../context.js';
+import { ORIGIN, placedLabels, quote, where } from '../context.js';
+import { closestNames } from '../suggest.js';
+import { checkOption } from './options.js';
+
+/**
+ * Plugin lines and their blocks as the release's setup code reads them, from the table of
+ * src/coredns/plugin-syntax.ts: argument counts and kinds (durations, integers and their ranges,
+ * words), options the plugin does not have, options given twice, blocks a plugin does not read,
+ * plugins allowed once per server block, and what an option or plugin needs beside it. Every
+ * error here is a Corefile that release refuses to start with. Codes: `argument-count`,
+ * `argument-invalid`, `option-unknown`, `option-repeated`, `option-ignored`, `plugin-repeated`,
+ * `requirement-missing` (and, through options.ts, the option timelines).
+ *
+ * Plugins outside the table are not judged here (their options still go through options.ts).
+ */
+
+/** Arguments are reported as a count problem or their first invalid argument. */
+function checkArguments(
+  context: LintContext,
+  args: readonly string[],
+  shape: ArgumentShape,
+  what: string,
+  position: SourcePosition,
+  argumentPositions: readonly SourcePosition[] | undefined,
+  pathAt: (at: SourcePosition) => string,
+): boolean {
+  if (args.some(hasPlaceholder)) return true;
+  const verdict = judgeArguments(args, shape);
+  const v = context.version;
+  switch (verdict.kind) {
+    case 'ok':
+      return true;
+    case 'count':
+      context.report('argument-count', position, pathAt(position), `${what} takes ${verdict.expected} argument${verdict.expected === 'exactly 1' ? '' : 's'}, not ${args.length}: CoreDNS ${v} does not start`);
+      return false;
+    case 'invalid': {
+      const at = argumentPositions?.[verdict.index] ?? position;
+      context.report('argument-invalid', at, pathAt(at), `${what}: ${verdict.problem}: CoreDNS ${v} does not start`);
+      return false;
+    }
+  }
+}
+
+/** Checks one written plugin line: its arguments and the lines of its block. */
+export function checkPluginSyntax(context: LintContext, directive: Directive, label: string): void {
+  const { name } = directive;
+  const syntax = pluginSyntax(name);
+  const options = directive.block?.directives ?? [];
+  if (syntax === undefined) {
+    for (const option of options) checkOption(context, name, option, label);
+    return;
+  }
+  const v = context.version;
+  const position = directive.position ?? ORIGIN;
+  const path = where(position, label, name);
+  const shape = eraAt(syntax.arguments, v);
+  const args =
+    syntax.blockExtendsArguments === true && directive.arguments.length < 2 && directive.block !== undefined
+      ? [...directive.arguments, ...options.flatMap((option) => [option.name, ...option.arguments])]
+      : directive.arguments;
+  if (shape !== undefined && shape !== 'unchecked') {
+    checkArguments(context, args, shape, `plugin ${quote(name)}`, position, directive.argumentPositions, (at) => where(at, label, name));
+  }
+  for (const required of syntax.requiredOptions ?? []) {
+    if (isCoreDnsVersionAtLeast(v, required.from) && !options.some((option) => option.name === required.option)) {
+      context.report('requirement-missing', position, path, `${name} needs a ${quote(required.option)} line in its block: CoreDNS ${v} stops with "${required.message}"`);
+    }
+  }
+  if (directive.block === undefined) return;
+  const reading = eraAt(syntax.block, v) ?? 'unchecked';
+  switch (reading) {
+    case 'unchecked':
+      for (const option of options) checkOption(context, name, option, label);
+      return;
+    case 'none': {
+      const first = options[0];
+      const at = first?.position ?? position;
+      context.report(
+        'option-unknown',
+        at,
+        first === undefined ? path : where(at, label, name, first.name),
+        `plugin ${quote(name)} reads no block in CoreDNS ${v}: it does not start with one (the block's first token is read as a second ${name} line or an argument)`,
+      );
+      return;
+    }
+    case 'ignored':
+      for (const option of options) {
+        const at = option.position ?? position;
+        context.report('option-ignored', at, where(at, label, name, option.name), `CoreDNS ${v} never reads the block of ${name}: ${quote(option.name)} has no effect`);
+      }
+      return;
+    case 'options':
+    case 'lenient':
+    case 'hosts-entries':
+    case 'name-pairs':
+      checkOptions(context, directive, syntax, reading, label);
+  }
+}
+
+function checkOptions(context: LintContext, directive: Directive, syntax: PluginSyntax, reading: 'options' | 'lenient' | 'hosts-entries' | 'name-pairs', label: string): void {
+  const { name: plugin } = directive;
+  const v = context.version;
+  const seen = new Set<string>();
+  const written = new Set((directive.block?.directives ?? []).map((option) => option.name));
+  let fellThrough = false;
+  for (const option of directive.block?.directives ?? []) {
+    const { name } = option;
+    const position = option.position ?? ORIGIN;
+    const path = where(position, label, plugin, name);
+    if (name === 'import' || hasPlaceholder(name)) continue;
+    const facts = Object.hasOwn(syntax.options, name) ? syntax.options[name] : undefined;
+    if (facts === undefined) {
+      if (reading === 'name-pairs') continue;
+      if (reading === 'lenient') {
+        context.report('option-ignored', position, path, `${quote(name)} is not an option of ${plugin} in CoreDNS ${v}, which passes over the line: it has no effect`);
+        continue;
+      }
+      if (reading === 'hosts-entries' && !fellThrough) {
+        if (!isGoIP(name)) {
+          context.report('option-ignored', position, path, `${quote(name)} is neither an option of hosts in CoreDNS ${v} nor an entry starting with an IP address: CoreDNS drops the line`);
+        }
+        continue;
+      }
+      reportUnknownOption(context, plugin, syntax, name, position, path);
+      continue;
+    }
+    const availability = coreDnsOptionAvailability(plugin, name, v);
+    if (reading === 'hosts-entries' && !fellThrough && !isUsable(availability)) {
+      context.report('option-ignored', position, path, `${quote(name)} is not an option of hosts in CoreDNS ${v} (${availability.since === undefined ? 'unknown there' : `it arrives in ${availability.since}`}): CoreDNS reads the line as a host entry and drops it`);
+      continue;
+    }
+    // Timelines (removed, not yet added, deprecated) and the kubernetes upstream history.
+    checkOption(context, plugin, option, label);
+    if (name === 'fallthrough') fellThrough = true;
+    if (!isUsable(availability)) continue;
+    if (plugin === 'kubernetes' && name === 'upstream') continue;
+    const shape = optionArgumentsAt(facts, v);
+    if (shape !== undefined) {
+      const ok = checkArguments(context, option.arguments, shape, `option ${quote(name)} of ${plugin}`, position, option.argumentPositions, (at) => where(at, label, plugin, name));
+      if (ok && facts.ignoredFrom !== undefined && isCoreDnsVersionAtLeast(v, facts.ignoredFrom)) {
+        context.report('option-ignored', position, path, `option ${quote(name)} of ${plugin} is accepted and has no effect in CoreDNS ${v}`);
+      }
+    }
+    if (facts.onceFrom !== undefined && isCoreDnsVersionAtLeast(v, facts.onceFrom) && seen.has(name)) {
+      context.report('option-repeated', position, path, `option ${quote(name)} of ${plugin} is given twice: CoreDNS ${v} does not start`);
+    }
+    seen.add(name);
+    const requires = facts.requires;
+    if (requires !== undefined && isCoreDnsVersionAtLeast(v, requires.from)) {
+      const missing =
+        (requires.option !== undefined && !written.has(requires.option)) || (requires.pluginArgument !== undefined && !directive.arguments.includes(requires.pluginArgument));
+      if (missing) context.report('requirement-missing', position, path, `option ${quote(name)} of ${plugin} needs ${requires.what}: CoreDNS ${v} does not start`);
+    }
+  }
+}
+
+function reportUnknownOption(context: LintContext, plugin: string, syntax: PluginSyntax, name: string, position: SourcePosition, path: string): void {
+  const v = context.version;
+  const message = context.memo(`option-unknown ${plugin} ${name}`, () => {
+    const known = Object.keys(syntax.options).filter((option) => isUsable(coreDnsOptionAvailability(plugin, option, v)));
+    const suggestions = closestNames(name, known).map(quote);
+    const guess = suggestions.length === 0 ? '' : `; did you mean ${suggestions.join(' or ')}?`;
+    const list = known.length === 0 ? `${plugin} has no options in CoreDNS ${v}` : `its options in CoreDNS ${v}: ${known.join(', ')}`;
+    return `${quote(name)} is not an option of ${plugin} (${list}): CoreDNS ${v} does not start ("unknown property" or a parse error)${guess}`;
+  });
+  context.report('option-unknown', position, path, message);
+}
+
+/**
+ * Per server block (after imports): plugins written twice where the release allows one line, and
+ * plugins that need another plugin in the block. `forward` is left to its own rule
+ * (`forward-once-per-block`).
+ */
+export function checkBlockSyntax(context: LintContext, info: BlockInfo): void {
+  const v = context.version;
+  const counted = new Map<string, number>();
+  for (const { directive, label } of info.directives) {
+    const { name } = directive;
+    if (name === 'forward' || !info.plugins.has(name)) continue;
+    const syntax = pluginSyntax(name);
+    if (syntax === undefined) continue;
+    const position = directive.position ?? ORIGIN;
+    const path = where(position, placedLabels(info, label), name);
+    const count = (counted.get(name) ?? 0) + 1;
+    counted.set(name, count);
+    if (count === 2 && eraAt(syntax.oncePerBlock, v) === true) {
+      context.report('plugin-repeated', position, path, `a second ${name} in block ${quote(info.label)}: CoreDNS ${v} stops with "this plugin can only be used once per Server Block"`);
+    }
+    const requires = syntax.requiresPlugin;
+    if (count === 1 && requires !== undefined && isCoreDnsVersionAtLeast(v, requires.from) && !info.plugins.has(requires.plugin)) {
+      context.report('requirement-missing', position, path, `${name} needs the ${requires.plugin} plugin in its block: CoreDNS ${v} stops with "${requires.message}"`);
+    }
+  }
+}
