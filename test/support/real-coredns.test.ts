@@ -72,6 +72,8 @@ describe('moveToLoopback', () => {
     ['a placeholder', '.:53 {\n    forward . {$UPSTREAM}\n}\n'],
     ['an unreadable destination', '.:53 {\n    forward . 010.0.0.1\n}\n'],
     ['a TLS server key', 'tls://.:853 {\n    whoami\n}\n'],
+    ['a zone transfer that notifies an address', '.:53 {\n    transfer {\n        to 10.0.0.1\n    }\n}\n'],
+    ["the kubernetes plugin's own transfer that notifies an address", '.:53 {\n    kubernetes cluster.local {\n        transfer to 10.0.0.1\n    }\n}\n'],
   ])('refuses to start %s', (_, text) => {
     expect(() => moveToLoopback(text, plan)).toThrow(NotLoopbackSafeError);
   });

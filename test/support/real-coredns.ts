@@ -261,8 +261,11 @@ export function moveToLoopback(text: string, plan: LoopbackPlan): LoopbackCorefi
       if (plugin !== 'federation' && !entry && option.name !== UNKNOWN_OPTION && SAFE_PLUGINS.has(plugin) && (allowed === undefined || !allowed.has(option.name))) {
         throw new NotLoopbackSafeError(`${plugin} option '${option.name}' is not known to stay on loopback`);
       }
-      if (plugin === 'transfer' && option.name === 'to' && option.arguments.some((argument) => argument !== '*')) {
-        throw new NotLoopbackSafeError(`transfer 'to ${option.arguments.join(' ')}': only 'to *' (no NOTIFY) is started`);
+      // The transfer plugin's `to` and the kubernetes plugin's own `transfer to` (before 1.8.0) both
+      // send NOTIFY messages to the addresses they name: only `*` (transfers allowed, no NOTIFY) starts.
+      const notifies = (plugin === 'transfer' && option.name === 'to') || (plugin === 'kubernetes' && option.name === 'transfer');
+      if (notifies && option.arguments.slice(plugin === 'kubernetes' ? 1 : 0).some((argument) => argument !== '*')) {
+        throw new NotLoopbackSafeError(`${plugin} '${option.name} ${option.arguments.join(' ')}': only 'to *' (no NOTIFY) is started`);
       }
       if (plugin === 'kubernetes' && (option.name === 'endpoint' || option.name === 'kubeconfig')) continue;
       if (plugin === 'kubernetes' && option.name === 'upstream') {
