@@ -125,7 +125,7 @@ export function targetsOf(real: RealCoreDnsRelease): CoreDnsVersion[] {
 /** Plugins the rewrite knows to keep on the machine (after it moved their addresses). */
 export const SAFE_PLUGINS: ReadonlySet<string> = new Set([
   'errors', 'log', 'health', 'ready', 'prometheus', 'pprof', 'kubernetes', 'federation', 'forward', 'proxy', 'grpc', 'cache', 'loop', 'reload',
-  'loadbalance', 'bind', 'whoami', 'dns64', 'any', 'import',
+  'loadbalance', 'bind', 'whoami', 'dns64', 'any', 'import', 'template',
 ]);
 
 /**
@@ -144,7 +144,9 @@ const SAFE_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
   proxy: new Set(['policy', 'fail_timeout', 'max_fails', 'health_check', 'except', 'spray']),
   kubernetes: new Set(['pods', 'upstream', 'fallthrough', 'ttl', 'namespaces', 'labels', 'noendpoints', 'endpoint_pod_names', 'ignore', 'transfer', 'endpoint', 'kubeconfig']),
   health: new Set(['lameduck']),
-  cache: new Set(['success', 'denial', 'prefetch', 'serve_stale']),
+  cache: new Set(['success', 'denial', 'prefetch', 'serve_stale', 'disable']),
+  // template answers from its own text; `upstream` (which resolves CNAME targets) is not allowed.
+  template: new Set(['match', 'answer', 'additional', 'authority', 'rcode', 'fallthrough']),
   errors: new Set(['consolidate']),
   grpc: new Set(['policy', 'except']),
   dns64: new Set(['prefix', 'translate_all', 'allow_ipv4']),

@@ -1,8 +1,12 @@
+import { ConfigMapInputError } from '../../configmap/config-map-data.js';
 import type { CoreDnsVersion } from '../../coredns/versions.js';
+import { readKubeDnsInstall } from '../../kubedns/kube-dns-install.js';
+import type { KubeDnsInstall, KubeDnsInstallSource } from '../../kubedns/kube-dns-install.js';
 import { readKubeDnsConfigMap } from '../../kubedns/read-kube-dns-configmap.js';
 import type { KubeDnsConfigMapDocument } from '../../kubedns/read-kube-dns-configmap.js';
 import type { CliIo } from '../io.js';
 import { INPUT_LIMITS, readSource } from '../read-source.js';
+import { UsageError } from '../usage-error.js';
 
 /** The parsed command line of the translation, shared by both modes. */
 export interface TranslateArguments {
@@ -20,6 +24,10 @@ export interface TranslateArguments {
   /** `--kube-dns-version`, checked and normalised (`v1.14.13` → `1.14.13`). */
   readonly kubeDnsVersion: string | undefined;
   readonly clusterDnsIp: string | undefined;
+  /** `--kube-dns-deployment FILE`: the kube-dns Deployment (or ReplicationController). */
+  readonly deploymentFile: string | undefined;
+  /** `--kube-dns-service FILE`: the kube-dns Service. */
+  readonly serviceFile: string | undefined;
 }
 
 /**
@@ -30,4 +38,33 @@ export interface TranslateArguments {
 export async function readKubeDnsInput(file: string | undefined, name: string | undefined, io: CliIo): Promise<KubeDnsConfigMapDocument> {
   const source = await readSource(file, io, INPUT_LIMITS.configMap);
   return readKubeDnsConfigMap(source.text, { filename: source.name, ...(name === undefined ? {} : { name }) });
+}
+
+/**
+ * The kube-dns install: FILE (or standard input) may hold the ConfigMap, the Deployment and the
+ * Service together (what `kubectl get deploy/kube-dns svc/kube-dns cm/kube-dns -o yaml` prints);
+ * `--kube-dns-deployment` and `--kube-dns-service` add files of their own. Input without any of
+ * the three is refused like a text without a ConfigMap.
+ */
+export async function readKubeDnsInstallInput(
+  file: string | undefined,
+  extraFiles: { readonly deployment?: string | undefined; readonly service?: string | undefined },
+  name: string | undefined,
+  io: CliIo,
+): Promise<KubeDnsInstall> {
+  const paths = [file, extraFiles.deployment, extraFiles.service];
+  if (paths.filter((path) => path === '-' || (path === file && path === undefined)).length > 1) throw new UsageError('only one of FILE, --kube-dns-deployment and --kube-dns-service can read standard input');
+  const sources: KubeDnsInstallSource[] = [];
+  for (const path of [file, extraFiles.deployment, extraFiles.service]) {
+    if (path === undefined && sources.length > 0) continue;
+    const source = await readSource(path, io, INPUT_LIMITS.configMap);
+    sources.push({ text: source.text, filename: source.name });
+  }
+  const install = readKubeDnsInstall(sources, name === undefined ? {} : { configMapName: name });
+  if (install.configMap === undefined && install.deployment === undefined && install.service === undefined) {
+    if (name !== undefined) throw new ConfigMapInputError('configmap-not-found', `no ConfigMap named '${name}'`, { filename: sources[0]?.filename });
+    throw new ConfigMapInputError('no-configmap', 'no ConfigMap found (expected kind: ConfigMap, a List or ConfigMapList of them, or a data map)', { filename: sources[0]?.filename });
+  }
+  if (name !== undefined && install.configMap === undefined) throw new ConfigMapInputError('configmap-not-found', `no ConfigMap named '${name}'`, { filename: sources[0]?.filename });
+  return install;
 }

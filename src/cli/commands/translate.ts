@@ -13,7 +13,7 @@ import type { TranslateArguments } from './translate-input.js';
  */
 
 /** Options of the default translator that `--kubeadm` does not take. */
-const DEFAULT_MODE_ONLY = ['coredns', 'output', 'drop-federations', 'force', 'kube-dns-version', 'cluster-dns-ip', 'merge'] as const;
+const DEFAULT_MODE_ONLY = ['coredns', 'output', 'drop-federations', 'force', 'kube-dns-version', 'cluster-dns-ip', 'merge', 'kube-dns-deployment', 'kube-dns-service'] as const;
 
 export async function runTranslate(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseTranslateArgs(argv);
@@ -43,6 +43,8 @@ export async function runTranslate(argv: readonly string[], io: CliIo): Promise<
     force: values.force === true,
     kubeDnsVersion: kubeDnsVersion === undefined ? undefined : optionValue('', '--kube-dns-version', kubeDnsVersion, (value) => kubeDnsRules(value).version),
     clusterDnsIp: values['cluster-dns-ip'],
+    deploymentFile: values['kube-dns-deployment'],
+    serviceFile: values['kube-dns-service'],
   };
   if (values.kubeadm !== undefined) {
     const { runKubeadmMode } = await import('./translate-kubeadm.js');
@@ -66,6 +68,8 @@ function parseTranslateArgs(argv: readonly string[]) {
       force: { type: 'boolean' },
       'kube-dns-version': { type: 'string' },
       'cluster-dns-ip': { type: 'string' },
+      'kube-dns-deployment': { type: 'string' },
+      'kube-dns-service': { type: 'string' },
       name: { type: 'string' },
       batch: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
