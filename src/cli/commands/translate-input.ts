@@ -52,8 +52,8 @@ export async function readKubeDnsInstallInput(
   name: string | undefined,
   io: CliIo,
 ): Promise<KubeDnsInstall> {
-  const paths = [file, extraFiles.deployment, extraFiles.service];
-  if (paths.filter((path) => path === '-' || (path === file && path === undefined)).length > 1) throw new UsageError('only one of FILE, --kube-dns-deployment and --kube-dns-service can read standard input');
+  const readers = [file ?? '-', extraFiles.deployment, extraFiles.service].filter((path) => path === '-');
+  if (readers.length > 1) throw new UsageError('only one of FILE, --kube-dns-deployment and --kube-dns-service can read standard input');
   const sources: KubeDnsInstallSource[] = [];
   for (const path of [file, extraFiles.deployment, extraFiles.service]) {
     if (path === undefined && sources.length > 0) continue;
