@@ -20,7 +20,11 @@ export interface DeploymentServer {
   readonly text: string;
 }
 
-/** A fixed answer from `--address=/zone/[address]`: the address, or undefined for NXDOMAIN. */
+/**
+ * A fixed answer from `--address=/zone/[address]` or `--server=/zone/`: the address, or undefined
+ * for NXDOMAIN. dnsmasq 2.90 (checked on loopback): an address beats servers for the same domain,
+ * NXDOMAIN (no address) loses to them; a more specific domain beats both.
+ */
 export interface DeploymentAddress {
   readonly zone: string;
   readonly address: string | undefined;
@@ -83,6 +87,11 @@ function shortenedNegativeCaching(source: string, features: CoreDnsFeatures): Di
   });
 }
 
+/** The template plugin (answers from the Corefile) exists from CoreDNS 1.0.3. */
+function templatesAvailable(features: CoreDnsFeatures): boolean {
+  return isCoreDnsVersionAtLeast(features.version, '1.0.3');
+}
+
 /** The kubedns address dnsmasq forwards the cluster's zones to (127.0.0.1 and kubedns's `--dns-port`). */
 function kubeDnsAddress(deployment: KubeDnsDeployment): string {
   return `127.0.0.1#${deployment.kubedns?.args.values.dnsPort ?? 10053}`;
@@ -111,12 +120,18 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
   const kubedns = kubeDnsAddress(deployment);
   const stubs = new Map<string, DeploymentServer[]>();
   const globalServers: DeploymentServer[] = [];
+  const localOnly: DeploymentAddress[] = [];
   for (const server of dnsmasq.servers) {
     const text = server.option.text;
+    if (server.target.kind === 'local-only' && server.domains !== undefined && !server.domains.includes('') && templatesAvailable(features)) {
+      // dnsmasq 2.90 answers NXDOMAIN for these names, unless a server address is given for the same domain (checked on loopback).
+      for (const domain of server.domains) localOnly.push({ zone: domain.toLowerCase().replace(/\.$/, ''), address: undefined, text });
+      continue;
+    }
     if (server.target.kind !== 'upstream') {
       const meaning =
         server.target.kind === 'local-only'
-          ? 'answers these names from local data only (NXDOMAIN for the rest)'
+          ? 'answers these names from local data only (NXDOMAIN)'
           : server.target.kind === 'default-upstreams'
             ? 'sends these names to the ordinary upstreams'
             : 'has no address';
@@ -201,12 +216,16 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
       push('deployment-flag-not-translated', name, text, `${text} is not translated (only --address=/domain/ip and --address=/domain/ are)`);
       continue;
     }
-    if (!isCoreDnsVersionAtLeast(features.version, '1.0.3')) {
+    if (!templatesAvailable(features)) {
       push('deployment-flag-not-translated', name, text, `CoreDNS ${features.version} has no template plugin (1.0.3+) to answer ${text}`);
       continue;
     }
     for (const domain of entry.domains) addresses.push({ zone: domain.toLowerCase().replace(/\.$/, ''), address: entry.address, text });
     push('dnsmasq-option-translated', name, text, `${entry.domains.join(', ')} answered ${entry.address === undefined ? 'NXDOMAIN' : `with ${entry.address}`} by a template block`);
+  }
+  for (const entry of localOnly) {
+    addresses.push(entry);
+    push('dnsmasq-option-translated', name, entry.text, `${entry.zone} answered NXDOMAIN by a template block (dnsmasq answers from local data only)`);
   }
   if (dnsmasq.domainNeeded) push('deployment-flag-not-translated', name, '--domain-needed', 'dnsmasq never forwarded names without a dot; CoreDNS forwards them');
   if (dnsmasq.port !== undefined) push('deployment-flag', name, `--port=${dnsmasq.port}`, 'the port dnsmasq listened on inside the Pod; the Service maps clients to it');

@@ -166,9 +166,10 @@ function translateWithPlan(data: ConfigMapData | null, options: TranslateOptions
   }
   diagnostics.push(...plan.diagnostics);
   const context: Context = { features, clusterDomain, clusterDnsIp: options.clusterDnsIp, diagnostics, plan };
-  const stubs = planStubs(withDeploymentStubs(reading.config, plan), context);
+  const planned = planStubs(withDeploymentStubs(reading.config, plan), context);
   const upstreams = planUpstreams(withDeploymentUpstreams(reading.config.upstreamNameservers, plan), reading.config.listedUpstreamNameservers, context);
-  const templates = planTemplates(plan, stubs, context);
+  const { templates, replacedZones } = planTemplates(plan, planned, context);
+  const stubs = replacedZones.size === 0 ? planned : planned.filter((stub) => !replacedZones.has(stub.zone));
   const federation = planFederation(reading.config.federations, options.dropFederations === true, context);
   const mainKeys = mainBlockKeys(stubs, context);
   const splitMainBlock = needsMainBlockSplit(mainKeys, stubs, context);
@@ -471,9 +472,10 @@ function withDeploymentStubs(config: KubeDnsConfig, plan: DeploymentPlan): KubeD
     const servers = remaining.get(zone);
     if (servers === undefined) return stub;
     remaining.delete(zone);
-    const known = new Set(stub.nameservers.map((nameserver) => nameserver.value));
-    const added = servers.filter((server) => !known.has(server.target)).map((server) => entry(server, stub.path));
-    return { ...stub, nameservers: [...stub.nameservers, ...added] };
+    // dnsmasq tries the servers of one domain in the order given (the nanny appends the ConfigMap's): the manifest's first.
+    const added = servers.map((server) => entry(server, stub.path));
+    const known = new Set(servers.map((server) => server.target));
+    return { ...stub, nameservers: [...added, ...stub.nameservers.filter((nameserver) => !known.has(nameserver.value))] };
   });
   for (const [zone, servers] of remaining) {
     stubDomains.push({ domain: zone, path: `[${JSON.stringify(zone)}]`, offset: 0, nameservers: servers.map((server, index) => entry(server, `[${JSON.stringify(zone)}][${index}]`)) });
@@ -489,15 +491,30 @@ function withDeploymentUpstreams(nameservers: readonly ValueEntry[] | undefined,
   return [...added, ...(nameservers ?? [])];
 }
 
-/** One block per `--address=/zone/[ip]`: a template answering the address (or NXDOMAIN), as dnsmasq did. */
-function planTemplates(plan: DeploymentPlan, stubs: readonly PlannedStub[], context: Context): ServerBlock[] {
+/**
+ * One block per `--address=/zone/[ip]` (and `--server=/zone/`): a template answering the address,
+ * or NXDOMAIN, as dnsmasq did. An address replaces the stub block of the same zone (dnsmasq
+ * answered before forwarding); NXDOMAIN gives way to it (dnsmasq forwarded).
+ */
+function planTemplates(plan: DeploymentPlan, stubs: readonly PlannedStub[], context: Context): { templates: ServerBlock[]; replacedZones: Set<string> } {
   const blocks: ServerBlock[] = [];
-  const taken = new Set([context.clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES, ...stubs.map((stub) => stub.zone)]);
+  const replacedZones = new Set<string>();
+  const stubZones = new Set(stubs.map((stub) => stub.zone));
+  const taken = new Set([context.clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES]);
   for (const entry of plan.addresses) {
     const normalized = normalizeZone(entry.zone);
+    const where = `[${entry.text}]`;
     if ('problem' in normalized || taken.has(normalized.zone) || isWithin(normalized.zone, context.clusterDomain)) {
-      report(context, 'deployment-flag-not-translated', 'container dnsmasq', `[${entry.text}]`, `${entry.text}: '${entry.zone}' is ${'problem' in normalized ? 'not a zone CoreDNS serves' : 'served by another block'}; not translated`);
+      report(context, 'deployment-flag-not-translated', 'container dnsmasq', where, `${entry.text}: '${entry.zone}' is ${'problem' in normalized ? 'not a zone CoreDNS serves' : 'served by the kubernetes plugin or another template'}; not translated`);
       continue;
+    }
+    if (stubZones.has(normalized.zone)) {
+      if (entry.address === undefined) {
+        report(context, 'deployment-flag', 'container dnsmasq', where, `dnsmasq forwarded '${normalized.zone}' to its servers all the same: the stub block stays`);
+        continue;
+      }
+      replacedZones.add(normalized.zone);
+      report(context, 'deployment-flag', 'container dnsmasq', where, `dnsmasq answered '${normalized.zone}' with ${entry.address} and never used its servers: the template replaces the stub block`);
     }
     taken.add(normalized.zone);
     const type = entry.address === undefined ? undefined : entry.address.includes(':') ? 'AAAA' : 'A';
@@ -510,7 +527,7 @@ function planTemplates(plan: DeploymentPlan, stubs: readonly PlannedStub[], cont
           ];
     blocks.push({ kind: 'server-block', keys: [`${normalized.zone}:${DNS_PORT}`], directives: [STUB_ERRORS, ...directives] });
   }
-  return blocks;
+  return { templates: blocks, replacedZones };
 }
 const STUB_LOOP: Directive = Object.freeze({ name: 'loop', arguments: Object.freeze([]) });
 

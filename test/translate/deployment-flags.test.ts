@@ -49,9 +49,22 @@ describe('translateKubeDnsInstall', () => {
       { stubDomains: '{"acme.local": ["10.0.0.1"]}' },
     );
     expect(translation.ok).toBe(true);
-    expect(block(translation.corefile, 'acme.local:53')).toContain('    forward . 10.0.0.1 10.0.0.2\n');
+    // The manifest's servers first: dnsmasq tries one domain's servers in the order given, and the nanny appends the ConfigMap's.
+    expect(block(translation.corefile, 'acme.local:53')).toContain('    forward . 10.0.0.2 10.0.0.1\n');
     expect(block(translation.corefile, 'in6.arpa:53')).toContain('    forward . 10.0.0.9:5353\n');
     expect(translation.codes.filter((code) => code === 'info deployment-stub-server')).toHaveLength(2);
+  });
+
+  it('answers --server=/zone/ and --address=/zone/ with NXDOMAIN unless the zone has servers; an address beats them', () => {
+    const translation = translate(
+      { dnsmasq: [...STOCK_DNSMASQ_ARGS, '--server=/local.test/', '--address=/acme.local/', '--address=/fixed.corp/192.0.2.9'] },
+      { stubDomains: '{"acme.local": ["10.0.0.1"], "fixed.corp": ["10.0.0.2"]}' },
+    );
+    expect(translation.ok).toBe(true);
+    expect(block(translation.corefile, 'local.test:53')).toContain('    template ANY ANY {\n        rcode NXDOMAIN\n    }');
+    expect(block(translation.corefile, 'acme.local:53')).toContain('    forward . 10.0.0.1\n');
+    expect(block(translation.corefile, 'fixed.corp:53')).toContain('answer "{{ .Name }} 0 IN A 192.0.2.9"');
+    expect(translation.corefile).not.toContain('10.0.0.2');
   });
 
   it('follows dnsmasq reading a leading-zero octet as octal, and says so', () => {
