@@ -266,6 +266,21 @@ export const DIAGNOSTIC_CODES = {
     'A flag of the Deployment whose effect the Corefile already has, or which does not bear on answers (servers to kubedns for its own zones, logging, ports inside the Pod).',
     'Nothing to do.',
   ),
+  'octal-address': translate(
+    'warning',
+    "A nameserver with a leading-zero IPv4 octet: kube-dns's Go validation read it as decimal, but dnsmasq, which forwarded the queries, reads such an octet as octal (010 is 8).",
+    'Translated to the address dnsmasq used; write that address (or the one you meant) in canonical form.',
+  ),
+  'address-refused-by-dnsmasq': translate(
+    'error',
+    "A nameserver dnsmasq refuses (a leading-zero octet with an 8 or a 9: not octal), so kube-dns's dnsmasq did not start with this ConfigMap.",
+    'Write the address in canonical form (no leading zeros); the message gives both readings.',
+  ),
+  'single-label-hostname-nameserver': translate(
+    'error',
+    "A nameserver that is a single-label host name (a Service name, say): CoreDNS 1.14.4+ resolves it at start-up through the node's resolver, where it does not resolve, and exits.",
+    "Use the server's IP address, or a fully qualified name the node can resolve.",
+  ),
   'deployment-flag-not-translated': translate(
     'warning',
     'A flag of the Deployment that changed what kube-dns answered or where it forwarded, with no translation for the target CoreDNS.',

@@ -48,6 +48,8 @@ export interface DeploymentPlan {
   /** `--dns-forward-max`, where the target has `max_concurrent`. */
   readonly maxConcurrent: number | undefined;
   readonly addresses: readonly DeploymentAddress[];
+  /** The ConfigMap's nameservers reached dnsmasq (through the nanny): addresses are read as dnsmasq reads them. */
+  readonly throughDnsmasq: boolean;
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -72,6 +74,7 @@ const EMPTY_PLAN: DeploymentPlan = {
   strictOrder: false,
   maxConcurrent: undefined,
   addresses: [],
+  throughDnsmasq: true,
   diagnostics: [],
 };
 
@@ -108,7 +111,7 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
   const dnsmasqReading = deployment.dnsmasq;
   if (dnsmasqReading === undefined) {
     // No dnsmasq in the Pod: kubedns answered clients itself (it caches nothing negative either way).
-    return { ...EMPTY_PLAN, clusterDomain, diagnostics };
+    return { ...EMPTY_PLAN, clusterDomain, throughDnsmasq: false, diagnostics };
   }
   const name = dnsmasqReading.container;
   const nannySettings = dnsmasqReading.nanny?.settings ?? [];
@@ -230,7 +233,7 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
   if (dnsmasq.domainNeeded) push('deployment-flag-not-translated', name, '--domain-needed', 'dnsmasq never forwarded names without a dot; CoreDNS forwards them');
   if (dnsmasq.port !== undefined) push('deployment-flag', name, `--port=${dnsmasq.port}`, 'the port dnsmasq listened on inside the Pod; the Service maps clients to it');
   for (const option of dnsmasq.otherOptions) reportOtherOption(option, name, push);
-  return { clusterDomain, stubs, upstreams, noNegativeCache, noCache, logQueries: dnsmasq.logQueries, strictOrder, maxConcurrent, addresses, diagnostics };
+  return { clusterDomain, stubs, upstreams, noNegativeCache, noCache, logQueries: dnsmasq.logQueries, strictOrder, maxConcurrent, addresses, throughDnsmasq: true, diagnostics };
 }
 
 /** dnsmasq options that do not change answers or routing. */

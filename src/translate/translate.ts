@@ -6,6 +6,7 @@ import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { isDns1123Subdomain, parseGoIP } from '../dns/go-net.js';
 import { readKubeDnsConfig } from '../kubedns/read-kube-dns-config.js';
+import { inetAton } from '../kubedns/dnsmasq-options.js';
 import type { FederationEntry, KubeDnsConfig, KubeDnsReading, StubDomainEntry, ValueEntry } from '../kubedns/read-kube-dns-config.js';
 import { coreDnsFeatures } from '../coredns/features.js';
 import type { CoreDnsFeatures } from '../coredns/features.js';
@@ -298,13 +299,26 @@ function acceptHostname(name: string, nameserver: ValueEntry, key: string, conte
     report(context, 'hostname-nameserver-dropped', key, nameserver.path, `'${name}' dropped: CoreDNS ${context.features.version} forwards to IP addresses only`);
     return false;
   }
-  report(context, 'hostname-nameserver', key, nameserver.path, `'${name}' is resolved once when CoreDNS starts; kube-dns used only its first address`);
+  // CoreDNS 1.14.4+ (plugin/forward/resolve.go) looks the name up at start-up, through the node's resolver, and exits when that fails.
+  if (!name.includes('.')) {
+    report(context, 'single-label-hostname-nameserver', key, nameserver.path, `'${name}' has one label: CoreDNS ${context.features.version} looks it up through the node's resolver when it starts, where it does not resolve, and exits`);
+    return false;
+  }
+  report(
+    context,
+    'hostname-nameserver',
+    key,
+    nameserver.path,
+    `'${name}' is resolved once when CoreDNS starts, through the node's resolver; CoreDNS ${context.features.version} exits if it does not resolve then; kube-dns used only its first address`,
+  );
   return true;
 }
 
 /** Reads a nameserver as a forward target and applies the checks every target needs. */
 function checkedTarget(nameserver: ValueEntry, key: string, context: Context): ForwardTarget | undefined {
-  const reading = readForwardTarget(nameserver.value);
+  const value = context.plan.throughDnsmasq ? asDnsmasqReadIt(nameserver, key, context) : nameserver.value;
+  if (value === undefined) return undefined;
+  const reading = readForwardTarget(value);
   if (!reading.ok) {
     report(context, reading.code, key, nameserver.path, reading.problem);
     return undefined;
@@ -318,6 +332,31 @@ function checkedTarget(nameserver: ValueEntry, key: string, context: Context): F
     return undefined;
   }
   return target;
+}
+
+/** IPv4 text with a port or not, for the leading-zero check. */
+const DOTTED_IPV4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)(:\d+)?$/;
+
+/**
+ * A ConfigMap nameserver as dnsmasq read it (dnsmasq-nanny passes the text through): an IPv4
+ * octet with a leading zero is octal there (inet_aton), while kube-dns's Go validation read it as
+ * decimal. Undefined (and an error) when dnsmasq refuses the address.
+ */
+function asDnsmasqReadIt(nameserver: ValueEntry, key: string, context: Context): string | undefined {
+  const match = DOTTED_IPV4.exec(nameserver.value);
+  if (match === null) return nameserver.value;
+  const octets = match.slice(1, 5) as string[];
+  if (!octets.some((octet) => octet.length > 1 && octet.startsWith('0'))) return nameserver.value;
+  const decimal = octets.map((octet) => String(Number(octet))).join('.');
+  const port = match[5] ?? '';
+  const dnsmasqAddress = inetAton(octets.join('.'));
+  if (dnsmasqAddress === undefined) {
+    report(context, 'address-refused-by-dnsmasq', key, nameserver.path, `'${nameserver.value}': Go's validation read ${decimal}, but dnsmasq reads a leading-zero octet as octal and refuses 8 and 9 in one, so kube-dns's dnsmasq did not start`);
+    return undefined;
+  }
+  if (dnsmasqAddress === decimal) return nameserver.value;
+  report(context, 'octal-address', key, nameserver.path, `'${nameserver.value}': dnsmasq read ${dnsmasqAddress} (octal), Go's validation ${decimal}; translated to ${dnsmasqAddress}, the server kube-dns's dnsmasq forwarded to`);
+  return `${dnsmasqAddress}${port}`;
 }
 
 function planUpstreams(nameservers: readonly ValueEntry[] | undefined, listed: number | undefined, context: Context): string[] {

@@ -183,9 +183,28 @@ describe('translateKubeDns', () => {
   });
 
   it('rewrites IP text that CoreDNS would read differently', () => {
-    const rewritten = run({ stubDomains: '{"a.corp": ["010.0.0.1"]}' }, { kubeDnsVersion: '1.22.20' });
-    expect(rewritten.lines).toContain("warning ip-rewritten stubDomains[\"a.corp\"][0]: '010.0.0.1' is written as '10.0.0.1'");
-    expect(rewritten.corefile).toContain('forward . 10.0.0.1\n');
+    const rewritten = run({ stubDomains: '{"a.corp": ["2001:DB8::1"]}' }, { kubeDnsVersion: '1.22.20' });
+    expect(rewritten.lines).toContain("warning ip-rewritten stubDomains[\"a.corp\"][0]: '2001:DB8::1' is written as '2001:db8::1'");
+    expect(rewritten.corefile).toContain('forward . 2001:db8::1\n');
+  });
+
+  it('reads a leading-zero octet as dnsmasq did (octal), not as Go validated it, and refuses what dnsmasq refused', () => {
+    // Until 1.26.5 kube-dns accepted 010.0.0.1 (Go read 10.0.0.1); dnsmasq-nanny passed the text to dnsmasq, which forwarded to 8.0.0.1.
+    const octal = run({ stubDomains: '{"a.corp": ["010.0.0.1:5353"]}' }, { kubeDnsVersion: '1.22.20' });
+    expect(octal.corefile).toContain('forward . 8.0.0.1:5353\n');
+    expect(octal.lines).toContain(
+      "warning octal-address stubDomains[\"a.corp\"][0]: '010.0.0.1:5353': dnsmasq read 8.0.0.1 (octal), Go's validation 10.0.0.1; translated to 8.0.0.1, the server kube-dns's dnsmasq forwarded to",
+    );
+    const refused = run({ upstreamNameservers: '["10.0.0.08"]' }, { kubeDnsVersion: '1.22.20' });
+    expect(refused.ok).toBe(false);
+    expect(codes({ upstreamNameservers: '["10.0.0.08"]' }, { kubeDnsVersion: '1.22.20' })).toEqual(['error address-refused-by-dnsmasq']);
+    // Same number either way: only the text is rewritten.
+    expect(codes({ upstreamNameservers: '["10.0.0.001"]' }, { kubeDnsVersion: '1.22.20' })).toEqual(['warning ip-rewritten']);
+  });
+
+  it('refuses a single-label host name where CoreDNS would look it up at start-up and exit', () => {
+    expect(codes({ stubDomains: '{"a.corp": ["unbound", "10.0.0.1"]}' }, { coredns: '1.14.4' })).toEqual(['error single-label-hostname-nameserver', 'info upstream-resolv-conf']);
+    expect(codes({ upstreamNameservers: '["unbound"]' }, { coredns: '1.14.3' })).toContain('warning hostname-nameserver-dropped');
   });
 
   it('passes hostname nameservers to CoreDNS 1.14.4+, drops them before, and refuses to empty a stub', () => {
