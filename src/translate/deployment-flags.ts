@@ -53,15 +53,29 @@ export interface DeploymentPlan {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** The stock manifest's dnsmasq: `--no-negcache` (kubernetes/kubernetes cluster/addons/dns/kube-dns/kube-dns.yaml.in). */
+/**
+ * The stock manifest of kube-dns `kubeDnsVersion` (kubernetes/kubernetes `cluster/addons/dns/`):
+ * its dnsmasq runs with `--no-negcache` from Kubernetes 1.9 on (kubernetes/kubernetes#53604,
+ * October 2017), whose manifest shipped kube-dns 1.14.7; older manifests cached NXDOMAIN.
+ */
 export function stockDeploymentPlan(kubeDnsVersion: string, clusterDomainOption: string | undefined, features: CoreDnsFeatures): DeploymentPlan {
+  const noNegativeCache = stockHasNoNegcache(kubeDnsVersion);
+  const domain = `cluster domain ${clusterDomainOption ?? 'cluster.local'}`;
   const diagnostics: Diagnostic[] = [
     diagnostic('kube-dns-deployment-assumed', {
-      message: `no Deployment given: assuming the stock kube-dns ${kubeDnsVersion} manifest (cluster domain ${clusterDomainOption ?? 'cluster.local'}, dnsmasq with --no-negcache: NXDOMAIN never cached)`,
+      message: noNegativeCache
+        ? `no Deployment given: assuming the stock kube-dns ${kubeDnsVersion} manifest (${domain}, dnsmasq with --no-negcache: NXDOMAIN never cached)`
+        : `no Deployment given: assuming the stock kube-dns ${kubeDnsVersion} manifest (${domain}; dnsmasq without --no-negcache before kube-dns 1.14.7: NXDOMAIN cached)`,
     }),
   ];
-  if (!disableDenialAvailable(features)) diagnostics.push(shortenedNegativeCaching('stock manifest', features));
-  return { ...EMPTY_PLAN, noNegativeCache: true, diagnostics };
+  if (noNegativeCache && !disableDenialAvailable(features)) diagnostics.push(shortenedNegativeCaching('stock manifest', features));
+  return { ...EMPTY_PLAN, noNegativeCache, diagnostics };
+}
+
+/** Whether the stock manifest of kube-dns `version` (normalised, `1.14.7`) passes `--no-negcache`. */
+function stockHasNoNegcache(version: string): boolean {
+  const [major = 0, minor = 0, patch = 0] = version.split('.').map(Number);
+  return major > 1 || (major === 1 && (minor > 14 || (minor === 14 && patch >= 7)));
 }
 
 const EMPTY_PLAN: DeploymentPlan = {

@@ -27,6 +27,11 @@ describe('translateKubeDns', () => {
     const old = translateKubeDns(null, { coredns: '1.9.3' });
     expect(old.corefile).toContain('    cache 30 {\n        denial 9984 1\n    }\n');
     expect(old.diagnostics.map((entry) => `${entry.severity} ${entry.code}`)).toContain('warning negative-caching-shortened');
+    // The stock manifest passes --no-negcache from Kubernetes 1.9 (kube-dns 1.14.7) on.
+    const before = translateKubeDns(null, { kubeDnsVersion: '1.14.6' });
+    expect(before.corefile).toMatch(/ {4}cache 30\n/);
+    expect(before.diagnostics[0]?.message).toContain('without --no-negcache before kube-dns 1.14.7');
+    expect(translateKubeDns(null, { kubeDnsVersion: '1.14.7' }).corefile).toContain('disable denial');
   });
 
   it('emits the Kubernetes default main block and one block per stub domain, sorted', () => {
