@@ -6,6 +6,9 @@ import { join } from 'node:path';
 
 export const TARGET_VERSIONS = ['1.0.4', '1.2.6', '1.6.9', '1.14.7'];
 
+/** Before `disable denial` (1.9.4) and the newest. */
+const DEPLOYMENT_TARGET_VERSIONS = ['1.8.0', '1.14.7'];
+
 /** @returns {{ name: string, args: string[], input: string, expected: string }[]} */
 export function goldenCases(root) {
   const cases = [];
@@ -21,6 +24,14 @@ export function goldenCases(root) {
     for (const version of TARGET_VERSIONS) {
       const stem = file.replace(/\.yaml$/, '');
       cases.push({ name: `realworld/${stem} @${version}`, args: ['--coredns', version], input: join(realworld, file), expected: join(results, stem, `coredns-${version}.expected`) });
+    }
+  }
+  // Whole kube-dns installs (Deployment, Service, ConfigMap): stock manifests and distributions'.
+  const deployments = join(root, 'golden', 'deployment');
+  for (const file of readdirSync(deployments).filter((name) => name.endsWith('.yaml')).sort()) {
+    for (const version of DEPLOYMENT_TARGET_VERSIONS) {
+      const stem = file.replace(/\.yaml$/, '');
+      cases.push({ name: `deployment/${stem} @${version}`, args: ['--coredns', version], input: join(deployments, file), expected: join(deployments, stem, `coredns-${version}.expected`) });
     }
   }
   const lint = join(root, 'golden', 'lint');

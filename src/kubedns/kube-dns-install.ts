@@ -36,6 +36,8 @@ export interface ReadKubeDnsInstallOptions {
 /** A container of the kube-dns Pod: its name and the argument vector its program receives. */
 export interface KubeDnsContainerReading {
   readonly container: string;
+  /** The container's image, when set. */
+  readonly image: string | undefined;
   readonly argv: ContainerArgv;
 }
 
@@ -185,8 +187,8 @@ function readDeployment(workload: WorkloadObject, diagnostics: Diagnostic[]): Ku
         diagnostic('container-args-unresolved', { key, path: `[container ${container.name}]`, message: `container ${container.name} sets neither command nor args: the image's defaults run; read as no arguments` }),
       );
     }
-    if (role === 'kubedns') kubedns = { container: container.name, argv, args: parseKubeDnsArgs(programArguments) };
-    else if (role === 'sidecar') sidecar = { container: container.name, argv, args: parseSidecarArgs(programArguments) };
+    if (role === 'kubedns') kubedns = { container: container.name, image: container.image, argv, args: parseKubeDnsArgs(programArguments) };
+    else if (role === 'sidecar') sidecar = { container: container.name, image: container.image, argv, args: parseSidecarArgs(programArguments) };
     else dnsmasq = readDnsmasqContainer(container, argv, programArguments);
   }
   reportRefusals(key, kubedns, dnsmasq, sidecar, diagnostics);
@@ -204,9 +206,9 @@ function runsNanny(container: ObjectContainer, programArguments: readonly string
 }
 
 function readDnsmasqContainer(container: ObjectContainer, argv: ContainerArgv, programArguments: readonly string[]): DnsmasqContainerReading {
-  if (!runsNanny(container, programArguments)) return { container: container.name, argv, nanny: undefined, dnsmasqArgs: programArguments, dnsmasq: parseDnsmasqArgs(programArguments) };
+  if (!runsNanny(container, programArguments)) return { container: container.name, image: container.image, argv, nanny: undefined, dnsmasqArgs: programArguments, dnsmasq: parseDnsmasqArgs(programArguments) };
   const nanny = parseNannyArgs(programArguments);
-  return { container: container.name, argv, nanny, dnsmasqArgs: nanny.dnsmasqArgs, dnsmasq: parseDnsmasqArgs(nanny.dnsmasqArgs) };
+  return { container: container.name, image: container.image, argv, nanny, dnsmasqArgs: nanny.dnsmasqArgs, dnsmasq: parseDnsmasqArgs(nanny.dnsmasqArgs) };
 }
 
 /** An argument a program refuses: it exits before serving, so the Pod never ran with these arguments. */

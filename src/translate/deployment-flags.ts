@@ -138,6 +138,7 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
   const stubs = new Map<string, DeploymentServer[]>();
   const globalServers: DeploymentServer[] = [];
   const localOnly: DeploymentAddress[] = [];
+  const toKubeDns = new Set<string>();
   for (const server of dnsmasq.servers) {
     const text = server.option.text;
     if (server.target.kind === 'local-only' && server.domains !== undefined && !server.domains.includes('') && templatesAvailable(features)) {
@@ -174,7 +175,16 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
     for (const domain of server.domains) {
       const zone = domain.toLowerCase().replace(/\.$/, '');
       if (`${server.target.address}#${server.target.port}` === kubedns) {
-        push('deployment-flag', name, text, `'${zone === '' ? '(unqualified names)' : zone}' goes to kubedns (${kubedns}): served by the kubernetes plugin`);
+        toKubeDns.add(zone);
+        const served = zone === (clusterDomain ?? 'cluster.local') || KUBEDNS_REVERSE_ZONES.includes(zone);
+        push(
+          'deployment-flag',
+          name,
+          text,
+          served
+            ? `'${zone}' goes to kubedns (${kubedns}): served by the kubernetes plugin`
+            : `'${zone === '' ? '(unqualified names)' : zone}' goes to kubedns (${kubedns}), which serves no such zone and forwarded the names upstream, as the Corefile does`,
+        );
         continue;
       }
       if (zone === '') {
@@ -184,6 +194,18 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
       const list = stubs.get(zone) ?? [];
       list.push({ target, text });
       stubs.set(zone, list);
+    }
+  }
+  if (dnsmasq.problem === undefined && (dnsmasqReading.nanny !== undefined || dnsmasq.servers.length > 0)) {
+    for (const zone of [clusterDomain ?? 'cluster.local', ...KUBEDNS_REVERSE_ZONES]) {
+      if (toKubeDns.has(zone) || stubs.has(zone)) continue;
+      // kops templates sent in6.arpa (a typo) to kubedns: ip6.arpa went upstream.
+      push(
+        'deployment-flag-not-translated',
+        name,
+        `--server=/${zone}/${kubedns}`,
+        `dnsmasq had no server for '${zone}' to kubedns, so those names went upstream; the Corefile's kubernetes plugin answers them (and falls through for the rest)`,
+      );
     }
   }
   for (const [zone, servers] of stubs) {
@@ -237,8 +259,16 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
       push('deployment-flag-not-translated', name, text, `CoreDNS ${features.version} has no template plugin (1.0.3+) to answer ${text}`);
       continue;
     }
-    for (const domain of entry.domains) addresses.push({ zone: domain.toLowerCase().replace(/\.$/, ''), address: entry.address, text });
-    push('dnsmasq-option-translated', name, text, `${entry.domains.join(', ')} answered ${entry.address === undefined ? 'NXDOMAIN' : `with ${entry.address}`} by a template block`);
+    const zones = entry.domains.map((domain) => domain.toLowerCase().replace(/\.$/, ''));
+    const cluster = clusterDomain ?? 'cluster.local';
+    const kubernetesZones = zones.filter((zone) => zone === cluster || zone.endsWith(`.${cluster}`) || KUBEDNS_REVERSE_ZONES.some((reverse) => zone === reverse || zone.endsWith(`.${reverse}`)));
+    if (kubernetesZones.length > 0) {
+      push('deployment-flag-not-translated', name, text, `${kubernetesZones.join(', ')}: inside the zones of the kubernetes plugin, which answers them; not translated`);
+    }
+    const translated = zones.filter((zone) => !kubernetesZones.includes(zone));
+    if (translated.length === 0) continue;
+    for (const zone of translated) addresses.push({ zone, address: entry.address, text });
+    push('dnsmasq-option-translated', name, text, `${translated.join(', ')} answered ${entry.address === undefined ? 'NXDOMAIN' : `with ${entry.address}`} by a template block`);
   }
   for (const entry of localOnly) {
     addresses.push(entry);
@@ -249,6 +279,9 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
   for (const option of dnsmasq.otherOptions) reportOtherOption(option, name, push);
   return { clusterDomain, stubs, upstreams, noNegativeCache, noCache, logQueries: dnsmasq.logQueries, strictOrder, maxConcurrent, addresses, throughDnsmasq: true, diagnostics };
 }
+
+/** The reverse zones kubedns serves (and the stock manifest sends it). */
+const KUBEDNS_REVERSE_ZONES: readonly string[] = ['in-addr.arpa', 'ip6.arpa'];
 
 /** dnsmasq options that do not change answers or routing. */
 const HARMLESS_DNSMASQ_OPTIONS: ReadonlySet<string> = new Set([
@@ -267,6 +300,10 @@ const HARMLESS_DNSMASQ_OPTIONS: ReadonlySet<string> = new Set([
   'except-interface',
   'log-dhcp',
   'no-poll',
+  // The source ports of upstream queries.
+  'min-port',
+  'max-port',
+  'query-port',
 ]);
 
 function reportOtherOption(option: DnsmasqOption, container: string, push: (code: DiagnosticCode, container: string, path: string, message: string) => void): void {

@@ -6,6 +6,7 @@ import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { isDns1123Subdomain, parseGoIP } from '../dns/go-net.js';
 import { readKubeDnsConfig } from '../kubedns/read-kube-dns-config.js';
+import { kubeDnsRules } from '../kubedns/kube-dns-versions.js';
 import { inetAton } from '../kubedns/dnsmasq-options.js';
 import type { FederationEntry, KubeDnsConfig, KubeDnsReading, StubDomainEntry, ValueEntry } from '../kubedns/read-kube-dns-config.js';
 import { coreDnsFeatures } from '../coredns/features.js';
@@ -113,7 +114,12 @@ export function translateKubeDns(data: ConfigMapData | null, options: TranslateO
  */
 export function translateKubeDnsInstall(install: KubeDnsInstall, options: TranslateOptions = {}): TranslationResult {
   const clusterDnsIp = options.clusterDnsIp ?? install.service?.clusterIP;
-  const effective: TranslateOptions = { ...options, ...(clusterDnsIp === undefined ? {} : { clusterDnsIp }) };
+  const imageVersion = options.kubeDnsVersion === undefined ? kubeDnsVersionOfImage(install.deployment?.kubedns?.image) : undefined;
+  const effective: TranslateOptions = {
+    ...options,
+    ...(clusterDnsIp === undefined ? {} : { clusterDnsIp }),
+    ...(imageVersion === undefined ? {} : { kubeDnsVersion: imageVersion }),
+  };
   const forced = options.force === true;
   const installDiagnostics = [...(install.configMap?.diagnostics ?? []), ...install.diagnostics].map((entry) =>
     forced && entry.severity === 'error' ? { ...entry, severity: 'warning' as const } : entry,
@@ -122,7 +128,17 @@ export function translateKubeDnsInstall(install: KubeDnsInstall, options: Transl
   const result = translateWithPlan(install.configMap?.data ?? null, effective, (features, kubeDnsVersion) => {
     const optionDomain = checkTranslateOptions(effective);
     if (deployment === undefined) return { plan: stockDeploymentPlan(kubeDnsVersion, options.clusterDomain, features), clusterDomain: optionDomain };
-    const plan = planDeployment(deployment, features);
+    const planned = planDeployment(deployment, features);
+    const plan =
+      imageVersion === undefined
+        ? planned
+        : {
+            ...planned,
+            diagnostics: [
+              diagnostic('deployment-flag', { key: `container ${deployment.kubedns?.container ?? 'kubedns'}`, path: '[image]', message: `kube-dns ${imageVersion} (the image's tag): the ConfigMap is validated with its rules` }),
+              ...planned.diagnostics,
+            ],
+          };
     if (plan.clusterDomain === undefined || plan.clusterDomain === optionDomain) return { plan, clusterDomain: plan.clusterDomain ?? optionDomain };
     if (options.clusterDomain === undefined) return { plan, clusterDomain: plan.clusterDomain };
     const conflict = diagnostic('cluster-domain-conflict', {
@@ -136,6 +152,17 @@ export function translateKubeDnsInstall(install: KubeDnsInstall, options: Transl
     return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns: result.coredns };
   }
   return { ...result, diagnostics };
+}
+
+/** The kube-dns release an image tag names (`…/k8s-dns-kube-dns-amd64:1.14.13`), when the rules know it. */
+function kubeDnsVersionOfImage(image: string | undefined): string | undefined {
+  const tag = /:v?(\d+\.\d+\.\d+)$/.exec(image ?? '')?.[1];
+  if (tag === undefined) return undefined;
+  try {
+    return kubeDnsRules(tag).version;
+  } catch {
+    return undefined;
+  }
 }
 
 type PlanFor = (features: CoreDnsFeatures, kubeDnsVersion: string) => { readonly plan: DeploymentPlan; readonly clusterDomain: string };
