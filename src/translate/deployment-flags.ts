@@ -8,6 +8,7 @@ import { isCoreDnsVersionAtLeast } from '../coredns/versions.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
+import { splitDnsmasqOptions } from '../kubedns/dnsmasq-options.js';
 import type { DnsmasqOption, ServerEntry } from '../kubedns/dnsmasq-options.js';
 import type { FlagSetting } from '../kubedns/go-flags.js';
 import type { KubeDnsDeployment } from '../kubedns/kube-dns-install.js';
@@ -135,6 +136,10 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
   for (const ignored of dnsmasqReading.nanny?.ignored ?? []) push('deployment-flag', name, ignored.value, 'dnsmasq-nanny stops reading its flags before this argument and ignores it');
   const dnsmasq = dnsmasqReading.dnsmasq;
   const kubedns = kubeDnsAddress(deployment);
+  // The options as written (`-N` for --no-negcache), for the diagnostics' paths.
+  const written = new Map<string, string[]>();
+  for (const option of splitDnsmasqOptions(dnsmasqReading.dnsmasqArgs).options) written.set(option.name, [...(written.get(option.name) ?? []), option.text]);
+  const as = (name: string, fallback: string): string => [...new Set(written.get(name) ?? [fallback])].join(' ');
   const stubs = new Map<string, DeploymentServer[]>();
   const globalServers: DeploymentServer[] = [];
   const localOnly: DeploymentAddress[] = [];
@@ -216,36 +221,37 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
     const list = globalServers.map((server) => server.text).join(' ');
     if (dnsmasq.noResolv) {
       upstreams = globalServers;
-      push('deployment-upstream-server', name, list, `--no-resolv: upstreams ${globalServers.map((server) => server.target).join(' ')} instead of the node's resolv.conf`);
+      push('deployment-upstream-server', name, `${list} ${as('no-resolv', '--no-resolv')}`, `--no-resolv: upstreams ${globalServers.map((server) => server.target).join(' ')} instead of the node's resolv.conf`);
     } else {
       push('deployment-flag-not-translated', name, list, `without --no-resolv, dnsmasq used these servers beside the node's resolv.conf; CoreDNS forwards to one or the other: the Corefile keeps resolv.conf`);
     }
   } else if (dnsmasq.noResolv) {
-    push('deployment-flag', name, '--no-resolv', '--no-resolv without servers of the manifest: the upstreams are the ConfigMap\'s (dnsmasq-nanny adds them with --no-resolv)');
+    push('deployment-flag', name, as('no-resolv', '--no-resolv'), '--no-resolv without servers of the manifest: the upstreams are the ConfigMap\'s (dnsmasq-nanny adds them with --no-resolv)');
   }
   const noNegativeCache = dnsmasq.noNegcache;
   const noCache = dnsmasq.cacheSize === 0;
-  if (noCache) push('cache-disabled', name, '--cache-size=0', 'dnsmasq cached nothing: the Corefile has no cache');
-  else if (dnsmasq.cacheSize !== undefined) push('deployment-flag', name, `--cache-size=${dnsmasq.cacheSize}`, `dnsmasq held ${dnsmasq.cacheSize} names; CoreDNS's cache holds up to 9984 answers per block (capacity not carried over)`);
+  if (noCache) push('cache-disabled', name, as('cache-size', '--cache-size=0'), 'dnsmasq cached nothing: the Corefile has no cache');
+  else if (dnsmasq.cacheSize !== undefined) push('deployment-flag', name, as('cache-size', `--cache-size=${dnsmasq.cacheSize}`), `dnsmasq held ${dnsmasq.cacheSize} names; CoreDNS's cache holds up to 9984 answers per block (capacity not carried over)`);
+  if (noNegativeCache && noCache) push('deployment-flag', name, as('no-negcache', '--no-negcache'), 'no negative caching, and --cache-size=0 turns every cache off anyway');
   if (noNegativeCache && !noCache) {
-    if (disableDenialAvailable(features)) diagnostics.push(diagnostic('negative-caching-disabled', { key: `container ${name}`, path: '[--no-negcache]', message: 'NXDOMAIN was never cached: every cache gets disable denial' }));
-    else diagnostics.push({ ...shortenedNegativeCaching(`container ${name}`, features), path: '[--no-negcache]' });
+    if (disableDenialAvailable(features)) diagnostics.push(diagnostic('negative-caching-disabled', { key: `container ${name}`, path: `[${as('no-negcache', '--no-negcache')}]`, message: 'NXDOMAIN was never cached: every cache gets disable denial' }));
+    else diagnostics.push({ ...shortenedNegativeCaching(`container ${name}`, features), path: `[${as('no-negcache', '--no-negcache')}]` });
   }
-  if (dnsmasq.logQueries) push('dnsmasq-option-translated', name, '--log-queries', 'dnsmasq logged every query: every block gets log');
+  if (dnsmasq.logQueries) push('dnsmasq-option-translated', name, as('log-queries', '--log-queries'), 'dnsmasq logged every query: every block gets log');
   let strictOrder = false;
   if (dnsmasq.strictOrder) {
     strictOrder = features.preferredForwarder === 'forward' && isCoreDnsVersionAtLeast(features.version, '1.1.2');
-    if (strictOrder) push('dnsmasq-option-translated', name, '--strict-order', 'servers tried in order: every forward gets policy sequential');
-    else push('deployment-flag-not-translated', name, '--strict-order', `CoreDNS ${features.version} has no forward policy sequential (1.1.2+); servers are picked at random`);
+    if (strictOrder) push('dnsmasq-option-translated', name, as('strict-order', '--strict-order'), 'servers tried in order: every forward gets policy sequential');
+    else push('deployment-flag-not-translated', name, as('strict-order', '--strict-order'), `CoreDNS ${features.version} has no forward policy sequential (1.1.2+); servers are picked at random`);
   }
-  if (dnsmasq.allServers) push('deployment-flag-not-translated', name, '--all-servers', 'dnsmasq sent every query to all servers and took the first answer; CoreDNS forwards to one at a time');
+  if (dnsmasq.allServers) push('deployment-flag-not-translated', name, as('all-servers', '--all-servers'), 'dnsmasq sent every query to all servers and took the first answer; CoreDNS forwards to one at a time');
   let maxConcurrent: number | undefined;
   if (dnsmasq.dnsForwardMax !== undefined) {
     if (features.forwardMaxConcurrent && features.preferredForwarder === 'forward' && dnsmasq.dnsForwardMax > 0) {
       maxConcurrent = dnsmasq.dnsForwardMax;
-      push('dnsmasq-option-translated', name, `--dns-forward-max=${dnsmasq.dnsForwardMax}`, `at most ${dnsmasq.dnsForwardMax} queries in flight: every forward gets max_concurrent ${dnsmasq.dnsForwardMax} (a limit per forward, where dnsmasq had one for the process)`);
+      push('dnsmasq-option-translated', name, as('dns-forward-max', `--dns-forward-max=${dnsmasq.dnsForwardMax}`), `at most ${dnsmasq.dnsForwardMax} queries in flight: every forward gets max_concurrent ${dnsmasq.dnsForwardMax} (a limit per forward, where dnsmasq had one for the process)`);
     } else {
-      push('deployment-flag-not-translated', name, `--dns-forward-max=${dnsmasq.dnsForwardMax}`, `CoreDNS ${features.version} has no forward max_concurrent (1.6.9+); no limit`);
+      push('deployment-flag-not-translated', name, as('dns-forward-max', `--dns-forward-max=${dnsmasq.dnsForwardMax}`), `CoreDNS ${features.version} has no forward max_concurrent (1.6.9+); no limit`);
     }
   }
   const addresses: DeploymentAddress[] = [];
@@ -274,8 +280,8 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
     addresses.push(entry);
     push('dnsmasq-option-translated', name, entry.text, `${entry.zone} answered NXDOMAIN by a template block (dnsmasq answers from local data only)`);
   }
-  if (dnsmasq.domainNeeded) push('deployment-flag-not-translated', name, '--domain-needed', 'dnsmasq never forwarded names without a dot; CoreDNS forwards them');
-  if (dnsmasq.port !== undefined) push('deployment-flag', name, `--port=${dnsmasq.port}`, 'the port dnsmasq listened on inside the Pod; the Service maps clients to it');
+  if (dnsmasq.domainNeeded) push('deployment-flag-not-translated', name, as('domain-needed', '--domain-needed'), 'dnsmasq never forwarded names without a dot; CoreDNS forwards them');
+  if (dnsmasq.port !== undefined) push('deployment-flag', name, as('port', `--port=${dnsmasq.port}`), 'the port dnsmasq listened on inside the Pod; the Service maps clients to it');
   for (const option of dnsmasq.otherOptions) reportOtherOption(option, name, push);
   return { clusterDomain, stubs, upstreams, noNegativeCache, noCache, logQueries: dnsmasq.logQueries, strictOrder, maxConcurrent, addresses, throughDnsmasq: true, diagnostics };
 }

@@ -593,6 +593,8 @@ function planTemplates(plan: DeploymentPlan, stubs: readonly PlannedStub[], cont
           ];
     blocks.push({ kind: 'server-block', keys: [`${normalized.zone}:${DNS_PORT}`], directives: [STUB_ERRORS, ...directives] });
   }
+  // Deterministic whatever the order of the flags.
+  blocks.sort((a, b) => ((a.keys[0] ?? '') < (b.keys[0] ?? '') ? -1 : (a.keys[0] ?? '') > (b.keys[0] ?? '') ? 1 : 0));
   return { templates: blocks, replacedZones };
 }
 const STUB_LOOP: Directive = Object.freeze({ name: 'loop', arguments: Object.freeze([]) });
