@@ -188,7 +188,7 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
           text,
           served
             ? `'${zone}' goes to kubedns (${kubedns}): served by the kubernetes plugin`
-            : `'${zone === '' ? '(unqualified names)' : zone}' goes to kubedns (${kubedns}), which serves no such zone and forwarded the names upstream, as the Corefile does`,
+            : `'${zone === '' ? '(unqualified names)' : zone}' goes to kubedns (${kubedns}), which serves no such zone and forwarded the names with its own resolver (the node's resolv.conf); the Corefile sends them to its upstreams`,
         );
         continue;
       }
