@@ -198,8 +198,10 @@ function formatDifferences(differences: readonly RoutingDifference[]): string {
  */
 export function formatRoutingCheck(result: RoutingCheck): string {
   const count = result.names.length;
-  const caching = result.negativeCaching.map((block) => `kube-dns did not cache NXDOMAIN; this Corefile caches it for ${block.seconds} s in block ${printable(block.keys)}\n`).join('');
-  if (result.differences.length === 0) return `kube-dns and the Corefile route all ${count} checked names the same way.\n${caching}${formatNotes(result.notes)}`;
+  // A check built by hand (or by an older version) may lack the field.
+  const caching = (result.negativeCaching ?? []).map((block) => `kube-dns did not cache NXDOMAIN; this Corefile caches it for ${block.seconds} s in block ${printable(block.keys)}\n`).join('');
+  if (result.equivalent) return `kube-dns and the Corefile route all ${count} checked names the same way.\n${formatNotes(result.notes)}`;
+  if (result.differences.length === 0 && caching !== '') return `kube-dns and the Corefile route all ${count} checked names the same way, but cache differently:\n${caching}${formatNotes(result.notes)}`;
   return `kube-dns and the Corefile route ${result.differences.length} of ${count} checked names differently:\n\n${formatDifferences(result.differences)}\n${caching}${formatNotes(result.notes)}`;
 }
 

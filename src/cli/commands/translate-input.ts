@@ -1,7 +1,9 @@
 import { ConfigMapInputError } from '../../configmap/config-map-data.js';
 import type { CoreDnsVersion } from '../../coredns/versions.js';
 import { readKubeDnsInstall } from '../../kubedns/kube-dns-install.js';
-import type { KubeDnsInstall, KubeDnsInstallSource } from '../../kubedns/kube-dns-install.js';
+import type { KubeDnsDeployment, KubeDnsInstall, KubeDnsInstallSource } from '../../kubedns/kube-dns-install.js';
+import type { ConfigMapData } from '../../configmap/config-map-data.js';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { readKubeDnsConfigMap } from '../../kubedns/read-kube-dns-configmap.js';
 import type { KubeDnsConfigMapDocument } from '../../kubedns/read-kube-dns-configmap.js';
 import type { CliIo } from '../io.js';
@@ -67,4 +69,17 @@ export async function readKubeDnsInstallInput(
   }
   if (name !== undefined && install.configMap === undefined) throw new ConfigMapInputError('configmap-not-found', `no ConfigMap named '${name}'`, { filename: sources[0]?.filename });
   return install;
+}
+
+/**
+ * What `check` and `explain` read for the kube-dns side: `--kube-dns FILE` (the ConfigMap, the
+ * Deployment, or both, as kubectl prints them) and `--kube-dns-deployment FILE`.
+ */
+export async function readKubeDnsRoutingInput(
+  kubeDnsFile: string,
+  deploymentFile: string | undefined,
+  io: CliIo,
+): Promise<{ readonly data: ConfigMapData | null; readonly deployment: KubeDnsDeployment | undefined; readonly diagnostics: readonly Diagnostic[] }> {
+  const install = await readKubeDnsInstallInput(kubeDnsFile, { deployment: deploymentFile }, undefined, io);
+  return { data: install.configMap?.data ?? null, deployment: install.deployment, diagnostics: [...(install.configMap?.diagnostics ?? []), ...install.diagnostics] };
 }
