@@ -56,6 +56,7 @@ export type { NannyArgs } from './kubedns/dnsmasq-nanny-args.js';
 export type { AddressEntry, DnsmasqOption, DnsmasqSettings, ServerEntry, ServerTarget } from './kubedns/dnsmasq-options.js';
 export type { Probe, ProbeType, SidecarArgs } from './kubedns/sidecar-args.js';
 export { translateKubeDnsInstall } from './translate/translate.js';
+export type { NegativeCachingBlock } from './routing/negative-caching.js';
 
 // The default translator: a Corefile for a target CoreDNS release, merged into an existing one if
 // wanted, wrapped in a CoreDNS ConfigMap if wanted.
