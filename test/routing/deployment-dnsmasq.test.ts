@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
 import { nannyAppendedArgs } from '../../src/kubedns/dnsmasq-nanny-args.js';
 import { translateKubeDnsInstall } from '../../src/translate/translate.js';
+import { kubeDnsRouting } from '../../src/routing/kube-dns-routing.js';
+import { describeDestination } from '../../src/routing/destination.js';
+import { deploymentYaml, STOCK_DNSMASQ_ARGS } from '../support/kube-dns-manifests.js';
 import { findDnsmasq, Lab } from './dnsmasq-harness.js';
 import type { FakeServer } from './dnsmasq-harness.js';
 
@@ -131,4 +134,49 @@ describe.skipIf(dnsmasq === undefined)('Deployment flags against real dnsmasq', 
       await running.stop();
     }
   });
+
+  it("agrees with the kube-dns model on where names go with the manifest's own servers, addresses and --no-resolv", async () => {
+    const [stubA, stubB, upstream] = await Promise.all([lab.fakeServer(70), lab.fakeServer(71), lab.fakeServer(72)]);
+    const at = (server: FakeServer) => `${server.ip}#${server.port}`;
+    const manifest = [
+      ...STOCK_DNSMASQ_ARGS.filter((arg) => arg !== '-k' && arg !== '--dns-loop-detect' && !arg.startsWith('--log-facility')).map((arg) => (arg === '--cache-size=1000' ? '--cache-size=0' : arg)),
+      `--server=/corp.test/${at(stubA)}`,
+      '--server=/b.corp.test/',
+      '--address=/fixed.test/10.1.2.3',
+      '--address=/gone.test/',
+      '-R',
+      `--server=${at(upstream)}`,
+    ];
+    const data = { stubDomains: JSON.stringify({ 'corp.test': [`${stubB.ip}:${stubB.port}`] }) };
+    const install = readKubeDnsInstall([{ text: deploymentYaml({ dnsmasq: manifest }) }]);
+    const model = kubeDnsRouting(data, { deployment: install.deployment! });
+    const appended = nannyAppendedArgs(new Map([['corp.test', [`${stubB.ip}:${stubB.port}`]]]), []).argv;
+    const args = [...manifest.map((arg) => arg.replace('127.0.0.1#10053', at(kubedns))), ...appended];
+    const running = await lab.startDnsmasq(dnsmasq as string, args);
+    const seen: string[] = [];
+    try {
+      for (const name of ['x.corp.test', 'corp.test', 'y.b.corp.test', 'a.fixed.test', 'a.gone.test', 'example.com', 'kubernetes.default.svc.cluster.local']) {
+        const destination = model.route(name).destination;
+        const result = await running.query(name);
+        const observed = result.kind === 'answered' ? result.by.address : result.kind === 'rcode' ? result.rcode : 'timeout';
+        const predicted =
+          destination.kind === 'servers'
+            ? destination.servers
+            : destination.kind === 'cluster'
+              ? [kubedns.address]
+              : destination.kind === 'plugin'
+                ? ['NXDOMAIN', 'A 10.1.2.3']
+                : [describeDestination(destination)];
+        expect(predicted, `${name}: model ${describeDestination(destination)}, dnsmasq ${observed}`).toContain(observed);
+        seen.push(`${name} ${observed}`);
+      }
+    } finally {
+      await running.stop();
+    }
+    // Every kind of destination was met: both stub servers' zone, a local answer each way, the upstream, kubedns.
+    expect(seen.join('\n')).toMatch(/a\.fixed\.test A 10\.1\.2\.3/);
+    expect(seen.join('\n')).toMatch(/y\.b\.corp\.test NXDOMAIN/);
+    expect(seen.join('\n')).toContain(`example.com ${upstream.address}`);
+  });
 });
+
