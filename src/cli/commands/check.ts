@@ -11,7 +11,7 @@ import { optionValue, usingCorefile } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { ExitCode, UsageError } from '../usage-error.js';
-import { readKubeDnsRoutingInput } from './translate-input.js';
+import { readKubeDnsRoutingInput } from './install-input.js';
 import { stringifyPrettyJson } from '../../util/pretty-json.js';
 
 export const CHECK_HELP = `Usage: kube-dns-to-coredns check --kube-dns FILE --corefile FILE [options]

@@ -9,7 +9,7 @@ import type { CliIo } from '../io.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 import { checkClusterDomain, checkKubeDnsVersion, checkPort, routeJson, splitNotes, withInputNotes } from './check.js';
-import { readKubeDnsRoutingInput } from './translate-input.js';
+import { readKubeDnsRoutingInput } from './install-input.js';
 import { stringifyPrettyJson } from '../../util/pretty-json.js';
 
 export const EXPLAIN_HELP = `Usage: kube-dns-to-coredns explain NAME --kube-dns FILE [--corefile FILE] [options]

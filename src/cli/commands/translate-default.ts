@@ -8,7 +8,7 @@ import type { CorefileSourceText } from '../corefile-source.js';
 import { batchItemFailure, usingCorefile } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { ExitCode, UsageError } from '../usage-error.js';
-import { readKubeDnsInstallInput } from './translate-input.js';
+import { readKubeDnsInstallInput } from './install-input.js';
 import type { TranslateArguments } from './translate-input.js';
 
 const OUTPUT_FORMATS = ['corefile', 'configmap', 'json'] as const;
