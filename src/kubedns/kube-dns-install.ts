@@ -220,6 +220,11 @@ function reportRefusals(
   diagnostics: Diagnostic[],
 ): void {
   const refuse = (container: string, message: string) => diagnostics.push(diagnostic('deployment-program-exits', { key, path: `[container ${container}]`, message }));
+  const values = kubedns?.args.values;
+  if (kubedns !== undefined && values?.configMap !== undefined && values.configDir !== undefined) {
+    // cmd/kube-dns/app/server.go: "Cannot use both ConfigMap and ConfigDir".
+    refuse(kubedns.container, 'kube-dns exits when given both --config-map and --config-dir');
+  }
   for (const reading of [kubedns, sidecar]) {
     if (reading === undefined) continue;
     const program = reading === kubedns ? 'kube-dns' : 'the sidecar';

@@ -7,6 +7,7 @@ import { KUBERNETES_DEFAULT_REVERSE_ZONES } from '../coredns/kubernetes-default-
 import { normalizeZone } from '../dns/zones.js';
 import { anyOf, RESOLV_CONF, RESOLV_CONF_MEMBER, serversDestination, socketAddress } from './destination.js';
 import type { KubeDnsDeployment } from '../kubedns/kube-dns-install.js';
+import { inetAton } from '../kubedns/dnsmasq-options.js';
 import type { RouteDestination, Route } from './destination.js';
 import { canonicalName, displayName, labelsAbove, ZoneTable } from '../dns/names.js';
 
@@ -272,6 +273,17 @@ function manifestServers(deployment: KubeDnsDeployment | undefined, notes: strin
 
 /** A nameserver as dnsmasq uses it, noting what dnsmasq-nanny does to it. */
 function addressOf(value: string, where: string, notes: string[]): string {
+  const octal = /^(\d+\.\d+\.\d+\.\d+)(:\d+)?$/.exec(value);
+  if (octal !== null && (octal[1] as string).split('.').some((octet) => octet.length > 1 && octet.startsWith('0'))) {
+    // dnsmasq reads the text the nanny passes it with inet_aton: a leading-zero octet is octal.
+    const dnsmasqAddress = inetAton(octal[1] as string);
+    if (dnsmasqAddress === undefined) {
+      notes.push(`${where}: dnsmasq refuses '${value}' (a leading-zero octet with an 8 or 9) and does not start; routed as written`);
+    } else {
+      notes.push(`${where}: dnsmasq reads '${value}' as ${dnsmasqAddress} (a leading-zero octet is octal)`);
+      return socketAddress(`${dnsmasqAddress}${octal[2] ?? ''}`).address;
+    }
+  }
   const address = socketAddress(value);
   if (address.kind === 'hostname') {
     notes.push(`${where}: '${value}' is a hostname; dnsmasq-nanny resolves it once, when it configures dnsmasq, and uses only its first address`);

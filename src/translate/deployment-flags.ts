@@ -116,12 +116,12 @@ function kubeDnsAddress(deployment: KubeDnsDeployment): string {
 }
 
 /** The plan for `deployment`, its diagnostics in the order of the containers' arguments. */
-export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsFeatures): DeploymentPlan {
+export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsFeatures, configMapName?: string): DeploymentPlan {
   const diagnostics: Diagnostic[] = [];
   const say = (code: DiagnosticCode, container: string, path: string, message: string) => diagnostic(code, { key: `container ${container}`, path: `[${path}]`, message });
   const push = (code: DiagnosticCode, container: string, path: string, message: string) => diagnostics.push(say(code, container, path, message));
   const clusterDomain = planClusterDomain(deployment, push);
-  reportKubeDnsFlags(deployment, push);
+  reportKubeDnsFlags(deployment, configMapName, push);
   reportSidecarFlags(deployment, push);
   const dnsmasqReading = deployment.dnsmasq;
   if (dnsmasqReading === undefined) {
@@ -346,7 +346,7 @@ function planClusterDomain(deployment: KubeDnsDeployment, push: (code: Diagnosti
   return domain;
 }
 
-function reportKubeDnsFlags(deployment: KubeDnsDeployment, push: (code: DiagnosticCode, container: string, path: string, message: string) => void): void {
+function reportKubeDnsFlags(deployment: KubeDnsDeployment, configMapName: string | undefined, push: (code: DiagnosticCode, container: string, path: string, message: string) => void): void {
   const kubedns = deployment.kubedns;
   if (kubedns === undefined) return;
   const { values } = kubedns.args;
@@ -356,6 +356,18 @@ function reportKubeDnsFlags(deployment: KubeDnsDeployment, push: (code: Diagnost
   if (values.configDir !== undefined) push('deployment-flag', name, `--config-dir=${values.configDir}`, 'kubedns read its ConfigMap from this mounted directory: translate that ConfigMap');
   if (values.configMap !== undefined) {
     push('deployment-flag', name, `--config-map=${values.configMap}`, `kubedns read ConfigMap ${values.configMapNamespace ?? 'kube-system'}/${values.configMap} from the API: translate that one`);
+    if (configMapName !== undefined && configMapName !== values.configMap) {
+      push('deployment-flag-not-translated', name, `--config-map=${values.configMap}`, `kubedns read ConfigMap ${values.configMap}, but the ConfigMap given is ${configMapName}`);
+    }
+  }
+  if (values.configMap === undefined && values.configDir === undefined) {
+    // cmd/kube-dns/app/server.go: without either, kubedns takes federations and upstreams from its flags.
+    push(
+      'deployment-flag-not-translated',
+      name,
+      '--config-dir',
+      'kubedns has neither --config-dir nor --config-map: it read no ConfigMap (its federations were not in effect, --federations and --nameservers were); dnsmasq-nanny still applied stubDomains and upstreamNameservers from its own mount',
+    );
   }
   if (values.nameservers !== undefined) {
     push('deployment-flag-not-translated', name, `--nameservers=${values.nameservers}`, "kubedns's own upstreams (for names dnsmasq sent it); the Corefile forwards as dnsmasq did");

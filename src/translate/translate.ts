@@ -128,7 +128,7 @@ export function translateKubeDnsInstall(install: KubeDnsInstall, options: Transl
   const result = translateWithPlan(install.configMap?.data ?? null, effective, (features, kubeDnsVersion) => {
     const optionDomain = checkTranslateOptions(effective);
     if (deployment === undefined) return { plan: stockDeploymentPlan(kubeDnsVersion, options.clusterDomain, features), clusterDomain: optionDomain };
-    const planned = planDeployment(deployment, features);
+    const planned = planDeployment(deployment, features, install.configMap?.name);
     const plan =
       imageVersion === undefined
         ? planned

@@ -72,6 +72,15 @@ describe('the kube-dns model with the Deployment', () => {
   });
 });
 
+describe('addresses as dnsmasq reads them', () => {
+  it('routes a leading-zero octet of a ConfigMap nameserver to the octal reading, as the translation does', () => {
+    const data = { stubDomains: '{"acme.local": ["010.0.0.1:5353"]}' };
+    const routing = kubeDnsRouting(data, { kubeDnsVersion: '1.22.20' });
+    expect(where(routing, 'x.acme.local')).toBe('8.0.0.1:5353');
+    expect(routing.notes.join('\n')).toContain("dnsmasq reads '010.0.0.1:5353' as 8.0.0.1");
+  });
+});
+
 describe('negative caching in check', () => {
   const corefile = '.:53 {\n    kubernetes cluster.local in-addr.arpa ip6.arpa {\n        fallthrough in-addr.arpa ip6.arpa\n    }\n    forward . /etc/resolv.conf\n    cache 30\n}\n';
 

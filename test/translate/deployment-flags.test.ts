@@ -124,4 +124,15 @@ describe('translateKubeDnsInstall', () => {
     expect(refused.codes[0]).toBe('error deployment-program-exits');
     expect(translate({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--bogus'] }, undefined, { force: true }).ok).toBe(true);
   });
+
+  it('says which ConfigMap kubedns read: none without --config-dir/--config-map, another name, or exits with both', () => {
+    const none = translate({ kubedns: ['--domain=cluster.local.'] }, undefined);
+    expect(none.diagnostics.find((entry) => entry.path === '[--config-dir]')?.message).toContain('it read no ConfigMap');
+    const other = translate({ kubedns: ['--config-map=kube-dns-custom'] }, { upstreamNameservers: '["192.0.2.1"]' });
+    expect(other.diagnostics.map((entry) => entry.message)).toContain('kubedns read ConfigMap kube-dns-custom, but the ConfigMap given is kube-dns');
+    const both = translate({ kubedns: ['--config-map=kube-dns', '--config-dir=/kube-dns-config'] }, undefined);
+    expect(both.ok).toBe(false);
+    expect(both.diagnostics[0]?.message).toBe('kube-dns exits when given both --config-map and --config-dir');
+  });
 });
+
