@@ -80,8 +80,8 @@ export interface OtherObject {
 export interface KubernetesObjects {
   readonly workloads: readonly WorkloadObject[];
   readonly services: readonly ServiceObject[];
-  /** How many ConfigMaps the input holds (read by {@link readConfigMap}). */
-  readonly configMaps: number;
+  /** The ConfigMaps of the input (read by `readConfigMap`); a bare data map has no name. */
+  readonly configMaps: readonly OtherObject[];
   readonly others: readonly OtherObject[];
 }
 
@@ -110,7 +110,7 @@ export function readKubernetesObjects(text: string, options: { readonly filename
   const workloads: WorkloadObject[] = [];
   const services: ServiceObject[] = [];
   const others: OtherObject[] = [];
-  let configMaps = 0;
+  const configMaps: OtherObject[] = [];
   const reader = new ObjectReader(source, filename);
   const visit = (object: Record<string, unknown>, kind: string | undefined, documentIndex: number, path: readonly (string | number)[]): void => {
     const metadata = isRecord(object['metadata']) ? object['metadata'] : {};
@@ -122,7 +122,7 @@ export function readKubernetesObjects(text: string, options: { readonly filename
     } else if (kind === 'Service') {
       services.push({ ...common, ...reader.clusterIPs(object), source: where });
     } else if (kind === 'ConfigMap') {
-      configMaps += 1;
+      configMaps.push({ kind, ...common, source: where });
     } else if (kind !== undefined || object['apiVersion'] !== undefined) {
       others.push({ kind, ...common, source: where });
     }
@@ -141,7 +141,7 @@ export function readKubernetesObjects(text: string, options: { readonly filename
     }
     // A document without kind or apiVersion is a bare ConfigMap data map (readConfigMap reads it).
     if (kind === undefined && document['apiVersion'] === undefined) {
-      configMaps += 1;
+      configMaps.push({ kind: 'ConfigMap', name: undefined, namespace: undefined, source: { filename, position: locatePath(source, documentIndex, []) } });
       return;
     }
     visit(document, kind, documentIndex, []);

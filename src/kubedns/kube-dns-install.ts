@@ -110,10 +110,19 @@ export function readKubeDnsInstall(sources: readonly KubeDnsInstallSource[], opt
     for (const other of objects.others) {
       diagnostics.push(unused(other.source, `${other.kind ?? 'an object'}${other.name === undefined ? '' : ` ${other.name}`} plays no part in kube-dns's DNS settings; not read`));
     }
-    if (objects.configMaps === 0) continue;
+    if (objects.configMaps.length === 0) continue;
     const read = readKubeDnsConfigMap(source.text, { filename, ...(options.configMapName === undefined ? {} : { name: options.configMapName }) });
     if (configMap !== undefined) throw new ConfigMapInputError('several-configmaps', 'a second kube-dns ConfigMap; give it once', { filename });
     configMap = read;
+    let chosen = false;
+    for (const other of objects.configMaps) {
+      // The one read is the first of its name (readConfigMap's choice); every other is named.
+      if (!chosen && other.name === read.name) {
+        chosen = true;
+        continue;
+      }
+      diagnostics.push(unused(other.source, `ConfigMap ${other.name ?? '(unnamed)'} is not the kube-dns ConfigMap (that is ${read.name ?? 'the unnamed one'}); not read`));
+    }
   }
   const workload = pick(workloads, (entry) => entry.containers.some((container) => containerRole(container) !== undefined));
   for (const other of workloads) {

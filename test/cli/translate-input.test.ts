@@ -123,8 +123,9 @@ describe('reading the kube-dns ConfigMap', () => {
     const result = await run(['list.json'], { 'list.json': CONFIGMAP_LIST });
     expect(result.status).toBe(0);
     expect(result.out).toContain('forward . 8.8.8.8');
-    // Only the assumption every translation without a Deployment states: nothing about the List.
-    expect(result.err.trimEnd().split('\n').map((line) => line.split(':')[0])).toEqual(['info kube-dns-deployment-assumed']);
+    // The other ConfigMap of the list is named as not read, then the assumption every translation without a Deployment states.
+    expect(result.err.trimEnd().split('\n').map((line) => line.split(' ').slice(0, 2).join(' '))).toEqual(['info unused-object', 'info kube-dns-deployment-assumed']);
+    expect(result.err).toMatch(/is not the kube-dns ConfigMap \(that is kube-dns\); not read/);
   });
 
   it('warns about a data key that holds a whole kube-dns configuration', async () => {

@@ -12,7 +12,7 @@ describe('readKubernetesObjects', () => {
     ]);
     expect(objects.workloads[0]?.containers[0]?.args?.[0]).toBe('--domain=cluster.local.');
     expect(objects.services.map((service) => [service.name, service.clusterIP, service.source.position?.line])).toEqual([['kube-dns', '10.96.0.10', 18]]);
-    expect(objects.configMaps).toBe(1);
+    expect(objects.configMaps.map((configMap) => [configMap.name, configMap.source.position?.line])).toEqual([['kube-dns', 23]]);
     expect(objects.others).toEqual([]);
   });
 
