@@ -124,7 +124,7 @@ describe('reading the kube-dns ConfigMap', () => {
     expect(result.status).toBe(0);
     expect(result.out).toContain('forward . 8.8.8.8');
     // The other ConfigMap of the list is named as not read, then the assumption every translation without a Deployment states.
-    expect(result.err.trimEnd().split('\n').map((line) => line.split(' ').slice(0, 2).join(' '))).toEqual(['info unused-object', 'info kube-dns-deployment-assumed']);
+    expect(result.err.trimEnd().split('\n').map((line) => line.split(/[ :]/).slice(0, 2).join(' '))).toEqual(['info unused-object', 'info kube-dns-deployment-assumed']);
     expect(result.err).toMatch(/is not the kube-dns ConfigMap \(that is kube-dns\); not read/);
   });
 
