@@ -188,6 +188,26 @@ const defaultTime = median(Array.from({ length: runs }, () => {
 }));
 record('library `translateKubeDns`, 16,000 stub domains, in process (median)', `${defaultTime.toFixed(1)} ms`, '');
 
+// 4b. The whole kube-dns install: reading a Deployment (the stock manifest, several documents) and
+// translating it, in process and through the CLI.
+const { readKubeDnsInstall, translateKubeDnsInstall } = await import(pathToFileURL(join(root, 'dist', 'index.js')).href);
+const installFile = join(root, 'golden', 'deployment', 'kubernetes-1.25-kube-dns-1.22.20.yaml');
+const installText = readFileSync(installFile, 'utf8');
+const readInstall = median(Array.from({ length: runs * 10 }, () => {
+  const started = performance.now();
+  readKubeDnsInstall([{ text: installText }]);
+  return performance.now() - started;
+}));
+record('library `readKubeDnsInstall`, stock kube-dns manifest (Deployment, Service, ConfigMap), in process (median)', `${readInstall.toFixed(2)} ms`, '');
+const translateInstall = median(Array.from({ length: runs * 10 }, () => {
+  const started = performance.now();
+  translateKubeDnsInstall(readKubeDnsInstall([{ text: installText }]));
+  return performance.now() - started;
+}));
+record('library read + `translateKubeDnsInstall`, the same, in process (median)', `${translateInstall.toFixed(2)} ms`, '');
+const startupInstall = medianOf(runs * 2, [bin, installFile]);
+record('CLI default translator on the stock kube-dns manifest (median)', `${startupInstall.toFixed(1)} ms (+${(startupInstall - bare).toFixed(1)} ms)`, '');
+
 // 5. Hostile inputs: how long until the error, and the peak memory of the process (GNU time).
 const gnuTime = spawnSync('/usr/bin/time', ['-f', '%e %M', process.execPath, '-e', '0'], { encoding: 'utf8' });
 if (gnuTime.status === 0) {

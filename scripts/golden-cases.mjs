@@ -12,6 +12,8 @@ export const NODE_LOCAL_RELEASES = ['1.15.6', '1.15.7', '1.15.13', '1.15.14', '1
 const NODE_LOCAL_REALWORLD = ['01-k8s-docs-acme-stub-and-upstream.yaml', '02-k8s-docs-consul-stub-only.yaml', '26-issue-dns-539-hostname-as-stub-server.yaml'];
 /** iptables mode, as the Kubernetes documentation installs it: the link-local IP and the kube-dns ClusterIP. */
 const NODE_LOCAL_IPTABLES = ['--local-ip', '169.254.20.10,10.96.0.10', '--upstream-ip', '10.96.0.20'];
+/** Before `disable denial` (1.9.4) and the newest. */
+const DEPLOYMENT_TARGET_VERSIONS = ['1.8.0', '1.14.7'];
 
 /** @returns {{ name: string, args: string[], input: string, expected: string }[]} */
 export function goldenCases(root) {
@@ -46,6 +48,14 @@ export function goldenCases(root) {
     const stem = input.slice(input.lastIndexOf('/') + 1).replace(/\.yaml$/, '');
     for (const release of NODE_LOCAL_RELEASES) {
       cases.push({ name: `node-local-dns/${stem} @${release}`, args: ['--node-local-dns', release, ...options], input, expected: join(nodeLocal, stem, `node-cache-${release}.expected`) });
+    }
+  }
+  // Whole kube-dns installs (Deployment, Service, ConfigMap): stock manifests and distributions'.
+  const deployments = join(root, 'golden', 'deployment');
+  for (const file of readdirSync(deployments).filter((name) => name.endsWith('.yaml')).sort()) {
+    for (const version of DEPLOYMENT_TARGET_VERSIONS) {
+      const stem = file.replace(/\.yaml$/, '');
+      cases.push({ name: `deployment/${stem} @${version}`, args: ['--coredns', version], input: join(deployments, file), expected: join(deployments, stem, `coredns-${version}.expected`) });
     }
   }
   const lint = join(root, 'golden', 'lint');

@@ -35,6 +35,29 @@ export type { GoJsonErrorKind, GoJsonResult } from './kubedns/go-json.js';
 export { NEWEST_KUBE_DNS_VERSION, UnsupportedKubeDnsVersionError } from './kubedns/kube-dns-versions.js';
 export type { KubeDnsRules, UnsupportedKubeDnsVersionCode } from './kubedns/kube-dns-versions.js';
 
+// The whole kube-dns install: its Deployment (each container's arguments read as its program
+// reads them), its Service and its ConfigMap, from one text or several; and its translation.
+export { KubernetesObjectInputError } from './configmap/read-kubernetes-objects.js';
+export type { KubernetesObjectInputErrorCode, ObjectSource } from './configmap/read-kubernetes-objects.js';
+export { readKubeDnsInstall } from './kubedns/kube-dns-install.js';
+export type {
+  DnsmasqContainerReading,
+  KubeDnsContainerReading,
+  KubeDnsDeployment,
+  KubeDnsInstall,
+  KubeDnsInstallSource,
+  KubeDnsService,
+  ReadKubeDnsInstallOptions,
+} from './kubedns/kube-dns-install.js';
+export type { ContainerArgv, UnresolvedReference } from './kubedns/container-args.js';
+export type { FlagProblem, FlagSetting } from './kubedns/go-flags.js';
+export type { InvalidSetting, KubeDnsArgs, KubeDnsFlagValues } from './kubedns/kubedns-args.js';
+export type { NannyArgs } from './kubedns/dnsmasq-nanny-args.js';
+export type { AddressEntry, DnsmasqOption, DnsmasqSettings, ServerEntry, ServerTarget } from './kubedns/dnsmasq-options.js';
+export type { Probe, ProbeType, SidecarArgs } from './kubedns/sidecar-args.js';
+export { translateKubeDnsInstall } from './translate/translate.js';
+export type { NegativeCachingBlock } from './routing/negative-caching.js';
+
 // The default translator: a Corefile for a target CoreDNS release, merged into an existing one if
 // wanted, wrapped in a CoreDNS ConfigMap if wanted.
 export { TranslateOptionsError, translateKubeDns } from './translate/translate.js';

@@ -10,11 +10,13 @@ export const MAIN_HELP = `Usage:
   kube-dns-to-coredns check --kube-dns FILE --corefile FILE [--cluster-domain DOMAIN]
   kube-dns-to-coredns explain NAME --kube-dns FILE [--corefile FILE] [--namespace NS]
 
-Translate a kube-dns ConfigMap (stubDomains, upstreamNameservers, federations) into a CoreDNS
-Corefile. FILE is what 'kubectl -n kube-system get configmap kube-dns -o yaml' (or -o json)
-prints, a List, ConfigMapList or several YAML documents holding it, or just its data map; '-' or
-no FILE reads standard input. A CoreDNS ConfigMap is refused; another name or namespace than
-kube-system/kube-dns is translated with a warning.
+Translate a kube-dns install into a CoreDNS Corefile: its ConfigMap (stubDomains,
+upstreamNameservers, federations) and, best, its Deployment and Service. FILE is what
+'kubectl -n kube-system get deploy/kube-dns svc/kube-dns cm/kube-dns -o yaml' (or -o json)
+prints, a List or several YAML documents holding them, the ConfigMap alone, or just its data map;
+'-' or no FILE reads standard input. Without the Deployment, the stock kube-dns manifest is
+assumed (dnsmasq with --no-negcache). A CoreDNS ConfigMap is refused; another name or namespace
+than kube-system/kube-dns is translated with a warning.
 
 Commands:
   (none)     translate FILE
@@ -39,6 +41,9 @@ an explanation where that is impossible.
   --kube-dns-version VERSION validate with the rules of this kube-dns release (default 1.26.7)
   --force                    translate a ConfigMap that kube-dns itself rejected
   --cluster-dns-ip IP        refuse nameservers equal to the cluster DNS Service IP
+  --kube-dns-deployment FILE the kube-dns Deployment (or ReplicationController): its kubedns,
+                             dnsmasq and sidecar arguments are translated too
+  --kube-dns-service FILE    the kube-dns Service: its clusterIP feeds the loop check
 
 kubeadm profiles:
   --kubeadm VERSION          reproduce what kubeadm VERSION (1.10 to 1.20, e.g. 1.13 or v1.18.6)

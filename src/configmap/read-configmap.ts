@@ -1,6 +1,7 @@
 import { CORE_SCHEMA, EVENT_ID, getScalarValue, loadAll, parseEvents, YAMLException } from 'js-yaml';
 import type { Event } from 'js-yaml';
 import { positionAt } from '../util/source-position.js';
+import type { SourcePosition } from '../util/source-position.js';
 import { ConfigMapInputError } from './config-map-data.js';
 import type { ConfigMapData, ConfigMapInputErrorCode } from './config-map-data.js';
 
@@ -100,7 +101,8 @@ const METADATA_FIELDS: ReadonlySet<string> = new Set([
 /** List kinds whose `items` are ConfigMaps: kubectl's `List`, and `ConfigMapList` from the API (items without `kind`). */
 const LIST_KINDS: ReadonlySet<unknown> = new Set(['List', 'ConfigMapList']);
 
-function parseDocuments(source: string, filename: string): unknown[] {
+/** The YAML (or JSON) documents of `source`; throws {@link ConfigMapInputError} `not-yaml` with the position. */
+export function parseDocuments(source: string, filename: string): unknown[] {
   const trimmed = source.trimStart();
   if (trimmed.startsWith('{')) {
     // JSON is YAML, but JSON.parse is much faster on large inputs; YAML reports the errors.
@@ -287,6 +289,12 @@ function positionedError(
  * Source offset of the key (or, for the root, the node) at `path` in document `documentIndex`.
  * Only used on the error path, so it may re-parse.
  */
+/** Line and column of the key (or item) at `path` in document `documentIndex`, for error messages. */
+export function locatePath(source: string, documentIndex: number, path: readonly (string | number)[]): SourcePosition | undefined {
+  const offset = locateValue(source, documentIndex, path);
+  return offset === undefined ? undefined : positionAt(source, offset);
+}
+
 function locateValue(source: string, documentIndex: number, path: readonly (string | number)[]): number | undefined {
   let events: Event[];
   try {

@@ -310,6 +310,74 @@ export const DIAGNOSTIC_CODES = {
     'A change is needed on a line that holds more than the node to change (several directives or braces on one line), so it cannot be made without re-printing.',
     'Put the directive on a line of its own (`npx kube-dns-to-coredns fmt` does for most layouts), then migrate again.',
   ),
+
+  // The kube-dns install outside the ConfigMap: its Deployment (container arguments) and Service (docs/kube-dns-deployment.md).
+  'unused-object': kubeDns('info', 'An object of the input that plays no part in the kube-dns install (another kind, a second workload or Service): not read.', 'Nothing to do if it is not the kube-dns Deployment, Service or ConfigMap; give those as kubectl prints them.'),
+  'unused-container': kubeDns('info', 'A container of the kube-dns Pod other than kubedns, dnsmasq and sidecar (a health checker, say): its settings are not read.', 'Nothing to do unless it serves DNS; then say so in an issue.'),
+  'container-args-unresolved': kubeDns(
+    'warning',
+    'A container argument refers to an environment variable known only in the running Pod, or the container sets no arguments: read as written.',
+    'Give the Deployment as the cluster runs it, with the values filled in (`kubectl get deploy kube-dns -o yaml` shows the spec, not the expansion: check the Pod).',
+  ),
+  'deployment-program-exits': kubeDns(
+    'error',
+    'A kube-dns container argument its program refuses (an unknown flag, an invalid value): the program exits, so the Pod never served with these arguments.',
+    'Give the Deployment the cluster really runs; pass --force to translate the arguments that could be read.',
+  ),
+  'kube-dns-deployment-assumed': translate(
+    'info',
+    'No kube-dns Deployment was given: the stock manifest of the kube-dns release is assumed (cluster domain from the options, dnsmasq with --no-negcache).',
+    'Give the Deployment too (`kubectl -n kube-system get deploy/kube-dns svc/kube-dns cm/kube-dns -o yaml`) so that its arguments are translated.',
+  ),
+  'cluster-domain-from-deployment': translate('info', "The cluster domain is taken from kubedns's --domain flag (or the sidecar's probes).", 'Nothing to do; --cluster-domain must agree with it if given.'),
+  'cluster-domain-conflict': translate(
+    'error',
+    "--cluster-domain disagrees with the cluster domain of the Deployment (kubedns's --domain, or the sidecar's probes).",
+    'Drop --cluster-domain, or pass --force to translate with it anyway.',
+  ),
+  'negative-caching-disabled': translate('info', 'dnsmasq ran with --no-negcache: NXDOMAIN and NODATA answers were never cached; every cache gets `disable denial`.', 'Nothing to do: names created after a failed lookup resolve at once, as under kube-dns.'),
+  'negative-caching-shortened': translate(
+    'warning',
+    'dnsmasq ran with --no-negcache, but the target CoreDNS cannot switch denial caching off (`disable denial` came in 1.9.4): NXDOMAIN is cached for at most 1 s (`denial 9984 1`).',
+    'Target CoreDNS 1.9.4 or later to keep NXDOMAIN uncached.',
+  ),
+  'cache-disabled': translate('info', 'dnsmasq ran with --cache-size=0: it cached nothing, so no block gets a cache.', 'Nothing to do; add `cache` later if you want CoreDNS to cache.'),
+  'deployment-stub-server': translate(
+    'info',
+    "A `--server=/zone/address` of the Deployment's dnsmasq arguments becomes a stub block, merged with the ConfigMap's servers for the same zone (dnsmasq used them all).",
+    'Nothing to do; the manifest flag can go once kube-dns is gone.',
+  ),
+  'deployment-upstream-server': translate(
+    'info',
+    "dnsmasq ran with --no-resolv and `--server=address` flags: those servers, not the node's resolv.conf, were the upstreams.",
+    'Nothing to do; they become the forward destinations of the main block.',
+  ),
+  'dnsmasq-option-translated': translate('info', 'A dnsmasq option with a CoreDNS equivalent (`--log-queries` → log, `--strict-order` → policy sequential, `--dns-forward-max` → max_concurrent, `--address` → template).', 'Nothing to do.'),
+  'deployment-flag': translate(
+    'info',
+    'A flag of the Deployment whose effect the Corefile already has, or which does not bear on answers (servers to kubedns for its own zones, logging, ports inside the Pod).',
+    'Nothing to do.',
+  ),
+  'octal-address': translate(
+    'warning',
+    "A nameserver with a leading-zero IPv4 octet: kube-dns's Go validation read it as decimal, but dnsmasq, which forwarded the queries, reads such an octet as octal (010 is 8).",
+    'Translated to the address dnsmasq used; write that address (or the one you meant) in canonical form.',
+  ),
+  'address-refused-by-dnsmasq': translate(
+    'error',
+    "A nameserver dnsmasq refuses (a leading-zero octet with an 8 or a 9: not octal), so kube-dns's dnsmasq did not start with this ConfigMap.",
+    'Write the address in canonical form (no leading zeros); the message gives both readings.',
+  ),
+  'single-label-hostname-nameserver': translate(
+    'error',
+    "A nameserver that is a single-label host name (a Service name, say): CoreDNS 1.14.4+ resolves it at start-up through the node's resolver, where it does not resolve, and exits.",
+    "Use the server's IP address, or a fully qualified name the node can resolve.",
+  ),
+  'deployment-flag-not-translated': translate(
+    'warning',
+    'A flag of the Deployment that changed what kube-dns answered or where it forwarded, with no translation for the target CoreDNS.',
+    'Read the message: add the equivalent by hand (the migration guide lists the options), or accept the difference.',
+  ),
 } as const satisfies Record<string, DiagnosticCodeEntry>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

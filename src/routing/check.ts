@@ -9,6 +9,10 @@ import { kubeDnsRoutingOfInput } from './kube-dns-input.js';
 import type { KubeDnsRouting } from './kube-dns-routing.js';
 import { ancestors, canonicalName, compareNames, displayName } from '../dns/names.js';
 import { printable } from '../util/printable-text.js';
+import type { KubeDnsDeployment } from '../kubedns/kube-dns-install.js';
+import { parseCorefile } from '../corefile/parser.js';
+import { negativeCachingBlocks } from './negative-caching.js';
+import type { NegativeCachingBlock } from './negative-caching.js';
 
 /**
  * `check`: does every name still go where it went? Routes a deterministic set of names through the
@@ -35,6 +39,8 @@ export interface RoutingInput {
   readonly port?: number | string;
   /** More names to compare, besides those derived from both configurations. */
   readonly names?: readonly string[];
+  /** The kube-dns Deployment, when not in the `kubeDns` text: its dnsmasq flags route names and decide negative caching. */
+  readonly kubeDnsDeployment?: KubeDnsDeployment;
 }
 
 export interface RoutingDifference {
@@ -53,6 +59,12 @@ export interface RoutingCheck {
   readonly names: readonly string[];
   /** What either model assumed or could not follow (e.g. kube-dns rejected the ConfigMap). */
   readonly notes: readonly string[];
+  /**
+   * Blocks that cache NXDOMAIN where kube-dns did not (its dnsmasq ran with `--no-negcache`): a
+   * name created after a failed lookup stays unknown for up to `seconds`. Checked only when the
+   * Deployment is known; each one makes the check fail.
+   */
+  readonly negativeCaching: readonly NegativeCachingBlock[];
 }
 
 /** Both models of `input`. Throws `ConfigMapInputError` / `CorefileSyntaxError` for unreadable input. */
@@ -60,6 +72,7 @@ export function routingModels(input: RoutingInput): { kubeDns: KubeDnsRouting; c
   const kubeDns = kubeDnsRoutingOfInput(input.kubeDns, {
     ...(input.clusterDomain === undefined ? {} : { clusterDomain: input.clusterDomain }),
     ...(input.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: input.kubeDnsVersion }),
+    ...(input.kubeDnsDeployment === undefined ? {} : { deployment: input.kubeDnsDeployment }),
   });
   const coreDns = coreDnsRouting(input.corefile, input.port === undefined ? {} : { port: input.port });
   return { kubeDns, coreDns };
@@ -114,8 +127,11 @@ export function checkRouting(input: RoutingInput): RoutingCheck {
     const coreRoute = coreDns.route(name);
     if (!sameDestination(kubeRoute.destination, coreRoute.destination)) differences.push({ name, kubeDns: kubeRoute, coreDns: coreRoute });
   }
+  // Checked only when the Deployment says what dnsmasq did (docs/routing.md, "Negative caching").
+  const negativeCaching =
+    kubeDns.cachesNegativeAnswers === false ? negativeCachingBlocks(typeof input.corefile === 'string' ? parseCorefile(input.corefile).corefile : input.corefile) : [];
   const notes = [...new Set([...kubeDns.notes.map((note) => `kube-dns: ${note}`), ...coreDns.notes.map((note) => `Corefile: ${note}`)])];
-  return { equivalent: differences.length === 0, differences, names, notes };
+  return { equivalent: differences.length === 0 && negativeCaching.length === 0, differences, names, notes, negativeCaching };
 }
 
 /** Columns padded to their widest cell; cells may span several lines, rows are then separated by a blank line. */
@@ -182,8 +198,11 @@ function formatDifferences(differences: readonly RoutingDifference[]): string {
  */
 export function formatRoutingCheck(result: RoutingCheck): string {
   const count = result.names.length;
+  // A check built by hand (or by an older version) may lack the field.
+  const caching = (result.negativeCaching ?? []).map((block) => `kube-dns did not cache NXDOMAIN; this Corefile caches it for ${block.seconds} s in block ${printable(block.keys)}\n`).join('');
   if (result.equivalent) return `kube-dns and the Corefile route all ${count} checked names the same way.\n${formatNotes(result.notes)}`;
-  return `kube-dns and the Corefile route ${result.differences.length} of ${count} checked names differently:\n\n${formatDifferences(result.differences)}\n${formatNotes(result.notes)}`;
+  if (result.differences.length === 0 && caching !== '') return `kube-dns and the Corefile route all ${count} checked names the same way, but cache differently:\n${caching}${formatNotes(result.notes)}`;
+  return `kube-dns and the Corefile route ${result.differences.length} of ${count} checked names differently:\n\n${formatDifferences(result.differences)}\n${caching}${formatNotes(result.notes)}`;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Route } from './destination.js';
 import { kubeDnsRoutingOfInput } from './kube-dns-input.js';
 import { canonicalName, displayName } from '../dns/names.js';
 import { printable } from '../util/printable-text.js';
+import type { KubeDnsDeployment } from '../kubedns/kube-dns-install.js';
 
 /**
  * `explain`: what a pod's resolver does with a name, and who answers each name it tries.
@@ -37,6 +38,8 @@ export interface ExplainInput {
   readonly ndots?: number;
   /** Search domains after the three cluster ones (the node's, as the kubelet appends them). */
   readonly searchPath?: readonly string[];
+  /** The kube-dns Deployment, when not in the `kubeDns` text: its dnsmasq flags route names. */
+  readonly kubeDnsDeployment?: KubeDnsDeployment;
 }
 
 export interface CandidateExplanation {
@@ -82,6 +85,7 @@ export function explainName(query: string, input: ExplainInput): Explanation {
   const kubeDns = kubeDnsRoutingOfInput(input.kubeDns, {
     ...(input.clusterDomain === undefined ? {} : { clusterDomain: input.clusterDomain }),
     ...(input.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: input.kubeDnsVersion }),
+    ...(input.kubeDnsDeployment === undefined ? {} : { deployment: input.kubeDnsDeployment }),
   });
   const coreDns = input.corefile === undefined ? undefined : coreDnsRouting(input.corefile, input.port === undefined ? {} : { port: input.port });
   const ndots = input.ndots ?? KUBELET_NDOTS;

@@ -1,18 +1,25 @@
 import type { ConfigMapData } from '../configmap/config-map-data.js';
+import { readKubeDnsInstall } from '../kubedns/kube-dns-install.js';
+import type { KubeDnsDeployment } from '../kubedns/kube-dns-install.js';
 import { readKubeDnsConfigMap } from '../kubedns/read-kube-dns-configmap.js';
 import { kubeDnsRouting } from './kube-dns-routing.js';
 import type { KubeDnsRouting, KubeDnsRoutingOptions } from './kube-dns-routing.js';
 
 /**
- * The kube-dns model of what `check` and `explain` are given: a ConfigMap's data, its YAML or JSON
- * text (read with {@link readKubeDnsConfigMap}: the `kube-dns` one among several; a CoreDNS
- * ConfigMap throws `ConfigMapInputError`), or `null`. Warnings about which ConfigMap the text held
- * lead the model's notes.
+ * The kube-dns model of what `check` and `explain` are given: a ConfigMap's data, or YAML or JSON
+ * text holding the kube-dns ConfigMap and/or the kube-dns Deployment (read with
+ * {@link readKubeDnsInstall}: the `kube-dns` ConfigMap among several; a CoreDNS ConfigMap throws
+ * `ConfigMapInputError`), or `null`. A Deployment in `options` wins over one in the text. Warnings
+ * about what the text held lead the model's notes.
  */
 export function kubeDnsRoutingOfInput(kubeDns: ConfigMapData | string | null, options: KubeDnsRoutingOptions): KubeDnsRouting {
   if (typeof kubeDns !== 'string') return kubeDnsRouting(kubeDns, options);
-  const document = readKubeDnsConfigMap(kubeDns);
-  const routing = kubeDnsRouting(document.data, options);
-  if (document.diagnostics.length === 0) return routing;
-  return { ...routing, notes: [...document.diagnostics.map((entry) => entry.message), ...routing.notes] };
+  const install = readKubeDnsInstall([{ text: kubeDns }]);
+  // Neither a ConfigMap nor a Deployment: the ConfigMap reader says why (no ConfigMap found, …).
+  if (install.configMap === undefined && install.deployment === undefined) readKubeDnsConfigMap(kubeDns);
+  const deployment: KubeDnsDeployment | undefined = options.deployment ?? install.deployment;
+  const routing = kubeDnsRouting(install.configMap?.data ?? null, { ...options, ...(deployment === undefined ? {} : { deployment }) });
+  const notes = [...(install.configMap?.diagnostics ?? []), ...install.diagnostics].map((entry) => entry.message);
+  if (notes.length === 0) return routing;
+  return { ...routing, notes: [...notes, ...routing.notes] };
 }

@@ -5,7 +5,9 @@ import type { KubeDnsConfig, KubeDnsReading } from '../kubedns/read-kube-dns-con
 import { DEFAULT_CLUSTER_DOMAIN } from '../translate/translate.js';
 import { KUBERNETES_DEFAULT_REVERSE_ZONES } from '../coredns/kubernetes-default-corefile.js';
 import { normalizeZone } from '../dns/zones.js';
-import { anyOf, RESOLV_CONF, serversDestination, socketAddress } from './destination.js';
+import { anyOf, RESOLV_CONF, RESOLV_CONF_MEMBER, serversDestination, socketAddress } from './destination.js';
+import type { KubeDnsDeployment } from '../kubedns/kube-dns-install.js';
+import { inetAton } from '../kubedns/dnsmasq-options.js';
 import type { RouteDestination, Route } from './destination.js';
 import { canonicalName, displayName, labelsAbove, ZoneTable } from '../dns/names.js';
 
@@ -33,10 +35,16 @@ import { canonicalName, displayName, labelsAbove, ZoneTable } from '../dns/names
  * Pure: no Node APIs.
  */
 export interface KubeDnsRoutingOptions {
-  /** The cluster domain (default `cluster.local`). */
+  /** The cluster domain (default: the Deployment's kubedns `--domain`, else `cluster.local`). */
   readonly clusterDomain?: string;
   /** The kube-dns version whose validation rules apply (default: the newest known). */
   readonly kubeDnsVersion?: string;
+  /**
+   * The kube-dns Deployment ({@link readKubeDnsInstall}): dnsmasq's own `--server`, `--address`
+   * and `--no-resolv` flags change where names go (default: the stock manifest's, which send the
+   * cluster domain and the reverse zones to kubedns).
+   */
+  readonly deployment?: KubeDnsDeployment;
 }
 
 export interface KubeDnsRouting {
@@ -51,12 +59,21 @@ export interface KubeDnsRouting {
   readonly zones: readonly string[];
   /** Names of the federations in effect, with their domains. */
   readonly federations: ReadonlyMap<string, string>;
+  /**
+   * Whether dnsmasq kept NXDOMAIN answers: `false` with `--no-negcache` or `--cache-size=0`;
+   * undefined without a Deployment to read.
+   */
+  readonly cachesNegativeAnswers: boolean | undefined;
   /** Who answers `name` (any case, trailing dot optional). */
   route(name: string): Route;
 }
 
 type ZoneEntry =
   | { readonly kind: 'cluster' }
+  /** A zone dnsmasq sends to kubedns that kubedns does not serve: kubedns forwards it to its own resolver. */
+  | { readonly kind: 'kubedns-forward' }
+  /** `--address=/zone/[ip]` or `--server=/zone/`: dnsmasq answers itself. */
+  | { readonly kind: 'local'; readonly text: string }
   | { readonly kind: 'reverse' }
   | { readonly kind: 'stub'; readonly servers: readonly string[] }
   | { readonly kind: 'both'; readonly own: 'cluster' | 'reverse'; readonly servers: readonly string[] };
@@ -65,7 +82,8 @@ const EMPTY_CONFIG: KubeDnsConfig = { stubDomains: [], upstreamNameservers: unde
 
 /** The kube-dns routing model of a ConfigMap's data (`null`: there is no ConfigMap). */
 export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRoutingOptions = {}): KubeDnsRouting {
-  const clusterDomain = canonicalName(options.clusterDomain ?? DEFAULT_CLUSTER_DOMAIN);
+  const deploymentDomain = options.deployment?.kubedns === undefined ? undefined : (options.deployment.kubedns.args.values.domain ?? DEFAULT_CLUSTER_DOMAIN);
+  const clusterDomain = canonicalName(options.clusterDomain ?? deploymentDomain ?? DEFAULT_CLUSTER_DOMAIN);
   const reading = readKubeDnsConfig(data, options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion });
   const notes: string[] = [];
   const keys = Object.keys(data ?? {});
@@ -82,15 +100,28 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
     config = EMPTY_CONFIG;
   }
 
+  const manifest = manifestServers(options.deployment, notes);
   const upstreamNameservers = config.upstreamNameservers ?? [];
+  const configMapUpstreams = upstreamNameservers.map((entry) => addressOf(entry.value, 'upstreamNameservers', notes));
   const upstream: Route =
-    upstreamNameservers.length === 0
-      ? { destination: RESOLV_CONF, via: config.upstreamNameservers === undefined ? 'no upstreamNameservers: resolv.conf' : 'upstreamNameservers is empty: resolv.conf' }
-      : { destination: serversDestination(upstreamNameservers.map((entry) => addressOf(entry.value, 'upstreamNameservers', notes))), via: 'upstreamNameservers' };
+    manifest !== undefined && manifest.upstreams.length > 0 && (manifest.noResolv || configMapUpstreams.length > 0)
+      ? { destination: serversDestination([...manifest.upstreams, ...configMapUpstreams]), via: 'dnsmasq --server with --no-resolv' }
+      : manifest !== undefined && manifest.upstreams.length > 0
+        ? { destination: serversDestination([...manifest.upstreams, RESOLV_CONF_MEMBER]), via: 'dnsmasq --server beside resolv.conf' }
+        : upstreamNameservers.length === 0
+          ? { destination: RESOLV_CONF, via: config.upstreamNameservers === undefined ? 'no upstreamNameservers: resolv.conf' : 'upstreamNameservers is empty: resolv.conf' }
+          : { destination: serversDestination(configMapUpstreams), via: 'upstreamNameservers' };
 
   const table = new ZoneTable<ZoneEntry>();
-  table.set(clusterDomain, { kind: 'cluster' });
-  for (const zone of KUBERNETES_DEFAULT_REVERSE_ZONES) if (!table.has(zone)) table.set(zone, { kind: 'reverse' });
+  const toKubeDns = manifest?.toKubeDns ?? new Set([clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES]);
+  if (toKubeDns.has(clusterDomain)) table.set(clusterDomain, { kind: 'cluster' });
+  else notes.push(`dnsmasq has no --server for the cluster domain ${clusterDomain} to kubedns: its names go upstream`);
+  for (const zone of KUBERNETES_DEFAULT_REVERSE_ZONES) {
+    if (table.has(zone)) continue;
+    if (toKubeDns.has(zone)) table.set(zone, { kind: 'reverse' });
+    else notes.push(`dnsmasq has no --server for ${zone} to kubedns: reverse lookups there go upstream`);
+  }
+  for (const zone of toKubeDns) if (!table.has(zone)) table.set(zone, { kind: 'kubedns-forward' });
   for (const stub of config.stubDomains) {
     const normalized = normalizeZone(stub.domain);
     if ('problem' in normalized) {
@@ -115,6 +146,20 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
     }
   }
 
+  for (const [zone, servers] of manifest?.stubs ?? []) {
+    const existing = table.get(zone);
+    if (existing?.kind === 'stub') table.set(zone, { kind: 'stub', servers: [...servers, ...existing.servers] });
+    else if (existing?.kind === 'cluster' || existing?.kind === 'reverse') table.set(zone, { kind: 'both', own: existing.kind, servers });
+    else if (existing?.kind === 'both') table.set(zone, { ...existing, servers: [...servers, ...existing.servers] });
+    else table.set(zone, { kind: 'stub', servers });
+  }
+  for (const local of manifest?.local ?? []) {
+    // dnsmasq 2.90: an address answers before the zone's servers; NXDOMAIN gives way to them.
+    const existing = table.get(local.zone);
+    if (local.address === undefined && existing !== undefined) continue;
+    table.set(local.zone, { kind: 'local', text: local.text });
+  }
+
   const federations = new Map<string, string>((config.federations ?? []).map((entry) => [entry.name, entry.domain]));
   const reverseDestination: RouteDestination = { kind: 'cluster', otherwise: upstream.destination };
 
@@ -134,6 +179,10 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
         return clusterRoute(name, zone);
       case 'reverse':
         return { destination: reverseDestination, via: `kubedns: reverse zone ${zone}` };
+      case 'kubedns-forward':
+        return { destination: RESOLV_CONF, via: `dnsmasq sends ${displayName(zone)} to kubedns, which serves no such zone and forwards it` };
+      case 'local':
+        return { destination: LOCAL_ANSWER, via: `dnsmasq answers itself (${value.text})` };
       case 'stub':
         return { destination: serversDestination(value.servers), via: `stub domain ${displayName(zone)}` };
       case 'both': {
@@ -150,12 +199,91 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
     notes,
     zones: [...table.zones()],
     federations,
+    cachesNegativeAnswers: negativeCachingOf(options.deployment),
     route,
   };
 }
 
+function negativeCachingOf(deployment: KubeDnsDeployment | undefined): boolean | undefined {
+  const dnsmasq = deployment?.dnsmasq?.dnsmasq;
+  if (dnsmasq === undefined || dnsmasq.problem !== undefined) return undefined;
+  return !(dnsmasq.noNegcache || dnsmasq.cacheSize === 0);
+}
+
+/**
+ * dnsmasq's own answer (`--address`, `--server=/zone/`) stands as the CoreDNS plugin that gives the
+ * same kind of answer from the configuration: `template`.
+ */
+const LOCAL_ANSWER: RouteDestination = Object.freeze({ kind: 'plugin', plugin: 'template' });
+
+interface ManifestServers {
+  /** Zones dnsmasq sends to kubedns (127.0.0.1 and kubedns's `--dns-port`). */
+  readonly toKubeDns: ReadonlySet<string>;
+  readonly stubs: ReadonlyMap<string, readonly string[]>;
+  readonly upstreams: readonly string[];
+  readonly noResolv: boolean;
+  readonly local: readonly { readonly zone: string; readonly address: string | undefined; readonly text: string }[];
+}
+
+/** What the Deployment's dnsmasq flags say about where names go; undefined without a dnsmasq to read. */
+function manifestServers(deployment: KubeDnsDeployment | undefined, notes: string[]): ManifestServers | undefined {
+  const dnsmasq = deployment?.dnsmasq?.dnsmasq;
+  if (deployment === undefined || dnsmasq === undefined || dnsmasq.problem !== undefined) return undefined;
+  const kubedns = `127.0.0.1:${deployment.kubedns?.args.values.dnsPort ?? 10053}`;
+  const toKubeDns = new Set<string>();
+  const stubs = new Map<string, string[]>();
+  const upstreams: string[] = [];
+  const local: { zone: string; address: string | undefined; text: string }[] = [];
+  for (const server of dnsmasq.servers) {
+    if (server.domains?.includes('') === true) {
+      notes.push(`${server.option.text} (names without a dot) is not modelled`);
+      continue;
+    }
+    const zones = server.domains?.map((domain) => canonicalName(domain));
+    if (server.target.kind === 'local-only' && zones !== undefined) {
+      for (const zone of zones) local.push({ zone, address: undefined, text: server.option.text });
+      continue;
+    }
+    if (server.target.kind !== 'upstream') {
+      notes.push(`${server.option.text} is not modelled`);
+      continue;
+    }
+    const { address, port } = server.target;
+    const target = address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
+    if (zones === undefined) {
+      if (target !== kubedns) upstreams.push(target);
+      continue;
+    }
+    for (const zone of zones) {
+      if (target === kubedns) toKubeDns.add(zone);
+      else stubs.set(zone, [...(stubs.get(zone) ?? []), target]);
+    }
+  }
+  for (const entry of dnsmasq.addresses) {
+    if (entry.domains === undefined || entry.address === '#' || entry.domains.includes('')) {
+      notes.push(`${entry.option.text} is not modelled`);
+      continue;
+    }
+    for (const domain of entry.domains) local.push({ zone: canonicalName(domain), address: entry.address, text: entry.option.text });
+  }
+  // Addresses first, so that an NXDOMAIN entry (which gives way to servers) never hides one.
+  local.sort((a, b) => (a.address === undefined ? 1 : 0) - (b.address === undefined ? 1 : 0));
+  return { toKubeDns, stubs, upstreams, noResolv: dnsmasq.noResolv, local };
+}
+
 /** A nameserver as dnsmasq uses it, noting what dnsmasq-nanny does to it. */
 function addressOf(value: string, where: string, notes: string[]): string {
+  const octal = /^(\d+\.\d+\.\d+\.\d+)(:\d+)?$/.exec(value);
+  if (octal !== null && (octal[1] as string).split('.').some((octet) => octet.length > 1 && octet.startsWith('0'))) {
+    // dnsmasq reads the text the nanny passes it with inet_aton: a leading-zero octet is octal.
+    const dnsmasqAddress = inetAton(octal[1] as string);
+    if (dnsmasqAddress === undefined) {
+      notes.push(`${where}: dnsmasq refuses '${value}' (a leading-zero octet with an 8 or 9) and does not start; routed as written`);
+    } else {
+      notes.push(`${where}: dnsmasq reads '${value}' as ${dnsmasqAddress} (a leading-zero octet is octal)`);
+      return socketAddress(`${dnsmasqAddress}${octal[2] ?? ''}`).address;
+    }
+  }
   const address = socketAddress(value);
   if (address.kind === 'hostname') {
     notes.push(`${where}: '${value}' is a hostname; dnsmasq-nanny resolves it once, when it configures dnsmasq, and uses only its first address`);

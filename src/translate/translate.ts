@@ -6,6 +6,8 @@ import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { isDns1123Subdomain, parseGoIP } from '../dns/go-net.js';
 import { readKubeDnsConfig } from '../kubedns/read-kube-dns-config.js';
+import { kubeDnsRules } from '../kubedns/kube-dns-versions.js';
+import { inetAton } from '../kubedns/dnsmasq-options.js';
 import type { FederationEntry, KubeDnsConfig, KubeDnsReading, StubDomainEntry, ValueEntry } from '../kubedns/read-kube-dns-config.js';
 import { coreDnsFeatures } from '../coredns/features.js';
 import type { CoreDnsFeatures } from '../coredns/features.js';
@@ -18,6 +20,9 @@ import { isLoopback, isSameAddress, readForwardTarget } from '../coredns/forward
 import type { ForwardTarget } from '../coredns/forward-targets.js';
 import { isStrictAncestor, isWithin, normalizeZone } from '../dns/zones.js';
 import { HEALTH_DEFAULT_ADDRESS } from '../coredns/listen-addresses.js';
+import type { KubeDnsInstall } from '../kubedns/kube-dns-install.js';
+import { disableDenialAvailable, planDeployment, stockDeploymentPlan } from './deployment-flags.js';
+import type { DeploymentPlan, DeploymentServer } from './deployment-flags.js';
 
 /**
  * The default translator: kube-dns semantics in, a Corefile the target CoreDNS accepts out, every
@@ -92,13 +97,83 @@ interface PlannedStub {
   readonly targets: readonly ForwardTarget[];
 }
 
-/** Translates a kube-dns ConfigMap's data (`null`: there is none) into a Corefile. */
+/**
+ * Translates a kube-dns ConfigMap's data (`null`: there is none) into a Corefile. Without the
+ * Deployment, the stock kube-dns manifest is assumed (a `kube-dns-deployment-assumed` diagnostic
+ * says so): its dnsmasq ran with `--no-negcache`, so the Corefile does not cache NXDOMAIN.
+ */
 export function translateKubeDns(data: ConfigMapData | null, options: TranslateOptions = {}): TranslationResult {
+  return translateWithPlan(data, options, (features, kubeDnsVersion) => ({ plan: stockDeploymentPlan(kubeDnsVersion, options.clusterDomain, features), clusterDomain: checkTranslateOptions(options) }));
+}
+
+/**
+ * Translates a whole kube-dns install ({@link readKubeDnsInstall}): the ConfigMap, with what the
+ * Deployment's container arguments mean (cluster domain, dnsmasq's extra servers, caching,
+ * logging) and the Service's cluster IP for the loop check. The install's own diagnostics come
+ * first; an error among them refuses the translation unless `force`.
+ */
+export function translateKubeDnsInstall(install: KubeDnsInstall, options: TranslateOptions = {}): TranslationResult {
+  const clusterDnsIp = options.clusterDnsIp ?? install.service?.clusterIP;
+  const imageVersion = options.kubeDnsVersion === undefined ? kubeDnsVersionOfImage(install.deployment?.kubedns?.image) : undefined;
+  const effective: TranslateOptions = {
+    ...options,
+    ...(clusterDnsIp === undefined ? {} : { clusterDnsIp }),
+    ...(imageVersion === undefined ? {} : { kubeDnsVersion: imageVersion }),
+  };
+  const forced = options.force === true;
+  const installDiagnostics = [...(install.configMap?.diagnostics ?? []), ...install.diagnostics].map((entry) =>
+    forced && entry.severity === 'error' ? { ...entry, severity: 'warning' as const } : entry,
+  );
+  const { deployment } = install;
+  const result = translateWithPlan(install.configMap?.data ?? null, effective, (features, kubeDnsVersion) => {
+    const optionDomain = checkTranslateOptions(effective);
+    if (deployment === undefined) return { plan: stockDeploymentPlan(kubeDnsVersion, options.clusterDomain, features), clusterDomain: optionDomain };
+    const planned = planDeployment(deployment, features, install.configMap?.name);
+    const plan =
+      imageVersion === undefined
+        ? planned
+        : {
+            ...planned,
+            diagnostics: [
+              diagnostic('deployment-flag', { key: `container ${deployment.kubedns?.container ?? 'kubedns'}`, path: '[image]', message: `kube-dns ${imageVersion} (the image's tag): the ConfigMap is validated with its rules` }),
+              ...planned.diagnostics,
+            ],
+          };
+    if (plan.clusterDomain === undefined || plan.clusterDomain === optionDomain) return { plan, clusterDomain: plan.clusterDomain ?? optionDomain };
+    if (options.clusterDomain === undefined) return { plan, clusterDomain: plan.clusterDomain };
+    const conflict = diagnostic('cluster-domain-conflict', {
+      message: `--cluster-domain ${optionDomain}, but the Deployment serves ${plan.clusterDomain}`,
+      ...(forced ? { severity: 'warning' as const, hint: `Translated with ${optionDomain} (--force).` } : {}),
+    });
+    return { plan: { ...plan, diagnostics: [conflict, ...plan.diagnostics] }, clusterDomain: optionDomain };
+  });
+  const diagnostics = [...installDiagnostics, ...result.diagnostics];
+  if (!forced && installDiagnostics.some((entry) => entry.severity === 'error')) {
+    return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns: result.coredns };
+  }
+  return { ...result, diagnostics };
+}
+
+/** The kube-dns release an image tag names (`…/k8s-dns-kube-dns-amd64:1.14.13`), when the rules know it. */
+function kubeDnsVersionOfImage(image: string | undefined): string | undefined {
+  const tag = /:v?(\d+\.\d+\.\d+)$/.exec(image ?? '')?.[1];
+  if (tag === undefined) return undefined;
+  try {
+    return kubeDnsRules(tag).version;
+  } catch {
+    return undefined;
+  }
+}
+
+type PlanFor = (features: CoreDnsFeatures, kubeDnsVersion: string) => { readonly plan: DeploymentPlan; readonly clusterDomain: string };
+
+function translateWithPlan(data: ConfigMapData | null, options: TranslateOptions, planFor: PlanFor): TranslationResult {
   const coredns = options.coredns ?? NEWEST_COREDNS_VERSION;
   const features = coreDnsFeatures(coredns);
-  const clusterDomain = checkTranslateOptions(options);
+  checkTranslateOptions(options);
   // `let`: released once planned (below), so that a large reading is not kept alongside the model.
   let reading: KubeDnsReading | undefined = readKubeDnsConfig(data, options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion });
+  const { plan, clusterDomain } = planFor(features, reading.rules.version);
   const isValidation = (entry: Diagnostic) => entry.code.startsWith('kube-dns-') && entry.severity === 'error';
   // kube-dns could not parse JSON federations either: the ConfigMap was ignored as a whole, so
   // translating it as written would switch on stub domains that were not in effect.
@@ -117,9 +192,12 @@ export function translateKubeDns(data: ConfigMapData | null, options: TranslateO
       }),
     );
   }
-  const context: Context = { features, clusterDomain, clusterDnsIp: options.clusterDnsIp, diagnostics };
-  const stubs = planStubs(reading.config, context);
-  const upstreams = planUpstreams(reading.config.upstreamNameservers, reading.config.listedUpstreamNameservers, context);
+  diagnostics.push(...plan.diagnostics);
+  const context: Context = { features, clusterDomain, clusterDnsIp: options.clusterDnsIp, diagnostics, plan };
+  const planned = planStubs(withDeploymentStubs(reading.config, plan), context);
+  const upstreams = planUpstreams(withDeploymentUpstreams(reading.config.upstreamNameservers, plan), reading.config.listedUpstreamNameservers, context);
+  const { templates, replacedZones } = planTemplates(plan, planned, context);
+  const stubs = replacedZones.size === 0 ? planned : planned.filter((stub) => !replacedZones.has(stub.zone));
   const federation = planFederation(reading.config.federations, options.dropFederations === true, context);
   const mainKeys = mainBlockKeys(stubs, context);
   const splitMainBlock = needsMainBlockSplit(mainKeys, stubs, context);
@@ -131,7 +209,7 @@ export function translateKubeDns(data: ConfigMapData | null, options: TranslateO
   }
   if (hasErrors(diagnostics)) return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns: features.version };
 
-  const model = buildCorefile(mainKeys, splitMainBlock, upstreams, federation, stubs, context);
+  const model = buildCorefile(mainKeys, splitMainBlock, upstreams, federation, stubs, templates, context);
   const corefile = printBuiltCorefile(model, 'translated');
   checkTranslatedCorefile(corefile, model, features);
   return { ok: true, corefile, model, diagnostics, coredns: features.version };
@@ -142,6 +220,7 @@ interface Context {
   readonly clusterDomain: string;
   readonly clusterDnsIp: string | undefined;
   readonly diagnostics: Diagnostic[];
+  readonly plan: DeploymentPlan;
 }
 
 /**
@@ -247,13 +326,26 @@ function acceptHostname(name: string, nameserver: ValueEntry, key: string, conte
     report(context, 'hostname-nameserver-dropped', key, nameserver.path, `'${name}' dropped: CoreDNS ${context.features.version} forwards to IP addresses only`);
     return false;
   }
-  report(context, 'hostname-nameserver', key, nameserver.path, `'${name}' is resolved once when CoreDNS starts; kube-dns used only its first address`);
+  // CoreDNS 1.14.4+ (plugin/forward/resolve.go) looks the name up at start-up, through the node's resolver, and exits when that fails.
+  if (!name.includes('.')) {
+    report(context, 'single-label-hostname-nameserver', key, nameserver.path, `'${name}' has one label: CoreDNS ${context.features.version} looks it up through the node's resolver when it starts, where it does not resolve, and exits`);
+    return false;
+  }
+  report(
+    context,
+    'hostname-nameserver',
+    key,
+    nameserver.path,
+    `'${name}' is resolved once when CoreDNS starts, through the node's resolver; CoreDNS ${context.features.version} exits if it does not resolve then; kube-dns used only its first address`,
+  );
   return true;
 }
 
 /** Reads a nameserver as a forward target and applies the checks every target needs. */
 function checkedTarget(nameserver: ValueEntry, key: string, context: Context): ForwardTarget | undefined {
-  const reading = readForwardTarget(nameserver.value);
+  const value = context.plan.throughDnsmasq ? asDnsmasqReadIt(nameserver, key, context) : nameserver.value;
+  if (value === undefined) return undefined;
+  const reading = readForwardTarget(value);
   if (!reading.ok) {
     report(context, reading.code, key, nameserver.path, reading.problem);
     return undefined;
@@ -267,6 +359,31 @@ function checkedTarget(nameserver: ValueEntry, key: string, context: Context): F
     return undefined;
   }
   return target;
+}
+
+/** IPv4 text with a port or not, for the leading-zero check. */
+const DOTTED_IPV4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)(:\d+)?$/;
+
+/**
+ * A ConfigMap nameserver as dnsmasq read it (dnsmasq-nanny passes the text through): an IPv4
+ * octet with a leading zero is octal there (inet_aton), while kube-dns's Go validation read it as
+ * decimal. Undefined (and an error) when dnsmasq refuses the address.
+ */
+function asDnsmasqReadIt(nameserver: ValueEntry, key: string, context: Context): string | undefined {
+  const match = DOTTED_IPV4.exec(nameserver.value);
+  if (match === null) return nameserver.value;
+  const octets = match.slice(1, 5) as string[];
+  if (!octets.some((octet) => octet.length > 1 && octet.startsWith('0'))) return nameserver.value;
+  const decimal = octets.map((octet) => String(Number(octet))).join('.');
+  const port = match[5] ?? '';
+  const dnsmasqAddress = inetAton(octets.join('.'));
+  if (dnsmasqAddress === undefined) {
+    report(context, 'address-refused-by-dnsmasq', key, nameserver.path, `'${nameserver.value}': Go's validation read ${decimal}, but dnsmasq reads a leading-zero octet as octal and refuses 8 and 9 in one, so kube-dns's dnsmasq did not start`);
+    return undefined;
+  }
+  if (dnsmasqAddress === decimal) return nameserver.value;
+  report(context, 'octal-address', key, nameserver.path, `'${nameserver.value}': dnsmasq read ${dnsmasqAddress} (octal), Go's validation ${decimal}; translated to ${dnsmasqAddress}, the server kube-dns's dnsmasq forwarded to`);
+  return `${dnsmasqAddress}${port}`;
 }
 
 function planUpstreams(nameservers: readonly ValueEntry[] | undefined, listed: number | undefined, context: Context): string[] {
@@ -371,6 +488,115 @@ function toDirective(source: DefaultDirective): Directive {
  */
 const STUB_ERRORS: Directive = Object.freeze({ name: 'errors', arguments: Object.freeze([]) });
 const STUB_CACHE: Directive = Object.freeze({ name: 'cache', arguments: Object.freeze(['30']) });
+/** `cache 30 { disable denial }` (1.9.4+): kube-dns's dnsmasq ran with --no-negcache. */
+const CACHE_WITHOUT_DENIAL: Directive = Object.freeze({
+  name: 'cache',
+  arguments: Object.freeze(['30']),
+  block: Object.freeze({ directives: Object.freeze([Object.freeze({ name: 'disable', arguments: Object.freeze(['denial']) })]) }),
+});
+/** `cache 30 { denial 9984 1 }`: the closest to no denial caching before 1.9.4 (capacity as the default, TTL at most 1 s). */
+const CACHE_SHORT_DENIAL: Directive = Object.freeze({
+  name: 'cache',
+  arguments: Object.freeze(['30']),
+  block: Object.freeze({ directives: Object.freeze([Object.freeze({ name: 'denial', arguments: Object.freeze(['9984', '1']) })]) }),
+});
+const LOG: Directive = Object.freeze({ name: 'log', arguments: Object.freeze([]) });
+
+/** The cache and log directives of every block, decided once per translation. */
+function sharedDirectives(context: Context): { readonly cache: Directive | undefined; readonly log: Directive | undefined } {
+  const { plan } = context;
+  const cache = plan.noCache ? undefined : !plan.noNegativeCache ? STUB_CACHE : disableDenialAvailable(context.features) ? CACHE_WITHOUT_DENIAL : CACHE_SHORT_DENIAL;
+  return { cache, log: plan.logQueries ? LOG : undefined };
+}
+
+function stubDirectives(shared: { readonly cache: Directive | undefined; readonly log: Directive | undefined }, forward: Directive, loop: boolean): Directive[] {
+  const directives: Directive[] = [STUB_ERRORS];
+  if (shared.log !== undefined) directives.push(shared.log);
+  if (shared.cache !== undefined) directives.push(shared.cache);
+  if (loop) directives.push(STUB_LOOP);
+  directives.push(forward);
+  return directives;
+}
+
+/** `policy sequential` (--strict-order) and `max_concurrent N` (--dns-forward-max) on a forward. */
+function withForwardOptions(forward: Directive, plan: DeploymentPlan): Directive {
+  if (forward.name !== 'forward' || (!plan.strictOrder && plan.maxConcurrent === undefined)) return forward;
+  const existing = (forward.block?.directives ?? []).filter((entry) => !(entry.name === 'max_concurrent' && plan.maxConcurrent !== undefined));
+  const added: Directive[] = [];
+  if (plan.maxConcurrent !== undefined) added.push({ name: 'max_concurrent', arguments: [String(plan.maxConcurrent)] });
+  if (plan.strictOrder) added.push({ name: 'policy', arguments: ['sequential'] });
+  return { ...forward, block: { directives: [...existing, ...added] } };
+}
+
+/** The ConfigMap's stub domains with the Deployment's `--server=/zone/…` servers added (dnsmasq used both). */
+function withDeploymentStubs(config: KubeDnsConfig, plan: DeploymentPlan): KubeDnsConfig {
+  if (plan.stubs.size === 0) return config;
+  const remaining = new Map(plan.stubs);
+  const entry = (server: DeploymentServer, prefix: string): ValueEntry => ({ value: server.target, path: `${prefix} (${server.text})`, offset: 0 });
+  const stubDomains = config.stubDomains.map((stub) => {
+    const zone = stub.domain.toLowerCase().replace(/\.$/, '');
+    const servers = remaining.get(zone);
+    if (servers === undefined) return stub;
+    remaining.delete(zone);
+    // dnsmasq tries the servers of one domain in the order given (the nanny appends the ConfigMap's): the manifest's first.
+    const added = servers.map((server) => entry(server, stub.path));
+    const known = new Set(servers.map((server) => server.target));
+    return { ...stub, nameservers: [...added, ...stub.nameservers.filter((nameserver) => !known.has(nameserver.value))] };
+  });
+  for (const [zone, servers] of remaining) {
+    stubDomains.push({ domain: zone, path: `[${JSON.stringify(zone)}]`, offset: 0, nameservers: servers.map((server, index) => entry(server, `[${JSON.stringify(zone)}][${index}]`)) });
+  }
+  return { ...config, stubDomains };
+}
+
+/** The ConfigMap's upstreams with the Deployment's `--no-resolv` servers added (the nanny appends the ConfigMap's to the manifest's). */
+function withDeploymentUpstreams(nameservers: readonly ValueEntry[] | undefined, plan: DeploymentPlan): readonly ValueEntry[] | undefined {
+  if (plan.upstreams === undefined) return nameservers;
+  const known = new Set((nameservers ?? []).map((nameserver) => nameserver.value));
+  const added = plan.upstreams.filter((server) => !known.has(server.target)).map((server, index) => ({ value: server.target, path: `[${index}] (${server.text})`, offset: 0 }));
+  return [...added, ...(nameservers ?? [])];
+}
+
+/**
+ * One block per `--address=/zone/[ip]` (and `--server=/zone/`): a template answering the address,
+ * or NXDOMAIN, as dnsmasq did. An address replaces the stub block of the same zone (dnsmasq
+ * answered before forwarding); NXDOMAIN gives way to it (dnsmasq forwarded).
+ */
+function planTemplates(plan: DeploymentPlan, stubs: readonly PlannedStub[], context: Context): { templates: ServerBlock[]; replacedZones: Set<string> } {
+  const blocks: ServerBlock[] = [];
+  const replacedZones = new Set<string>();
+  const stubZones = new Set(stubs.map((stub) => stub.zone));
+  const taken = new Set([context.clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES]);
+  for (const entry of plan.addresses) {
+    const normalized = normalizeZone(entry.zone);
+    const where = `[${entry.text}]`;
+    if ('problem' in normalized || taken.has(normalized.zone) || isWithin(normalized.zone, context.clusterDomain)) {
+      report(context, 'deployment-flag-not-translated', 'container dnsmasq', where, `${entry.text}: '${entry.zone}' is ${'problem' in normalized ? 'not a zone CoreDNS serves' : 'served by the kubernetes plugin or another template'}; not translated`);
+      continue;
+    }
+    if (stubZones.has(normalized.zone)) {
+      if (entry.address === undefined) {
+        report(context, 'deployment-flag', 'container dnsmasq', where, `dnsmasq forwarded '${normalized.zone}' to its servers all the same: the stub block stays`);
+        continue;
+      }
+      replacedZones.add(normalized.zone);
+      report(context, 'deployment-flag', 'container dnsmasq', where, `dnsmasq answered '${normalized.zone}' with ${entry.address} and never used its servers: the template replaces the stub block`);
+    }
+    taken.add(normalized.zone);
+    const type = entry.address === undefined ? undefined : entry.address.includes(':') ? 'AAAA' : 'A';
+    const directives: Directive[] =
+      entry.address === undefined || type === undefined
+        ? [{ name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [{ name: 'rcode', arguments: ['NXDOMAIN'] }] } }]
+        : [
+            { name: 'template', arguments: ['IN', type], block: { directives: [{ name: 'answer', arguments: [`{{ .Name }} 0 IN ${type} ${entry.address}`] }] } },
+            { name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [{ name: 'rcode', arguments: ['NOERROR'] }] } },
+          ];
+    blocks.push({ kind: 'server-block', keys: [`${normalized.zone}:${DNS_PORT}`], directives: [STUB_ERRORS, ...directives] });
+  }
+  // Deterministic whatever the order of the flags.
+  blocks.sort((a, b) => ((a.keys[0] ?? '') < (b.keys[0] ?? '') ? -1 : (a.keys[0] ?? '') > (b.keys[0] ?? '') ? 1 : 0));
+  return { templates: blocks, replacedZones };
+}
 const STUB_LOOP: Directive = Object.freeze({ name: 'loop', arguments: Object.freeze([]) });
 
 function buildCorefile(
@@ -379,12 +605,17 @@ function buildCorefile(
   upstreams: readonly string[],
   federation: Directive | undefined,
   stubs: readonly PlannedStub[],
+  templates: readonly ServerBlock[],
   context: Context,
 ): Corefile {
   const { features } = context;
   const main = kubernetesDefaultMainBlock(features.version, { clusterDomain: context.clusterDomain, upstreams, forwarder: features.preferredForwarder });
+  const shared = sharedDirectives(context);
   const directives = main.directives.flatMap((entry) => {
     const converted = toDirective(entry);
+    if (entry.name === 'cache') return shared.cache === undefined ? [] : [shared.cache];
+    if (entry.name === features.preferredForwarder) return [withForwardOptions(converted, context.plan)];
+    if (entry.name === 'errors' && shared.log !== undefined) return [converted, shared.log];
     return entry.name === 'kubernetes' && federation !== undefined ? [converted, federation] : [converted];
   });
   const mainBlocks: ServerBlock[] = splitMainBlock
@@ -396,17 +627,17 @@ function buildCorefile(
   // Lists are built at their final length: a list grown by push reserves many more slots, and
   // every block of a large translation stays alive to the end.
   const first = mainBlocks.length;
-  const items = new Array<ServerBlock>(stubs.length + first);
+  const items = new Array<ServerBlock>(stubs.length + first + templates.length);
   for (let index = 0; index < first; index += 1) items[index] = mainBlocks[index] as ServerBlock;
   for (let index = 0; index < stubs.length; index += 1) {
     const { zone, targets } = stubs[index] as PlannedStub;
     const destinations = new Array<string>(targets.length + 1);
     destinations[0] = '.';
     for (let target = 0; target < targets.length; target += 1) destinations[target + 1] = (targets[target] as ForwardTarget).text;
-    const forward: Directive = { name: features.preferredForwarder, arguments: destinations };
-    const directives = features.loop ? [STUB_ERRORS, STUB_CACHE, STUB_LOOP, forward] : [STUB_ERRORS, STUB_CACHE, forward];
-    items[index + first] = { kind: 'server-block', keys: [`${zone}:${DNS_PORT}`], directives };
+    const forward: Directive = withForwardOptions({ name: features.preferredForwarder, arguments: destinations }, context.plan);
+    items[index + first] = { kind: 'server-block', keys: [`${zone}:${DNS_PORT}`], directives: stubDirectives(shared, forward, features.loop) };
   }
+  for (let index = 0; index < templates.length; index += 1) items[index + first + stubs.length] = templates[index] as ServerBlock;
   return { items };
 }
 

@@ -99,3 +99,39 @@ describe('kube-dns-to-coredns check', () => {
     }
   });
 });
+
+describe('check and explain with the kube-dns Deployment', () => {
+  const deployment = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: kube-dns, namespace: kube-system}
+spec:
+  template:
+    spec:
+      containers:
+      - name: dnsmasq
+        image: registry.k8s.io/dns/k8s-dns-dnsmasq-nanny:1.22.20
+        args: ["--", "-k", "--no-negcache", "--server=/cluster.local/127.0.0.1#10053", "--server=/in-addr.arpa/127.0.0.1#10053", "--server=/ip6.arpa/127.0.0.1#10053", "--server=/corp.test/10.9.9.9"]
+`;
+  const kubeadmLike = TRANSLATED.replaceAll(/ {4}cache 30 \{\n {8}disable denial\n {4}\}\n/g, '    cache 30\n');
+
+  it('fails on NXDOMAIN caching kube-dns did not do, and routes the manifest servers, with --kube-dns-deployment', async () => {
+    const io = memoryIo({ files: { 'kube-dns.yaml': KUBE_DNS, 'deploy.yaml': deployment, Corefile: kubeadmLike } });
+    expect(await runCheck(['--kube-dns', 'kube-dns.yaml', '--kube-dns-deployment', 'deploy.yaml', '--corefile', 'Corefile'], io)).toBe(1);
+    expect(io.out()).toContain('kube-dns did not cache NXDOMAIN; this Corefile caches it for 30 s in block .:53 cluster.local:53');
+    expect(io.out()).toContain('corp.test');
+    // Without the Deployment, the same Corefile passes: negative caching is not checked.
+    expect(await runCheck(['--kube-dns', 'kube-dns.yaml', '--corefile', 'Corefile'], memoryIo({ files: { 'kube-dns.yaml': KUBE_DNS, Corefile: kubeadmLike } }))).toBe(0);
+  });
+
+  it('reads the Deployment from the --kube-dns file too; explain routes its servers', async () => {
+    const both = `${KUBE_DNS}---\n${deployment}`;
+    const io = memoryIo({ files: { 'kube-dns.yaml': both, Corefile: TRANSLATED } });
+    expect(await runCheck(['--kube-dns', 'kube-dns.yaml', '--corefile', 'Corefile', '-o', 'json'], io)).toBe(1);
+    const result = JSON.parse(io.out()) as { negativeCaching: unknown[]; differences: { name: string }[] };
+    expect(result.negativeCaching).toEqual([]);
+    expect(result.differences.map((difference) => difference.name)).toContain('x.corp.test');
+    const explained = memoryIo({ files: { 'kube-dns.yaml': KUBE_DNS, 'deploy.yaml': deployment } });
+    expect(await main(['explain', 'api.corp.test.', '--kube-dns', 'kube-dns.yaml', '--kube-dns-deployment', 'deploy.yaml'], explained)).toBe(0);
+    expect(explained.out()).toContain('10.9.9.9:53');
+  });
+});

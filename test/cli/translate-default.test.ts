@@ -12,8 +12,8 @@ describe('kube-dns-to-coredns (default translator)', () => {
     const io = memoryIo({ stdin: example });
     expect(await main([], io)).toBe(0);
     expect(io.out()).toContain('forward . 8.8.8.8 8.8.4.4 {\n        max_concurrent 1000\n    }');
-    expect(io.out()).toContain('consul.local:53 {\n    errors\n    cache 30\n    loop\n    forward . 10.150.0.1\n}\n');
-    expect(io.err()).toBe('');
+    expect(io.out()).toContain('consul.local:53 {\n    errors\n    cache 30 {\n        disable denial\n    }\n    loop\n    forward . 10.150.0.1\n}\n');
+    expect(io.err()).toMatch(/^info kube-dns-deployment-assumed: [^\n]*\n$/);
   });
 
   it('targets an older CoreDNS with --coredns', async () => {
@@ -24,7 +24,7 @@ describe('kube-dns-to-coredns (default translator)', () => {
     const oldest = memoryIo({ stdin: example });
     expect(await main(['--coredns', '1.0.4'], oldest)).toBe(0);
     expect(oldest.out()).toContain('    proxy . 8.8.8.8 8.8.4.4\n');
-    expect(oldest.out()).toContain('consul.local:53 {\n    errors\n    cache 30\n    proxy . 10.150.0.1\n}');
+    expect(oldest.out()).toContain('consul.local:53 {\n    errors\n    cache 30 {\n        denial 9984 1\n    }\n    proxy . 10.150.0.1\n}');
   });
 
   it('writes diagnostics as "severity code path: message" on stderr', async () => {
@@ -82,8 +82,8 @@ describe('kube-dns-to-coredns (default translator)', () => {
     const result = JSON.parse(io.out()) as { corefile: string; coredns: string; diagnostics: { code: string; severity: string; hint: string }[] };
     expect(result.coredns).toBe('1.14.7');
     expect(result.corefile).toMatch(/^\.:53 \{/);
-    expect(result.diagnostics.map((entry) => entry.code)).toEqual(['empty-stub-domain', 'upstream-resolv-conf']);
-    expect(result.diagnostics[0]?.hint).toMatch(/kube-dns sent its names upstream/);
+    expect(result.diagnostics.map((entry) => entry.code)).toEqual(['kube-dns-deployment-assumed', 'empty-stub-domain', 'upstream-resolv-conf']);
+    expect(result.diagnostics[1]?.hint).toMatch(/kube-dns sent its names upstream/);
     expect(io.err()).toBe('');
   });
 
@@ -92,7 +92,7 @@ describe('kube-dns-to-coredns (default translator)', () => {
     const io = memoryIo({ stdin: input });
     expect(await main(['--batch', '--coredns', '1.8.0'], io)).toBe(0);
     const [first, second] = io.out().trimEnd().split('\n').map((line) => JSON.parse(line) as { id: number; ok: boolean; corefile?: string; diagnostics: { code: string }[] });
-    expect(first).toMatchObject({ id: 1, ok: true, diagnostics: [] });
+    expect(first).toMatchObject({ id: 1, ok: true, diagnostics: [{ code: 'kube-dns-deployment-assumed' }, { code: 'negative-caching-shortened' }] });
     expect(first?.corefile).toContain('forward . 1.1.1.1 {');
     expect(second).toMatchObject({ id: 2, ok: false, diagnostics: [{ code: 'json-syntax' }] });
   });

@@ -123,7 +123,9 @@ describe('reading the kube-dns ConfigMap', () => {
     const result = await run(['list.json'], { 'list.json': CONFIGMAP_LIST });
     expect(result.status).toBe(0);
     expect(result.out).toContain('forward . 8.8.8.8');
-    expect(result.err).toBe('');
+    // The other ConfigMap of the list is named as not read, then the assumption every translation without a Deployment states.
+    expect(result.err.trimEnd().split('\n').map((line) => line.split(/[ :]/).slice(0, 2).join(' '))).toEqual(['info unused-object', 'info kube-dns-deployment-assumed']);
+    expect(result.err).toMatch(/is not the kube-dns ConfigMap \(that is kube-dns\); not read/);
   });
 
   it('warns about a data key that holds a whole kube-dns configuration', async () => {
@@ -132,5 +134,49 @@ describe('reading the kube-dns ConfigMap', () => {
     expect(result.err.split('\n')[0]).toBe(
       "warning settings-in-other-key kube-dns.yaml: data key 'kube-dns.yaml' holds kube-dns settings (stubDomains, upstreamNameservers) in its text; kube-dns reads only data keys of those names, so it ignored them, and they are not translated",
     );
+  });
+});
+
+describe('the kube-dns install on the command line', () => {
+  const deployment = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: kube-dns, namespace: kube-system}
+spec:
+  template:
+    spec:
+      containers:
+      - name: kubedns
+        args: ["--domain=corp.example.", "--dns-port=10053"]
+      - name: dnsmasq
+        image: registry.k8s.io/dns/k8s-dns-dnsmasq-nanny:1.26.7
+        args: ["--", "-k", "--no-negcache", "--server=/corp.example/127.0.0.1#10053", "--server=/consul/10.0.0.7#8600"]
+`;
+  const service = 'apiVersion: v1\nkind: Service\nmetadata: {name: kube-dns}\nspec: {clusterIP: 10.0.0.10}\n';
+  const configMap = 'kind: ConfigMap\nmetadata: {name: kube-dns, namespace: kube-system}\ndata:\n  upstreamNameservers: \'["10.0.0.10"]\'\n';
+
+  it('reads --kube-dns-deployment and --kube-dns-service beside the ConfigMap', async () => {
+    const io = memoryIo({ files: { 'cm.yaml': configMap, 'deploy.yaml': deployment, 'svc.yaml': service } });
+    // The Service IP is an upstream of the ConfigMap: CoreDNS would forward to itself.
+    expect(await main(['--kube-dns-deployment', 'deploy.yaml', '--kube-dns-service', 'svc.yaml', 'cm.yaml'], io)).toBe(1);
+    expect(io.err()).toContain("error loop-nameserver upstreamNameservers[0]: '10.0.0.10' would make CoreDNS forward to itself");
+    const withoutService = memoryIo({ files: { 'cm.yaml': configMap, 'deploy.yaml': deployment } });
+    expect(await main(['--kube-dns-deployment', 'deploy.yaml', 'cm.yaml'], withoutService)).toBe(0);
+    expect(withoutService.out()).toContain('    kubernetes corp.example in-addr.arpa ip6.arpa {');
+    expect(withoutService.out()).toContain('consul:53 {');
+  });
+
+  it('reads all three from one file or standard input, as kubectl prints them', async () => {
+    const io = memoryIo({ stdin: [deployment, configMap.replace('10.0.0.10', '192.0.2.1')].join('---\n') });
+    expect(await main(['-'], io)).toBe(0);
+    expect(io.out()).toContain('    forward . 192.0.2.1 {');
+    expect(io.err()).toContain('info cluster-domain-from-deployment container kubedns[--domain]: cluster domain corp.example');
+  });
+
+  it('refuses input without any kube-dns object, two readers of standard input, and --batch with a Deployment', async () => {
+    const empty = memoryIo({ files: { 'sa.yaml': 'apiVersion: v1\nkind: ServiceAccount\n' } });
+    expect(await main(['sa.yaml'], empty)).toBe(2);
+    expect(empty.err()).toContain('sa.yaml: no ConfigMap found');
+    expect(await main(['--kube-dns-deployment', '-'], memoryIo({ stdin: deployment }))).toBe(2);
+    expect(await main(['--batch', '--kube-dns-deployment', 'deploy.yaml'], memoryIo())).toBe(2);
   });
 });

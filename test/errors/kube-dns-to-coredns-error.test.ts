@@ -32,6 +32,7 @@ const TRIGGERS: Record<string, () => unknown> = {
   PluginCfgSyntaxError: () => thrown(() => api.parsePluginCfg('errors:errors\nforward\n', 'custom.cfg')),
   RoutingMismatchError: () => thrown(() => api.assertSameRouting({ kubeDns: { stubDomains: '{"acme.local": ["10.0.0.1"]}' }, corefile: '.:53 {\n    forward . 8.8.8.8\n}\n' })),
   UnsupportedNodeCacheReleaseError: () => thrown(() => api.nodeCacheProfile('1.14.0')),
+  KubernetesObjectInputError: () => thrown(() => api.readKubeDnsInstall([{ text: 'kind: Deployment\nspec: {}\n', filename: 'deploy.yaml' }])),
   NodeCacheInputError: () => thrown(() => api.translateLikeNodeCache('1.26.7', { data: null, baseCorefile: '', localIps: '169.254.20.10', clusterDnsIp: 'kube-dns' })),
 };
 

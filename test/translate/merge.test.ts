@@ -35,8 +35,8 @@ describe('mergeTranslation', () => {
     expect(result.ok).toBe(true);
     expect(result.corefile).toContain('    # upstream\n    forward . 8.8.8.8 {\n        max_concurrent 10\n    }\n');
     expect(result.corefile).toContain('acme.local:53 {\n    errors\n    log\n    forward . 10.1.1.2\n}\n');
-    expect(result.corefile).toMatch(/\nb\.corp:53 \{\n {4}errors\n {4}cache 30\n {4}loop\n {4}forward \. 10\.2\.2\.2\n\}\n$/);
-    expect(result.diagnostics.map((entry) => entry.code)).toEqual(['merge-upstream-replaced', 'merge-block-updated', 'merge-block-added']);
+    expect(result.corefile).toMatch(/\nb\.corp:53 \{\n {4}errors\n {4}cache 30 \{\n {8}disable denial\n {4}\}\n {4}loop\n {4}forward \. 10\.2\.2\.2\n\}\n$/);
+    expect(result.diagnostics.map((entry) => entry.code)).toEqual(['kube-dns-deployment-assumed', 'merge-upstream-replaced', 'merge-block-updated', 'merge-block-added']);
   });
 
   it('reports a conflict instead of rewriting a block that also serves other zones', () => {

@@ -3,16 +3,37 @@ import { formatDiagnostic } from '../../src/diagnostics/diagnostic.js';
 import { TranslateOptionsError, translateKubeDns } from '../../src/translate/translate.js';
 import type { TranslateOptions } from '../../src/translate/translate.js';
 
+/** The assumption every translation without a Deployment states (tested on its own below), left out of the lists compared here. */
+const ASSUMED = 'kube-dns-deployment-assumed';
+
 function run(data: Record<string, string> | null, options: TranslateOptions = {}) {
   const translation = translateKubeDns(data, options);
-  return { ...translation, lines: translation.diagnostics.map(formatDiagnostic) };
+  return { ...translation, lines: translation.diagnostics.filter((entry) => entry.code !== ASSUMED).map(formatDiagnostic) };
 }
 
 function codes(data: Record<string, string> | null, options: TranslateOptions = {}): string[] {
-  return translateKubeDns(data, options).diagnostics.map((entry) => `${entry.severity} ${entry.code}`);
+  return translateKubeDns(data, options)
+    .diagnostics.filter((entry) => entry.code !== ASSUMED)
+    .map((entry) => `${entry.severity} ${entry.code}`);
 }
 
 describe('translateKubeDns', () => {
+  it('assumes the stock kube-dns manifest without a Deployment: says so once, and caches no NXDOMAIN', () => {
+    const translation = translateKubeDns(null);
+    expect(translation.diagnostics.filter((entry) => entry.code === ASSUMED)).toHaveLength(1);
+    expect(translation.diagnostics[0]?.message).toContain('--no-negcache');
+    expect(translation.corefile).toContain('    cache 30 {\n        disable denial\n    }\n');
+    expect(translation.corefile).not.toMatch(/cache 30\n/);
+    const old = translateKubeDns(null, { coredns: '1.9.3' });
+    expect(old.corefile).toContain('    cache 30 {\n        denial 9984 1\n    }\n');
+    expect(old.diagnostics.map((entry) => `${entry.severity} ${entry.code}`)).toContain('warning negative-caching-shortened');
+    // The stock manifest passes --no-negcache from Kubernetes 1.9 (kube-dns 1.14.7) on.
+    const before = translateKubeDns(null, { kubeDnsVersion: '1.14.6' });
+    expect(before.corefile).toMatch(/ {4}cache 30\n/);
+    expect(before.diagnostics[0]?.message).toContain('without --no-negcache before kube-dns 1.14.7');
+    expect(translateKubeDns(null, { kubeDnsVersion: '1.14.7' }).corefile).toContain('disable denial');
+  });
+
   it('emits the Kubernetes default main block and one block per stub domain, sorted', () => {
     const { corefile, ok, lines } = run({
       stubDomains: '{"z.corp": ["10.0.0.2"], "a.corp": ["10.0.0.1", "[2001:db8::1]:5353", "2001:db8::2"]}',
@@ -37,7 +58,9 @@ describe('translateKubeDns', () => {
         '    forward . 8.8.8.8 1.1.1.1:53 {',
         '        max_concurrent 1000',
         '    }',
-        '    cache 30',
+        '    cache 30 {',
+        '        disable denial',
+        '    }',
         '    loop',
         '    reload',
         '    loadbalance',
@@ -45,14 +68,18 @@ describe('translateKubeDns', () => {
         '',
         'a.corp:53 {',
         '    errors',
-        '    cache 30',
+        '    cache 30 {',
+        '        disable denial',
+        '    }',
         '    loop',
         '    forward . 10.0.0.1 [2001:db8::1]:5353 2001:db8::2',
         '}',
         '',
         'z.corp:53 {',
         '    errors',
-        '    cache 30',
+        '    cache 30 {',
+        '        disable denial',
+        '    }',
         '    loop',
         '    forward . 10.0.0.2',
         '}',
@@ -161,9 +188,28 @@ describe('translateKubeDns', () => {
   });
 
   it('rewrites IP text that CoreDNS would read differently', () => {
-    const rewritten = run({ stubDomains: '{"a.corp": ["010.0.0.1"]}' }, { kubeDnsVersion: '1.22.20' });
-    expect(rewritten.lines).toContain("warning ip-rewritten stubDomains[\"a.corp\"][0]: '010.0.0.1' is written as '10.0.0.1'");
-    expect(rewritten.corefile).toContain('forward . 10.0.0.1\n');
+    const rewritten = run({ stubDomains: '{"a.corp": ["2001:DB8::1"]}' }, { kubeDnsVersion: '1.22.20' });
+    expect(rewritten.lines).toContain("warning ip-rewritten stubDomains[\"a.corp\"][0]: '2001:DB8::1' is written as '2001:db8::1'");
+    expect(rewritten.corefile).toContain('forward . 2001:db8::1\n');
+  });
+
+  it('reads a leading-zero octet as dnsmasq did (octal), not as Go validated it, and refuses what dnsmasq refused', () => {
+    // Until 1.26.5 kube-dns accepted 010.0.0.1 (Go read 10.0.0.1); dnsmasq-nanny passed the text to dnsmasq, which forwarded to 8.0.0.1.
+    const octal = run({ stubDomains: '{"a.corp": ["010.0.0.1:5353"]}' }, { kubeDnsVersion: '1.22.20' });
+    expect(octal.corefile).toContain('forward . 8.0.0.1:5353\n');
+    expect(octal.lines).toContain(
+      "warning octal-address stubDomains[\"a.corp\"][0]: '010.0.0.1:5353': dnsmasq read 8.0.0.1 (octal), Go's validation 10.0.0.1; translated to 8.0.0.1, the server kube-dns's dnsmasq forwarded to",
+    );
+    const refused = run({ upstreamNameservers: '["10.0.0.08"]' }, { kubeDnsVersion: '1.22.20' });
+    expect(refused.ok).toBe(false);
+    expect(codes({ upstreamNameservers: '["10.0.0.08"]' }, { kubeDnsVersion: '1.22.20' })).toEqual(['error address-refused-by-dnsmasq']);
+    // Same number either way: only the text is rewritten.
+    expect(codes({ upstreamNameservers: '["10.0.0.001"]' }, { kubeDnsVersion: '1.22.20' })).toEqual(['warning ip-rewritten']);
+  });
+
+  it('refuses a single-label host name where CoreDNS would look it up at start-up and exit', () => {
+    expect(codes({ stubDomains: '{"a.corp": ["unbound", "10.0.0.1"]}' }, { coredns: '1.14.4' })).toEqual(['error single-label-hostname-nameserver', 'info upstream-resolv-conf']);
+    expect(codes({ upstreamNameservers: '["unbound"]' }, { coredns: '1.14.3' })).toContain('warning hostname-nameserver-dropped');
   });
 
   it('passes hostname nameservers to CoreDNS 1.14.4+, drops them before, and refuses to empty a stub', () => {

@@ -8,7 +8,7 @@ import { optionValue, usingCorefile } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { ExitCode, UsageError } from '../usage-error.js';
-import { readKubeDnsInput } from './translate-input.js';
+import { readKubeDnsRoutingInput } from './install-input.js';
 import { stringifyPrettyJson } from '../../util/pretty-json.js';
 import { NODE_LOCAL_OPTIONS, nodeLocalOptions } from './node-local-options.js';
 import { routeJson, splitNotes, withInputNotes } from './routing-report.js';
@@ -24,7 +24,11 @@ reverse zones, every zone of the Corefile, a child and the parents of each, and 
 others (example.com, kubernetes.default.svc.<cluster-domain>, reverse names).
 
   --kube-dns FILE           the kube-dns ConfigMap (YAML or JSON as kubectl prints it, or
-                            just its data map); '-' reads standard input
+                            just its data map), with the Deployment if you have it ('kubectl
+                            get deploy/kube-dns cm/kube-dns -o yaml'); '-' reads standard input
+  --kube-dns-deployment FILE the kube-dns Deployment, if not in --kube-dns: its dnsmasq flags
+                            route names, and its --no-negcache makes NXDOMAIN caching a
+                            difference
   --corefile FILE           the Corefile, or a CoreDNS ConfigMap holding it; '-' for stdin
   --cluster-domain DOMAIN   the cluster domain (default: cluster.local)
   --kube-dns-version V      validate the ConfigMap with the rules of this kube-dns release
@@ -104,10 +108,11 @@ export async function runCheck(args: readonly string[], io: CliIo): Promise<numb
     throw new UsageError(`check: ${kubeDnsFile === undefined ? '--kube-dns' : '--corefile'} FILE is required; see 'check --help'`);
   }
   if (isStdin(kubeDnsFile) && isStdin(corefileFile)) throw new UsageError('check: --kube-dns and --corefile cannot both read standard input');
-  const kubeDnsInput = await readKubeDnsInput(kubeDnsFile, undefined, io);
+  const kubeDnsInput = await readKubeDnsRoutingInput(kubeDnsFile, options.deploymentFile, io);
   const source = await readCorefileSource(corefileFile, io);
   const input = (corefile: string): RoutingInput => ({
     kubeDns: kubeDnsInput.data,
+    ...(kubeDnsInput.deployment === undefined ? {} : { kubeDnsDeployment: kubeDnsInput.deployment }),
     corefile,
     ...(options.clusterDomain === undefined ? {} : { clusterDomain: options.clusterDomain }),
     ...(options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion }),
@@ -141,6 +146,7 @@ function checkJson(result: RoutingCheck) {
       kubeDns: routeJson(difference.kubeDns),
       coreDns: routeJson(difference.coreDns),
     })),
+    negativeCaching: result.negativeCaching,
     notes: result.notes,
     names: result.names.map(displayName),
   };
@@ -151,6 +157,7 @@ function parseCheckArgs(args: readonly string[]) {
     allowPositionals: false,
     options: {
       'kube-dns': { type: 'string' },
+      'kube-dns-deployment': { type: 'string' },
       corefile: { type: 'string' },
       'cluster-domain': { type: 'string' },
       'kube-dns-version': { type: 'string' },
@@ -171,6 +178,7 @@ function parseCheckArgs(args: readonly string[]) {
     help: values.help,
     nodeLocal: nodeLocalOptions(values),
     kubeDnsFile: values['kube-dns'],
+    deploymentFile: values['kube-dns-deployment'],
     corefileFile: values.corefile,
     clusterDomain: checkClusterDomain('check', values['cluster-domain']),
     kubeDnsVersion: checkKubeDnsVersion('check', values['kube-dns-version']),

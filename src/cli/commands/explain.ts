@@ -9,9 +9,9 @@ import type { CliIo } from '../io.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 import { checkClusterDomain, checkKubeDnsVersion, checkPort } from './check.js';
+import { readKubeDnsRoutingInput } from './install-input.js';
 import { NODE_LOCAL_OPTIONS, nodeLocalOptions } from './node-local-options.js';
 import { routeJson, splitNotes, withInputNotes } from './routing-report.js';
-import { readKubeDnsInput } from './translate-input.js';
 import { stringifyPrettyJson } from '../../util/pretty-json.js';
 
 export const EXPLAIN_HELP = `Usage: kube-dns-to-coredns explain NAME --kube-dns FILE [--corefile FILE] [options]
@@ -21,7 +21,9 @@ tries, in order (search path '<ns>.svc.<cluster-domain> svc.<cluster-domain>
 <cluster-domain>', ndots:5, glibc rules: a NAME ending in '.' is tried as is only), and
 for each who answers it under kube-dns and, with --corefile, under CoreDNS.
 
-  --kube-dns FILE           the kube-dns ConfigMap (YAML or JSON, or its data map); '-' for stdin
+  --kube-dns FILE           the kube-dns ConfigMap (YAML or JSON, or its data map), with the
+                            Deployment if you have it; '-' for stdin
+  --kube-dns-deployment FILE the kube-dns Deployment, if not in --kube-dns
   --corefile FILE           the Corefile, or a CoreDNS ConfigMap holding it; '-' for stdin
   --namespace NS            the pod's namespace (default: default)
   --cluster-domain DOMAIN   the cluster domain (default: cluster.local)
@@ -80,10 +82,11 @@ export async function runExplain(args: readonly string[], io: CliIo): Promise<nu
     return runNodeLocalExplain(options.name, nodeLocal, { namespace: options.namespace, ndots: options.ndots, search: options.search }, io);
   }
   if (options.kubeDnsFile === '-' && options.corefileFile === '-') throw new UsageError('explain: --kube-dns and --corefile cannot both read standard input');
-  const kubeDnsInput = await readKubeDnsInput(options.kubeDnsFile, undefined, io);
+  const kubeDnsInput = await readKubeDnsRoutingInput(options.kubeDnsFile, options.deploymentFile, io);
   const source: CorefileSourceText | undefined = options.corefileFile === undefined ? undefined : await readCorefileSource(options.corefileFile, io);
   const input = (corefile: string | undefined): ExplainInput => ({
     kubeDns: kubeDnsInput.data,
+    ...(kubeDnsInput.deployment === undefined ? {} : { kubeDnsDeployment: kubeDnsInput.deployment }),
     ...(corefile === undefined ? {} : { corefile }),
     ...(options.clusterDomain === undefined ? {} : { clusterDomain: options.clusterDomain }),
     ...(options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion }),
@@ -123,6 +126,7 @@ function parseExplainArgs(args: readonly string[]) {
     allowPositionals: true,
     options: {
       'kube-dns': { type: 'string' },
+      'kube-dns-deployment': { type: 'string' },
       corefile: { type: 'string' },
       namespace: { type: 'string' },
       'cluster-domain': { type: 'string' },
@@ -153,6 +157,7 @@ function parseExplainArgs(args: readonly string[]) {
     name,
     nodeLocal: nodeLocalOptions(values),
     kubeDnsFile: values['kube-dns'],
+    deploymentFile: values['kube-dns-deployment'],
     corefileFile: values.corefile,
     namespace: values.namespace,
     clusterDomain: checkClusterDomain('explain', values['cluster-domain']),

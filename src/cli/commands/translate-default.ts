@@ -1,15 +1,14 @@
 import { renderCoreDnsConfigMap } from '../../configmap/write-configmap.js';
 import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
-import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { mergeTranslation } from '../../translate/merge.js';
-import { checkTranslateOptions, translateKubeDns } from '../../translate/translate.js';
+import { checkTranslateOptions, translateKubeDns, translateKubeDnsInstall } from '../../translate/translate.js';
 import type { TranslateOptions, TranslationResult } from '../../translate/translate.js';
 import { readCorefileSource } from '../corefile-source.js';
 import type { CorefileSourceText } from '../corefile-source.js';
 import { batchItemFailure, usingCorefile } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { ExitCode, UsageError } from '../usage-error.js';
-import { readKubeDnsInput } from './translate-input.js';
+import { readKubeDnsInstallInput } from './install-input.js';
 import type { TranslateArguments } from './translate-input.js';
 
 const OUTPUT_FORMATS = ['corefile', 'configmap', 'json'] as const;
@@ -23,27 +22,14 @@ export async function runDefaultMode(args: TranslateArguments, io: CliIo): Promi
   const output = outputFormat(args.output);
   if (args.batch) {
     if (args.merge !== undefined) throw new UsageError('--merge works on one ConfigMap, not with --batch');
+    if (args.deploymentFile !== undefined || args.serviceFile !== undefined) throw new UsageError('--kube-dns-deployment and --kube-dns-service work on one install, not with --batch');
     return runTranslateBatch(options, args.file, io);
   }
   if (args.merge !== undefined && args.file === args.merge) throw new UsageError('--merge FILE and the kube-dns input must be different files');
   const existing = args.merge === undefined ? undefined : await readCorefileSource(args.merge, io);
-  const input = await readKubeDnsInput(args.file, args.name, io);
-  const translation = translateKubeDns(input.data, options);
-  return report(withInputDiagnostics(existing === undefined ? translation : merged(existing, translation), input.diagnostics, args.force), output, io);
-}
-
-/**
- * The diagnostics about the ConfigMap that was read come first, on stderr and in the JSON output
- * alike. An error among them (a kube-dns setting the translation could not see) refuses the
- * translation like any other error; `--force` turns it into a warning.
- */
-function withInputDiagnostics(translation: TranslationResult, diagnostics: readonly Diagnostic[], force: boolean): TranslationResult {
-  if (diagnostics.length === 0) return translation;
-  const refused = !force && diagnostics.some((entry) => entry.severity === 'error');
-  const input = force ? diagnostics.map((entry) => (entry.severity === 'error' ? { ...entry, severity: 'warning' as const } : entry)) : diagnostics;
-  const all = [...input, ...translation.diagnostics];
-  if (!refused) return { ...translation, diagnostics: all };
-  return { ok: false, corefile: undefined, model: undefined, coredns: translation.coredns, diagnostics: all };
+  const install = await readKubeDnsInstallInput(args.file, { deployment: args.deploymentFile, service: args.serviceFile }, args.name, io);
+  const translation = translateKubeDnsInstall(install, options);
+  return report(existing === undefined ? translation : merged(existing, translation), output, io);
 }
 
 /** The translation merged into the Corefile of `--merge FILE`. */

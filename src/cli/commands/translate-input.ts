@@ -20,6 +20,10 @@ export interface TranslateArguments {
   /** `--kube-dns-version`, checked and normalised (`v1.14.13` → `1.14.13`). */
   readonly kubeDnsVersion: string | undefined;
   readonly clusterDnsIp: string | undefined;
+  /** `--kube-dns-deployment FILE`: the kube-dns Deployment (or ReplicationController). */
+  readonly deploymentFile: string | undefined;
+  /** `--kube-dns-service FILE`: the kube-dns Service. */
+  readonly serviceFile: string | undefined;
 }
 
 /**

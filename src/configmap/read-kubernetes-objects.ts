@@ -1,0 +1,215 @@
+import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
+import type { ErrorLocation } from '../errors/kube-dns-to-coredns-error.js';
+import type { SourcePosition } from '../util/source-position.js';
+import { locatePath, parseDocuments } from './read-configmap.js';
+
+/**
+ * Reading the Kubernetes objects of a kube-dns install from YAML or JSON text, as
+ * `kubectl get -o yaml|json` prints them: one object, a `List` (or `DeploymentList`,
+ * `ServiceList`, …) of them, or several YAML documents. Only the fields that bear on DNS are kept:
+ * the containers of a Deployment's (or ReplicationController's, DaemonSet's) Pod template and a
+ * Service's `clusterIP`. Every other object is listed, so that the caller can say it was not used.
+ */
+
+/** Why a text does not hold Kubernetes objects this package can read. */
+export type KubernetesObjectInputErrorCode =
+  /** A field that must be a list of strings (`command`, `args`), a list of containers, etc. is something else. */
+  'invalid-field';
+
+/** An object of a kube-dns install is malformed; the message is `FILE:LINE:COL: reason`. */
+export class KubernetesObjectInputError extends KubeDnsToCoreDnsError {
+  override readonly name = 'KubernetesObjectInputError';
+  readonly category = 'input';
+  declare readonly code: KubernetesObjectInputErrorCode;
+
+  constructor(code: KubernetesObjectInputErrorCode, reason: string, location: ErrorLocation = {}) {
+    super(code, reason, location);
+  }
+}
+
+/** Where an object was read: the input's name and the place of the object in it. */
+export interface ObjectSource {
+  readonly filename: string;
+  readonly position: SourcePosition | undefined;
+}
+
+/** One environment variable of a container: a literal value, or one known only at run time (`valueFrom`). */
+export interface ObjectEnvVar {
+  readonly name: string;
+  /** Undefined when the variable is set by `valueFrom`. */
+  readonly value?: string;
+}
+
+export interface ObjectContainer {
+  readonly name: string;
+  readonly image: string | undefined;
+  readonly command: readonly string[] | undefined;
+  readonly args: readonly string[] | undefined;
+  readonly env: readonly ObjectEnvVar[];
+  /** True when the container takes variables from `envFrom` (known only at run time). */
+  readonly envFrom: boolean;
+}
+
+/** A Deployment, ReplicationController, DaemonSet or ReplicaSet: its Pod template's containers. */
+export interface WorkloadObject {
+  readonly kind: string;
+  readonly name: string | undefined;
+  readonly namespace: string | undefined;
+  readonly containers: readonly ObjectContainer[];
+  readonly source: ObjectSource;
+}
+
+export interface ServiceObject {
+  readonly name: string | undefined;
+  readonly namespace: string | undefined;
+  /** `spec.clusterIP` (`None` for a headless Service); undefined when not set. */
+  readonly clusterIP: string | undefined;
+  /** `spec.clusterIPs`, when given. */
+  readonly clusterIPs: readonly string[];
+  readonly source: ObjectSource;
+}
+
+/** An object of the input that is neither a workload, a Service nor a ConfigMap. */
+export interface OtherObject {
+  readonly kind: string | undefined;
+  readonly name: string | undefined;
+  readonly namespace: string | undefined;
+  readonly source: ObjectSource;
+}
+
+export interface KubernetesObjects {
+  readonly workloads: readonly WorkloadObject[];
+  readonly services: readonly ServiceObject[];
+  /** The ConfigMaps of the input (read by `readConfigMap`); a bare data map has no name. */
+  readonly configMaps: readonly OtherObject[];
+  readonly others: readonly OtherObject[];
+}
+
+const WORKLOAD_KINDS: ReadonlySet<unknown> = new Set(['Deployment', 'ReplicationController', 'DaemonSet', 'ReplicaSet', 'StatefulSet']);
+/** List kinds whose items are objects of the kind in front of `List` (the API leaves `kind` out of the items). */
+const LIST_ITEM_KIND: Readonly<Record<string, string | undefined>> = {
+  List: undefined,
+  DeploymentList: 'Deployment',
+  ReplicationControllerList: 'ReplicationController',
+  DaemonSetList: 'DaemonSet',
+  ReplicaSetList: 'ReplicaSet',
+  StatefulSetList: 'StatefulSet',
+  ServiceList: 'Service',
+  ConfigMapList: 'ConfigMap',
+};
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The objects in `text` (YAML or JSON). Throws `ConfigMapInputError` (`not-yaml`) or {@link KubernetesObjectInputError}. */
+export function readKubernetesObjects(text: string, options: { readonly filename?: string } = {}): KubernetesObjects {
+  const filename = options.filename ?? '<input>';
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const documents = parseDocuments(source, filename);
+  const workloads: WorkloadObject[] = [];
+  const services: ServiceObject[] = [];
+  const others: OtherObject[] = [];
+  const configMaps: OtherObject[] = [];
+  const reader = new ObjectReader(source, filename);
+  const visit = (object: Record<string, unknown>, kind: string | undefined, documentIndex: number, path: readonly (string | number)[]): void => {
+    const metadata = isRecord(object['metadata']) ? object['metadata'] : {};
+    const text = (field: string) => (typeof metadata[field] === 'string' ? (metadata[field] as string) : undefined);
+    const where: ObjectSource = { filename, position: locatePath(source, documentIndex, path) };
+    const common = { name: text('name'), namespace: text('namespace') };
+    if (WORKLOAD_KINDS.has(kind)) {
+      workloads.push({ kind: kind as string, ...common, containers: reader.containers(object, documentIndex, path), source: where });
+    } else if (kind === 'Service') {
+      services.push({ ...common, ...reader.clusterIPs(object), source: where });
+    } else if (kind === 'ConfigMap') {
+      configMaps.push({ kind, ...common, source: where });
+    } else if (kind !== undefined || object['apiVersion'] !== undefined) {
+      others.push({ kind, ...common, source: where });
+    }
+  };
+  documents.forEach((document, documentIndex) => {
+    if (!isRecord(document)) return;
+    const kind = typeof document['kind'] === 'string' ? document['kind'] : undefined;
+    if (kind !== undefined && kind in LIST_ITEM_KIND && Array.isArray(document['items'])) {
+      const itemKind = LIST_ITEM_KIND[kind];
+      document['items'].forEach((item: unknown, index) => {
+        if (!isRecord(item)) return;
+        const own = typeof item['kind'] === 'string' ? item['kind'] : itemKind;
+        visit(item, own, documentIndex, ['items', index]);
+      });
+      return;
+    }
+    // A document without kind or apiVersion is a bare ConfigMap data map (readConfigMap reads it).
+    if (kind === undefined && document['apiVersion'] === undefined) {
+      configMaps.push({ kind: 'ConfigMap', name: undefined, namespace: undefined, source: { filename, position: locatePath(source, documentIndex, []) } });
+      return;
+    }
+    visit(document, kind, documentIndex, []);
+  });
+  return { workloads, services, configMaps, others };
+}
+
+/** Reads the fields of workloads and Services, refusing malformed ones with their position. */
+class ObjectReader {
+  constructor(
+    private readonly source: string,
+    private readonly filename: string,
+  ) {}
+
+  private fail(documentIndex: number, path: readonly (string | number)[], reason: string): never {
+    throw new KubernetesObjectInputError('invalid-field', reason, { filename: this.filename, position: locatePath(this.source, documentIndex, path) });
+  }
+
+  containers(object: Record<string, unknown>, documentIndex: number, path: readonly (string | number)[]): ObjectContainer[] {
+    const podPath = [...path, 'spec', 'template', 'spec'];
+    const spec = object['spec'];
+    const template = isRecord(spec) ? spec['template'] : undefined;
+    const podSpec = isRecord(template) ? template['spec'] : undefined;
+    if (!isRecord(podSpec)) this.fail(documentIndex, path, `${String(object['kind'])} has no spec.template.spec (the Pod template)`);
+    const list = podSpec['containers'];
+    if (!Array.isArray(list)) this.fail(documentIndex, podPath, 'spec.template.spec.containers must be a list of containers');
+    return list.map((container: unknown, index) => {
+      const at = [...podPath, 'containers', index];
+      if (!isRecord(container) || typeof container['name'] !== 'string') this.fail(documentIndex, at, 'a container must be a mapping with a name');
+      const image = container['image'];
+      return {
+        name: container['name'],
+        image: typeof image === 'string' ? image : undefined,
+        command: this.stringList(container, 'command', documentIndex, at),
+        args: this.stringList(container, 'args', documentIndex, at),
+        env: this.env(container, documentIndex, at),
+        envFrom: Array.isArray(container['envFrom']) && container['envFrom'].length > 0,
+      };
+    });
+  }
+
+  private stringList(container: Record<string, unknown>, field: string, documentIndex: number, at: readonly (string | number)[]): string[] | undefined {
+    const value = container[field];
+    if (value === undefined || value === null) return undefined;
+    if (!Array.isArray(value)) this.fail(documentIndex, [...at, field], `${field} must be a list of strings`);
+    return value.map((item: unknown, index) => {
+      // Kubernetes stores strings only; YAML reads `--v=2` as a string but `2` as a number.
+      if (typeof item !== 'string') this.fail(documentIndex, [...at, field, index], `${field}[${index}] must be a string (quote it), got ${item === null ? 'null' : typeof item}`);
+      return item;
+    });
+  }
+
+  private env(container: Record<string, unknown>, documentIndex: number, at: readonly (string | number)[]): ObjectEnvVar[] {
+    const value = container['env'];
+    if (value === undefined || value === null) return [];
+    if (!Array.isArray(value)) this.fail(documentIndex, [...at, 'env'], 'env must be a list of name/value entries');
+    return value.map((entry: unknown, index) => {
+      if (!isRecord(entry) || typeof entry['name'] !== 'string') this.fail(documentIndex, [...at, 'env', index], 'an env entry must have a name');
+      const literal = entry['value'];
+      if (literal !== undefined && literal !== null && typeof literal !== 'string') this.fail(documentIndex, [...at, 'env', index, 'value'], 'an env value must be a string (quote it)');
+      return typeof literal === 'string' && entry['valueFrom'] === undefined ? { name: entry['name'], value: literal } : entry['valueFrom'] === undefined ? { name: entry['name'], value: '' } : { name: entry['name'] };
+    });
+  }
+
+  clusterIPs(object: Record<string, unknown>): { clusterIP: string | undefined; clusterIPs: string[] } {
+    const spec = isRecord(object['spec']) ? object['spec'] : {};
+    const clusterIP = typeof spec['clusterIP'] === 'string' ? spec['clusterIP'] : undefined;
+    const clusterIPs = Array.isArray(spec['clusterIPs']) ? spec['clusterIPs'].filter((ip): ip is string => typeof ip === 'string') : [];
+    return { clusterIP, clusterIPs };
+  }
+}

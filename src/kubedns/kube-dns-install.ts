@@ -1,0 +1,247 @@
+/**
+ * The whole kube-dns install — its Deployment (or ReplicationController), its Service and its
+ * ConfigMap — read from one or several texts, with each container's arguments parsed the way its
+ * program reads them. Objects and containers that play no part are named in a diagnostic.
+ */
+import { ConfigMapInputError } from '../configmap/config-map-data.js';
+import { readKubernetesObjects } from '../configmap/read-kubernetes-objects.js';
+import type { ObjectContainer, ObjectSource, ServiceObject, WorkloadObject } from '../configmap/read-kubernetes-objects.js';
+import { diagnostic } from '../diagnostics/diagnostic.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { formatAt } from '../util/source-position.js';
+import { readContainerArgv } from './container-args.js';
+import type { ContainerArgv } from './container-args.js';
+import { parseDnsmasqArgs } from './dnsmasq-options.js';
+import type { DnsmasqSettings } from './dnsmasq-options.js';
+import { parseNannyArgs } from './dnsmasq-nanny-args.js';
+import type { NannyArgs } from './dnsmasq-nanny-args.js';
+import { parseKubeDnsArgs } from './kubedns-args.js';
+import type { KubeDnsArgs } from './kubedns-args.js';
+import { readKubeDnsConfigMap } from './read-kube-dns-configmap.js';
+import type { KubeDnsConfigMapDocument } from './read-kube-dns-configmap.js';
+import { parseSidecarArgs } from './sidecar-args.js';
+import type { SidecarArgs } from './sidecar-args.js';
+
+/** One input text and the name error messages give it. */
+export interface KubeDnsInstallSource {
+  readonly text: string;
+  readonly filename?: string;
+}
+
+export interface ReadKubeDnsInstallOptions {
+  /** Pick the ConfigMap with this `metadata.name` (default: `kube-dns` when there are several). */
+  readonly configMapName?: string;
+}
+
+/** A container of the kube-dns Pod: its name and the argument vector its program receives. */
+export interface KubeDnsContainerReading {
+  readonly container: string;
+  /** The container's image, when set. */
+  readonly image: string | undefined;
+  readonly argv: ContainerArgv;
+}
+
+export interface DnsmasqContainerReading extends KubeDnsContainerReading {
+  /** The nanny's own arguments; undefined when the container runs dnsmasq directly (old manifests). */
+  readonly nanny: NannyArgs | undefined;
+  /** dnsmasq's arguments from the manifest (after the nanny's `--`), before the nanny adds the ConfigMap's. */
+  readonly dnsmasqArgs: readonly string[];
+  readonly dnsmasq: DnsmasqSettings;
+}
+
+/** The kube-dns workload with each known container's arguments read. */
+export interface KubeDnsDeployment {
+  /** `Deployment`, `ReplicationController`, … */
+  readonly kind: string;
+  readonly name: string | undefined;
+  readonly namespace: string | undefined;
+  readonly source: ObjectSource;
+  readonly kubedns: (KubeDnsContainerReading & { readonly args: KubeDnsArgs }) | undefined;
+  readonly dnsmasq: DnsmasqContainerReading | undefined;
+  readonly sidecar: (KubeDnsContainerReading & { readonly args: SidecarArgs }) | undefined;
+}
+
+export interface KubeDnsService {
+  readonly name: string | undefined;
+  readonly namespace: string | undefined;
+  /** The cluster DNS IP; undefined for a Service without one (or headless). */
+  readonly clusterIP: string | undefined;
+  readonly source: ObjectSource;
+}
+
+/** A kube-dns install as read: each part undefined when the input did not hold it. */
+export interface KubeDnsInstall {
+  readonly configMap: KubeDnsConfigMapDocument | undefined;
+  readonly deployment: KubeDnsDeployment | undefined;
+  readonly service: KubeDnsService | undefined;
+  /** About what was read: objects and containers not used, references only known at run time, arguments a program refuses. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+const KUBE_DNS_NAME = 'kube-dns';
+
+type ContainerRole = 'kubedns' | 'dnsmasq' | 'sidecar';
+
+/** Which kube-dns program a container runs, by name, then by image. */
+function containerRole(container: ObjectContainer): ContainerRole | undefined {
+  if (container.name === 'kubedns' || container.name === 'dnsmasq' || container.name === 'sidecar') return container.name;
+  const image = container.image ?? '';
+  if (/kube-?dns(-amd64|-arm64|-arm|-ppc64le|-s390x)?[:@]/.test(image)) return 'kubedns';
+  if (image.includes('dnsmasq')) return 'dnsmasq';
+  if (image.includes('dns-sidecar')) return 'sidecar';
+  return undefined;
+}
+
+/**
+ * Reads the kube-dns install from `sources` (each may hold any of the objects). Throws the
+ * readers' input errors (`ConfigMapInputError`, `KubernetesObjectInputError`) for text that is not
+ * YAML or malformed objects.
+ */
+export function readKubeDnsInstall(sources: readonly KubeDnsInstallSource[], options: ReadKubeDnsInstallOptions = {}): KubeDnsInstall {
+  const diagnostics: Diagnostic[] = [];
+  let configMap: KubeDnsConfigMapDocument | undefined;
+  const workloads: WorkloadObject[] = [];
+  const services: ServiceObject[] = [];
+  for (const source of sources) {
+    const filename = source.filename ?? '<input>';
+    const objects = readKubernetesObjects(source.text, { filename });
+    workloads.push(...objects.workloads);
+    services.push(...objects.services);
+    for (const other of objects.others) {
+      diagnostics.push(unused(other.source, `${other.kind ?? 'an object'}${other.name === undefined ? '' : ` ${other.name}`} plays no part in kube-dns's DNS settings; not read`));
+    }
+    if (objects.configMaps.length === 0) continue;
+    const read = readKubeDnsConfigMap(source.text, { filename, ...(options.configMapName === undefined ? {} : { name: options.configMapName }) });
+    if (configMap !== undefined) throw new ConfigMapInputError('several-configmaps', 'a second kube-dns ConfigMap; give it once', { filename });
+    configMap = read;
+    let chosen = false;
+    for (const other of objects.configMaps) {
+      // The one read is the first of its name (readConfigMap's choice); every other is named.
+      if (!chosen && other.name === read.name) {
+        chosen = true;
+        continue;
+      }
+      diagnostics.push(unused(other.source, `ConfigMap ${other.name ?? '(unnamed)'} is not the kube-dns ConfigMap (that is ${read.name ?? 'the unnamed one'}); not read`));
+    }
+  }
+  const workload = pick(workloads, (entry) => entry.containers.some((container) => containerRole(container) !== undefined));
+  for (const other of workloads) {
+    if (other !== workload) diagnostics.push(unused(other.source, `${other.kind} ${other.name ?? '(unnamed)'} is not the kube-dns workload (that is ${workload?.name ?? 'none'}); not read`));
+  }
+  const service = pick(services, () => true);
+  for (const other of services) {
+    if (other !== service) diagnostics.push(unused(other.source, `Service ${other.name ?? '(unnamed)'} is not the kube-dns Service; not read`));
+  }
+  return {
+    configMap,
+    deployment: workload === undefined ? undefined : readDeployment(workload, diagnostics),
+    service: service === undefined ? undefined : { name: service.name, namespace: service.namespace, clusterIP: serviceIp(service), source: service.source },
+    diagnostics,
+  };
+}
+
+/** The object named kube-dns, else the first that fits. */
+function pick<T extends { readonly name: string | undefined }>(objects: readonly T[], fits: (object: T) => boolean): T | undefined {
+  return objects.find((object) => object.name === KUBE_DNS_NAME && fits(object)) ?? objects.find(fits);
+}
+
+function serviceIp(service: ServiceObject): string | undefined {
+  const ip = service.clusterIP ?? service.clusterIPs[0];
+  return ip === undefined || ip === '' || ip === 'None' ? undefined : ip;
+}
+
+function unused(source: ObjectSource, message: string): Diagnostic {
+  return diagnostic('unused-object', { key: where(source), message });
+}
+
+function where(source: ObjectSource): string {
+  return source.position === undefined ? source.filename : formatAt(source.filename, source.position, '').replace(/: $/, '');
+}
+
+function readDeployment(workload: WorkloadObject, diagnostics: Diagnostic[]): KubeDnsDeployment {
+  const key = where(workload.source);
+  let kubedns: KubeDnsDeployment['kubedns'];
+  let dnsmasq: KubeDnsDeployment['dnsmasq'];
+  let sidecar: KubeDnsDeployment['sidecar'];
+  for (const container of workload.containers) {
+    const role = containerRole(container);
+    const taken = role === 'kubedns' ? kubedns : role === 'dnsmasq' ? dnsmasq : role === 'sidecar' ? sidecar : undefined;
+    if (role === undefined || taken !== undefined) {
+      diagnostics.push(
+        diagnostic('unused-container', {
+          key,
+          path: `[container ${container.name}]`,
+          message: `container ${container.name}${container.image === undefined ? '' : ` (${container.image})`} is not kubedns, dnsmasq or sidecar${taken === undefined ? '' : ' (a second one)'}; its settings are not read`,
+        }),
+      );
+      continue;
+    }
+    const argv = readContainerArgv({
+      ...(container.command === undefined ? {} : { command: container.command }),
+      ...(container.args === undefined ? {} : { args: container.args }),
+      env: container.env,
+    });
+    for (const reference of argv.unresolved) {
+      diagnostics.push(
+        diagnostic('container-args-unresolved', {
+          key,
+          path: `[container ${container.name}].${reference.field}[${reference.index}]`,
+          message: `$(${reference.name}) is ${reference.reason === 'run-time' ? 'set from valueFrom, known only in the running Pod' : container.envFrom ? 'not in env (perhaps from envFrom, known only in the running Pod)' : 'not defined in env, so the program received it as written'}; read as written`,
+        }),
+      );
+    }
+    const programArguments = argv.programArguments ?? [];
+    if (argv.programArguments === undefined) {
+      diagnostics.push(
+        diagnostic('container-args-unresolved', { key, path: `[container ${container.name}]`, message: `container ${container.name} sets neither command nor args: the image's defaults run; read as no arguments` }),
+      );
+    }
+    if (role === 'kubedns') kubedns = { container: container.name, image: container.image, argv, args: parseKubeDnsArgs(programArguments) };
+    else if (role === 'sidecar') sidecar = { container: container.name, image: container.image, argv, args: parseSidecarArgs(programArguments) };
+    else dnsmasq = readDnsmasqContainer(container, argv, programArguments);
+  }
+  reportRefusals(key, kubedns, dnsmasq, sidecar, diagnostics);
+  return { kind: workload.kind, name: workload.name, namespace: workload.namespace, source: workload.source, kubedns, dnsmasq, sidecar };
+}
+
+/** Whether the container runs dnsmasq-nanny (which takes dnsmasq's arguments after `--`) or dnsmasq itself. */
+function runsNanny(container: ObjectContainer, programArguments: readonly string[]): boolean {
+  const image = container.image ?? '';
+  if (image.includes('nanny')) return true;
+  const program = container.command?.[0] ?? '';
+  if (program.includes('nanny')) return true;
+  if (program.endsWith('dnsmasq') || /dnsmasq(-amd64)?[:@]/.test(image)) return false;
+  return programArguments.includes('--');
+}
+
+function readDnsmasqContainer(container: ObjectContainer, argv: ContainerArgv, programArguments: readonly string[]): DnsmasqContainerReading {
+  if (!runsNanny(container, programArguments)) return { container: container.name, image: container.image, argv, nanny: undefined, dnsmasqArgs: programArguments, dnsmasq: parseDnsmasqArgs(programArguments) };
+  const nanny = parseNannyArgs(programArguments);
+  return { container: container.name, image: container.image, argv, nanny, dnsmasqArgs: nanny.dnsmasqArgs, dnsmasq: parseDnsmasqArgs(nanny.dnsmasqArgs) };
+}
+
+/** An argument a program refuses: it exits before serving, so the Pod never ran with these arguments. */
+function reportRefusals(
+  key: string,
+  kubedns: KubeDnsDeployment['kubedns'],
+  dnsmasq: KubeDnsDeployment['dnsmasq'],
+  sidecar: KubeDnsDeployment['sidecar'],
+  diagnostics: Diagnostic[],
+): void {
+  const refuse = (container: string, message: string) => diagnostics.push(diagnostic('deployment-program-exits', { key, path: `[container ${container}]`, message }));
+  const values = kubedns?.args.values;
+  if (kubedns !== undefined && values?.configMap !== undefined && values.configDir !== undefined) {
+    // cmd/kube-dns/app/server.go: "Cannot use both ConfigMap and ConfigDir".
+    refuse(kubedns.container, 'kube-dns exits when given both --config-map and --config-dir');
+  }
+  for (const reading of [kubedns, sidecar]) {
+    if (reading === undefined) continue;
+    const program = reading === kubedns ? 'kube-dns' : 'the sidecar';
+    if (reading.args.problem !== undefined) refuse(reading.container, `${program} exits on '${reading.args.problem.token}' (${reading.args.problem.kind})`);
+    for (const entry of reading.args.invalid) refuse(reading.container, `${program} refuses --${entry.setting.name}=${entry.setting.value}: ${entry.reason}`);
+  }
+  if (dnsmasq === undefined) return;
+  if (dnsmasq.nanny?.problem !== undefined) refuse(dnsmasq.container, `dnsmasq-nanny exits on '${dnsmasq.nanny.problem.token}' (${dnsmasq.nanny.problem.kind})`);
+  if (dnsmasq.dnsmasq.problem !== undefined) refuse(dnsmasq.container, `dnsmasq exits on '${dnsmasq.dnsmasq.problem.token}': ${dnsmasq.dnsmasq.problem.reason}`);
+  for (const entry of dnsmasq.dnsmasq.invalid) refuse(dnsmasq.container, `dnsmasq refuses ${entry.option.text}: ${entry.reason}`);
+}

@@ -1,0 +1,405 @@
+/**
+ * What the kube-dns Deployment's container arguments mean for the Corefile (docs/kube-dns-deployment.md,
+ * "What each flag becomes"): the cluster domain, dnsmasq's extra servers, its caching and its
+ * logging. Every flag ends up in the plan or in a diagnostic: none is dropped without a word.
+ */
+import type { CoreDnsFeatures } from '../coredns/features.js';
+import { isCoreDnsVersionAtLeast } from '../coredns/versions.js';
+import { diagnostic } from '../diagnostics/diagnostic.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { DiagnosticCode } from '../diagnostics/codes.js';
+import { splitDnsmasqOptions } from '../kubedns/dnsmasq-options.js';
+import type { DnsmasqOption, ServerEntry } from '../kubedns/dnsmasq-options.js';
+import type { FlagSetting } from '../kubedns/go-flags.js';
+import type { KubeDnsDeployment } from '../kubedns/kube-dns-install.js';
+
+/** A `--server` or `--address` of the manifest, as the translation uses it. */
+export interface DeploymentServer {
+  /** The CoreDNS form of the address: `ip`, `ip:port`, `[v6]:port`. */
+  readonly target: string;
+  /** The option as written, for diagnostics. */
+  readonly text: string;
+}
+
+/**
+ * A fixed answer from `--address=/zone/[address]` or `--server=/zone/`: the address, or undefined
+ * for NXDOMAIN. dnsmasq 2.90 (checked on loopback): an address beats servers for the same domain,
+ * NXDOMAIN (no address) loses to them; a more specific domain beats both.
+ */
+export interface DeploymentAddress {
+  readonly zone: string;
+  readonly address: string | undefined;
+  readonly text: string;
+}
+
+/** What the translation does because of the Deployment's arguments (or the stock manifest's). */
+export interface DeploymentPlan {
+  /** The cluster domain from kubedns's `--domain` (or the sidecar's probes), without the trailing dot. */
+  readonly clusterDomain: string | undefined;
+  /** Stub zones from `--server=/zone/address`: zone → servers, in the manifest's order. */
+  readonly stubs: ReadonlyMap<string, readonly DeploymentServer[]>;
+  /** `--no-resolv` with `--server=address`: those servers are the upstreams. */
+  readonly upstreams: readonly DeploymentServer[] | undefined;
+  /** `--no-negcache`: no denial caching. */
+  readonly noNegativeCache: boolean;
+  /** `--cache-size=0`: no cache at all. */
+  readonly noCache: boolean;
+  readonly logQueries: boolean;
+  readonly strictOrder: boolean;
+  /** `--dns-forward-max`, where the target has `max_concurrent`. */
+  readonly maxConcurrent: number | undefined;
+  readonly addresses: readonly DeploymentAddress[];
+  /** The ConfigMap's nameservers reached dnsmasq (through the nanny): addresses are read as dnsmasq reads them. */
+  readonly throughDnsmasq: boolean;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * The stock manifest of kube-dns `kubeDnsVersion` (kubernetes/kubernetes `cluster/addons/dns/`):
+ * its dnsmasq runs with `--no-negcache` from Kubernetes 1.9 on (kubernetes/kubernetes#53604,
+ * October 2017), whose manifest shipped kube-dns 1.14.7; older manifests cached NXDOMAIN.
+ */
+export function stockDeploymentPlan(kubeDnsVersion: string, clusterDomainOption: string | undefined, features: CoreDnsFeatures): DeploymentPlan {
+  const noNegativeCache = stockHasNoNegcache(kubeDnsVersion);
+  const domain = `cluster domain ${clusterDomainOption ?? 'cluster.local'}`;
+  const diagnostics: Diagnostic[] = [
+    diagnostic('kube-dns-deployment-assumed', {
+      message: noNegativeCache
+        ? `no Deployment given: assuming the stock kube-dns ${kubeDnsVersion} manifest (${domain}, dnsmasq with --no-negcache: NXDOMAIN never cached)`
+        : `no Deployment given: assuming the stock kube-dns ${kubeDnsVersion} manifest (${domain}; dnsmasq without --no-negcache before kube-dns 1.14.7: NXDOMAIN cached)`,
+    }),
+  ];
+  if (noNegativeCache && !disableDenialAvailable(features)) diagnostics.push(shortenedNegativeCaching('stock manifest', features));
+  return { ...EMPTY_PLAN, noNegativeCache, diagnostics };
+}
+
+/** Whether the stock manifest of kube-dns `version` (normalised, `1.14.7`) passes `--no-negcache`. */
+function stockHasNoNegcache(version: string): boolean {
+  const [major = 0, minor = 0, patch = 0] = version.split('.').map(Number);
+  return major > 1 || (major === 1 && (minor > 14 || (minor === 14 && patch >= 7)));
+}
+
+const EMPTY_PLAN: DeploymentPlan = {
+  clusterDomain: undefined,
+  stubs: new Map(),
+  upstreams: undefined,
+  noNegativeCache: false,
+  noCache: false,
+  logQueries: false,
+  strictOrder: false,
+  maxConcurrent: undefined,
+  addresses: [],
+  throughDnsmasq: true,
+  diagnostics: [],
+};
+
+/** `cache { disable denial }` exists from CoreDNS 1.9.4 (plugin/cache/setup.go). */
+export function disableDenialAvailable(features: CoreDnsFeatures): boolean {
+  return isCoreDnsVersionAtLeast(features.version, '1.9.4');
+}
+
+function shortenedNegativeCaching(source: string, features: CoreDnsFeatures): Diagnostic {
+  return diagnostic('negative-caching-shortened', {
+    key: source,
+    message: `CoreDNS ${features.version} cannot switch denial caching off: NXDOMAIN is cached for at most 1 s (denial 9984 1) where kube-dns never cached it`,
+  });
+}
+
+/** The template plugin (answers from the Corefile) exists from CoreDNS 1.0.3. */
+function templatesAvailable(features: CoreDnsFeatures): boolean {
+  return isCoreDnsVersionAtLeast(features.version, '1.0.3');
+}
+
+/** The kubedns address dnsmasq forwards the cluster's zones to (127.0.0.1 and kubedns's `--dns-port`). */
+function kubeDnsAddress(deployment: KubeDnsDeployment): string {
+  return `127.0.0.1#${deployment.kubedns?.args.values.dnsPort ?? 10053}`;
+}
+
+/** The plan for `deployment`, its diagnostics in the order of the containers' arguments. */
+export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsFeatures, configMapName?: string): DeploymentPlan {
+  const diagnostics: Diagnostic[] = [];
+  const say = (code: DiagnosticCode, container: string, path: string, message: string) => diagnostic(code, { key: `container ${container}`, path: `[${path}]`, message });
+  const push = (code: DiagnosticCode, container: string, path: string, message: string) => diagnostics.push(say(code, container, path, message));
+  const clusterDomain = planClusterDomain(deployment, push);
+  reportKubeDnsFlags(deployment, configMapName, push);
+  reportSidecarFlags(deployment, push);
+  const dnsmasqReading = deployment.dnsmasq;
+  if (dnsmasqReading === undefined) {
+    // No dnsmasq in the Pod: kubedns answered clients itself (it caches nothing negative either way).
+    return { ...EMPTY_PLAN, clusterDomain, throughDnsmasq: false, diagnostics };
+  }
+  const name = dnsmasqReading.container;
+  const nannySettings = dnsmasqReading.nanny?.settings ?? [];
+  if (nannySettings.length > 0) {
+    push('deployment-flag', name, nannySettings.map((setting) => flagText(setting, '-')).join(' '), "dnsmasq-nanny's own settings (where it reads the ConfigMap, restarts, logging): no bearing on answers");
+  }
+  for (const ignored of dnsmasqReading.nanny?.ignored ?? []) push('deployment-flag', name, ignored.value, 'dnsmasq-nanny stops reading its flags before this argument and ignores it');
+  const dnsmasq = dnsmasqReading.dnsmasq;
+  const kubedns = kubeDnsAddress(deployment);
+  // The options as written (`-N` for --no-negcache), for the diagnostics' paths.
+  const written = new Map<string, string[]>();
+  for (const option of splitDnsmasqOptions(dnsmasqReading.dnsmasqArgs).options) written.set(option.name, [...(written.get(option.name) ?? []), option.text]);
+  const as = (name: string, fallback: string): string => [...new Set(written.get(name) ?? [fallback])].join(' ');
+  const stubs = new Map<string, DeploymentServer[]>();
+  const globalServers: DeploymentServer[] = [];
+  const localOnly: DeploymentAddress[] = [];
+  const toKubeDns = new Set<string>();
+  for (const server of dnsmasq.servers) {
+    const text = server.option.text;
+    if (server.target.kind === 'local-only' && server.domains !== undefined && !server.domains.includes('') && templatesAvailable(features)) {
+      // dnsmasq 2.90 answers NXDOMAIN for these names, unless a server address is given for the same domain (checked on loopback).
+      for (const domain of server.domains) localOnly.push({ zone: domain.toLowerCase().replace(/\.$/, ''), address: undefined, text });
+      continue;
+    }
+    if (server.target.kind !== 'upstream') {
+      const meaning =
+        server.target.kind === 'local-only'
+          ? 'answers these names from local data only (NXDOMAIN)'
+          : server.target.kind === 'default-upstreams'
+            ? 'sends these names to the ordinary upstreams'
+            : 'has no address';
+      push('deployment-flag-not-translated', name, text, `${text} ${meaning}; not translated`);
+      continue;
+    }
+    const target = coreDnsTarget(server);
+    if (server.target.source !== undefined) {
+      push('deployment-flag-not-translated', name, text, `${text} sends from ${server.target.source}: CoreDNS cannot choose the source; the server is used without it`);
+    }
+    const written = serverAddressText(server.option);
+    if (written !== undefined && written !== server.target.address && !written.includes(':')) {
+      push('deployment-flag', name, text, `dnsmasq reads '${written}' as ${server.target.address} (inet_aton: a leading 0 is octal); translated to ${server.target.address}`);
+    }
+    if (server.domains === undefined) {
+      if (`${server.target.address}#${server.target.port}` === kubedns) {
+        push('deployment-flag', name, text, `every name goes to kubedns (${kubedns}), which forwarded names outside the cluster to the node's resolv.conf: the Corefile does the same`);
+      } else {
+        globalServers.push({ target, text });
+      }
+      continue;
+    }
+    for (const domain of server.domains) {
+      const zone = domain.toLowerCase().replace(/\.$/, '');
+      if (`${server.target.address}#${server.target.port}` === kubedns) {
+        toKubeDns.add(zone);
+        const served = zone === (clusterDomain ?? 'cluster.local') || KUBEDNS_REVERSE_ZONES.includes(zone);
+        push(
+          'deployment-flag',
+          name,
+          text,
+          served
+            ? `'${zone}' goes to kubedns (${kubedns}): served by the kubernetes plugin`
+            : `'${zone === '' ? '(unqualified names)' : zone}' goes to kubedns (${kubedns}), which serves no such zone and forwarded the names with its own resolver (the node's resolv.conf); the Corefile sends them to its upstreams`,
+        );
+        continue;
+      }
+      if (zone === '') {
+        push('deployment-flag-not-translated', name, text, `${text} is for names without a dot; CoreDNS has no such zone`);
+        continue;
+      }
+      const list = stubs.get(zone) ?? [];
+      list.push({ target, text });
+      stubs.set(zone, list);
+    }
+  }
+  if (dnsmasq.problem === undefined && (dnsmasqReading.nanny !== undefined || dnsmasq.servers.length > 0)) {
+    for (const zone of [clusterDomain ?? 'cluster.local', ...KUBEDNS_REVERSE_ZONES]) {
+      if (toKubeDns.has(zone) || stubs.has(zone)) continue;
+      // kops templates sent in6.arpa (a typo) to kubedns: ip6.arpa went upstream.
+      push(
+        'deployment-flag-not-translated',
+        name,
+        `--server=/${zone}/${kubedns}`,
+        `dnsmasq had no server for '${zone}' to kubedns, so those names went upstream; the Corefile's kubernetes plugin answers them (and falls through for the rest)`,
+      );
+    }
+  }
+  for (const [zone, servers] of stubs) {
+    push('deployment-stub-server', name, servers.map((server) => server.text).join(' '), `'${zone}' → ${servers.map((server) => server.target).join(' ')} (merged with the ConfigMap's servers for it, if any)`);
+  }
+  let upstreams: DeploymentServer[] | undefined;
+  if (globalServers.length > 0) {
+    const list = globalServers.map((server) => server.text).join(' ');
+    if (dnsmasq.noResolv) {
+      upstreams = globalServers;
+      push('deployment-upstream-server', name, `${list} ${as('no-resolv', '--no-resolv')}`, `--no-resolv: upstreams ${globalServers.map((server) => server.target).join(' ')} instead of the node's resolv.conf`);
+    } else {
+      push('deployment-flag-not-translated', name, list, `without --no-resolv, dnsmasq used these servers beside the node's resolv.conf; CoreDNS forwards to one or the other: the Corefile keeps resolv.conf`);
+    }
+  } else if (dnsmasq.noResolv) {
+    push('deployment-flag', name, as('no-resolv', '--no-resolv'), '--no-resolv without servers of the manifest: the upstreams are the ConfigMap\'s (dnsmasq-nanny adds them with --no-resolv)');
+  }
+  const noNegativeCache = dnsmasq.noNegcache;
+  const noCache = dnsmasq.cacheSize === 0;
+  if (noCache) push('cache-disabled', name, as('cache-size', '--cache-size=0'), 'dnsmasq cached nothing: the Corefile has no cache');
+  else if (dnsmasq.cacheSize !== undefined) push('deployment-flag', name, as('cache-size', `--cache-size=${dnsmasq.cacheSize}`), `dnsmasq held ${dnsmasq.cacheSize} names; CoreDNS's cache holds up to 9984 answers per block (capacity not carried over)`);
+  if (noNegativeCache && noCache) push('deployment-flag', name, as('no-negcache', '--no-negcache'), 'no negative caching, and --cache-size=0 turns every cache off anyway');
+  if (noNegativeCache && !noCache) {
+    if (disableDenialAvailable(features)) diagnostics.push(diagnostic('negative-caching-disabled', { key: `container ${name}`, path: `[${as('no-negcache', '--no-negcache')}]`, message: 'NXDOMAIN was never cached: every cache gets disable denial' }));
+    else diagnostics.push({ ...shortenedNegativeCaching(`container ${name}`, features), path: `[${as('no-negcache', '--no-negcache')}]` });
+  }
+  if (dnsmasq.logQueries) push('dnsmasq-option-translated', name, as('log-queries', '--log-queries'), 'dnsmasq logged every query: every block gets log');
+  let strictOrder = false;
+  if (dnsmasq.strictOrder) {
+    strictOrder = features.preferredForwarder === 'forward' && isCoreDnsVersionAtLeast(features.version, '1.1.2');
+    if (strictOrder) push('dnsmasq-option-translated', name, as('strict-order', '--strict-order'), 'servers tried in order: every forward gets policy sequential');
+    else push('deployment-flag-not-translated', name, as('strict-order', '--strict-order'), `CoreDNS ${features.version} has no forward policy sequential (1.1.2+); servers are picked at random`);
+  }
+  if (dnsmasq.allServers) push('deployment-flag-not-translated', name, as('all-servers', '--all-servers'), 'dnsmasq sent every query to all servers and took the first answer; CoreDNS forwards to one at a time');
+  let maxConcurrent: number | undefined;
+  if (dnsmasq.dnsForwardMax !== undefined) {
+    if (features.forwardMaxConcurrent && features.preferredForwarder === 'forward' && dnsmasq.dnsForwardMax > 0) {
+      maxConcurrent = dnsmasq.dnsForwardMax;
+      push('dnsmasq-option-translated', name, as('dns-forward-max', `--dns-forward-max=${dnsmasq.dnsForwardMax}`), `at most ${dnsmasq.dnsForwardMax} queries in flight: every forward gets max_concurrent ${dnsmasq.dnsForwardMax} (a limit per forward, where dnsmasq had one for the process)`);
+    } else {
+      push('deployment-flag-not-translated', name, as('dns-forward-max', `--dns-forward-max=${dnsmasq.dnsForwardMax}`), `CoreDNS ${features.version} has no forward max_concurrent (1.6.9+); no limit`);
+    }
+  }
+  const addresses: DeploymentAddress[] = [];
+  for (const entry of dnsmasq.addresses) {
+    const text = entry.option.text;
+    if (entry.domains === undefined || entry.address === '#' || entry.domains.includes('')) {
+      push('deployment-flag-not-translated', name, text, `${text} is not translated (only --address=/domain/ip and --address=/domain/ are)`);
+      continue;
+    }
+    if (!templatesAvailable(features)) {
+      push('deployment-flag-not-translated', name, text, `CoreDNS ${features.version} has no template plugin (1.0.3+) to answer ${text}`);
+      continue;
+    }
+    const zones = entry.domains.map((domain) => domain.toLowerCase().replace(/\.$/, ''));
+    const cluster = clusterDomain ?? 'cluster.local';
+    const kubernetesZones = zones.filter((zone) => zone === cluster || zone.endsWith(`.${cluster}`) || KUBEDNS_REVERSE_ZONES.some((reverse) => zone === reverse || zone.endsWith(`.${reverse}`)));
+    if (kubernetesZones.length > 0) {
+      push('deployment-flag-not-translated', name, text, `${kubernetesZones.join(', ')}: inside the zones of the kubernetes plugin, which answers them; not translated`);
+    }
+    const translated = zones.filter((zone) => !kubernetesZones.includes(zone));
+    if (translated.length === 0) continue;
+    for (const zone of translated) addresses.push({ zone, address: entry.address, text });
+    push('dnsmasq-option-translated', name, text, `${translated.join(', ')} answered ${entry.address === undefined ? 'NXDOMAIN' : `with ${entry.address}`} by a template block`);
+  }
+  for (const entry of localOnly) {
+    addresses.push(entry);
+    push('dnsmasq-option-translated', name, entry.text, `${entry.zone} answered NXDOMAIN by a template block (dnsmasq answers from local data only)`);
+  }
+  if (dnsmasq.domainNeeded) push('deployment-flag-not-translated', name, as('domain-needed', '--domain-needed'), 'dnsmasq never forwarded names without a dot; CoreDNS forwards them');
+  if (dnsmasq.port !== undefined) push('deployment-flag', name, as('port', `--port=${dnsmasq.port}`), 'the port dnsmasq listened on inside the Pod; the Service maps clients to it');
+  for (const option of dnsmasq.otherOptions) reportOtherOption(option, name, push);
+  return { clusterDomain, stubs, upstreams, noNegativeCache, noCache, logQueries: dnsmasq.logQueries, strictOrder, maxConcurrent, addresses, throughDnsmasq: true, diagnostics };
+}
+
+/** The reverse zones kubedns serves (and the stock manifest sends it). */
+const KUBEDNS_REVERSE_ZONES: readonly string[] = ['in-addr.arpa', 'ip6.arpa'];
+
+/** dnsmasq options that do not change answers or routing. */
+const HARMLESS_DNSMASQ_OPTIONS: ReadonlySet<string> = new Set([
+  'keep-in-foreground',
+  'no-daemon',
+  'log-facility',
+  'log-async',
+  'dns-loop-detect',
+  'user',
+  'group',
+  'pid-file',
+  'bind-interfaces',
+  'bind-dynamic',
+  'listen-address',
+  'interface',
+  'except-interface',
+  'log-dhcp',
+  'no-poll',
+  // The source ports of upstream queries.
+  'min-port',
+  'max-port',
+  'query-port',
+]);
+
+function reportOtherOption(option: DnsmasqOption, container: string, push: (code: DiagnosticCode, container: string, path: string, message: string) => void): void {
+  if (HARMLESS_DNSMASQ_OPTIONS.has(option.name)) {
+    const note = option.name === 'dns-loop-detect' ? 'loop detection: the loop plugin does the same' : 'no bearing on answers';
+    push('deployment-flag', container, option.text, `--${option.name}: ${note}`);
+    return;
+  }
+  push('deployment-flag-not-translated', container, option.text, `--${option.name}${option.value === undefined ? '' : `=${option.value}`} is not translated`);
+}
+
+function flagText(setting: FlagSetting, dashes: string): string {
+  return `${dashes}${setting.name}=${setting.value}`;
+}
+
+/** The cluster domain the Deployment says: kubedns's `--domain`, else the sidecar's probes. */
+function planClusterDomain(deployment: KubeDnsDeployment, push: (code: DiagnosticCode, container: string, path: string, message: string) => void): string | undefined {
+  const kubedns = deployment.kubedns;
+  const fromFlag = kubedns === undefined ? undefined : (kubedns.args.values.domain ?? 'cluster.local.').replace(/\.$/, '');
+  const probed = new Set(
+    (deployment.sidecar?.args.probes ?? [])
+      .map((entry) => /^kubernetes\.default\.svc\.(.+)\.$/.exec(entry.probe.name)?.[1])
+      .filter((domain): domain is string => domain !== undefined)
+      .map((domain) => domain.toLowerCase()),
+  );
+  const fromProbe = probed.size === 1 ? [...probed][0] : undefined;
+  const domain = fromFlag ?? fromProbe;
+  if (domain === undefined) return undefined;
+  const source = fromFlag !== undefined ? (kubedns?.args.values.domain === undefined ? 'kubedns without --domain (its default)' : `kubedns --domain=${kubedns.args.values.domain}`) : 'the sidecar\'s probes';
+  push('cluster-domain-from-deployment', fromFlag !== undefined ? (kubedns?.container ?? 'kubedns') : (deployment.sidecar?.container ?? 'sidecar'), '--domain', `cluster domain ${domain} (from ${source})`);
+  for (const other of probed) {
+    if (other !== domain) push('deployment-flag', deployment.sidecar?.container ?? 'sidecar', '--probe', `the sidecar probes kubernetes.default.svc.${other}, not in the cluster domain ${domain}: its health check failed`);
+  }
+  return domain;
+}
+
+function reportKubeDnsFlags(deployment: KubeDnsDeployment, configMapName: string | undefined, push: (code: DiagnosticCode, container: string, path: string, message: string) => void): void {
+  const kubedns = deployment.kubedns;
+  if (kubedns === undefined) return;
+  const { values } = kubedns.args;
+  const name = kubedns.container;
+  if (values.dnsPort !== undefined) push('deployment-flag', name, `--dns-port=${values.dnsPort}`, 'the port dnsmasq reached kubedns on, inside the Pod; the kubernetes plugin takes its place');
+  if (values.dnsBindAddress !== undefined) push('deployment-flag', name, `--dns-bind-address=${values.dnsBindAddress}`, 'where kubedns listened inside the Pod');
+  if (values.configDir !== undefined) push('deployment-flag', name, `--config-dir=${values.configDir}`, 'kubedns read its ConfigMap from this mounted directory: translate that ConfigMap');
+  if (values.configMap !== undefined) {
+    push('deployment-flag', name, `--config-map=${values.configMap}`, `kubedns read ConfigMap ${values.configMapNamespace ?? 'kube-system'}/${values.configMap} from the API: translate that one`);
+    if (configMapName !== undefined && configMapName !== values.configMap) {
+      push('deployment-flag-not-translated', name, `--config-map=${values.configMap}`, `kubedns read ConfigMap ${values.configMap}, but the ConfigMap given is ${configMapName}`);
+    }
+  }
+  if (values.configMap === undefined && values.configDir === undefined) {
+    // cmd/kube-dns/app/server.go: without either, kubedns takes federations and upstreams from its flags.
+    push(
+      'deployment-flag-not-translated',
+      name,
+      '--config-dir',
+      'kubedns has neither --config-dir nor --config-map: it read no ConfigMap (its federations were not in effect, --federations and --nameservers were); dnsmasq-nanny still applied stubDomains and upstreamNameservers from its own mount',
+    );
+  }
+  if (values.nameservers !== undefined) {
+    push('deployment-flag-not-translated', name, `--nameservers=${values.nameservers}`, "kubedns's own upstreams (for names dnsmasq sent it); the Corefile forwards as dnsmasq did");
+  }
+  if (values.federations !== undefined && values.federations.size > 0) {
+    push('deployment-flag-not-translated', name, '--federations', `federations ${[...values.federations.keys()].join(', ')} from the flag are not translated; put them in the ConfigMap's federations key`);
+  }
+  const other = kubedns.args.otherSettings.map((setting) => `--${setting.name}`);
+  if (other.length > 0) push('deployment-flag', name, other.join(' '), 'API access, health port, timers and logging: no bearing on answers');
+  for (const positional of kubedns.args.positional) push('deployment-flag', name, positional.value, 'an argument kube-dns accepts and ignores');
+}
+
+function reportSidecarFlags(deployment: KubeDnsDeployment, push: (code: DiagnosticCode, container: string, path: string, message: string) => void): void {
+  const sidecar = deployment.sidecar;
+  if (sidecar === undefined) return;
+  const flags = [...sidecar.args.probes.map((entry) => entry.setting), ...sidecar.args.otherSettings].map((setting) => `--${setting.name}`);
+  if (flags.length > 0) push('deployment-flag', sidecar.container, [...new Set(flags)].join(' '), 'health probes and metrics of the sidecar: CoreDNS has health, ready and prometheus');
+  for (const positional of sidecar.args.positional) push('deployment-flag', sidecar.container, positional.value, 'an argument the sidecar accepts and ignores');
+}
+
+/** The address part of a `--server` value as written (after the domains, before `#` and `@`). */
+function serverAddressText(option: DnsmasqOption): string | undefined {
+  const value = option.value ?? '';
+  const afterDomains = value.startsWith('/') ? value.slice(value.lastIndexOf('/') + 1) : value;
+  return afterDomains.split('@')[0]?.split('#')[0];
+}
+
+/** `ip`, `ip:port` or `[v6]:port`: a CoreDNS destination for a dnsmasq upstream. */
+function coreDnsTarget(server: ServerEntry): string {
+  if (server.target.kind !== 'upstream') return '';
+  const { address, port } = server.target;
+  const ipv6 = address.includes(':');
+  if (port === 53) return address;
+  return ipv6 ? `[${address}]:${port}` : `${address}:${port}`;
+}

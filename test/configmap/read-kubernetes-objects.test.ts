@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigMapInputError } from '../../src/configmap/config-map-data.js';
+import { KubernetesObjectInputError, readKubernetesObjects } from '../../src/configmap/read-kubernetes-objects.js';
+import { configMapYaml, deploymentYaml, serviceYaml } from '../support/kube-dns-manifests.js';
+
+describe('readKubernetesObjects', () => {
+  it('reads workloads, Services and ConfigMaps from several YAML documents, with positions', () => {
+    const text = [deploymentYaml(), serviceYaml(), configMapYaml({ upstreamNameservers: '["8.8.8.8"]' })].join('---\n');
+    const objects = readKubernetesObjects(text, { filename: 'all.yaml' });
+    expect(objects.workloads.map((workload) => [workload.kind, workload.name, workload.containers.map((container) => container.name)])).toEqual([
+      ['Deployment', 'kube-dns', ['kubedns', 'dnsmasq', 'sidecar']],
+    ]);
+    expect(objects.workloads[0]?.containers[0]?.args?.[0]).toBe('--domain=cluster.local.');
+    expect(objects.services.map((service) => [service.name, service.clusterIP, service.source.position?.line])).toEqual([['kube-dns', '10.96.0.10', 18]]);
+    expect(objects.configMaps.map((configMap) => [configMap.name, configMap.source.position?.line])).toEqual([['kube-dns', 23]]);
+    expect(objects.others).toEqual([]);
+  });
+
+  it('reads a kubectl List and the API lists whose items have no kind, and lists other objects', () => {
+    const json = JSON.stringify({
+      kind: 'List',
+      items: [
+        { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'kube-dns' } },
+        { kind: 'ReplicationController', metadata: { name: 'kube-dns-v20' }, spec: { template: { spec: { containers: [{ name: 'kubedns', args: ['--domain=x.'] }] } } } },
+      ],
+    });
+    const objects = readKubernetesObjects(json);
+    expect(objects.workloads.map((workload) => workload.kind)).toEqual(['ReplicationController']);
+    expect(objects.others.map((other) => [other.kind, other.name])).toEqual([['ServiceAccount', 'kube-dns']]);
+    const apiList = readKubernetesObjects('kind: DeploymentList\nitems:\n- metadata: {name: kube-dns}\n  spec: {template: {spec: {containers: []}}}\n');
+    expect(apiList.workloads.map((workload) => workload.kind)).toEqual(['Deployment']);
+  });
+
+  it('keeps env values and valueFrom entries apart, and envFrom as a flag', () => {
+    const objects = readKubernetesObjects(
+      'kind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n      - name: kubedns\n        envFrom: [{configMapRef: {name: x}}]\n        env:\n        - {name: A, value: "1"}\n        - name: B\n          valueFrom: {fieldRef: {fieldPath: status.podIP}}\n',
+    );
+    const container = objects.workloads[0]?.containers[0];
+    expect(container?.env).toEqual([{ name: 'A', value: '1' }, { name: 'B' }]);
+    expect(container?.envFrom).toBe(true);
+  });
+
+  it('refuses malformed containers at FILE:LINE:COL, and text that is not YAML', () => {
+    const numberArg = 'kind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n      - name: kubedns\n        args: ["--v", 2]\n';
+    expect(() => readKubernetesObjects(numberArg, { filename: 'd.yaml' })).toThrowError(/^d\.yaml:7:\d+: args\[1\] must be a string \(quote it\), got number$/);
+    expect(() => readKubernetesObjects(numberArg)).toThrowError(KubernetesObjectInputError);
+    expect(() => readKubernetesObjects('kind: Deployment\nspec: {}\n', { filename: 'd.yaml' })).toThrowError(/^d\.yaml:1:1: Deployment has no spec\.template\.spec/);
+    expect(() => readKubernetesObjects('kind: [', { filename: 'd.yaml' })).toThrowError(ConfigMapInputError);
+  });
+});

@@ -1,0 +1,107 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
+import { checkRouting, formatRoutingCheck } from '../../src/routing/check.js';
+import { describeDestination } from '../../src/routing/destination.js';
+import { kubeDnsRouting } from '../../src/routing/kube-dns-routing.js';
+import { translateKubeDnsInstall } from '../../src/translate/translate.js';
+import { deploymentYaml, STOCK_DNSMASQ_ARGS } from '../support/kube-dns-manifests.js';
+
+const root = join(import.meta.dirname, '../..');
+
+function deployment(dnsmasq: readonly string[], kubedns?: readonly string[]) {
+  const install = readKubeDnsInstall([{ text: deploymentYaml({ dnsmasq, ...(kubedns === undefined ? {} : { kubedns }) }) }]);
+  if (install.deployment === undefined) throw new Error('no deployment');
+  return install.deployment;
+}
+
+function where(routing: ReturnType<typeof kubeDnsRouting>, name: string): string {
+  return describeDestination(routing.route(name).destination);
+}
+
+describe('the kube-dns model with the Deployment', () => {
+  it("routes the manifest's --server zones, merged with the ConfigMap's, and its --no-resolv upstreams", () => {
+    const routing = kubeDnsRouting(
+      { stubDomains: '{"acme.local": ["10.0.0.1"]}', upstreamNameservers: '["192.0.2.1"]' },
+      { deployment: deployment([...STOCK_DNSMASQ_ARGS, '--server=/acme.local/10.0.0.2#5353', '--server=/corp/10.0.0.3', '-R', '--server=192.0.2.9']) },
+    );
+    expect(where(routing, 'x.acme.local')).toBe('10.0.0.1:53 10.0.0.2:5353');
+    expect(where(routing, 'x.corp')).toBe('10.0.0.3:53');
+    expect(where(routing, 'example.com')).toBe('192.0.2.1:53 192.0.2.9:53');
+    expect(routing.cachesNegativeAnswers).toBe(false);
+  });
+
+  it('answers --address and --server=/zone/ itself (as template would), an address beating servers, NXDOMAIN giving way', () => {
+    const routing = kubeDnsRouting(
+      { stubDomains: '{"served.test": ["10.0.0.1"], "fixed.test": ["10.0.0.2"]}' },
+      { deployment: deployment([...STOCK_DNSMASQ_ARGS, '--server=/blocked.test/', '--address=/served.test/', '--address=/fixed.test/192.0.2.7']) },
+    );
+    expect(where(routing, 'a.blocked.test')).toBe('plugin template');
+    expect(where(routing, 'a.served.test')).toBe('10.0.0.1:53');
+    expect(where(routing, 'a.fixed.test')).toBe('plugin template');
+  });
+
+  it("follows kops's in6.arpa typo: ip6.arpa went upstream, in6.arpa through kubedns to the resolver; the domain comes from --domain", () => {
+    const dnsmasq = STOCK_DNSMASQ_ARGS.map((arg) => arg.replace('/ip6.arpa/', '/in6.arpa/').replace('cluster.local', 'corp.example'));
+    const routing = kubeDnsRouting(null, { deployment: deployment(dnsmasq, ['--domain=corp.example.']) });
+    expect(routing.clusterDomain).toBe('corp.example');
+    expect(where(routing, '8.b.d.0.1.0.0.2.ip6.arpa')).toBe('resolv.conf');
+    expect(where(routing, 'x.in6.arpa')).toBe('resolv.conf');
+    expect(where(routing, 'kubernetes.default.svc.corp.example')).toBe('cluster corp.example');
+    expect(routing.notes.join('\n')).toContain('no --server for ip6.arpa to kubedns');
+  });
+
+  it('finds no difference for the translation of the golden installs but where the translator warned', () => {
+    // The zones each translation names in a deployment-flag-not-translated warning (or, for in6.arpa,
+    // a note that kubedns forwarded it with its own resolver, the node's, where the Corefile uses the upstreams).
+    const warned: Record<string, readonly string[]> = {
+      'kubernetes-1.25-kube-dns-1.22.20.yaml': [],
+      'kops-1.12-kube-dns-1.14.13.yaml': ['ip6.arpa'],
+      'aws-private-zone-dnsmasq.yaml': ['ip6.arpa', 'in6.arpa', ...['org', 'com', 'net'].flatMap((tld) => [`${tld}.cluster.local`, `${tld}.svc.cluster.local`, `${tld}.default.svc.cluster.local`]), 'svc.svc.cluster.local'],
+    };
+    for (const [file, zones] of Object.entries(warned)) {
+      const text = readFileSync(join(root, 'golden', 'deployment', file), 'utf8');
+      const translation = translateKubeDnsInstall(readKubeDnsInstall([{ text }]));
+      const check = checkRouting({ kubeDns: text, corefile: translation.corefile ?? '' });
+      const stray = check.differences.filter((difference) => !zones.some((zone) => difference.name === zone || difference.name.endsWith(`.${zone}`)));
+      expect(stray, `${file}\n${formatRoutingCheck(check)}`).toEqual([]);
+      expect(check.differences.length > 0, file).toBe(zones.length > 0);
+      expect(check.negativeCaching).toEqual([]);
+    }
+  });
+});
+
+describe('addresses as dnsmasq reads them', () => {
+  it('routes a leading-zero octet of a ConfigMap nameserver to the octal reading, as the translation does', () => {
+    const data = { stubDomains: '{"acme.local": ["010.0.0.1:5353"]}' };
+    const routing = kubeDnsRouting(data, { kubeDnsVersion: '1.22.20' });
+    expect(where(routing, 'x.acme.local')).toBe('8.0.0.1:5353');
+    expect(routing.notes.join('\n')).toContain("dnsmasq reads '010.0.0.1:5353' as 8.0.0.1");
+  });
+});
+
+describe('negative caching in check', () => {
+  const corefile = '.:53 {\n    kubernetes cluster.local in-addr.arpa ip6.arpa {\n        fallthrough in-addr.arpa ip6.arpa\n    }\n    forward . /etc/resolv.conf\n    cache 30\n}\n';
+
+  it('fails when kube-dns did not cache NXDOMAIN and a block does, naming the block and the time', () => {
+    const check = checkRouting({ kubeDns: null, corefile, kubeDnsDeployment: deployment(STOCK_DNSMASQ_ARGS) });
+    expect(check.differences).toEqual([]);
+    expect(check.negativeCaching).toEqual([{ keys: '.:53', seconds: 30 }]);
+    expect(check.equivalent).toBe(false);
+    expect(formatRoutingCheck(check)).toMatch(/^kube-dns and the Corefile route all \d+ checked names the same way, but cache differently:\nkube-dns did not cache NXDOMAIN; this Corefile caches it for 30 s in block \.:53\n/);
+  });
+
+  it('passes with disable denial, without cache, and when kube-dns cached too; is not checked without the Deployment', () => {
+    const noDenial = corefile.replace('cache 30\n', 'cache 30 {\n        disable denial\n    }\n');
+    expect(checkRouting({ kubeDns: null, corefile: noDenial, kubeDnsDeployment: deployment(STOCK_DNSMASQ_ARGS) }).equivalent).toBe(true);
+    expect(checkRouting({ kubeDns: null, corefile: corefile.replace('    cache 30\n', ''), kubeDnsDeployment: deployment(STOCK_DNSMASQ_ARGS) }).equivalent).toBe(true);
+    const cached = deployment(STOCK_DNSMASQ_ARGS.filter((arg) => arg !== '--no-negcache'));
+    expect(checkRouting({ kubeDns: null, corefile, kubeDnsDeployment: cached }).equivalent).toBe(true);
+    expect(checkRouting({ kubeDns: null, corefile }).equivalent).toBe(true);
+    // `denial CAPACITY TTL` sets the time; `cache` alone keeps denials up to 1800 s.
+    const short = corefile.replace('cache 30\n', 'cache 30 {\n        denial 9984 1\n    }\n');
+    expect(checkRouting({ kubeDns: null, corefile: short, kubeDnsDeployment: deployment(STOCK_DNSMASQ_ARGS) }).negativeCaching).toEqual([{ keys: '.:53', seconds: 1 }]);
+    expect(checkRouting({ kubeDns: null, corefile: corefile.replace('cache 30', 'cache'), kubeDnsDeployment: deployment(STOCK_DNSMASQ_ARGS) }).negativeCaching).toEqual([{ keys: '.:53', seconds: 1800 }]);
+  });
+});

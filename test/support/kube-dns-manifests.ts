@@ -1,0 +1,67 @@
+/**
+ * kube-dns Deployments for tests, built from the stock argument lists (kubernetes/kubernetes
+ * `cluster/addons/dns/kube-dns/kube-dns.yaml.in`) with changes, as YAML text.
+ */
+
+export const STOCK_KUBEDNS_ARGS = ['--domain=cluster.local.', '--dns-port=10053', '--config-dir=/kube-dns-config', '--v=2'];
+export const STOCK_NANNY_ARGS = ['-v=2', '-logtostderr', '-configDir=/etc/k8s/dns/dnsmasq-nanny', '-restartDnsmasq=true', '--'];
+export const STOCK_DNSMASQ_ARGS = [
+  '-k',
+  '--cache-size=1000',
+  '--no-negcache',
+  '--dns-loop-detect',
+  '--log-facility=-',
+  '--server=/cluster.local/127.0.0.1#10053',
+  '--server=/in-addr.arpa/127.0.0.1#10053',
+  '--server=/ip6.arpa/127.0.0.1#10053',
+];
+export const STOCK_SIDECAR_ARGS = [
+  '--v=2',
+  '--logtostderr',
+  '--probe=kubedns,127.0.0.1:10053,kubernetes.default.svc.cluster.local,5,SRV',
+  '--probe=dnsmasq,127.0.0.1:53,kubernetes.default.svc.cluster.local,5,SRV',
+];
+
+const list = (items: readonly string[]) => `[${items.map((item) => JSON.stringify(item)).join(', ')}]`;
+
+export interface DeploymentParts {
+  readonly kubedns?: readonly string[] | undefined;
+  readonly dnsmasq?: readonly string[] | undefined;
+  readonly sidecar?: readonly string[] | undefined;
+  readonly kind?: string;
+}
+
+/** A Deployment (one YAML document) with the given arguments; `dnsmasq` lists dnsmasq's own (after the nanny's `--`). */
+export function deploymentYaml(parts: DeploymentParts = {}): string {
+  const kubedns = parts.kubedns ?? STOCK_KUBEDNS_ARGS;
+  const dnsmasq = parts.dnsmasq ?? STOCK_DNSMASQ_ARGS;
+  const sidecar = parts.sidecar ?? STOCK_SIDECAR_ARGS;
+  return [
+    `apiVersion: ${parts.kind === 'ReplicationController' ? 'v1' : 'apps/v1'}`,
+    `kind: ${parts.kind ?? 'Deployment'}`,
+    'metadata: {name: kube-dns, namespace: kube-system}',
+    'spec:',
+    '  template:',
+    '    spec:',
+    '      containers:',
+    '      - name: kubedns',
+    '        image: registry.k8s.io/dns/k8s-dns-kube-dns:1.26.7',
+    `        args: ${list(kubedns)}`,
+    '      - name: dnsmasq',
+    '        image: registry.k8s.io/dns/k8s-dns-dnsmasq-nanny:1.26.7',
+    `        args: ${list([...STOCK_NANNY_ARGS, ...dnsmasq])}`,
+    '      - name: sidecar',
+    '        image: registry.k8s.io/dns/k8s-dns-sidecar:1.26.7',
+    `        args: ${list(sidecar)}`,
+    '',
+  ].join('\n');
+}
+
+export function serviceYaml(clusterIP = '10.96.0.10'): string {
+  return `apiVersion: v1\nkind: Service\nmetadata: {name: kube-dns, namespace: kube-system}\nspec: {clusterIP: ${clusterIP}}\n`;
+}
+
+export function configMapYaml(data: Readonly<Record<string, string>>): string {
+  const lines = Object.entries(data).map(([key, value]) => `  ${key}: ${JSON.stringify(value)}`);
+  return ['apiVersion: v1', 'kind: ConfigMap', 'metadata: {name: kube-dns, namespace: kube-system}', 'data:', ...lines, ''].join('\n');
+}

@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
+import { translateKubeDnsInstall } from '../../src/translate/translate.js';
+import type { TranslateOptions } from '../../src/translate/translate.js';
+import { configMapYaml, deploymentYaml, serviceYaml, STOCK_DNSMASQ_ARGS, STOCK_KUBEDNS_ARGS } from '../support/kube-dns-manifests.js';
+import type { DeploymentParts } from '../support/kube-dns-manifests.js';
+
+function translate(parts: DeploymentParts, data: Record<string, string> | undefined, options: TranslateOptions = {}, service?: string) {
+  const texts = [deploymentYaml(parts), ...(data === undefined ? [] : [configMapYaml(data)]), ...(service === undefined ? [] : [serviceYaml(service)])];
+  const translation = translateKubeDnsInstall(readKubeDnsInstall([{ text: texts.join('---\n'), filename: 'install.yaml' }]), options);
+  return { ...translation, codes: translation.diagnostics.map((entry) => `${entry.severity} ${entry.code}`) };
+}
+
+/** The server block of `zone` in `corefile`. */
+function block(corefile: string | undefined, key: string): string | undefined {
+  return corefile
+    ?.split('\n\n')
+    .find((text) => text.startsWith(`${key} {`))
+    ?.trim();
+}
+
+describe('translateKubeDnsInstall', () => {
+  it('takes the cluster domain from kubedns --domain, and refuses a different --cluster-domain unless forced', () => {
+    const kubedns = ['--domain=corp.example.', '--dns-port=10053'];
+    const dnsmasq = STOCK_DNSMASQ_ARGS.map((arg) => arg.replace('cluster.local', 'corp.example'));
+    const taken = translate({ kubedns, dnsmasq }, undefined);
+    expect(taken.ok).toBe(true);
+    expect(taken.corefile).toContain('    kubernetes corp.example in-addr.arpa ip6.arpa {');
+    expect(taken.codes).toContain('info cluster-domain-from-deployment');
+    expect(translate({ kubedns, dnsmasq }, undefined, { clusterDomain: 'corp.example.' }).ok).toBe(true);
+    const conflict = translate({ kubedns, dnsmasq }, undefined, { clusterDomain: 'cluster.local' });
+    expect(conflict.ok).toBe(false);
+    expect(conflict.codes[0]).toBe('error cluster-domain-conflict');
+    const forced = translate({ kubedns, dnsmasq }, undefined, { clusterDomain: 'cluster.local', force: true });
+    expect(forced.ok).toBe(true);
+    expect(forced.codes[0]).toBe('warning cluster-domain-conflict');
+    expect(forced.corefile).toContain('    kubernetes cluster.local in-addr.arpa ip6.arpa {');
+  });
+
+  it("takes the domain from the sidecar's probes when there is no kubedns container flag to read", () => {
+    const text = deploymentYaml({ sidecar: ['--probe=dnsmasq,127.0.0.1:53,kubernetes.default.svc.probe.example,5,A'] }).replace(/ {6}- name: kubedns\n.*\n.*\n/, '');
+    const translation = translateKubeDnsInstall(readKubeDnsInstall([{ text }]));
+    expect(translation.corefile).toContain('    kubernetes probe.example in-addr.arpa ip6.arpa {');
+  });
+
+  it("merges the manifest's --server=/zone/ servers with the ConfigMap's for the same zone, and adds new zones", () => {
+    const translation = translate(
+      { dnsmasq: [...STOCK_DNSMASQ_ARGS, '--server=/acme.local/10.0.0.2', '--server=/in6.arpa/10.0.0.9#5353', '-S', '/acme.local/10.0.0.1#53'] },
+      { stubDomains: '{"acme.local": ["10.0.0.1"]}' },
+    );
+    expect(translation.ok).toBe(true);
+    // The manifest's servers first: dnsmasq tries one domain's servers in the order given, and the nanny appends the ConfigMap's.
+    expect(block(translation.corefile, 'acme.local:53')).toContain('    forward . 10.0.0.2 10.0.0.1\n');
+    expect(block(translation.corefile, 'in6.arpa:53')).toContain('    forward . 10.0.0.9:5353\n');
+    expect(translation.codes.filter((code) => code === 'info deployment-stub-server')).toHaveLength(2);
+  });
+
+  it('answers --server=/zone/ and --address=/zone/ with NXDOMAIN unless the zone has servers; an address beats them', () => {
+    const translation = translate(
+      { dnsmasq: [...STOCK_DNSMASQ_ARGS, '--server=/local.test/', '--address=/acme.local/', '--address=/fixed.corp/192.0.2.9'] },
+      { stubDomains: '{"acme.local": ["10.0.0.1"], "fixed.corp": ["10.0.0.2"]}' },
+    );
+    expect(translation.ok).toBe(true);
+    expect(block(translation.corefile, 'local.test:53')).toContain('    template ANY ANY {\n        rcode NXDOMAIN\n    }');
+    expect(block(translation.corefile, 'acme.local:53')).toContain('    forward . 10.0.0.1\n');
+    expect(block(translation.corefile, 'fixed.corp:53')).toContain('answer "{{ .Name }} 0 IN A 192.0.2.9"');
+    expect(translation.corefile).not.toContain('10.0.0.2');
+  });
+
+  it('follows dnsmasq reading a leading-zero octet as octal, and says so', () => {
+    const translation = translate({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--server=/octal.test/10.0.0.010'] }, undefined);
+    expect(block(translation.corefile, 'octal.test:53')).toContain('    forward . 10.0.0.8\n');
+    expect(translation.diagnostics.find((entry) => entry.path === '[--server=/octal.test/10.0.0.010]')?.message).toContain("reads '10.0.0.010' as 10.0.0.8");
+  });
+
+  it('uses --no-resolv servers as the upstreams, and the Service IP for the loop check', () => {
+    const upstreams = translate({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--no-resolv', '--server=192.0.2.53'] }, undefined);
+    expect(upstreams.corefile).toContain('    forward . 192.0.2.53 {');
+    expect(upstreams.codes).toContain('info deployment-upstream-server');
+    const beside = translate({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--server=192.0.2.53'] }, undefined);
+    expect(beside.corefile).toContain('    forward . /etc/resolv.conf {');
+    expect(beside.codes).toContain('warning deployment-flag-not-translated');
+    const loop = translate({}, { upstreamNameservers: '["10.96.0.10"]' }, {}, '10.96.0.10');
+    expect(loop.ok).toBe(false);
+    expect(loop.codes).toContain('error loop-nameserver');
+  });
+
+  it('keeps NXDOMAIN uncached with the construct each release accepts, and no cache at all for --cache-size=0', () => {
+    const current = translate({}, undefined, { coredns: '1.9.4' });
+    expect(current.corefile).toContain('    cache 30 {\n        disable denial\n    }\n');
+    expect(current.codes).toContain('info negative-caching-disabled');
+    const before = translate({}, undefined, { coredns: '1.9.3' });
+    expect(before.corefile).toContain('    cache 30 {\n        denial 9984 1\n    }\n');
+    expect(before.codes).toContain('warning negative-caching-shortened');
+    const withNegcache = translate({ dnsmasq: STOCK_DNSMASQ_ARGS.filter((arg) => arg !== '--no-negcache') }, undefined);
+    expect(withNegcache.corefile).toMatch(/ {4}cache 30\n/);
+    const none = translate({ dnsmasq: STOCK_DNSMASQ_ARGS.map((arg) => (arg === '--cache-size=1000' ? '--cache-size=0' : arg)) }, { stubDomains: '{"a.corp": ["10.0.0.1"]}' });
+    expect(none.corefile).not.toContain('cache');
+  });
+
+  it('translates --log-queries, --strict-order, --dns-forward-max and --address, per release', () => {
+    const args = [...STOCK_DNSMASQ_ARGS, '-q', '-o', '-0', '300', '--address=/ads.test/', '--address=/fixed.test/192.0.2.7'];
+    const translation = translate({ dnsmasq: args }, { stubDomains: '{"a.corp": ["10.0.0.1"]}' });
+    expect(translation.ok).toBe(true);
+    expect(block(translation.corefile, '.:53')).toMatch(/ {4}errors\n {4}log\n/);
+    expect(block(translation.corefile, 'a.corp:53')).toContain('    forward . 10.0.0.1 {\n        max_concurrent 300\n        policy sequential\n    }');
+    expect(block(translation.corefile, 'ads.test:53')).toContain('    template ANY ANY {\n        rcode NXDOMAIN\n    }');
+    expect(block(translation.corefile, 'fixed.test:53')).toContain('    template IN A {\n        answer "{{ .Name }} 0 IN A 192.0.2.7"\n    }');
+    const old = translate({ dnsmasq: args }, undefined, { coredns: '1.0.4' });
+    expect(old.ok).toBe(true);
+    expect(old.corefile).not.toContain('max_concurrent');
+    expect(old.codes.filter((code) => code === 'warning deployment-flag-not-translated')).toHaveLength(2);
+  });
+
+  it('names every flag of the stock manifest in a diagnostic', () => {
+    const translation = translate({}, undefined);
+    const named = translation.diagnostics.map((entry) => entry.path ?? '').join(' ');
+    for (const flag of [...STOCK_KUBEDNS_ARGS.map((arg) => arg.split('=')[0]), ...STOCK_DNSMASQ_ARGS, '-configDir', '--probe']) expect(named, flag).toContain(flag);
+  });
+
+  it('refuses a Deployment whose program would not start, unless forced', () => {
+    const refused = translate({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--bogus'] }, undefined);
+    expect(refused.ok).toBe(false);
+    expect(refused.codes[0]).toBe('error deployment-program-exits');
+    expect(translate({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--bogus'] }, undefined, { force: true }).ok).toBe(true);
+  });
+
+  it('says which ConfigMap kubedns read: none without --config-dir/--config-map, another name, or exits with both', () => {
+    const none = translate({ kubedns: ['--domain=cluster.local.'] }, undefined);
+    expect(none.diagnostics.find((entry) => entry.path === '[--config-dir]')?.message).toContain('it read no ConfigMap');
+    const other = translate({ kubedns: ['--config-map=kube-dns-custom'] }, { upstreamNameservers: '["192.0.2.1"]' });
+    expect(other.diagnostics.map((entry) => entry.message)).toContain('kubedns read ConfigMap kube-dns-custom, but the ConfigMap given is kube-dns');
+    const both = translate({ kubedns: ['--config-map=kube-dns', '--config-dir=/kube-dns-config'] }, undefined);
+    expect(both.ok).toBe(false);
+    expect(both.diagnostics[0]?.message).toBe('kube-dns exits when given both --config-map and --config-dir');
+  });
+});
+
