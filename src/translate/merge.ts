@@ -165,6 +165,11 @@ export function mergeTranslation(existing: string, translation: TranslationResul
   }
 
   if (conflicts > 0) return { ok: false, corefile: undefined, model: undefined, diagnostics };
+  const cachingAsTranslated = cachingOfTranslation(translatedMain, translation.diagnostics);
+  for (const block of serverBlocks({ ...current, items })) {
+    const updated = withCachingOf(block, cachingAsTranslated, (message) => diagnostics.push(report('merge-block-updated', where(block), message)));
+    if (updated !== block) items[items.indexOf(block)] = updated;
+  }
   const model: Corefile = { ...current, items };
   return { ok: true, corefile: printBuiltCorefile(model, 'merged'), model, diagnostics };
 }
@@ -211,4 +216,47 @@ function mergeMainBlock(
     else directives.splice(directives.findIndex((directive) => directive.name === 'kubernetes') + 1, 0, federation);
   }
   return { ...main, keys, directives };
+}
+
+/**
+ * How the translation caches, for the blocks of the existing Corefile that answer on port 53:
+ * `cache-off` when kube-dns's dnsmasq cached nothing (`--cache-size=0`); the options that switch
+ * negative caching off (`disable denial`, or `denial 9984 1` before 1.9.4) when it ran with
+ * `--no-negcache`; `undefined` when the translation caches NXDOMAIN like any existing cache.
+ */
+type TranslatedCaching = 'cache-off' | readonly Directive[] | undefined;
+
+function cachingOfTranslation(translatedMain: ServerBlock, diagnostics: readonly Diagnostic[]): TranslatedCaching {
+  const cache = translatedMain.directives.find((directive) => directive.name === 'cache');
+  if (cache === undefined) return diagnostics.some((entry) => entry.code === 'cache-disabled') ? 'cache-off' : undefined;
+  const options = (cache.block?.directives ?? []).filter(isNegativeCachingOption);
+  return options.length === 0 ? undefined : options;
+}
+
+function isNegativeCachingOption(option: Directive): boolean {
+  return option.name === 'denial' || (option.name === 'disable' && option.arguments[0] === 'denial');
+}
+
+/**
+ * `block` with its caches made to cache as the translation does (kube-dns's behaviour wins over
+ * the existing Corefile's, as for the upstream), other cache options kept. Blocks that do not
+ * answer plain DNS on port 53 were never kube-dns's, and stay as they are.
+ */
+function withCachingOf(block: ServerBlock, caching: TranslatedCaching, note: (message: string) => void): ServerBlock {
+  if (caching === undefined || !block.directives.some((directive) => directive.name === 'cache')) return block;
+  const zones = servedZones(block);
+  if (zones === undefined || !zones.every((zone) => zone.endsWith(':') || zone.endsWith(':53'))) return block;
+  const line = (directive: Directive): string => [directive.name, ...directive.arguments].join(' ');
+  if (caching === 'cache-off') {
+    note("'cache' removed: kube-dns's dnsmasq cached nothing (--cache-size=0)");
+    return { ...block, directives: block.directives.filter((directive) => directive.name !== 'cache') };
+  }
+  const directives = block.directives.map((directive) => {
+    if (directive.name !== 'cache') return directive;
+    const options = directive.block?.directives ?? [];
+    if (caching.every((wanted) => options.some((option) => sameDirectiveLine(option, wanted)))) return directive;
+    note(`'${line(directive)}' gets '${caching.map(line).join('; ')}': kube-dns's dnsmasq never cached NXDOMAIN (--no-negcache)`);
+    return { ...directive, block: { ...directive.block, directives: [...options.filter((option) => !isNegativeCachingOption(option)), ...caching] } };
+  });
+  return { ...block, directives };
 }
