@@ -40,6 +40,12 @@ export interface KubeDnsRules {
    * strict and canonical (`2001:DB8::1`, `010.0.0.1` and `::ffff:1.2.3.4` refused).
    */
   readonly ipText: 'lenient' | 'canonical';
+  /**
+   * The stock manifest that shipped this release (kubernetes/kubernetes `cluster/addons/dns/`) runs
+   * dnsmasq with `--no-negcache`, so NXDOMAIN was never cached: from 1.14.7, the release of the
+   * Kubernetes 1.9 manifest that added the flag (kubernetes/kubernetes#53604, October 2017).
+   */
+  readonly stockManifestNoNegcache: boolean;
 }
 
 type Triple = readonly [number, number, number];
@@ -65,6 +71,7 @@ function threshold(version: string): Triple {
 const OLDEST = threshold(OLDEST_KUBE_DNS_VERSION);
 const NEWEST = threshold(NEWEST_KUBE_DNS_VERSION);
 const V1_14_2 = threshold('1.14.2');
+const V1_14_7 = threshold('1.14.7');
 const V1_14_9 = threshold('1.14.9');
 const V1_15_1 = threshold('1.15.1');
 const V1_17_0 = threshold('1.17.0');
@@ -92,5 +99,6 @@ export function kubeDnsRules(version: string = NEWEST_KUBE_DNS_VERSION): KubeDns
     upstreamPorts: atLeast(parsed, V1_14_9),
     stubHostnamesResolved: atLeast(parsed, V1_15_1),
     ipText: atLeast(parsed, V1_26_6) ? 'canonical' : 'lenient',
+    stockManifestNoNegcache: atLeast(parsed, V1_14_7),
   };
 }

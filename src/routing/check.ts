@@ -127,11 +127,23 @@ export function checkRouting(input: RoutingInput): RoutingCheck {
     const coreRoute = coreDns.route(name);
     if (!sameDestination(kubeRoute.destination, coreRoute.destination)) differences.push({ name, kubeDns: kubeRoute, coreDns: coreRoute });
   }
-  // Checked only when the Deployment says what dnsmasq did (docs/routing.md, "Negative caching").
-  const negativeCaching =
-    kubeDns.cachesNegativeAnswers === false ? negativeCachingBlocks(typeof input.corefile === 'string' ? parseCorefile(input.corefile).corefile : input.corefile) : [];
-  const notes = [...new Set([...kubeDns.notes.map((note) => `kube-dns: ${note}`), ...coreDns.notes.map((note) => `Corefile: ${note}`)])];
+  // Checked when the Deployment says what dnsmasq did (docs/routing.md, "Negative caching");
+  // without it, what the stock manifest did is a note, not a failure.
+  const corefile = (): Corefile => (typeof input.corefile === 'string' ? parseCorefile(input.corefile).corefile : input.corefile);
+  const negativeCaching = kubeDns.cachesNegativeAnswers === false ? negativeCachingBlocks(corefile()) : [];
+  const stockCaching = kubeDns.cachesNegativeAnswers === undefined && kubeDns.reading.rules.stockManifestNoNegcache ? stockManifestCachingNote(kubeDns.reading.rules.version, negativeCachingBlocks(corefile())) : [];
+  const notes = [...new Set([...kubeDns.notes.map((note) => `kube-dns: ${note}`), ...stockCaching, ...coreDns.notes.map((note) => `Corefile: ${note}`)])];
   return { equivalent: differences.length === 0 && negativeCaching.length === 0, differences, names, notes, negativeCaching };
+}
+
+/** Where the Corefile caches NXDOMAIN although the stock manifest of kube-dns `version` did not: one note, or none. */
+function stockManifestCachingNote(version: string, blocks: readonly NegativeCachingBlock[]): string[] {
+  const [first, ...rest] = blocks;
+  if (first === undefined) return [];
+  const where = `block ${printable(first.keys)} (${first.seconds} s)${rest.length === 0 ? '' : ` and ${rest.length} more block${rest.length === 1 ? '' : 's'}`}`;
+  return [
+    `kube-dns: no Deployment given: the stock kube-dns ${version} manifest runs dnsmasq with --no-negcache (NXDOMAIN never cached), and this Corefile caches NXDOMAIN in ${where}; give the Deployment (--kube-dns-deployment) to check caching`,
+  ];
 }
 
 /** Columns padded to their widest cell; cells may span several lines, rows are then separated by a blank line. */

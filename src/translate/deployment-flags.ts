@@ -12,6 +12,7 @@ import { splitDnsmasqOptions } from '../kubedns/dnsmasq-options.js';
 import type { DnsmasqOption, ServerEntry } from '../kubedns/dnsmasq-options.js';
 import type { FlagSetting } from '../kubedns/go-flags.js';
 import type { KubeDnsDeployment } from '../kubedns/kube-dns-install.js';
+import { kubeDnsRules } from '../kubedns/kube-dns-versions.js';
 
 /** A `--server` or `--address` of the manifest, as the translation uses it. */
 export interface DeploymentServer {
@@ -60,7 +61,7 @@ export interface DeploymentPlan {
  * October 2017), whose manifest shipped kube-dns 1.14.7; older manifests cached NXDOMAIN.
  */
 export function stockDeploymentPlan(kubeDnsVersion: string, clusterDomainOption: string | undefined, features: CoreDnsFeatures): DeploymentPlan {
-  const noNegativeCache = stockHasNoNegcache(kubeDnsVersion);
+  const noNegativeCache = kubeDnsRules(kubeDnsVersion).stockManifestNoNegcache;
   const domain = `cluster domain ${clusterDomainOption ?? 'cluster.local'}`;
   const diagnostics: Diagnostic[] = [
     diagnostic('kube-dns-deployment-assumed', {
@@ -71,12 +72,6 @@ export function stockDeploymentPlan(kubeDnsVersion: string, clusterDomainOption:
   ];
   if (noNegativeCache && !disableDenialAvailable(features)) diagnostics.push(shortenedNegativeCaching('stock manifest', features));
   return { ...EMPTY_PLAN, noNegativeCache, diagnostics };
-}
-
-/** Whether the stock manifest of kube-dns `version` (normalised, `1.14.7`) passes `--no-negcache`. */
-function stockHasNoNegcache(version: string): boolean {
-  const [major = 0, minor = 0, patch = 0] = version.split('.').map(Number);
-  return major > 1 || (major === 1 && (minor > 14 || (minor === 14 && patch >= 7)));
 }
 
 const EMPTY_PLAN: DeploymentPlan = {

@@ -50,6 +50,17 @@ describe('check', () => {
     expect(result.names).toContain('kubernetes.default.svc.cluster.local');
   });
 
+  it('notes, without failing, the blocks that cache NXDOMAIN where the stock manifest (no Deployment given) did not', () => {
+    const corefile = translated({ stubDomains: '{"acme.local": ["10.150.0.1"], "local": ["10.150.0.2:5353"]}', upstreamNameservers: '["8.8.8.8", "8.8.4.4"]' });
+    const caching = corefile.replaceAll(/cache 30 \{\n\s*disable denial\n\s*\}/g, 'cache 30');
+    expect(caching).not.toBe(corefile);
+    const stock = checkRouting({ kubeDns: KUBE_DNS_YAML, corefile: caching });
+    expect(stock).toMatchObject({ equivalent: true, differences: [], negativeCaching: [] });
+    expect(stock.notes).toEqual([expect.stringMatching(/^kube-dns: no Deployment given: the stock kube-dns 1\.26\.7 manifest runs dnsmasq with --no-negcache .* caches NXDOMAIN in block \.:53 cluster\.local:53 \(30 s\) and 2 more blocks;/)]);
+    // The manifests before kube-dns 1.14.7 cached NXDOMAIN: nothing to say.
+    expect(checkRouting({ kubeDns: KUBE_DNS_YAML, corefile: caching, kubeDnsVersion: '1.14.5' }).notes).toEqual([]);
+  });
+
   it('reports each differing name with both destinations', () => {
     const result = checkRouting({ kubeDns: KUBE_DNS_YAML, corefile: NAIVE_COREFILE });
     expect(result.equivalent).toBe(false);

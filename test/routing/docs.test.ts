@@ -79,8 +79,8 @@ describe('docs/routing.md', () => {
       const [subcommand, ...args] = command.replace(/^\$ npx kube-dns-to-coredns /, '').split(' ');
       const io = memoryIo({ files });
       await (subcommand === 'check' ? runCheck(args, io) : runExplain(args, io));
-      expect(io.out(), command).toBe(expected.join('\n'));
-      expect(io.err(), command).toBe('');
+      // A terminal shows the result (stdout) followed by the notes (stderr).
+      expect(`${io.out()}${io.err()}`, command).toBe(expected.join('\n'));
     }
   });
 
