@@ -13,22 +13,9 @@ import type { CliIo } from '../io.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 import { routeJson, splitNotes, withInputNotes } from './routing-report.js';
 import { checkLocalIps, checkUpstreamIp, nodeLocalRelease, readNodeLocalBase, requireNodeLocalFlags } from './node-local-options.js';
+import type { NodeLocalCommandOptions } from './node-local-options.js';
 import { readKubeDnsInput } from './translate-input.js';
 
-/** The node-local-dns options of `check` and `explain`, as parsed. */
-export interface NodeLocalCommandOptions {
-  readonly command: 'check' | 'explain';
-  readonly release: string;
-  readonly kubeDnsFile: string;
-  readonly corefileFile: string | undefined;
-  readonly localIps: string | undefined;
-  readonly upstreamIp: string | undefined;
-  readonly baseFile: string | undefined;
-  readonly clusterDomain: string | undefined;
-  readonly kubeDnsVersion: string | undefined;
-  readonly port: string | undefined;
-  readonly output: string;
-}
 
 function stdinTwice(files: readonly (string | undefined)[]): boolean {
   return files.filter((file) => file === '-').length > 1;

@@ -10,7 +10,7 @@ import { parseCommandArgs } from '../parse-command-args.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 import { readKubeDnsRoutingInput } from './install-input.js';
 import { stringifyPrettyJson } from '../../util/pretty-json.js';
-import { NODE_LOCAL_OPTIONS, nodeLocalOptions } from './node-local-options.js';
+import { NODE_LOCAL_OPTIONS, nodeLocalCommandOptions, nodeLocalOptions } from './node-local-options.js';
 import { routeJson, splitNotes, withInputNotes } from './routing-report.js';
 
 export const CHECK_HELP = `Usage: kube-dns-to-coredns check --kube-dns FILE --corefile FILE [options]
@@ -81,19 +81,7 @@ export async function runCheck(args: readonly string[], io: CliIo): Promise<numb
   } else {
     if (kubeDnsFile === undefined) throw new UsageError("check: --kube-dns FILE is required; see 'check --help'");
     const { runNodeLocalCheck, runNodeLocalPreflight } = await import('./check-node-local.js');
-    const nodeLocal = {
-      command: 'check' as const,
-      release: options.nodeLocal.release,
-      kubeDnsFile,
-      corefileFile,
-      localIps: options.nodeLocal.given['local-ip'],
-      upstreamIp: options.nodeLocal.given['upstream-ip'],
-      baseFile: options.nodeLocal.given['node-local-dns-base'],
-      clusterDomain: options.clusterDomain,
-      kubeDnsVersion: options.kubeDnsVersion,
-      port: options.port,
-      output: options.output,
-    };
+    const nodeLocal = nodeLocalCommandOptions('check', options.nodeLocal.release, kubeDnsFile, options);
     if (corefileFile === undefined) {
       // The pre-flight routes no name and reads no CoreDNS: what only the routing uses is refused, not ignored.
       const unused = [options.names.length > 0 ? '--name' : undefined, options.port === undefined ? undefined : '--port', options.kubeDnsVersion === undefined ? undefined : '--kube-dns-version'].find(

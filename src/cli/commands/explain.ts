@@ -10,7 +10,7 @@ import { parseCommandArgs } from '../parse-command-args.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 import { checkClusterDomain, checkKubeDnsVersion, checkPort } from './check.js';
 import { readKubeDnsRoutingInput } from './install-input.js';
-import { NODE_LOCAL_OPTIONS, nodeLocalOptions } from './node-local-options.js';
+import { NODE_LOCAL_OPTIONS, nodeLocalCommandOptions, nodeLocalOptions } from './node-local-options.js';
 import { routeJson, splitNotes, withInputNotes } from './routing-report.js';
 import { stringifyPrettyJson } from '../../util/pretty-json.js';
 
@@ -66,19 +66,7 @@ export async function runExplain(args: readonly string[], io: CliIo): Promise<nu
     if (misplaced !== undefined) throw new UsageError(`explain: --${misplaced} belongs to --node-local-dns RELEASE; see 'explain --help'`);
   } else {
     const { runNodeLocalExplain } = await import('./check-node-local.js');
-    const nodeLocal = {
-      command: 'explain' as const,
-      release: options.nodeLocal.release,
-      kubeDnsFile: options.kubeDnsFile,
-      corefileFile: options.corefileFile,
-      localIps: options.nodeLocal.given['local-ip'],
-      upstreamIp: options.nodeLocal.given['upstream-ip'],
-      baseFile: options.nodeLocal.given['node-local-dns-base'],
-      clusterDomain: options.clusterDomain,
-      kubeDnsVersion: options.kubeDnsVersion,
-      port: options.port,
-      output: options.output,
-    };
+    const nodeLocal = nodeLocalCommandOptions('explain', options.nodeLocal.release, options.kubeDnsFile, options);
     return runNodeLocalExplain(options.name, nodeLocal, { namespace: options.namespace, ndots: options.ndots, search: options.search }, io);
   }
   if (options.kubeDnsFile === '-' && options.corefileFile === '-') throw new UsageError('explain: --kube-dns and --corefile cannot both read standard input');

@@ -57,3 +57,45 @@ export function nodeLocalOptions(values: { readonly [option: string]: unknown })
     given: { 'local-ip': text('local-ip'), 'upstream-ip': text('upstream-ip'), 'node-local-dns-base': text('node-local-dns-base') },
   };
 }
+
+/** The node-local-dns options of `check` and `explain`, as parsed. */
+export interface NodeLocalCommandOptions {
+  readonly command: 'check' | 'explain';
+  readonly release: string;
+  readonly kubeDnsFile: string;
+  readonly corefileFile: string | undefined;
+  readonly localIps: string | undefined;
+  readonly upstreamIp: string | undefined;
+  readonly baseFile: string | undefined;
+  readonly clusterDomain: string | undefined;
+  readonly kubeDnsVersion: string | undefined;
+  readonly port: string | undefined;
+  readonly output: string;
+}
+
+/** What `check` and `explain` parsed, as far as their node-local-dns runs read it. */
+interface ParsedRoutingOptions {
+  readonly corefileFile: string | undefined;
+  readonly nodeLocal: ReturnType<typeof nodeLocalOptions>;
+  readonly clusterDomain: string | undefined;
+  readonly kubeDnsVersion: string | undefined;
+  readonly port: string | undefined;
+  readonly output: string;
+}
+
+/** The node-local-dns run of `check` or `explain` (`--node-local-dns RELEASE` given). */
+export function nodeLocalCommandOptions(command: NodeLocalCommandOptions['command'], release: string, kubeDnsFile: string, options: ParsedRoutingOptions): NodeLocalCommandOptions {
+  return {
+    command,
+    release,
+    kubeDnsFile,
+    corefileFile: options.corefileFile,
+    localIps: options.nodeLocal.given['local-ip'],
+    upstreamIp: options.nodeLocal.given['upstream-ip'],
+    baseFile: options.nodeLocal.given['node-local-dns-base'],
+    clusterDomain: options.clusterDomain,
+    kubeDnsVersion: options.kubeDnsVersion,
+    port: options.port,
+    output: options.output,
+  };
+}
