@@ -6,10 +6,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * The CoreDNS releases kubeadm installed, oldest first: 1.1.3 (Kubernetes 1.11) to 1.8.6
- * (Kubernetes 1.23, 1.24) as coredns/deployment's "CoreDNS version in Kubernetes" table records
- * them; 1.9.3 (1.25, 1.26), 1.10.1 (1.27, 1.28), 1.11.1 (1.29, 1.30), 1.11.3 (1.31, 1.32) and
- * 1.12.0 (1.33) from kubeadm's `CoreDNSVersion` constant of those releases.
+ * The CoreDNS releases kubeadm installed, oldest first, as coredns/deployment's "CoreDNS version
+ * in Kubernetes" table (kubernetes/CoreDNS-k8s_version.md, January 2025) records them: 1.1.3
+ * (Kubernetes 1.11) to 1.8.6 (1.23, 1.24), 1.9.3 (1.25, 1.26), 1.10.1 (1.27, 1.28), 1.11.1
+ * (1.29, 1.30), 1.11.3 (1.31, 1.32); then 1.12.0, kubeadm's `CoreDNSVersion` constant of
+ * Kubernetes 1.33, which that table predates.
  */
 export const KUBEADM_COREDNS_RELEASES = ['1.1.3', '1.2.2', '1.2.6', '1.3.1', '1.6.2', '1.6.5', '1.6.7', '1.7.0', '1.8.0', '1.8.4', '1.8.6', '1.9.3', '1.10.1', '1.11.1', '1.11.3', '1.12.0'];
 
