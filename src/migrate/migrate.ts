@@ -338,7 +338,7 @@ class Migration {
     const current = entry.lines;
     // Replaced lines are blanked to a marker first so later ranges keep their offsets.
     for (let line = range.start; line <= range.end; line += 1) current[line] = REMOVED;
-    current[range.start] = lines.length === 0 ? REMOVED : lines.join('\u0000');
+    current[range.start] = lines.length === 0 ? REMOVED : lines.join(LINE_SEPARATOR);
     entry.changed = true;
   }
 
@@ -720,7 +720,7 @@ class Migration {
       }
       const head = `${headMatch[1] ?? ''}.${(lines[0] ?? '').slice(headMatch[0].length)}`;
       const indent = this.editor.indentation(entry.span?.first ?? 1);
-      const body = [head, ...lines.slice(1)].filter((line) => line !== REMOVED).flatMap((line) => line.split('\u0000'));
+      const body = [head, ...lines.slice(1)].filter((line) => line !== REMOVED).flatMap((line) => line.split(LINE_SEPARATOR));
       const comments = (directive.leadingComments ?? []).map((comment) => `${indent}#${comment.text}`);
       moved.push('', ...comments.map((line) => line.slice(indent.length)), `${keyMatch[1] ?? ''}${zone}${keyMatch[2] ?? ''} {`, ...body);
       for (const [name, ...args] of SPLIT_STUB_BLOCK_PLUGINS) {
@@ -744,10 +744,16 @@ class Migration {
   }
 }
 
-/** Marks a line removed inside a planned directive (kept until written so that offsets hold). */
-const REMOVED = '\u0000removed\u0000';
+/**
+ * Joins the lines that replace one source line. A line feed, since no line of the text holds one
+ * (any other character, NUL included, may be in the input and must stay inside its line).
+ */
+const LINE_SEPARATOR = '\n';
+
+/** Marks a line removed inside a planned directive (kept until written so that offsets hold); holds a line feed, so no source line equals it. */
+const REMOVED = '\u0000removed\u0000\n';
 
 /** The lines a planned directive is written as. */
 function writtenLines(lines: readonly string[]): string[] {
-  return lines.filter((line) => line !== REMOVED).flatMap((line) => line.split('\u0000'));
+  return lines.filter((line) => line !== REMOVED).flatMap((line) => line.split(LINE_SEPARATOR));
 }

@@ -68,6 +68,13 @@ describe('migrateCorefile', () => {
     expect(codes(result)).toContain('migrate-not-in-place');
   });
 
+  it('keeps a NUL byte of a changed line inside its line (it never splits a line)', () => {
+    const input = '.:53 {\n    proxy . 8.8.8.8 { # a \u0000 b\n        except a\u0000b.example\n        policy first\n    }\n}\n';
+    const result = migrateCorefile(input, { from: '1.3.1', to: '1.6.2' });
+    expect(result.corefile).toBe('.:53 {\n    forward . 8.8.8.8 { # a \u0000 b\n        except a\u0000b.example\n        policy sequential\n    }\n}\n');
+    expect(result.corefile.split('\n')).toHaveLength(input.split('\n').length);
+  });
+
   it('reads version text as found in clusters and reports each mapping', () => {
     const result = migrateCorefile('. {\n    forward . 1.1.1.1\n}\n', { from: '1.6.7-eksbuild.1', to: 'registry.k8s.io/coredns/coredns:v1.99.0' });
     expect(result.from.version).toBe('1.6.7');
