@@ -305,6 +305,11 @@ export const DIAGNOSTIC_CODES = {
     'Check that the CoreDNS build you run has it; `lint --plugins` checks a custom build.',
   ),
   'migrate-option-unavailable': migrate('error', 'A plugin option the target release does not accept: CoreDNS would refuse to start.', 'Remove or replace the option by hand, then migrate again.'),
+  'migrate-target-refuses': migrate(
+    'error',
+    'The migrated Corefile has an error for the target release that migrate does not rewrite (lint\'s finding is quoted: a destination, server key or health address the release refuses, a zone it never reaches); nothing was written.',
+    'Change that line by hand as the quoted lint finding says (or pick another target release), then migrate again.',
+  ),
   'migrate-not-in-place': migrate(
     'error',
     'A change is needed on a line that holds more than the node to change (several directives or braces on one line), so it cannot be made without re-printing.',

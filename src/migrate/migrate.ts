@@ -32,6 +32,7 @@ import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { resolveMigrationRelease } from './releases.js';
 import { ownedSpan } from './spans.js';
 import type { LineSpan } from './spans.js';
+import { targetRefusals } from './target-check.js';
 import { LineEditor } from './text-edits.js';
 
 export interface MigrateOptions {
@@ -80,11 +81,28 @@ export function migrateCorefile(corefile: string, options: MigrateOptions): Migr
     if (item.kind === 'import') continue;
     migration.migrateList(item);
   }
-  const notices = [...releaseNotices, ...sortNotices(migration.notices)];
-  const ok = !notices.some((notice) => notice.severity === 'error');
-  if (!ok) return { ...base, ok, corefile, changed: false, notices };
-  const text = migration.editor.changed ? migration.editor.apply() : corefile;
-  return { ...base, ok, corefile: text, changed: text !== corefile, notices };
+  if (migration.notices.some((notice) => notice.severity === 'error')) {
+    return { ...base, ok: false, corefile, changed: false, notices: [...releaseNotices, ...sortNotices(migration.notices)] };
+  }
+  const edited = migration.editor.changed ? migration.editor.applyWithSourceLines() : undefined;
+  const text = edited?.text ?? corefile;
+  const outputLines = text.split('\n');
+  const refusals = targetRefusals({
+    input: parsed.corefile,
+    warnings: parsed.warnings,
+    output: text,
+    sourceLines: edited?.sourceLines ?? outputLines.map((_, index) => ({ first: index + 1, last: index + 1 })),
+    unchangedLine: (line) => {
+      const source = edited === undefined ? { first: line, last: line } : edited.sourceLines[line - 1];
+      const written = outputLines[line - 1] ?? '';
+      return source !== undefined && source.first === source.last && written.replace(/\r$/, '') === migration.editor.line(source.first);
+    },
+    from: from.version,
+    to: to.version,
+  });
+  const notices = [...releaseNotices, ...sortNotices([...migration.notices, ...refusals])];
+  if (refusals.length > 0) return { ...base, ok: false, corefile, changed: false, notices };
+  return { ...base, ok: true, corefile: text, changed: text !== corefile, notices };
 }
 
 /**

@@ -16,6 +16,12 @@ interface LineEdit {
   readonly order: number;
 }
 
+/** The lines `first..last` (1-based, inclusive) of the original text a line of the edited text comes from. */
+export interface SourceLines {
+  readonly first: number;
+  readonly last: number;
+}
+
 /** Two planned edits touch the same line: a bug of the planner (it edits each line once). */
 class OverlappingEditError extends Error {
   override readonly name = 'OverlappingEditError';
@@ -74,10 +80,26 @@ export class LineEditor {
    * @throws {OverlappingEditError} when two edits replace the same line.
    */
   apply(): string {
+    return this.applyWithSourceLines().text;
+  }
+
+  /**
+   * The text with every edit made, and for each of its lines (index 0: line 1) the lines of the
+   * original text it comes from: itself when kept, the replaced lines for a line of a replacement,
+   * the line before (at least 1) for an insertion.
+   *
+   * @throws {OverlappingEditError} when two edits replace the same line.
+   */
+  applyWithSourceLines(): { readonly text: string; readonly sourceLines: readonly SourceLines[] } {
     const sorted = [...this.edits].sort((a, b) => a.first - b.first || a.order - b.order);
     let coveredUpTo = 0;
     const out: string[] = [];
+    const sourceLines: SourceLines[] = [];
     let next = 1;
+    const keep = (line: number): void => {
+      out.push(this.lines[line - 1] ?? '');
+      sourceLines.push({ first: line, last: line });
+    };
     for (const edit of sorted) {
       if (edit.last >= edit.first) {
         if (edit.first <= coveredUpTo) throw new OverlappingEditError(`lines ${edit.first}–${edit.last} are edited twice`);
@@ -85,12 +107,16 @@ export class LineEditor {
       } else if (edit.first <= coveredUpTo) {
         throw new OverlappingEditError(`an insertion at line ${edit.first} falls inside a replaced range`);
       }
-      while (next < edit.first) out.push(this.lines[next++ - 1] ?? '');
-      out.push(...edit.lines);
+      while (next < edit.first) keep(next++);
+      const source = edit.last >= edit.first ? { first: edit.first, last: edit.last } : { first: Math.max(1, edit.first - 1), last: Math.max(1, edit.first - 1) };
+      for (const line of edit.lines) {
+        out.push(line);
+        sourceLines.push(source);
+      }
       next = Math.max(next, edit.last + 1);
     }
-    while (next <= this.lines.length) out.push(this.lines[next++ - 1] ?? '');
-    if (out.length === 0) return '';
-    return out.join(this.eol) + (this.finalBreak ? this.eol : '');
+    while (next <= this.lines.length) keep(next++);
+    if (out.length === 0) return { text: '', sourceLines };
+    return { text: out.join(this.eol) + (this.finalBreak ? this.eol : ''), sourceLines };
   }
 }

@@ -75,6 +75,33 @@ describe('migrateCorefile', () => {
     expect(result.corefile.split('\n')).toHaveLength(input.split('\n').length);
   });
 
+  it.each([
+    ['a :53 key (refused from 1.3.1)', ':53 {\n    forward . 1.1.1.1\n}\n', '1.2.6', '1.8.0', 'invalid-server-key', 1],
+    ['a leading-dot key (refused from 1.10.0)', '.acme.local {\n    forward . 1.1.1.1\n}\n', '1.8.0', '1.11.1', 'invalid-server-key', 1],
+    ['a grpc:// destination (refused from 1.7.0)', '. {\n    forward . grpc://1.1.1.1\n}\n', '1.6.7', '1.8.0', 'grpc-destination-unsupported', 2],
+    ['keys that collide by case (from 1.14.7)', 'acme.local {\n    forward . 1.1.1.1\n}\nACME.local {\n    forward . 1.1.1.2\n}\n', '1.6.2', '1.14.7', 'zone-served-twice', 4],
+    ['a host name destination (before 1.14.4)', '. {\n    forward . tls://dns.quad9.net\n}\n', '1.14.7', '1.14.3', 'destination-not-ip', 2],
+    ['an https:// destination (before 1.14.5)', '. {\n    forward . https://1.1.1.1/dns-query\n}\n', '1.14.7', '1.14.3', 'https-destination-unsupported', 2],
+    ['an upper-case key (unreachable 1.6.4-1.14.6)', 'Acme.local {\n    forward . 1.1.1.1\n}\n', '1.14.7', '1.8.0', 'upper-case-zone', 1],
+    ['health in a block with two keys (1.1.0-1.6.5)', 'a.local b.local {\n    health\n}\n', '1.8.0', '1.6.2', 'health-bound-twice', 2],
+  ])('refuses what the target release refuses and migrate cannot rewrite: %s', (_, input, from, to, lintCode, line) => {
+    const result = migrateCorefile(input, { from, to });
+    expect(result.ok).toBe(false);
+    expect(result.corefile).toBe(input);
+    const refusal = result.notices.find((notice) => notice.code === 'migrate-target-refuses');
+    expect(refusal?.message).toContain(`lint ${lintCode}`);
+    expect(refusal?.position?.line).toBe(line);
+    // The same Corefile going the other way, where the release takes it, is fine.
+    expect(migrateCorefile(input, { from: to, to: from }).notices.map((notice) => notice.code)).not.toContain('migrate-target-refuses');
+  });
+
+  it('does not refuse for an error the input already had for the source release', () => {
+    // alias is in no default build: lint reports it for both releases; migrate keeps it with a warning.
+    const result = migrateCorefile('. {\n    alias\n    proxy . 1.1.1.1\n}\n', { from: '1.4.0', to: '1.5.0' });
+    expect(result.ok).toBe(true);
+    expect(result.corefile).toBe('. {\n    alias\n    forward . 1.1.1.1\n}\n');
+  });
+
   it('reads version text as found in clusters and reports each mapping', () => {
     const result = migrateCorefile('. {\n    forward . 1.1.1.1\n}\n', { from: '1.6.7-eksbuild.1', to: 'registry.k8s.io/coredns/coredns:v1.99.0' });
     expect(result.from.version).toBe('1.6.7');
