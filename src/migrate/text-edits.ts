@@ -30,6 +30,8 @@ class OverlappingEditError extends Error {
 /** A Corefile text split into lines, with the edits planned on it. */
 export class LineEditor {
   private readonly lines: string[];
+  /** Each line's own ending (`\n`, `\r\n`; for a last line without a line feed: `''` or `\r`), kept for the lines not edited. */
+  private readonly endings: string[];
   /** The line ending of the text (`\r\n` when its first line ends so), used for inserted lines. */
   readonly eol: string;
   /** Whether the text ends with a line break. */
@@ -39,8 +41,17 @@ export class LineEditor {
   constructor(text: string) {
     this.eol = /\r\n/.test(text.slice(0, (text.indexOf('\n') + 1) || text.length)) ? '\r\n' : '\n';
     this.finalBreak = text.endsWith('\n');
-    const body = this.finalBreak ? text.slice(0, -1) : text;
-    this.lines = body === '' && !this.finalBreak ? [] : body.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+    this.lines = [];
+    this.endings = [];
+    if (text === '') return;
+    const parts = text.split('\n');
+    if (this.finalBreak) parts.pop();
+    parts.forEach((part, index) => {
+      const cr = part.endsWith('\r');
+      this.lines.push(cr ? part.slice(0, -1) : part);
+      const last = index === parts.length - 1 && !this.finalBreak;
+      this.endings.push(last ? (cr ? '\r' : '') : cr ? '\r\n' : '\n');
+    });
   }
 
   get lineCount(): number {
@@ -94,10 +105,12 @@ export class LineEditor {
     const sorted = [...this.edits].sort((a, b) => a.first - b.first || a.order - b.order);
     let coveredUpTo = 0;
     const out: string[] = [];
+    const endings: string[] = [];
     const sourceLines: SourceLines[] = [];
     let next = 1;
     const keep = (line: number): void => {
       out.push(this.lines[line - 1] ?? '');
+      endings.push(this.endings[line - 1] ?? this.eol);
       sourceLines.push({ first: line, last: line });
     };
     for (const edit of sorted) {
@@ -111,12 +124,19 @@ export class LineEditor {
       const source = edit.last >= edit.first ? { first: edit.first, last: edit.last } : { first: Math.max(1, edit.first - 1), last: Math.max(1, edit.first - 1) };
       for (const line of edit.lines) {
         out.push(line);
+        endings.push(this.eol);
         sourceLines.push(source);
       }
       next = Math.max(next, edit.last + 1);
     }
     while (next <= this.lines.length) keep(next++);
-    if (out.length === 0) return { text: '', sourceLines };
-    return { text: out.join(this.eol) + (this.finalBreak ? this.eol : ''), sourceLines };
+    // A line that is no longer the last one needs a line break; the last one ends as the text did.
+    let text = '';
+    out.forEach((line, index) => {
+      const ending = endings[index] ?? this.eol;
+      if (index < out.length - 1) text += line + (ending.endsWith('\n') ? ending : this.eol);
+      else text += line + (this.finalBreak ? (ending.endsWith('\n') ? ending : this.eol) : ending.endsWith('\n') ? '' : ending);
+    });
+    return { text, sourceLines };
   }
 }
