@@ -71,6 +71,15 @@ describe('kube-dns-to-coredns migrate', () => {
     expect(await main(['migrate', '--kubeadm-default-for', '1.16', 'Corefile'], no)).toBe(1);
   });
 
+  it('refuses migration options next to --kubeadm-default-for instead of ignoring them', async () => {
+    for (const extra of [['--check'], ['--deprecations'], ['--drop-federations'], ['--no-new-defaults'], ['--from', '1.3.1'], ['--to', '1.8.0']]) {
+      const io = memoryIo({ files: { Corefile: old } });
+      expect(await main(['migrate', '--kubeadm-default-for', '1.16', ...extra, 'Corefile'], io), extra.join(' ')).toBe(2);
+      expect(io.err()).toContain(`migrate: --kubeadm-default-for takes none of the migration's options (${extra[0] ?? ''})`);
+      expect(io.out()).toBe('');
+    }
+  });
+
   it('exits 2 on bad usage, an unknown release and a syntax error', async () => {
     const missing = memoryIo({ files: { Corefile: old } });
     expect(await main(['migrate', '--from', '1.3.1', 'Corefile'], missing)).toBe(2);

@@ -42,6 +42,7 @@ Options:
                           say whether FILE is the default Corefile kubeadm of that
                           Kubernetes release (1.10 to 1.20) installed: kubeadm replaces a
                           default Corefile on upgrade and migrates a customised one
+                          (takes -o, none of the options above)
   -o, --output FORMAT     text (default: the Corefile on stdout, notices on stderr) or json:
                           {file, from, to, ok, changed, corefile, notices}
   -h, --help              show this help
@@ -164,7 +165,16 @@ function parseMigrateArgs(args: readonly string[]): MigrateArgs {
   const kubeadmDefaultFor = values['kubeadm-default-for'];
   if (kubeadmDefaultFor !== undefined) {
     optionValue('migrate', '--kubeadm-default-for', kubeadmDefaultFor, kubeadmProfileFor);
-    if (values.from !== undefined || values.to !== undefined) throw new UsageError('migrate: --kubeadm-default-for takes no --from or --to');
+    const migrationOptions = [
+      ['--from', values.from !== undefined],
+      ['--to', values.to !== undefined],
+      ['--deprecations', values.deprecations],
+      ['--drop-federations', values['drop-federations']],
+      ['--no-new-defaults', values['no-new-defaults']],
+      ['--check', values.check],
+    ] as const;
+    const ignored = migrationOptions.filter(([, given]) => given).map(([name]) => name);
+    if (ignored.length > 0) throw new UsageError(`migrate: --kubeadm-default-for takes none of the migration's options (${ignored.join(', ')}): it only says whether FILE is kubeadm's default`);
   }
   return {
     help: values.help,
