@@ -288,6 +288,7 @@ class Migration {
     }
     if (name === 'kubernetes') this.migrateKubernetes(entry);
     this.checkOptions(entry);
+    if (entry.changed) this.collapseEmptyBlock(entry);
     if (name === 'health') this.addDefaultOption(entry, 'health');
     if (name === 'forward') this.addDefaultOption(entry, 'forward');
   }

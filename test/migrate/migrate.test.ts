@@ -102,6 +102,14 @@ describe('migrateCorefile', () => {
     expect(result.corefile).toBe('. {\n    alias\n    forward . 1.1.1.1\n}\n');
   });
 
+  it('a downgrade that removes the last option of a block removes the block too', () => {
+    const input = '.:53 {\n    forward . 1.1.1.1 {\n        max_concurrent 1000\n    }\n}\n';
+    const result = migrateCorefile(input, { from: '1.8.0', to: '1.6.2' });
+    expect(result.corefile).toBe('.:53 {\n    forward . 1.1.1.1\n}\n');
+    // Up again gives the start back.
+    expect(migrateCorefile(result.corefile, { from: '1.6.2', to: '1.8.0' }).corefile).toBe(input);
+  });
+
   it('reads version text as found in clusters and reports each mapping', () => {
     const result = migrateCorefile('. {\n    forward . 1.1.1.1\n}\n', { from: '1.6.7-eksbuild.1', to: 'registry.k8s.io/coredns/coredns:v1.99.0' });
     expect(result.from.version).toBe('1.6.7');
