@@ -305,6 +305,11 @@ export const DIAGNOSTIC_CODES = {
     'Check that the CoreDNS build you run has it; `lint --plugins` checks a custom build.',
   ),
   'migrate-option-unavailable': migrate('error', 'A plugin option the target release does not accept: CoreDNS would refuse to start.', 'Remove or replace the option by hand, then migrate again.'),
+  'migrate-import-not-migrated': migrate(
+    'warning',
+    'An import of files or a glob (not of a snippet defined before it): the Corefile text in those files is not migrated.',
+    'Migrate each imported file with the same --from and --to (for a ConfigMap, its other data keys), or inline them.',
+  ),
   'migrate-target-refuses': migrate(
     'error',
     'The migrated Corefile has an error for the target release that migrate does not rewrite (lint\'s finding is quoted: a destination, server key or health address the release refuses, a zone it never reaches); nothing was written.',

@@ -34,6 +34,7 @@ import { ownedSpan } from './spans.js';
 import type { LineSpan } from './spans.js';
 import { targetRefusals } from './target-check.js';
 import { LineEditor } from './text-edits.js';
+import type { SourcePosition } from '../util/source-position.js';
 
 export interface MigrateOptions {
   /** The release the Corefile is written for: `1.6.7`, `v1.6.7`, `1.6.7-eksbuild.1`, an image reference. */
@@ -78,8 +79,8 @@ export function migrateCorefile(corefile: string, options: MigrateOptions): Migr
   const parsed = parseCorefile(corefile, { tokenPositions: true, ...(options.filename === undefined ? {} : { filename: options.filename }) });
   const migration = new Migration(corefile, from.version, to.version, options);
   for (const item of parsed.corefile.items) {
-    if (item.kind === 'import') continue;
-    migration.migrateList(item);
+    if (item.kind === 'import') migration.fileImport(item.pattern, item.position);
+    else migration.migrateList(item);
   }
   if (migration.notices.some((notice) => notice.severity === 'error')) {
     return { ...base, ok: false, corefile, changed: false, notices: [...releaseNotices, ...sortNotices(migration.notices)] };
@@ -209,6 +210,20 @@ class Migration {
     return { from: release, to: this.to };
   }
 
+  /** Snippets defined so far: `import NAME` of one of them imports it, any other `import` names files. */
+  private readonly definedSnippets = new Set<string>();
+
+  /** `import PATTERN` of files (not of a snippet defined before): what they hold is not migrated. */
+  fileImport(pattern: string | undefined, position: SourcePosition | undefined): void {
+    if (pattern === undefined || this.definedSnippets.has(pattern)) return;
+    this.notice('migrate-import-not-migrated', {
+      action: 'kept',
+      plugin: 'import',
+      ...(position === undefined ? {} : { position }),
+      message: `import ${pattern} names files, which are not migrated: migrate each of them for CoreDNS ${this.to} too`,
+    });
+  }
+
   migrateList(item: ServerBlock | SnippetDefinition): void {
     const planned = item.directives.map((directive, index) => new PlannedDirective(directive, ownedSpan(this.editor, item, index), this.editor));
     for (const entry of planned) this.migrateDirective(entry, planned);
@@ -230,6 +245,7 @@ class Migration {
       }
       this.editor.replace(entry.span.first, entry.span.last, writtenLines(entry.lines ?? []));
     }
+    if (item.kind === 'snippet') this.definedSnippets.add(item.name);
   }
 
   private notInPlace(directive: Directive): void {
@@ -248,7 +264,8 @@ class Migration {
   private migrateDirective(entry: PlannedDirective, planned: PlannedDirective[]): void {
     const directive = entry.directive;
     const name = directive.name;
-    if (name === 'import' || name.includes('{$') || name.includes('{%')) return;
+    if (name === 'import') return this.fileImport(directive.arguments[0], directive.position);
+    if (name.includes('{$') || name.includes('{%')) return;
     if (name === 'proxy') return this.migrateProxy(entry);
     if (name === 'federation') return this.migrateFederation(entry);
     if (name === 'transfer' && !this.targetHas(KUBERNETES_TRANSFER_MOVED_IN)) return this.foldTransfer(entry, planned);

@@ -110,6 +110,19 @@ describe('migrateCorefile', () => {
     expect(migrateCorefile(result.corefile, { from: '1.6.2', to: '1.8.0' }).corefile).toBe(input);
   });
 
+  it('says that imported files are not migrated; a snippet defined before is', () => {
+    const input = 'import common.conf\n(stub) {\n    proxy . 10.0.0.1\n}\n.:53 {\n    import stub\n    import custom/*.server\n    import later\n}\n(later) {\n    errors\n}\n';
+    const result = migrateCorefile(input, { from: '1.4.0', to: '1.5.0' });
+    expect(result.ok).toBe(true);
+    const imports = result.notices.filter((notice) => notice.code === 'migrate-import-not-migrated');
+    expect(imports.map((notice) => [notice.position?.line, notice.severity])).toEqual([
+      [1, 'warning'],
+      [7, 'warning'],
+      [8, 'warning'], // defined after the block: CoreDNS reads 'later' as a file pattern
+    ]);
+    expect(imports[1]?.message).toContain('import custom/*.server names files, which are not migrated');
+  });
+
   it('reads version text as found in clusters and reports each mapping', () => {
     const result = migrateCorefile('. {\n    forward . 1.1.1.1\n}\n', { from: '1.6.7-eksbuild.1', to: 'registry.k8s.io/coredns/coredns:v1.99.0' });
     expect(result.from.version).toBe('1.6.7');
