@@ -310,6 +310,11 @@ export const DIAGNOSTIC_CODES = {
     'An import of files or a glob (not of a snippet defined before it): the Corefile text in those files is not migrated.',
     'Migrate each imported file with the same --from and --to (for a ConfigMap, its other data keys), or inline them.',
   ),
+  'migrate-configmap-key-not-migrated': migrate(
+    'info',
+    'A data key of the input ConfigMap other than Corefile (a *.server or *.override fragment, k3s\'s NodeHosts): not migrated; only the Corefile entry is.',
+    'If the key holds Corefile text, migrate it on its own (save the value to a file); a hosts file (NodeHosts) needs nothing.',
+  ),
   'migrate-target-refuses': migrate(
     'error',
     'The migrated Corefile has an error for the target release that migrate does not rewrite (lint\'s finding is quoted: a destination, server key or health address the release refuses, a zone it never reaches); nothing was written.',
