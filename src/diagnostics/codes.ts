@@ -256,6 +256,7 @@ export const DIAGNOSTIC_CODES = {
     'Check the release; anything a newer release changed is not taken into account.',
   ),
   'migrate-proxy-to-forward': migrate('info', 'proxy (deprecated in 1.4.0, gone in 1.5.0) was replaced by forward with the same destinations.', 'Review the forward line; options were mapped as the notices say.'),
+  'migrate-proxy-option-mapped': migrate('info', 'A proxy option was rewritten as the forward option that does the same (policy first → policy sequential, protocol dns force_tcp → force_tcp).', 'Nothing to do.'),
   'migrate-proxy-option-dropped': migrate('warning', 'A proxy option forward has no equivalent for was dropped.', 'Check that forward\'s own behaviour is acceptable (see the message).'),
   'migrate-proxy-unmappable': migrate(
     'error',

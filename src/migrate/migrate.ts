@@ -490,6 +490,9 @@ class Migration {
         this.notice('migrate-proxy-option-dropped', { action: 'removed', plugin: 'proxy', option: option.name, ...optionPosition, message: `proxy ${option.name} dropped: ${why}` });
         this.removeOption(entry, index);
       };
+      const mapOption = (written: string, why: string): void => {
+        this.notice('migrate-proxy-option-mapped', { action: 'replaced', plugin: 'proxy', option: option.name, ...optionPosition, message: `proxy ${option.name} ${option.arguments.join(' ')} became '${written}': ${why}` });
+      };
       const refuse = (why: string): void => {
         refused = true;
         this.notice('migrate-proxy-unmappable', { action: 'refused', plugin: 'proxy', option: option.name, ...optionPosition, releases: this.spanTo('1.5.0'), message: why });
@@ -501,13 +504,19 @@ class Migration {
         const policy = option.arguments[0] ?? '';
         const mapped = Object.hasOwn(PROXY_POLICY_TO_FORWARD, policy) ? PROXY_POLICY_TO_FORWARD[policy] : undefined;
         if (mapped === undefined) return drop(`forward has no policy '${policy}' (it has random, round_robin and sequential); its default, random, applies`);
-        if (mapped !== policy) this.replaceOption(entry, index, [`${indent}policy ${mapped}`]);
+        if (mapped !== policy) {
+          this.replaceOption(entry, index, [`${indent}policy ${mapped}`]);
+          mapOption(`policy ${mapped}`, `proxy's '${policy}' policy is forward's '${mapped}'`);
+        }
         return;
       }
       // protocol
       const protocol = option.arguments[0] ?? '';
       if (protocol === 'dns') {
-        if (option.arguments.includes('force_tcp')) return this.replaceOption(entry, index, [`${indent}force_tcp`]);
+        if (option.arguments.includes('force_tcp')) {
+          this.replaceOption(entry, index, [`${indent}force_tcp`]);
+          return mapOption('force_tcp', 'forward sends DNS over TCP with its force_tcp option');
+        }
         return drop('plain DNS over UDP (and TCP for truncated answers) is what forward does by default');
       }
       return refuse(

@@ -11,6 +11,7 @@ const EMITTERS: Readonly<Record<string, { corefile: string; options: MigrateOpti
   'migrate-release-resolved': { corefile: '. {\n    errors\n}\n', options: { from: '1.6.7-eksbuild.1', to: '1.8.0' } },
   'migrate-release-assumed': { corefile: '. {\n    errors\n}\n', options: { from: '1.8.0', to: '1.99.0' } },
   'migrate-proxy-to-forward': { corefile: '. {\n    proxy . 1.1.1.1\n}\n', options: { from: '1.4.0', to: '1.5.0' } },
+  'migrate-proxy-option-mapped': { corefile: '. {\n    proxy . 1.1.1.1 {\n        policy first\n    }\n}\n', options: { from: '1.4.0', to: '1.5.0' } },
   'migrate-proxy-option-dropped': { corefile: '. {\n    proxy . 1.1.1.1 {\n        spray\n    }\n}\n', options: { from: '1.4.0', to: '1.5.0' } },
   'migrate-proxy-unmappable': { corefile: '. {\n    proxy . 1.1.1.1 {\n        protocol grpc insecure\n    }\n}\n', options: { from: '1.4.0', to: '1.5.0' } },
   'migrate-forward-split': { corefile: '. {\n    proxy a.example 1.1.1.1\n    proxy . 8.8.8.8\n}\n', options: { from: '1.4.0', to: '1.5.0' } },

@@ -17,6 +17,12 @@ describe('migrateCorefile', () => {
     const result = migrateCorefile(input, { from: '1.4.0', to: '1.5.0' });
     expect(result.corefile).toBe('. {\n    forward . 1.1.1.1 {\n        force_tcp\n        except acme.local\n    }\n}\n');
     expect(codes(result)).toContain('migrate-proxy-option-dropped');
+    const mapped = result.notices.find((notice) => notice.code === 'migrate-proxy-option-mapped');
+    expect([mapped?.option, mapped?.position?.line, mapped?.message]).toEqual(['protocol', 3, "proxy protocol dns force_tcp became 'force_tcp': forward sends DNS over TCP with its force_tcp option"]);
+    const first = migrateCorefile('. {\n    proxy . 1.1.1.1 {\n        policy first\n    }\n}\n', { from: '1.4.0', to: '1.5.0' });
+    expect(first.notices.filter((notice) => notice.code === 'migrate-proxy-option-mapped').map((notice) => notice.message)).toEqual([
+      "proxy policy first became 'policy sequential': proxy's 'first' policy is forward's 'sequential'",
+    ]);
     const google = migrateCorefile('. {\n    proxy . 8.8.8.8 {\n        protocol https_google\n    }\n}\n', { from: '1.4.0', to: '1.5.0' });
     expect(google.ok).toBe(false);
     expect(codes(google)).toContain('migrate-proxy-unmappable');
