@@ -3,7 +3,8 @@
  * down), with one notice per finding. Stages: resolve the releases (releases.ts) → parse with
  * token positions (src/corefile) → plan line edits per server block and snippet (this module,
  * facts from src/coredns) → apply them to the original text (text-edits.ts), so that every line
- * not changed stays byte for byte as written. docs/migrate.md describes every rule.
+ * not changed stays byte for byte as written → lint the result for the target release
+ * (target-check.ts), refusing what it would refuse. docs/migrate.md describes every rule.
  *
  * Pure: no Node APIs.
  */
