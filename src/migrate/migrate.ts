@@ -93,6 +93,7 @@ export function migrateCorefile(corefile: string, options: MigrateOptions): Migr
     input: parsed.corefile,
     warnings: parsed.warnings,
     output: text,
+    edited: edited !== undefined,
     sourceLines: edited?.sourceLines ?? outputLines.map((_, index) => ({ first: index + 1, last: index + 1 })),
     unchangedLine: (line) => {
       const source = edited === undefined ? { first: line, last: line } : edited.sourceLines[line - 1];

@@ -25,6 +25,8 @@ export interface TargetCheckInput {
   /** The migrated text and, per line of it, the input lines it comes from. */
   readonly output: string;
   readonly sourceLines: readonly SourceLines[];
+  /** Whether the migration edited the text (the lines lint's messages name are then the result's). */
+  readonly edited: boolean;
   /** Whether the output line (1-based) is an input line kept as written. */
   readonly unchangedLine: (line: number) => boolean;
   readonly from: CoreDnsVersion;
@@ -56,7 +58,7 @@ export function targetRefusals(check: TargetCheckInput): MigrationNotice[] {
         action: 'refused',
         position: { line: source.first, column },
         releases: { from: check.to, to: check.to },
-        message: `the migrated Corefile fails for CoreDNS ${check.to} (lint ${finding.code}${place === '' ? '' : ` at ${place}`}): ${finding.message}`,
+        message: `the migrated Corefile fails for CoreDNS ${check.to} (lint ${finding.code}${place === '' ? '' : ` at ${place}`}${check.edited && /\bline \d/.test(finding.message) ? '; its line numbers are those of the migrated text' : ''}): ${finding.message}`,
       }),
     );
   }

@@ -101,6 +101,14 @@ describe('migrateCorefile', () => {
     expect(migrateCorefile(input, { from: to, to: from }).notices.map((notice) => notice.code)).not.toContain('migrate-target-refuses');
   });
 
+  it('says when the lines a quoted lint finding names are those of the migrated text', () => {
+    const input = '.:53 {\n    proxy acme.local 10.0.0.1\n    proxy . 8.8.8.8\n}\nacme.local:53 {\n    errors\n}\n';
+    const result = migrateCorefile(input, { from: '1.4.0', to: '1.5.0' });
+    const refusal = result.notices.find((notice) => notice.code === 'migrate-target-refuses');
+    expect(refusal?.position?.line).toBe(5);
+    expect(refusal?.message).toMatch(/^the migrated Corefile fails for CoreDNS 1\.5\.0 \(lint zone-served-twice at \[acme\.local:53\]; its line numbers are those of the migrated text\): /);
+  });
+
   it('does not refuse for an error the input already had for the source release', () => {
     // alias is in no default build: lint reports it for both releases; migrate keeps it with a warning.
     const result = migrateCorefile('. {\n    alias\n    proxy . 1.1.1.1\n}\n', { from: '1.4.0', to: '1.5.0' });
