@@ -20,6 +20,8 @@ export interface CorefileSourceText {
   readonly corefile: string;
   /** `FILE:LINE:COL: message` for a position in the Corefile text, pointing into FILE when possible. */
   locate(position: SourcePosition, message: string): string;
+  /** For a ConfigMap: its data keys other than `Corefile` (`*.server`, `NodeHosts`…), which the command does not read. */
+  readonly otherKeys?: readonly string[];
 }
 
 /** A line that only a YAML or JSON ConfigMap starts with, never a Corefile. */
@@ -39,6 +41,7 @@ function corefileSource(text: string, filename: string, preferredNames: readonly
   return {
     name: filename,
     corefile,
+    otherKeys: Object.keys(data).filter((key) => key !== 'Corefile'),
     locate: (position, message) =>
       block === undefined
         ? `${filename}: data.Corefile line ${position.line}, column ${position.column}: ${message}`

@@ -12,11 +12,25 @@ type CommandConfig = Omit<ParseArgsConfig, 'args' | 'strict'>;
 export function parseCommandArgs<const T extends CommandConfig>(command: string, args: readonly string[], config: T): ReturnType<typeof parseArgs<T & { args: string[]; strict: true }>> {
   const output = config.options?.['output'];
   const options = output === undefined || output.short !== undefined ? config.options : { ...config.options, output: { ...output, short: 'o' } };
+  const help = command === '' ? '--help' : `'${command} --help'`;
+  const prefix = command === '' ? '' : `${command}: `;
+  let parsed;
   try {
-    // Adding a short name changes no value's type.
-    return parseArgs({ ...config, options, args: [...args], strict: true }) as ReturnType<typeof parseArgs<T & { args: string[]; strict: true }>>;
+    parsed = parseArgs({ ...config, options, args: [...args], strict: true, tokens: true });
   } catch (error) {
-    const help = command === '' ? '--help' : `'${command} --help'`;
-    throw new UsageError(`${command === '' ? '' : `${command}: `}${error instanceof Error ? error.message : String(error)}; see ${help}`);
+    throw new UsageError(`${prefix}${error instanceof Error ? error.message : String(error)}; see ${help}`);
   }
+  // A value option given twice would keep only its last value: refused rather than half ignored.
+  const given = new Map<string, string>();
+  for (const token of parsed.tokens ?? []) {
+    if (token.kind !== 'option' || token.value === undefined) continue;
+    const option = options?.[token.name];
+    if (option === undefined || option.type !== 'string' || option.multiple === true) continue;
+    const earlier = given.get(token.name);
+    if (earlier !== undefined) throw new UsageError(`${prefix}--${token.name} is given twice ('${earlier}' and '${token.value}'); give it once; see ${help}`);
+    given.set(token.name, token.value);
+  }
+  const { tokens: _tokens, ...result } = parsed;
+  // Adding a short name changes no value's type.
+  return result as unknown as ReturnType<typeof parseArgs<T & { args: string[]; strict: true }>>;
 }

@@ -245,6 +245,11 @@ export const DIAGNOSTIC_CODES = {
   ),
   'federation-without-kubernetes': lint('warning', 'A federation plugin in a server block without the kubernetes plugin: it has no effect.', 'Put federation in the block that holds the kubernetes plugin.'),
   'import-not-checked': lint('info', 'An import of files (or of a snippet defined later): what it brings in was not linted.', 'Lint the imported files too; a snippet must be defined before it is imported.'),
+  'configmap-key-not-checked': lint(
+    'info',
+    'A data key of the input ConfigMap other than Corefile (a *.server or *.override fragment, k3s\'s NodeHosts): not linted; only the Corefile entry is.',
+    'If the key holds Corefile text, lint it on its own (save the value to a file); a hosts file (NodeHosts) needs nothing.',
+  ),
   'placeholder-not-checked': lint('info', 'A key, directive or destination holding an environment placeholder ({$NAME}): it was not checked.', 'Lint the Corefile with the values substituted to check them.'),
   'syntax-warning': lint('warning', 'CoreDNS reads this Corefile text, but not the way it looks.', 'See the message; the `fmt` command shows how CoreDNS groups the tokens.'),
 
@@ -256,6 +261,7 @@ export const DIAGNOSTIC_CODES = {
     'Check the release; anything a newer release changed is not taken into account.',
   ),
   'migrate-proxy-to-forward': migrate('info', 'proxy (deprecated in 1.4.0, gone in 1.5.0) was replaced by forward with the same destinations.', 'Review the forward line; options were mapped as the notices say.'),
+  'migrate-proxy-option-mapped': migrate('info', 'A proxy option was rewritten as the forward option that does the same (policy first → policy sequential, protocol dns force_tcp → force_tcp).', 'Nothing to do.'),
   'migrate-proxy-option-dropped': migrate('warning', 'A proxy option forward has no equivalent for was dropped.', 'Check that forward\'s own behaviour is acceptable (see the message).'),
   'migrate-proxy-unmappable': migrate(
     'error',
@@ -305,6 +311,21 @@ export const DIAGNOSTIC_CODES = {
     'Check that the CoreDNS build you run has it; `lint --plugins` checks a custom build.',
   ),
   'migrate-option-unavailable': migrate('error', 'A plugin option the target release does not accept: CoreDNS would refuse to start.', 'Remove or replace the option by hand, then migrate again.'),
+  'migrate-import-not-migrated': migrate(
+    'warning',
+    'An import of files or a glob (not of a snippet defined before it): the Corefile text in those files is not migrated.',
+    'Migrate each imported file with the same --from and --to (for a ConfigMap, its other data keys), or inline them.',
+  ),
+  'migrate-configmap-key-not-migrated': migrate(
+    'info',
+    'A data key of the input ConfigMap other than Corefile (a *.server or *.override fragment, k3s\'s NodeHosts): not migrated; only the Corefile entry is.',
+    'If the key holds Corefile text, migrate it on its own (save the value to a file); a hosts file (NodeHosts) needs nothing.',
+  ),
+  'migrate-target-refuses': migrate(
+    'error',
+    'The migrated Corefile has an error for the target release that migrate does not rewrite (lint\'s finding is quoted: a destination, server key or health address the release refuses, a zone it never reaches); nothing was written.',
+    'Change that line by hand as the quoted lint finding says (or pick another target release), then migrate again.',
+  ),
   'migrate-not-in-place': migrate(
     'error',
     'A change is needed on a line that holds more than the node to change (several directives or braces on one line), so it cannot be made without re-printing.',

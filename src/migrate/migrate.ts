@@ -3,7 +3,8 @@
  * down), with one notice per finding. Stages: resolve the releases (releases.ts) → parse with
  * token positions (src/corefile) → plan line edits per server block and snippet (this module,
  * facts from src/coredns) → apply them to the original text (text-edits.ts), so that every line
- * not changed stays byte for byte as written. docs/migrate.md describes every rule.
+ * not changed stays byte for byte as written → lint the result for the target release
+ * (target-check.ts), refusing what it would refuse. docs/migrate.md describes every rule.
  *
  * Pure: no Node APIs.
  */
@@ -32,7 +33,9 @@ import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { resolveMigrationRelease } from './releases.js';
 import { ownedSpan } from './spans.js';
 import type { LineSpan } from './spans.js';
+import { targetRefusals } from './target-check.js';
 import { LineEditor } from './text-edits.js';
+import type { SourcePosition } from '../util/source-position.js';
 
 export interface MigrateOptions {
   /** The release the Corefile is written for: `1.6.7`, `v1.6.7`, `1.6.7-eksbuild.1`, an image reference. */
@@ -77,14 +80,32 @@ export function migrateCorefile(corefile: string, options: MigrateOptions): Migr
   const parsed = parseCorefile(corefile, { tokenPositions: true, ...(options.filename === undefined ? {} : { filename: options.filename }) });
   const migration = new Migration(corefile, from.version, to.version, options);
   for (const item of parsed.corefile.items) {
-    if (item.kind === 'import') continue;
-    migration.migrateList(item);
+    if (item.kind === 'import') migration.fileImport(item.pattern, item.position);
+    else migration.migrateList(item);
   }
-  const notices = [...releaseNotices, ...sortNotices(migration.notices)];
-  const ok = !notices.some((notice) => notice.severity === 'error');
-  if (!ok) return { ...base, ok, corefile, changed: false, notices };
-  const text = migration.editor.changed ? migration.editor.apply() : corefile;
-  return { ...base, ok, corefile: text, changed: text !== corefile, notices };
+  if (migration.notices.some((notice) => notice.severity === 'error')) {
+    return { ...base, ok: false, corefile, changed: false, notices: [...releaseNotices, ...sortNotices(migration.notices)] };
+  }
+  const edited = migration.editor.changed ? migration.editor.applyWithSourceLines() : undefined;
+  const text = edited?.text ?? corefile;
+  const outputLines = text.split('\n');
+  const refusals = targetRefusals({
+    input: parsed.corefile,
+    warnings: parsed.warnings,
+    output: text,
+    edited: edited !== undefined,
+    sourceLines: edited?.sourceLines ?? outputLines.map((_, index) => ({ first: index + 1, last: index + 1 })),
+    unchangedLine: (line) => {
+      const source = edited === undefined ? { first: line, last: line } : edited.sourceLines[line - 1];
+      const written = outputLines[line - 1] ?? '';
+      return source !== undefined && source.first === source.last && written.replace(/\r$/, '') === migration.editor.line(source.first);
+    },
+    from: from.version,
+    to: to.version,
+  });
+  const notices = [...releaseNotices, ...sortNotices([...migration.notices, ...refusals])];
+  if (refusals.length > 0) return { ...base, ok: false, corefile, changed: false, notices };
+  return { ...base, ok: true, corefile: text, changed: text !== corefile, notices };
 }
 
 /**
@@ -191,6 +212,20 @@ class Migration {
     return { from: release, to: this.to };
   }
 
+  /** Snippets defined so far: `import NAME` of one of them imports it, any other `import` names files. */
+  private readonly definedSnippets = new Set<string>();
+
+  /** `import PATTERN` of files (not of a snippet defined before): what they hold is not migrated. */
+  fileImport(pattern: string | undefined, position: SourcePosition | undefined): void {
+    if (pattern === undefined || this.definedSnippets.has(pattern)) return;
+    this.notice('migrate-import-not-migrated', {
+      action: 'kept',
+      plugin: 'import',
+      ...(position === undefined ? {} : { position }),
+      message: `import ${pattern} names files, which are not migrated: migrate each of them for CoreDNS ${this.to} too`,
+    });
+  }
+
   migrateList(item: ServerBlock | SnippetDefinition): void {
     const planned = item.directives.map((directive, index) => new PlannedDirective(directive, ownedSpan(this.editor, item, index), this.editor));
     for (const entry of planned) this.migrateDirective(entry, planned);
@@ -212,6 +247,7 @@ class Migration {
       }
       this.editor.replace(entry.span.first, entry.span.last, writtenLines(entry.lines ?? []));
     }
+    if (item.kind === 'snippet') this.definedSnippets.add(item.name);
   }
 
   private notInPlace(directive: Directive): void {
@@ -230,7 +266,8 @@ class Migration {
   private migrateDirective(entry: PlannedDirective, planned: PlannedDirective[]): void {
     const directive = entry.directive;
     const name = directive.name;
-    if (name === 'import' || name.includes('{$') || name.includes('{%')) return;
+    if (name === 'import') return this.fileImport(directive.arguments[0], directive.position);
+    if (name.includes('{$') || name.includes('{%')) return;
     if (name === 'proxy') return this.migrateProxy(entry);
     if (name === 'federation') return this.migrateFederation(entry);
     if (name === 'transfer' && !this.targetHas(KUBERNETES_TRANSFER_MOVED_IN)) return this.foldTransfer(entry, planned);
@@ -270,6 +307,7 @@ class Migration {
     }
     if (name === 'kubernetes') this.migrateKubernetes(entry);
     this.checkOptions(entry);
+    if (entry.changed) this.collapseEmptyBlock(entry);
     if (name === 'health') this.addDefaultOption(entry, 'health');
     if (name === 'forward') this.addDefaultOption(entry, 'forward');
   }
@@ -338,7 +376,7 @@ class Migration {
     const current = entry.lines;
     // Replaced lines are blanked to a marker first so later ranges keep their offsets.
     for (let line = range.start; line <= range.end; line += 1) current[line] = REMOVED;
-    current[range.start] = lines.length === 0 ? REMOVED : lines.join('\u0000');
+    current[range.start] = lines.length === 0 ? REMOVED : lines.join(LINE_SEPARATOR);
     entry.changed = true;
   }
 
@@ -454,6 +492,9 @@ class Migration {
         this.notice('migrate-proxy-option-dropped', { action: 'removed', plugin: 'proxy', option: option.name, ...optionPosition, message: `proxy ${option.name} dropped: ${why}` });
         this.removeOption(entry, index);
       };
+      const mapOption = (written: string, why: string): void => {
+        this.notice('migrate-proxy-option-mapped', { action: 'replaced', plugin: 'proxy', option: option.name, ...optionPosition, message: `proxy ${option.name} ${option.arguments.join(' ')} became '${written}': ${why}` });
+      };
       const refuse = (why: string): void => {
         refused = true;
         this.notice('migrate-proxy-unmappable', { action: 'refused', plugin: 'proxy', option: option.name, ...optionPosition, releases: this.spanTo('1.5.0'), message: why });
@@ -465,13 +506,19 @@ class Migration {
         const policy = option.arguments[0] ?? '';
         const mapped = Object.hasOwn(PROXY_POLICY_TO_FORWARD, policy) ? PROXY_POLICY_TO_FORWARD[policy] : undefined;
         if (mapped === undefined) return drop(`forward has no policy '${policy}' (it has random, round_robin and sequential); its default, random, applies`);
-        if (mapped !== policy) this.replaceOption(entry, index, [`${indent}policy ${mapped}`]);
+        if (mapped !== policy) {
+          this.replaceOption(entry, index, [`${indent}policy ${mapped}`]);
+          mapOption(`policy ${mapped}`, `proxy's '${policy}' policy is forward's '${mapped}'`);
+        }
         return;
       }
       // protocol
       const protocol = option.arguments[0] ?? '';
       if (protocol === 'dns') {
-        if (option.arguments.includes('force_tcp')) return this.replaceOption(entry, index, [`${indent}force_tcp`]);
+        if (option.arguments.includes('force_tcp')) {
+          this.replaceOption(entry, index, [`${indent}force_tcp`]);
+          return mapOption('force_tcp', 'forward sends DNS over TCP with its force_tcp option');
+        }
         return drop('plain DNS over UDP (and TCP for truncated answers) is what forward does by default');
       }
       return refuse(
@@ -720,7 +767,7 @@ class Migration {
       }
       const head = `${headMatch[1] ?? ''}.${(lines[0] ?? '').slice(headMatch[0].length)}`;
       const indent = this.editor.indentation(entry.span?.first ?? 1);
-      const body = [head, ...lines.slice(1)].filter((line) => line !== REMOVED).flatMap((line) => line.split('\u0000'));
+      const body = [head, ...lines.slice(1)].filter((line) => line !== REMOVED).flatMap((line) => line.split(LINE_SEPARATOR));
       const comments = (directive.leadingComments ?? []).map((comment) => `${indent}#${comment.text}`);
       moved.push('', ...comments.map((line) => line.slice(indent.length)), `${keyMatch[1] ?? ''}${zone}${keyMatch[2] ?? ''} {`, ...body);
       for (const [name, ...args] of SPLIT_STUB_BLOCK_PLUGINS) {
@@ -744,10 +791,16 @@ class Migration {
   }
 }
 
-/** Marks a line removed inside a planned directive (kept until written so that offsets hold). */
-const REMOVED = '\u0000removed\u0000';
+/**
+ * Joins the lines that replace one source line. A line feed, since no line of the text holds one
+ * (any other character, NUL included, may be in the input and must stay inside its line).
+ */
+const LINE_SEPARATOR = '\n';
+
+/** Marks a line removed inside a planned directive (kept until written so that offsets hold); holds a line feed, so no source line equals it. */
+const REMOVED = '\u0000removed\u0000\n';
 
 /** The lines a planned directive is written as. */
 function writtenLines(lines: readonly string[]): string[] {
-  return lines.filter((line) => line !== REMOVED).flatMap((line) => line.split('\u0000'));
+  return lines.filter((line) => line !== REMOVED).flatMap((line) => line.split(LINE_SEPARATOR));
 }

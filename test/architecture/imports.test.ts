@@ -65,7 +65,7 @@ const allowedFloors: Record<string, readonly string[]> = {
   lint: ['coredns', 'dns', 'corefile', 'diagnostics', 'errors', 'util'],
   translate: ['coredns', 'dns', 'corefile', 'kubedns', 'configmap', 'diagnostics', 'errors', 'util'],
   routing: ['coredns', 'dns', 'corefile', 'kubedns', 'configmap', 'translate', 'diagnostics', 'errors', 'util'],
-  migrate: ['kubeadm', 'coredns', 'dns', 'corefile', 'diagnostics', 'errors', 'util'],
+  migrate: ['lint', 'kubeadm', 'coredns', 'dns', 'corefile', 'diagnostics', 'errors', 'util'],
   nodelocal: ['routing', 'lint', 'kubedns', 'dns', 'corefile', 'configmap', 'coredns', 'diagnostics', 'errors', 'util'],
 };
 

@@ -72,6 +72,17 @@ describe('kube-dns-to-coredns lint', () => {
     }
   });
 
+  it('says that the other data keys of a ConfigMap are not linted (first, as infos)', async () => {
+    const withKeys = `${configMap}  NodeHosts: |\n    10.0.0.1 node1\n  extra.server: |\n    acme.local:53 {\n        proxy . 10.0.0.1\n    }\n`;
+    const io = memoryIo({ stdin: withKeys });
+    expect(await runLint([], io)).toBe(1);
+    expect(io.out().split('\n').slice(0, 2)).toEqual([
+      "info configmap-key-not-checked NodeHosts: data key 'NodeHosts' of the ConfigMap was not linted: only 'Corefile' is read",
+      "info configmap-key-not-checked extra.server: data key 'extra.server' of the ConfigMap was not linted: only 'Corefile' is read; if it holds Corefile text (imported as a file), lint it on its own",
+    ]);
+    expect(io.err()).toBe('<stdin>: 1 error, 0 warnings, 2 infos (CoreDNS 1.14.7)\n');
+  });
+
   it('writes JSON with --output json', async () => {
     const io = memoryIo({ files: { Corefile: broken } });
     expect(await runLint(['--output', 'json', '--coredns', '1.6.7', 'Corefile'], io)).toBe(1);

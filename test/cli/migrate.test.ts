@@ -62,6 +62,16 @@ describe('kube-dns-to-coredns migrate', () => {
     expect(io.out()).toBe('.:53 {\n    errors\n    forward . 8.8.8.8\n}\n');
   });
 
+  it('says that the other data keys of a ConfigMap are not migrated', async () => {
+    const withServer = `${configMap}  extra.server: |\n    acme.local:53 {\n        proxy . 10.0.0.1\n    }\n`;
+    const io = memoryIo({ files: { 'coredns.yaml': withServer } });
+    expect(await main(['migrate', '--from', '1.3.1', '--to', '1.6.2', 'coredns.yaml'], io)).toBe(0);
+    expect(io.err()).toContain("info migrate-configmap-key-not-migrated Corefile: data key 'extra.server' of the ConfigMap is not migrated: only 'Corefile' is read; if it holds Corefile text (imported as a file), migrate it on its own\n");
+    const json = memoryIo({ files: { 'coredns.yaml': withServer } });
+    expect(await main(['migrate', '--from', '1.3.1', '--to', '1.6.2', '-o', 'json', 'coredns.yaml'], json)).toBe(0);
+    expect((JSON.parse(json.out()) as { notices: { code: string }[] }).notices.map((notice) => notice.code)).toContain('migrate-configmap-key-not-migrated');
+  });
+
   it('answers whether a Corefile is kubeadm\'s default for a Kubernetes release', async () => {
     const kubeadm116 = '.:53 {\n    errors\n    health\n    ready\n    kubernetes cluster.local in-addr.arpa ip6.arpa {\n        pods insecure\n        fallthrough in-addr.arpa ip6.arpa\n        ttl 30\n    }\n    prometheus :9153\n    forward . /etc/resolv.conf\n    cache 30\n    loop\n    reload\n    loadbalance\n}\n';
     const yes = memoryIo({ files: { Corefile: kubeadm116 } });
@@ -69,6 +79,15 @@ describe('kube-dns-to-coredns migrate', () => {
     expect(yes.out()).toBe('Corefile: is the default Corefile of kubeadm 1.16 (kubeadm replaces it on upgrade)\n');
     const no = memoryIo({ files: { Corefile: old } });
     expect(await main(['migrate', '--kubeadm-default-for', '1.16', 'Corefile'], no)).toBe(1);
+  });
+
+  it('refuses migration options next to --kubeadm-default-for instead of ignoring them', async () => {
+    for (const extra of [['--check'], ['--deprecations'], ['--drop-federations'], ['--no-new-defaults'], ['--from', '1.3.1'], ['--to', '1.8.0']]) {
+      const io = memoryIo({ files: { Corefile: old } });
+      expect(await main(['migrate', '--kubeadm-default-for', '1.16', ...extra, 'Corefile'], io), extra.join(' ')).toBe(2);
+      expect(io.err()).toContain(`migrate: --kubeadm-default-for takes none of the migration's options (${extra[0] ?? ''})`);
+      expect(io.out()).toBe('');
+    }
   });
 
   it('exits 2 on bad usage, an unknown release and a syntax error', async () => {

@@ -44,3 +44,21 @@ describe('-o is --output, for every command', () => {
     expect(FMT_HELP).not.toContain('--output');
   });
 });
+
+describe('a value option given twice', () => {
+  it('is refused, naming both values, instead of keeping the last one silently', async () => {
+    const io = memoryIo({ files: FILES });
+    expect(await main(['migrate', '--from', '1.3.1', '--from', '1.4.0', '--to', '1.8.0', 'Corefile'], io)).toBe(2);
+    expect(io.err()).toContain("migrate: --from is given twice ('1.3.1' and '1.4.0'); give it once");
+    expect(io.out()).toBe('');
+    const lint = memoryIo({ files: FILES });
+    expect(await main(['lint', '--coredns', '1.2.6', '--coredns=1.8.0', 'Corefile'], lint)).toBe(2);
+    expect(lint.err()).toContain('lint: --coredns is given twice');
+    expect(() => parseCommandArgs('demo', ['-o', 'json', '--output', 'text'], { options: { output: { type: 'string' } } })).toThrow(/demo: --output is given twice/);
+  });
+
+  it('is fine for a flag and for an option that takes several values', () => {
+    expect(parseCommandArgs('demo', ['--check', '--check'], { options: { check: { type: 'boolean' } } }).values.check).toBe(true);
+    expect(parseCommandArgs('demo', ['--name', 'a', '--name', 'b'], { options: { name: { type: 'string', multiple: true } } }).values.name).toEqual(['a', 'b']);
+  });
+});

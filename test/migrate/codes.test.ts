@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { DIAGNOSTIC_CODES } from '../../src/diagnostics/codes.js';
 import type { DiagnosticCode } from '../../src/diagnostics/codes.js';
+import { main } from '../../src/cli/main.js';
 import { migrateCorefile } from '../../src/migrate/migrate.js';
 import type { MigrateOptions } from '../../src/migrate/migrate.js';
+import { memoryIo } from '../support/memory-io.js';
 
 /** A migration that emits each `migrate-*` code, so that every registered code is reachable. */
 const EMITTERS: Readonly<Record<string, { corefile: string; options: MigrateOptions }>> = {
   'migrate-release-resolved': { corefile: '. {\n    errors\n}\n', options: { from: '1.6.7-eksbuild.1', to: '1.8.0' } },
   'migrate-release-assumed': { corefile: '. {\n    errors\n}\n', options: { from: '1.8.0', to: '1.99.0' } },
   'migrate-proxy-to-forward': { corefile: '. {\n    proxy . 1.1.1.1\n}\n', options: { from: '1.4.0', to: '1.5.0' } },
+  'migrate-proxy-option-mapped': { corefile: '. {\n    proxy . 1.1.1.1 {\n        policy first\n    }\n}\n', options: { from: '1.4.0', to: '1.5.0' } },
   'migrate-proxy-option-dropped': { corefile: '. {\n    proxy . 1.1.1.1 {\n        spray\n    }\n}\n', options: { from: '1.4.0', to: '1.5.0' } },
   'migrate-proxy-unmappable': { corefile: '. {\n    proxy . 1.1.1.1 {\n        protocol grpc insecure\n    }\n}\n', options: { from: '1.4.0', to: '1.5.0' } },
   'migrate-forward-split': { corefile: '. {\n    proxy a.example 1.1.1.1\n    proxy . 8.8.8.8\n}\n', options: { from: '1.4.0', to: '1.5.0' } },
@@ -26,7 +29,17 @@ const EMITTERS: Readonly<Record<string, { corefile: string; options: MigrateOpti
   'migrate-plugin-unavailable': { corefile: '. {\n    whoami\n    view one {\n        expr true\n    }\n}\n', options: { from: '1.12.0', to: '1.9.3' } },
   'migrate-plugin-unknown': { corefile: '. {\n    alias\n    forward . 1.1.1.1\n}\n', options: { from: '1.8.0', to: '1.9.3' } },
   'migrate-option-unavailable': { corefile: '. {\n    kubernetes cluster.local {\n        transfer from 10.0.0.1\n    }\n}\n', options: { from: '1.7.0', to: '1.8.0' } },
+  'migrate-import-not-migrated': { corefile: '. {\n    import custom/*.server\n    forward . 1.1.1.1\n}\n', options: { from: '1.6.7', to: '1.8.0' } },
+  'migrate-target-refuses': { corefile: '. {\n    forward . https://1.1.1.1/dns-query\n}\n', options: { from: '1.14.7', to: '1.14.3' } },
   'migrate-not-in-place': { corefile: '. { proxy . 1.1.1.1\n}\n', options: { from: '1.4.0', to: '1.5.0' } },
+};
+
+/** Codes the CLI adds (about its input, not the Corefile): the command line and files that emit each. */
+const CLI_EMITTERS: Readonly<Record<string, { args: readonly string[]; files: Readonly<Record<string, string>> }>> = {
+  'migrate-configmap-key-not-migrated': {
+    args: ['migrate', '--from', '1.6.7', '--to', '1.8.0', 'coredns.yaml'],
+    files: { 'coredns.yaml': 'kind: ConfigMap\nmetadata:\n  name: coredns\ndata:\n  Corefile: |\n    . {\n        forward . 1.1.1.1\n    }\n  NodeHosts: |\n    10.0.0.1 node1\n' },
+  },
 };
 
 describe('the migrate codes', () => {
@@ -35,10 +48,17 @@ describe('the migrate codes', () => {
     .map(([code]) => code);
 
   it('has an emitter for every registered migrate code, and no other', () => {
-    expect(Object.keys(EMITTERS).sort()).toEqual([...registered].sort());
+    expect([...Object.keys(EMITTERS), ...Object.keys(CLI_EMITTERS)].sort()).toEqual([...registered].sort());
   });
 
-  it.each(registered)('%s is emitted, with the registered severity', (code) => {
+  it.each(Object.keys(CLI_EMITTERS))('%s is emitted by the CLI, with the registered severity', async (code) => {
+    const emitter = CLI_EMITTERS[code]!;
+    const io = memoryIo({ files: emitter.files });
+    expect(await main([...emitter.args], io)).toBe(0);
+    expect(io.err()).toContain(`${DIAGNOSTIC_CODES[code as DiagnosticCode].severity} ${code} `);
+  });
+
+  it.each(registered.filter((code) => !(code in CLI_EMITTERS)))('%s is emitted, with the registered severity', (code) => {
     const emitter = EMITTERS[code];
     expect(emitter).toBeDefined();
     const result = migrateCorefile(emitter!.corefile, emitter!.options);

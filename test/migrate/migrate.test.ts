@@ -17,6 +17,12 @@ describe('migrateCorefile', () => {
     const result = migrateCorefile(input, { from: '1.4.0', to: '1.5.0' });
     expect(result.corefile).toBe('. {\n    forward . 1.1.1.1 {\n        force_tcp\n        except acme.local\n    }\n}\n');
     expect(codes(result)).toContain('migrate-proxy-option-dropped');
+    const mapped = result.notices.find((notice) => notice.code === 'migrate-proxy-option-mapped');
+    expect([mapped?.option, mapped?.position?.line, mapped?.message]).toEqual(['protocol', 3, "proxy protocol dns force_tcp became 'force_tcp': forward sends DNS over TCP with its force_tcp option"]);
+    const first = migrateCorefile('. {\n    proxy . 1.1.1.1 {\n        policy first\n    }\n}\n', { from: '1.4.0', to: '1.5.0' });
+    expect(first.notices.filter((notice) => notice.code === 'migrate-proxy-option-mapped').map((notice) => notice.message)).toEqual([
+      "proxy policy first became 'policy sequential': proxy's 'first' policy is forward's 'sequential'",
+    ]);
     const google = migrateCorefile('. {\n    proxy . 8.8.8.8 {\n        protocol https_google\n    }\n}\n', { from: '1.4.0', to: '1.5.0' });
     expect(google.ok).toBe(false);
     expect(codes(google)).toContain('migrate-proxy-unmappable');
@@ -66,6 +72,69 @@ describe('migrateCorefile', () => {
     const result = migrateCorefile('. { proxy . 1.1.1.1\n}\n', { from: '1.4.0', to: '1.5.0' });
     expect(result.ok).toBe(false);
     expect(codes(result)).toContain('migrate-not-in-place');
+  });
+
+  it('keeps a NUL byte of a changed line inside its line (it never splits a line)', () => {
+    const input = '.:53 {\n    proxy . 8.8.8.8 { # a \u0000 b\n        except a\u0000b.example\n        policy first\n    }\n}\n';
+    const result = migrateCorefile(input, { from: '1.3.1', to: '1.6.2' });
+    expect(result.corefile).toBe('.:53 {\n    forward . 8.8.8.8 { # a \u0000 b\n        except a\u0000b.example\n        policy sequential\n    }\n}\n');
+    expect(result.corefile.split('\n')).toHaveLength(input.split('\n').length);
+  });
+
+  it.each([
+    ['a :53 key (refused from 1.3.1)', ':53 {\n    forward . 1.1.1.1\n}\n', '1.2.6', '1.8.0', 'invalid-server-key', 1],
+    ['a leading-dot key (refused from 1.10.0)', '.acme.local {\n    forward . 1.1.1.1\n}\n', '1.8.0', '1.11.1', 'invalid-server-key', 1],
+    ['a grpc:// destination (refused from 1.7.0)', '. {\n    forward . grpc://1.1.1.1\n}\n', '1.6.7', '1.8.0', 'grpc-destination-unsupported', 2],
+    ['keys that collide by case (from 1.14.7)', 'acme.local {\n    forward . 1.1.1.1\n}\nACME.local {\n    forward . 1.1.1.2\n}\n', '1.6.2', '1.14.7', 'zone-served-twice', 4],
+    ['a host name destination (before 1.14.4)', '. {\n    forward . tls://dns.quad9.net\n}\n', '1.14.7', '1.14.3', 'destination-not-ip', 2],
+    ['an https:// destination (before 1.14.5)', '. {\n    forward . https://1.1.1.1/dns-query\n}\n', '1.14.7', '1.14.3', 'https-destination-unsupported', 2],
+    ['an upper-case key (unreachable 1.6.4-1.14.6)', 'Acme.local {\n    forward . 1.1.1.1\n}\n', '1.14.7', '1.8.0', 'upper-case-zone', 1],
+    ['health in a block with two keys (1.1.0-1.6.5)', 'a.local b.local {\n    health\n}\n', '1.8.0', '1.6.2', 'health-bound-twice', 2],
+  ])('refuses what the target release refuses and migrate cannot rewrite: %s', (_, input, from, to, lintCode, line) => {
+    const result = migrateCorefile(input, { from, to });
+    expect(result.ok).toBe(false);
+    expect(result.corefile).toBe(input);
+    const refusal = result.notices.find((notice) => notice.code === 'migrate-target-refuses');
+    expect(refusal?.message).toContain(`lint ${lintCode}`);
+    expect(refusal?.position?.line).toBe(line);
+    // The same Corefile going the other way, where the release takes it, is fine.
+    expect(migrateCorefile(input, { from: to, to: from }).notices.map((notice) => notice.code)).not.toContain('migrate-target-refuses');
+  });
+
+  it('says when the lines a quoted lint finding names are those of the migrated text', () => {
+    const input = '.:53 {\n    proxy acme.local 10.0.0.1\n    proxy . 8.8.8.8\n}\nacme.local:53 {\n    errors\n}\n';
+    const result = migrateCorefile(input, { from: '1.4.0', to: '1.5.0' });
+    const refusal = result.notices.find((notice) => notice.code === 'migrate-target-refuses');
+    expect(refusal?.position?.line).toBe(5);
+    expect(refusal?.message).toMatch(/^the migrated Corefile fails for CoreDNS 1\.5\.0 \(lint zone-served-twice at \[acme\.local:53\]; its line numbers are those of the migrated text\): /);
+  });
+
+  it('does not refuse for an error the input already had for the source release', () => {
+    // alias is in no default build: lint reports it for both releases; migrate keeps it with a warning.
+    const result = migrateCorefile('. {\n    alias\n    proxy . 1.1.1.1\n}\n', { from: '1.4.0', to: '1.5.0' });
+    expect(result.ok).toBe(true);
+    expect(result.corefile).toBe('. {\n    alias\n    forward . 1.1.1.1\n}\n');
+  });
+
+  it('a downgrade that removes the last option of a block removes the block too', () => {
+    const input = '.:53 {\n    forward . 1.1.1.1 {\n        max_concurrent 1000\n    }\n}\n';
+    const result = migrateCorefile(input, { from: '1.8.0', to: '1.6.2' });
+    expect(result.corefile).toBe('.:53 {\n    forward . 1.1.1.1\n}\n');
+    // Up again gives the start back.
+    expect(migrateCorefile(result.corefile, { from: '1.6.2', to: '1.8.0' }).corefile).toBe(input);
+  });
+
+  it('says that imported files are not migrated; a snippet defined before is', () => {
+    const input = 'import common.conf\n(stub) {\n    proxy . 10.0.0.1\n}\n.:53 {\n    import stub\n    import custom/*.server\n    import later\n}\n(later) {\n    errors\n}\n';
+    const result = migrateCorefile(input, { from: '1.4.0', to: '1.5.0' });
+    expect(result.ok).toBe(true);
+    const imports = result.notices.filter((notice) => notice.code === 'migrate-import-not-migrated');
+    expect(imports.map((notice) => [notice.position?.line, notice.severity])).toEqual([
+      [1, 'warning'],
+      [7, 'warning'],
+      [8, 'warning'], // defined after the block: CoreDNS reads 'later' as a file pattern
+    ]);
+    expect(imports[1]?.message).toContain('import custom/*.server names files, which are not migrated');
   });
 
   it('reads version text as found in clusters and reports each mapping', () => {

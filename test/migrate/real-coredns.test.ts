@@ -39,6 +39,13 @@ const CASES: readonly { readonly name: string; readonly corefile: string; readon
   { name: 'two forwards of 1.14.7 down to 1.8.0', corefile: '.:53 {\n    forward acme.local 10.0.0.1\n    forward . 8.8.8.8\n    cache 30\n}\n', from: '1.14.7', to: '1.8.0' },
 ];
 
+/** Corefiles migrate refuses with migrate-target-refuses (nothing it can rewrite): the real target must refuse them too. */
+const TARGET_REFUSALS: readonly { readonly name: string; readonly corefile: string; readonly from: string; readonly to: RealCoreDnsRelease }[] = [
+  { name: 'a :53 key, 1.2.6 → 1.8.0', corefile: ':53 {\n    forward . 10.0.0.1\n}\n', from: '1.2.6', to: '1.8.0' },
+  { name: 'a .zone key, 1.8.0 → 1.14.7', corefile: '.acme.local {\n    forward . 10.0.0.1\n}\n', from: '1.8.0', to: '1.14.7' },
+  { name: 'keys colliding by case, 1.6.9 → 1.14.7', corefile: 'acme.local {\n    forward . 10.0.0.1\n}\nACME.local {\n    forward . 10.0.0.2\n}\n', from: '1.6.9', to: '1.14.7' },
+];
+
 describe.skipIf('skip' in found)('migrated Corefiles against real CoreDNS', () => {
   let lab: RealCoreDnsLab;
 
@@ -65,5 +72,18 @@ describe.skipIf('skip' in found)('migrated Corefiles against real CoreDNS', () =
     const refused = results.filter(({ verdict }) => !verdict.accepted).map(({ entry, migrated, verdict }) => `${entry.name}: ${'reason' in verdict ? verdict.reason : ''}\n${migrated.corefile}`);
     expect(refused).toEqual([]);
     expect((await control).accepted).toBe(false);
+  }, 120_000);
+
+  it('what migrate refuses as migrate-target-refuses, the real target refuses, and the source release starts', async () => {
+    const results = await Promise.all(
+      TARGET_REFUSALS.map(async (entry) => {
+        const migrated = migrateCorefile(entry.corefile, { from: entry.from, to: entry.to });
+        expect(migrated.notices.map((notice) => notice.code), entry.name).toContain('migrate-target-refuses');
+        const source = entry.from as RealCoreDnsRelease;
+        return { entry, target: await lab.start(entry.corefile, entry.to), source: await lab.start(entry.corefile, source) };
+      }),
+    );
+    expect(results.filter(({ target }) => target.accepted).map(({ entry }) => entry.name)).toEqual([]);
+    expect(results.filter(({ source }) => !source.accepted).map(({ entry, source }) => `${entry.name}: ${'reason' in source ? source.reason : ''}`)).toEqual([]);
   }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
+import { diagnostic, formatDiagnostic } from '../../diagnostics/diagnostic.js';
 import { lintCorefile } from '../../lint/lint.js';
 import type { LintResult } from '../../lint/lint.js';
 import { NEWEST_COREDNS_VERSION, parseCoreDnsVersion } from '../../coredns/versions.js';
@@ -72,10 +72,18 @@ export async function runLint(args: readonly string[], io: CliIo): Promise<numbe
   }
   const plugins = await customBuildPlugins(parsed.plugins, io);
   const source = await readCorefileSource(parsed.file, io);
-  const result = usingCorefile(source, (corefile) => {
+  const linted = usingCorefile(source, (corefile) => {
     const options = { coredns: parsed.coredns, filename: source.name };
     return lintCorefile(corefile, plugins === undefined ? options : { ...options, plugins });
   });
+  // A ConfigMap's other data keys (AKS's *.server, k3s's NodeHosts) are not linted: said, not skipped silently.
+  const keyFindings = (source.otherKeys ?? []).map((key) =>
+    diagnostic('configmap-key-not-checked', {
+      key,
+      message: `data key '${key}' of the ConfigMap was not linted: only 'Corefile' is read${/\.(?:server|override)$/.test(key) ? '; if it holds Corefile text (imported as a file), lint it on its own' : ''}`,
+    }),
+  );
+  const result = { ...linted, diagnostics: [...keyFindings, ...linted.diagnostics] };
   if (parsed.output === 'json') {
     io.stdout.write(`${JSON.stringify({ file: source.name, coredns: result.coredns, ok: result.ok, diagnostics: result.diagnostics }, null, 2)}\n`);
   } else {

@@ -3,6 +3,7 @@ import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
 import { isKubeadmDefaultCorefileFor } from '../../kubeadm/cluster-decisions.js';
 import { kubeadmProfileFor } from '../../kubeadm/kubernetes-version.js';
 import { migrateCorefile } from '../../migrate/migrate.js';
+import { migrationNotice } from '../../migrate/notices.js';
 import type { MigrationResult } from '../../migrate/migrate.js';
 import { printable } from '../../util/printable-text.js';
 import { readCorefileSource } from '../corefile-source.js';
@@ -42,6 +43,7 @@ Options:
                           say whether FILE is the default Corefile kubeadm of that
                           Kubernetes release (1.10 to 1.20) installed: kubeadm replaces a
                           default Corefile on upgrade and migrates a customised one
+                          (takes -o, none of the options above)
   -o, --output FORMAT     text (default: the Corefile on stdout, notices on stderr) or json:
                           {file, from, to, ok, changed, corefile, notices}
   -h, --help              show this help
@@ -111,13 +113,21 @@ export async function runMigrate(args: readonly string[], io: CliIo): Promise<nu
       filename: source.name,
     }),
   );
+  // A ConfigMap's other data keys (AKS's *.server, k3s's NodeHosts) are not migrated: said, not skipped silently.
+  const keyNotices = (source.otherKeys ?? []).map((key) =>
+    migrationNotice('migrate-configmap-key-not-migrated', {
+      action: 'kept',
+      message: `data key '${key}' of the ConfigMap is not migrated: only 'Corefile' is read${/\.(?:server|override)$/.test(key) ? '; if it holds Corefile text (imported as a file), migrate it on its own' : ''}`,
+    }),
+  );
+  const notices = [...result.notices.filter((notice) => notice.position === undefined), ...keyNotices, ...result.notices.filter((notice) => notice.position !== undefined)];
   if (parsed.output === 'json') {
-    const { ok, changed, notices } = result;
+    const { ok, changed } = result;
     io.stdout.write(
       `${JSON.stringify({ file: source.name, from: result.from, to: result.to, ok, changed, ...(parsed.check || !ok ? {} : { corefile: result.corefile }), notices }, null, 2)}\n`,
     );
   } else {
-    for (const notice of result.notices) io.stderr.write(`${formatDiagnostic(notice)}\n`);
+    for (const notice of notices) io.stderr.write(`${formatDiagnostic(notice)}\n`);
     if (parsed.check) {
       if (result.changed) io.stdout.write(`${printable(source.name)}\n`);
     } else if (result.ok) {
@@ -164,7 +174,16 @@ function parseMigrateArgs(args: readonly string[]): MigrateArgs {
   const kubeadmDefaultFor = values['kubeadm-default-for'];
   if (kubeadmDefaultFor !== undefined) {
     optionValue('migrate', '--kubeadm-default-for', kubeadmDefaultFor, kubeadmProfileFor);
-    if (values.from !== undefined || values.to !== undefined) throw new UsageError('migrate: --kubeadm-default-for takes no --from or --to');
+    const migrationOptions = [
+      ['--from', values.from !== undefined],
+      ['--to', values.to !== undefined],
+      ['--deprecations', values.deprecations],
+      ['--drop-federations', values['drop-federations']],
+      ['--no-new-defaults', values['no-new-defaults']],
+      ['--check', values.check],
+    ] as const;
+    const ignored = migrationOptions.filter(([, given]) => given).map(([name]) => name);
+    if (ignored.length > 0) throw new UsageError(`migrate: --kubeadm-default-for takes none of the migration's options (${ignored.join(', ')}): it only says whether FILE is kubeadm's default`);
   }
   return {
     help: values.help,

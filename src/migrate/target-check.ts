@@ -1,0 +1,66 @@
+/**
+ * The last stage of a migration: the migrated Corefile linted for the target release. Some
+ * findings depend on the release and are nothing migrate can rewrite (a host name or `https://`
+ * destination on a downgrade below 1.14.4 / 1.14.5, `grpc://` destinations from 1.7.0, an
+ * upper-case key from 1.6.4, a `:53` key from 1.3.1, a `.zone` key from 1.10.0, zones that collide
+ * by case from 1.14.7, `health` in a block with several keys on 1.1.0–1.6.5). Each lint error of
+ * the result that the input did not already have for the source release becomes a
+ * `migrate-target-refuses` notice, at the input line it comes from, so that migrate never
+ * reports success for a Corefile the target refuses.
+ *
+ * Pure: no Node APIs.
+ */
+import type { CorefileWarning } from '../corefile/errors.js';
+import type { Corefile } from '../corefile/model.js';
+import type { CoreDnsVersion } from '../coredns/versions.js';
+import { lintCorefile, lintParsedCorefile } from '../lint/lint.js';
+import { migrationNotice } from './notices.js';
+import type { MigrationNotice } from './notices.js';
+import type { SourceLines } from './text-edits.js';
+
+export interface TargetCheckInput {
+  /** The input, parsed with token positions, and its parser warnings. */
+  readonly input: Corefile;
+  readonly warnings: readonly CorefileWarning[];
+  /** The migrated text and, per line of it, the input lines it comes from. */
+  readonly output: string;
+  readonly sourceLines: readonly SourceLines[];
+  /** Whether the migration edited the text (the lines lint's messages name are then the result's). */
+  readonly edited: boolean;
+  /** Whether the output line (1-based) is an input line kept as written. */
+  readonly unchangedLine: (line: number) => boolean;
+  readonly from: CoreDnsVersion;
+  readonly to: CoreDnsVersion;
+}
+
+/** The errors lint finds in the migrated Corefile for `to` that the input did not have for `from`. */
+export function targetRefusals(check: TargetCheckInput): MigrationNotice[] {
+  const errors = lintCorefile(check.output, { coredns: check.to }).diagnostics.filter((finding) => finding.severity === 'error');
+  if (errors.length === 0) return [];
+  // An error of the same kind on the input lines a line comes from was there before the migration
+  // (the input is linted only when the result has errors: most migrations never need it).
+  const before = new Map<string, number[]>();
+  for (const finding of lintParsedCorefile(check.input, { coredns: check.from, warnings: check.warnings }).diagnostics) {
+    if (finding.severity !== 'error') continue;
+    const lines = before.get(finding.code) ?? [];
+    lines.push(finding.position?.line ?? 1);
+    before.set(finding.code, lines);
+  }
+  const notices: MigrationNotice[] = [];
+  for (const finding of errors) {
+    const outputLine = finding.position?.line ?? 1;
+    const source = check.sourceLines[outputLine - 1] ?? { first: 1, last: 1 };
+    if (before.get(finding.code)?.some((line) => line >= source.first && line <= source.last) === true) continue;
+    const column = finding.position !== undefined && check.unchangedLine(outputLine) ? finding.position.column : 1;
+    const place = (finding.path ?? '').replace(/^:\d+:\d+ ?/, '');
+    notices.push(
+      migrationNotice('migrate-target-refuses', {
+        action: 'refused',
+        position: { line: source.first, column },
+        releases: { from: check.to, to: check.to },
+        message: `the migrated Corefile fails for CoreDNS ${check.to} (lint ${finding.code}${place === '' ? '' : ` at ${place}`}${check.edited && /\bline \d/.test(finding.message) ? '; its line numbers are those of the migrated text' : ''}): ${finding.message}`,
+      }),
+    );
+  }
+  return notices;
+}
