@@ -139,6 +139,8 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
   const globalServers: DeploymentServer[] = [];
   const localOnly: DeploymentAddress[] = [];
   const toKubeDns = new Set<string>();
+  // An unqualified server to kubedns (old manifests: `--no-resolv --server=127.0.0.1#10053`) sends every name there.
+  let everyNameToKubeDns = false;
   for (const server of dnsmasq.servers) {
     const text = server.option.text;
     if (server.target.kind === 'local-only' && server.domains !== undefined && !server.domains.includes('') && templatesAvailable(features)) {
@@ -166,6 +168,7 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
     }
     if (server.domains === undefined) {
       if (`${server.target.address}#${server.target.port}` === kubedns) {
+        everyNameToKubeDns = true;
         push('deployment-flag', name, text, `every name goes to kubedns (${kubedns}), which forwarded names outside the cluster to the node's resolv.conf: the Corefile does the same`);
       } else {
         globalServers.push({ target, text });
@@ -196,7 +199,8 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
       stubs.set(zone, list);
     }
   }
-  if (dnsmasq.problem === undefined && (dnsmasqReading.nanny !== undefined || dnsmasq.servers.length > 0)) {
+  const kubeDnsServesAll = everyNameToKubeDns && dnsmasq.noResolv && globalServers.length === 0;
+  if (dnsmasq.problem === undefined && !kubeDnsServesAll && (dnsmasqReading.nanny !== undefined || dnsmasq.servers.length > 0)) {
     for (const zone of [clusterDomain ?? 'cluster.local', ...KUBEDNS_REVERSE_ZONES]) {
       if (toKubeDns.has(zone) || stubs.has(zone)) continue;
       // kops templates sent in6.arpa (a typo) to kubedns: ip6.arpa went upstream.
@@ -220,6 +224,8 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
     } else {
       push('deployment-flag-not-translated', name, list, `without --no-resolv, dnsmasq used these servers beside the node's resolv.conf; CoreDNS forwards to one or the other: the Corefile keeps resolv.conf`);
     }
+  } else if (kubeDnsServesAll) {
+    push('deployment-flag', name, as('no-resolv', '--no-resolv'), '--no-resolv with kubedns as the only server: kubedns forwarded the names outside its zones (to the ConfigMap\'s upstreamNameservers or the node\'s resolv.conf), as the Corefile does');
   } else if (dnsmasq.noResolv) {
     push('deployment-flag', name, as('no-resolv', '--no-resolv'), '--no-resolv without servers of the manifest: the upstreams are the ConfigMap\'s (dnsmasq-nanny adds them with --no-resolv)');
   }

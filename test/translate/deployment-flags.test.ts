@@ -125,6 +125,17 @@ describe('translateKubeDnsInstall', () => {
     expect(translate({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--bogus'] }, undefined, { force: true }).ok).toBe(true);
   });
 
+  it('sends every name to kubedns when dnsmasq has one unqualified server to it (old manifests): no zone went upstream', () => {
+    // The ReplicationController of Kubernetes 1.3-1.5 ran dnsmasq with --no-resolv --server=127.0.0.1#10053.
+    const translation = translate({ dnsmasq: ['--cache-size=1000', '--no-resolv', '--server=127.0.0.1#10053', '--log-facility=-'] }, undefined);
+    expect(translation.ok).toBe(true);
+    const messages = translation.diagnostics.map((entry) => entry.message);
+    expect(messages.filter((message) => message.includes('went upstream'))).toEqual([]);
+    expect(messages.filter((message) => message.includes('--no-resolv without servers of the manifest'))).toEqual([]);
+    expect(translation.diagnostics.find((entry) => entry.path === '[--server=127.0.0.1#10053]')?.message).toContain('every name goes to kubedns');
+    expect(translation.diagnostics.find((entry) => entry.path === '[--no-resolv]')?.code).toBe('deployment-flag');
+  });
+
   it('says which ConfigMap kubedns read: none without --config-dir/--config-map, another name, or exits with both', () => {
     const none = translate({ kubedns: ['--domain=cluster.local.'] }, undefined);
     expect(none.diagnostics.find((entry) => entry.path === '[--config-dir]')?.message).toContain('it read no ConfigMap');
