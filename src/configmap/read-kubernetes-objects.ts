@@ -1,7 +1,7 @@
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import type { ErrorLocation } from '../errors/kube-dns-to-coredns-error.js';
 import type { SourcePosition } from '../util/source-position.js';
-import { locatePath, parseDocuments } from './read-configmap.js';
+import { parseDocuments, PathLocator } from './read-configmap.js';
 
 /**
  * Reading the Kubernetes objects of a kube-dns install from YAML or JSON text, as
@@ -111,11 +111,12 @@ export function readKubernetesObjects(text: string, options: { readonly filename
   const services: ServiceObject[] = [];
   const others: OtherObject[] = [];
   const configMaps: OtherObject[] = [];
-  const reader = new ObjectReader(source, filename);
+  const locator = new PathLocator(source);
+  const reader = new ObjectReader(locator, filename);
   const visit = (object: Record<string, unknown>, kind: string | undefined, documentIndex: number, path: readonly (string | number)[]): void => {
     const metadata = isRecord(object['metadata']) ? object['metadata'] : {};
     const text = (field: string) => (typeof metadata[field] === 'string' ? (metadata[field] as string) : undefined);
-    const where: ObjectSource = { filename, position: locatePath(source, documentIndex, path) };
+    const where: ObjectSource = { filename, position: locator.locate(documentIndex, path) };
     const common = { name: text('name'), namespace: text('namespace') };
     if (WORKLOAD_KINDS.has(kind)) {
       workloads.push({ kind: kind as string, ...common, containers: reader.containers(object, documentIndex, path), source: where });
@@ -141,7 +142,7 @@ export function readKubernetesObjects(text: string, options: { readonly filename
     }
     // A document without kind or apiVersion is a bare ConfigMap data map (readConfigMap reads it).
     if (kind === undefined && document['apiVersion'] === undefined) {
-      configMaps.push({ kind: 'ConfigMap', name: undefined, namespace: undefined, source: { filename, position: locatePath(source, documentIndex, []) } });
+      configMaps.push({ kind: 'ConfigMap', name: undefined, namespace: undefined, source: { filename, position: locator.locate(documentIndex, []) } });
       return;
     }
     visit(document, kind, documentIndex, []);
@@ -152,12 +153,12 @@ export function readKubernetesObjects(text: string, options: { readonly filename
 /** Reads the fields of workloads and Services, refusing malformed ones with their position. */
 class ObjectReader {
   constructor(
-    private readonly source: string,
+    private readonly locator: PathLocator,
     private readonly filename: string,
   ) {}
 
   private fail(documentIndex: number, path: readonly (string | number)[], reason: string): never {
-    throw new KubernetesObjectInputError('invalid-field', reason, { filename: this.filename, position: locatePath(this.source, documentIndex, path) });
+    throw new KubernetesObjectInputError('invalid-field', reason, { filename: this.filename, position: this.locator.locate(documentIndex, path) });
   }
 
   containers(object: Record<string, unknown>, documentIndex: number, path: readonly (string | number)[]): ObjectContainer[] {
