@@ -285,17 +285,13 @@ function positionedError(
   return new ConfigMapInputError(code, reason, { filename, position: offset === undefined ? undefined : positionAt(source, offset) });
 }
 
-/** Line and column of the key (or item) at `path` in document `documentIndex`, for error messages. */
-export function locatePath(source: string, documentIndex: number, path: readonly (string | number)[]): SourcePosition | undefined {
-  return new PathLocator(source).locate(documentIndex, path);
-}
-
 function locateValue(source: string, documentIndex: number, path: readonly (string | number)[]): number | undefined {
   return new PathLocator(source).offsetOf(documentIndex, path);
 }
 
 /**
- * {@link locatePath} for many paths into one text: the text is parsed once, and each mapping's keys
+ * Line and column of the key (or item) at a path of a document, for error messages and the
+ * positions of objects. The text is parsed once, and each mapping's keys
  * and each sequence's items are indexed the first time a path goes through them, so locating every
  * item of a List of n objects costs O(n) in all (a fresh parse and walk per item was O(n²)).
  * Positions asked in source order cost one pass over the text ({@link PositionCursor}).

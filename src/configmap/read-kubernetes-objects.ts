@@ -14,7 +14,9 @@ import { parseDocuments, PathLocator } from './read-configmap.js';
 /** Why a text does not hold Kubernetes objects this package can read. */
 export type KubernetesObjectInputErrorCode =
   /** A field that must be a list of strings (`command`, `args`), a list of containers, etc. is something else. */
-  'invalid-field';
+  | 'invalid-field'
+  /** The same workload (kind, namespace and name) given twice with different containers. */
+  | 'several-workloads';
 
 /** An object of a kube-dns install is malformed; the message is `FILE:LINE:COL: reason`. */
 export class KubernetesObjectInputError extends KubeDnsToCoreDnsError {

@@ -4,8 +4,8 @@
  * program reads them. Objects and containers that play no part are named in a diagnostic.
  */
 import { ConfigMapInputError } from '../configmap/config-map-data.js';
-import { readKubernetesObjects } from '../configmap/read-kubernetes-objects.js';
-import type { ObjectContainer, ObjectSource, ServiceObject, WorkloadObject } from '../configmap/read-kubernetes-objects.js';
+import { KubernetesObjectInputError, readKubernetesObjects } from '../configmap/read-kubernetes-objects.js';
+import type { KubernetesObjects, ObjectContainer, ObjectSource, ServiceObject, WorkloadObject } from '../configmap/read-kubernetes-objects.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { formatAt } from '../util/source-position.js';
@@ -99,38 +99,38 @@ function containerRole(container: ObjectContainer): ContainerRole | undefined {
  */
 export function readKubeDnsInstall(sources: readonly KubeDnsInstallSource[], options: ReadKubeDnsInstallOptions = {}): KubeDnsInstall {
   const diagnostics: Diagnostic[] = [];
-  let configMap: KubeDnsConfigMapDocument | undefined;
   const workloads: WorkloadObject[] = [];
   const services: ServiceObject[] = [];
-  for (const source of sources) {
-    const filename = source.filename ?? '<input>';
-    const objects = readKubernetesObjects(source.text, { filename });
+  const read = sources.map((source) => ({ text: source.text, filename: source.filename ?? '<input>', objects: readKubernetesObjects(source.text, { filename: source.filename ?? '<input>' }) }));
+  for (const { objects } of read) {
     workloads.push(...objects.workloads);
     services.push(...objects.services);
     for (const other of objects.others) {
       diagnostics.push(unused(other.source, `${other.kind ?? 'an object'}${other.name === undefined ? '' : ` ${other.name}`} plays no part in kube-dns's DNS settings; not read`));
     }
-    if (objects.configMaps.length === 0) continue;
-    const read = readKubeDnsConfigMap(source.text, { filename, ...(options.configMapName === undefined ? {} : { name: options.configMapName }) });
-    if (configMap !== undefined) throw new ConfigMapInputError('several-configmaps', 'a second kube-dns ConfigMap; give it once', { filename });
-    configMap = read;
-    let chosen = false;
-    for (const other of objects.configMaps) {
-      // The one read is the first of its name (readConfigMap's choice); every other is named.
-      if (!chosen && other.name === read.name) {
-        chosen = true;
-        continue;
-      }
-      diagnostics.push(unused(other.source, `ConfigMap ${other.name ?? '(unnamed)'} is not the kube-dns ConfigMap (that is ${read.name ?? 'the unnamed one'}); not read`));
-    }
   }
+  const configMap = readConfigMapOnce(read, options, diagnostics);
   const workload = pick(workloads, (entry) => entry.containers.some((container) => containerRole(container) !== undefined));
   for (const other of workloads) {
-    if (other !== workload) diagnostics.push(unused(other.source, `${other.kind} ${other.name ?? '(unnamed)'} is not the kube-dns workload (that is ${workload?.name ?? 'none'}); not read`));
+    if (other === workload) continue;
+    if (workload !== undefined && other.name === workload.name && other.kind === workload.kind && other.namespace === workload.namespace) {
+      // The same object twice (its own file and a List): the same containers are read once; different ones are ambiguous.
+      if (JSON.stringify(other.containers) !== JSON.stringify(workload.containers)) {
+        throw new KubernetesObjectInputError('several-workloads', `a second ${other.kind} ${other.name ?? '(unnamed)'} with other containers than the one at ${where(workload.source)}; give it once`, {
+          filename: other.source.filename,
+          position: other.source.position,
+        });
+      }
+      diagnostics.push(unused(other.source, `${other.kind} ${other.name ?? '(unnamed)'} again, the same as at ${where(workload.source)}; read once`));
+      continue;
+    }
+    diagnostics.push(unused(other.source, `${other.kind} ${other.name ?? '(unnamed)'} is not the kube-dns workload (that is ${workload?.name ?? 'none'}); not read`));
   }
   const service = pick(services, () => true);
   for (const other of services) {
-    if (other !== service) diagnostics.push(unused(other.source, `Service ${other.name ?? '(unnamed)'} is not the kube-dns Service; not read`));
+    if (other === service) continue;
+    const same = service !== undefined && other.name === service.name && other.namespace === service.namespace && serviceIp(other) === serviceIp(service);
+    diagnostics.push(unused(other.source, same ? `Service ${other.name ?? '(unnamed)'} again, the same as at ${where(service.source)}; read once` : `Service ${other.name ?? '(unnamed)'} is not the kube-dns Service; not read`));
   }
   return {
     configMap,
@@ -138,6 +138,54 @@ export function readKubeDnsInstall(sources: readonly KubeDnsInstallSource[], opt
     service: service === undefined ? undefined : { name: service.name, namespace: service.namespace, clusterIP: serviceIp(service), source: service.source },
     diagnostics,
   };
+}
+
+interface ReadSource {
+  readonly text: string;
+  readonly filename: string;
+  readonly objects: KubernetesObjects;
+}
+
+/**
+ * The kube-dns ConfigMap among the texts: read from the text holding one named `kube-dns` (or
+ * `options.configMapName`), else from the only text holding ConfigMaps. The same ConfigMap in a
+ * second text (its own file and a List) is read once; a different one, or ConfigMaps in several
+ * texts none of which is named so, is refused. Every ConfigMap not read is named.
+ */
+function readConfigMapOnce(read: readonly ReadSource[], options: ReadKubeDnsInstallOptions, diagnostics: Diagnostic[]): KubeDnsConfigMapDocument | undefined {
+  const wanted = options.configMapName ?? KUBE_DNS_NAME;
+  const holding = read.filter((source) => source.objects.configMaps.length > 0);
+  const named = holding.filter((source) => source.objects.configMaps.some((entry) => entry.name === wanted));
+  const readFrom = (source: ReadSource) => readKubeDnsConfigMap(source.text, { filename: source.filename, ...(options.configMapName === undefined ? {} : { name: options.configMapName }) });
+  const [first, ...rest] = named.length > 0 ? named : holding;
+  if (first === undefined) return undefined;
+  if (named.length === 0 && rest.length > 0) {
+    throw new ConfigMapInputError('several-configmaps', `ConfigMaps in ${holding.map((source) => source.filename).join(' and ')}, none named ${wanted}; give the kube-dns ConfigMap once`, { filename: rest[0]?.filename });
+  }
+  const configMap = readFrom(first);
+  const chosen = first.objects.configMaps.find((entry) => entry.name === configMap.name);
+  for (const source of holding) {
+    for (const other of source.objects.configMaps) {
+      if (other === chosen) continue;
+      if (other.name === configMap.name && source === first) {
+        diagnostics.push(unused(other.source, `ConfigMap ${other.name ?? '(unnamed)'} again in the same text; only the first (at ${chosen === undefined ? first.filename : where(chosen.source)}) is read`));
+        continue;
+      }
+      if (other.name === configMap.name) {
+        const again = readFrom(source);
+        if (JSON.stringify(again.data) !== JSON.stringify(configMap.data) || other.namespace !== chosen?.namespace) {
+          throw new ConfigMapInputError('several-configmaps', `a second ConfigMap ${other.name ?? '(unnamed)'} with other data than the one at ${chosen === undefined ? first.filename : where(chosen.source)}; give it once`, {
+            filename: other.source.filename,
+            position: other.source.position,
+          });
+        }
+        diagnostics.push(unused(other.source, `ConfigMap ${other.name ?? '(unnamed)'} again, the same as at ${chosen === undefined ? first.filename : where(chosen.source)}; read once`));
+        continue;
+      }
+      diagnostics.push(unused(other.source, `ConfigMap ${other.name ?? '(unnamed)'} is not the kube-dns ConfigMap (that is ${configMap.name ?? 'the unnamed one'}); not read`));
+    }
+  }
+  return configMap;
 }
 
 /** The object named kube-dns, else the first that fits. */

@@ -55,8 +55,53 @@ describe('readKubeDnsInstall', () => {
     ]);
   });
 
-  it('refuses a second ConfigMap among the texts', () => {
+  it('refuses a second, different kube-dns ConfigMap among the texts, at its position', () => {
     const cm = configMapYaml({ upstreamNameservers: '["8.8.8.8"]' });
-    expect(() => readKubeDnsInstall([{ text: cm }, { text: cm, filename: 'b.yaml' }])).toThrowError(ConfigMapInputError);
+    const other = configMapYaml({ upstreamNameservers: '["8.8.4.4"]' });
+    expect(() => readKubeDnsInstall([{ text: cm }, { text: `${serviceYaml()}---\n${other}`, filename: 'b.yaml' }])).toThrowError(ConfigMapInputError);
+    expect(() => readKubeDnsInstall([{ text: cm, filename: 'a.yaml' }, { text: `${serviceYaml()}---\n${other}`, filename: 'b.yaml' }])).toThrowError(
+      /^b\.yaml:6:1: a second ConfigMap kube-dns with other data than the one at a\.yaml:1:1; give it once$/,
+    );
+  });
+
+  it('reads the same object given twice (its own file and a List) once, and says so', () => {
+    const cm = configMapYaml({ upstreamNameservers: '["8.8.8.8"]' });
+    const all = [deploymentYaml(), serviceYaml(), cm].join('---\n');
+    const install = readKubeDnsInstall([
+      { text: all, filename: 'all.yaml' },
+      { text: deploymentYaml(), filename: 'deploy.yaml' },
+      { text: serviceYaml(), filename: 'svc.yaml' },
+      { text: cm, filename: 'cm.yaml' },
+    ]);
+    expect(install.configMap?.data).toEqual({ upstreamNameservers: '["8.8.8.8"]' });
+    expect(install.deployment?.source.filename).toBe('all.yaml');
+    expect(install.diagnostics.map(formatDiagnostic)).toEqual([
+      'info unused-object cm.yaml:1:1: ConfigMap kube-dns again, the same as at all.yaml:23:1; read once',
+      'info unused-object deploy.yaml:1:1: Deployment kube-dns again, the same as at all.yaml:1:1; read once',
+      'info unused-object svc.yaml:1:1: Service kube-dns again, the same as at all.yaml:18:1; read once',
+    ]);
+    const changed = deploymentYaml({ kubedns: ['--domain=corp.example.'] });
+    expect(() => readKubeDnsInstall([{ text: all, filename: 'all.yaml' }, { text: changed, filename: 'deploy.yaml' }])).toThrowError(
+      /^deploy\.yaml:1:1: a second Deployment kube-dns with other containers than the one at all\.yaml:1:1; give it once$/,
+    );
+  });
+
+  it('takes the kube-dns ConfigMap from whichever text holds it; other ConfigMaps are named, not a second kube-dns one', () => {
+    // `kubectl get deploy,cm -n kube-system -o yaml` as the Deployment file holds kube-proxy's ConfigMap too.
+    const kubeProxy = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: kube-proxy, namespace: kube-system}\ndata: {config.conf: x}\n';
+    const install = readKubeDnsInstall([
+      { text: configMapYaml({ upstreamNameservers: '["8.8.8.8"]' }), filename: 'cm.yaml' },
+      { text: `${deploymentYaml()}---\n${kubeProxy}`, filename: 'deploy.yaml' },
+    ]);
+    expect(install.configMap?.name).toBe('kube-dns');
+    expect(install.diagnostics.map(formatDiagnostic)).toEqual(["info unused-object deploy.yaml:18:1: ConfigMap kube-proxy is not the kube-dns ConfigMap (that is kube-dns); not read"]);
+    const swapped = readKubeDnsInstall([
+      { text: `${deploymentYaml()}---\n${kubeProxy}`, filename: 'deploy.yaml' },
+      { text: configMapYaml({ upstreamNameservers: '["8.8.8.8"]' }), filename: 'cm.yaml' },
+    ]);
+    expect(swapped.configMap?.data).toEqual({ upstreamNameservers: '["8.8.8.8"]' });
+    expect(() => readKubeDnsInstall([{ text: kubeProxy, filename: 'a.yaml' }, { text: kubeProxy.replace('kube-proxy', 'other'), filename: 'b.yaml' }])).toThrowError(
+      /^b\.yaml: ConfigMaps in a\.yaml and b\.yaml, none named kube-dns; give the kube-dns ConfigMap once$/,
+    );
   });
 });
