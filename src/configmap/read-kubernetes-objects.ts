@@ -16,7 +16,9 @@ export type KubernetesObjectInputErrorCode =
   /** A field that must be a list of strings (`command`, `args`), a list of containers, etc. is something else. */
   | 'invalid-field'
   /** The same workload (kind, namespace and name) given twice with different containers. */
-  | 'several-workloads';
+  | 'several-workloads'
+  /** A text given as the kube-dns workload (or Service) holds none. */
+  | 'object-missing';
 
 /** An object of a kube-dns install is malformed; the message is `FILE:LINE:COL: reason`. */
 export class KubernetesObjectInputError extends KubeDnsToCoreDnsError {

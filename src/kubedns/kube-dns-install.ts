@@ -26,6 +26,12 @@ import type { SidecarArgs } from './sidecar-args.js';
 export interface KubeDnsInstallSource {
   readonly text: string;
   readonly filename?: string;
+  /**
+   * What the text was given as (the CLI's `--kube-dns-deployment`, `--kube-dns-service`): it must
+   * hold a kube-dns workload, or a Service; otherwise a {@link KubernetesObjectInputError}
+   * (`object-missing`) names what it holds (a CoreDNS Deployment given by mistake, say).
+   */
+  readonly holds?: 'workload' | 'service';
 }
 
 export interface ReadKubeDnsInstallOptions {
@@ -102,6 +108,10 @@ export function readKubeDnsInstall(sources: readonly KubeDnsInstallSource[], opt
   const workloads: WorkloadObject[] = [];
   const services: ServiceObject[] = [];
   const read = sources.map((source) => ({ text: source.text, filename: source.filename ?? '<input>', objects: readKubernetesObjects(source.text, { filename: source.filename ?? '<input>' }) }));
+  sources.forEach((source, index) => {
+    const objects = read[index]?.objects;
+    if (source.holds !== undefined && objects !== undefined) requireObject(source.holds, objects, source.filename ?? '<input>');
+  });
   for (const { objects } of read) {
     workloads.push(...objects.workloads);
     services.push(...objects.services);
@@ -110,7 +120,7 @@ export function readKubeDnsInstall(sources: readonly KubeDnsInstallSource[], opt
     }
   }
   const configMap = readConfigMapOnce(read, options, diagnostics);
-  const workload = pick(workloads, (entry) => entry.containers.some((container) => containerRole(container) !== undefined));
+  const workload = pick(workloads, isKubeDnsWorkload);
   for (const other of workloads) {
     if (other === workload) continue;
     if (workload !== undefined && other.name === workload.name && other.kind === workload.kind && other.namespace === workload.namespace) {
@@ -124,7 +134,14 @@ export function readKubeDnsInstall(sources: readonly KubeDnsInstallSource[], opt
       diagnostics.push(unused(other.source, `${other.kind} ${other.name ?? '(unnamed)'} again, the same as at ${where(workload.source)}; read once`));
       continue;
     }
-    diagnostics.push(unused(other.source, `${other.kind} ${other.name ?? '(unnamed)'} is not the kube-dns workload (that is ${workload?.name ?? 'none'}); not read`));
+    diagnostics.push(
+      unused(
+        other.source,
+        isKubeDnsWorkload(other)
+          ? `${other.kind} ${other.name ?? '(unnamed)'} is not the kube-dns workload (that is ${workload?.name ?? '(unnamed)'}); not read`
+          : `${other.kind} ${other.name ?? '(unnamed)'} runs no kubedns, dnsmasq or sidecar container (containers: ${other.containers.map((container) => container.name).join(', ') || 'none'}); not read`,
+      ),
+    );
   }
   const service = pick(services, () => true);
   for (const other of services) {
@@ -186,6 +203,24 @@ function readConfigMapOnce(read: readonly ReadSource[], options: ReadKubeDnsInst
     }
   }
   return configMap;
+}
+
+function isKubeDnsWorkload(workload: WorkloadObject): boolean {
+  return workload.containers.some((container) => containerRole(container) !== undefined);
+}
+
+/** Refuses a text given as the workload (or the Service) that holds none, naming what it holds. */
+function requireObject(holds: 'workload' | 'service', objects: KubernetesObjects, filename: string): void {
+  if (holds === 'workload' ? objects.workloads.some(isKubeDnsWorkload) : objects.services.length > 0) return;
+  const found = [
+    ...objects.workloads.map((workload) => `${workload.kind} ${workload.name ?? '(unnamed)'} (containers: ${workload.containers.map((container) => container.name).join(', ') || 'none'})`),
+    ...objects.services.map((service) => `Service ${service.name ?? '(unnamed)'}`),
+    ...objects.configMaps.map((configMap) => `ConfigMap ${configMap.name ?? '(a data map)'}`),
+    ...objects.others.map((other) => `${other.kind ?? 'an object'} ${other.name ?? '(unnamed)'}`),
+  ];
+  const wanted = holds === 'workload' ? 'no kube-dns workload (a Deployment or ReplicationController with a kubedns, dnsmasq or sidecar container)' : 'no Service';
+  const shown = found.length > 5 ? [...found.slice(0, 5), `${found.length - 5} more`] : found;
+  throw new KubernetesObjectInputError('object-missing', `${wanted} in this file; it holds ${shown.length === 0 ? 'no Kubernetes object' : shown.join('; ')}`, { filename });
 }
 
 /** The object named kube-dns, else the first that fits. */

@@ -179,4 +179,18 @@ spec:
     expect(await main(['--kube-dns-deployment', '-'], memoryIo({ stdin: deployment }))).toBe(2);
     expect(await main(['--batch', '--kube-dns-deployment', 'deploy.yaml'], memoryIo())).toBe(2);
   });
+
+  it('refuses a --kube-dns-deployment file without a kube-dns workload (a CoreDNS Deployment) and a --kube-dns-service file without a Service', async () => {
+    const coreDns = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: coredns}\nspec: {template: {spec: {containers: [{name: coredns}]}}}\n';
+    const io = memoryIo({ files: { 'cm.yaml': configMap, 'coredns.yaml': coreDns, 'svc.yaml': service } });
+    expect(await main(['--kube-dns-deployment', 'coredns.yaml', 'cm.yaml'], io)).toBe(2);
+    expect(io.out()).toBe('');
+    expect(io.err()).toMatch(/^kube-dns-to-coredns: coredns\.yaml: no kube-dns workload .* it holds Deployment coredns \(containers: coredns\)\n$/);
+    const check = memoryIo({ files: { 'cm.yaml': configMap, 'coredns.yaml': coreDns, 'Corefile': '.:53 {\n    forward . 10.0.0.10\n}\n' } });
+    expect(await main(['check', '--kube-dns', 'cm.yaml', '--kube-dns-deployment', 'coredns.yaml', '--corefile', 'Corefile'], check)).toBe(2);
+    expect(check.err()).toContain('coredns.yaml: no kube-dns workload');
+    const noService = memoryIo({ files: { 'cm.yaml': configMap, 'deploy.yaml': deployment } });
+    expect(await main(['--kube-dns-service', 'deploy.yaml', 'cm.yaml'], noService)).toBe(2);
+    expect(noService.err()).toContain('deploy.yaml: no Service in this file; it holds Deployment kube-dns');
+  });
 });

@@ -104,4 +104,17 @@ describe('readKubeDnsInstall', () => {
       /^b\.yaml: ConfigMaps in a\.yaml and b\.yaml, none named kube-dns; give the kube-dns ConfigMap once$/,
     );
   });
+  it('refuses a text given as the workload or the Service that holds none, naming what it holds', () => {
+    const coreDns = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: coredns}\nspec: {template: {spec: {containers: [{name: coredns, image: registry.k8s.io/coredns/coredns:v1.11.1}]}}}\n';
+    const cm = { text: configMapYaml({ upstreamNameservers: '["8.8.8.8"]' }), filename: 'cm.yaml' };
+    expect(() => readKubeDnsInstall([cm, { text: coreDns, filename: 'deploy.yaml', holds: 'workload' }])).toThrowError(
+      /^deploy\.yaml: no kube-dns workload \(a Deployment or ReplicationController with a kubedns, dnsmasq or sidecar container\) in this file; it holds Deployment coredns \(containers: coredns\)$/,
+    );
+    expect(() => readKubeDnsInstall([cm, { text: deploymentYaml(), filename: 'svc.yaml', holds: 'service' }])).toThrowError(/^svc\.yaml: no Service in this file; it holds Deployment kube-dns/);
+    expect(readKubeDnsInstall([cm, { text: `${deploymentYaml()}---\n${serviceYaml()}`, filename: 'both.yaml', holds: 'service' }]).service?.clusterIP).toBe('10.96.0.10');
+    // Without `holds`, a CoreDNS Deployment beside the ConfigMap is named, and what it runs said.
+    expect(readKubeDnsInstall([cm, { text: coreDns, filename: 'deploy.yaml' }]).diagnostics.map(formatDiagnostic)).toEqual([
+      'info unused-object deploy.yaml:1:1: Deployment coredns runs no kubedns, dnsmasq or sidecar container (containers: coredns); not read',
+    ]);
+  });
 });

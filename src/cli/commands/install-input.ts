@@ -26,10 +26,15 @@ export async function readKubeDnsInstallInput(
   const readers = [file ?? '-', extraFiles.deployment, extraFiles.service].filter((path) => path === '-');
   if (readers.length > 1) throw new UsageError('only one of FILE, --kube-dns-deployment and --kube-dns-service can read standard input');
   const sources: KubeDnsInstallSource[] = [];
-  for (const path of [file, extraFiles.deployment, extraFiles.service]) {
+  const given = [
+    { path: file, holds: undefined },
+    { path: extraFiles.deployment, holds: 'workload' as const },
+    { path: extraFiles.service, holds: 'service' as const },
+  ];
+  for (const { path, holds } of given) {
     if (path === undefined && sources.length > 0) continue;
     const source = await readSource(path, io, INPUT_LIMITS.configMap);
-    sources.push({ text: source.text, filename: source.name });
+    sources.push({ text: source.text, filename: source.name, ...(holds === undefined || path === undefined ? {} : { holds }) });
   }
   const install = readKubeDnsInstall(sources, name === undefined ? {} : { configMapName: name });
   if (install.configMap === undefined && install.deployment === undefined && install.service === undefined) {
