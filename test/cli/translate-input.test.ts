@@ -180,6 +180,28 @@ spec:
     expect(await main(['--batch', '--kube-dns-deployment', 'deploy.yaml'], memoryIo())).toBe(2);
   });
 
+  it('names the objects node-cache and kubeadm do not read: the Deployment and Service of a List, another ConfigMap', async () => {
+    const list = `kind: List\nitems:\n${[deployment, service, configMap.replace('10.0.0.10', '192.0.2.1'), 'kind: ConfigMap\nmetadata: {name: kube-proxy}\ndata: {a: b}\n']
+      .map((document) => document.trimEnd().replace(/^/gm, '  ').replace(/^ {2}/, '- '))
+      .join('\n')}\n`;
+    const nodeLocal = memoryIo({ files: { 'all.yaml': list } });
+    expect(await main(['--node-local-dns', '1.26.7', '--local-ip', '169.254.20.10', '--upstream-ip', '10.96.0.20', 'all.yaml'], nodeLocal)).toBe(0);
+    expect(nodeLocal.err().split('\n').filter((line) => line.startsWith('info unused-object'))).toEqual([
+      'info unused-object all.yaml:3:3: Deployment kube-dns: node-cache reads only the kube-dns ConfigMap; not read',
+      'info unused-object all.yaml:15:3: Service kube-dns: node-cache reads only the kube-dns ConfigMap; not read',
+      'info unused-object all.yaml:23:3: ConfigMap kube-proxy: node-cache reads only the kube-dns ConfigMap; not read',
+    ]);
+    const preflight = memoryIo({ files: { 'all.yaml': list } });
+    expect(await main(['check', '--node-local-dns', '1.26.7', '--kube-dns', 'all.yaml'], preflight)).toBe(0);
+    expect(preflight.err()).toContain('info unused-object all.yaml:3:3: Deployment kube-dns: node-cache reads only the kube-dns ConfigMap; not read');
+    const kubeadm = memoryIo({ files: { 'all.yaml': list } });
+    expect(await main(['--kubeadm', '1.19', 'all.yaml'], kubeadm)).toBe(0);
+    expect(kubeadm.err()).toContain('info unused-object all.yaml:15:3: Service kube-dns: kubeadm reads only the kube-dns ConfigMap; not read');
+    const alone = memoryIo({ files: { 'cm.yaml': configMap } });
+    expect(await main(['--node-local-dns', '1.26.7', '--local-ip', '169.254.20.10', '--upstream-ip', '10.96.0.20', 'cm.yaml'], alone)).toBe(0);
+    expect(alone.err()).not.toContain('unused-object');
+  });
+
   it('refuses a --kube-dns-deployment file without a kube-dns workload (a CoreDNS Deployment) and a --kube-dns-service file without a Service', async () => {
     const coreDns = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: coredns}\nspec: {template: {spec: {containers: [{name: coredns}]}}}\n';
     const io = memoryIo({ files: { 'cm.yaml': configMap, 'coredns.yaml': coreDns, 'svc.yaml': service } });
