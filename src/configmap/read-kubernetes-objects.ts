@@ -52,6 +52,8 @@ export interface ObjectContainer {
   readonly env: readonly ObjectEnvVar[];
   /** True when the container takes variables from `envFrom` (known only at run time). */
   readonly envFrom: boolean;
+  /** Where each item of `command` and `args` is written, for diagnostics about one argument. */
+  readonly positions: { readonly command: readonly (SourcePosition | undefined)[]; readonly args: readonly (SourcePosition | undefined)[] };
 }
 
 /** A Deployment, ReplicationController, DaemonSet or ReplicaSet: its Pod template's containers. */
@@ -177,13 +179,19 @@ class ObjectReader {
       const at = [...podPath, 'containers', index];
       if (!isRecord(container) || typeof container['name'] !== 'string') this.fail(documentIndex, at, 'a container must be a mapping with a name');
       const image = container['image'];
+      const command = this.stringList(container, 'command', documentIndex, at);
+      const args = this.stringList(container, 'args', documentIndex, at);
       return {
         name: container['name'],
         image: typeof image === 'string' ? image : undefined,
-        command: this.stringList(container, 'command', documentIndex, at),
-        args: this.stringList(container, 'args', documentIndex, at),
+        command,
+        args,
         env: this.env(container, documentIndex, at),
         envFrom: Array.isArray(container['envFrom']) && container['envFrom'].length > 0,
+        positions: {
+          command: (command ?? []).map((_, index) => this.locator.locate(documentIndex, [...at, 'command', index])),
+          args: (args ?? []).map((_, index) => this.locator.locate(documentIndex, [...at, 'args', index])),
+        },
       };
     });
   }

@@ -9,6 +9,7 @@ import type { KubernetesObjects, ObjectContainer, ObjectSource, ServiceObject, W
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { formatAt } from '../util/source-position.js';
+import type { SourcePosition } from '../util/source-position.js';
 import { readContainerArgv } from './container-args.js';
 import type { ContainerArgv } from './container-args.js';
 import { parseDnsmasqArgs } from './dnsmasq-options.js';
@@ -267,7 +268,7 @@ function readDeployment(workload: WorkloadObject, diagnostics: Diagnostic[]): Ku
     for (const reference of argv.unresolved) {
       diagnostics.push(
         diagnostic('container-args-unresolved', {
-          key,
+          key: positionKey(workload.source.filename, container.positions[reference.field][reference.index]) ?? key,
           path: `[container ${container.name}].${reference.field}[${reference.index}]`,
           message: `$(${reference.name}) is ${reference.reason === 'run-time' ? 'set from valueFrom, known only in the running Pod' : container.envFrom ? 'not in env (perhaps from envFrom, known only in the running Pod)' : 'not defined in env, so the program received it as written'}; read as written`,
         }),
@@ -283,7 +284,7 @@ function readDeployment(workload: WorkloadObject, diagnostics: Diagnostic[]): Ku
     else if (role === 'sidecar') sidecar = { container: container.name, image: container.image, argv, args: parseSidecarArgs(programArguments) };
     else dnsmasq = readDnsmasqContainer(container, argv, programArguments);
   }
-  reportRefusals(key, kubedns, dnsmasq, sidecar, diagnostics);
+  reportRefusals(workload, key, kubedns, dnsmasq, sidecar, diagnostics);
   return { kind: workload.kind, name: workload.name, namespace: workload.namespace, source: workload.source, kubedns, dnsmasq, sidecar };
 }
 
@@ -305,13 +306,25 @@ function readDnsmasqContainer(container: ObjectContainer, argv: ContainerArgv, p
 
 /** An argument a program refuses: it exits before serving, so the Pod never ran with these arguments. */
 function reportRefusals(
+  workload: WorkloadObject,
   key: string,
   kubedns: KubeDnsDeployment['kubedns'],
   dnsmasq: KubeDnsDeployment['dnsmasq'],
   sidecar: KubeDnsDeployment['sidecar'],
   diagnostics: Diagnostic[],
 ): void {
-  const refuse = (container: string, message: string) => diagnostics.push(diagnostic('deployment-program-exits', { key, path: `[container ${container}]`, message }));
+  // `index` counts the program's arguments (after the nanny's `--` for dnsmasq): the diagnostic points at the item of command or args that holds it.
+  const refuse = (container: string, message: string, index?: number) => {
+    const written = index === undefined ? undefined : writtenArgument(workload, container, index);
+    diagnostics.push(
+      diagnostic('deployment-program-exits', {
+        key: (written === undefined ? undefined : positionKey(workload.source.filename, written.position)) ?? key,
+        path: `[container ${container}]${written === undefined ? '' : `.${written.field}[${written.index}]`}`,
+        message,
+      }),
+    );
+  };
+  const dnsmasqStart = dnsmasq?.nanny === undefined ? 0 : (dnsmasq.argv.programArguments ?? []).indexOf('--') + 1;
   const values = kubedns?.args.values;
   if (kubedns !== undefined && values?.configMap !== undefined && values.configDir !== undefined) {
     // cmd/kube-dns/app/server.go: "Cannot use both ConfigMap and ConfigDir".
@@ -320,11 +333,26 @@ function reportRefusals(
   for (const reading of [kubedns, sidecar]) {
     if (reading === undefined) continue;
     const program = reading === kubedns ? 'kube-dns' : 'the sidecar';
-    if (reading.args.problem !== undefined) refuse(reading.container, `${program} exits on '${reading.args.problem.token}' (${reading.args.problem.kind})`);
-    for (const entry of reading.args.invalid) refuse(reading.container, `${program} refuses --${entry.setting.name}=${entry.setting.value}: ${entry.reason}`);
+    if (reading.args.problem !== undefined) refuse(reading.container, `${program} exits on '${reading.args.problem.token}' (${reading.args.problem.kind})`, reading.args.problem.index);
+    for (const entry of reading.args.invalid) refuse(reading.container, `${program} refuses --${entry.setting.name}=${entry.setting.value}: ${entry.reason}`, entry.setting.index);
   }
   if (dnsmasq === undefined) return;
-  if (dnsmasq.nanny?.problem !== undefined) refuse(dnsmasq.container, `dnsmasq-nanny exits on '${dnsmasq.nanny.problem.token}' (${dnsmasq.nanny.problem.kind})`);
-  if (dnsmasq.dnsmasq.problem !== undefined) refuse(dnsmasq.container, `dnsmasq exits on '${dnsmasq.dnsmasq.problem.token}': ${dnsmasq.dnsmasq.problem.reason}`);
-  for (const entry of dnsmasq.dnsmasq.invalid) refuse(dnsmasq.container, `dnsmasq refuses ${entry.option.text}: ${entry.reason}`);
+  if (dnsmasq.nanny?.problem !== undefined) refuse(dnsmasq.container, `dnsmasq-nanny exits on '${dnsmasq.nanny.problem.token}' (${dnsmasq.nanny.problem.kind})`, dnsmasq.nanny.problem.index);
+  if (dnsmasq.dnsmasq.problem !== undefined) refuse(dnsmasq.container, `dnsmasq exits on '${dnsmasq.dnsmasq.problem.token}': ${dnsmasq.dnsmasq.problem.reason}`, dnsmasqStart + dnsmasq.dnsmasq.problem.index);
+  for (const entry of dnsmasq.dnsmasq.invalid) refuse(dnsmasq.container, `dnsmasq refuses ${entry.option.text}: ${entry.reason}`, dnsmasqStart + entry.option.index);
+}
+
+/** The item of `command` or `args` that holds the program's argument `index` (argv[1 + index]), with its position. */
+function writtenArgument(workload: WorkloadObject, containerName: string, index: number): { field: 'command' | 'args'; index: number; position: SourcePosition | undefined } | undefined {
+  const container = workload.containers.find((entry) => entry.name === containerName);
+  if (container === undefined) return undefined;
+  const command = container.command ?? [];
+  if (command.length > 0 && index + 1 < command.length) return { field: 'command', index: index + 1, position: container.positions.command[index + 1] };
+  const argsIndex = command.length > 0 ? index - (command.length - 1) : index;
+  if (container.args === undefined || argsIndex >= container.args.length) return undefined;
+  return { field: 'args', index: argsIndex, position: container.positions.args[argsIndex] };
+}
+
+function positionKey(filename: string, position: SourcePosition | undefined): string | undefined {
+  return position === undefined ? undefined : `${filename}:${position.line}:${position.column}`;
 }

@@ -47,11 +47,22 @@ describe('readKubeDnsInstall', () => {
       '      - name: healthz\n        image: registry.k8s.io/exechealthz-amd64:1.2\n      - name: sidecar',
     );
     const install = readKubeDnsInstall([{ text, filename: 'd.yaml' }]);
-    expect(install.diagnostics.map((entry) => `${entry.severity} ${entry.code} ${entry.path ?? ''}`)).toEqual([
-      'warning container-args-unresolved [container kubedns].args[0]',
-      'info unused-container [container healthz]',
-      'error deployment-program-exits [container kubedns]',
-      'error deployment-program-exits [container kubedns]',
+    // Each points at the argument as written (FILE:LINE:COL of the item in args).
+    expect(install.diagnostics.map((entry) => `${entry.severity} ${entry.code} ${entry.key} ${entry.path ?? ''}`)).toEqual([
+      'warning container-args-unresolved d.yaml:10:17 [container kubedns].args[0]',
+      'info unused-container d.yaml:1:1 [container healthz]',
+      'error deployment-program-exits d.yaml:10:39 [container kubedns].args[1]',
+      'error deployment-program-exits d.yaml:10:17 [container kubedns].args[0]',
+    ]);
+  });
+
+  it('points a refused dnsmasq argument at its item in command or args, after the nanny\'s --', () => {
+    const text = deploymentYaml({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--server=/a.example/1.2.3.4#99999'] })
+      .replace('image: registry.k8s.io/dns/k8s-dns-dnsmasq-nanny:1.26.7', 'image: registry.k8s.io/dns/k8s-dns-dnsmasq-nanny:1.26.7\n        command: ["/dnsmasq-nanny", "-v=2", "--bogus"]');
+    const install = readKubeDnsInstall([{ text, filename: 'd.yaml' }]);
+    expect(install.diagnostics.map((entry) => `${entry.code} ${entry.key} ${entry.path ?? ''}`)).toEqual([
+      'deployment-program-exits d.yaml:13:46 [container dnsmasq].command[2]',
+      'deployment-program-exits d.yaml:14:320 [container dnsmasq].args[13]',
     ]);
   });
 
