@@ -72,6 +72,8 @@ export interface ServiceObject {
   readonly clusterIP: string | undefined;
   /** `spec.clusterIPs`, when given. */
   readonly clusterIPs: readonly string[];
+  /** Where `spec.clusterIP` (else `spec.clusterIPs[0]`) is written. */
+  readonly clusterIPPosition: SourcePosition | undefined;
   readonly source: ObjectSource;
 }
 
@@ -81,6 +83,8 @@ export interface OtherObject {
   readonly name: string | undefined;
   readonly namespace: string | undefined;
   readonly source: ObjectSource;
+  /** For a document or List item that is not a mapping (`a string`, `a sequence`, `null`): what it is. */
+  readonly notAnObject?: string;
 }
 
 export interface KubernetesObjects {
@@ -127,20 +131,32 @@ export function readKubernetesObjects(text: string, options: { readonly filename
     if (WORKLOAD_KINDS.has(kind)) {
       workloads.push({ kind: kind as string, ...common, containers: reader.containers(object, documentIndex, path), source: where });
     } else if (kind === 'Service') {
-      services.push({ ...common, ...reader.clusterIPs(object), source: where });
+      services.push({ ...common, ...reader.clusterIPs(object, documentIndex, path), source: where });
     } else if (kind === 'ConfigMap') {
       configMaps.push({ kind, ...common, source: where });
     } else if (kind !== undefined || object['apiVersion'] !== undefined) {
       others.push({ kind, ...common, source: where });
     }
   };
+  const notObject = (value: unknown, documentIndex: number, path: readonly (string | number)[]) => {
+    const what = value === null ? 'null' : Array.isArray(value) ? 'a sequence' : `a ${typeof value}`;
+    others.push({ kind: undefined, name: undefined, namespace: undefined, source: { filename, position: locator.locate(documentIndex, path) }, notAnObject: what });
+  };
   documents.forEach((document, documentIndex) => {
-    if (!isRecord(document)) return;
+    // An empty document (`---` twice, a trailing `---`) is null: nothing to read.
+    if (document === null || document === undefined) return;
+    if (!isRecord(document)) {
+      notObject(document, documentIndex, []);
+      return;
+    }
     const kind = typeof document['kind'] === 'string' ? document['kind'] : undefined;
     if (kind !== undefined && kind in LIST_ITEM_KIND && Array.isArray(document['items'])) {
       const itemKind = LIST_ITEM_KIND[kind];
       document['items'].forEach((item: unknown, index) => {
-        if (!isRecord(item)) return;
+        if (!isRecord(item)) {
+          notObject(item, documentIndex, ['items', index]);
+          return;
+        }
         const own = typeof item['kind'] === 'string' ? item['kind'] : itemKind;
         visit(item, own, documentIndex, ['items', index]);
       });
@@ -219,10 +235,11 @@ class ObjectReader {
     });
   }
 
-  clusterIPs(object: Record<string, unknown>): { clusterIP: string | undefined; clusterIPs: string[] } {
+  clusterIPs(object: Record<string, unknown>, documentIndex: number, path: readonly (string | number)[]): { clusterIP: string | undefined; clusterIPs: string[]; clusterIPPosition: SourcePosition | undefined } {
     const spec = isRecord(object['spec']) ? object['spec'] : {};
     const clusterIP = typeof spec['clusterIP'] === 'string' ? spec['clusterIP'] : undefined;
     const clusterIPs = Array.isArray(spec['clusterIPs']) ? spec['clusterIPs'].filter((ip): ip is string => typeof ip === 'string') : [];
-    return { clusterIP, clusterIPs };
+    const field = clusterIP === undefined ? ['clusterIPs', 0] : ['clusterIP'];
+    return { clusterIP, clusterIPs, clusterIPPosition: clusterIP === undefined && clusterIPs.length === 0 ? undefined : this.locator.locate(documentIndex, [...path, 'spec', ...field]) };
   }
 }

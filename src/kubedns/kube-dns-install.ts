@@ -7,6 +7,7 @@ import { ConfigMapInputError } from '../configmap/config-map-data.js';
 import { KubernetesObjectInputError, readKubernetesObjects } from '../configmap/read-kubernetes-objects.js';
 import type { KubernetesObjects, ObjectContainer, ObjectSource, ServiceObject, WorkloadObject } from '../configmap/read-kubernetes-objects.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
+import { parseGoIP } from '../dns/go-net.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { formatAt } from '../util/source-position.js';
 import type { SourcePosition } from '../util/source-position.js';
@@ -117,7 +118,14 @@ export function readKubeDnsInstall(sources: readonly KubeDnsInstallSource[], opt
     workloads.push(...objects.workloads);
     services.push(...objects.services);
     for (const other of objects.others) {
-      diagnostics.push(unused(other.source, `${other.kind ?? 'an object'}${other.name === undefined ? '' : ` ${other.name}`} plays no part in kube-dns's DNS settings; not read`));
+      diagnostics.push(
+        unused(
+          other.source,
+          other.notAnObject !== undefined
+            ? `${other.notAnObject} where a Kubernetes object was expected; not read`
+            : `${other.kind ?? 'an object'}${other.name === undefined ? '' : ` ${other.name}`} plays no part in kube-dns's DNS settings; not read`,
+        ),
+      );
     }
   }
   const configMap = readConfigMapOnce(read, options, diagnostics);
@@ -153,7 +161,7 @@ export function readKubeDnsInstall(sources: readonly KubeDnsInstallSource[], opt
   return {
     configMap,
     deployment: workload === undefined ? undefined : readDeployment(workload, diagnostics),
-    service: service === undefined ? undefined : { name: service.name, namespace: service.namespace, clusterIP: serviceIp(service), source: service.source },
+    service: service === undefined ? undefined : { name: service.name, namespace: service.namespace, clusterIP: checkedServiceIp(service), source: service.source },
     diagnostics,
   };
 }
@@ -232,6 +240,18 @@ function pick<T extends { readonly name: string | undefined }>(objects: readonly
 function serviceIp(service: ServiceObject): string | undefined {
   const ip = service.clusterIP ?? service.clusterIPs[0];
   return ip === undefined || ip === '' || ip === 'None' ? undefined : ip;
+}
+
+/** The Service's cluster IP, refused at its position when it is not an IP (the API server refuses it too). */
+function checkedServiceIp(service: ServiceObject): string | undefined {
+  const ip = serviceIp(service);
+  if (ip !== undefined && parseGoIP(ip) === undefined) {
+    throw new KubernetesObjectInputError('invalid-field', `Service ${service.name ?? '(unnamed)'}: spec.clusterIP '${ip}' is not an IP address`, {
+      filename: service.source.filename,
+      position: service.clusterIPPosition ?? service.source.position,
+    });
+  }
+  return ip;
 }
 
 function unused(source: ObjectSource, message: string): Diagnostic {

@@ -31,6 +31,18 @@ describe('readKubernetesObjects', () => {
     expect(apiList.workloads.map((workload) => workload.kind)).toEqual(['Deployment']);
   });
 
+  it('lists documents and List items that are not objects (a string, a sequence, null), but not empty documents', () => {
+    const text = '---\n---\nhello\n---\n- a\n---\nkind: List\nitems:\n- null\n- "x"\n- {kind: ConfigMap, metadata: {name: kube-dns}}\n---\n';
+    const objects = readKubernetesObjects(text, { filename: 'all.yaml' });
+    expect(objects.others.map((other) => [other.notAnObject, other.source.position?.line])).toEqual([
+      ['a string', 3],
+      ['a sequence', 5],
+      ['null', 9],
+      ['a string', 10],
+    ]);
+    expect(objects.configMaps.map((configMap) => configMap.name)).toEqual(['kube-dns']);
+  });
+
   it('keeps env values and valueFrom entries apart, and envFrom as a flag', () => {
     const objects = readKubernetesObjects(
       'kind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n      - name: kubedns\n        envFrom: [{configMapRef: {name: x}}]\n        env:\n        - {name: A, value: "1"}\n        - name: B\n          valueFrom: {fieldRef: {fieldPath: status.podIP}}\n',

@@ -128,4 +128,9 @@ describe('readKubeDnsInstall', () => {
       'info unused-object deploy.yaml:1:1: Deployment coredns runs no kubedns, dnsmasq or sidecar container (containers: coredns); not read',
     ]);
   });
+  it("refuses a Service whose clusterIP is not an IP, at the field; a headless Service has none", () => {
+    const cm = { text: configMapYaml({ upstreamNameservers: '["8.8.8.8"]' }), filename: 'cm.yaml' };
+    expect(() => readKubeDnsInstall([cm, { text: serviceYaml('10.96.0.1O'), filename: 'svc.yaml' }])).toThrowError(/^svc\.yaml:4:8: Service kube-dns: spec\.clusterIP '10\.96\.0\.1O' is not an IP address$/);
+    expect(readKubeDnsInstall([cm, { text: serviceYaml('None'), filename: 'svc.yaml' }]).service?.clusterIP).toBeUndefined();
+  });
 });

@@ -55,10 +55,11 @@ function objectsNotRead(text: string, filename: string, document: KubeDnsConfigM
     const reason = error instanceof KubeDnsToCoreDnsError ? error.message : String(error);
     return [diagnostic('unused-object', { key: filename, message: `${reader} reads only the kube-dns ConfigMap; the other objects of this input are not read (${reason})` })];
   }
-  const named = (object: { readonly kind: string | undefined; readonly name: string | undefined }) => `${object.kind ?? 'an object'} ${object.name ?? '(unnamed)'}`;
+  const named = (object: { readonly kind: string | undefined; readonly name: string | undefined; readonly notAnObject?: string }) =>
+    object.notAnObject === undefined ? `${object.kind ?? 'an object'} ${object.name ?? '(unnamed)'}` : `${object.notAnObject}, not a Kubernetes object`;
   const at = (source: ObjectSource) => (source.position === undefined ? source.filename : `${source.filename}:${source.position.line}:${source.position.column}`);
   let chosen = false;
-  const notRead: { readonly object: { readonly kind: string | undefined; readonly name: string | undefined }; readonly source: ObjectSource }[] = [];
+  const notRead: { readonly object: { readonly kind: string | undefined; readonly name: string | undefined; readonly notAnObject?: string }; readonly source: ObjectSource }[] = [];
   for (const configMap of objects.configMaps) {
     if (!chosen && configMap.name === document.name) chosen = true;
     else notRead.push({ object: configMap, source: configMap.source });
