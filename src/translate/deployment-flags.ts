@@ -31,6 +31,8 @@ export interface DeploymentAddress {
   readonly zone: string;
   readonly address: string | undefined;
   readonly text: string;
+  /** From `--server=/zone/` (dnsmasq answers from local data only), not `--address`. */
+  readonly localOnly?: boolean;
 }
 
 /** What the translation does because of the Deployment's arguments (or the stock manifest's). */
@@ -145,7 +147,7 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
     const text = server.option.text;
     if (server.target.kind === 'local-only' && server.domains !== undefined && !server.domains.includes('') && templatesAvailable(features)) {
       // dnsmasq 2.90 answers NXDOMAIN for these names, unless a server address is given for the same domain (checked on loopback).
-      for (const domain of server.domains) localOnly.push({ zone: domain.toLowerCase().replace(/\.$/, ''), address: undefined, text });
+      for (const domain of server.domains) localOnly.push({ zone: domain.toLowerCase().replace(/\.$/, ''), address: undefined, text, localOnly: true });
       continue;
     }
     if (server.target.kind !== 'upstream') {
@@ -274,13 +276,10 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
     }
     const translated = zones.filter((zone) => !kubernetesZones.includes(zone));
     if (translated.length === 0) continue;
+    // Whether a template block answers them depends on the stub domains of the ConfigMap too: the translation says so (planTemplates).
     for (const zone of translated) addresses.push({ zone, address: entry.address, text });
-    push('dnsmasq-option-translated', name, text, `${translated.join(', ')} answered ${entry.address === undefined ? 'NXDOMAIN' : `with ${entry.address}`} by a template block`);
   }
-  for (const entry of localOnly) {
-    addresses.push(entry);
-    push('dnsmasq-option-translated', name, entry.text, `${entry.zone} answered NXDOMAIN by a template block (dnsmasq answers from local data only)`);
-  }
+  addresses.push(...localOnly);
   if (dnsmasq.domainNeeded) push('deployment-flag-not-translated', name, as('domain-needed', '--domain-needed'), 'dnsmasq never forwarded names without a dot; CoreDNS forwards them');
   if (dnsmasq.port !== undefined) push('deployment-flag', name, as('port', `--port=${dnsmasq.port}`), 'the port dnsmasq listened on inside the Pod; the Service maps clients to it');
   for (const option of dnsmasq.otherOptions) reportOtherOption(option, name, push);

@@ -583,6 +583,8 @@ function planTemplates(plan: DeploymentPlan, stubs: readonly PlannedStub[], cont
       report(context, 'deployment-flag', 'container dnsmasq', where, `dnsmasq answered '${normalized.zone}' with ${entry.address} and never used its servers: the template replaces the stub block`);
     }
     taken.add(normalized.zone);
+    const answer = entry.address === undefined ? 'NXDOMAIN' : `with ${entry.address}`;
+    report(context, 'dnsmasq-option-translated', 'container dnsmasq', where, `${normalized.zone} answered ${answer} by a template block${entry.localOnly === true ? ' (dnsmasq answers from local data only)' : ''}`);
     const type = entry.address === undefined ? undefined : entry.address.includes(':') ? 'AAAA' : 'A';
     const directives: Directive[] =
       entry.address === undefined || type === undefined

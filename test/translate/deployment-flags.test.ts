@@ -65,6 +65,12 @@ describe('translateKubeDnsInstall', () => {
     expect(block(translation.corefile, 'acme.local:53')).toContain('    forward . 10.0.0.1\n');
     expect(block(translation.corefile, 'fixed.corp:53')).toContain('answer "{{ .Name }} 0 IN A 192.0.2.9"');
     expect(translation.corefile).not.toContain('10.0.0.2');
+    // Each flag is described once, as what the Corefile does: acme.local keeps its stub block, so no 'answered NXDOMAIN' for it.
+    const about = (flag: string) => translation.diagnostics.filter((entry) => entry.path === `[${flag}]`).map((entry) => `${entry.code}: ${entry.message}`);
+    expect(about('--address=/acme.local/')).toEqual(["deployment-flag: dnsmasq forwarded 'acme.local' to its servers all the same: the stub block stays"]);
+    expect(about('--server=/local.test/')).toEqual(['dnsmasq-option-translated: local.test answered NXDOMAIN by a template block (dnsmasq answers from local data only)']);
+    const manifestStub = translate({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '-S/y.example/', '--server=/y.example/192.0.2.1'] }, undefined);
+    expect(manifestStub.diagnostics.filter((entry) => entry.path === '[-S/y.example/]').map((entry) => entry.code)).toEqual(['deployment-flag']);
   });
 
   it('follows dnsmasq reading a leading-zero octet as octal, and says so', () => {
