@@ -329,6 +329,11 @@ export const DIAGNOSTIC_CODES = {
     'No kube-dns Deployment was given: the stock manifest of the kube-dns release is assumed (cluster domain from the options, dnsmasq with --no-negcache).',
     'Give the Deployment too (`kubectl -n kube-system get deploy/kube-dns svc/kube-dns cm/kube-dns -o yaml`) so that its arguments are translated.',
   ),
+  'kube-dns-configmap-assumed': translate(
+    'warning',
+    'The input holds the kube-dns Deployment or Service but no ConfigMap: translated as if the ConfigMap had no data (no stub domains; upstreams from the node\'s /etc/resolv.conf).',
+    'Give the ConfigMap too (`kubectl -n kube-system get deploy/kube-dns svc/kube-dns cm/kube-dns -o yaml`); when the cluster has none, the result is right as it is.',
+  ),
   'cluster-domain-from-deployment': translate('info', "The cluster domain is taken from kubedns's --domain flag (or the sidecar's probes).", 'Nothing to do; --cluster-domain must agree with it if given.'),
   'cluster-domain-conflict': translate(
     'error',

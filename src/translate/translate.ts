@@ -121,6 +121,14 @@ export function translateKubeDnsInstall(install: KubeDnsInstall, options: Transl
     ...(imageVersion === undefined ? {} : { kubeDnsVersion: imageVersion }),
   };
   const forced = options.force === true;
+  const noConfigMap =
+    install.configMap === undefined
+      ? [
+          diagnostic('kube-dns-configmap-assumed', {
+            message: `no kube-dns ConfigMap in the input${install.deployment === undefined && install.service === undefined ? '' : ` (only its ${[install.deployment === undefined ? [] : ['Deployment'], install.service === undefined ? [] : ['Service']].flat().join(' and ')})`}: translated as if it had no data, so no stub domains and the node's resolv.conf upstream`,
+          }),
+        ]
+      : [];
   const installDiagnostics = [...(install.configMap?.diagnostics ?? []), ...install.diagnostics].map((entry) =>
     forced && entry.severity === 'error' ? { ...entry, severity: 'warning' as const } : entry,
   );
@@ -147,7 +155,7 @@ export function translateKubeDnsInstall(install: KubeDnsInstall, options: Transl
     });
     return { plan: { ...plan, diagnostics: [conflict, ...plan.diagnostics] }, clusterDomain: optionDomain };
   });
-  const diagnostics = [...installDiagnostics, ...result.diagnostics];
+  const diagnostics = [...installDiagnostics, ...result.diagnostics, ...noConfigMap];
   if (!forced && installDiagnostics.some((entry) => entry.severity === 'error')) {
     return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns: result.coredns };
   }

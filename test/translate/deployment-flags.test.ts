@@ -142,6 +142,17 @@ describe('translateKubeDnsInstall', () => {
     expect(translation.diagnostics.find((entry) => entry.path === '[--no-resolv]')?.code).toBe('deployment-flag');
   });
 
+  it('warns when the install holds no ConfigMap: its stub domains would be lost without a word', () => {
+    // `kubectl get deploy/kube-dns svc/kube-dns -o yaml` without cm/kube-dns.
+    const without = translate({}, undefined, {}, '10.96.0.10');
+    expect(without.ok).toBe(true);
+    expect(without.diagnostics.find((entry) => entry.code === 'kube-dns-configmap-assumed')).toMatchObject({
+      severity: 'warning',
+      message: "no kube-dns ConfigMap in the input (only its Deployment and Service): translated as if it had no data, so no stub domains and the node's resolv.conf upstream",
+    });
+    expect(translate({}, {}).codes).not.toContain('warning kube-dns-configmap-assumed');
+  });
+
   it('says which ConfigMap kubedns read: none without --config-dir/--config-map, another name, or exits with both', () => {
     const none = translate({ kubedns: ['--domain=cluster.local.'] }, undefined);
     expect(none.diagnostics.find((entry) => entry.path === '[--config-dir]')?.message).toContain('it read no ConfigMap');
