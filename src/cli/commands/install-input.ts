@@ -1,5 +1,6 @@
 import { ConfigMapInputError } from '../../configmap/config-map-data.js';
 import type { ConfigMapData } from '../../configmap/config-map-data.js';
+import { diagnostic } from '../../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { readKubeDnsInstall } from '../../kubedns/kube-dns-install.js';
 import type { KubeDnsDeployment, KubeDnsInstall, KubeDnsInstallSource } from '../../kubedns/kube-dns-install.js';
@@ -55,5 +56,9 @@ export async function readKubeDnsRoutingInput(
   io: CliIo,
 ): Promise<{ readonly data: ConfigMapData | null; readonly deployment: KubeDnsDeployment | undefined; readonly diagnostics: readonly Diagnostic[] }> {
   const install = await readKubeDnsInstallInput(kubeDnsFile, { deployment: deploymentFile }, undefined, io);
-  return { data: install.configMap?.data ?? null, deployment: install.deployment, diagnostics: [...(install.configMap?.diagnostics ?? []), ...install.diagnostics] };
+  const noConfigMap =
+    install.configMap === undefined
+      ? [diagnostic('kube-dns-configmap-assumed', { message: "no kube-dns ConfigMap in the input: kube-dns is routed as if it had no data (no stub domains; upstreams from the node's resolv.conf)" })]
+      : [];
+  return { data: install.configMap?.data ?? null, deployment: install.deployment, diagnostics: [...(install.configMap?.diagnostics ?? []), ...install.diagnostics, ...noConfigMap] };
 }
