@@ -109,11 +109,15 @@ export function readKubeDnsInstall(sources: readonly KubeDnsInstallSource[], opt
   const diagnostics: Diagnostic[] = [];
   const workloads: WorkloadObject[] = [];
   const services: ServiceObject[] = [];
-  const read = sources.map((source) => ({ text: source.text, filename: source.filename ?? '<input>', objects: readKubernetesObjects(source.text, { filename: source.filename ?? '<input>' }) }));
-  sources.forEach((source, index) => {
-    const objects = read[index]?.objects;
-    if (source.holds !== undefined && objects !== undefined) requireObject(source.holds, objects, source.filename ?? '<input>');
-  });
+  const read: ReadSource[] = [];
+  for (const source of sources) {
+    const filename = source.filename ?? '<input>';
+    // The same file given twice (FILE and --kube-dns-deployment) is read once.
+    const earlier = read.find((entry) => entry.filename === filename && entry.text === source.text);
+    const objects = earlier?.objects ?? readKubernetesObjects(source.text, { filename });
+    if (source.holds !== undefined) requireObject(source.holds, objects, filename);
+    if (earlier === undefined) read.push({ text: source.text, filename, objects });
+  }
   for (const { objects } of read) {
     workloads.push(...objects.workloads);
     services.push(...objects.services);

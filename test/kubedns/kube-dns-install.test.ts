@@ -91,6 +91,11 @@ describe('readKubeDnsInstall', () => {
       'info unused-object deploy.yaml:1:1: Deployment kube-dns again, the same as at all.yaml:1:1; read once',
       'info unused-object svc.yaml:1:1: Service kube-dns again, the same as at all.yaml:18:1; read once',
     ]);
+    // The very same file twice (FILE and --kube-dns-deployment) is read once, without notes.
+    const sameFile = readKubeDnsInstall([{ text: all, filename: 'all.yaml' }, { text: all, filename: 'all.yaml', holds: 'workload' }, { text: all, filename: 'all.yaml', holds: 'service' }]);
+    expect(sameFile.diagnostics).toEqual([]);
+    expect(sameFile.configMap?.data).toEqual({ upstreamNameservers: '["8.8.8.8"]' });
+    expect(() => readKubeDnsInstall([{ text: all, filename: 'all.yaml' }, { text: serviceYaml(), filename: 'all.yaml', holds: 'workload' }])).toThrowError(/no kube-dns workload/);
     const changed = deploymentYaml({ kubedns: ['--domain=corp.example.'] });
     expect(() => readKubeDnsInstall([{ text: all, filename: 'all.yaml' }, { text: changed, filename: 'deploy.yaml' }])).toThrowError(
       /^deploy\.yaml:1:1: a second Deployment kube-dns with other containers than the one at all\.yaml:1:1; give it once$/,
