@@ -190,7 +190,10 @@ function readConfigMapOnce(read: readonly ReadSource[], options: ReadKubeDnsInst
   const [first, ...rest] = named.length > 0 ? named : holding;
   if (first === undefined) return undefined;
   if (named.length === 0 && rest.length > 0) {
-    throw new ConfigMapInputError('several-configmaps', `ConfigMaps in ${holding.map((source) => source.filename).join(' and ')}, none named ${wanted}; give the kube-dns ConfigMap once`, { filename: rest[0]?.filename });
+    const found = holding.flatMap((source) => source.objects.configMaps.map((entry) => `${entry.name ?? '(a data map)'} in ${source.filename}`));
+    throw new ConfigMapInputError('several-configmaps', `ConfigMaps in several files, none named ${wanted} (found: ${found.join(', ')}); give the kube-dns ConfigMap once, or choose it with --name`, {
+      filename: rest[0]?.filename,
+    });
   }
   const configMap = readFrom(first);
   const chosen = first.objects.configMaps.find((entry) => entry.name === configMap.name);

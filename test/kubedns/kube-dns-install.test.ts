@@ -117,7 +117,7 @@ describe('readKubeDnsInstall', () => {
     ]);
     expect(swapped.configMap?.data).toEqual({ upstreamNameservers: '["8.8.8.8"]' });
     expect(() => readKubeDnsInstall([{ text: kubeProxy, filename: 'a.yaml' }, { text: kubeProxy.replace('kube-proxy', 'other'), filename: 'b.yaml' }])).toThrowError(
-      /^b\.yaml: ConfigMaps in a\.yaml and b\.yaml, none named kube-dns; give the kube-dns ConfigMap once$/,
+      /^b\.yaml: ConfigMaps in several files, none named kube-dns \(found: kube-proxy in a\.yaml, other in b\.yaml\); give the kube-dns ConfigMap once, or choose it with --name$/,
     );
   });
   it('refuses a text given as the workload or the Service that holds none, naming what it holds', () => {
