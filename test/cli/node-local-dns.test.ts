@@ -59,6 +59,16 @@ describe('kube-dns-to-coredns --node-local-dns RELEASE', () => {
     expect(bare.out).toBe('.:53 {\n    forward . 8.8.8.8\n}\n\nacme.local:5353 {\n    errors\n    cache 30\n    bind 169.254.20.10 10.96.0.10\n    forward . 10.150.0.1\n}\n');
   });
 
+  it('refuses an empty --node-local-dns-base (a file or a ConfigMap with an empty Corefile), as bad usage', async () => {
+    const emptyConfigMap = NODE_LOCAL_CONFIGMAP.replace(/ {2}Corefile: \|\n(?: {4}.*\n)+/, '  Corefile: ""\n');
+    for (const [name, text] of [['empty.Corefile', ''], ['blank.Corefile', '\n  \n'], ['empty-cm.yaml', emptyConfigMap]] as const) {
+      const io = memoryIo({ files: { ...files, [name]: text } });
+      expect(await main(['--node-local-dns', '1.26.7', ...FLAGS, '--node-local-dns-base', name, 'kube-dns.yaml'], io), name).toBe(2);
+      expect(io.out()).toBe('');
+      expect(io.err()).toBe(`kube-dns-to-coredns: --node-local-dns-base ${name}: the Corefile is empty; give the node-local-dns ConfigMap or its Corefile\n`);
+    }
+  });
+
   it('exits 1 with the reason when node-cache refuses the update, and writes no --out file', async () => {
     const { status, out, err, written } = await run(['--node-local-dns', '1.22.10', ...FLAGS, '--out', 'nl.Corefile', 'hostname.yaml']);
     expect(status).toBe(1);
