@@ -87,6 +87,7 @@ export interface KubeDnsInstall {
 }
 
 const KUBE_DNS_NAME = 'kube-dns';
+const KUBE_SYSTEM = 'kube-system';
 
 type ContainerRole = 'kubedns' | 'dnsmasq' | 'sidecar';
 
@@ -151,7 +152,7 @@ export function readKubeDnsInstall(sources: readonly KubeDnsInstallSource[], opt
       unused(
         other.source,
         isKubeDnsWorkload(other)
-          ? `${other.kind} ${other.name ?? '(unnamed)'} is not the kube-dns workload (that is ${workload?.name ?? '(unnamed)'}); not read`
+          ? `${other.kind} ${qualified(other)} is not the kube-dns workload (that is ${workload === undefined ? '(none)' : qualified(workload)}); not read`
           : `${other.kind} ${other.name ?? '(unnamed)'} runs no kubedns, dnsmasq or sidecar container (containers: ${other.containers.map((container) => container.name).join(', ') || 'none'}); not read`,
       ),
     );
@@ -239,9 +240,18 @@ function requireObject(holds: 'workload' | 'service', objects: KubernetesObjects
   throw new KubernetesObjectInputError('object-missing', `${wanted} in this file; it holds ${shown.length === 0 ? 'no Kubernetes object' : shown.join('; ')}`, { filename });
 }
 
-/** The object named kube-dns, else the first that fits. */
-function pick<T extends { readonly name: string | undefined }>(objects: readonly T[], fits: (object: T) => boolean): T | undefined {
-  return objects.find((object) => object.name === KUBE_DNS_NAME && fits(object)) ?? objects.find(fits);
+/** The object named kube-dns in kube-system, else one named kube-dns, else the first that fits. */
+function pick<T extends { readonly name: string | undefined; readonly namespace: string | undefined }>(objects: readonly T[], fits: (object: T) => boolean): T | undefined {
+  return (
+    objects.find((object) => object.name === KUBE_DNS_NAME && object.namespace === KUBE_SYSTEM && fits(object)) ??
+    objects.find((object) => object.name === KUBE_DNS_NAME && fits(object)) ??
+    objects.find(fits)
+  );
+}
+
+/** `namespace/name`, or the name alone when the object names no namespace. */
+function qualified(object: { readonly name: string | undefined; readonly namespace: string | undefined }): string {
+  return `${object.namespace === undefined ? '' : `${object.namespace}/`}${object.name ?? '(unnamed)'}`;
 }
 
 function serviceIp(service: ServiceObject): string | undefined {

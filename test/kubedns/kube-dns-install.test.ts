@@ -138,4 +138,10 @@ describe('readKubeDnsInstall', () => {
     expect(() => readKubeDnsInstall([cm, { text: serviceYaml('10.96.0.1O'), filename: 'svc.yaml' }])).toThrowError(/^svc\.yaml:4:8: Service kube-dns: spec\.clusterIP '10\.96\.0\.1O' is not an IP address$/);
     expect(readKubeDnsInstall([cm, { text: serviceYaml('None'), filename: 'svc.yaml' }]).service?.clusterIP).toBeUndefined();
   });
+  it('prefers kube-system/kube-dns among workloads of several namespaces (kubectl get deploy -A)', () => {
+    const elsewhere = deploymentYaml({ kubedns: ['--domain=test.example.'] }).replace('namespace: kube-system', 'namespace: dns-test');
+    const install = readKubeDnsInstall([{ text: `${elsewhere}---\n${deploymentYaml()}`, filename: 'all.yaml' }]);
+    expect(install.deployment?.namespace).toBe('kube-system');
+    expect(install.diagnostics.map(formatDiagnostic)).toEqual(['info unused-object all.yaml:1:1: Deployment dns-test/kube-dns is not the kube-dns workload (that is kube-system/kube-dns); not read']);
+  });
 });
