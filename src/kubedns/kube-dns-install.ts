@@ -47,6 +47,8 @@ export interface KubeDnsContainerReading {
   /** The container's image, when set. */
   readonly image: string | undefined;
   readonly argv: ContainerArgv;
+  /** Where each of the program's arguments is written: `"FILE:LINE:COL"` and `[container X].args[i]`, by argument index. */
+  readonly written?: readonly ({ readonly key: string; readonly path: string } | undefined)[];
 }
 
 export interface DnsmasqContainerReading extends KubeDnsContainerReading {
@@ -317,7 +319,12 @@ function readDeployment(workload: WorkloadObject, diagnostics: Diagnostic[]): Ku
         diagnostic('container-args-unresolved', { key, path: `[container ${container.name}]`, message: `container ${container.name} sets neither command nor args: the image's defaults run; read as no arguments` }),
       );
     }
-    if (role === 'kubedns') kubedns = { container: container.name, image: container.image, argv, args: parseKubeDnsArgs(programArguments) };
+    const written = programArguments.map((_, index) => {
+      const argument = writtenArgument(workload, container.name, index);
+      const at = argument === undefined ? undefined : positionKey(workload.source.filename, argument.position);
+      return argument === undefined || at === undefined ? undefined : { key: at, path: `[container ${container.name}].${argument.field}[${argument.index}]` };
+    });
+    if (role === 'kubedns') kubedns = { container: container.name, image: container.image, argv, written, args: parseKubeDnsArgs(programArguments) };
     else if (role === 'sidecar') sidecar = { container: container.name, image: container.image, argv, args: parseSidecarArgs(programArguments) };
     else dnsmasq = readDnsmasqContainer(container, argv, programArguments);
   }

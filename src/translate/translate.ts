@@ -149,7 +149,12 @@ export function translateKubeDnsInstall(install: KubeDnsInstall, options: Transl
           };
     if (plan.clusterDomain === undefined || plan.clusterDomain === optionDomain) return { plan, clusterDomain: plan.clusterDomain ?? optionDomain };
     if (options.clusterDomain === undefined) return { plan, clusterDomain: plan.clusterDomain };
+    // Points at kubedns's last --domain as written, when there is one.
+    const programArguments = deployment.kubedns?.argv.programArguments ?? [];
+    const domainIndex = programArguments.findLastIndex((argument) => /^--domain(=|$)/.test(argument));
+    const written = domainIndex === -1 ? undefined : deployment.kubedns?.written?.[domainIndex];
     const conflict = diagnostic('cluster-domain-conflict', {
+      ...(written === undefined ? {} : { key: written.key, path: written.path }),
       message: `--cluster-domain ${optionDomain}, but the Deployment serves ${plan.clusterDomain}`,
       ...(forced ? { severity: 'warning' as const, hint: `Translated with ${optionDomain} (--force).` } : {}),
     });

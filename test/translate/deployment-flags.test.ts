@@ -31,6 +31,8 @@ describe('translateKubeDnsInstall', () => {
     const conflict = translate({ kubedns, dnsmasq }, undefined, { clusterDomain: 'cluster.local' });
     expect(conflict.ok).toBe(false);
     expect(conflict.codes[0]).toBe('error cluster-domain-conflict');
+    // It points at kubedns's --domain as written.
+    expect(conflict.diagnostics[0]).toMatchObject({ key: 'install.yaml:10:17', path: '[container kubedns].args[0]' });
     const forced = translate({ kubedns, dnsmasq }, undefined, { clusterDomain: 'cluster.local', force: true });
     expect(forced.ok).toBe(true);
     expect(forced.codes[0]).toBe('warning cluster-domain-conflict');
