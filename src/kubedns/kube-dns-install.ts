@@ -325,8 +325,8 @@ function readDeployment(workload: WorkloadObject, diagnostics: Diagnostic[]): Ku
       return argument === undefined || at === undefined ? undefined : { key: at, path: `[container ${container.name}].${argument.field}[${argument.index}]` };
     });
     if (role === 'kubedns') kubedns = { container: container.name, image: container.image, argv, written, args: parseKubeDnsArgs(programArguments) };
-    else if (role === 'sidecar') sidecar = { container: container.name, image: container.image, argv, args: parseSidecarArgs(programArguments) };
-    else dnsmasq = readDnsmasqContainer(container, argv, programArguments);
+    else if (role === 'sidecar') sidecar = { container: container.name, image: container.image, argv, written, args: parseSidecarArgs(programArguments) };
+    else dnsmasq = { ...readDnsmasqContainer(container, argv, programArguments), written };
   }
   reportRefusals(workload, key, kubedns, dnsmasq, sidecar, diagnostics);
   return { kind: workload.kind, name: workload.name, namespace: workload.namespace, source: workload.source, kubedns, dnsmasq, sidecar };

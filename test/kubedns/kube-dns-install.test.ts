@@ -64,6 +64,9 @@ describe('readKubeDnsInstall', () => {
       'deployment-program-exits d.yaml:13:46 [container dnsmasq].command[2]',
       'deployment-program-exits d.yaml:14:320 [container dnsmasq].args[13]',
     ]);
+    // Every program argument knows where it is written: command[1:] first, then args.
+    expect(install.deployment?.dnsmasq?.written?.[0]).toEqual({ key: 'd.yaml:13:38', path: '[container dnsmasq].command[1]' });
+    expect(install.deployment?.dnsmasq?.written?.[2]).toEqual({ key: 'd.yaml:14:17', path: '[container dnsmasq].args[0]' });
   });
 
   it('refuses a second, different kube-dns ConfigMap among the texts, at its position', () => {
