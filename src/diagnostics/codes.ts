@@ -312,7 +312,7 @@ export const DIAGNOSTIC_CODES = {
   ),
 
   // The kube-dns install outside the ConfigMap: its Deployment (container arguments) and Service (docs/kube-dns-deployment.md).
-  'unused-object': kubeDns('info', 'An object of the input that plays no part in the kube-dns install (another kind, a second workload or Service): not read.', 'Nothing to do if it is not the kube-dns Deployment, Service or ConfigMap; give those as kubectl prints them.'),
+  'unused-object': kubeDns('info', 'An object of the input that plays no part (another kind, a second workload or Service, the same object again, anything but the ConfigMap for --node-local-dns and --kubeadm, a document that is not an object): not read.', 'Nothing to do if it is not the kube-dns Deployment, Service or ConfigMap; give those as kubectl prints them.'),
   'unused-container': kubeDns('info', 'A container of the kube-dns Pod other than kubedns, dnsmasq and sidecar (a health checker, say): its settings are not read.', 'Nothing to do unless it serves DNS; then say so in an issue.'),
   'container-args-unresolved': kubeDns(
     'warning',
