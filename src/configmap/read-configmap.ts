@@ -1,6 +1,6 @@
 import { CORE_SCHEMA, EVENT_ID, getScalarValue, loadAll, parseEvents, YAMLException } from 'js-yaml';
 import type { Event } from 'js-yaml';
-import { positionAt } from '../util/source-position.js';
+import { PositionCursor, positionAt } from '../util/source-position.js';
 import type { SourcePosition } from '../util/source-position.js';
 import { ConfigMapInputError } from './config-map-data.js';
 import type { ConfigMapData, ConfigMapInputErrorCode } from './config-map-data.js';
@@ -285,61 +285,106 @@ function positionedError(
   return new ConfigMapInputError(code, reason, { filename, position: offset === undefined ? undefined : positionAt(source, offset) });
 }
 
-/**
- * Source offset of the key (or, for the root, the node) at `path` in document `documentIndex`.
- * Only used on the error path, so it may re-parse.
- */
-/** Line and column of the key (or item) at `path` in document `documentIndex`, for error messages. */
-export function locatePath(source: string, documentIndex: number, path: readonly (string | number)[]): SourcePosition | undefined {
-  const offset = locateValue(source, documentIndex, path);
-  return offset === undefined ? undefined : positionAt(source, offset);
+function locateValue(source: string, documentIndex: number, path: readonly (string | number)[]): number | undefined {
+  return new PathLocator(source).offsetOf(documentIndex, path);
 }
 
-function locateValue(source: string, documentIndex: number, path: readonly (string | number)[]): number | undefined {
-  let events: Event[];
-  try {
-    events = parseEvents(source, { maxDepth: MAX_DEPTH });
-  } catch {
-    return undefined;
+/**
+ * Line and column of the key (or item) at a path of a document, for error messages and the
+ * positions of objects. The text is parsed once, and each mapping's keys
+ * and each sequence's items are indexed the first time a path goes through them, so locating every
+ * item of a List of n objects costs O(n) in all (a fresh parse and walk per item was O(n²)).
+ * Positions asked in source order cost one pass over the text ({@link PositionCursor}).
+ */
+export class PathLocator {
+  private events: Event[] | undefined;
+  private failed = false;
+  private documentStarts: number[] | undefined;
+  private readonly sequenceItems = new Map<number, number[]>();
+  private readonly mappingEntries = new Map<number, Map<string, { readonly keyStart: number | undefined; readonly value: number }>>();
+  private readonly positions: PositionCursor;
+
+  constructor(private readonly source: string) {
+    this.positions = new PositionCursor(source);
   }
-  let cursor = 0;
-  let documentsSeen = -1;
-  for (; cursor < events.length; cursor += 1) {
-    if (events[cursor]?.type === EVENT_ID.DOCUMENT) {
-      documentsSeen += 1;
-      if (documentsSeen === documentIndex) break;
-    }
+
+  /** Line and column of the key (or item) at `path`; undefined when the text does not parse as events. */
+  locate(documentIndex: number, path: readonly (string | number)[]): SourcePosition | undefined {
+    const offset = this.offsetOf(documentIndex, path);
+    return offset === undefined ? undefined : this.positions.positionAt(offset);
   }
-  cursor += 1;
-  let located = nodeStart(events[cursor]);
-  for (const step of path) {
-    const node = events[cursor];
-    if (node === undefined) return undefined;
-    if (node.type === EVENT_ID.MAPPING && typeof step === 'string') {
-      cursor += 1;
-      let found = false;
-      while (events[cursor] !== undefined && events[cursor]?.type !== EVENT_ID.POP) {
-        const key = events[cursor];
-        const keyText = key?.type === EVENT_ID.SCALAR ? getScalarValue(source, key) : undefined;
-        const keyStart = nodeStart(key);
-        cursor = skipNode(events, cursor);
-        if (keyText === step) {
-          located = keyStart;
-          found = true;
-          break;
-        }
-        cursor = skipNode(events, cursor);
+
+  /** Source offset of the key (or, for the root, the node) at `path`: the deepest step found. */
+  offsetOf(documentIndex: number, path: readonly (string | number)[]): number | undefined {
+    const events = this.parsed();
+    if (events === undefined) return undefined;
+    let cursor = (this.documents(events)[documentIndex] ?? events.length) + 1;
+    let located = nodeStart(events[cursor]);
+    for (const step of path) {
+      const node = events[cursor];
+      if (node === undefined) return undefined;
+      if (node.type === EVENT_ID.MAPPING && typeof step === 'string') {
+        const entry = this.entries(events, cursor).get(step);
+        if (entry === undefined) return located;
+        located = entry.keyStart;
+        cursor = entry.value;
+      } else if (node.type === EVENT_ID.SEQUENCE && typeof step === 'number') {
+        cursor = this.items(events, cursor)[step] ?? events.length;
+        located = nodeStart(events[cursor]);
+      } else {
+        return located;
       }
-      if (!found) return located;
-    } else if (node.type === EVENT_ID.SEQUENCE && typeof step === 'number') {
-      cursor += 1;
-      for (let index = 0; index < step; index += 1) cursor = skipNode(events, cursor);
-      located = nodeStart(events[cursor]);
-    } else {
-      return located;
     }
+    return located;
   }
-  return located;
+
+  private parsed(): Event[] | undefined {
+    if (this.events === undefined && !this.failed) {
+      try {
+        this.events = parseEvents(this.source, { maxDepth: MAX_DEPTH });
+      } catch {
+        this.failed = true;
+      }
+    }
+    return this.events;
+  }
+
+  private documents(events: readonly Event[]): number[] {
+    if (this.documentStarts === undefined) {
+      this.documentStarts = [];
+      for (let cursor = 0; cursor < events.length; cursor += 1) if (events[cursor]?.type === EVENT_ID.DOCUMENT) this.documentStarts.push(cursor);
+    }
+    return this.documentStarts;
+  }
+
+  /** The cursor of each item of the sequence that starts at `cursor`. */
+  private items(events: readonly Event[], cursor: number): number[] {
+    let items = this.sequenceItems.get(cursor);
+    if (items === undefined) {
+      items = [];
+      for (let item = cursor + 1; events[item] !== undefined && events[item]?.type !== EVENT_ID.POP; item = skipNode(events, item)) items.push(item);
+      this.sequenceItems.set(cursor, items);
+    }
+    return items;
+  }
+
+  /** Each key of the mapping that starts at `cursor` (the first of duplicates), with its value's cursor. */
+  private entries(events: readonly Event[], cursor: number): Map<string, { readonly keyStart: number | undefined; readonly value: number }> {
+    let entries = this.mappingEntries.get(cursor);
+    if (entries === undefined) {
+      entries = new Map();
+      let key = cursor + 1;
+      while (events[key] !== undefined && events[key]?.type !== EVENT_ID.POP) {
+        const event = events[key];
+        const keyText = event?.type === EVENT_ID.SCALAR ? getScalarValue(this.source, event) : undefined;
+        const value = skipNode(events, key);
+        if (keyText !== undefined && !entries.has(keyText)) entries.set(keyText, { keyStart: nodeStart(event), value });
+        key = skipNode(events, value);
+      }
+      this.mappingEntries.set(cursor, entries);
+    }
+    return entries;
+  }
 }
 
 function nodeStart(event: Event | undefined): number | undefined {

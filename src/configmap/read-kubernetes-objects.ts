@@ -1,7 +1,7 @@
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import type { ErrorLocation } from '../errors/kube-dns-to-coredns-error.js';
 import type { SourcePosition } from '../util/source-position.js';
-import { locatePath, parseDocuments } from './read-configmap.js';
+import { parseDocuments, PathLocator } from './read-configmap.js';
 
 /**
  * Reading the Kubernetes objects of a kube-dns install from YAML or JSON text, as
@@ -14,7 +14,11 @@ import { locatePath, parseDocuments } from './read-configmap.js';
 /** Why a text does not hold Kubernetes objects this package can read. */
 export type KubernetesObjectInputErrorCode =
   /** A field that must be a list of strings (`command`, `args`), a list of containers, etc. is something else. */
-  'invalid-field';
+  | 'invalid-field'
+  /** The same workload (kind, namespace and name) given twice with different containers. */
+  | 'several-workloads'
+  /** A text given as the kube-dns workload (or Service) holds none. */
+  | 'object-missing';
 
 /** An object of a kube-dns install is malformed; the message is `FILE:LINE:COL: reason`. */
 export class KubernetesObjectInputError extends KubeDnsToCoreDnsError {
@@ -48,6 +52,8 @@ export interface ObjectContainer {
   readonly env: readonly ObjectEnvVar[];
   /** True when the container takes variables from `envFrom` (known only at run time). */
   readonly envFrom: boolean;
+  /** Where each item of `command` and `args` is written, for diagnostics about one argument. */
+  readonly positions: { readonly command: readonly (SourcePosition | undefined)[]; readonly args: readonly (SourcePosition | undefined)[] };
 }
 
 /** A Deployment, ReplicationController, DaemonSet or ReplicaSet: its Pod template's containers. */
@@ -66,6 +72,8 @@ export interface ServiceObject {
   readonly clusterIP: string | undefined;
   /** `spec.clusterIPs`, when given. */
   readonly clusterIPs: readonly string[];
+  /** Where `spec.clusterIP` (else `spec.clusterIPs[0]`) is written. */
+  readonly clusterIPPosition: SourcePosition | undefined;
   readonly source: ObjectSource;
 }
 
@@ -75,6 +83,8 @@ export interface OtherObject {
   readonly name: string | undefined;
   readonly namespace: string | undefined;
   readonly source: ObjectSource;
+  /** For a document or List item that is not a mapping (`a string`, `a sequence`, `null`): what it is. */
+  readonly notAnObject?: string;
 }
 
 export interface KubernetesObjects {
@@ -111,29 +121,42 @@ export function readKubernetesObjects(text: string, options: { readonly filename
   const services: ServiceObject[] = [];
   const others: OtherObject[] = [];
   const configMaps: OtherObject[] = [];
-  const reader = new ObjectReader(source, filename);
+  const locator = new PathLocator(source);
+  const reader = new ObjectReader(locator, filename);
   const visit = (object: Record<string, unknown>, kind: string | undefined, documentIndex: number, path: readonly (string | number)[]): void => {
     const metadata = isRecord(object['metadata']) ? object['metadata'] : {};
     const text = (field: string) => (typeof metadata[field] === 'string' ? (metadata[field] as string) : undefined);
-    const where: ObjectSource = { filename, position: locatePath(source, documentIndex, path) };
+    const where: ObjectSource = { filename, position: locator.locate(documentIndex, path) };
     const common = { name: text('name'), namespace: text('namespace') };
     if (WORKLOAD_KINDS.has(kind)) {
       workloads.push({ kind: kind as string, ...common, containers: reader.containers(object, documentIndex, path), source: where });
     } else if (kind === 'Service') {
-      services.push({ ...common, ...reader.clusterIPs(object), source: where });
+      services.push({ ...common, ...reader.clusterIPs(object, documentIndex, path), source: where });
     } else if (kind === 'ConfigMap') {
       configMaps.push({ kind, ...common, source: where });
     } else if (kind !== undefined || object['apiVersion'] !== undefined) {
       others.push({ kind, ...common, source: where });
     }
   };
+  const notObject = (value: unknown, documentIndex: number, path: readonly (string | number)[]) => {
+    const what = value === null ? 'null' : Array.isArray(value) ? 'a sequence' : `a ${typeof value}`;
+    others.push({ kind: undefined, name: undefined, namespace: undefined, source: { filename, position: locator.locate(documentIndex, path) }, notAnObject: what });
+  };
   documents.forEach((document, documentIndex) => {
-    if (!isRecord(document)) return;
+    // An empty document (`---` twice, a trailing `---`) is null: nothing to read.
+    if (document === null || document === undefined) return;
+    if (!isRecord(document)) {
+      notObject(document, documentIndex, []);
+      return;
+    }
     const kind = typeof document['kind'] === 'string' ? document['kind'] : undefined;
     if (kind !== undefined && kind in LIST_ITEM_KIND && Array.isArray(document['items'])) {
       const itemKind = LIST_ITEM_KIND[kind];
       document['items'].forEach((item: unknown, index) => {
-        if (!isRecord(item)) return;
+        if (!isRecord(item)) {
+          notObject(item, documentIndex, ['items', index]);
+          return;
+        }
         const own = typeof item['kind'] === 'string' ? item['kind'] : itemKind;
         visit(item, own, documentIndex, ['items', index]);
       });
@@ -141,7 +164,7 @@ export function readKubernetesObjects(text: string, options: { readonly filename
     }
     // A document without kind or apiVersion is a bare ConfigMap data map (readConfigMap reads it).
     if (kind === undefined && document['apiVersion'] === undefined) {
-      configMaps.push({ kind: 'ConfigMap', name: undefined, namespace: undefined, source: { filename, position: locatePath(source, documentIndex, []) } });
+      configMaps.push({ kind: 'ConfigMap', name: undefined, namespace: undefined, source: { filename, position: locator.locate(documentIndex, []) } });
       return;
     }
     visit(document, kind, documentIndex, []);
@@ -152,12 +175,12 @@ export function readKubernetesObjects(text: string, options: { readonly filename
 /** Reads the fields of workloads and Services, refusing malformed ones with their position. */
 class ObjectReader {
   constructor(
-    private readonly source: string,
+    private readonly locator: PathLocator,
     private readonly filename: string,
   ) {}
 
   private fail(documentIndex: number, path: readonly (string | number)[], reason: string): never {
-    throw new KubernetesObjectInputError('invalid-field', reason, { filename: this.filename, position: locatePath(this.source, documentIndex, path) });
+    throw new KubernetesObjectInputError('invalid-field', reason, { filename: this.filename, position: this.locator.locate(documentIndex, path) });
   }
 
   containers(object: Record<string, unknown>, documentIndex: number, path: readonly (string | number)[]): ObjectContainer[] {
@@ -172,13 +195,19 @@ class ObjectReader {
       const at = [...podPath, 'containers', index];
       if (!isRecord(container) || typeof container['name'] !== 'string') this.fail(documentIndex, at, 'a container must be a mapping with a name');
       const image = container['image'];
+      const command = this.stringList(container, 'command', documentIndex, at);
+      const args = this.stringList(container, 'args', documentIndex, at);
       return {
         name: container['name'],
         image: typeof image === 'string' ? image : undefined,
-        command: this.stringList(container, 'command', documentIndex, at),
-        args: this.stringList(container, 'args', documentIndex, at),
+        command,
+        args,
         env: this.env(container, documentIndex, at),
         envFrom: Array.isArray(container['envFrom']) && container['envFrom'].length > 0,
+        positions: {
+          command: (command ?? []).map((_, index) => this.locator.locate(documentIndex, [...at, 'command', index])),
+          args: (args ?? []).map((_, index) => this.locator.locate(documentIndex, [...at, 'args', index])),
+        },
       };
     });
   }
@@ -206,10 +235,11 @@ class ObjectReader {
     });
   }
 
-  clusterIPs(object: Record<string, unknown>): { clusterIP: string | undefined; clusterIPs: string[] } {
+  clusterIPs(object: Record<string, unknown>, documentIndex: number, path: readonly (string | number)[]): { clusterIP: string | undefined; clusterIPs: string[]; clusterIPPosition: SourcePosition | undefined } {
     const spec = isRecord(object['spec']) ? object['spec'] : {};
     const clusterIP = typeof spec['clusterIP'] === 'string' ? spec['clusterIP'] : undefined;
     const clusterIPs = Array.isArray(spec['clusterIPs']) ? spec['clusterIPs'].filter((ip): ip is string => typeof ip === 'string') : [];
-    return { clusterIP, clusterIPs };
+    const field = clusterIP === undefined ? ['clusterIPs', 0] : ['clusterIP'];
+    return { clusterIP, clusterIPs, clusterIPPosition: clusterIP === undefined && clusterIPs.length === 0 ? undefined : this.locator.locate(documentIndex, [...path, 'spec', ...field]) };
   }
 }

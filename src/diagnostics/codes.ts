@@ -333,7 +333,7 @@ export const DIAGNOSTIC_CODES = {
   ),
 
   // The kube-dns install outside the ConfigMap: its Deployment (container arguments) and Service (docs/kube-dns-deployment.md).
-  'unused-object': kubeDns('info', 'An object of the input that plays no part in the kube-dns install (another kind, a second workload or Service): not read.', 'Nothing to do if it is not the kube-dns Deployment, Service or ConfigMap; give those as kubectl prints them.'),
+  'unused-object': kubeDns('info', 'An object of the input that plays no part (another kind, a second workload or Service, the same object again, anything but the ConfigMap for --node-local-dns and --kubeadm, a document that is not an object): not read.', 'Nothing to do if it is not the kube-dns Deployment, Service or ConfigMap; give those as kubectl prints them.'),
   'unused-container': kubeDns('info', 'A container of the kube-dns Pod other than kubedns, dnsmasq and sidecar (a health checker, say): its settings are not read.', 'Nothing to do unless it serves DNS; then say so in an issue.'),
   'container-args-unresolved': kubeDns(
     'warning',
@@ -349,6 +349,11 @@ export const DIAGNOSTIC_CODES = {
     'info',
     'No kube-dns Deployment was given: the stock manifest of the kube-dns release is assumed (cluster domain from the options, dnsmasq with --no-negcache).',
     'Give the Deployment too (`kubectl -n kube-system get deploy/kube-dns svc/kube-dns cm/kube-dns -o yaml`) so that its arguments are translated.',
+  ),
+  'kube-dns-configmap-assumed': translate(
+    'warning',
+    'The input holds the kube-dns Deployment or Service but no ConfigMap: translated as if the ConfigMap had no data (no stub domains; upstreams from the node\'s /etc/resolv.conf).',
+    'Give the ConfigMap too (`kubectl -n kube-system get deploy/kube-dns svc/kube-dns cm/kube-dns -o yaml`); when the cluster has none, the result is right as it is.',
   ),
   'cluster-domain-from-deployment': translate('info', "The cluster domain is taken from kubedns's --domain flag (or the sidecar's probes).", 'Nothing to do; --cluster-domain must agree with it if given.'),
   'cluster-domain-conflict': translate(

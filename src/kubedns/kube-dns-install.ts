@@ -4,11 +4,13 @@
  * program reads them. Objects and containers that play no part are named in a diagnostic.
  */
 import { ConfigMapInputError } from '../configmap/config-map-data.js';
-import { readKubernetesObjects } from '../configmap/read-kubernetes-objects.js';
-import type { ObjectContainer, ObjectSource, ServiceObject, WorkloadObject } from '../configmap/read-kubernetes-objects.js';
+import { KubernetesObjectInputError, readKubernetesObjects } from '../configmap/read-kubernetes-objects.js';
+import type { KubernetesObjects, ObjectContainer, ObjectSource, ServiceObject, WorkloadObject } from '../configmap/read-kubernetes-objects.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
+import { parseGoIP } from '../dns/go-net.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { formatAt } from '../util/source-position.js';
+import type { SourcePosition } from '../util/source-position.js';
 import { readContainerArgv } from './container-args.js';
 import type { ContainerArgv } from './container-args.js';
 import { parseDnsmasqArgs } from './dnsmasq-options.js';
@@ -26,6 +28,12 @@ import type { SidecarArgs } from './sidecar-args.js';
 export interface KubeDnsInstallSource {
   readonly text: string;
   readonly filename?: string;
+  /**
+   * What the text was given as (the CLI's `--kube-dns-deployment`, `--kube-dns-service`): it must
+   * hold a kube-dns workload, or a Service; otherwise a {@link KubernetesObjectInputError}
+   * (`object-missing`) names what it holds (a CoreDNS Deployment given by mistake, say).
+   */
+  readonly holds?: 'workload' | 'service';
 }
 
 export interface ReadKubeDnsInstallOptions {
@@ -39,6 +47,8 @@ export interface KubeDnsContainerReading {
   /** The container's image, when set. */
   readonly image: string | undefined;
   readonly argv: ContainerArgv;
+  /** Where each of the program's arguments is written: `"FILE:LINE:COL"` and `[container X].args[i]`, by argument index. */
+  readonly written?: readonly ({ readonly key: string; readonly path: string } | undefined)[];
 }
 
 export interface DnsmasqContainerReading extends KubeDnsContainerReading {
@@ -79,6 +89,7 @@ export interface KubeDnsInstall {
 }
 
 const KUBE_DNS_NAME = 'kube-dns';
+const KUBE_SYSTEM = 'kube-system';
 
 type ContainerRole = 'kubedns' | 'dnsmasq' | 'sidecar';
 
@@ -99,55 +110,167 @@ function containerRole(container: ObjectContainer): ContainerRole | undefined {
  */
 export function readKubeDnsInstall(sources: readonly KubeDnsInstallSource[], options: ReadKubeDnsInstallOptions = {}): KubeDnsInstall {
   const diagnostics: Diagnostic[] = [];
-  let configMap: KubeDnsConfigMapDocument | undefined;
   const workloads: WorkloadObject[] = [];
   const services: ServiceObject[] = [];
+  const read: ReadSource[] = [];
   for (const source of sources) {
     const filename = source.filename ?? '<input>';
-    const objects = readKubernetesObjects(source.text, { filename });
+    // The same file given twice (FILE and --kube-dns-deployment) is read once.
+    const earlier = read.find((entry) => entry.filename === filename && entry.text === source.text);
+    const objects = earlier?.objects ?? readKubernetesObjects(source.text, { filename });
+    if (source.holds !== undefined) requireObject(source.holds, objects, filename);
+    if (earlier === undefined) read.push({ text: source.text, filename, objects });
+  }
+  for (const { objects } of read) {
     workloads.push(...objects.workloads);
     services.push(...objects.services);
     for (const other of objects.others) {
-      diagnostics.push(unused(other.source, `${other.kind ?? 'an object'}${other.name === undefined ? '' : ` ${other.name}`} plays no part in kube-dns's DNS settings; not read`));
-    }
-    if (objects.configMaps.length === 0) continue;
-    const read = readKubeDnsConfigMap(source.text, { filename, ...(options.configMapName === undefined ? {} : { name: options.configMapName }) });
-    if (configMap !== undefined) throw new ConfigMapInputError('several-configmaps', 'a second kube-dns ConfigMap; give it once', { filename });
-    configMap = read;
-    let chosen = false;
-    for (const other of objects.configMaps) {
-      // The one read is the first of its name (readConfigMap's choice); every other is named.
-      if (!chosen && other.name === read.name) {
-        chosen = true;
-        continue;
-      }
-      diagnostics.push(unused(other.source, `ConfigMap ${other.name ?? '(unnamed)'} is not the kube-dns ConfigMap (that is ${read.name ?? 'the unnamed one'}); not read`));
+      diagnostics.push(
+        unused(
+          other.source,
+          other.notAnObject !== undefined
+            ? `${other.notAnObject} where a Kubernetes object was expected; not read`
+            : `${other.kind ?? 'an object'}${other.name === undefined ? '' : ` ${other.name}`} plays no part in kube-dns's DNS settings; not read`,
+        ),
+      );
     }
   }
-  const workload = pick(workloads, (entry) => entry.containers.some((container) => containerRole(container) !== undefined));
+  const configMap = readConfigMapOnce(read, options, diagnostics);
+  const workload = pick(workloads, isKubeDnsWorkload);
   for (const other of workloads) {
-    if (other !== workload) diagnostics.push(unused(other.source, `${other.kind} ${other.name ?? '(unnamed)'} is not the kube-dns workload (that is ${workload?.name ?? 'none'}); not read`));
+    if (other === workload) continue;
+    if (workload !== undefined && other.name === workload.name && other.kind === workload.kind && other.namespace === workload.namespace) {
+      // The same object twice (its own file and a List): the same containers are read once; different ones are ambiguous.
+      if (JSON.stringify(other.containers) !== JSON.stringify(workload.containers)) {
+        throw new KubernetesObjectInputError('several-workloads', `a second ${other.kind} ${other.name ?? '(unnamed)'} with other containers than the one at ${where(workload.source)}; give it once`, {
+          filename: other.source.filename,
+          position: other.source.position,
+        });
+      }
+      diagnostics.push(unused(other.source, `${other.kind} ${other.name ?? '(unnamed)'} again, the same as at ${where(workload.source)}; read once`));
+      continue;
+    }
+    diagnostics.push(
+      unused(
+        other.source,
+        isKubeDnsWorkload(other)
+          ? `${other.kind} ${qualified(other)} is not the kube-dns workload (that is ${workload === undefined ? '(none)' : qualified(workload)}); not read`
+          : `${other.kind} ${other.name ?? '(unnamed)'} runs no kubedns, dnsmasq or sidecar container (containers: ${other.containers.map((container) => container.name).join(', ') || 'none'}); not read`,
+      ),
+    );
   }
   const service = pick(services, () => true);
   for (const other of services) {
-    if (other !== service) diagnostics.push(unused(other.source, `Service ${other.name ?? '(unnamed)'} is not the kube-dns Service; not read`));
+    if (other === service) continue;
+    const same = service !== undefined && other.name === service.name && other.namespace === service.namespace && serviceIp(other) === serviceIp(service);
+    diagnostics.push(unused(other.source, same ? `Service ${other.name ?? '(unnamed)'} again, the same as at ${where(service.source)}; read once` : `Service ${other.name ?? '(unnamed)'} is not the kube-dns Service; not read`));
   }
   return {
     configMap,
     deployment: workload === undefined ? undefined : readDeployment(workload, diagnostics),
-    service: service === undefined ? undefined : { name: service.name, namespace: service.namespace, clusterIP: serviceIp(service), source: service.source },
+    service: service === undefined ? undefined : { name: service.name, namespace: service.namespace, clusterIP: checkedServiceIp(service), source: service.source },
     diagnostics,
   };
 }
 
-/** The object named kube-dns, else the first that fits. */
-function pick<T extends { readonly name: string | undefined }>(objects: readonly T[], fits: (object: T) => boolean): T | undefined {
-  return objects.find((object) => object.name === KUBE_DNS_NAME && fits(object)) ?? objects.find(fits);
+interface ReadSource {
+  readonly text: string;
+  readonly filename: string;
+  readonly objects: KubernetesObjects;
+}
+
+/**
+ * The kube-dns ConfigMap among the texts: read from the text holding one named `kube-dns` (or
+ * `options.configMapName`), else from the only text holding ConfigMaps. The same ConfigMap in a
+ * second text (its own file and a List) is read once; a different one, or ConfigMaps in several
+ * texts none of which is named so, is refused. Every ConfigMap not read is named.
+ */
+function readConfigMapOnce(read: readonly ReadSource[], options: ReadKubeDnsInstallOptions, diagnostics: Diagnostic[]): KubeDnsConfigMapDocument | undefined {
+  const wanted = options.configMapName ?? KUBE_DNS_NAME;
+  const holding = read.filter((source) => source.objects.configMaps.length > 0);
+  const named = holding.filter((source) => source.objects.configMaps.some((entry) => entry.name === wanted));
+  const readFrom = (source: ReadSource) => readKubeDnsConfigMap(source.text, { filename: source.filename, ...(options.configMapName === undefined ? {} : { name: options.configMapName }) });
+  const [first, ...rest] = named.length > 0 ? named : holding;
+  if (first === undefined) return undefined;
+  if (named.length === 0 && rest.length > 0) {
+    const found = holding.flatMap((source) => source.objects.configMaps.map((entry) => `${entry.name ?? '(a data map)'} in ${source.filename}`));
+    throw new ConfigMapInputError('several-configmaps', `ConfigMaps in several files, none named ${wanted} (found: ${found.join(', ')}); give the kube-dns ConfigMap once, or choose it with --name`, {
+      filename: rest[0]?.filename,
+    });
+  }
+  const configMap = readFrom(first);
+  const chosen = first.objects.configMaps.find((entry) => entry.name === configMap.name);
+  for (const source of holding) {
+    for (const other of source.objects.configMaps) {
+      if (other === chosen) continue;
+      if (other.name === configMap.name && source === first) {
+        diagnostics.push(unused(other.source, `ConfigMap ${other.name ?? '(unnamed)'} again in the same text; only the first (at ${chosen === undefined ? first.filename : where(chosen.source)}) is read`));
+        continue;
+      }
+      if (other.name === configMap.name) {
+        const again = readFrom(source);
+        if (JSON.stringify(again.data) !== JSON.stringify(configMap.data) || other.namespace !== chosen?.namespace) {
+          throw new ConfigMapInputError('several-configmaps', `a second ConfigMap ${other.name ?? '(unnamed)'} with other data than the one at ${chosen === undefined ? first.filename : where(chosen.source)}; give it once`, {
+            filename: other.source.filename,
+            position: other.source.position,
+          });
+        }
+        diagnostics.push(unused(other.source, `ConfigMap ${other.name ?? '(unnamed)'} again, the same as at ${chosen === undefined ? first.filename : where(chosen.source)}; read once`));
+        continue;
+      }
+      diagnostics.push(unused(other.source, `ConfigMap ${other.name ?? '(unnamed)'} is not the kube-dns ConfigMap (that is ${configMap.name ?? 'the unnamed one'}); not read`));
+    }
+  }
+  return configMap;
+}
+
+function isKubeDnsWorkload(workload: WorkloadObject): boolean {
+  return workload.containers.some((container) => containerRole(container) !== undefined);
+}
+
+/** Refuses a text given as the workload (or the Service) that holds none, naming what it holds. */
+function requireObject(holds: 'workload' | 'service', objects: KubernetesObjects, filename: string): void {
+  if (holds === 'workload' ? objects.workloads.some(isKubeDnsWorkload) : objects.services.length > 0) return;
+  const found = [
+    ...objects.workloads.map((workload) => `${workload.kind} ${workload.name ?? '(unnamed)'} (containers: ${workload.containers.map((container) => container.name).join(', ') || 'none'})`),
+    ...objects.services.map((service) => `Service ${service.name ?? '(unnamed)'}`),
+    ...objects.configMaps.map((configMap) => `ConfigMap ${configMap.name ?? '(a data map)'}`),
+    ...objects.others.map((other) => `${other.kind ?? 'an object'} ${other.name ?? '(unnamed)'}`),
+  ];
+  const wanted = holds === 'workload' ? 'no kube-dns workload (a Deployment or ReplicationController with a kubedns, dnsmasq or sidecar container)' : 'no Service';
+  const shown = found.length > 5 ? [...found.slice(0, 5), `${found.length - 5} more`] : found;
+  throw new KubernetesObjectInputError('object-missing', `${wanted} in this file; it holds ${shown.length === 0 ? 'no Kubernetes object' : shown.join('; ')}`, { filename });
+}
+
+/** The object named kube-dns in kube-system, else one named kube-dns, else the first that fits. */
+function pick<T extends { readonly name: string | undefined; readonly namespace: string | undefined }>(objects: readonly T[], fits: (object: T) => boolean): T | undefined {
+  return (
+    objects.find((object) => object.name === KUBE_DNS_NAME && object.namespace === KUBE_SYSTEM && fits(object)) ??
+    objects.find((object) => object.name === KUBE_DNS_NAME && fits(object)) ??
+    objects.find(fits)
+  );
+}
+
+/** `namespace/name`, or the name alone when the object names no namespace. */
+function qualified(object: { readonly name: string | undefined; readonly namespace: string | undefined }): string {
+  return `${object.namespace === undefined ? '' : `${object.namespace}/`}${object.name ?? '(unnamed)'}`;
 }
 
 function serviceIp(service: ServiceObject): string | undefined {
   const ip = service.clusterIP ?? service.clusterIPs[0];
   return ip === undefined || ip === '' || ip === 'None' ? undefined : ip;
+}
+
+/** The Service's cluster IP, refused at its position when it is not an IP (the API server refuses it too). */
+function checkedServiceIp(service: ServiceObject): string | undefined {
+  const ip = serviceIp(service);
+  if (ip !== undefined && parseGoIP(ip) === undefined) {
+    throw new KubernetesObjectInputError('invalid-field', `Service ${service.name ?? '(unnamed)'}: spec.clusterIP '${ip}' is not an IP address`, {
+      filename: service.source.filename,
+      position: service.clusterIPPosition ?? service.source.position,
+    });
+  }
+  return ip;
 }
 
 function unused(source: ObjectSource, message: string): Diagnostic {
@@ -184,7 +307,7 @@ function readDeployment(workload: WorkloadObject, diagnostics: Diagnostic[]): Ku
     for (const reference of argv.unresolved) {
       diagnostics.push(
         diagnostic('container-args-unresolved', {
-          key,
+          key: positionKey(workload.source.filename, container.positions[reference.field][reference.index]) ?? key,
           path: `[container ${container.name}].${reference.field}[${reference.index}]`,
           message: `$(${reference.name}) is ${reference.reason === 'run-time' ? 'set from valueFrom, known only in the running Pod' : container.envFrom ? 'not in env (perhaps from envFrom, known only in the running Pod)' : 'not defined in env, so the program received it as written'}; read as written`,
         }),
@@ -196,11 +319,16 @@ function readDeployment(workload: WorkloadObject, diagnostics: Diagnostic[]): Ku
         diagnostic('container-args-unresolved', { key, path: `[container ${container.name}]`, message: `container ${container.name} sets neither command nor args: the image's defaults run; read as no arguments` }),
       );
     }
-    if (role === 'kubedns') kubedns = { container: container.name, image: container.image, argv, args: parseKubeDnsArgs(programArguments) };
-    else if (role === 'sidecar') sidecar = { container: container.name, image: container.image, argv, args: parseSidecarArgs(programArguments) };
-    else dnsmasq = readDnsmasqContainer(container, argv, programArguments);
+    const written = programArguments.map((_, index) => {
+      const argument = writtenArgument(workload, container.name, index);
+      const at = argument === undefined ? undefined : positionKey(workload.source.filename, argument.position);
+      return argument === undefined || at === undefined ? undefined : { key: at, path: `[container ${container.name}].${argument.field}[${argument.index}]` };
+    });
+    if (role === 'kubedns') kubedns = { container: container.name, image: container.image, argv, written, args: parseKubeDnsArgs(programArguments) };
+    else if (role === 'sidecar') sidecar = { container: container.name, image: container.image, argv, written, args: parseSidecarArgs(programArguments) };
+    else dnsmasq = { ...readDnsmasqContainer(container, argv, programArguments), written };
   }
-  reportRefusals(key, kubedns, dnsmasq, sidecar, diagnostics);
+  reportRefusals(workload, key, kubedns, dnsmasq, sidecar, diagnostics);
   return { kind: workload.kind, name: workload.name, namespace: workload.namespace, source: workload.source, kubedns, dnsmasq, sidecar };
 }
 
@@ -222,13 +350,25 @@ function readDnsmasqContainer(container: ObjectContainer, argv: ContainerArgv, p
 
 /** An argument a program refuses: it exits before serving, so the Pod never ran with these arguments. */
 function reportRefusals(
+  workload: WorkloadObject,
   key: string,
   kubedns: KubeDnsDeployment['kubedns'],
   dnsmasq: KubeDnsDeployment['dnsmasq'],
   sidecar: KubeDnsDeployment['sidecar'],
   diagnostics: Diagnostic[],
 ): void {
-  const refuse = (container: string, message: string) => diagnostics.push(diagnostic('deployment-program-exits', { key, path: `[container ${container}]`, message }));
+  // `index` counts the program's arguments (after the nanny's `--` for dnsmasq): the diagnostic points at the item of command or args that holds it.
+  const refuse = (container: string, message: string, index?: number) => {
+    const written = index === undefined ? undefined : writtenArgument(workload, container, index);
+    diagnostics.push(
+      diagnostic('deployment-program-exits', {
+        key: (written === undefined ? undefined : positionKey(workload.source.filename, written.position)) ?? key,
+        path: `[container ${container}]${written === undefined ? '' : `.${written.field}[${written.index}]`}`,
+        message,
+      }),
+    );
+  };
+  const dnsmasqStart = dnsmasq?.nanny === undefined ? 0 : (dnsmasq.argv.programArguments ?? []).indexOf('--') + 1;
   const values = kubedns?.args.values;
   if (kubedns !== undefined && values?.configMap !== undefined && values.configDir !== undefined) {
     // cmd/kube-dns/app/server.go: "Cannot use both ConfigMap and ConfigDir".
@@ -237,11 +377,26 @@ function reportRefusals(
   for (const reading of [kubedns, sidecar]) {
     if (reading === undefined) continue;
     const program = reading === kubedns ? 'kube-dns' : 'the sidecar';
-    if (reading.args.problem !== undefined) refuse(reading.container, `${program} exits on '${reading.args.problem.token}' (${reading.args.problem.kind})`);
-    for (const entry of reading.args.invalid) refuse(reading.container, `${program} refuses --${entry.setting.name}=${entry.setting.value}: ${entry.reason}`);
+    if (reading.args.problem !== undefined) refuse(reading.container, `${program} exits on '${reading.args.problem.token}' (${reading.args.problem.kind})`, reading.args.problem.index);
+    for (const entry of reading.args.invalid) refuse(reading.container, `${program} refuses --${entry.setting.name}=${entry.setting.value}: ${entry.reason}`, entry.setting.index);
   }
   if (dnsmasq === undefined) return;
-  if (dnsmasq.nanny?.problem !== undefined) refuse(dnsmasq.container, `dnsmasq-nanny exits on '${dnsmasq.nanny.problem.token}' (${dnsmasq.nanny.problem.kind})`);
-  if (dnsmasq.dnsmasq.problem !== undefined) refuse(dnsmasq.container, `dnsmasq exits on '${dnsmasq.dnsmasq.problem.token}': ${dnsmasq.dnsmasq.problem.reason}`);
-  for (const entry of dnsmasq.dnsmasq.invalid) refuse(dnsmasq.container, `dnsmasq refuses ${entry.option.text}: ${entry.reason}`);
+  if (dnsmasq.nanny?.problem !== undefined) refuse(dnsmasq.container, `dnsmasq-nanny exits on '${dnsmasq.nanny.problem.token}' (${dnsmasq.nanny.problem.kind})`, dnsmasq.nanny.problem.index);
+  if (dnsmasq.dnsmasq.problem !== undefined) refuse(dnsmasq.container, `dnsmasq exits on '${dnsmasq.dnsmasq.problem.token}': ${dnsmasq.dnsmasq.problem.reason}`, dnsmasqStart + dnsmasq.dnsmasq.problem.index);
+  for (const entry of dnsmasq.dnsmasq.invalid) refuse(dnsmasq.container, `dnsmasq refuses ${entry.option.text}: ${entry.reason}`, dnsmasqStart + entry.option.index);
+}
+
+/** The item of `command` or `args` that holds the program's argument `index` (argv[1 + index]), with its position. */
+function writtenArgument(workload: WorkloadObject, containerName: string, index: number): { field: 'command' | 'args'; index: number; position: SourcePosition | undefined } | undefined {
+  const container = workload.containers.find((entry) => entry.name === containerName);
+  if (container === undefined) return undefined;
+  const command = container.command ?? [];
+  if (command.length > 0 && index + 1 < command.length) return { field: 'command', index: index + 1, position: container.positions.command[index + 1] };
+  const argsIndex = command.length > 0 ? index - (command.length - 1) : index;
+  if (container.args === undefined || argsIndex >= container.args.length) return undefined;
+  return { field: 'args', index: argsIndex, position: container.positions.args[argsIndex] };
+}
+
+function positionKey(filename: string, position: SourcePosition | undefined): string | undefined {
+  return position === undefined ? undefined : `${filename}:${position.line}:${position.column}`;
 }

@@ -83,7 +83,12 @@ export function nodeLocalDnsTemplate(release: string, install: NodeLocalDnsInsta
   let text = fill(NODE_LOCAL_DNS_TEMPLATES[nodeLocalDnsTemplateId(release)], '__PILLAR__DNS__DOMAIN__', install.clusterDomain ?? 'cluster.local');
   if (install.localIps !== undefined) {
     const [local, kubeDns] = install.localIps.split(',');
-    if (local !== undefined && local !== '') text = fill(text, '__PILLAR__LOCAL__DNS__', local);
+    if (local !== undefined && local !== '') {
+      // The install instructions (Kubernetes documentation, "Using NodeLocal DNSCache", since
+      // kubernetes/website#24957) put an IPv6 address in brackets where a port follows it (`health`).
+      if (local.includes(':')) text = fill(text, '__PILLAR__LOCAL__DNS__:', `[${local}]:`);
+      text = fill(text, '__PILLAR__LOCAL__DNS__', local);
+    }
     if (kubeDns !== undefined && kubeDns !== '') text = fill(text, '__PILLAR__DNS__SERVER__', kubeDns);
   }
   return text;

@@ -31,6 +31,8 @@ export interface DeploymentAddress {
   readonly zone: string;
   readonly address: string | undefined;
   readonly text: string;
+  /** From `--server=/zone/` (dnsmasq answers from local data only), not `--address`. */
+  readonly localOnly?: boolean;
 }
 
 /** What the translation does because of the Deployment's arguments (or the stock manifest's). */
@@ -133,17 +135,24 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
   const kubedns = kubeDnsAddress(deployment);
   // The options as written (`-N` for --no-negcache), for the diagnostics' paths.
   const written = new Map<string, string[]>();
-  for (const option of splitDnsmasqOptions(dnsmasqReading.dnsmasqArgs).options) written.set(option.name, [...(written.get(option.name) ?? []), option.text]);
+  for (const option of splitDnsmasqOptions(dnsmasqReading.dnsmasqArgs).options) {
+    // Appended in place: copying the list per option was quadratic (20,000 --server flags: 13 s).
+    const texts = written.get(option.name);
+    if (texts === undefined) written.set(option.name, [option.text]);
+    else texts.push(option.text);
+  }
   const as = (name: string, fallback: string): string => [...new Set(written.get(name) ?? [fallback])].join(' ');
   const stubs = new Map<string, DeploymentServer[]>();
   const globalServers: DeploymentServer[] = [];
   const localOnly: DeploymentAddress[] = [];
   const toKubeDns = new Set<string>();
+  // An unqualified server to kubedns (old manifests: `--no-resolv --server=127.0.0.1#10053`) sends every name there.
+  let everyNameToKubeDns = false;
   for (const server of dnsmasq.servers) {
     const text = server.option.text;
     if (server.target.kind === 'local-only' && server.domains !== undefined && !server.domains.includes('') && templatesAvailable(features)) {
       // dnsmasq 2.90 answers NXDOMAIN for these names, unless a server address is given for the same domain (checked on loopback).
-      for (const domain of server.domains) localOnly.push({ zone: domain.toLowerCase().replace(/\.$/, ''), address: undefined, text });
+      for (const domain of server.domains) localOnly.push({ zone: domain.toLowerCase().replace(/\.$/, ''), address: undefined, text, localOnly: true });
       continue;
     }
     if (server.target.kind !== 'upstream') {
@@ -166,6 +175,7 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
     }
     if (server.domains === undefined) {
       if (`${server.target.address}#${server.target.port}` === kubedns) {
+        everyNameToKubeDns = true;
         push('deployment-flag', name, text, `every name goes to kubedns (${kubedns}), which forwarded names outside the cluster to the node's resolv.conf: the Corefile does the same`);
       } else {
         globalServers.push({ target, text });
@@ -196,7 +206,8 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
       stubs.set(zone, list);
     }
   }
-  if (dnsmasq.problem === undefined && (dnsmasqReading.nanny !== undefined || dnsmasq.servers.length > 0)) {
+  const kubeDnsServesAll = everyNameToKubeDns && dnsmasq.noResolv && globalServers.length === 0;
+  if (dnsmasq.problem === undefined && !kubeDnsServesAll && (dnsmasqReading.nanny !== undefined || dnsmasq.servers.length > 0)) {
     for (const zone of [clusterDomain ?? 'cluster.local', ...KUBEDNS_REVERSE_ZONES]) {
       if (toKubeDns.has(zone) || stubs.has(zone)) continue;
       // kops templates sent in6.arpa (a typo) to kubedns: ip6.arpa went upstream.
@@ -220,6 +231,8 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
     } else {
       push('deployment-flag-not-translated', name, list, `without --no-resolv, dnsmasq used these servers beside the node's resolv.conf; CoreDNS forwards to one or the other: the Corefile keeps resolv.conf`);
     }
+  } else if (kubeDnsServesAll) {
+    push('deployment-flag', name, as('no-resolv', '--no-resolv'), '--no-resolv with kubedns as the only server: kubedns forwarded the names outside its zones (to the ConfigMap\'s upstreamNameservers or the node\'s resolv.conf), as the Corefile does');
   } else if (dnsmasq.noResolv) {
     push('deployment-flag', name, as('no-resolv', '--no-resolv'), '--no-resolv without servers of the manifest: the upstreams are the ConfigMap\'s (dnsmasq-nanny adds them with --no-resolv)');
   }
@@ -268,13 +281,10 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
     }
     const translated = zones.filter((zone) => !kubernetesZones.includes(zone));
     if (translated.length === 0) continue;
+    // Whether a template block answers them depends on the stub domains of the ConfigMap too: the translation says so (planTemplates).
     for (const zone of translated) addresses.push({ zone, address: entry.address, text });
-    push('dnsmasq-option-translated', name, text, `${translated.join(', ')} answered ${entry.address === undefined ? 'NXDOMAIN' : `with ${entry.address}`} by a template block`);
   }
-  for (const entry of localOnly) {
-    addresses.push(entry);
-    push('dnsmasq-option-translated', name, entry.text, `${entry.zone} answered NXDOMAIN by a template block (dnsmasq answers from local data only)`);
-  }
+  addresses.push(...localOnly);
   if (dnsmasq.domainNeeded) push('deployment-flag-not-translated', name, as('domain-needed', '--domain-needed'), 'dnsmasq never forwarded names without a dot; CoreDNS forwards them');
   if (dnsmasq.port !== undefined) push('deployment-flag', name, as('port', `--port=${dnsmasq.port}`), 'the port dnsmasq listened on inside the Pod; the Service maps clients to it');
   for (const option of dnsmasq.otherOptions) reportOtherOption(option, name, push);

@@ -121,6 +121,14 @@ export function translateKubeDnsInstall(install: KubeDnsInstall, options: Transl
     ...(imageVersion === undefined ? {} : { kubeDnsVersion: imageVersion }),
   };
   const forced = options.force === true;
+  const noConfigMap =
+    install.configMap === undefined
+      ? [
+          diagnostic('kube-dns-configmap-assumed', {
+            message: `no kube-dns ConfigMap in the input${install.deployment === undefined && install.service === undefined ? '' : ` (only its ${[install.deployment === undefined ? [] : ['Deployment'], install.service === undefined ? [] : ['Service']].flat().join(' and ')})`}: translated as if it had no data, so no stub domains and the node's resolv.conf upstream`,
+          }),
+        ]
+      : [];
   const installDiagnostics = [...(install.configMap?.diagnostics ?? []), ...install.diagnostics].map((entry) =>
     forced && entry.severity === 'error' ? { ...entry, severity: 'warning' as const } : entry,
   );
@@ -141,13 +149,18 @@ export function translateKubeDnsInstall(install: KubeDnsInstall, options: Transl
           };
     if (plan.clusterDomain === undefined || plan.clusterDomain === optionDomain) return { plan, clusterDomain: plan.clusterDomain ?? optionDomain };
     if (options.clusterDomain === undefined) return { plan, clusterDomain: plan.clusterDomain };
+    // Points at kubedns's last --domain as written, when there is one.
+    const programArguments = deployment.kubedns?.argv.programArguments ?? [];
+    const domainIndex = programArguments.findLastIndex((argument) => /^--domain(=|$)/.test(argument));
+    const written = domainIndex === -1 ? undefined : deployment.kubedns?.written?.[domainIndex];
     const conflict = diagnostic('cluster-domain-conflict', {
+      ...(written === undefined ? {} : { key: written.key, path: written.path }),
       message: `--cluster-domain ${optionDomain}, but the Deployment serves ${plan.clusterDomain}`,
       ...(forced ? { severity: 'warning' as const, hint: `Translated with ${optionDomain} (--force).` } : {}),
     });
     return { plan: { ...plan, diagnostics: [conflict, ...plan.diagnostics] }, clusterDomain: optionDomain };
   });
-  const diagnostics = [...installDiagnostics, ...result.diagnostics];
+  const diagnostics = [...installDiagnostics, ...result.diagnostics, ...noConfigMap];
   if (!forced && installDiagnostics.some((entry) => entry.severity === 'error')) {
     return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns: result.coredns };
   }
@@ -583,6 +596,8 @@ function planTemplates(plan: DeploymentPlan, stubs: readonly PlannedStub[], cont
       report(context, 'deployment-flag', 'container dnsmasq', where, `dnsmasq answered '${normalized.zone}' with ${entry.address} and never used its servers: the template replaces the stub block`);
     }
     taken.add(normalized.zone);
+    const answer = entry.address === undefined ? 'NXDOMAIN' : `with ${entry.address}`;
+    report(context, 'dnsmasq-option-translated', 'container dnsmasq', where, `${normalized.zone} answered ${answer} by a template block${entry.localOnly === true ? ' (dnsmasq answers from local data only)' : ''}`);
     const type = entry.address === undefined ? undefined : entry.address.includes(':') ? 'AAAA' : 'A';
     const directives: Directive[] =
       entry.address === undefined || type === undefined

@@ -134,4 +134,16 @@ spec:
     expect(await main(['explain', 'api.corp.test.', '--kube-dns', 'kube-dns.yaml', '--kube-dns-deployment', 'deploy.yaml'], explained)).toBe(0);
     expect(explained.out()).toContain('10.9.9.9:53');
   });
+
+  it('says when the --kube-dns file holds the Deployment but no ConfigMap: kube-dns is routed as if it had no data', async () => {
+    const io = memoryIo({ files: { 'deploy.yaml': deployment, Corefile: TRANSLATED } });
+    await runCheck(['--kube-dns', 'deploy.yaml', '--corefile', 'Corefile'], io);
+    expect(io.err()).toContain("no kube-dns ConfigMap in the input: kube-dns is routed as if it had no data (no stub domains; upstreams from the node's resolv.conf)");
+    const explained = memoryIo({ files: { 'deploy.yaml': deployment } });
+    expect(await main(['explain', 'api.corp.test.', '--kube-dns', 'deploy.yaml', '-o', 'json'], explained)).toBe(0);
+    expect((JSON.parse(explained.out()) as { notes: string[] }).notes.join('\n')).toContain('no kube-dns ConfigMap in the input');
+    const withConfigMap = memoryIo({ files: { 'kube-dns.yaml': KUBE_DNS, 'deploy.yaml': deployment, Corefile: TRANSLATED } });
+    await runCheck(['--kube-dns', 'kube-dns.yaml', '--kube-dns-deployment', 'deploy.yaml', '--corefile', 'Corefile'], withConfigMap);
+    expect(withConfigMap.err()).not.toContain('no kube-dns ConfigMap');
+  });
 });

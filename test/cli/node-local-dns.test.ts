@@ -31,7 +31,9 @@ data:
     }
 `;
 const FLAGS = ['--local-ip', '169.254.20.10,10.96.0.10', '--upstream-ip', '10.96.0.20'];
-const files = { 'kube-dns.yaml': KUBE_DNS, 'hostname.yaml': HOSTNAME_STUB, Corefile: TRANSLATED, 'node-local-dns.yaml': NODE_LOCAL_CONFIGMAP, 'base.Corefile': '.:53 {\n    forward . __PILLAR__UPSTREAM__SERVERS__\n}\n' };
+const files = { 'kube-dns.yaml': KUBE_DNS, 'hostname.yaml': HOSTNAME_STUB, Corefile: TRANSLATED, 'node-local-dns.yaml': NODE_LOCAL_CONFIGMAP, 'base.Corefile': '.:53 {\n    forward . __PILLAR__UPSTREAM__SERVERS__\n}\n',
+  'deploy.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: kube-dns}\nspec: {template: {spec: {containers: [{name: kubedns, args: ["--domain=corp.example."]}]}}}\n',
+};
 
 async function run(args: readonly string[], stdin?: string) {
   const io = memoryIo({ files, ...(stdin === undefined ? {} : { stdin }) });
@@ -55,6 +57,16 @@ describe('kube-dns-to-coredns --node-local-dns RELEASE', () => {
     expect(fromConfigMap.out.startsWith('.:53 {\n    bind 169.254.20.10 10.96.0.10\n    forward . 8.8.8.8\n}\n\nacme.local:53 {')).toBe(true);
     const bare = await run(['--node-local-dns', '1.22.10', ...FLAGS, '--node-local-dns-base', 'base.Corefile', '--port', '5353', 'kube-dns.yaml']);
     expect(bare.out).toBe('.:53 {\n    forward . 8.8.8.8\n}\n\nacme.local:5353 {\n    errors\n    cache 30\n    bind 169.254.20.10 10.96.0.10\n    forward . 10.150.0.1\n}\n');
+  });
+
+  it('refuses an empty --node-local-dns-base (a file or a ConfigMap with an empty Corefile), as bad usage', async () => {
+    const emptyConfigMap = NODE_LOCAL_CONFIGMAP.replace(/ {2}Corefile: \|\n(?: {4}.*\n)+/, '  Corefile: ""\n');
+    for (const [name, text] of [['empty.Corefile', ''], ['blank.Corefile', '\n  \n'], ['empty-cm.yaml', emptyConfigMap]] as const) {
+      const io = memoryIo({ files: { ...files, [name]: text } });
+      expect(await main(['--node-local-dns', '1.26.7', ...FLAGS, '--node-local-dns-base', name, 'kube-dns.yaml'], io), name).toBe(2);
+      expect(io.out()).toBe('');
+      expect(io.err()).toBe(`kube-dns-to-coredns: --node-local-dns-base ${name}: the Corefile is empty; give the node-local-dns ConfigMap or its Corefile\n`);
+    }
   });
 
   it('exits 1 with the reason when node-cache refuses the update, and writes no --out file', async () => {
@@ -165,6 +177,21 @@ describe('kube-dns-to-coredns explain NAME --node-local-dns RELEASE', () => {
     const json = await run(['explain', 'my-svc', '--node-local-dns', '1.26.7', '--kube-dns', 'kube-dns.yaml', '--corefile', 'Corefile', ...FLAGS, '-o', 'json']);
     const parsed = JSON.parse(json.out) as { candidates: { name: string; twoTier: { nodeLocal: { text: string }; coreDns?: { text: string } }; same: boolean }[] };
     expect(parsed.candidates[0]).toMatchObject({ name: 'my-svc.default.svc.cluster.local', twoTier: { nodeLocal: { text: '10.96.0.20:53' }, coreDns: { text: 'cluster cluster.local' } }, same: true });
+  });
+
+  it('refuses --kube-dns-deployment with --node-local-dns in check and explain, as the translation does (node-cache reads the ConfigMap alone)', async () => {
+    const io = (args: readonly string[]) => run([...args, '--kube-dns-deployment', 'deploy.yaml']);
+    for (const args of [
+      ['check', '--node-local-dns', '1.26.7', '--kube-dns', 'kube-dns.yaml'],
+      ['check', '--node-local-dns', '1.26.7', '--kube-dns', 'kube-dns.yaml', '--corefile', 'Corefile', ...FLAGS],
+      ['explain', 'x', '--node-local-dns', '1.26.7', '--kube-dns', 'kube-dns.yaml', '--corefile', 'Corefile', ...FLAGS],
+    ]) {
+      const { status, out, err } = await io(args);
+      expect(status, args.join(' ')).toBe(2);
+      expect(out).toBe('');
+      expect(err).toMatch(/^kube-dns-to-coredns: (check|explain): --kube-dns-deployment does not go with --node-local-dns: node-cache reads the kube-dns ConfigMap alone/);
+    }
+    expect((await run(['--node-local-dns', '1.26.7', ...FLAGS, '--kube-dns-deployment', 'deploy.yaml', 'kube-dns.yaml'])).status).toBe(2);
   });
 
   it('refuses node-local-dns options without --node-local-dns', async () => {

@@ -179,4 +179,40 @@ spec:
     expect(await main(['--kube-dns-deployment', '-'], memoryIo({ stdin: deployment }))).toBe(2);
     expect(await main(['--batch', '--kube-dns-deployment', 'deploy.yaml'], memoryIo())).toBe(2);
   });
+
+  it('names the objects node-cache and kubeadm do not read: the Deployment and Service of a List, another ConfigMap', async () => {
+    const list = `kind: List\nitems:\n${[deployment, service, configMap.replace('10.0.0.10', '192.0.2.1'), 'kind: ConfigMap\nmetadata: {name: kube-proxy}\ndata: {a: b}\n']
+      .map((document) => document.trimEnd().replace(/^/gm, '  ').replace(/^ {2}/, '- '))
+      .join('\n')}\n`;
+    const nodeLocal = memoryIo({ files: { 'all.yaml': list } });
+    expect(await main(['--node-local-dns', '1.26.7', '--local-ip', '169.254.20.10', '--upstream-ip', '10.96.0.20', 'all.yaml'], nodeLocal)).toBe(0);
+    expect(nodeLocal.err().split('\n').filter((line) => line.startsWith('info unused-object'))).toEqual([
+      'info unused-object all.yaml:3:3: Deployment kube-dns: node-cache reads only the kube-dns ConfigMap; not read',
+      'info unused-object all.yaml:15:3: Service kube-dns: node-cache reads only the kube-dns ConfigMap; not read',
+      'info unused-object all.yaml:23:3: ConfigMap kube-proxy: node-cache reads only the kube-dns ConfigMap; not read',
+    ]);
+    const preflight = memoryIo({ files: { 'all.yaml': list } });
+    expect(await main(['check', '--node-local-dns', '1.26.7', '--kube-dns', 'all.yaml'], preflight)).toBe(0);
+    expect(preflight.err()).toContain('info unused-object all.yaml:3:3: Deployment kube-dns: node-cache reads only the kube-dns ConfigMap; not read');
+    const kubeadm = memoryIo({ files: { 'all.yaml': list } });
+    expect(await main(['--kubeadm', '1.19', 'all.yaml'], kubeadm)).toBe(0);
+    expect(kubeadm.err()).toContain('info unused-object all.yaml:15:3: Service kube-dns: kubeadm reads only the kube-dns ConfigMap; not read');
+    const alone = memoryIo({ files: { 'cm.yaml': configMap } });
+    expect(await main(['--node-local-dns', '1.26.7', '--local-ip', '169.254.20.10', '--upstream-ip', '10.96.0.20', 'cm.yaml'], alone)).toBe(0);
+    expect(alone.err()).not.toContain('unused-object');
+  });
+
+  it('refuses a --kube-dns-deployment file without a kube-dns workload (a CoreDNS Deployment) and a --kube-dns-service file without a Service', async () => {
+    const coreDns = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: coredns}\nspec: {template: {spec: {containers: [{name: coredns}]}}}\n';
+    const io = memoryIo({ files: { 'cm.yaml': configMap, 'coredns.yaml': coreDns, 'svc.yaml': service } });
+    expect(await main(['--kube-dns-deployment', 'coredns.yaml', 'cm.yaml'], io)).toBe(2);
+    expect(io.out()).toBe('');
+    expect(io.err()).toMatch(/^kube-dns-to-coredns: coredns\.yaml: no kube-dns workload .* it holds Deployment coredns \(containers: coredns\)\n$/);
+    const check = memoryIo({ files: { 'cm.yaml': configMap, 'coredns.yaml': coreDns, 'Corefile': '.:53 {\n    forward . 10.0.0.10\n}\n' } });
+    expect(await main(['check', '--kube-dns', 'cm.yaml', '--kube-dns-deployment', 'coredns.yaml', '--corefile', 'Corefile'], check)).toBe(2);
+    expect(check.err()).toContain('coredns.yaml: no kube-dns workload');
+    const noService = memoryIo({ files: { 'cm.yaml': configMap, 'deploy.yaml': deployment } });
+    expect(await main(['--kube-dns-service', 'deploy.yaml', 'cm.yaml'], noService)).toBe(2);
+    expect(noService.err()).toContain('deploy.yaml: no Service in this file; it holds Deployment kube-dns');
+  });
 });

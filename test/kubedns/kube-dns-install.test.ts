@@ -47,16 +47,104 @@ describe('readKubeDnsInstall', () => {
       '      - name: healthz\n        image: registry.k8s.io/exechealthz-amd64:1.2\n      - name: sidecar',
     );
     const install = readKubeDnsInstall([{ text, filename: 'd.yaml' }]);
-    expect(install.diagnostics.map((entry) => `${entry.severity} ${entry.code} ${entry.path ?? ''}`)).toEqual([
-      'warning container-args-unresolved [container kubedns].args[0]',
-      'info unused-container [container healthz]',
-      'error deployment-program-exits [container kubedns]',
-      'error deployment-program-exits [container kubedns]',
+    // Each points at the argument as written (FILE:LINE:COL of the item in args).
+    expect(install.diagnostics.map((entry) => `${entry.severity} ${entry.code} ${entry.key} ${entry.path ?? ''}`)).toEqual([
+      'warning container-args-unresolved d.yaml:10:17 [container kubedns].args[0]',
+      'info unused-container d.yaml:1:1 [container healthz]',
+      'error deployment-program-exits d.yaml:10:39 [container kubedns].args[1]',
+      'error deployment-program-exits d.yaml:10:17 [container kubedns].args[0]',
     ]);
   });
 
-  it('refuses a second ConfigMap among the texts', () => {
+  it('points a refused dnsmasq argument at its item in command or args, after the nanny\'s --', () => {
+    const text = deploymentYaml({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--server=/a.example/1.2.3.4#99999'] })
+      .replace('image: registry.k8s.io/dns/k8s-dns-dnsmasq-nanny:1.26.7', 'image: registry.k8s.io/dns/k8s-dns-dnsmasq-nanny:1.26.7\n        command: ["/dnsmasq-nanny", "-v=2", "--bogus"]');
+    const install = readKubeDnsInstall([{ text, filename: 'd.yaml' }]);
+    expect(install.diagnostics.map((entry) => `${entry.code} ${entry.key} ${entry.path ?? ''}`)).toEqual([
+      'deployment-program-exits d.yaml:13:46 [container dnsmasq].command[2]',
+      'deployment-program-exits d.yaml:14:320 [container dnsmasq].args[13]',
+    ]);
+    // Every program argument knows where it is written: command[1:] first, then args.
+    expect(install.deployment?.dnsmasq?.written?.[0]).toEqual({ key: 'd.yaml:13:38', path: '[container dnsmasq].command[1]' });
+    expect(install.deployment?.dnsmasq?.written?.[2]).toEqual({ key: 'd.yaml:14:17', path: '[container dnsmasq].args[0]' });
+  });
+
+  it('refuses a second, different kube-dns ConfigMap among the texts, at its position', () => {
     const cm = configMapYaml({ upstreamNameservers: '["8.8.8.8"]' });
-    expect(() => readKubeDnsInstall([{ text: cm }, { text: cm, filename: 'b.yaml' }])).toThrowError(ConfigMapInputError);
+    const other = configMapYaml({ upstreamNameservers: '["8.8.4.4"]' });
+    expect(() => readKubeDnsInstall([{ text: cm }, { text: `${serviceYaml()}---\n${other}`, filename: 'b.yaml' }])).toThrowError(ConfigMapInputError);
+    expect(() => readKubeDnsInstall([{ text: cm, filename: 'a.yaml' }, { text: `${serviceYaml()}---\n${other}`, filename: 'b.yaml' }])).toThrowError(
+      /^b\.yaml:6:1: a second ConfigMap kube-dns with other data than the one at a\.yaml:1:1; give it once$/,
+    );
+  });
+
+  it('reads the same object given twice (its own file and a List) once, and says so', () => {
+    const cm = configMapYaml({ upstreamNameservers: '["8.8.8.8"]' });
+    const all = [deploymentYaml(), serviceYaml(), cm].join('---\n');
+    const install = readKubeDnsInstall([
+      { text: all, filename: 'all.yaml' },
+      { text: deploymentYaml(), filename: 'deploy.yaml' },
+      { text: serviceYaml(), filename: 'svc.yaml' },
+      { text: cm, filename: 'cm.yaml' },
+    ]);
+    expect(install.configMap?.data).toEqual({ upstreamNameservers: '["8.8.8.8"]' });
+    expect(install.deployment?.source.filename).toBe('all.yaml');
+    expect(install.diagnostics.map(formatDiagnostic)).toEqual([
+      'info unused-object cm.yaml:1:1: ConfigMap kube-dns again, the same as at all.yaml:23:1; read once',
+      'info unused-object deploy.yaml:1:1: Deployment kube-dns again, the same as at all.yaml:1:1; read once',
+      'info unused-object svc.yaml:1:1: Service kube-dns again, the same as at all.yaml:18:1; read once',
+    ]);
+    // The very same file twice (FILE and --kube-dns-deployment) is read once, without notes.
+    const sameFile = readKubeDnsInstall([{ text: all, filename: 'all.yaml' }, { text: all, filename: 'all.yaml', holds: 'workload' }, { text: all, filename: 'all.yaml', holds: 'service' }]);
+    expect(sameFile.diagnostics).toEqual([]);
+    expect(sameFile.configMap?.data).toEqual({ upstreamNameservers: '["8.8.8.8"]' });
+    expect(() => readKubeDnsInstall([{ text: all, filename: 'all.yaml' }, { text: serviceYaml(), filename: 'all.yaml', holds: 'workload' }])).toThrowError(/no kube-dns workload/);
+    const changed = deploymentYaml({ kubedns: ['--domain=corp.example.'] });
+    expect(() => readKubeDnsInstall([{ text: all, filename: 'all.yaml' }, { text: changed, filename: 'deploy.yaml' }])).toThrowError(
+      /^deploy\.yaml:1:1: a second Deployment kube-dns with other containers than the one at all\.yaml:1:1; give it once$/,
+    );
+  });
+
+  it('takes the kube-dns ConfigMap from whichever text holds it; other ConfigMaps are named, not a second kube-dns one', () => {
+    // `kubectl get deploy,cm -n kube-system -o yaml` as the Deployment file holds kube-proxy's ConfigMap too.
+    const kubeProxy = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: kube-proxy, namespace: kube-system}\ndata: {config.conf: x}\n';
+    const install = readKubeDnsInstall([
+      { text: configMapYaml({ upstreamNameservers: '["8.8.8.8"]' }), filename: 'cm.yaml' },
+      { text: `${deploymentYaml()}---\n${kubeProxy}`, filename: 'deploy.yaml' },
+    ]);
+    expect(install.configMap?.name).toBe('kube-dns');
+    expect(install.diagnostics.map(formatDiagnostic)).toEqual(["info unused-object deploy.yaml:18:1: ConfigMap kube-proxy is not the kube-dns ConfigMap (that is kube-dns); not read"]);
+    const swapped = readKubeDnsInstall([
+      { text: `${deploymentYaml()}---\n${kubeProxy}`, filename: 'deploy.yaml' },
+      { text: configMapYaml({ upstreamNameservers: '["8.8.8.8"]' }), filename: 'cm.yaml' },
+    ]);
+    expect(swapped.configMap?.data).toEqual({ upstreamNameservers: '["8.8.8.8"]' });
+    expect(() => readKubeDnsInstall([{ text: kubeProxy, filename: 'a.yaml' }, { text: kubeProxy.replace('kube-proxy', 'other'), filename: 'b.yaml' }])).toThrowError(
+      /^b\.yaml: ConfigMaps in several files, none named kube-dns \(found: kube-proxy in a\.yaml, other in b\.yaml\); give the kube-dns ConfigMap once, or choose it with --name$/,
+    );
+  });
+  it('refuses a text given as the workload or the Service that holds none, naming what it holds', () => {
+    const coreDns = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: coredns}\nspec: {template: {spec: {containers: [{name: coredns, image: registry.k8s.io/coredns/coredns:v1.11.1}]}}}\n';
+    const cm = { text: configMapYaml({ upstreamNameservers: '["8.8.8.8"]' }), filename: 'cm.yaml' };
+    expect(() => readKubeDnsInstall([cm, { text: coreDns, filename: 'deploy.yaml', holds: 'workload' }])).toThrowError(
+      /^deploy\.yaml: no kube-dns workload \(a Deployment or ReplicationController with a kubedns, dnsmasq or sidecar container\) in this file; it holds Deployment coredns \(containers: coredns\)$/,
+    );
+    expect(() => readKubeDnsInstall([cm, { text: deploymentYaml(), filename: 'svc.yaml', holds: 'service' }])).toThrowError(/^svc\.yaml: no Service in this file; it holds Deployment kube-dns/);
+    expect(readKubeDnsInstall([cm, { text: `${deploymentYaml()}---\n${serviceYaml()}`, filename: 'both.yaml', holds: 'service' }]).service?.clusterIP).toBe('10.96.0.10');
+    // Without `holds`, a CoreDNS Deployment beside the ConfigMap is named, and what it runs said.
+    expect(readKubeDnsInstall([cm, { text: coreDns, filename: 'deploy.yaml' }]).diagnostics.map(formatDiagnostic)).toEqual([
+      'info unused-object deploy.yaml:1:1: Deployment coredns runs no kubedns, dnsmasq or sidecar container (containers: coredns); not read',
+    ]);
+  });
+  it("refuses a Service whose clusterIP is not an IP, at the field; a headless Service has none", () => {
+    const cm = { text: configMapYaml({ upstreamNameservers: '["8.8.8.8"]' }), filename: 'cm.yaml' };
+    expect(() => readKubeDnsInstall([cm, { text: serviceYaml('10.96.0.1O'), filename: 'svc.yaml' }])).toThrowError(/^svc\.yaml:4:8: Service kube-dns: spec\.clusterIP '10\.96\.0\.1O' is not an IP address$/);
+    expect(readKubeDnsInstall([cm, { text: serviceYaml('None'), filename: 'svc.yaml' }]).service?.clusterIP).toBeUndefined();
+  });
+  it('prefers kube-system/kube-dns among workloads of several namespaces (kubectl get deploy -A)', () => {
+    const elsewhere = deploymentYaml({ kubedns: ['--domain=test.example.'] }).replace('namespace: kube-system', 'namespace: dns-test');
+    const install = readKubeDnsInstall([{ text: `${elsewhere}---\n${deploymentYaml()}`, filename: 'all.yaml' }]);
+    expect(install.deployment?.namespace).toBe('kube-system');
+    expect(install.diagnostics.map(formatDiagnostic)).toEqual(['info unused-object all.yaml:1:1: Deployment dns-test/kube-dns is not the kube-dns workload (that is kube-system/kube-dns); not read']);
   });
 });

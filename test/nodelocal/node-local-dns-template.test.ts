@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCoreDnsVersion } from '../../src/coredns/versions.js';
 import { nodeCacheProfile, UnsupportedNodeCacheReleaseError } from '../../src/nodelocal/node-cache-releases.js';
 import { NODE_LOCAL_DNS_TEMPLATES, nodeLocalDnsTemplate, nodeLocalDnsTemplateId } from '../../src/nodelocal/node-local-dns-template.js';
+import { preflightNodeLocalDns } from '../../src/nodelocal/preflight.js';
 import { translateLikeNodeCache } from '../../src/nodelocal/translate-like-node-cache.js';
 
 /** The Kubernetes 1.19 manifest's Corefile, as collected in golden/realworld (first line: its source). */
@@ -34,6 +35,16 @@ describe('the bundled node-local-dns template', () => {
     expect(corp).toContain('forward . __PILLAR__CLUSTER__DNS__ {');
     const ipvs = nodeLocalDnsTemplate('1.26.7', { localIps: '169.254.20.10' });
     expect(ipvs).toContain('    bind 169.254.20.10 __PILLAR__DNS__SERVER__\n');
+  });
+
+  it('puts an IPv6 local IP in brackets before a port (health), as the install instructions say, and the Corefile loads', () => {
+    const v6 = nodeLocalDnsTemplate('1.26.7', { localIps: 'fd00::10,fd00::a' });
+    expect(v6).toContain('    health [fd00::10]:8080\n');
+    expect(v6).toContain('    bind fd00::10 fd00::a\n');
+    // Unbracketed, `fd00::10:8080` is not HOST:PORT and CoreDNS refused the Corefile (argument-invalid).
+    const preflight = preflightNodeLocalDns('1.26.7', { stubDomains: '{"acme.local": ["fd00::53"]}' }, { localIps: 'fd00::10,fd00::a', clusterDnsIp: 'fd00::20' });
+    expect(preflight.diagnostics).toEqual([]);
+    expect(preflight.loads).toBe(true);
   });
 
   it('has no template for a release outside the known ones', () => {

@@ -29,7 +29,7 @@ async function readSettings(options: NodeLocalCommandOptions, io: CliIo) {
   const localIps = options.localIps === undefined ? undefined : checkLocalIps(command, options.localIps);
   const upstreamIp = options.upstreamIp === undefined ? undefined : checkUpstreamIp(command, options.upstreamIp);
   const baseCorefile = await readNodeLocalBase(options.baseFile, io);
-  const kubeDnsInput = await readKubeDnsInput(options.kubeDnsFile, undefined, io);
+  const kubeDnsInput = await readKubeDnsInput(options.kubeDnsFile, undefined, io, 'node-cache');
   return { release, localIps, upstreamIp, baseCorefile, kubeDnsInput };
 }
 

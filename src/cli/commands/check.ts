@@ -80,6 +80,9 @@ export async function runCheck(args: readonly string[], io: CliIo): Promise<numb
     if (misplaced !== undefined) throw new UsageError(`check: --${misplaced} belongs to --node-local-dns RELEASE; see 'check --help'`);
   } else {
     if (kubeDnsFile === undefined) throw new UsageError("check: --kube-dns FILE is required; see 'check --help'");
+    if (options.deploymentFile !== undefined) {
+      throw new UsageError("check: --kube-dns-deployment does not go with --node-local-dns: node-cache reads the kube-dns ConfigMap alone, and the kube-dns column follows the ConfigMap; see 'check --help'");
+    }
     const { runNodeLocalCheck, runNodeLocalPreflight } = await import('./check-node-local.js');
     const nodeLocal = nodeLocalCommandOptions('check', options.nodeLocal.release, kubeDnsFile, options);
     if (corefileFile === undefined) {

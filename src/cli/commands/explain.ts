@@ -65,6 +65,9 @@ export async function runExplain(args: readonly string[], io: CliIo): Promise<nu
     const misplaced = NODE_LOCAL_OPTIONS.find((option) => options.nodeLocal.given[option] !== undefined);
     if (misplaced !== undefined) throw new UsageError(`explain: --${misplaced} belongs to --node-local-dns RELEASE; see 'explain --help'`);
   } else {
+    if (options.deploymentFile !== undefined) {
+      throw new UsageError("explain: --kube-dns-deployment does not go with --node-local-dns: node-cache reads the kube-dns ConfigMap alone, and the kube-dns column follows the ConfigMap; see 'explain --help'");
+    }
     const { runNodeLocalExplain } = await import('./check-node-local.js');
     const nodeLocal = nodeLocalCommandOptions('explain', options.nodeLocal.release, options.kubeDnsFile, options);
     return runNodeLocalExplain(options.name, nodeLocal, { namespace: options.namespace, ndots: options.ndots, search: options.search }, io);

@@ -1,5 +1,6 @@
 import { ConfigMapInputError } from '../../configmap/config-map-data.js';
 import type { ConfigMapData } from '../../configmap/config-map-data.js';
+import { diagnostic } from '../../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { readKubeDnsInstall } from '../../kubedns/kube-dns-install.js';
 import type { KubeDnsDeployment, KubeDnsInstall, KubeDnsInstallSource } from '../../kubedns/kube-dns-install.js';
@@ -26,10 +27,15 @@ export async function readKubeDnsInstallInput(
   const readers = [file ?? '-', extraFiles.deployment, extraFiles.service].filter((path) => path === '-');
   if (readers.length > 1) throw new UsageError('only one of FILE, --kube-dns-deployment and --kube-dns-service can read standard input');
   const sources: KubeDnsInstallSource[] = [];
-  for (const path of [file, extraFiles.deployment, extraFiles.service]) {
+  const given = [
+    { path: file, holds: undefined },
+    { path: extraFiles.deployment, holds: 'workload' as const },
+    { path: extraFiles.service, holds: 'service' as const },
+  ];
+  for (const { path, holds } of given) {
     if (path === undefined && sources.length > 0) continue;
     const source = await readSource(path, io, INPUT_LIMITS.configMap);
-    sources.push({ text: source.text, filename: source.name });
+    sources.push({ text: source.text, filename: source.name, ...(holds === undefined || path === undefined ? {} : { holds }) });
   }
   const install = readKubeDnsInstall(sources, name === undefined ? {} : { configMapName: name });
   if (install.configMap === undefined && install.deployment === undefined && install.service === undefined) {
@@ -50,5 +56,9 @@ export async function readKubeDnsRoutingInput(
   io: CliIo,
 ): Promise<{ readonly data: ConfigMapData | null; readonly deployment: KubeDnsDeployment | undefined; readonly diagnostics: readonly Diagnostic[] }> {
   const install = await readKubeDnsInstallInput(kubeDnsFile, { deployment: deploymentFile }, undefined, io);
-  return { data: install.configMap?.data ?? null, deployment: install.deployment, diagnostics: [...(install.configMap?.diagnostics ?? []), ...install.diagnostics] };
+  const noConfigMap =
+    install.configMap === undefined
+      ? [diagnostic('kube-dns-configmap-assumed', { message: "no kube-dns ConfigMap in the input: kube-dns is routed as if it had no data (no stub domains; upstreams from the node's resolv.conf)" })]
+      : [];
+  return { data: install.configMap?.data ?? null, deployment: install.deployment, diagnostics: [...(install.configMap?.diagnostics ?? []), ...install.diagnostics, ...noConfigMap] };
 }

@@ -40,7 +40,10 @@ export function checkUpstreamIp(command: string, upstreamIp: string): string {
 export async function readNodeLocalBase(file: string | undefined, io: CliIo): Promise<string | undefined> {
   if (file === undefined) return undefined;
   const source = await readCorefileSource(file, io, ['node-local-dns']);
-  return usingCorefile(source, (corefile) => corefile);
+  const base = usingCorefile(source, (corefile) => corefile);
+  // An empty base (a kubectl command that printed nothing) would leave node-local-dns serving the stub domains alone.
+  if (base.trim() === '') throw new UsageError(`--node-local-dns-base ${source.name}: the Corefile is empty; give the node-local-dns ConfigMap or its Corefile`);
+  return base;
 }
 
 /** The options that only go with `--node-local-dns RELEASE`. */

@@ -20,7 +20,7 @@ export async function runKubeadmMode(version: string, args: TranslateArguments, 
   if (!isDns1123Subdomain(dnsDomain)) {
     throw new UsageError(`--dns-domain '${dnsDomain}' is not a DNS-1123 subdomain (kubeadm refused such a networking.dnsDomain before translating)`);
   }
-  const input = await readKubeDnsInput(args.file, args.name, io);
+  const input = await readKubeDnsInput(args.file, args.name, io, 'kubeadm');
   // kubeadm read the ConfigMap's data only, so what the reader reports about the rest (binaryData)
   // does not change kubeadm's result: warnings here, whatever their weight for the default translator.
   for (const entry of input.diagnostics) io.stderr.write(`${formatDiagnostic(entry.severity === 'error' ? { ...entry, severity: 'warning' } : entry)}\n`);

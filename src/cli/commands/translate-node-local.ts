@@ -32,7 +32,7 @@ export async function runNodeLocalDnsMode(args: NodeLocalDnsArguments, io: CliIo
   const port = checkPort('--node-local-dns', args.port);
   if (args.file === '-' && args.base === '-') throw new UsageError('the kube-dns ConfigMap and --node-local-dns-base cannot both read standard input');
   const baseCorefile = await readNodeLocalBase(args.base, io);
-  const input = await readKubeDnsInput(args.file, undefined, io);
+  const input = await readKubeDnsInput(args.file, undefined, io, 'node-cache');
   for (const entry of input.diagnostics) io.stderr.write(`${formatDiagnostic(entry)}\n`);
   const preflight = preflightNodeLocalDns(release, input.data, {
     localIps,
