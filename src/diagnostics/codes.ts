@@ -311,6 +311,11 @@ export const DIAGNOSTIC_CODES = {
     'Check that the CoreDNS build you run has it; `lint --plugins` checks a custom build.',
   ),
   'migrate-option-unavailable': migrate('error', 'A plugin option the target release does not accept: CoreDNS would refuse to start.', 'Remove or replace the option by hand, then migrate again.'),
+  'migrate-option-approximated': migrate(
+    'warning',
+    'An option the target release does not accept was replaced by the closest form it accepts, which does not do quite the same (cache `disable denial` below 1.9.4 becomes `denial 9984 1`: NXDOMAIN kept for at most 1 s instead of never).',
+    'Accept the difference, or stay on a release that has the option.',
+  ),
   'migrate-import-not-migrated': migrate(
     'warning',
     'An import of files or a glob (not of a snippet defined before it): the Corefile text in those files is not migrated.',

@@ -326,6 +326,7 @@ class Migration {
       const availability = this.option(entry.name, option.name);
       if (availability.status !== 'removed' && availability.status !== 'not-yet-added') return;
       const position = option.position === undefined ? {} : { position: option.position };
+      if (this.approximateOption(entry, index)) return;
       const isDefault = NEW_DEFAULTS.some((item) => item.kind === 'option' && item.plugin === entry.name && item.option === option.name);
       if (isDefault && !this.up) {
         this.notice('migrate-default-removed', {
@@ -349,6 +350,28 @@ class Migration {
             : `CoreDNS ${this.to} does not accept ${entry.name} ${option.name}: removed in ${availability.removedIn ?? '?'}${availability.replacement === undefined ? '' : `; use ${availability.replacement}`}`,
       });
     });
+  }
+
+  /**
+   * cache `disable denial` (1.9.4+) for an older target: `denial 9984 1`, the shortest denial TTL
+   * those releases accept (capacity at its default), where the block sets no denial of its own.
+   * What the translator writes for kube-dns's `--no-negcache` on either side of 1.9.4.
+   */
+  private approximateOption(entry: PlannedDirective, index: number): boolean {
+    const options = entry.directive.block?.directives ?? [];
+    const option = options[index];
+    if (entry.name !== 'cache' || option?.name !== 'disable' || option.arguments.length !== 1 || option.arguments[0] !== 'denial') return false;
+    if (options.some((other) => other.name === 'denial')) return false;
+    const replacement = 'denial 9984 1';
+    this.replaceOption(entry, index, [`${this.optionIndent(entry)}${replacement}`]);
+    this.notice('migrate-option-approximated', {
+      action: 'replaced',
+      plugin: 'cache',
+      option: 'disable',
+      ...(option.position === undefined ? {} : { position: option.position }),
+      message: `cache 'disable denial' became '${replacement}': CoreDNS ${this.to} cannot switch denial caching off (1.9.4+), so NXDOMAIN is kept for at most 1 s`,
+    });
+    return true;
   }
 
   /** The lines of option `index` of the entry's block, relative to the entry's first line; undefined when not its own. */

@@ -28,6 +28,22 @@ describe('migrateCorefile', () => {
     expect(codes(google)).toContain('migrate-proxy-unmappable');
   });
 
+  it("downgrades cache 'disable denial' below 1.9.4 to the shortest denial TTL those releases accept, as the translator writes it", () => {
+    // What the translator writes for kube-dns's --no-negcache on CoreDNS 1.14.7 and on 1.8.0.
+    const input = '.:53 {\n    errors\n    cache 30 {\n        disable denial\n    }\n    forward . 10.0.0.1\n}\n';
+    const down = migrateCorefile(input, { from: '1.14.7', to: '1.8.0', newDefaults: false });
+    expect(down.ok).toBe(true);
+    expect(down.corefile).toBe('.:53 {\n    errors\n    cache 30 {\n        denial 9984 1\n    }\n    forward . 10.0.0.1\n}\n');
+    expect(codes(down)).toEqual(['migrate-option-approximated']);
+    // A block with a denial setting of its own, and 'disable denial' for some zones only, are refused as before.
+    for (const options of ['        disable denial\n        denial 100 60\n', '        disable denial example.org\n']) {
+      const refused = migrateCorefile(`. {\n    cache 30 {\n${options}    }\n}\n`, { from: '1.14.7', to: '1.8.0', newDefaults: false });
+      expect(codes(refused)).toContain('migrate-option-unavailable');
+    }
+    // From 1.9.4 on nothing changes.
+    expect(migrateCorefile(input, { from: '1.14.7', to: '1.9.4', newDefaults: false }).corefile).toBe(input);
+  });
+
   it('keeps a deprecated proxy unless --deprecations', () => {
     const input = '. {\n    proxy . 1.1.1.1\n}\n';
     expect(migrateCorefile(input, { from: '1.3.1', to: '1.4.0' }).corefile).toBe(input);
