@@ -6,5 +6,6 @@
  * (src/kubeadm/cluster-decisions.ts). Pure: no Node APIs.
  */
 export { migrateCorefile } from './migrate.js';
-export type { MigrateOptions, MigrationResult } from './migrate.js';
+export type { MigrationResult } from './migrate.js';
+export type { MigrateOptions } from './options.js';
 export type { MigrationAction, MigrationNotice, ReleaseSpan } from './notices.js';

@@ -3,7 +3,7 @@ import { DIAGNOSTIC_CODES } from '../../src/diagnostics/codes.js';
 import type { DiagnosticCode } from '../../src/diagnostics/codes.js';
 import { main } from '../../src/cli/main.js';
 import { migrateCorefile } from '../../src/migrate/migrate.js';
-import type { MigrateOptions } from '../../src/migrate/migrate.js';
+import type { MigrateOptions } from '../../src/migrate/options.js';
 import { memoryIo } from '../support/memory-io.js';
 
 /** A migration that emits each `migrate-*` code, so that every registered code is reachable. */
