@@ -119,7 +119,9 @@ export function namesToCheck(kubeDns: KubeDnsRouting, coreDns: CoreDnsRouting, e
  * an empty `differences` (`equivalent`) means every compared name goes where it went.
  */
 export function checkRouting(input: RoutingInput): RoutingCheck {
-  const { kubeDns, coreDns } = routingModels(input);
+  // Parsed once: the CoreDNS model and the caching check both read it.
+  const corefile = typeof input.corefile === 'string' ? parseCorefile(input.corefile).corefile : input.corefile;
+  const { kubeDns, coreDns } = routingModels({ ...input, corefile });
   const names = namesToCheck(kubeDns, coreDns, input.names ?? []);
   const differences: RoutingDifference[] = [];
   for (const name of names) {
@@ -129,9 +131,8 @@ export function checkRouting(input: RoutingInput): RoutingCheck {
   }
   // Checked when the Deployment says what dnsmasq did (docs/routing.md, "Negative caching");
   // without it, what the stock manifest did is a note, not a failure.
-  const corefile = (): Corefile => (typeof input.corefile === 'string' ? parseCorefile(input.corefile).corefile : input.corefile);
-  const negativeCaching = kubeDns.cachesNegativeAnswers === false ? negativeCachingBlocks(corefile()) : [];
-  const stockCaching = kubeDns.cachesNegativeAnswers === undefined && kubeDns.reading.rules.stockManifestNoNegcache ? stockManifestCachingNote(kubeDns.reading.rules.version, negativeCachingBlocks(corefile())) : [];
+  const negativeCaching = kubeDns.cachesNegativeAnswers === false ? negativeCachingBlocks(corefile) : [];
+  const stockCaching = kubeDns.cachesNegativeAnswers === undefined && kubeDns.reading.rules.stockManifestNoNegcache ? stockManifestCachingNote(kubeDns.reading.rules.version, negativeCachingBlocks(corefile)) : [];
   const notes = [...new Set([...kubeDns.notes.map((note) => `kube-dns: ${note}`), ...stockCaching, ...coreDns.notes.map((note) => `Corefile: ${note}`)])];
   return { equivalent: differences.length === 0 && negativeCaching.length === 0, differences, names, notes, negativeCaching };
 }

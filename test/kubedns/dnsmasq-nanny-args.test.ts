@@ -1,22 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { nannyAppendedArgs, nannyServerAddress, parseNannyArgs } from '../../src/kubedns/dnsmasq-nanny-args.js';
+import { STOCK_DNSMASQ_ARGS, STOCK_NANNY_ARGS } from '../support/kube-dns-manifests.js';
 
-/** The dnsmasq container of kubernetes cluster/addons/dns/kube-dns/kube-dns.yaml.in. */
-const STOCK = [
-  '-v=2',
-  '-logtostderr',
-  '-configDir=/etc/k8s/dns/dnsmasq-nanny',
-  '-restartDnsmasq=true',
-  '--',
-  '-k',
-  '--cache-size=1000',
-  '--no-negcache',
-  '--dns-loop-detect',
-  '--log-facility=-',
-  '--server=/cluster.local/127.0.0.1#10053',
-  '--server=/in-addr.arpa/127.0.0.1#10053',
-  '--server=/ip6.arpa/127.0.0.1#10053',
-];
+/** The dnsmasq container of the stock kube-dns manifest: the nanny's flags, `--`, dnsmasq's. */
+const STOCK = [...STOCK_NANNY_ARGS, ...STOCK_DNSMASQ_ARGS];
 
 describe('parseNannyArgs', () => {
   it('splits the stock arguments at -- into the nanny flags and dnsmasq argv', () => {
