@@ -11,6 +11,9 @@
 // The base class of every error the package throws: `code`, `category`, `reason`, `position`.
 export { KubeDnsToCoreDnsError } from './errors/kube-dns-to-coredns-error.js';
 export type { ErrorCategory, ErrorLocation, KubeDnsToCoreDnsErrorOptions } from './errors/kube-dns-to-coredns-error.js';
+// A library call with an argument of the wrong kind (from JavaScript, or parsed JSON).
+export { InvalidArgumentError } from './errors/arguments.js';
+export type { InvalidArgumentCode } from './errors/arguments.js';
 
 // Reading a ConfigMap (YAML or JSON, as kubectl prints it).
 export { ConfigMapInputError, readConfigMap } from './configmap/read-configmap.js';

@@ -1,3 +1,4 @@
+import { checkArgument, checkCorefileModel } from '../errors/arguments.js';
 import type { CorefileWarning } from '../corefile/errors.js';
 import type { Corefile, Directive } from '../corefile/model.js';
 import { parseCorefile } from '../corefile/parser.js';
@@ -68,6 +69,8 @@ export interface LintResult {
  * @throws {UnknownCoreDnsVersionError} when `options.coredns` is not a known release.
  */
 export function lintCorefile(text: string, options: LintOptions = {}): LintResult {
+  checkArgument('lintCorefile', 'text', text, 'string');
+  checkArgument('lintCorefile', 'options', options, 'object?');
   const features = coreDnsFeatures(options.coredns ?? NEWEST_COREDNS_VERSION);
   const { corefile, warnings } = parseCorefile(text, { filename: options.filename ?? 'Corefile', tokenPositions: true });
   return lintParsedCorefile(corefile, options.plugins === undefined ? { coredns: features.version, warnings } : { coredns: features.version, plugins: options.plugins, warnings });
@@ -78,6 +81,9 @@ export function lintCorefile(text: string, options: LintOptions = {}): LintResul
  * argument and key positions); nodes without one are reported at line 1, column 1.
  */
 export function lintParsedCorefile(corefile: Corefile, options: LintModelOptions = {}): LintResult {
+  checkArgument('lintParsedCorefile', 'corefile', corefile, 'object');
+  checkCorefileModel('lintParsedCorefile', 'corefile', corefile);
+  checkArgument('lintParsedCorefile', 'options', options, 'object?');
   const features = coreDnsFeatures(options.coredns ?? NEWEST_COREDNS_VERSION);
   const context = new LintContext(features, pluginBuild(features.version, options.plugins));
   for (const warning of options.warnings ?? []) {

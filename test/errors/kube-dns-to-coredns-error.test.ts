@@ -11,6 +11,7 @@ const unprintable: api.Corefile = { items: [{ kind: 'server-block', keys: ['.:53
 /** One way through the public API to each exported error class (the base of a family counts through a subclass). */
 const TRIGGERS: Record<string, () => unknown> = {
   ConfigMapInputError: () => thrown(() => api.readConfigMap('data:\n  stubDomains: [1]\n', { filename: 'cm.yaml' })),
+  InvalidArgumentError: () => thrown(() => api.parseCorefile(42 as never)),
   GoJsonError: () => {
     const result = api.decodeStubDomains('{"a": [1]}');
     return result.ok ? undefined : result.error;
