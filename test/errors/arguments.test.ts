@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import * as api from '../../src/index.js';
+import { ALL as api } from '../support/entries.js';
 import { checkArgument, checkOptions, describeValue, InvalidArgumentError, isPlainObject } from '../../src/errors/arguments.js';
 import { KubeDnsToCoreDnsError } from '../../src/errors/kube-dns-to-coredns-error.js';
 import { thrown } from '../support/thrown.js';
