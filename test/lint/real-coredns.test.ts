@@ -117,18 +117,6 @@ describe.skipIf('skip' in found)('lint against real CoreDNS', () => {
     // CoreDNS names the unknown directive, as the linter's message says.
     expect(rows.filter((row) => row.name === 'a typo: forwrd').every((row) => row.detail.includes("Unknown directive 'forwrd'"))).toBe(true);
   });
-});
-
-describe.skipIf('skip' in found)('the snippet expansion bound against real CoreDNS', () => {
-  let lab: RealCoreDnsLab;
-
-  beforeAll(async () => {
-    if ('directory' in found) lab = await RealCoreDnsLab.open(found.directory, 4);
-  });
-
-  afterAll(async () => {
-    await lab?.close();
-  });
 
   it('1.14.7 starts with 10,000 snippet imports and refuses the 10,001st at the same import as lint', async () => {
     // A chain, not 10,000 imports in one block: CoreDNS splices the tokens of every import into the
