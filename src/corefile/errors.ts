@@ -106,8 +106,8 @@ export class CorefilePrintError extends CorefileError {
 }
 
 /**
- * Snippet imports stand for more than the package follows (more than 10,000 imports, which CoreDNS
- * 1.13.0 and later refuse too, or more than 200,000 directives brought in). `position` is the
+ * Snippet imports stand for more than the package follows (more than 10,000 imports, which newer
+ * CoreDNS releases refuse too, or more than 200,000 directives brought in). `position` is the
  * import that went past the bound.
  */
 export class CorefileExpansionError extends CorefileError {

@@ -16,9 +16,10 @@ import type { Corefile, Directive, ServerBlock, SnippetDefinition } from './mode
  * **Bounds.** A few hundred bytes of snippets importing each other can stand for more directives
  * than memory holds (a snippet importing the previous one 6 times over 10 levels: 60 million).
  * The expansion stops, and says where, past either bound:
- * - {@link MAX_SNIPPET_EXPANSIONS} snippet imports in the whole Corefile: CoreDNS 1.13.0 and later
- *   count the same and refuse to start past it (`maximum snippet import depth (10000) exceeded`;
- *   earlier releases expand without end, or until they run out of memory);
+ * - {@link MAX_SNIPPET_EXPANSIONS} snippet imports in the whole Corefile: the newer CoreDNS
+ *   releases count the same and refuse to start past it (`maximum snippet import depth (10000)
+ *   exceeded`; `snippetImportsBounded` in src/coredns/features.ts says from which release),
+ *   earlier ones expand without end, or until they run out of memory;
  * - {@link MAX_EXPANDED_DIRECTIVES} directives brought into server blocks by imports, nested
  *   directives included (the package's own bound: 10,000 imports of a large snippet would still be
  *   too many to check).
@@ -28,7 +29,7 @@ import type { Corefile, Directive, ServerBlock, SnippetDefinition } from './mode
  * Pure: no Node APIs.
  */
 
-/** Snippet imports CoreDNS ≥ 1.13.0 expands in one Corefile before it refuses (coredns/caddy `maxSnippetExpansions`). */
+/** Snippet imports CoreDNS expands in one Corefile before it refuses, where it bounds them (coredns/caddy `maxSnippetExpansions`). */
 export const MAX_SNIPPET_EXPANSIONS = 10_000;
 
 /** Directives (nested ones counted) that imports may bring into the server blocks of one Corefile. */
@@ -164,7 +165,7 @@ function expand(corefile: Corefile): SnippetExpansion {
           directive,
           block: item,
           ...place,
-          reason: `more than ${MAX_SNIPPET_EXPANSIONS.toLocaleString('en')} snippet imports in one Corefile: CoreDNS 1.13.0 and later refuse to start ('maximum snippet import depth (${MAX_SNIPPET_EXPANSIONS}) exceeded'), earlier releases expand them without a bound; not followed further`,
+          reason: `more than ${MAX_SNIPPET_EXPANSIONS.toLocaleString('en')} snippet imports in one Corefile, the most this tool follows (and the most CoreDNS expands where it bounds them: 'maximum snippet import depth (${MAX_SNIPPET_EXPANSIONS}) exceeded')`,
         };
         break;
       }
@@ -175,7 +176,7 @@ function expand(corefile: Corefile): SnippetExpansion {
           directive,
           block: item,
           ...place,
-          reason: `snippet imports would bring more than ${MAX_EXPANDED_DIRECTIVES.toLocaleString('en')} directives into the server blocks (the most this tool follows); not followed further`,
+          reason: `snippet imports would bring more than ${MAX_EXPANDED_DIRECTIVES.toLocaleString('en')} directives into the server blocks, the most this tool follows`,
         };
         break;
       }

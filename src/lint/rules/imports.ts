@@ -1,4 +1,6 @@
 import { expandSnippets } from '../../corefile/expand.js';
+import type { ExpansionLimit } from '../../corefile/expand.js';
+import { firstReleaseWith } from '../../coredns/features.js';
 import type { Corefile, ServerBlock, SnippetDefinition } from '../../corefile/model.js';
 import { hasPlaceholder } from '../../coredns/destinations.js';
 import type { BlockInfo, LintContext, PlacedDirective } from '../context.js';
@@ -9,9 +11,18 @@ import { blockLabel, ORIGIN, placedLabels, quote, where } from '../context.js';
  * one bounded expansion (`expandSnippets`, src/corefile/expand.ts): `import NAME` of a snippet
  * defined before the block brings in its directives, at any depth. File imports, and snippets
  * defined later (CoreDNS reads those names as file patterns), are reported as not linted
- * (`import-not-checked`); past the expansion bounds, `snippet-expansion-limit` (an error: CoreDNS
- * 1.13.0 and later refuse the same Corefile, earlier releases expand it without a bound).
+ * (`import-not-checked`); past the expansion bounds, `snippet-expansion-limit` (an error: the
+ * releases that bound snippet imports refuse the same Corefile, earlier ones expand it without a
+ * bound).
  */
+
+/** What the release makes of a Corefile past the bound, and what the linter did not check. */
+function limitConsequence(context: LintContext, limit: ExpansionLimit): string {
+  const notLinted = 'what lies beyond was not linted';
+  if (limit.bound !== 'snippet-imports') return notLinted;
+  if (context.features.snippetImportsBounded) return `CoreDNS ${context.version} refuses to start`;
+  return `CoreDNS ${context.version} expands them without a bound (${firstReleaseWith((features) => features.snippetImportsBounded) ?? 'newer releases'} and later refuse to start); ${notLinted}`;
+}
 
 export interface ExpandedCorefile {
   readonly blocks: readonly BlockInfo[];
@@ -59,7 +70,7 @@ export function expandImports(context: LintContext, corefile: Corefile): Expande
     const position = limit.directive.position ?? ORIGIN;
     const label = blockLabel(limit.block.keys);
     const labels = limit.snippet === undefined ? label : placedLabels({ label }, `(${limit.snippet.name})`);
-    context.report('snippet-expansion-limit', position, where(position, labels, 'import'), limit.reason);
+    context.report('snippet-expansion-limit', position, where(position, labels, 'import'), `${limit.reason}; ${limitConsequence(context, limit)}`);
   }
   return { blocks, usedSnippets: expansion.usedSnippets };
 }

@@ -41,6 +41,8 @@ describe('snippets at any depth, within the expansion bound', () => {
     const { diagnostics, ok } = lintCorefile(fanOutCorefile(6, 10), { coredns: '1.14.7' });
     expect(ok).toBe(false);
     expect(diagnostics.map((entry) => `${entry.severity} ${entry.code} ${entry.path}`)).toEqual(['error snippet-expansion-limit :10:5 [.:53] [(s1)] import']);
+    expect(diagnostics[0]?.message).toMatch(/; CoreDNS 1\.14\.7 refuses to start$/);
+    expect(lintCorefile(fanOutCorefile(6, 10), { coredns: '1.8.0' }).diagnostics[0]?.message).toMatch(/; CoreDNS 1\.8\.0 expands them without a bound \(1\.13\.0 and later refuse to start\); what lies beyond was not linted$/);
     // A larger fan-out costs no more: the work stops at the bound.
     expect(lintCorefile(fanOutCorefile(50, 40)).diagnostics.map((entry) => entry.code)).toEqual(['snippet-expansion-limit']);
   });
