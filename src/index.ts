@@ -66,7 +66,7 @@ export { SelfCheckError } from './translate/self-check.js';
 export type { SelfCheckErrorCode } from './translate/self-check.js';
 export { mergeTranslation } from './translate/merge.js';
 export type { MergeResult } from './translate/merge.js';
-export { renderCoreDnsConfigMap } from './configmap/write-configmap.js';
+export { configMapWithCorefile, renderConfigMapWithCorefile, renderCoreDnsConfigMap } from './configmap/write-configmap.js';
 
 // Diagnostics: stable codes, severities, one-line messages.
 export { DIAGNOSTIC_CODES } from './diagnostics/codes.js';
@@ -127,12 +127,16 @@ export {
   classifyToken,
   comparableCorefile,
   CorefileError,
+  CorefileExpansionError,
   CorefilePrintError,
   corefilesEqual,
   CorefileSyntaxError,
   formatCorefile,
   formatToken,
+  expandSnippets,
   lexCorefile,
+  MAX_EXPANDED_DIRECTIVES,
+  MAX_SNIPPET_EXPANSIONS,
   parseCorefile,
   parseServerKey,
   printCorefile,
@@ -147,6 +151,7 @@ export type {
   CommentLexeme,
   Corefile,
   CorefileErrorCode,
+  CorefileExpansionErrorCode,
   CorefileItem,
   CorefilePrintErrorCode,
   CorefileSyntaxErrorCode,
@@ -154,6 +159,9 @@ export type {
   CorefileWarningCode,
   Directive,
   DirectiveList,
+  ExpandedDirective,
+  ExpandedServerBlock,
+  ExpansionLimit,
   FormatResult,
   ImportStatement,
   Lexeme,
@@ -167,8 +175,10 @@ export type {
   ServerKeyErrorCode,
   ServerTransport,
   SnippetDefinition,
+  SnippetExpansion,
   TokenForm,
   TopLevelTrivia,
+  UnexpandedImport,
   WordLexeme,
 } from './corefile/index.js';
 export type { SourcePosition } from './util/source-position.js';

@@ -1,4 +1,4 @@
-import { renderCoreDnsConfigMap } from '../../configmap/write-configmap.js';
+import { renderConfigMapWithCorefile, renderCoreDnsConfigMap } from '../../configmap/write-configmap.js';
 import { mergeTranslation } from '../../translate/merge.js';
 import { checkTranslateOptions, translateKubeDns, translateKubeDnsInstall } from '../../translate/translate.js';
 import type { TranslateOptions, TranslationResult } from '../../translate/translate.js';
@@ -25,7 +25,7 @@ export async function runDefaultMode(args: TranslateArguments, io: CliIo, report
   const existing = args.merge === undefined ? undefined : await readCorefileSource(args.merge, io);
   const install = await readKubeDnsInstallInput(args.file, { deployment: args.deploymentFile, service: args.serviceFile }, args.name, io);
   const translation = translateKubeDnsInstall(install, options);
-  return report(existing === undefined ? translation : merged(existing, translation), args.output, io, reporter);
+  return report(existing === undefined ? translation : merged(existing, translation), args.output, io, reporter, existing?.configMap);
 }
 
 /** The translation merged into the Corefile of `--merge FILE`. */
@@ -34,13 +34,15 @@ function merged(existing: CorefileSourceText, translation: TranslationResult): T
   return { ...result, coredns: translation.coredns };
 }
 
-function report(translation: TranslationResult, output: TranslateArguments['output'], io: CliIo, reporter: Reporter): number {
+/** `configMap`: the ConfigMap `--merge` read, written back with its Corefile replaced for `-o configmap`. */
+function report(translation: TranslationResult, output: TranslateArguments['output'], io: CliIo, reporter: Reporter, configMap?: Readonly<Record<string, unknown>>): number {
   if (output === 'json') {
     reporter.json({ corefile: translation.corefile ?? null, coredns: translation.coredns, diagnostics: translation.diagnostics });
   } else {
     reporter.diagnostics(translation.diagnostics);
     if (translation.corefile !== undefined) {
-      io.stdout.write(output === 'configmap' ? renderCoreDnsConfigMap(translation.corefile) : translation.corefile);
+      const { corefile } = translation;
+      io.stdout.write(output !== 'configmap' ? corefile : configMap === undefined ? renderCoreDnsConfigMap(corefile) : renderConfigMapWithCorefile(configMap, corefile));
     }
   }
   if (!translation.ok) {
