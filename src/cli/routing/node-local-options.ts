@@ -31,7 +31,7 @@ export async function readNodeLocalBase(file: string | undefined, io: CliIo): Pr
 }
 
 /** The options that only go with `--node-local-dns RELEASE` in `check` and `explain`. */
-export const NODE_LOCAL_OPTIONS = ['local-ip', 'upstream-ip', 'node-local-dns-base'] as const;
+const NODE_LOCAL_OPTIONS = ['local-ip', 'upstream-ip', 'node-local-dns-base'] as const;
 
 /** `--node-local-dns RELEASE` and its options, as `check` and `explain` declare them. */
 export const NODE_LOCAL_OPTION_SPECS = {
