@@ -88,8 +88,10 @@ export type {
   CoreDnsImageReference,
   CoreDnsReleaseMapping,
   CoreDnsReleaseNotice,
+  CoreDnsReleaseInput,
   CoreDnsReleaseNoticeCode,
   CoreDnsReleaseResult,
+  ResolvedCoreDnsRelease,
   UnresolvedCoreDnsReleaseCode,
 } from './coredns/resolve-release.js';
 export type { Availability, AvailabilityStatus } from './coredns/availability.js';
@@ -125,7 +127,7 @@ export { ClusterDataError, detectDnsAddon, kubeadmConfigMapDecision, kubeadmDnsS
 export type { ClusterDataErrorCode, ConfigMapDecision, CoreDnsConfigMapAction, DeploymentLike, DnsAddon } from './kubeadm/cluster-decisions.js';
 
 // The Corefile model: lexer → parser → model → printer, server keys, equality.
-export { CorefileError, CorefilePrintError, CorefileSyntaxError, ServerKeyError } from './corefile/index.js';
+export { CorefileError, CorefileExpansionError, CorefilePrintError, CorefileSyntaxError, ServerKeyError } from './corefile/index.js';
 export type {
   AfterBlock,
   Block,
@@ -133,6 +135,7 @@ export type {
   CommentLexeme,
   Corefile,
   CorefileErrorCode,
+  CorefileExpansionErrorCode,
   CorefileItem,
   CorefilePrintErrorCode,
   CorefileSyntaxErrorCode,
@@ -140,6 +143,9 @@ export type {
   CorefileWarningCode,
   Directive,
   DirectiveList,
+  ExpandedDirective,
+  ExpandedServerBlock,
+  ExpansionLimit,
   FormatResult,
   ImportStatement,
   Lexeme,
@@ -153,8 +159,10 @@ export type {
   ServerKeyErrorCode,
   ServerTransport,
   SnippetDefinition,
+  SnippetExpansion,
   TokenForm,
   TopLevelTrivia,
+  UnexpandedImport,
   WordLexeme,
 } from './corefile/index.js';
 export type { SourcePosition } from './util/source-position.js';
