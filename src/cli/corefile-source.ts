@@ -1,3 +1,4 @@
+import { CONFIGMAP_LINE } from '../configmap/not-a-configmap.js';
 import { readConfigMap } from '../configmap/read-configmap.js';
 import type { SourcePosition } from '../util/source-position.js';
 import { formatAt } from '../util/source-position.js';
@@ -26,12 +27,10 @@ export interface CorefileSourceText {
   readonly configMap?: Readonly<Record<string, unknown>>;
 }
 
-/** A line that only a YAML or JSON ConfigMap starts with, never a Corefile. */
-const CONFIGMAP_HINT = /^[ \t]*(?:---[ \t]*$|"?(?:apiVersion|kind|metadata|data|Corefile)"?[ \t]*:|\{[ \t]*"(?:apiVersion|kind|metadata|data|Corefile)"[ \t]*:)/m;
 
 /** The Corefile text in `text`: the text itself, or the `Corefile` entry of a ConfigMap. */
 function corefileSource(text: string, filename: string, preferredNames: readonly string[]): CorefileSourceText {
-  if (!CONFIGMAP_HINT.test(text)) return { name: filename, corefile: text, locate: (position, message) => formatAt(filename, position, message) };
+  if (!CONFIGMAP_LINE.test(text)) return { name: filename, corefile: text, locate: (position, message) => formatAt(filename, position, message) };
   const { data, name, object } = readConfigMap(text, { filename, preferredNames: [...preferredNames] });
   const corefile = data['Corefile'];
   if (corefile === undefined) {

@@ -166,7 +166,21 @@ export const DIAGNOSTIC_CODES = {
   'merge-upstream-replaced': translate('info', "The main block's forwarding line was set to the translated upstreams.", 'Its options and comments are kept.'),
   'merge-key-added': translate('info', 'A zone was added to the main block’s keys so that a parent stub domain does not capture it.', 'See main-block-key-added.'),
   'merge-block-added': translate('info', 'A translated stub block was added to the existing Corefile.', 'Nothing to do.'),
-  'merge-block-updated': translate('info', "An existing stub block's forwarding line was set to the translated nameservers.", 'Its other plugins and comments are kept.'),
+  'merge-block-updated': translate(
+    'info',
+    "An existing block was updated: a stub block's forwarding line set to the same servers written another way (proxy → forward, another order), a copy of the main block given its upstream, or a cache made to cache as kube-dns did.",
+    'Its other plugins and comments are kept.',
+  ),
+  'merge-stub-server-replaced': translate(
+    'warning',
+    "An existing stub block forwarded to other servers than kube-dns did: its forwarding line was set to kube-dns's nameservers, so the running CoreDNS and the merged Corefile send that zone to different servers.",
+    'Check which servers are right before applying: the running CoreDNS disagreed with kube-dns for this zone.',
+  ),
+  'merge-target-refuses': translate(
+    'error',
+    'The merged Corefile fails lint for the target CoreDNS (a plugin, option or line it refuses, typically kept from an existing Corefile written for another release): nothing is written.',
+    'Migrate the existing Corefile for the target release first (the migrate command: `migrate --from RUNNING --to TARGET FILE`), or fix the line lint names, then merge again.',
+  ),
   // node-cache (NodeLocal DNSCache) reading the kube-dns ConfigMap (src/nodelocal; facts in docs/node-local-dns.md).
   'node-cache-rejects-update': translate(
     'error',
@@ -328,7 +342,7 @@ export const DIAGNOSTIC_CODES = {
   ),
   'migrate-target-refuses': migrate(
     'error',
-    'The migrated Corefile has an error for the target release that migrate does not rewrite (lint\'s finding is quoted: a destination, server key or health address the release refuses, a zone it never reaches); nothing was written.',
+    'The migrated Corefile has an error for the target release that migrate does not rewrite (lint\'s finding is quoted: a destination, server key or health address the release refuses, a zone it never reaches, or a line the input already had wrong for the source release, such as a bare `except`): it would not start, and nothing was written.',
     'Change that line by hand as the quoted lint finding says (or pick another target release), then migrate again.',
   ),
   'migrate-not-in-place': migrate(

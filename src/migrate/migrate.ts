@@ -10,6 +10,7 @@
  *
  * Pure: no Node APIs.
  */
+import { assertCorefileNotConfigMap } from '../configmap/not-a-configmap.js';
 import { parseCorefile } from '../corefile/parser.js';
 import type { ServerBlock, SnippetDefinition } from '../corefile/model.js';
 import { isUsable } from '../coredns/availability.js';
@@ -45,8 +46,11 @@ export interface MigrationResult {
  *
  * @throws {UnresolvedCoreDnsReleaseError} when `from` or `to` names no known release.
  * @throws {CorefileSyntaxError} when the Corefile does not parse.
+ * @throws {ConfigMapInputError} (`configmap-given`) when `corefile` is a ConfigMap's YAML or JSON:
+ *   pass its `Corefile` entry (`readConfigMap(text).data.Corefile`).
  */
 export function migrateCorefile(corefile: string, options: MigrateOptions): MigrationResult {
+  assertCorefileNotConfigMap(corefile, 'migrateCorefile', options.filename);
   const from = resolveMigrationRelease('from', options.from);
   const to = resolveMigrationRelease('to', options.to);
   const releaseNotices = [...from.notices, ...to.notices];

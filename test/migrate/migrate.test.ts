@@ -125,11 +125,33 @@ describe('migrateCorefile', () => {
     expect(refusal?.message).toMatch(/^the migrated Corefile fails for CoreDNS 1\.5\.0 \(lint zone-served-twice at \[acme\.local:53\]; its line numbers are those of the migrated text\): /);
   });
 
-  it('does not refuse for an error the input already had for the source release', () => {
+  it('does not refuse for a plugin no default build has, which it keeps for a custom build', () => {
     // alias is in no default build: lint reports it for both releases; migrate keeps it with a warning.
     const result = migrateCorefile('. {\n    alias\n    proxy . 1.1.1.1\n}\n', { from: '1.4.0', to: '1.5.0' });
     expect(result.ok).toBe(true);
     expect(result.corefile).toBe('. {\n    alias\n    forward . 1.1.1.1\n}\n');
+    expect(codes(result)).toContain('migrate-plugin-unknown');
+  });
+
+  it.each([
+    ['proxy except without names', '.:53 {\n    proxy . 10.0.0.1 {\n        except\n    }\n}\n', '1.4.0', 'forward > except'],
+    ['proxy max_fails without a number', '.:53 {\n    proxy . 10.0.0.1 {\n        max_fails\n    }\n}\n', '1.2.6', 'forward > max_fails'],
+    ['a cache TTL of 0', '.:53 {\n    cache 0\n    forward . 10.0.0.1\n}\n', '1.6.7', 'cache'],
+  ])('says the result does not start when the input did not either: %s', (_, input, from, place) => {
+    const result = migrateCorefile(input, { from, to: '1.8.0' });
+    expect(result.ok).toBe(false);
+    expect(result.corefile).toBe(input);
+    const refusal = result.notices.find((notice) => notice.code === 'migrate-target-refuses');
+    expect(refusal?.severity).toBe('error');
+    expect(refusal?.message).toContain(` at [.:53] ${place}): `);
+    expect(refusal?.message).toContain(`the Corefile given fails for CoreDNS ${from} in the same way, so it did not start there either`);
+  });
+
+  it('throws an input error naming readConfigMap when given a ConfigMap instead of a Corefile', () => {
+    const configMap = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: coredns\ndata:\n  Corefile: |\n    .:53 {\n        proxy . 10.0.0.2\n    }\n';
+    expect(() => migrateCorefile(configMap, { from: '1.4.0', to: '1.8.0', filename: 'coredns.yaml' })).toThrow(
+      expect.objectContaining({ name: 'ConfigMapInputError', code: 'configmap-given', message: expect.stringMatching(/^coredns\.yaml: migrateCorefile takes Corefile text, and this is a ConfigMap's YAML or JSON: read it with readConfigMap\(text\)/) }),
+    );
   });
 
   it('a downgrade that removes the last option of a block removes the block too', () => {
