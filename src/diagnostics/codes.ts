@@ -330,6 +330,11 @@ export const DIAGNOSTIC_CODES = {
     'An option the target release does not accept was replaced by the closest form it accepts, which does not do quite the same (cache `disable denial` below 1.9.4 becomes `denial 9984 1`: NXDOMAIN kept for at most 1 s instead of never).',
     'Accept the difference, or stay on a release that has the option.',
   ),
+  'migrate-approximation-undone': migrate(
+    'info',
+    "cache `denial 9984 1` — how releases before 1.9.4 approximate switching NXDOMAIN caching off, as the translator and migrate write kube-dns's `--no-negcache` for them — became `disable denial`, which the target release has (1.9.4+): NXDOMAIN is no longer kept for up to 1 s.",
+    'Nothing to do: the Corefile now caches as the translator writes it for the target release.',
+  ),
   'migrate-import-not-migrated': migrate(
     'warning',
     'An import of files or a glob (not of a snippet defined before it): the Corefile text in those files is not migrated.',

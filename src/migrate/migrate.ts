@@ -26,6 +26,12 @@ import { migrateProxy } from './proxy.js';
 import { migrateKubernetes, foldTransfer, migrateFederation } from './kubernetes.js';
 import { addNewDefaultPlugins, splitForwards } from './block-level.js';
 import { MigrationPlan, PlannedDirective, writtenLines } from './plan.js';
+
+/** The first release with cache `disable denial`. */
+const DISABLE_DENIAL_SINCE = '1.9.4';
+/** The arguments of cache `denial` that approximate `disable denial` before 1.9.4: capacity at its default, TTL 1 s. */
+const DENIAL_APPROXIMATION = '9984 1';
+const DENIAL_APPROXIMATION_LINE = `denial ${DENIAL_APPROXIMATION}`;
 import type { MigrateOptions } from './options.js';
 
 export interface MigrationResult {
@@ -105,6 +111,7 @@ class Migration extends MigrationPlan {
 
   migrateList(item: ServerBlock | SnippetDefinition): void {
     const planned = item.directives.map((directive, index) => new PlannedDirective(directive, ownedSpan(this.editor, item, index), this.editor));
+    this.inKubernetesBlock = item.directives.some((directive) => directive.name === 'kubernetes');
     for (const entry of planned) this.migrateDirective(entry, planned);
     if (item.kind === 'server-block') {
       addNewDefaultPlugins(this, item, planned);
@@ -171,9 +178,59 @@ class Migration extends MigrationPlan {
     }
     if (name === 'kubernetes') migrateKubernetes(this, entry);
     this.checkOptions(entry);
+    if (name === 'cache') this.undoDenialApproximation(entry);
+    if (name === 'forward') this.removeDefaultOnDowngrade(entry);
     if (entry.changed) this.collapseEmptyBlock(entry);
     if (name === 'health') this.addDefaultOption(entry, 'health');
     if (name === 'forward') this.addDefaultOption(entry, 'forward');
+  }
+
+  /**
+   * cache `denial 9984 1`, the approximation of `disable denial` for releases before 1.9.4 (see
+   * {@link approximateOption}), becomes `disable denial` again on an upgrade that crosses 1.9.4:
+   * what the translator writes for the target, and what the approximation stood for.
+   */
+  private undoDenialApproximation(entry: PlannedDirective): void {
+    if (!this.up || this.sourceHas(DISABLE_DENIAL_SINCE) || !this.targetHas(DISABLE_DENIAL_SINCE)) return;
+    const options = entry.directive.block?.directives ?? [];
+    options.forEach((option, index) => {
+      if (option.name !== 'denial' || option.arguments.join(' ') !== DENIAL_APPROXIMATION) return;
+      if (options.some((other) => other.name === 'disable')) return;
+      this.replaceOption(entry, index, [`${this.optionIndent(entry)}disable denial`]);
+      this.notice('migrate-approximation-undone', {
+        action: 'replaced',
+        plugin: 'cache',
+        option: 'denial',
+        ...(option.position === undefined ? {} : { position: option.position }),
+        releases: this.spanTo(DISABLE_DENIAL_SINCE),
+        message: `cache '${DENIAL_APPROXIMATION_LINE}' became 'disable denial': CoreDNS ${this.to} switches denial caching off (1.9.4+), which '${DENIAL_APPROXIMATION_LINE}' approximated (NXDOMAIN kept for at most 1 s)`,
+      });
+    });
+  }
+
+  /**
+   * A downgrade below 1.7.0 removes the new default `max_concurrent 1000` from the forward of a
+   * block with kubernetes, as the upgrade added it (and as corefile-migration's MigrateDown does):
+   * kubeadm's default Corefile, and the translator, have none before 1.7.0. Another limit stays.
+   */
+  private removeDefaultOnDowngrade(entry: PlannedDirective): void {
+    if (this.up || this.options.newDefaults === false || !this.inKubernetesBlock) return;
+    for (const item of NEW_DEFAULTS) {
+      if (item.kind !== 'option' || item.plugin !== 'forward' || !this.sourceHas(item.release) || this.targetHas(item.release)) continue;
+      const options = entry.directive.block?.directives ?? [];
+      const index = options.findIndex((option) => option.name === item.option && option.arguments.join(' ') === item.arguments.join(' '));
+      const option = options[index];
+      // Unavailable in the target: checkOptions removes it already.
+      if (option === undefined || !isUsable(this.option('forward', item.option))) continue;
+      this.removeOption(entry, index);
+      this.notice('migrate-default-removed', {
+        action: 'removed',
+        plugin: 'forward',
+        option: item.option,
+        ...(option.position === undefined ? {} : { position: option.position }),
+        message: `forward ${item.option} ${item.arguments.join(' ')} was removed: a default from ${item.release}, which CoreDNS ${this.to} (older) and its kubeadm default do without`,
+      });
+    }
   }
 
   /** Options with version facts the target release lacks: a few are removed (defaults), the rest refused. */
@@ -221,7 +278,7 @@ class Migration extends MigrationPlan {
     const option = options[index];
     if (entry.name !== 'cache' || option?.name !== 'disable' || option.arguments.length !== 1 || option.arguments[0] !== 'denial') return false;
     if (options.some((other) => other.name === 'denial')) return false;
-    const replacement = 'denial 9984 1';
+    const replacement = DENIAL_APPROXIMATION_LINE;
     this.replaceOption(entry, index, [`${this.optionIndent(entry)}${replacement}`]);
     this.notice('migrate-option-approximated', {
       action: 'replaced',

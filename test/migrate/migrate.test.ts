@@ -44,6 +44,36 @@ describe('migrateCorefile', () => {
     expect(migrateCorefile(input, { from: '1.14.7', to: '1.9.4', newDefaults: false }).corefile).toBe(input);
   });
 
+  it("undoes the 'disable denial' approximation on an upgrade across 1.9.4, as the translator writes it there", () => {
+    const input = '.:53 {\n    cache 30 {\n        success 9984\n        denial 9984 1\n    }\n    forward . 10.0.0.1\n}\n';
+    const up = migrateCorefile(input, { from: '1.6.7', to: '1.14.7', newDefaults: false });
+    expect(up.corefile).toBe('.:53 {\n    cache 30 {\n        success 9984\n        disable denial\n    }\n    forward . 10.0.0.1\n}\n');
+    expect(up.notices.find((notice) => notice.code === 'migrate-approximation-undone')).toMatchObject({ severity: 'info', action: 'replaced', plugin: 'cache', option: 'denial' });
+    // And back down: the approximation again. Another denial, or a source that already has disable denial, is left alone.
+    expect(migrateCorefile(up.corefile, { from: '1.14.7', to: '1.6.7', newDefaults: false }).corefile).toBe(input);
+    expect(migrateCorefile(input.replace('9984 1', '9984 5'), { from: '1.6.7', to: '1.14.7', newDefaults: false }).changed).toBe(false);
+    expect(migrateCorefile(input, { from: '1.10.1', to: '1.14.7', newDefaults: false }).changed).toBe(false);
+  });
+
+  it('adds max_concurrent 1000 only to the forward of a block with kubernetes, and a downgrade below 1.7.0 removes it', () => {
+    const input = '.:53 {\n    kubernetes cluster.local\n    forward . 10.0.0.1\n}\n\nacme.local:53 {\n    forward . 10.1.1.1\n}\n';
+    const up = migrateCorefile(input, { from: '1.6.7', to: '1.8.0' });
+    expect(up.corefile).toBe('.:53 {\n    kubernetes cluster.local\n    forward . 10.0.0.1 {\n        max_concurrent 1000\n    }\n}\n\nacme.local:53 {\n    forward . 10.1.1.1\n}\n');
+    const down = migrateCorefile(up.corefile, { from: '1.8.0', to: '1.6.9' });
+    expect(down.corefile).toBe(input);
+    expect(down.notices.filter((notice) => notice.code === 'migrate-default-removed').map((notice) => notice.option)).toEqual(['max_concurrent']);
+    // Another limit is the cluster's own: kept.
+    expect(migrateCorefile(up.corefile.replace('max_concurrent 1000', 'max_concurrent 200'), { from: '1.8.0', to: '1.6.9' }).changed).toBe(false);
+  });
+
+  it('refuses a downgrade below 1.0.3 of a kubernetes fallthrough with zones, which would fall through for every zone there', () => {
+    const input = '.:53 {\n    kubernetes cluster.local in-addr.arpa {\n        fallthrough in-addr.arpa\n    }\n    proxy . 10.0.0.1\n}\n';
+    const result = migrateCorefile(input, { from: '1.0.5', to: '1.0.0' });
+    expect(result.ok).toBe(false);
+    expect(result.notices.find((notice) => notice.code === 'migrate-option-unavailable')?.message).toContain('kubernetes fallthrough takes zones from 1.0.3');
+    expect(migrateCorefile(input.replace('fallthrough in-addr.arpa', 'fallthrough'), { from: '1.0.5', to: '1.0.0' }).ok).toBe(true);
+  });
+
   it('keeps a deprecated proxy unless --deprecations', () => {
     const input = '. {\n    proxy . 1.1.1.1\n}\n';
     expect(migrateCorefile(input, { from: '1.3.1', to: '1.4.0' }).corefile).toBe(input);
@@ -155,9 +185,9 @@ describe('migrateCorefile', () => {
   });
 
   it('a downgrade that removes the last option of a block removes the block too', () => {
-    const input = '.:53 {\n    forward . 1.1.1.1 {\n        max_concurrent 1000\n    }\n}\n';
+    const input = '.:53 {\n    kubernetes cluster.local\n    forward . 1.1.1.1 {\n        max_concurrent 1000\n    }\n}\n';
     const result = migrateCorefile(input, { from: '1.8.0', to: '1.6.2' });
-    expect(result.corefile).toBe('.:53 {\n    forward . 1.1.1.1\n}\n');
+    expect(result.corefile).toBe('.:53 {\n    kubernetes cluster.local\n    forward . 1.1.1.1\n}\n');
     // Up again gives the start back.
     expect(migrateCorefile(result.corefile, { from: '1.6.2', to: '1.8.0' }).corefile).toBe(input);
   });
