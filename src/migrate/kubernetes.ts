@@ -6,11 +6,10 @@
  */
 import { formatToken } from '../corefile/printer.js';
 import { isUsable } from '../coredns/availability.js';
-import { KUBERNETES_OPTION_CHANGES, KUBERNETES_TRANSFER_MOVED_IN } from '../coredns/migration-facts.js';
+import { FEDERATION_REMOVED_IN, KUBERNETES_OPTION_CHANGES, KUBERNETES_TRANSFER_MOVED_IN } from '../coredns/migration-facts.js';
+import { firstReleaseWith } from '../coredns/features.js';
 import type { MigrationPlan, PlannedDirective } from './plan.js';
 
-/** The first release whose kubernetes `fallthrough` takes zones (CoreDNS 1.0.3 release notes). */
-const FALLTHROUGH_ZONES_SINCE = '1.0.3';
 
 /** The kubernetes plugin's options the target treats differently: endpoint trimmed, upstream and resyncperiod removed, transfer moved to the transfer plugin (1.8.0). */
 export function migrateKubernetes(plan: MigrationPlan, entry: PlannedDirective): void {
@@ -19,14 +18,14 @@ export function migrateKubernetes(plan: MigrationPlan, entry: PlannedDirective):
   const transfers: string[][] = [];
   block.directives.forEach((option, index) => {
     const position = option.position === undefined ? {} : { position: option.position };
-    if (option.name === 'fallthrough' && option.arguments.length > 0 && !plan.targetHas(FALLTHROUGH_ZONES_SINCE)) {
+    if (option.name === 'fallthrough' && option.arguments.length > 0 && !plan.features.kubernetesFallthroughZones) {
       // Before 1.0.3 fallthrough reads no zones: the line would fall through for every zone of the plugin, cluster names included.
       plan.notice('migrate-option-unavailable', {
         action: 'refused',
         plugin: 'kubernetes',
         option: 'fallthrough',
         ...position,
-        message: `kubernetes fallthrough takes zones from ${FALLTHROUGH_ZONES_SINCE}: CoreDNS ${plan.to} would fall through for every zone of the plugin (a cluster name it does not know would go upstream) instead of ${option.arguments.join(' ')} only`,
+        message: `kubernetes fallthrough takes zones from ${firstReleaseWith((features) => features.kubernetesFallthroughZones) ?? '?'}: CoreDNS ${plan.to} would fall through for every zone of the plugin (a cluster name it does not know would go upstream) instead of ${option.arguments.join(' ')} only`,
       });
       return;
     }
@@ -146,7 +145,7 @@ export function migrateFederation(plan: MigrationPlan, entry: PlannedDirective):
   const availability = plan.plugin('federation');
   if (isUsable(availability)) return;
   const position = entry.directive.position === undefined ? {} : { position: entry.directive.position };
-  const removedIn = availability.removedIn ?? '1.7.0';
+  const removedIn = availability.removedIn ?? FEDERATION_REMOVED_IN;
   if (plan.options.dropFederations === true) {
     plan.remove(entry);
     plan.notice('migrate-federation-dropped', {

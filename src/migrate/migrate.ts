@@ -14,7 +14,9 @@ import { assertCorefileNotConfigMap } from '../configmap/not-a-configmap.js';
 import { parseCorefile } from '../corefile/parser.js';
 import type { ServerBlock, SnippetDefinition } from '../corefile/model.js';
 import { isUsable } from '../coredns/availability.js';
-import { KUBERNETES_TRANSFER_MOVED_IN, NEW_DEFAULTS } from '../coredns/migration-facts.js';
+import { coreDnsFeatures, noDenialCaching } from '../coredns/features.js';
+import { KUBERNETES_TRANSFER_MOVED_IN, NEW_DEFAULTS, SEVERAL_FORWARDS_PER_BLOCK_FROM } from '../coredns/migration-facts.js';
+import { COREDNS_RELEASE_SPAN } from '../coredns/versions.js';
 import type { CoreDnsReleaseMapping } from '../coredns/resolve-release.js';
 import { sortNotices } from './notices.js';
 import type { MigrationNotice } from './notices.js';
@@ -27,11 +29,6 @@ import { migrateKubernetes, foldTransfer, migrateFederation } from './kubernetes
 import { addNewDefaultPlugins, splitForwards } from './block-level.js';
 import { MigrationPlan, PlannedDirective, writtenLines } from './plan.js';
 
-/** The first release with cache `disable denial`. */
-const DISABLE_DENIAL_SINCE = '1.9.4';
-/** The arguments of cache `denial` that approximate `disable denial` before 1.9.4: capacity at its default, TTL 1 s. */
-const DENIAL_APPROXIMATION = '9984 1';
-const DENIAL_APPROXIMATION_LINE = `denial ${DENIAL_APPROXIMATION}`;
 import type { MigrateOptions } from './options.js';
 
 export interface MigrationResult {
@@ -120,7 +117,7 @@ class Migration extends MigrationPlan {
       this.notice('migrate-forward-split-refused', {
         action: 'refused',
         ...(item.position === undefined ? {} : { position: item.position }),
-        message: `snippet (${item.name}) would hold several forward lines, which CoreDNS ${this.to} refuses (several per block from 1.9.4); a snippet cannot be split automatically`,
+        message: `snippet (${item.name}) would hold several forward lines, which CoreDNS ${this.to} refuses (several per block from ${SEVERAL_FORWARDS_PER_BLOCK_FROM}); a snippet cannot be split automatically`,
       });
     }
     for (const entry of planned) {
@@ -148,7 +145,7 @@ class Migration extends MigrationPlan {
         action: 'kept',
         plugin: name,
         ...(directive.position === undefined ? {} : { position: directive.position }),
-        message: `${name} is in no CoreDNS release's default build (1.0.0 to 1.14.7): kept as written; it needs a custom build`,
+        message: `${name} is in no CoreDNS release's default build (${COREDNS_RELEASE_SPAN}): kept as written; it needs a custom build`,
       });
       return;
     }
@@ -191,19 +188,21 @@ class Migration extends MigrationPlan {
    * what the translator writes for the target, and what the approximation stood for.
    */
   private undoDenialApproximation(entry: PlannedDirective): void {
-    if (!this.up || this.sourceHas(DISABLE_DENIAL_SINCE) || !this.targetHas(DISABLE_DENIAL_SINCE)) return;
+    const target = noDenialCaching(this.features);
+    const source = noDenialCaching(coreDnsFeatures(this.from));
+    if (!this.up || source.exact || !target.exact) return;
     const options = entry.directive.block?.directives ?? [];
     options.forEach((option, index) => {
-      if (option.name !== 'denial' || option.arguments.join(' ') !== DENIAL_APPROXIMATION) return;
-      if (options.some((other) => other.name === 'disable')) return;
-      this.replaceOption(entry, index, [`${this.optionIndent(entry)}disable denial`]);
+      if (option.name !== source.name || option.arguments.join(' ') !== source.arguments.join(' ')) return;
+      if (options.some((other) => other.name === target.name)) return;
+      this.replaceOption(entry, index, [`${this.optionIndent(entry)}${target.text}`]);
       this.notice('migrate-approximation-undone', {
         action: 'replaced',
         plugin: 'cache',
-        option: 'denial',
+        option: option.name,
         ...(option.position === undefined ? {} : { position: option.position }),
-        releases: this.spanTo(DISABLE_DENIAL_SINCE),
-        message: `cache '${DENIAL_APPROXIMATION_LINE}' became 'disable denial': CoreDNS ${this.to} switches denial caching off (1.9.4+), which '${DENIAL_APPROXIMATION_LINE}' approximated (NXDOMAIN kept for at most 1 s)`,
+        releases: this.spanTo(target.disableFrom),
+        message: `cache '${source.text}' became '${target.text}': CoreDNS ${this.to} switches denial caching off (${target.disableFrom}+), which '${source.text}' approximated (NXDOMAIN kept for at most 1 s)`,
       });
     });
   }
@@ -278,14 +277,15 @@ class Migration extends MigrationPlan {
     const option = options[index];
     if (entry.name !== 'cache' || option?.name !== 'disable' || option.arguments.length !== 1 || option.arguments[0] !== 'denial') return false;
     if (options.some((other) => other.name === 'denial')) return false;
-    const replacement = DENIAL_APPROXIMATION_LINE;
+    const rule = noDenialCaching(this.features);
+    const replacement = rule.text;
     this.replaceOption(entry, index, [`${this.optionIndent(entry)}${replacement}`]);
     this.notice('migrate-option-approximated', {
       action: 'replaced',
       plugin: 'cache',
       option: 'disable',
       ...(option.position === undefined ? {} : { position: option.position }),
-      message: `cache 'disable denial' became '${replacement}': CoreDNS ${this.to} cannot switch denial caching off (1.9.4+), so NXDOMAIN is kept for at most 1 s`,
+      message: `cache 'disable denial' became '${replacement}': CoreDNS ${this.to} cannot switch denial caching off (${rule.disableFrom}+), so NXDOMAIN is kept for at most 1 s`,
     });
     return true;
   }

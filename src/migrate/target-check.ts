@@ -53,7 +53,8 @@ export function targetRefusals(check: TargetCheckInput): MigrationNotice[] {
   for (const finding of errors) {
     const outputLine = finding.position?.line ?? 1;
     const source = check.sourceLines[outputLine - 1] ?? { first: 1, last: 1 };
-    const already = before.get(finding.code)?.some((line) => line >= source.first && line <= source.last) === true;
+    // Past the snippet expansion bound nothing after it was checked: never taken as "already there".
+    const already = finding.code !== 'snippet-expansion-limit' && before.get(finding.code)?.some((line) => line >= source.first && line <= source.last) === true;
     // Kept for a custom build, with migrate-plugin-unknown: the default build's finding is no refusal.
     if (already && finding.code === 'unknown-directive') continue;
     const column = finding.position !== undefined && check.unchangedLine(outputLine) ? finding.position.column : 1;
