@@ -15,6 +15,9 @@ export type { ErrorCategory, ErrorLocation, KubeDnsToCoreDnsErrorOptions } from 
 // Reading a ConfigMap (YAML or JSON, as kubectl prints it).
 export { ConfigMapInputError, readConfigMap } from './configmap/read-configmap.js';
 export type { ConfigMapData, ConfigMapDocument, ConfigMapInputErrorCode, ReadConfigMapOptions } from './configmap/read-configmap.js';
+// Writing a ConfigMap back as it came in: data keys replaced, labels, annotations and other keys kept.
+export { rewriteConfigMap } from './configmap/rewrite-configmap.js';
+export type { ConfigMapRewrite, RewriteConfigMapOptions } from './configmap/rewrite-configmap.js';
 
 // The kube-dns side: the kube-dns ConfigMap, its values decoded exactly like Go's encoding/json,
 // the kube-dns releases whose validation rules are known.

@@ -47,6 +47,17 @@ const MAX_DEPTH = 64;
  * keys whose indentation was lost), or a data value is not a string.
  */
 export function readConfigMap(text: string, options: ReadConfigMapOptions = {}): ConfigMapDocument {
+  return readConfigMapObject(text, options).document;
+}
+
+/**
+ * {@link readConfigMap}, also returning the ConfigMap object as parsed (undefined for a bare data
+ * map) and whether the text was JSON: what writing the object back needs.
+ */
+export function readConfigMapObject(
+  text: string,
+  options: ReadConfigMapOptions = {},
+): { readonly document: ConfigMapDocument; readonly object: Readonly<Record<string, unknown>> | undefined; readonly json: boolean } {
   const filename = options.filename ?? '<input>';
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const documents = parseDocuments(source, filename);
@@ -56,7 +67,8 @@ export function readConfigMap(text: string, options: ReadConfigMapOptions = {}):
   checkMetadataFields(chosen, source, filename);
   const binaryData = chosen.object?.['binaryData'];
   const binaryDataKeys = isRecord(binaryData) ? Object.keys(binaryData) : [];
-  return { name: chosen.name, namespace: chosen.namespace, data: checkData(chosen, source, filename), binaryDataKeys };
+  const document = { name: chosen.name, namespace: chosen.namespace, data: checkData(chosen, source, filename), binaryDataKeys };
+  return { document, object: chosen.object, json: source.trimStart().startsWith('{') };
 }
 
 interface Candidate {
