@@ -2,7 +2,7 @@
 export type Severity = 'error' | 'warning' | 'info';
 
 /** Who emits a code: reading the kube-dns ConfigMap, translating it, or linting a Corefile. */
-export type DiagnosticArea = 'kube-dns' | 'translate' | 'lint' | 'migrate';
+export type DiagnosticArea = 'kube-dns' | 'translate' | 'lint' | 'migrate' | 'platform';
 
 /** What the catalogue says about one code. */
 export interface DiagnosticCodeEntry {
@@ -27,6 +27,10 @@ function lint(severity: Severity, summary: string, hint: string): DiagnosticCode
 
 function migrate(severity: Severity, summary: string, hint: string): DiagnosticCodeEntry {
   return { area: 'migrate', severity, summary, hint };
+}
+
+function platform(severity: Severity, summary: string, hint: string): DiagnosticCodeEntry {
+  return { area: 'platform', severity, summary, hint };
 }
 
 /**
@@ -408,6 +412,18 @@ export const DIAGNOSTIC_CODES = {
     'warning',
     'A flag of the Deployment that changed what kube-dns answered or where it forwarded, with no translation for the target CoreDNS.',
     'Read the message: add the equivalent by hand (the migration guide lists the options), or accept the difference.',
+  ),
+
+  // Where platforms keep CoreDNS configuration: ConfigMaps written back, coredns-custom overlays (docs/platforms.md).
+  'configmap-server-fields-dropped': platform(
+    'info',
+    'The ConfigMap written back leaves out the fields the API server sets (resourceVersion, uid, managedFields, creationTimestamp, the last-applied annotation); everything else is kept.',
+    'Nothing to do: the API server sets them again, and a stale resourceVersion would make the update a conflict.',
+  ),
+  'configmap-immutable': platform(
+    'warning',
+    'The ConfigMap is marked immutable: true and its data changed: the API server refuses the update.',
+    'Delete the ConfigMap and create it again (`kubectl replace --force -f FILE`), or drop immutable from it.',
   ),
 } as const satisfies Record<string, DiagnosticCodeEntry>;
 

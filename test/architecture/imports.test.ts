@@ -67,6 +67,8 @@ const allowedFloors: Record<string, readonly string[]> = {
   routing: ['coredns', 'dns', 'corefile', 'kubedns', 'configmap', 'translate', 'diagnostics', 'errors', 'util'],
   migrate: ['lint', 'kubeadm', 'coredns', 'dns', 'corefile', 'diagnostics', 'errors', 'util'],
   nodelocal: ['routing', 'lint', 'kubedns', 'dns', 'corefile', 'configmap', 'coredns', 'diagnostics', 'errors', 'util'],
+  // Where platforms keep CoreDNS configuration (coredns-custom overlays, Helm values, the EKS add-on, ConfigMaps written back).
+  platform: ['nodelocal', 'migrate', 'routing', 'translate', 'lint', 'kubedns', 'dns', 'corefile', 'configmap', 'coredns', 'diagnostics', 'errors', 'util'],
 };
 
 const folderOf = (module: string): string => (module.includes('/') ? module.slice(0, module.indexOf('/')) : '.');

@@ -4,6 +4,7 @@ import { isKubeadmDefaultCorefileFor } from '../../kubeadm/cluster-decisions.js'
 import { kubeadmProfileFor } from '../../kubeadm/kubernetes-version.js';
 import { migrateCorefile } from '../../migrate/migrate.js';
 import { migrationNotice } from '../../migrate/notices.js';
+import { configMapRewriteDiagnostics } from '../../platform/configmap-out.js';
 import type { MigrationResult } from '../../migrate/migrate.js';
 import { printable } from '../../util/printable-text.js';
 import { readCorefileSource } from '../corefile-source.js';
@@ -44,8 +45,11 @@ Options:
                           Kubernetes release (1.10 to 1.20) installed: kubeadm replaces a
                           default Corefile on upgrade and migrates a customised one
                           (takes -o, none of the options above)
-  -o, --output FORMAT     text (default: the Corefile on stdout, notices on stderr) or json:
-                          {file, from, to, ok, changed, corefile, notices}
+  -o, --output FORMAT     text (default: the Corefile on stdout, notices on stderr), json:
+                          {file, from, to, ok, changed, corefile, notices}, or configmap:
+                          FILE's ConfigMap with the migrated Corefile, its labels,
+                          annotations and other keys kept (a bare Corefile: the
+                          kube-system/coredns ConfigMap), for kubectl apply -f -
   -h, --help              show this help
 
 Notices: one per finding, 'SEVERITY CODE Corefile:LINE:COL PLUGIN[ > OPTION]: message'
@@ -59,11 +63,12 @@ unreadable input or a syntax error.
 Examples:
   kube-dns-to-coredns migrate --from 1.6.7 --to 1.8.0 Corefile > Corefile.new
   kubectl -n kube-system get configmap coredns -o yaml | kube-dns-to-coredns migrate --from v1.7.0 --to 1.11.3
+  kube-dns-to-coredns migrate --from 1.8.0 --to 1.14.7 -o configmap coredns.yaml | kubectl apply -f -
   kube-dns-to-coredns migrate --from 1.6.7-eksbuild.1 --to 1.8.4 --check Corefile
   kube-dns-to-coredns migrate --kubeadm-default-for 1.18 Corefile
 `;
 
-const OUTPUT_FORMATS = ['text', 'json'] as const;
+const OUTPUT_FORMATS = ['text', 'json', 'configmap'] as const;
 type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 interface MigrateArgs {
@@ -117,10 +122,18 @@ export async function runMigrate(args: readonly string[], io: CliIo): Promise<nu
   const keyNotices = (source.otherKeys ?? []).map((key) =>
     migrationNotice('migrate-configmap-key-not-migrated', {
       action: 'kept',
-      message: `data key '${key}' of the ConfigMap is not migrated: only 'Corefile' is read${/\.(?:server|override)$/.test(key) ? '; if it holds Corefile text (imported as a file), migrate it on its own' : ''}`,
+      message: `data key '${key}' of the ConfigMap is not migrated: only 'Corefile' is read${/\.(?:server|override)$/.test(key) ? '; if it holds Corefile text (imported as a file), migrate it on its own' : ''}${parsed.output === 'configmap' ? ' (written back unchanged)' : ''}`,
     }),
   );
-  const notices = [...result.notices.filter((notice) => notice.position === undefined), ...keyNotices, ...result.notices.filter((notice) => notice.position !== undefined)];
+  // -o configmap: FILE's ConfigMap written back, with a word on what the write-back leaves out.
+  const configMap = parsed.output === 'configmap' && result.ok && !parsed.check ? source.writeBack(result.corefile) : undefined;
+  const writeBackNotices = configMap === undefined ? [] : configMapRewriteDiagnostics(configMap).map((entry) => ({ ...entry, action: 'kept' as const }));
+  const notices = [
+    ...result.notices.filter((notice) => notice.position === undefined),
+    ...keyNotices,
+    ...writeBackNotices,
+    ...result.notices.filter((notice) => notice.position !== undefined),
+  ];
   if (parsed.output === 'json') {
     const { ok, changed } = result;
     io.stdout.write(
@@ -131,7 +144,7 @@ export async function runMigrate(args: readonly string[], io: CliIo): Promise<nu
     if (parsed.check) {
       if (result.changed) io.stdout.write(`${printable(source.name)}\n`);
     } else if (result.ok) {
-      io.stdout.write(result.corefile);
+      io.stdout.write(configMap === undefined ? result.corefile : configMap.text);
     }
     io.stderr.write(`${printable(source.name)}: ${summary(result)}\n`);
   }
@@ -172,6 +185,9 @@ function parseMigrateArgs(args: readonly string[]): MigrateArgs {
   const output = OUTPUT_FORMATS.find((format) => format === values.output);
   if (output === undefined) throw new UsageError(`migrate: --output must be one of ${OUTPUT_FORMATS.join(', ')}, not '${values.output}'`);
   const kubeadmDefaultFor = values['kubeadm-default-for'];
+  if (output === 'configmap' && (kubeadmDefaultFor !== undefined || values.check)) {
+    throw new UsageError(`migrate: -o configmap writes the migrated ConfigMap, which ${values.check ? '--check' : '--kubeadm-default-for'} does not print; use -o text or json`);
+  }
   if (kubeadmDefaultFor !== undefined) {
     optionValue('migrate', '--kubeadm-default-for', kubeadmDefaultFor, kubeadmProfileFor);
     const migrationOptions = [
