@@ -425,6 +425,41 @@ export const DIAGNOSTIC_CODES = {
     'The ConfigMap is marked immutable: true and its data changed: the API server refuses the update.',
     'Delete the ConfigMap and create it again (`kubectl replace --force -f FILE`), or drop immutable from it.',
   ),
+  'overlay-syntax-error': platform(
+    'error',
+    'The base Corefile composed with the coredns-custom overlay is not one CoreDNS reads (a syntax error in a key, a file to import that is not there, an import cycle): CoreDNS does not start, or keeps its old configuration on reload.',
+    'Fix the key the message points at; `compose` prints the composed Corefile.',
+  ),
+  'overlay-key-folded': platform(
+    'error',
+    'A key of the coredns-custom ConfigMap is written as a multi-line plain (or folded, or quoted) YAML scalar: YAML joins its lines with spaces, and CoreDNS, whose syntax is line by line, reads one line.',
+    'Write the value as a literal block: `KEY: |` followed by the indented lines.',
+  ),
+  'overlay-key-not-imported': platform(
+    'warning',
+    "A key of the coredns-custom ConfigMap that no import of the base Corefile reads: it is only a file in the custom directory (the platform's rule for other keys is in the message).",
+    'Name Corefile fragments KEY.server (extra server blocks) or KEY.override (inside the .:53 block); keep other keys only for files a plugin reads (file /etc/coredns/custom/KEY).',
+  ),
+  'overlay-override-refused': platform(
+    'error',
+    'An .override adds a plugin the base\'s block already has once, where CoreDNS allows one per block (cache and hosts always, forward before 1.9.4): CoreDNS stops with "this plugin can only be used once per Server Block".',
+    'Do not repeat the plugin in an .override: put the setting in a .server block of its own zone (e.g. `example.com:53 { forward . 10.0.0.1 }`), or target CoreDNS 1.9.4+ for a second forward.',
+  ),
+  'overlay-forward-shadowed': platform(
+    'warning',
+    "An .override's forward comes after a forward of the same block whose FROM covers its zone (the base's `forward .`): from CoreDNS 1.9.4 several forwards are tried in the order written, so this one never sees a query.",
+    'Put the zone in a .server block of its own (`example.com:53 { forward . 10.0.0.1 }`), or use a base that imports the overrides before its `forward .` (k3s after k3s-io/k3s#12980).',
+  ),
+  'overlay-zone-redefined': platform(
+    'error',
+    'A .server key defines a zone and port the base Corefile already serves (usually `.:53`): CoreDNS stops with "cannot serve dns://.:53 - it is already defined".',
+    'Put settings for the root zone in an .override key; a .server block must serve another zone (or port).',
+  ),
+  'platform-base-answers': platform(
+    'warning',
+    "The platform's base Corefile answers some names itself that kube-dns sent upstream (AKS: NXDOMAIN for reddog.microsoft.com and for names under internal.cloudapp.net with more than four labels before it).",
+    'Accept the difference, or apply the platform\'s documented opt-out (a .server block forwarding the zone upstream), as -o coredns-custom does.',
+  ),
 } as const satisfies Record<string, DiagnosticCodeEntry>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
