@@ -15,9 +15,6 @@ export type { ErrorCategory, ErrorLocation, KubeDnsToCoreDnsErrorOptions } from 
 // Reading a ConfigMap (YAML or JSON, as kubectl prints it).
 export { ConfigMapInputError, readConfigMap } from './configmap/read-configmap.js';
 export type { ConfigMapData, ConfigMapDocument, ConfigMapInputErrorCode, ReadConfigMapOptions } from './configmap/read-configmap.js';
-// Writing a ConfigMap back as it came in: data keys replaced, labels, annotations and other keys kept.
-export { rewriteConfigMap } from './configmap/rewrite-configmap.js';
-export type { ConfigMapRewrite, RewriteConfigMapOptions } from './configmap/rewrite-configmap.js';
 
 // The kube-dns side: the kube-dns ConfigMap, its values decoded exactly like Go's encoding/json,
 // the kube-dns releases whose validation rules are known.
@@ -69,7 +66,7 @@ export { SelfCheckError } from './translate/self-check.js';
 export type { SelfCheckErrorCode } from './translate/self-check.js';
 export { mergeTranslation } from './translate/merge.js';
 export type { MergeResult } from './translate/merge.js';
-export { renderCoreDnsConfigMap } from './configmap/write-configmap.js';
+export { configMapWithCorefile, renderConfigMapWithCorefile, renderCoreDnsConfigMap, serverSetFields } from './configmap/write-configmap.js';
 
 // Diagnostics: stable codes, severities, one-line messages.
 export { DIAGNOSTIC_CODES } from './diagnostics/codes.js';

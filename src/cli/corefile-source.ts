@@ -1,7 +1,6 @@
 import { readConfigMap } from '../configmap/read-configmap.js';
-import { rewriteConfigMap } from '../configmap/rewrite-configmap.js';
-import type { ConfigMapRewrite } from '../configmap/rewrite-configmap.js';
-import { renderCoreDnsConfigMap } from '../configmap/write-configmap.js';
+import { writeBackConfigMap } from '../platform/configmap-out.js';
+import type { ConfigMapWriteBack } from '../platform/configmap-out.js';
 import type { SourcePosition } from '../util/source-position.js';
 import { formatAt } from '../util/source-position.js';
 import type { CliIo } from './io.js';
@@ -25,14 +24,16 @@ export interface CorefileSourceText {
   locate(position: SourcePosition, message: string): string;
   /** For a ConfigMap: its data keys other than `Corefile` (`*.server`, `NodeHosts`…), which the command does not read. */
   readonly otherKeys?: readonly string[];
+  /** For a ConfigMap: the whole object as read, to write it back with its Corefile replaced (`-o configmap`). */
+  readonly configMap?: Readonly<Record<string, unknown>>;
   /** True when FILE is a ConfigMap (its `Corefile` entry is what was read). */
   readonly isConfigMap: boolean;
   /**
-   * `-o configmap`: FILE's ConfigMap with its `Corefile` replaced by `corefile`, everything else
-   * kept but the server-set fields; for a bare Corefile, the `kube-system/coredns` ConfigMap
-   * holding it.
+   * `-o configmap`: FILE's ConfigMap with its `Corefile` replaced by `corefile` (as it came in:
+   * YAML or JSON, everything kept but the server-set fields); for a bare Corefile, the
+   * `kube-system/coredns` ConfigMap holding it.
    */
-  writeBack(corefile: string): ConfigMapRewrite;
+  writeBack(corefile: string): ConfigMapWriteBack;
 }
 
 /** A line that only a YAML or JSON ConfigMap starts with, never a Corefile. */
@@ -41,15 +42,9 @@ const CONFIGMAP_HINT = /^[ \t]*(?:---[ \t]*$|"?(?:apiVersion|kind|metadata|data|
 /** The Corefile text in `text`: the text itself, or the `Corefile` entry of a ConfigMap. */
 function corefileSource(text: string, filename: string, preferredNames: readonly string[]): CorefileSourceText {
   if (!CONFIGMAP_HINT.test(text)) {
-    return {
-      name: filename,
-      corefile: text,
-      isConfigMap: false,
-      locate: (position, message) => formatAt(filename, position, message),
-      writeBack: (corefile) => ({ text: renderCoreDnsConfigMap(corefile), name: 'coredns', namespace: 'kube-system', dropped: [], changed: ['Corefile'], immutableConflict: false }),
-    };
+    return { name: filename, corefile: text, isConfigMap: false, locate: (position, message) => formatAt(filename, position, message), writeBack: (corefile) => writeBackConfigMap(undefined, corefile) };
   }
-  const { data, name } = readConfigMap(text, { filename, preferredNames: [...preferredNames] });
+  const { data, name, object } = readConfigMap(text, { filename, preferredNames: [...preferredNames] });
   const corefile = data['Corefile'];
   if (corefile === undefined) {
     const keys = Object.keys(data);
@@ -61,8 +56,12 @@ function corefileSource(text: string, filename: string, preferredNames: readonly
     name: filename,
     corefile,
     otherKeys: Object.keys(data).filter((key) => key !== 'Corefile'),
+    ...(object === undefined ? {} : { configMap: object }),
     isConfigMap: true,
-    writeBack: (replacement) => rewriteConfigMap(text, { Corefile: replacement }, { filename, preferredNames: [...preferredNames] }),
+    writeBack: (replacement) =>
+      object === undefined
+        ? writeBackConfigMap({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'coredns', namespace: 'kube-system' }, data }, replacement)
+        : writeBackConfigMap(object, replacement, { json: text.trimStart().startsWith('{') }),
     locate: (position, message) =>
       block === undefined
         ? `${filename}: data.Corefile line ${position.line}, column ${position.column}: ${message}`

@@ -32,6 +32,12 @@ export interface ConfigMapDocument {
   readonly data: ConfigMapData;
   /** The keys of `binaryData`, which kube-dns does not read as settings (empty when there is none). */
   readonly binaryDataKeys: readonly string[];
+  /**
+   * The whole ConfigMap object as parsed (metadata, labels, annotations, every data key), for
+   * writing it back with one key replaced (`renderConfigMapWithCorefile`); undefined when the
+   * input was a bare data map.
+   */
+  readonly object: Readonly<Record<string, unknown>> | undefined;
 }
 
 
@@ -47,17 +53,6 @@ const MAX_DEPTH = 64;
  * keys whose indentation was lost), or a data value is not a string.
  */
 export function readConfigMap(text: string, options: ReadConfigMapOptions = {}): ConfigMapDocument {
-  return readConfigMapObject(text, options).document;
-}
-
-/**
- * {@link readConfigMap}, also returning the ConfigMap object as parsed (undefined for a bare data
- * map) and whether the text was JSON: what writing the object back needs.
- */
-export function readConfigMapObject(
-  text: string,
-  options: ReadConfigMapOptions = {},
-): { readonly document: ConfigMapDocument; readonly object: Readonly<Record<string, unknown>> | undefined; readonly json: boolean } {
   const filename = options.filename ?? '<input>';
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const documents = parseDocuments(source, filename);
@@ -67,8 +62,7 @@ export function readConfigMapObject(
   checkMetadataFields(chosen, source, filename);
   const binaryData = chosen.object?.['binaryData'];
   const binaryDataKeys = isRecord(binaryData) ? Object.keys(binaryData) : [];
-  const document = { name: chosen.name, namespace: chosen.namespace, data: checkData(chosen, source, filename), binaryDataKeys };
-  return { document, object: chosen.object, json: source.trimStart().startsWith('{') };
+  return { name: chosen.name, namespace: chosen.namespace, data: checkData(chosen, source, filename), binaryDataKeys, object: chosen.object };
 }
 
 interface Candidate {

@@ -47,7 +47,12 @@ export type ArgumentSpec =
   /** An IP address. */
   | { readonly kind: 'ip' }
   /** A percentage `N%` with N in [`min`, `max`]. */
-  | { readonly kind: 'percent'; readonly min: number; readonly max: number };
+  | { readonly kind: 'percent'; readonly min: number; readonly max: number }
+  /**
+   * A network as Go's `net.ParseCIDR` reads it (`10.0.0.0/8`, `fd00::/8`); `bareIp`: an address
+   * alone is read as its /32 or /128 (acl's normalize); `wildcard`: `*` is accepted too.
+   */
+  | { readonly kind: 'cidr'; readonly bareIp?: true; readonly wildcard?: true };
 
 /** How many arguments a line takes and what each must be. */
 export interface ArgumentShape {
@@ -58,6 +63,16 @@ export interface ArgumentShape {
   readonly positions?: readonly ArgumentSpec[];
   /** Spec of every argument after {@link positions}. */
   readonly rest?: ArgumentSpec;
+  /**
+   * When the first argument is one of these words, the arguments (that word included) must also
+   * fit its shape (loadbalance from 1.10.1: `round_robin` alone, `weighted FILE`).
+   */
+  readonly cases?: Readonly<Record<string, ArgumentShape>>;
+  /**
+   * The arguments are sections, each a section word (a key of `specs`; `caseInsensitive`) followed
+   * by at least one argument fitting that word's spec (acl's `type A AAAA net 10.0.0.0/8`).
+   */
+  readonly sections?: { readonly specs: Readonly<Record<string, ArgumentSpec>>; readonly caseInsensitive?: true };
 }
 
 /** One era of a list ordered by `from`: it holds from `from` until the next era's `from`. */
@@ -117,6 +132,8 @@ export interface PluginSyntax {
    * (rewrite's `rewrite stop { name regex … }`).
    */
   readonly blockExtendsArguments?: true;
+  /** Option names are read case-insensitively (acl's `ALLOW`, `Block`). */
+  readonly caseInsensitiveOptions?: true;
   /** Options the plugin's block must hold, from a release on. */
   readonly requiredOptions?: readonly { readonly from: CoreDnsVersion; readonly option: string; readonly message: string }[];
   /** A plugin that must be in the same block, from a release on (checked at start-up). */
@@ -141,6 +158,30 @@ const ANY_COUNT: ArgumentShape = { min: 0 };
 const one = (spec: ArgumentSpec): ArgumentShape => ({ min: 1, max: 1, positions: [spec] });
 const always = <T>(value: T): readonly Era<T>[] => [{ from: '1.0.0', value }];
 const POLICY: ArgumentShape = one({ kind: 'enum', values: ['random', 'round_robin', 'sequential'] });
+/**
+ * The query classes miekg/dns's `StringToClass` knows (the same in every release's dns library),
+ * written as it is: upper case only.
+ */
+const DNS_CLASS: ArgumentSpec = { kind: 'enum', values: ['IN', 'CS', 'CH', 'HS', 'NONE', 'ANY'] };
+/**
+ * The record types miekg/dns's `StringToType` knows, as written (upper case, and its `None`,
+ * `Reserved`, `NSAP-PTR`): the union over the dns library versions the releases build with (v1.1.72
+ * for CoreDNS 1.14.7; older ones have a subset, e.g. no `SVCB`/`HTTPS` before v1.1.34, CoreDNS
+ * 1.8.0). A type newer than a release's dns library is therefore not flagged for that release.
+ */
+const DNS_TYPES: readonly string[] = [
+  'A', 'AAAA', 'AFSDB', 'AMTRELAY', 'ANY', 'APL', 'ATMA', 'AVC', 'AXFR', 'CAA', 'CDNSKEY', 'CDS', 'CERT', 'CNAME', 'CSYNC', 'DHCID', 'DLV', 'DNAME', 'DNSKEY',
+  'DS', 'EID', 'EUI48', 'EUI64', 'GID', 'GPOS', 'HINFO', 'HIP', 'HTTPS', 'IPSECKEY', 'ISDN', 'IXFR', 'KEY', 'KX', 'L32', 'L64', 'LOC', 'LP', 'MAILA', 'MAILB',
+  'MB', 'MD', 'MF', 'MG', 'MINFO', 'MR', 'MX', 'NAPTR', 'NID', 'NIMLOC', 'NINFO', 'NS', 'NSAP-PTR', 'NSEC', 'NSEC3', 'NSEC3PARAM', 'NULL', 'NXNAME', 'NXT',
+  'None', 'OPENPGPKEY', 'OPT', 'PTR', 'PX', 'RESINFO', 'RKEY', 'RP', 'RRSIG', 'RT', 'Reserved', 'SIG', 'SMIMEA', 'SOA', 'SPF', 'SRV', 'SSHFP', 'SVCB', 'TA',
+  'TALINK', 'TKEY', 'TLSA', 'TSIG', 'TXT', 'UID', 'UINFO', 'UNSPEC', 'URI', 'X25', 'ZONEMD',
+];
+const DNS_TYPE: ArgumentSpec = { kind: 'enum', values: DNS_TYPES };
+/** acl's `type …` and `net …` sections (1.6.4+): types as above or `*`, networks (an address alone is its /32 or /128) or `*`. */
+const ACL_SECTIONS: ArgumentShape = {
+  min: 0,
+  sections: { caseInsensitive: true, specs: { type: { kind: 'enum', values: [...DNS_TYPES, '*'] }, net: { kind: 'cidr', bareIp: true, wildcard: true } } },
+};
 /** A listener address or none: `health`, `ready`, `prometheus`. */
 const OPTIONAL_LISTENER: ArgumentShape = { min: 0, max: 1, positions: [HOST_PORT] };
 
@@ -403,8 +444,19 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
 
   loadbalance: {
     arguments: [
-      { from: '1.0.0', value: { min: 0, max: 1, positions: [{ kind: 'enum', values: ['round_robin'] }] } },
-      { from: '1.10.1', value: { min: 0, max: 2, positions: [{ kind: 'enum', values: ['round_robin', 'weighted'] }] } },
+      // Until 1.1.x setup only loops over the tokens of its lines: any arguments, any block.
+      { from: '1.0.0', value: ANY_COUNT },
+      { from: '1.2.0', value: { min: 0, max: 1, positions: [{ kind: 'enum', values: ['round_robin'] }] } },
+      {
+        from: '1.10.1',
+        value: {
+          min: 0,
+          max: 2,
+          positions: [{ kind: 'enum', values: ['round_robin', 'weighted'] }],
+          // "unknown property for round_robin"; "missing weight file argument".
+          cases: { round_robin: { min: 1, max: 1 }, weighted: { min: 2, max: 2 } },
+        },
+      },
     ],
     // Until 1.12.3 setup returns after the plugin line (the `weighted` policy of 1.10.1 reads its own block).
     block: [{ from: '1.0.0', value: 'ignored' }, { from: '1.12.4', value: 'options' }],
@@ -413,7 +465,7 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       reload: { since: '1.12.4', arguments: one(DURATION), requires: { from: '1.12.4', pluginArgument: 'weighted', what: 'the `weighted` policy' }, evidence: setup('loadbalance', 'v1.10.1 (weighted only), v1.12.4') },
       prefer: { since: '1.12.4', arguments: ANY_COUNT, evidence: setup('loadbalance', 'v1.12.4') },
     },
-    evidence: setup('loadbalance', 'v1.2.6, v1.10.1, v1.12.4'),
+    evidence: setup('loadbalance', 'v1.1.0, v1.2.0, v1.2.6, v1.10.1, v1.12.4, v1.14.7'),
   },
 
   prometheus: {
@@ -471,7 +523,8 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
   },
 
   template: {
-    arguments: always(ONE_OR_MORE),
+    // `template CLASS TYPE [ZONES…]`: "invalid query class", "invalid RR class" (for the type) in every release.
+    arguments: always({ min: 2, positions: [DNS_CLASS, DNS_TYPE] }),
     block: always('options'),
     oncePerBlock: always(false),
     options: {
@@ -484,7 +537,7 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       upstream: { since: '1.0.6', arguments: ANY_COUNT, evidence: setup('template', 'v1.0.6, v1.14.7') },
       ederror: { since: '1.10.1', arguments: { min: 1, max: 2 }, evidence: setup('template', 'v1.10.1') },
     },
-    evidence: setup('template', 'v1.0.3, v1.0.6, v1.10.1, v1.14.7'),
+    evidence: `${setup('template', 'v1.0.3, v1.0.6, v1.2.0, v1.8.0, v1.10.1, v1.14.7')}; miekg/dns StringToClass, StringToType (ztypes.go) at v1.0.0, v1.1.29, v1.1.34, v1.1.72`,
   },
 
   federation: {
@@ -545,13 +598,15 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
     arguments: always(ANY_COUNT),
     block: always('options'),
     oncePerBlock: always(false),
+    // The action is lower-cased before it is compared; without sections it matches every type and network.
+    caseInsensitiveOptions: true,
     options: {
-      allow: { since: '1.6.4', arguments: ONE_OR_MORE, evidence: setup('acl', 'v1.6.4, v1.8.0') },
-      block: { since: '1.6.4', arguments: ONE_OR_MORE, evidence: setup('acl', 'v1.6.4, v1.8.0') },
-      filter: { since: '1.8.2', arguments: ONE_OR_MORE, evidence: setup('acl', 'v1.8.2') },
-      drop: { since: '1.10.1', arguments: ONE_OR_MORE, evidence: setup('acl', 'v1.10.1') },
+      allow: { since: '1.6.4', arguments: ACL_SECTIONS, evidence: setup('acl', 'v1.6.4, v1.8.0, v1.14.7') },
+      block: { since: '1.6.4', arguments: ACL_SECTIONS, evidence: setup('acl', 'v1.6.4, v1.8.0, v1.14.7') },
+      filter: { since: '1.8.2', arguments: ACL_SECTIONS, evidence: setup('acl', 'v1.8.2') },
+      drop: { since: '1.10.1', arguments: ACL_SECTIONS, evidence: setup('acl', 'v1.10.1') },
     },
-    evidence: setup('acl', 'v1.6.4, v1.8.0, v1.8.2, v1.10.1, v1.12.2'),
+    evidence: setup('acl', 'v1.6.4, v1.7.0, v1.8.0, v1.8.2, v1.10.1, v1.12.2, v1.14.7'),
   },
 
   file: {
@@ -737,7 +792,20 @@ export function argumentProblem(argument: string, spec: ArgumentSpec): string | 
       if (value === undefined) return `'${argument}' is not a percentage`;
       return value < spec.min || value > spec.max ? `${value}% is outside [${spec.min}, ${spec.max}]` : undefined;
     }
+    case 'cidr':
+      if (spec.wildcard === true && argument === '*') return undefined;
+      return isGoCidr(spec.bareIp === true && !argument.includes('/') ? `${argument}/${argument.includes(':') ? 128 : 32}` : argument) ? undefined : `'${argument}' is not a network in CIDR notation`;
   }
+}
+
+/** Go's `net.ParseCIDR`: an IP address without a zone, `/`, a decimal prefix length of at most its bits. */
+function isGoCidr(text: string): boolean {
+  const slash = text.indexOf('/');
+  if (slash < 0) return false;
+  const address = text.slice(0, slash);
+  const prefix = text.slice(slash + 1);
+  if (address.includes('%') || !isGoIP(address) || !/^[0-9]{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (address.includes(':') ? 128 : 32);
 }
 
 /** What is wrong with `args` for `shape`: a count problem or one argument's problem. */
@@ -758,5 +826,36 @@ export function judgeArguments(args: readonly string[], shape: ArgumentShape): A
     const problem = argumentProblem(argument, spec);
     if (problem !== undefined) return { kind: 'invalid', index, problem };
   }
+  const [first] = args;
+  if (shape.cases !== undefined && first !== undefined && Object.hasOwn(shape.cases, first)) {
+    const verdict = judgeArguments(args, shape.cases[first] as ArgumentShape);
+    if (verdict.kind === 'count') return { kind: 'count', expected: `${verdict.expected} (with ${first})` };
+    if (verdict.kind !== 'ok') return verdict;
+  }
+  return shape.sections === undefined ? { kind: 'ok' } : judgeSections(args, shape.sections);
+}
+
+function judgeSections(args: readonly string[], sections: NonNullable<ArgumentShape['sections']>): ArgumentVerdict {
+  const words = Object.keys(sections.specs);
+  const sectionOf = (argument: string): string | undefined => {
+    const word = sections.caseInsensitive === true ? argument.toLowerCase() : argument;
+    return words.includes(word) ? word : undefined;
+  };
+  let current: string | undefined;
+  let tokens = 0;
+  for (const [index, argument] of args.entries()) {
+    const section = sectionOf(argument);
+    if (section !== undefined) {
+      if (current !== undefined && tokens === 0) return { kind: 'invalid', index: index - 1, problem: `no argument after '${args[index - 1] ?? ''}'` };
+      current = section;
+      tokens = 0;
+      continue;
+    }
+    if (current === undefined) return { kind: 'invalid', index, problem: `'${argument}' is not one of ${words.join(', ')}` };
+    const problem = argumentProblem(argument, sections.specs[current] as ArgumentSpec);
+    if (problem !== undefined) return { kind: 'invalid', index, problem };
+    tokens += 1;
+  }
+  if (current !== undefined && tokens === 0) return { kind: 'invalid', index: args.length - 1, problem: `no argument after '${args[args.length - 1] ?? ''}'` };
   return { kind: 'ok' };
 }

@@ -168,7 +168,7 @@ describe('kube-dns-to-coredns fmt', () => {
     // What kubectl prints on a k3s server (abridged), with its Corefile indented by two spaces.
     const k3s = readFileSync(join(import.meta.dirname, '../../golden/platform/codes/configmap-server-fields-dropped.yaml'), 'utf8');
     const formatted = '.:53 {\n    errors\n    hosts /etc/coredns/NodeHosts {\n        ttl 60\n        reload 15s\n        fallthrough\n    }\n    forward . /etc/resolv.conf\n}\n';
-    const dropped = 'metadata.uid, metadata.resourceVersion, metadata.creationTimestamp, metadata.managedFields, metadata.annotations.kubectl.kubernetes.io/last-applied-configuration';
+    const dropped = 'metadata.annotations.kubectl.kubernetes.io/last-applied-configuration, metadata.creationTimestamp, metadata.managedFields, metadata.resourceVersion, metadata.uid';
 
     it('-o configmap prints the ConfigMap with the Corefile formatted, its keys, labels and annotations kept', async () => {
       const io = memoryIo({ files: { 'coredns.yaml': k3s } });

@@ -258,7 +258,9 @@ export function moveToLoopback(text: string, plan: LoopbackPlan): LoopbackCorefi
       // federation's lines are NAME DOMAIN pairs: names, nothing it contacts.
       // hosts' other lines are `IP NAME…` entries: answers, nothing it contacts.
       const entry = plugin === 'hosts' && isGoIP(option.name);
-      if (plugin !== 'federation' && !entry && option.name !== UNKNOWN_OPTION && SAFE_PLUGINS.has(plugin) && (allowed === undefined || !allowed.has(option.name))) {
+      // acl lower-cases its actions before it reads them.
+      const optionName = plugin === 'acl' ? option.name.toLowerCase() : option.name;
+      if (plugin !== 'federation' && !entry && option.name !== UNKNOWN_OPTION && SAFE_PLUGINS.has(plugin) && (allowed === undefined || !allowed.has(optionName))) {
         throw new NotLoopbackSafeError(`${plugin} option '${option.name}' is not known to stay on loopback`);
       }
       // The transfer plugin's `to` and the kubernetes plugin's own `transfer to` (before 1.8.0) both

@@ -8,7 +8,6 @@ import { isInputFailure, reportFailure, usingCorefile } from '../errors.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 import { printable } from '../../util/printable-text.js';
 import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
-import { configMapRewriteDiagnostics } from '../../platform/configmap-out.js';
 
 export const FMT_HELP = `Usage: kube-dns-to-coredns fmt [-o corefile|configmap] [FILE|-]
        kube-dns-to-coredns fmt --check [FILE|-]...
@@ -65,7 +64,7 @@ export async function runFmt(args: readonly string[], io: CliIo): Promise<number
   writeWarnings(source, result, io);
   if (output === 'configmap') {
     const rewrite = source.writeBack(result.text);
-    for (const entry of configMapRewriteDiagnostics(rewrite)) io.stderr.write(`${formatDiagnostic(entry)}\n`);
+    for (const entry of rewrite.diagnostics) io.stderr.write(`${formatDiagnostic(entry)}\n`);
     io.stdout.write(rewrite.text);
   } else {
     io.stdout.write(result.text);
@@ -89,7 +88,7 @@ async function writeFiles(files: readonly string[], io: CliIo): Promise<number> 
       let text = result.text;
       if (source.isConfigMap) {
         const rewrite = source.writeBack(result.text);
-        for (const entry of configMapRewriteDiagnostics(rewrite)) io.stderr.write(`${printable(`${source.name}: ${formatDiagnostic(entry)}`)}\n`);
+        for (const entry of rewrite.diagnostics) io.stderr.write(`${printable(`${source.name}: ${formatDiagnostic(entry)}`)}\n`);
         text = rewrite.text;
       }
       try {

@@ -4,7 +4,6 @@ import { isKubeadmDefaultCorefileFor } from '../../kubeadm/cluster-decisions.js'
 import { kubeadmProfileFor } from '../../kubeadm/kubernetes-version.js';
 import { migrateCorefile } from '../../migrate/migrate.js';
 import { migrationNotice } from '../../migrate/notices.js';
-import { configMapRewriteDiagnostics } from '../../platform/configmap-out.js';
 import type { MigrationResult } from '../../migrate/migrate.js';
 import { printable } from '../../util/printable-text.js';
 import { readCorefileSource } from '../corefile-source.js';
@@ -127,7 +126,7 @@ export async function runMigrate(args: readonly string[], io: CliIo): Promise<nu
   );
   // -o configmap: FILE's ConfigMap written back, with a word on what the write-back leaves out.
   const configMap = parsed.output === 'configmap' && result.ok && !parsed.check ? source.writeBack(result.corefile) : undefined;
-  const writeBackNotices = configMap === undefined ? [] : configMapRewriteDiagnostics(configMap).map((entry) => ({ ...entry, action: 'kept' as const }));
+  const writeBackNotices = configMap === undefined ? [] : configMap.diagnostics.map((entry) => ({ ...entry, action: 'kept' as const }));
   const notices = [
     ...result.notices.filter((notice) => notice.position === undefined),
     ...keyNotices,
