@@ -6,6 +6,10 @@ import { printable } from '../../util/printable-text.js';
 import type { CoreDnsVersion } from '../../coredns/versions.js';
 import { loadablePlugins, parsePluginCfg } from '../../coredns/plugin-cfg.js';
 import { readCorefileSource } from '../corefile-source.js';
+import { OVERLAY_OPTIONS, overlayArgs, readOverlaySource } from '../overlay-source.js';
+import type { OverlayArgs } from '../overlay-source.js';
+import { lintOverlay } from '../../platform/overlay-lint.js';
+import { checkClusterDomain } from './check.js';
 import { optionValue, usingCorefile } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { parseCommandArgs } from '../parse-command-args.js';
@@ -13,6 +17,8 @@ import { INPUT_LIMITS, readSource } from '../read-source.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 
 export const LINT_HELP = `Usage: kube-dns-to-coredns lint [--coredns VERSION] [--plugin-cfg FILE | --plugins LIST] [-o text|json] [FILE|-]
+       kube-dns-to-coredns lint --platform aks|k3s|k3s-legacy | --base FILE [--cluster-domain DOMAIN]
+                                [--coredns VERSION] [-o text|json] [--coredns-custom] CUSTOM
 
 Check a CoreDNS Corefile against a CoreDNS release: plugins and options that release
 does not have (yet or any more), forward destinations it cannot use, more than 15
@@ -33,6 +39,16 @@ Options:
   --plugin-cfg FILE    check against a custom build of that release: the plugin.cfg it was
                        built from (NAME:PACKAGE lines, # comments); default: the release's own
   --plugins LIST       the same, as comma-separated directive names (e.g. errors,forward,alias)
+  --platform P         lint a coredns-custom ConfigMap (CUSTOM) as it composes with the
+                       base Corefile of platform P: aks, k3s, or k3s-legacy (k3s before
+                       k3s-io/k3s#12980, which imported *.override after forward .)
+  --base FILE          the same with the base Corefile the cluster really runs (a Corefile
+                       or the coredns ConfigMap)
+  --coredns-custom CUSTOM
+                       the coredns-custom ConfigMap (or give it as FILE); findings in it
+                       are located as coredns-custom[KEY]:LINE:COL (see docs/platforms.md)
+  --cluster-domain DOMAIN
+                       the cluster domain filled into the platform's base (cluster.local)
   -o, --output FORMAT  text (default) or json: {file, coredns, ok, diagnostics}
   -h, --help           show this help
 
@@ -45,6 +61,7 @@ Examples:
   kube-dns-to-coredns lint --plugin-cfg plugin.cfg Corefile   # a build with external plugins
   kubectl -n kube-system get configmap coredns -o yaml | kube-dns-to-coredns lint --coredns 1.8.0
   kube-dns-to-coredns lint -o json Corefile | jq '.diagnostics[] | select(.severity == "error")'
+  kubectl -n kube-system get configmap coredns-custom -o yaml | kube-dns-to-coredns lint --platform aks
 `;
 
 const OUTPUT_FORMATS = ['text', 'json'] as const;
@@ -57,6 +74,8 @@ interface LintArgs {
   readonly plugins: { readonly file: string } | { readonly list: readonly string[] } | undefined;
   readonly output: OutputFormat;
   readonly file: string | undefined;
+  /** `--platform P | --base FILE`: FILE (or `--coredns-custom`) is a coredns-custom ConfigMap. */
+  readonly overlay: OverlayArgs | undefined;
 }
 
 /**
@@ -71,6 +90,7 @@ export async function runLint(args: readonly string[], io: CliIo): Promise<numbe
     return ExitCode.ok;
   }
   const plugins = await customBuildPlugins(parsed.plugins, io);
+  if (parsed.overlay !== undefined) return lintOverlayFile(parsed, parsed.overlay, plugins, io);
   const source = await readCorefileSource(parsed.file, io);
   const linted = usingCorefile(source, (corefile) => {
     const options = { coredns: parsed.coredns, filename: source.name };
@@ -93,6 +113,20 @@ export async function runLint(args: readonly string[], io: CliIo): Promise<numbe
   return result.ok ? ExitCode.ok : ExitCode.failed;
 }
 
+/** `--platform P | --base FILE`: the coredns-custom ConfigMap linted as it composes with the base. */
+async function lintOverlayFile(parsed: LintArgs, overlay: OverlayArgs, plugins: readonly string[] | undefined, io: CliIo): Promise<number> {
+  const custom = overlay.custom ?? parsed.file;
+  const source = await readOverlaySource(overlay, custom, io);
+  const result = lintOverlay(source.base, source.data, { coredns: parsed.coredns, text: source.text, ...(plugins === undefined ? {} : { plugins }) });
+  if (parsed.output === 'json') {
+    io.stdout.write(`${JSON.stringify({ file: source.name, base: source.base.title, coredns: result.coredns, ok: result.ok, diagnostics: result.diagnostics }, null, 2)}\n`);
+  } else {
+    for (const entry of result.diagnostics) io.stdout.write(`${formatDiagnostic(entry)}\n`);
+    io.stderr.write(`${printable(source.name)}: ${summary(result)} (CoreDNS ${result.coredns}, composed with the ${source.base.title} base)\n`);
+  }
+  return result.ok ? ExitCode.ok : ExitCode.failed;
+}
+
 /** The directive names of the custom build, read from `--plugin-cfg FILE` or `--plugins LIST`. */
 async function customBuildPlugins(given: LintArgs['plugins'], io: CliIo): Promise<readonly string[] | undefined> {
   if (given === undefined) return undefined;
@@ -103,7 +137,7 @@ async function customBuildPlugins(given: LintArgs['plugins'], io: CliIo): Promis
   return names;
 }
 
-function summary(result: LintResult): string {
+function summary(result: Pick<LintResult, 'diagnostics'>): string {
   if (result.diagnostics.length === 0) return 'no findings';
   const count = (severity: string, word: string) => {
     const n = result.diagnostics.filter((entry) => entry.severity === severity).length;
@@ -121,14 +155,19 @@ function parseLintArgs(args: readonly string[]): LintArgs {
       plugins: { type: 'string' },
       output: { type: 'string', default: 'text' },
       help: { type: 'boolean', short: 'h', default: false },
+      ...OVERLAY_OPTIONS,
+      'cluster-domain': { type: 'string' },
     },
   });
   const { positionals, values } = parsed;
+  const overlay = overlayArgs('lint', values, values['cluster-domain'] === undefined ? undefined : checkClusterDomain('lint', values['cluster-domain']));
+  if (overlay === undefined && values['cluster-domain'] !== undefined) throw new UsageError('lint: --cluster-domain fills in the base of --platform; without it, the Corefile says its own domain');
+  if (overlay?.custom !== undefined && positionals.length > 0) throw new UsageError('lint: give the coredns-custom ConfigMap as --coredns-custom CUSTOM or as FILE, not both');
   if (positionals.length > 1) throw new UsageError(`lint: expected at most one FILE, got ${positionals.length}: ${positionals.join(' ')}`);
   const output = OUTPUT_FORMATS.find((format) => format === values.output);
   if (output === undefined) throw new UsageError(`lint: --output must be one of ${OUTPUT_FORMATS.join(', ')}, not '${values.output}'`);
   const coredns = values.coredns === undefined ? NEWEST_COREDNS_VERSION : optionValue('lint', '--coredns', values.coredns, parseCoreDnsVersion);
-  return { help: values.help, coredns, plugins: pluginsArg(values['plugin-cfg'], values.plugins), output, file: positionals[0] };
+  return { help: values.help, coredns, plugins: pluginsArg(values['plugin-cfg'], values.plugins), output, file: positionals[0], overlay };
 }
 
 function pluginsArg(file: string | undefined, list: string | undefined): LintArgs['plugins'] {
