@@ -455,6 +455,11 @@ export const DIAGNOSTIC_CODES = {
     'A .server key defines a zone and port the base Corefile already serves (usually `.:53`): CoreDNS stops with "cannot serve dns://.:53 - it is already defined".',
     'Put settings for the root zone in an .override key; a .server block must serve another zone (or port).',
   ),
+  'platform-base-must-change': platform(
+    'error',
+    "What kube-dns did cannot be written as a coredns-custom overlay for this platform: the base's own directive decides (its forward . comes before the overrides, or CoreDNS before 1.9.4 takes one forward per block; cache and the kubernetes plugin cannot be given twice).",
+    'Change what the base reads instead (AKS: the virtual network\'s DNS servers, which the node\'s resolv.conf lists; k3s: --resolv-conf), or run a base that imports overrides before its forward (k3s after k3s-io/k3s#12980); --force writes the overlay without it.',
+  ),
   'platform-base-answers': platform(
     'warning',
     "The platform's base Corefile answers some names itself that kube-dns sent upstream (AKS: NXDOMAIN for reddog.microsoft.com and for names under internal.cloudapp.net with more than four labels before it).",
