@@ -3,7 +3,11 @@ import type { ConfigMapData } from '../configmap/config-map-data.js';
 import { PLATFORM_NAMES, platformBase } from '../platform/bases.js';
 import type { PlatformBase } from '../platform/bases.js';
 import type { OverlayBase } from '../platform/overlay-lint.js';
+import { composeOverlay } from '../platform/compose.js';
+import { writeBackConfigMap } from '../platform/configmap-out.js';
+import { formatAt } from '../util/source-position.js';
 import { readCorefileSource } from './corefile-source.js';
+import type { CorefileSourceText } from './corefile-source.js';
 import { optionValue } from './errors.js';
 import type { CliIo } from './io.js';
 import { INPUT_LIMITS, readSource } from './read-source.js';
@@ -55,9 +59,34 @@ export async function readOverlaySource(args: OverlayArgs, custom: string | unde
     base = { corefile: platform.corefile(clusterDomain), title: platform.title, corefileDirectory: platform.corefileDirectory, customDirectory: platform.customDirectory, otherKeys: platform.otherKeys };
   } else {
     const source = await readCorefileSource(args.base, io);
-    base = { corefile: source.corefile, title: `the base ${source.name}` };
+    base = { corefile: source.corefile, title: source.name };
   }
   const { name, text } = await readSource(custom, io, INPUT_LIMITS.corefile);
   const { data } = readConfigMap(text, { filename: name, preferredNames: ['coredns-custom'] });
   return { base, name, text, data };
+}
+
+/**
+ * The Corefile an overlay and its base make, as a Corefile source for the commands that route
+ * names (`check`, `explain`): a syntax error in it points at the key and line it was written in.
+ */
+export async function composedSource(args: OverlayArgs, io: CliIo): Promise<CorefileSourceText> {
+  const source = await readOverlaySource(args, args.custom, io);
+  const composition = composeOverlay(source.base.corefile, source.data, {
+    ...(source.base.corefileDirectory === undefined ? {} : { corefileDirectory: source.base.corefileDirectory }),
+    ...(source.base.customDirectory === undefined ? {} : { customDirectory: source.base.customDirectory }),
+  });
+  const [problem] = composition.problems;
+  if (problem !== undefined) throw new UsageError(`${problem.key === undefined ? 'Corefile' : `coredns-custom[${problem.key}]`}:${problem.position.line}:${problem.position.column}: CoreDNS stops: ${problem.message}`);
+  const name = `${source.name} composed with the ${source.base.title} base`;
+  return {
+    name,
+    corefile: composition.text,
+    isConfigMap: false,
+    locate: (position, message) => {
+      const origin = composition.locate(position);
+      return formatAt(origin.key === undefined ? 'Corefile' : `coredns-custom[${origin.key}]`, origin.position, message);
+    },
+    writeBack: (corefile) => writeBackConfigMap(undefined, corefile),
+  };
 }

@@ -79,7 +79,11 @@ export function configMapWithCorefile(configMap: Readonly<Record<string, unknown
  * Checked to load back to the same object under both.
  */
 export function renderConfigMapWithCorefile(configMap: Readonly<Record<string, unknown>>, corefile: string, key = 'Corefile', options: { readonly json?: boolean } = {}): string {
-  const object = configMapWithCorefile(configMap, corefile, key);
+  return renderConfigMap(configMapWithCorefile(configMap, corefile, key), options);
+}
+
+/** A ConfigMap object written as {@link renderConfigMapWithCorefile} writes its result (YAML, or JSON with `json: true`). */
+export function renderConfigMap(object: Readonly<Record<string, unknown>>, options: { readonly json?: boolean } = {}): string {
   const asJson = `${JSON.stringify(object, null, 4)}\n`;
   if (options.json === true) return asJson;
   let yaml: string;

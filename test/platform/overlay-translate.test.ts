@@ -50,7 +50,7 @@ describe('overlayFromTranslation', () => {
     const outcomes = new Outcomes<'k3s' | 'aks' | 'base must change' | 'refused' | 'with stubs'>();
     fc.assert(
       // Federations aside: CoreDNS 1.14.7 has no federation plugin (the translator drops them with a diagnostic).
-      fc.property(validKubeDnsInput(), fc.constantFrom<PlatformName>('k3s', 'aks'), (generated, platform) => {
+      fc.property(validKubeDnsInput(), fc.constantFrom('k3s' as const, 'aks' as const), (generated, platform) => {
         const data = kubeDnsData({ ...generated, federations: undefined });
         const result = overlayFor(platform, data);
         if (result === undefined) {

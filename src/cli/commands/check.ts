@@ -4,6 +4,7 @@ import { checkRouting, formatRoutingCheck } from '../../routing/check.js';
 import type { RoutingCheck, RoutingInput } from '../../routing/check.js';
 import { displayName } from '../../dns/names.js';
 import { readCorefileSource } from '../corefile-source.js';
+import { composedSource, OVERLAY_OPTIONS, overlayArgs } from '../overlay-source.js';
 import { optionValue, usingCorefile } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { parseCommandArgs } from '../parse-command-args.js';
@@ -30,6 +31,10 @@ others (example.com, kubernetes.default.svc.<cluster-domain>, reverse names).
                             route names, and its --no-negcache makes NXDOMAIN caching a
                             difference
   --corefile FILE           the Corefile, or a CoreDNS ConfigMap holding it; '-' for stdin
+  --platform P | --base FILE --coredns-custom CUSTOM
+                            instead of --corefile: the Corefile a coredns-custom overlay makes
+                            with the base of platform P (aks, k3s, k3s-legacy) or with the
+                            base FILE the cluster runs, as CoreDNS's import composes them
   --cluster-domain DOMAIN   the cluster domain (default: cluster.local)
   --kube-dns-version V      validate the ConfigMap with the rules of this kube-dns release
                             (a ConfigMap kube-dns rejects routes like kube-dns's defaults)
@@ -95,12 +100,19 @@ export async function runCheck(args: readonly string[], io: CliIo): Promise<numb
     }
     return runNodeLocalCheck(nodeLocal, options.names, io);
   }
-  if (kubeDnsFile === undefined || corefileFile === undefined) {
+  if (options.overlay !== undefined && corefileFile !== undefined) throw new UsageError("check: give --corefile FILE or --platform/--base with --coredns-custom, not both; see 'check --help'");
+  if (options.overlay !== undefined) {
+    if (options.overlay.custom === undefined) throw new UsageError("check: --platform and --base need --coredns-custom CUSTOM, the overlay to compose; see 'check --help'");
+    if (kubeDnsFile === undefined) throw new UsageError("check: --kube-dns FILE is required; see 'check --help'");
+  }
+  if (kubeDnsFile === undefined || (corefileFile === undefined && options.overlay === undefined)) {
     throw new UsageError(`check: ${kubeDnsFile === undefined ? '--kube-dns' : '--corefile'} FILE is required; see 'check --help'`);
   }
-  if (isStdin(kubeDnsFile) && isStdin(corefileFile)) throw new UsageError('check: --kube-dns and --corefile cannot both read standard input');
+  if (isStdin(kubeDnsFile) && (isStdin(corefileFile ?? '') || isStdin(options.overlay?.custom ?? '') || isStdin(options.overlay?.base ?? ''))) {
+    throw new UsageError('check: only one input can read standard input');
+  }
   const kubeDnsInput = await readKubeDnsRoutingInput(kubeDnsFile, options.deploymentFile, io);
-  const source = await readCorefileSource(corefileFile, io);
+  const source = options.overlay === undefined ? await readCorefileSource(corefileFile, io) : await composedSource(options.overlay, io);
   const input = (corefile: string): RoutingInput => ({
     kubeDns: kubeDnsInput.data,
     ...(kubeDnsInput.deployment === undefined ? {} : { kubeDnsDeployment: kubeDnsInput.deployment }),
@@ -160,6 +172,7 @@ function parseCheckArgs(args: readonly string[]) {
       'node-local-dns-base': { type: 'string' },
       output: { type: 'string', short: 'o' },
       help: { type: 'boolean', short: 'h', default: false },
+      ...OVERLAY_OPTIONS,
     },
   });
   const { values } = parsed;
@@ -171,6 +184,7 @@ function parseCheckArgs(args: readonly string[]) {
     kubeDnsFile: values['kube-dns'],
     deploymentFile: values['kube-dns-deployment'],
     corefileFile: values.corefile,
+    overlay: overlayArgs('check', values, checkClusterDomain('check', values['cluster-domain'])),
     clusterDomain: checkClusterDomain('check', values['cluster-domain']),
     kubeDnsVersion: checkKubeDnsVersion('check', values['kube-dns-version']),
     port: checkPort('check', values.port),

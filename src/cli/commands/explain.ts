@@ -3,6 +3,7 @@ import { explainName, formatExplanation } from '../../routing/explain.js';
 import type { Explanation, ExplainInput } from '../../routing/explain.js';
 import { displayName } from '../../dns/names.js';
 import { readCorefileSource } from '../corefile-source.js';
+import { composedSource, OVERLAY_OPTIONS, overlayArgs } from '../overlay-source.js';
 import type { CorefileSourceText } from '../corefile-source.js';
 import { usingCorefile } from '../errors.js';
 import type { CliIo } from '../io.js';
@@ -25,6 +26,9 @@ for each who answers it under kube-dns and, with --corefile, under CoreDNS.
                             Deployment if you have it; '-' for stdin
   --kube-dns-deployment FILE the kube-dns Deployment, if not in --kube-dns
   --corefile FILE           the Corefile, or a CoreDNS ConfigMap holding it; '-' for stdin
+  --platform P | --base FILE --coredns-custom CUSTOM
+                            instead of --corefile: the Corefile a coredns-custom overlay makes
+                            with the base of platform P (aks, k3s, k3s-legacy) or the base FILE
   --namespace NS            the pod's namespace (default: default)
   --cluster-domain DOMAIN   the cluster domain (default: cluster.local)
   --search DOMAIN           a search domain the node adds after the cluster ones (repeatable)
@@ -74,7 +78,10 @@ export async function runExplain(args: readonly string[], io: CliIo): Promise<nu
   }
   if (options.kubeDnsFile === '-' && options.corefileFile === '-') throw new UsageError('explain: --kube-dns and --corefile cannot both read standard input');
   const kubeDnsInput = await readKubeDnsRoutingInput(options.kubeDnsFile, options.deploymentFile, io);
-  const source: CorefileSourceText | undefined = options.corefileFile === undefined ? undefined : await readCorefileSource(options.corefileFile, io);
+  if (options.overlay !== undefined && options.corefileFile !== undefined) throw new UsageError("explain: give --corefile FILE or --platform/--base with --coredns-custom, not both; see 'explain --help'");
+  if (options.overlay !== undefined && options.overlay.custom === undefined) throw new UsageError("explain: --platform and --base need --coredns-custom CUSTOM, the overlay to compose; see 'explain --help'");
+  const source: CorefileSourceText | undefined =
+    options.overlay !== undefined ? await composedSource(options.overlay, io) : options.corefileFile === undefined ? undefined : await readCorefileSource(options.corefileFile, io);
   const input = (corefile: string | undefined): ExplainInput => ({
     kubeDns: kubeDnsInput.data,
     ...(kubeDnsInput.deployment === undefined ? {} : { kubeDnsDeployment: kubeDnsInput.deployment }),
@@ -131,6 +138,7 @@ function parseExplainArgs(args: readonly string[]) {
       'node-local-dns-base': { type: 'string' },
       output: { type: 'string', short: 'o' },
       help: { type: 'boolean', short: 'h', default: false },
+      ...OVERLAY_OPTIONS,
     },
   });
   const { values, positionals } = parsed;
@@ -150,6 +158,7 @@ function parseExplainArgs(args: readonly string[]) {
     kubeDnsFile: values['kube-dns'],
     deploymentFile: values['kube-dns-deployment'],
     corefileFile: values.corefile,
+    overlay: overlayArgs('explain', values, checkClusterDomain('explain', values['cluster-domain'])),
     namespace: values.namespace,
     clusterDomain: checkClusterDomain('explain', values['cluster-domain']),
     search: values.search ?? [],

@@ -1,4 +1,6 @@
-import { renderConfigMapWithCorefile, renderCoreDnsConfigMap } from '../../configmap/write-configmap.js';
+import { renderConfigMap, renderConfigMapWithCorefile, renderCoreDnsConfigMap } from '../../configmap/write-configmap.js';
+import type { PlatformBase } from '../../platform/bases.js';
+import { overlayFromTranslation } from '../../platform/overlay-translate.js';
 import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
 import { mergeTranslation } from '../../translate/merge.js';
 import { checkTranslateOptions, translateKubeDns, translateKubeDnsInstall } from '../../translate/translate.js';
@@ -11,7 +13,7 @@ import { ExitCode, UsageError } from '../usage-error.js';
 import { readKubeDnsInstallInput } from './install-input.js';
 import type { TranslateArguments } from './translate-input.js';
 
-const OUTPUT_FORMATS = ['corefile', 'configmap', 'json'] as const;
+const OUTPUT_FORMATS = ['corefile', 'configmap', 'json', 'coredns-custom'] as const;
 type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** The default translator (docs/cli.md): kube-dns semantics to a Corefile for a target CoreDNS. */
@@ -25,10 +27,15 @@ export async function runDefaultMode(args: TranslateArguments, io: CliIo): Promi
     if (args.deploymentFile !== undefined || args.serviceFile !== undefined) throw new UsageError('--kube-dns-deployment and --kube-dns-service work on one install, not with --batch');
     return runTranslateBatch(options, args.file, io);
   }
+  if ((output === 'coredns-custom') !== (args.platform !== undefined)) {
+    throw new UsageError(output === 'coredns-custom' ? '-o coredns-custom needs --platform P: the base Corefile the overlay is written for (aks, k3s, k3s-legacy)' : '--platform P goes with -o coredns-custom');
+  }
+  if (args.platform !== undefined && (args.merge !== undefined || args.batch)) throw new UsageError(`-o coredns-custom writes one overlay; it does not go with ${args.merge !== undefined ? '--merge' : '--batch'}`);
   if (args.merge !== undefined && args.file === args.merge) throw new UsageError('--merge FILE and the kube-dns input must be different files');
   const existing = args.merge === undefined ? undefined : await readCorefileSource(args.merge, io);
   const install = await readKubeDnsInstallInput(args.file, { deployment: args.deploymentFile, service: args.serviceFile }, args.name, io);
   const translation = translateKubeDnsInstall(install, options);
+  if (args.platform !== undefined) return reportOverlay(translation, args.platform, args, io);
   return report(existing === undefined ? translation : merged(existing, translation), output, io, existing?.configMap);
 }
 
@@ -53,6 +60,21 @@ function report(translation: TranslationResult, output: OutputFormat, io: CliIo,
     if (output !== 'json') io.stderr.write('translation refused: no Corefile was written (see the errors above)\n');
     return ExitCode.failed;
   }
+  return ExitCode.ok;
+}
+
+/** `-o coredns-custom --platform P`: the translation as the platform's coredns-custom ConfigMap (docs/platforms.md). */
+function reportOverlay(translation: TranslationResult, platform: PlatformBase, args: TranslateArguments, io: CliIo): number {
+  const overlay =
+    translation.corefile === undefined
+      ? undefined
+      : overlayFromTranslation(translation.corefile, platform, { coredns: translation.coredns, force: args.force, ...(args.clusterDomain === undefined ? {} : { clusterDomain: args.clusterDomain }) });
+  writeDiagnostics({ ...translation, diagnostics: [...translation.diagnostics, ...(overlay?.diagnostics ?? [])] }, io);
+  if (!translation.ok || overlay === undefined || !overlay.ok) {
+    io.stderr.write('translation refused: no coredns-custom ConfigMap was written (see the errors above)\n');
+    return ExitCode.failed;
+  }
+  io.stdout.write(renderConfigMap({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'coredns-custom', namespace: 'kube-system' }, data: overlay.data }));
   return ExitCode.ok;
 }
 

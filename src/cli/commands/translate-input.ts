@@ -6,6 +6,7 @@ import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { KubeDnsToCoreDnsError } from '../../errors/kube-dns-to-coredns-error.js';
 import { readKubeDnsConfigMap } from '../../kubedns/read-kube-dns-configmap.js';
 import type { KubeDnsConfigMapDocument } from '../../kubedns/read-kube-dns-configmap.js';
+import type { PlatformBase } from '../../platform/bases.js';
 import type { CliIo } from '../io.js';
 import { INPUT_LIMITS, readSource } from '../read-source.js';
 
@@ -29,6 +30,8 @@ export interface TranslateArguments {
   readonly deploymentFile: string | undefined;
   /** `--kube-dns-service FILE`: the kube-dns Service. */
   readonly serviceFile: string | undefined;
+  /** `--platform P` for `-o coredns-custom`: the base the overlay is written for. */
+  readonly platform: PlatformBase | undefined;
 }
 
 /**
