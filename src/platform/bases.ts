@@ -118,7 +118,7 @@ export const PLATFORM_BASES: Readonly<Record<PlatformName, PlatformBase>> = {
 export const PLATFORM_NAMES: readonly PlatformName[] = Object.keys(PLATFORM_BASES) as PlatformName[];
 
 /** An unknown `--platform` name. */
-export class UnknownPlatformError extends KubeDnsToCoreDnsError {
+class UnknownPlatformError extends KubeDnsToCoreDnsError {
   override readonly name = 'UnknownPlatformError';
   readonly category = 'input';
   declare readonly code: 'unknown-platform';

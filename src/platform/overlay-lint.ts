@@ -51,7 +51,7 @@ export interface OverlayLintResult {
 }
 
 /** How a finding names the overlay key it is in. */
-export function overlayKeyName(key: string): string {
+function overlayKeyName(key: string): string {
   return `coredns-custom[${key}]`;
 }
 
