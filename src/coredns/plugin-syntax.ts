@@ -22,7 +22,9 @@
  * Pure data and functions: no Node APIs.
  */
 import { isGoIP, splitHostPort } from '../dns/go-net.js';
-import { isCoreDnsVersionAtLeast, parseCoreDnsVersion } from './versions.js';
+import { valueAt } from '../util/release-profile.js';
+import type { Era as ReleaseEra } from '../util/release-profile.js';
+import { compareCoreDnsVersions, isCoreDnsVersionAtLeast, parseCoreDnsVersion } from './versions.js';
 import type { CoreDnsVersion } from './versions.js';
 
 /** What one argument must be for the release to accept it. */
@@ -75,11 +77,15 @@ export interface ArgumentShape {
   readonly sections?: { readonly specs: Readonly<Record<string, ArgumentSpec>>; readonly caseInsensitive?: true };
 }
 
-/** One era of a list ordered by `from`: it holds from `from` until the next era's `from`. */
-export interface Era<T> {
-  readonly from: CoreDnsVersion;
-  readonly value: T;
-}
+/** One era of a CoreDNS timeline: it holds from `from` until the next era's `from` (src/util/release-profile.ts). */
+export type Era<T> = ReleaseEra<T, CoreDnsVersion>;
+
+/**
+ * Whether a second line of a plugin in one block stops CoreDNS: `true` (refused with "this plugin
+ * can only be used once per Server Block"), `false` (allowed), or `unverified` (the outcome was not
+ * checked for those releases: do not rely on it).
+ */
+export type OncePerBlock = boolean | 'unverified';
 
 export interface OptionSyntax {
   /** First release that accepts it. */
@@ -103,8 +109,25 @@ export interface OptionSyntax {
   readonly requires?: { readonly from: CoreDnsVersion; readonly option?: string; readonly pluginArgument?: string; readonly what: string };
   /** Limitations worth telling a user, per range. */
   readonly caveats?: readonly { readonly from: CoreDnsVersion; readonly to: CoreDnsVersion; readonly caveat: string }[];
+  /** What `migrate` does with it once it stops working as written (kept beside its status, as corefile-migration does). */
+  readonly migration?: OptionMigration;
   /** Upstream file and release the facts were read from (plus release notes, where they say more). */
   readonly evidence: string;
+}
+
+/** How `migrate` treats an option that stops working as written. */
+export interface OptionMigration {
+  /** From here on it does nothing (or harm) and migrate acts; omitted: the option's `ignoredFrom`. */
+  readonly from?: CoreDnsVersion;
+  /** What happens from then on. */
+  readonly effect: string;
+  /** What migrate does from then (with `--deprecations`: from the deprecation). */
+  readonly action: 'remove' | 'keep-first-argument';
+  /**
+   * Where corefile-migration announces it deprecated, for an option whose row has no
+   * `deprecatedIn` (lint does not report it: it still works the same).
+   */
+  readonly announcedIn?: CoreDnsVersion;
 }
 
 /**
@@ -125,7 +148,7 @@ export interface PluginSyntax {
   readonly arguments: readonly Era<ArgumentShape | 'unchecked'>[];
   readonly block: readonly Era<BlockReading>[];
   /** Eras where a second line of the plugin in one block stops CoreDNS (`true`) or is allowed. */
-  readonly oncePerBlock: readonly Era<boolean>[];
+  readonly oncePerBlock: readonly Era<OncePerBlock>[];
   readonly options: Readonly<Record<string, OptionSyntax>>;
   /**
    * A line with fewer than two arguments takes the tokens of its block as further arguments
@@ -206,7 +229,13 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       endpoint_pod_names: { since: '1.0.0', arguments: NONE, evidence: KUBERNETES_EVIDENCE },
       pods: { since: '1.0.0', arguments: one({ kind: 'enum', values: ['disabled', 'insecure', 'verified'] }), evidence: `${KUBERNETES_EVIDENCE}; notes 1.0.0 (\`pods verified\`)` },
       namespaces: { since: '1.0.0', arguments: ONE_OR_MORE, evidence: KUBERNETES_EVIDENCE },
-      endpoint: { since: '1.0.0', arguments: ONE_OR_MORE, evidence: KUBERNETES_EVIDENCE },
+      endpoint: {
+        since: '1.0.0',
+        arguments: ONE_OR_MORE,
+        // Several addresses deprecated at 1.3.1, only the first used from 1.4.0 (corefile-migration keeps the first argument).
+        migration: { announcedIn: '1.3.1', from: '1.4.0', effect: 'only the first address is used', action: 'keep-first-argument' },
+        evidence: KUBERNETES_EVIDENCE,
+      },
       tls: { since: '1.0.0', arguments: { min: 3, max: 3 }, evidence: KUBERNETES_EVIDENCE },
       labels: { since: '1.0.0', arguments: ONE_OR_MORE, evidence: KUBERNETES_EVIDENCE },
       namespace_labels: { since: '1.5.0', arguments: ONE_OR_MORE, evidence: KUBERNETES_EVIDENCE },
@@ -234,6 +263,8 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
           { from: '1.6.0', value: NONE },
         ],
         ignoredFrom: '1.6.0',
+        // corefile-migration: deprecated 1.5.0, ignored 1.6.0, removed 1.7.0.
+        migration: { announcedIn: '1.5.0', effect: 'ignored, and an argument after it is read as the next option, so CoreDNS refuses to start', action: 'remove' },
         evidence: `${KUBERNETES_EVIDENCE} (a duration until 1.5.2; from 1.6.0 \`continue\` without reading its argument; gone in 1.7.0)`,
       },
       noendpoints: { since: '1.0.6', arguments: NONE, evidence: KUBERNETES_EVIDENCE },
@@ -263,6 +294,8 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
           { from: '1.0.0', value: ONE_OR_MORE },
           { from: '1.0.6', value: ANY_COUNT },
         ],
+        // corefile-migration: deprecated 1.4.0, ignored 1.5.0, removed 1.7.0; setup.go still honours its presence until 1.5.1.
+        migration: { effect: 'accepted but has no effect (CoreDNS always resolves ExternalName targets itself)', action: 'remove' },
         evidence: `${KUBERNETES_EVIDENCE}; notes 1.7.0; see kubernetesUpstreamSupport in availability.ts`,
       },
       multicluster: { since: '1.12.2', arguments: ANY_COUNT, evidence: KUBERNETES_EVIDENCE },
@@ -278,7 +311,8 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
   forward: {
     arguments: always('unchecked'),
     block: always('options'),
-    oncePerBlock: [{ from: '1.0.0', value: false }, { from: '1.1.0', value: true }, { from: '1.9.4', value: false }],
+    // 1.0.5–1.0.6: a second forward was not checked; plugin.ErrOnce from 1.1.0 (notes 1.1.0); several, chained by FROM, from 1.9.4 (docs/reference/kube-dns-and-coredns.md §2.3, `513f27b9a`).
+    oncePerBlock: [{ from: '1.0.0', value: 'unverified' }, { from: '1.1.0', value: true }, { from: '1.9.4', value: false }],
     options: {
       except: { since: '1.0.5', arguments: ONE_OR_MORE, evidence: FORWARD_EVIDENCE },
       max_fails: { since: '1.0.5', arguments: one(NON_NEGATIVE), evidence: FORWARD_EVIDENCE },
@@ -664,9 +698,7 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
 
 /** The value of the era `version` falls in (undefined before the first era). */
 export function eraAt<T>(eras: readonly Era<T>[], version: CoreDnsVersion): T | undefined {
-  let found: T | undefined;
-  for (const era of eras) if (isCoreDnsVersionAtLeast(version, era.from)) found = era.value;
-  return found;
+  return valueAt(eras, version, compareCoreDnsVersions);
 }
 
 /** The syntax facts of `plugin`, or undefined when the table does not model it. */

@@ -9,8 +9,8 @@ import { readKubeDnsConfig } from '../kubedns/read-kube-dns-config.js';
 import { kubeDnsRules } from '../kubedns/kube-dns-versions.js';
 import { inetAton } from '../kubedns/dnsmasq-options.js';
 import type { FederationEntry, KubeDnsConfig, KubeDnsReading, StubDomainEntry, ValueEntry } from '../kubedns/read-kube-dns-config.js';
-import { coreDnsFeatures } from '../coredns/features.js';
-import type { CoreDnsFeatures } from '../coredns/features.js';
+import { coreDnsFeatures, noDenialCaching } from '../coredns/features.js';
+import type { CoreDnsFeatures, NoDenialCaching } from '../coredns/features.js';
 import { NEWEST_COREDNS_VERSION } from '../coredns/versions.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
 import { KUBERNETES_DEFAULT_REVERSE_ZONES, kubernetesDefaultMainBlock } from '../coredns/kubernetes-default-corefile.js';
@@ -21,7 +21,7 @@ import type { ForwardTarget } from '../coredns/forward-targets.js';
 import { isStrictAncestor, isWithin, normalizeZone } from '../dns/zones.js';
 import { HEALTH_DEFAULT_ADDRESS } from '../coredns/listen-addresses.js';
 import type { KubeDnsInstall } from '../kubedns/kube-dns-install.js';
-import { disableDenialAvailable, planDeployment, stockDeploymentPlan } from './deployment-flags.js';
+import { planDeployment, stockDeploymentPlan } from './deployment-flags.js';
 import type { DeploymentPlan, DeploymentServer } from './deployment-flags.js';
 
 /**
@@ -514,24 +514,32 @@ function toDirective(source: DefaultDirective): Directive {
  */
 const STUB_ERRORS: Directive = Object.freeze({ name: 'errors', arguments: Object.freeze([]) });
 const STUB_CACHE: Directive = Object.freeze({ name: 'cache', arguments: Object.freeze(['30']) });
-/** `cache 30 { disable denial }` (1.9.4+): kube-dns's dnsmasq ran with --no-negcache. */
-const CACHE_WITHOUT_DENIAL: Directive = Object.freeze({
-  name: 'cache',
-  arguments: Object.freeze(['30']),
-  block: Object.freeze({ directives: Object.freeze([Object.freeze({ name: 'disable', arguments: Object.freeze(['denial']) })]) }),
-});
-/** `cache 30 { denial 9984 1 }`: the closest to no denial caching before 1.9.4 (capacity as the default, TTL at most 1 s). */
-const CACHE_SHORT_DENIAL: Directive = Object.freeze({
-  name: 'cache',
-  arguments: Object.freeze(['30']),
-  block: Object.freeze({ directives: Object.freeze([Object.freeze({ name: 'denial', arguments: Object.freeze(['9984', '1']) })]) }),
-});
+/**
+ * `cache 30 { OPTION }` for kube-dns's dnsmasq with --no-negcache, OPTION from the rule of
+ * src/coredns ({@link noDenialCaching}: `disable denial`, or `denial 9984 1` before it exists).
+ * One frozen directive per answer of the rule.
+ */
+const CACHE_WITHOUT_DENIAL = new Map<NoDenialCaching, Directive>();
+
+function cacheWithoutDenial(features: CoreDnsFeatures): Directive {
+  const rule = noDenialCaching(features);
+  let directive = CACHE_WITHOUT_DENIAL.get(rule);
+  if (directive === undefined) {
+    directive = Object.freeze({
+      name: 'cache',
+      arguments: Object.freeze(['30']),
+      block: Object.freeze({ directives: Object.freeze([Object.freeze({ name: rule.name, arguments: rule.arguments })]) }),
+    });
+    CACHE_WITHOUT_DENIAL.set(rule, directive);
+  }
+  return directive;
+}
 const LOG: Directive = Object.freeze({ name: 'log', arguments: Object.freeze([]) });
 
 /** The cache and log directives of every block, decided once per translation. */
 function sharedDirectives(context: Context): { readonly cache: Directive | undefined; readonly log: Directive | undefined } {
   const { plan } = context;
-  const cache = plan.noCache ? undefined : !plan.noNegativeCache ? STUB_CACHE : disableDenialAvailable(context.features) ? CACHE_WITHOUT_DENIAL : CACHE_SHORT_DENIAL;
+  const cache = plan.noCache ? undefined : !plan.noNegativeCache ? STUB_CACHE : cacheWithoutDenial(context.features);
   return { cache, log: plan.logQueries ? LOG : undefined };
 }
 

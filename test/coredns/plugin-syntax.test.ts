@@ -241,8 +241,8 @@ function describeEras<T>(eras: readonly Era<T>[], describe: (value: T) => string
 function syntaxTable(): string {
   const lines = ['| plugin | line / option | arguments | releases | source |', '| --- | --- | --- | --- | --- |'];
   for (const [plugin, syntax] of Object.entries(PLUGIN_SYNTAX).sort(([a], [b]) => a.localeCompare(b))) {
-    const once = syntax.oncePerBlock.filter((era) => era.value).map((era) => {
-      const end = syntax.oncePerBlock.find((other) => !other.value && compareCoreDnsVersions(other.from, era.from) > 0);
+    const once = syntax.oncePerBlock.filter((era) => era.value === true).map((era) => {
+      const end = syntax.oncePerBlock.find((other) => other.value !== true && compareCoreDnsVersions(other.from, era.from) > 0);
       return end === undefined ? `${era.from}–` : `${era.from}–before ${end.from}`;
     });
     const notes = [
