@@ -13,6 +13,7 @@ import type { Directive, ServerBlock } from '../corefile/model.js';
 import { serverBlocks } from '../corefile/model.js';
 import { parseCorefile } from '../corefile/parser.js';
 import { coreDnsFeatures } from '../coredns/features.js';
+import { SEVERAL_FORWARDS_PER_BLOCK_FROM } from '../coredns/migration-facts.js';
 import { NEWEST_COREDNS_VERSION } from '../coredns/versions.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
 import { diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
@@ -137,7 +138,7 @@ export function lintOverlay(base: OverlayBase, data: ConfigMapData, options: Lin
           key: where.key,
           path,
           position: where.position,
-          message: `${name} is already in block ${quoteZone(at.block)}${firstWhere}: CoreDNS ${features.version} allows it once per server block and stops with "this plugin can only be used once per Server Block"${name === 'forward' ? ' (a second forward is allowed from CoreDNS 1.9.4)' : ''}`,
+          message: `${name} is already in block ${quoteZone(at.block)}${firstWhere}: CoreDNS ${features.version} allows it once per server block and stops with "this plugin can only be used once per Server Block"${name === 'forward' ? ` (a second forward is allowed from CoreDNS ${SEVERAL_FORWARDS_PER_BLOCK_FROM})` : ''}`,
         }),
       );
       continue;
@@ -179,7 +180,7 @@ function shadowedForwards(blocks: readonly ServerBlock[], composition: Compositi
           key: overlayKeyName(origin.key),
           path: `:${origin.position.line}:${origin.position.column} [${quoteZone(block)}] forward`,
           position: origin.position,
-          message: `forward ${displayName(from)} never sees a query: ${earlierWhere} forward ${displayName(canonicalName(earlier.arguments[0] ?? '.'))} (line ${earlierOrigin.position.line}) comes first in block ${quoteZone(block)} and takes every name under ${displayName(from)} (from CoreDNS 1.9.4 several forwards are tried in the order written)`,
+          message: `forward ${displayName(from)} never sees a query: ${earlierWhere} forward ${displayName(canonicalName(earlier.arguments[0] ?? '.'))} (line ${earlierOrigin.position.line}) comes first in block ${quoteZone(block)} and takes every name under ${displayName(from)} (from CoreDNS ${SEVERAL_FORWARDS_PER_BLOCK_FROM} several forwards are tried in the order written)`,
         }),
       );
     });

@@ -17,6 +17,7 @@ import { serverBlocks } from '../corefile/model.js';
 import { parseCorefile } from '../corefile/parser.js';
 import { printCorefile } from '../corefile/printer.js';
 import { coreDnsFeatures } from '../coredns/features.js';
+import { SEVERAL_FORWARDS_PER_BLOCK_FROM } from '../coredns/migration-facts.js';
 import { diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { canonicalName } from '../dns/names.js';
@@ -80,7 +81,7 @@ export function overlayFromTranslation(corefile: string, platform: PlatformBase,
         diagnostics.push(
           diagnostic('platform-base-must-change', {
             key: 'coredns-custom',
-            message: `the upstream (${line(directive)}) cannot be set through coredns-custom on ${platform.title}: ${forwardFirst ? `CoreDNS ${features.version} takes one forward per block (a second one is allowed from 1.9.4)` : "the base's forward . /etc/resolv.conf comes before the overrides and takes every name"}; names outside the cluster and the stub domains go to the node's resolvers`,
+            message: `the upstream (${line(directive)}) cannot be set through coredns-custom on ${platform.title}: ${forwardFirst ? `CoreDNS ${features.version} takes one forward per block (a second one is allowed from ${SEVERAL_FORWARDS_PER_BLOCK_FROM})` : "the base's forward . /etc/resolv.conf comes before the overrides and takes every name"}; names outside the cluster and the stub domains go to the node's resolvers`,
             ...(severity === undefined ? {} : { severity }),
           }),
         );
