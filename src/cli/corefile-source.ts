@@ -1,5 +1,7 @@
 import { readConfigMap } from '../configmap/read-configmap.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { writeBackConfigMap } from '../platform/configmap-out.js';
+import { EKS_ADDON_HINT, eksProbeDiagnostics, readEksAddonConfiguration } from '../platform/eks-addon.js';
 import type { ConfigMapWriteBack } from '../platform/configmap-out.js';
 import type { SourcePosition } from '../util/source-position.js';
 import { formatAt } from '../util/source-position.js';
@@ -26,6 +28,8 @@ export interface CorefileSourceText {
   readonly otherKeys?: readonly string[];
   /** For a ConfigMap: the whole object as read, to write it back with its Corefile replaced (`-o configmap`). */
   readonly configMap?: Readonly<Record<string, unknown>>;
+  /** Findings about FILE itself, for the commands that report findings (the EKS add-on's schema and probes). */
+  readonly notes?: readonly Diagnostic[];
   /** True when FILE is a ConfigMap (its `Corefile` entry is what was read). */
   readonly isConfigMap: boolean;
   /**
@@ -41,6 +45,18 @@ const CONFIGMAP_HINT = /^[ \t]*(?:---[ \t]*$|"?(?:apiVersion|kind|metadata|data|
 
 /** The Corefile text in `text`: the text itself, or the `Corefile` entry of a ConfigMap. */
 function corefileSource(text: string, filename: string, preferredNames: readonly string[]): CorefileSourceText {
+  const eks = EKS_ADDON_HINT.test(text) ? readEksAddonConfiguration(text) : undefined;
+  if (eks !== undefined) {
+    // The EKS add-on's configurationValues: the Corefile is one JSON string, positions count inside it.
+    return {
+      name: filename,
+      corefile: eks.corefile,
+      notes: [...eks.diagnostics, ...eksProbeDiagnostics(eks.corefile)],
+      isConfigMap: false,
+      locate: (position, message) => `${filename}: corefile line ${position.line}, column ${position.column}: ${message}`,
+      writeBack: (corefile) => writeBackConfigMap(undefined, corefile),
+    };
+  }
   if (!CONFIGMAP_HINT.test(text)) {
     return { name: filename, corefile: text, isConfigMap: false, locate: (position, message) => formatAt(filename, position, message), writeBack: (corefile) => writeBackConfigMap(undefined, corefile) };
   }

@@ -39,7 +39,10 @@ an explanation where that is impossible.
   --coredns VERSION          target CoreDNS release (default: the newest known, ${NEWEST_COREDNS_VERSION})
   --cluster-domain DOMAIN    the cluster domain (default: cluster.local); alias --dns-domain
   -o, --output FORMAT        corefile (default), configmap (a CoreDNS ConfigMap for
-                             'kubectl apply'), or json ({corefile, coredns, diagnostics})
+                             'kubectl apply'), json ({corefile, coredns, diagnostics}),
+                             eks-addon (the EKS CoreDNS add-on's configurationValues:
+                             {"corefile": …}), or coredns-custom with --platform
+                             aks|k3s|k3s-legacy (the overlay for that platform's base)
   --merge FILE               merge into an existing Corefile (or CoreDNS ConfigMap): add or
                              update the stub blocks and the main block's upstream, keep
                              everything else; a block it would have to rewrite is a conflict

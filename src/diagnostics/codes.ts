@@ -465,6 +465,16 @@ export const DIAGNOSTIC_CODES = {
     "The platform's base Corefile answers some names itself that kube-dns sent upstream (AKS: NXDOMAIN for reddog.microsoft.com and for names under internal.cloudapp.net with more than four labels before it).",
     'Accept the difference, or apply the platform\'s documented opt-out (a .server block forwarding the zone upstream), as -o coredns-custom does.',
   ),
+  'eks-addon-property-unknown': platform(
+    'error',
+    "A property of the EKS CoreDNS add-on's configurationValues that its schema does not have: the schema allows no other properties (additionalProperties: false), so EKS refuses the whole configuration.",
+    'Remove the property, or check the schema of your add-on version: `aws eks describe-addon-configuration --addon-name coredns --addon-version VERSION`.',
+  ),
+  'eks-addon-probe-unanswered': platform(
+    'warning',
+    "The Corefile of an EKS add-on configuration has no plugin answering one of the add-on's probes: readiness asks ready on :8181 (from v1.10.1-eksbuild.3, aws/containers-roadmap#2152), liveness asks health on :8080; without it the Pods stay NotReady or are restarted.",
+    'Add `ready` (and `health`) to the root server block, as the add-on\'s default Corefile has them.',
+  ),
 } as const satisfies Record<string, DiagnosticCodeEntry>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -1,4 +1,4 @@
-import { diagnostic, formatDiagnostic } from '../../diagnostics/diagnostic.js';
+import { diagnostic, formatDiagnostic, hasErrors } from '../../diagnostics/diagnostic.js';
 import { lintCorefile } from '../../lint/lint.js';
 import type { LintResult } from '../../lint/lint.js';
 import { NEWEST_COREDNS_VERSION, parseCoreDnsVersion } from '../../coredns/versions.js';
@@ -27,8 +27,9 @@ destinations, two forwards in one block before ${SEVERAL_FORWARDS_PER_BLOCK_FROM
 zones, blocks that capture the kubernetes plugin's zones or sit on another port than
 the root block, loops, and more (see docs/lint.md).
 
-FILE is a Corefile, or a CoreDNS ConfigMap (YAML or JSON, as kubectl prints it) whose
-'Corefile' entry is checked. Without FILE, or with '-', standard input is read.
+FILE is a Corefile, a CoreDNS ConfigMap (YAML or JSON, as kubectl prints it) whose
+'Corefile' entry is checked, or the EKS CoreDNS add-on's configurationValues (its
+'corefile'; the add-on's schema and probes are checked too). Without FILE, or with '-', standard input is read.
 
 Findings go to stdout, one per line:
   SEVERITY CODE Corefile:LINE:COL [BLOCK] DIRECTIVE: message
@@ -104,7 +105,8 @@ export async function runLint(args: readonly string[], io: CliIo): Promise<numbe
       message: `data key '${key}' of the ConfigMap was not linted: only 'Corefile' is read${/\.(?:server|override)$/.test(key) ? '; if it holds Corefile text (imported as a file), lint it on its own' : ''}`,
     }),
   );
-  const result = { ...linted, diagnostics: [...keyFindings, ...linted.diagnostics] };
+  const notes = source.notes ?? [];
+  const result = { ...linted, ok: linted.ok && !hasErrors(notes), diagnostics: [...notes, ...keyFindings, ...linted.diagnostics] };
   if (parsed.output === 'json') {
     io.stdout.write(`${JSON.stringify({ file: source.name, coredns: result.coredns, ok: result.ok, diagnostics: result.diagnostics }, null, 2)}\n`);
   } else {

@@ -5,6 +5,7 @@ import { isKubeadmDefaultCorefileFor } from '../../kubeadm/cluster-decisions.js'
 import { kubeadmProfileFor } from '../../kubeadm/kubernetes-version.js';
 import { migrateCorefile } from '../../migrate/migrate.js';
 import { migrationNotice } from '../../migrate/notices.js';
+import { renderEksAddonConfiguration } from '../../platform/eks-addon.js';
 import type { MigrationResult } from '../../migrate/migrate.js';
 import { printable } from '../../util/printable-text.js';
 import { readCorefileSource } from '../corefile-source.js';
@@ -49,7 +50,8 @@ Options:
                           {file, from, to, ok, changed, corefile, notices}, or configmap:
                           FILE's ConfigMap with the migrated Corefile, its labels,
                           annotations and other keys kept (a bare Corefile: the
-                          kube-system/coredns ConfigMap), for kubectl apply -f -
+                          kube-system/coredns ConfigMap), for kubectl apply -f -; or
+                          eks-addon: the EKS add-on's configurationValues {"corefile": …}
   -h, --help              show this help
 
 Notices: one per finding, 'SEVERITY CODE Corefile:LINE:COL PLUGIN[ > OPTION]: message'
@@ -68,7 +70,7 @@ Examples:
   kube-dns-to-coredns migrate --kubeadm-default-for 1.18 Corefile
 `;
 
-const OUTPUT_FORMATS = ['text', 'json', 'configmap'] as const;
+const OUTPUT_FORMATS = ['text', 'json', 'configmap', 'eks-addon'] as const;
 type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 interface MigrateArgs {
@@ -131,6 +133,7 @@ export async function runMigrate(args: readonly string[], io: CliIo): Promise<nu
   const notices = [
     ...result.notices.filter((notice) => notice.position === undefined),
     ...keyNotices,
+    ...(source.notes ?? []).map((entry) => ({ ...entry, action: 'kept' as const })),
     ...writeBackNotices,
     ...result.notices.filter((notice) => notice.position !== undefined),
   ];
@@ -144,7 +147,7 @@ export async function runMigrate(args: readonly string[], io: CliIo): Promise<nu
     if (parsed.check) {
       if (result.changed) io.stdout.write(`${printable(source.name)}\n`);
     } else if (result.ok) {
-      io.stdout.write(configMap === undefined ? result.corefile : configMap.text);
+      io.stdout.write(parsed.output === 'eks-addon' ? renderEksAddonConfiguration(result.corefile) : configMap === undefined ? result.corefile : configMap.text);
     }
     io.stderr.write(`${printable(source.name)}: ${summary(result)}\n`);
   }
@@ -185,8 +188,8 @@ function parseMigrateArgs(args: readonly string[]): MigrateArgs {
   const output = OUTPUT_FORMATS.find((format) => format === values.output);
   if (output === undefined) throw new UsageError(`migrate: --output must be one of ${OUTPUT_FORMATS.join(', ')}, not '${values.output}'`);
   const kubeadmDefaultFor = values['kubeadm-default-for'];
-  if (output === 'configmap' && (kubeadmDefaultFor !== undefined || values.check)) {
-    throw new UsageError(`migrate: -o configmap writes the migrated ConfigMap, which ${values.check ? '--check' : '--kubeadm-default-for'} does not print; use -o text or json`);
+  if ((output === 'configmap' || output === 'eks-addon') && (kubeadmDefaultFor !== undefined || values.check)) {
+    throw new UsageError(`migrate: -o ${output} writes the migrated ConfigMap, which ${values.check ? '--check' : '--kubeadm-default-for'} does not print; use -o text or json`);
   }
   if (kubeadmDefaultFor !== undefined) {
     optionValue('migrate', '--kubeadm-default-for', kubeadmDefaultFor, kubeadmProfileFor);

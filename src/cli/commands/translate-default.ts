@@ -1,5 +1,6 @@
 import { renderConfigMap, renderConfigMapWithCorefile, renderCoreDnsConfigMap } from '../../configmap/write-configmap.js';
 import type { PlatformBase } from '../../platform/bases.js';
+import { eksProbeDiagnostics, renderEksAddonConfiguration } from '../../platform/eks-addon.js';
 import { overlayFromTranslation } from '../../platform/overlay-translate.js';
 import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
 import { mergeTranslation } from '../../translate/merge.js';
@@ -13,7 +14,7 @@ import { ExitCode, UsageError } from '../usage-error.js';
 import { readKubeDnsInstallInput } from './install-input.js';
 import type { TranslateArguments } from './translate-input.js';
 
-const OUTPUT_FORMATS = ['corefile', 'configmap', 'json', 'coredns-custom'] as const;
+const OUTPUT_FORMATS = ['corefile', 'configmap', 'json', 'coredns-custom', 'eks-addon'] as const;
 type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** The default translator (docs/cli.md): kube-dns semantics to a Corefile for a target CoreDNS. */
@@ -50,10 +51,19 @@ function report(translation: TranslationResult, output: OutputFormat, io: CliIo,
   if (output === 'json') {
     io.stdout.write(`${JSON.stringify({ corefile: translation.corefile ?? null, coredns: translation.coredns, diagnostics: translation.diagnostics }, null, 2)}\n`);
   } else {
-    writeDiagnostics(translation, io);
+    const probes = output === 'eks-addon' && translation.corefile !== undefined ? eksProbeDiagnostics(translation.corefile) : [];
+    writeDiagnostics({ ...translation, diagnostics: [...translation.diagnostics, ...probes] }, io);
     if (translation.corefile !== undefined) {
       const { corefile } = translation;
-      io.stdout.write(output !== 'configmap' ? corefile : configMap === undefined ? renderCoreDnsConfigMap(corefile) : renderConfigMapWithCorefile(configMap, corefile));
+      io.stdout.write(
+        output === 'eks-addon'
+          ? renderEksAddonConfiguration(corefile)
+          : output !== 'configmap'
+            ? corefile
+            : configMap === undefined
+              ? renderCoreDnsConfigMap(corefile)
+              : renderConfigMapWithCorefile(configMap, corefile),
+      );
     }
   }
   if (!translation.ok) {
