@@ -2,6 +2,7 @@ import { readConfigMap } from '../configmap/read-configmap.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { writeBackConfigMap } from '../platform/configmap-out.js';
 import { EKS_ADDON_HINT, eksProbeDiagnostics, readEksAddonConfiguration } from '../platform/eks-addon.js';
+import { HELM_VALUES_HINT, readHelmValues, renderHelmValues } from '../platform/helm-values.js';
 import type { ConfigMapWriteBack } from '../platform/configmap-out.js';
 import type { SourcePosition } from '../util/source-position.js';
 import { formatAt } from '../util/source-position.js';
@@ -45,6 +46,20 @@ const CONFIGMAP_HINT = /^[ \t]*(?:---[ \t]*$|"?(?:apiVersion|kind|metadata|data|
 
 /** The Corefile text in `text`: the text itself, or the `Corefile` entry of a ConfigMap. */
 function corefileSource(text: string, filename: string, preferredNames: readonly string[]): CorefileSourceText {
+  const helm = HELM_VALUES_HINT.test(text) ? readHelmValues(text) : undefined;
+  if (helm !== undefined) {
+    // The CoreDNS Helm chart's values (or an RKE2 HelmChartConfig): rendered as the chart renders them.
+    const rendered = renderHelmValues(helm);
+    if (rendered.corefile === undefined) throw new UsageError(`${filename}: ${rendered.diagnostics.map((entry) => entry.message).join('; ')}`);
+    return {
+      name: filename,
+      corefile: rendered.corefile,
+      notes: rendered.diagnostics,
+      isConfigMap: false,
+      locate: (position, message) => `${filename}: the Corefile the chart renders, line ${position.line}, column ${position.column}: ${message}`,
+      writeBack: (corefile) => writeBackConfigMap(undefined, corefile),
+    };
+  }
   const eks = EKS_ADDON_HINT.test(text) ? readEksAddonConfiguration(text) : undefined;
   if (eks !== undefined) {
     // The EKS add-on's configurationValues: the Corefile is one JSON string, positions count inside it.

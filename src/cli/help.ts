@@ -41,7 +41,8 @@ an explanation where that is impossible.
   -o, --output FORMAT        corefile (default), configmap (a CoreDNS ConfigMap for
                              'kubectl apply'), json ({corefile, coredns, diagnostics}),
                              eks-addon (the EKS CoreDNS add-on's configurationValues:
-                             {"corefile": …}), or coredns-custom with --platform
+                             {"corefile": …}), helm-values (the CoreDNS Helm chart's
+                             servers: values), or coredns-custom with --platform
                              aks|k3s|k3s-legacy (the overlay for that platform's base)
   --merge FILE               merge into an existing Corefile (or CoreDNS ConfigMap): add or
                              update the stub blocks and the main block's upstream, keep

@@ -475,6 +475,31 @@ export const DIAGNOSTIC_CODES = {
     "The Corefile of an EKS add-on configuration has no plugin answering one of the add-on's probes: readiness asks ready on :8181 (from v1.10.1-eksbuild.3, aws/containers-roadmap#2152), liveness asks health on :8080; without it the Pods stay NotReady or are restarted.",
     'Add `ready` (and `health`) to the root server block, as the add-on\'s default Corefile has them.',
   ),
+  'helm-port-missing': platform(
+    'error',
+    "A server of the CoreDNS Helm chart's values without port: the chart renders `ZONE{` with no space before the brace, which CoreDNS reads as the key `ZONE{` and refuses (\"zone is not a valid domain name\", checked with CoreDNS 1.14.7); the chart's Service and container ports come out '<nil>' too (coredns/helm#67).",
+    'Give every server a port (53).',
+  ),
+  'helm-port-last-zone-only': platform(
+    'warning',
+    "A server of the Helm chart's values with several zones and a port: the chart writes the port after the last zone only (`a b:5353 {`), so the other zones are served on port 53.",
+    'Give each zone on another port a server of its own, or keep the port at 53.',
+  ),
+  'helm-value-breaks-corefile': platform(
+    'error',
+    "A name or parameters value of the Helm chart's values holding a brace, '#' or a line break: the chart pastes it into the Corefile as it is (no quoting), so CoreDNS reads another configuration, or the rendered ConfigMap is not YAML.",
+    'Put sub-directives in configBlock, and quote (with \\") what must stay one token.',
+  ),
+  'helm-value-printed-otherwise': platform(
+    'error',
+    "A number in the Helm chart's values that Helm prints in exponent form: values are read as float64 and text/template prints 1000000 as `1e+06`.",
+    'Quote the number in values.yaml ("1000000").',
+  ),
+  'helm-template-braces': platform(
+    'warning',
+    "`{{` in a value of the Helm chart's values (a template plugin's answer): the chart pastes it as it is, but values that pass through another template engine first (an umbrella chart's tpl, helmfile's .gotmpl values) are evaluated there (coredns/helm#159).",
+    'Where the values are templated, write `{{ "{{" }}` for each `{{`; with plain helm install nothing is needed.',
+  ),
 } as const satisfies Record<string, DiagnosticCodeEntry>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

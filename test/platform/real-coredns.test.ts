@@ -7,6 +7,8 @@ import { parseCorefile } from '../../src/corefile/parser.js';
 import { PLATFORM_BASES } from '../../src/platform/bases.js';
 import type { PlatformName } from '../../src/platform/bases.js';
 import { lintOverlay } from '../../src/platform/overlay-lint.js';
+import { readHelmValues, renderHelmValues } from '../../src/platform/helm-values.js';
+import { lintCorefile } from '../../src/lint/lint.js';
 import { NotLoopbackSafeError, realCoreDnsDirectory, RealCoreDnsLab, REAL_COREDNS_RELEASES, SAFE_PLUGINS } from '../support/real-coredns.js';
 import type { RealCoreDnsRelease } from '../support/real-coredns.js';
 
@@ -92,5 +94,27 @@ describe.skipIf('skip' in found)('composed golden overlays against real CoreDNS'
     expect(started.filter(({ verdict }) => verdict?.accepted === false).length).toBeGreaterThanOrEqual(3);
     // The AKS base's templates are started with every AKS case.
     expect(SAFE_PLUGINS.has('template')).toBe(true);
+  }, 120_000);
+
+  it('starts the Corefile the Helm chart renders from values lint calls clean, and refuses the ones it says CoreDNS stops at', async () => {
+    const files = readdirSync(root, { recursive: true }).map(String).filter((file) => file.endsWith('.yaml') && /^# options: lint(?: --coredns 1\.13\.1)?$/m.test(readFileSync(join(root, file), 'utf8'))).sort();
+    const cases = files.flatMap((file) => {
+      const values = readHelmValues(readFileSync(join(root, file), 'utf8'));
+      return values === undefined ? [] : [{ file, rendered: renderHelmValues(values) }];
+    });
+    expect(cases.length).toBeGreaterThanOrEqual(5);
+    const results = await Promise.all(
+      cases.map(async ({ file, rendered }) => {
+        const corefile = rendered.corefile ?? '';
+        const lint = lintCorefile(corefile);
+        const findings = [...rendered.diagnostics, ...lint.diagnostics];
+        const stops = findings.some((finding) => finding.severity === 'error' && ['helm-port-missing', 'helm-value-breaks-corefile', 'helm-value-printed-otherwise', 'invalid-server-key', 'argument-invalid'].includes(finding.code));
+        const clean = !findings.some((finding) => finding.severity === 'error');
+        return { file, stops, clean, verdict: await lab.start(corefile, '1.14.7') };
+      }),
+    );
+    expect(results.filter(({ clean, verdict }) => clean && !verdict.accepted).map(({ file, verdict }) => `${file}: ${'reason' in verdict ? verdict.reason : ''}`)).toEqual([]);
+    expect(results.filter(({ stops, verdict }) => stops && verdict.accepted).map(({ file }) => file)).toEqual([]);
+    expect(results.filter(({ verdict }) => !verdict.accepted).length).toBeGreaterThanOrEqual(2);
   }, 120_000);
 });

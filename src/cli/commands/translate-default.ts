@@ -1,6 +1,7 @@
 import { renderConfigMap, renderConfigMapWithCorefile, renderCoreDnsConfigMap } from '../../configmap/write-configmap.js';
 import type { PlatformBase } from '../../platform/bases.js';
 import { eksProbeDiagnostics, renderEksAddonConfiguration } from '../../platform/eks-addon.js';
+import { helmValuesFromCorefile } from '../../platform/helm-values.js';
 import { overlayFromTranslation } from '../../platform/overlay-translate.js';
 import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
 import { mergeTranslation } from '../../translate/merge.js';
@@ -14,7 +15,7 @@ import { ExitCode, UsageError } from '../usage-error.js';
 import { readKubeDnsInstallInput } from './install-input.js';
 import type { TranslateArguments } from './translate-input.js';
 
-const OUTPUT_FORMATS = ['corefile', 'configmap', 'json', 'coredns-custom', 'eks-addon'] as const;
+const OUTPUT_FORMATS = ['corefile', 'configmap', 'json', 'coredns-custom', 'eks-addon', 'helm-values'] as const;
 type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** The default translator (docs/cli.md): kube-dns semantics to a Corefile for a target CoreDNS. */
@@ -52,8 +53,15 @@ function report(translation: TranslationResult, output: OutputFormat, io: CliIo,
     io.stdout.write(`${JSON.stringify({ corefile: translation.corefile ?? null, coredns: translation.coredns, diagnostics: translation.diagnostics }, null, 2)}\n`);
   } else {
     const probes = output === 'eks-addon' && translation.corefile !== undefined ? eksProbeDiagnostics(translation.corefile) : [];
-    writeDiagnostics({ ...translation, diagnostics: [...translation.diagnostics, ...probes] }, io);
-    if (translation.corefile !== undefined) {
+    const helm = output === 'helm-values' && translation.corefile !== undefined ? helmValuesFromCorefile(translation.corefile) : undefined;
+    writeDiagnostics({ ...translation, diagnostics: [...translation.diagnostics, ...probes, ...(helm?.diagnostics ?? [])] }, io);
+    if (helm !== undefined) {
+      if (helm.values === undefined) {
+        io.stderr.write('translation refused: no Helm values were written (see the errors above)\n');
+        return ExitCode.failed;
+      }
+      io.stdout.write(helm.values);
+    } else if (translation.corefile !== undefined) {
       const { corefile } = translation;
       io.stdout.write(
         output === 'eks-addon'
