@@ -8,7 +8,7 @@ import { writeBackConfigMap } from '../platform/configmap-out.js';
 import { formatAt } from '../util/source-position.js';
 import { readCorefileSource } from './corefile-source.js';
 import type { CorefileSourceText } from './corefile-source.js';
-import { optionValue } from './errors.js';
+import { optionValue, stringOption, text } from './options.js';
 import type { CliIo } from './io.js';
 import { INPUT_LIMITS, readSource } from './read-source.js';
 import { UsageError } from './usage-error.js';
@@ -29,15 +29,19 @@ export interface OverlaySource {
   readonly data: ConfigMapData;
 }
 
-/** The option definitions for parseCommandArgs. */
+/** The options of every command that reads an overlay (lint, compose, check, explain). */
 export const OVERLAY_OPTIONS = {
-  platform: { type: 'string' },
-  base: { type: 'string' },
-  'coredns-custom': { type: 'string' },
+  platform: stringOption((value, site) => optionValue(site.command, site.option, value, platformBase)),
+  base: text(),
+  'coredns-custom': text(),
 } as const;
 
-/** Checks the overlay options' values (before any input is read); undefined when none is given. */
-export function overlayArgs(command: string, values: { platform?: string | undefined; base?: string | undefined; 'coredns-custom'?: string | undefined }, clusterDomain: string | undefined): OverlayArgs | undefined {
+/** Checks that the overlay options go together; undefined when none is given. */
+export function overlayArgs(
+  command: string,
+  values: { readonly platform: PlatformBase | undefined; readonly base: string | undefined; readonly 'coredns-custom': string | undefined },
+  clusterDomain: string | undefined,
+): OverlayArgs | undefined {
   const { platform, base } = values;
   const custom = values['coredns-custom'];
   if (platform === undefined && base === undefined) {
@@ -45,7 +49,7 @@ export function overlayArgs(command: string, values: { platform?: string | undef
     return undefined;
   }
   if (platform !== undefined && base !== undefined) throw new UsageError(`${command}: give --platform or --base, not both (--base FILE is the Corefile the cluster really runs)`);
-  return { platform: platform === undefined ? undefined : optionValue(command, '--platform', platform, platformBase), base, custom, clusterDomain };
+  return { platform, base, custom, clusterDomain };
 }
 
 /** Reads the base (bundled or FILE) and the coredns-custom ConfigMap (`custom`, or standard input). */

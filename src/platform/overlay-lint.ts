@@ -13,6 +13,8 @@ import type { Directive, ServerBlock } from '../corefile/model.js';
 import { serverBlocks } from '../corefile/model.js';
 import { parseCorefile } from '../corefile/parser.js';
 import { coreDnsFeatures } from '../coredns/features.js';
+import { coreDnsReleaseOf } from '../coredns/resolve-release.js';
+import type { CoreDnsReleaseInput } from '../coredns/resolve-release.js';
 import { SEVERAL_FORWARDS_PER_BLOCK_FROM } from '../coredns/migration-facts.js';
 import { NEWEST_COREDNS_VERSION } from '../coredns/versions.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
@@ -37,7 +39,7 @@ export interface OverlayBase {
 }
 
 export interface LintOverlayOptions {
-  readonly coredns?: string;
+  readonly coredns?: CoreDnsReleaseInput;
   readonly plugins?: readonly string[];
   /** The coredns-custom ConfigMap as written (YAML), to find values YAML folded into one line. */
   readonly text?: string;
@@ -65,7 +67,8 @@ interface Placed {
 
 /** Lints `base` composed with the overlay's `data`. */
 export function lintOverlay(base: OverlayBase, data: ConfigMapData, options: LintOverlayOptions = {}): OverlayLintResult {
-  const features = coreDnsFeatures(options.coredns ?? NEWEST_COREDNS_VERSION);
+  const release = coreDnsReleaseOf(options.coredns ?? NEWEST_COREDNS_VERSION);
+  const features = coreDnsFeatures(release.version);
   const composeOptions = { ...(base.corefileDirectory === undefined ? {} : { corefileDirectory: base.corefileDirectory }), ...(base.customDirectory === undefined ? {} : { customDirectory: base.customDirectory }) };
   const composition = composeOverlay(base.corefile, data, composeOptions);
   const located = (position: SourcePosition): { key: string; position: SourcePosition } => {
@@ -107,7 +110,7 @@ export function lintOverlay(base: OverlayBase, data: ConfigMapData, options: Lin
     );
     return { ok: false, coredns: features.version, diagnostics, composition };
   }
-  const linted = lintParsedCorefile(parsed.corefile, { coredns: features.version, warnings: parsed.warnings, ...(options.plugins === undefined ? {} : { plugins: options.plugins }) });
+  const linted = lintParsedCorefile(parsed.corefile, { coredns: release, warnings: parsed.warnings, ...(options.plugins === undefined ? {} : { plugins: options.plugins }) });
 
   // Every top-level directive of every block, with where it was written.
   const placed = new Map<string, Placed>();

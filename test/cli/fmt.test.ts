@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runFmt } from '../../src/cli/commands/fmt.js';
+import { runFmt } from '../support/commands.js';
 import { main } from '../../src/cli/main.js';
 import { memoryIo } from '../support/memory-io.js';
 
@@ -209,7 +209,7 @@ describe('kube-dns-to-coredns fmt', () => {
       expect(configMapWritten).toContain(`  Corefile: |\n${formatted.trimEnd().split('\n').map((line) => `    ${line}`).join('\n')}\n  NodeHosts: |\n`);
       expect(configMapWritten).toContain('objectset.rio.cattle.io/hash: bce283298811743a0386ab510f2f67ef74240c57');
       expect(configMapWritten).not.toContain('resourceVersion');
-      expect(io.err()).toBe(`coredns.yaml: info configmap-server-fields-dropped: ConfigMap kube-system/coredns is written without the fields the API server sets: ${dropped}\n`);
+      expect(io.err()).toBe(`info configmap-server-fields-dropped: coredns.yaml: ConfigMap kube-system/coredns is written without the fields the API server sets: ${dropped}\n`);
     });
 
     it('--write goes on after a FILE it cannot read, write or parse, and exits with the worst status; nothing half-written', async () => {

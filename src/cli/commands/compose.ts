@@ -1,10 +1,9 @@
 import { composeOverlay } from '../../platform/compose.js';
-import { printable } from '../../util/printable-text.js';
-import type { CliIo } from '../io.js';
+import { defineCommand } from '../command.js';
+import type { CommandContext } from '../command.js';
+import { clusterDomain } from '../options.js';
 import { OVERLAY_OPTIONS, overlayArgs, readOverlaySource } from '../overlay-source.js';
-import { parseCommandArgs } from '../parse-command-args.js';
 import { ExitCode, UsageError } from '../usage-error.js';
-import { checkClusterDomain } from './check.js';
 
 export const COMPOSE_HELP = `Usage: kube-dns-to-coredns compose --platform aks|k3s|k3s-legacy | --base FILE
                                   [--cluster-domain DOMAIN] [CUSTOM|-]
@@ -22,6 +21,8 @@ Options:
   --base FILE              the base Corefile the cluster really runs (a Corefile or the
                            coredns ConfigMap), its imports read from /etc/coredns
   --cluster-domain DOMAIN  the cluster domain filled into the platform's base (cluster.local)
+  -q, --quiet              warnings and errors only: no notes
+  --out FILE               write the output to FILE, only on success (see the main --help)
   -h, --help               show this help
 
 Exit status: 0 composed; 1 CoreDNS would refuse an import (a named file that is not
@@ -32,21 +33,22 @@ Examples:
   kube-dns-to-coredns compose --base coredns.yaml coredns-custom.yaml
 `;
 
+const options = { ...OVERLAY_OPTIONS, 'cluster-domain': clusterDomain() } as const;
+
 /** `kube-dns-to-coredns compose`: see {@link COMPOSE_HELP}. */
-export async function runCompose(args: readonly string[], io: CliIo): Promise<number> {
-  const parsed = parseCommandArgs('compose', args, {
-    allowPositionals: true,
-    options: { ...OVERLAY_OPTIONS, 'cluster-domain': { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
-  });
-  const { positionals, values } = parsed;
-  if (values.help) {
-    io.stdout.write(COMPOSE_HELP);
-    return ExitCode.ok;
-  }
-  const overlay = overlayArgs('compose', values, checkClusterDomain('compose', values['cluster-domain']));
+export const composeCommand = defineCommand({
+  name: 'compose',
+  help: COMPOSE_HELP,
+  options,
+  positionals: { name: 'CUSTOM', max: 1 },
+  run: runCompose,
+});
+
+async function runCompose(context: CommandContext<typeof options, never>): Promise<number> {
+  const { io, positionals, report } = context;
+  const overlay = overlayArgs('compose', context.options, context.options['cluster-domain']);
   if (overlay === undefined) throw new UsageError('compose: --platform P or --base FILE is required: the base Corefile the overlay is imported into');
   if (overlay.custom !== undefined && positionals.length > 0) throw new UsageError('compose: give the coredns-custom ConfigMap as --coredns-custom CUSTOM or as CUSTOM, not both');
-  if (positionals.length > 1) throw new UsageError(`compose: expected at most one CUSTOM, got ${positionals.length}: ${positionals.join(' ')}`);
   const source = await readOverlaySource(overlay, overlay.custom ?? positionals[0], io);
   const composition = composeOverlay(source.base.corefile, source.data, {
     ...(source.base.corefileDirectory === undefined ? {} : { corefileDirectory: source.base.corefileDirectory }),
@@ -54,10 +56,10 @@ export async function runCompose(args: readonly string[], io: CliIo): Promise<nu
   });
   for (const problem of composition.problems) {
     const where = problem.key === undefined ? 'Corefile' : `coredns-custom[${problem.key}]`;
-    io.stderr.write(`${printable(`${where}:${problem.position.line}:${problem.position.column}: CoreDNS stops: ${problem.message}`)}\n`);
+    report.warningLine(`${where}:${problem.position.line}:${problem.position.column}: CoreDNS stops: ${problem.message}`);
   }
   if (composition.problems.length > 0) return ExitCode.failed;
-  for (const key of composition.unimported) io.stderr.write(`${printable(`note: ${source.name}: data key '${key}' is not imported (only a file in the custom directory)`)}\n`);
+  for (const key of composition.unimported) report.note(`${source.name}: data key '${key}' is not imported (only a file in the custom directory)`);
   io.stdout.write(composition.text);
   return ExitCode.ok;
 }

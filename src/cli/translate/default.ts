@@ -3,42 +3,38 @@ import type { PlatformBase } from '../../platform/bases.js';
 import { eksProbeDiagnostics, renderEksAddonConfiguration } from '../../platform/eks-addon.js';
 import { helmValuesFromCorefile } from '../../platform/helm-values.js';
 import { overlayFromTranslation } from '../../platform/overlay-translate.js';
-import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
 import { mergeTranslation } from '../../translate/merge.js';
 import { checkTranslateOptions, translateKubeDns, translateKubeDnsInstall } from '../../translate/translate.js';
 import type { TranslateOptions, TranslationResult } from '../../translate/translate.js';
 import { readCorefileSource } from '../corefile-source.js';
 import type { CorefileSourceText } from '../corefile-source.js';
 import { batchItemFailure, usingCorefile } from '../errors.js';
+import { readKubeDnsInstallInput } from '../input/install.js';
 import type { CliIo } from '../io.js';
+import type { Reporter } from '../reporter.js';
 import { ExitCode, UsageError } from '../usage-error.js';
-import { readKubeDnsInstallInput } from './install-input.js';
-import type { TranslateArguments } from './translate-input.js';
-
-const OUTPUT_FORMATS = ['corefile', 'configmap', 'json', 'coredns-custom', 'eks-addon', 'helm-values'] as const;
-type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+import type { TranslateArguments } from './arguments.js';
 
 /** The default translator (docs/cli.md): kube-dns semantics to a Corefile for a target CoreDNS. */
-export async function runDefaultMode(args: TranslateArguments, io: CliIo): Promise<number> {
+export async function runDefaultMode(args: TranslateArguments, io: CliIo, reporter: Reporter): Promise<number> {
   const options = translateOptions(args);
   // Once, before any input is read: with --batch a bad option would otherwise fail every line.
   checkTranslateOptions(options);
-  const output = outputFormat(args.output);
   if (args.batch) {
     if (args.merge !== undefined) throw new UsageError('--merge works on one ConfigMap, not with --batch');
     if (args.deploymentFile !== undefined || args.serviceFile !== undefined) throw new UsageError('--kube-dns-deployment and --kube-dns-service work on one install, not with --batch');
     return runTranslateBatch(options, args.file, io);
   }
-  if ((output === 'coredns-custom') !== (args.platform !== undefined)) {
-    throw new UsageError(output === 'coredns-custom' ? '-o coredns-custom needs --platform P: the base Corefile the overlay is written for (aks, k3s, k3s-legacy)' : '--platform P goes with -o coredns-custom');
+  if ((args.output === 'coredns-custom') !== (args.platform !== undefined)) {
+    throw new UsageError(args.output === 'coredns-custom' ? '-o coredns-custom needs --platform P: the base Corefile the overlay is written for (aks, k3s, k3s-legacy)' : '--platform P goes with -o coredns-custom');
   }
-  if (args.platform !== undefined && (args.merge !== undefined || args.batch)) throw new UsageError(`-o coredns-custom writes one overlay; it does not go with ${args.merge !== undefined ? '--merge' : '--batch'}`);
+  if (args.platform !== undefined && args.merge !== undefined) throw new UsageError('-o coredns-custom writes one overlay; it does not go with --merge');
   if (args.merge !== undefined && args.file === args.merge) throw new UsageError('--merge FILE and the kube-dns input must be different files');
   const existing = args.merge === undefined ? undefined : await readCorefileSource(args.merge, io);
   const install = await readKubeDnsInstallInput(args.file, { deployment: args.deploymentFile, service: args.serviceFile }, args.name, io);
   const translation = translateKubeDnsInstall(install, options);
-  if (args.platform !== undefined) return reportOverlay(translation, args.platform, args, io);
-  return report(existing === undefined ? translation : merged(existing, translation), output, io, existing?.configMap);
+  if (args.platform !== undefined) return reportOverlay(translation, args.platform, args, io, reporter);
+  return report(existing === undefined ? translation : merged(existing, translation), args.output, io, reporter, existing?.configMap);
 }
 
 /** The translation merged into the Corefile of `--merge FILE`. */
@@ -48,13 +44,13 @@ function merged(existing: CorefileSourceText, translation: TranslationResult): T
 }
 
 /** `configMap`: the ConfigMap `--merge` read, written back with its Corefile replaced for `-o configmap`. */
-function report(translation: TranslationResult, output: OutputFormat, io: CliIo, configMap?: Readonly<Record<string, unknown>>): number {
+function report(translation: TranslationResult, output: TranslateArguments['output'], io: CliIo, reporter: Reporter, configMap?: Readonly<Record<string, unknown>>): number {
   if (output === 'json') {
-    io.stdout.write(`${JSON.stringify({ corefile: translation.corefile ?? null, coredns: translation.coredns, diagnostics: translation.diagnostics }, null, 2)}\n`);
+    reporter.json({ corefile: translation.corefile ?? null, coredns: translation.coredns, diagnostics: translation.diagnostics });
   } else {
     const probes = output === 'eks-addon' && translation.corefile !== undefined ? eksProbeDiagnostics(translation.corefile) : [];
     const helm = output === 'helm-values' && translation.corefile !== undefined ? helmValuesFromCorefile(translation.corefile) : undefined;
-    writeDiagnostics({ ...translation, diagnostics: [...translation.diagnostics, ...probes, ...(helm?.diagnostics ?? [])] }, io);
+    reporter.diagnostics([...translation.diagnostics, ...probes, ...(helm?.diagnostics ?? [])]);
     if (helm !== undefined) {
       if (helm.values === undefined) {
         io.stderr.write('translation refused: no Helm values were written (see the errors above)\n');
@@ -82,34 +78,18 @@ function report(translation: TranslationResult, output: OutputFormat, io: CliIo,
 }
 
 /** `-o coredns-custom --platform P`: the translation as the platform's coredns-custom ConfigMap (docs/platforms.md). */
-function reportOverlay(translation: TranslationResult, platform: PlatformBase, args: TranslateArguments, io: CliIo): number {
+function reportOverlay(translation: TranslationResult, platform: PlatformBase, args: TranslateArguments, io: CliIo, reporter: Reporter): number {
   const overlay =
     translation.corefile === undefined
       ? undefined
       : overlayFromTranslation(translation.corefile, platform, { coredns: translation.coredns, force: args.force, ...(args.clusterDomain === undefined ? {} : { clusterDomain: args.clusterDomain }) });
-  writeDiagnostics({ ...translation, diagnostics: [...translation.diagnostics, ...(overlay?.diagnostics ?? [])] }, io);
+  reporter.diagnostics([...translation.diagnostics, ...(overlay?.diagnostics ?? [])]);
   if (!translation.ok || overlay === undefined || !overlay.ok) {
     io.stderr.write('translation refused: no coredns-custom ConfigMap was written (see the errors above)\n');
     return ExitCode.failed;
   }
   io.stdout.write(renderConfigMap({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'coredns-custom', namespace: 'kube-system' }, data: overlay.data }));
   return ExitCode.ok;
-}
-
-/** Lines are written in chunks of about this many characters, not one `write` (a system call) each. */
-const DIAGNOSTIC_CHUNK_CHARACTERS = 48 * 1024;
-
-/** One line per diagnostic on stderr; a refused ConfigMap of thousands of domains has thousands. */
-function writeDiagnostics(translation: TranslationResult, io: CliIo): void {
-  let chunk = '';
-  for (const entry of translation.diagnostics) {
-    chunk += `${formatDiagnostic(entry)}\n`;
-    if (chunk.length >= DIAGNOSTIC_CHUNK_CHARACTERS) {
-      io.stderr.write(chunk);
-      chunk = '';
-    }
-  }
-  if (chunk !== '') io.stderr.write(chunk);
 }
 
 function translateOptions(args: TranslateArguments): TranslateOptions {
@@ -121,12 +101,6 @@ function translateOptions(args: TranslateArguments): TranslateOptions {
     dropFederations: args.dropFederations,
     force: args.force,
   };
-}
-
-function outputFormat(value: string | undefined): OutputFormat {
-  if (value === undefined) return 'corefile';
-  if ((OUTPUT_FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
-  throw new UsageError(`--output must be one of ${OUTPUT_FORMATS.join(', ')}, not '${value}'`);
 }
 
 /** `--batch` of the default translator: `{id, ok, corefile?, diagnostics}` per case. */
