@@ -112,7 +112,7 @@ export function renderConfigMap(object: Readonly<Record<string, unknown>>, optio
  * in the order they are written: for saying what the write-back dropped.
  */
 export function serverSetFields(configMap: Readonly<Record<string, unknown>>): string[] {
-  const metadata = configMap['metadata'];
+  const metadata = isRecord(configMap) ? configMap['metadata'] : undefined;
   if (!isRecord(metadata)) return [];
   return Object.entries(metadata).flatMap(([field, value]) => {
     if (SERVER_SET_METADATA.has(field)) return [`metadata.${field}`];
