@@ -10,6 +10,7 @@
  *
  * Pure: no Node APIs.
  */
+import { checkArgument } from '../errors/arguments.js';
 import { assertCorefileNotConfigMap } from '../configmap/not-a-configmap.js';
 import { parseCorefile } from '../corefile/parser.js';
 import type { ServerBlock, SnippetDefinition } from '../corefile/model.js';
@@ -53,6 +54,8 @@ export interface MigrationResult {
  *   pass its `Corefile` entry (`readConfigMap(text).data.Corefile`).
  */
 export function migrateCorefile(corefile: string, options: MigrateOptions): MigrationResult {
+  checkArgument('migrateCorefile', 'corefile', corefile, 'string');
+  checkArgument('migrateCorefile', 'options', options, 'object');
   assertCorefileNotConfigMap(corefile, 'migrateCorefile', options.filename);
   const from = resolveMigrationRelease('from', options.from);
   const to = resolveMigrationRelease('to', options.to);
