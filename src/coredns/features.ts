@@ -126,6 +126,8 @@ export interface CoreDnsFeatures {
    * lines per block were always allowed (§2.2). §2.1, §2.3 (`513f27b9a`).
    */
   readonly multipleForwardPerBlock: boolean;
+  /** `cache { disable denial }` switches NXDOMAIN caching off; before, the shortest is `denial CAPACITY 1` (from the syntax table). */
+  readonly cacheDisableDenial: boolean;
   /** The 15-TO cap of `forward`/`proxy`. §2.1, §2.2, §2.3; coredns/coredns#1339. */
   readonly upstreamLimit: UpstreamLimit;
   /** Query names are lower-cased before picking a server block (1.6.4+, `27e22b069`). §2.8. */
@@ -177,6 +179,7 @@ function buildFeatures(version: CoreDnsVersion): CoreDnsFeatures {
     forwardHostnameTargets: atLeast(version, '1.14.4'),
     forwardHttpsTargets: atLeast(version, '1.14.5'),
     multipleForwardPerBlock: atLeast(version, '1.9.4'),
+    cacheDisableDenial: isUsable(coreDnsOptionAvailability('cache', 'disable', version)),
     upstreamLimit: upstreamLimit(version),
     queryNamesLowercased,
     serverBlockZonesLowercased,

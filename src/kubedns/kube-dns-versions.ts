@@ -46,6 +46,12 @@ export interface KubeDnsRules {
    * Kubernetes 1.9 manifest that added the flag (kubernetes/kubernetes#53604, October 2017).
    */
   readonly stockManifestNoNegcache: boolean;
+  /**
+   * kubedns forwards the names it does not serve to the ConfigMap's upstreamNameservers (1.14.10+,
+   * kubernetes/dns commit ac1eec9d for issue #198); before, to its `--nameservers` or the Pod's
+   * resolv.conf.
+   */
+  readonly upstreamsFromConfigMap: boolean;
 }
 
 type Triple = readonly [number, number, number];
@@ -73,6 +79,7 @@ const NEWEST = threshold(NEWEST_KUBE_DNS_VERSION);
 const V1_14_2 = threshold('1.14.2');
 const V1_14_7 = threshold('1.14.7');
 const V1_14_9 = threshold('1.14.9');
+const V1_14_10 = threshold('1.14.10');
 const V1_15_1 = threshold('1.15.1');
 const V1_17_0 = threshold('1.17.0');
 const V1_26_6 = threshold('1.26.6');
@@ -100,5 +107,6 @@ export function kubeDnsRules(version: string = NEWEST_KUBE_DNS_VERSION): KubeDns
     stubHostnamesResolved: atLeast(parsed, V1_15_1),
     ipText: atLeast(parsed, V1_26_6) ? 'canonical' : 'lenient',
     stockManifestNoNegcache: atLeast(parsed, V1_14_7),
+    upstreamsFromConfigMap: atLeast(parsed, V1_14_10),
   };
 }

@@ -1,3 +1,5 @@
+import { parseCoreDnsVersion } from '../../coredns/versions.js';
+import { parseRepairOption } from '../repair-option.js';
 import { kubeDnsRules } from '../../kubedns/kube-dns-versions.js';
 import { isDns1123Subdomain } from '../../dns/go-net.js';
 import { checkRouting, formatRoutingCheck } from '../../routing/check.js';
@@ -34,6 +36,12 @@ others (example.com, kubernetes.default.svc.<cluster-domain>, reverse names).
   --kube-dns-version V      validate the ConfigMap with the rules of this kube-dns release
                             (a ConfigMap kube-dns rejects routes like kube-dns's defaults)
   --port PORT               the CoreDNS port pods reach (default: 53)
+  --coredns VERSION         the CoreDNS release the Corefile is for: before 1.9.4, NXDOMAIN
+                            kept for at most 1 s where kube-dns kept none is reported as
+                            unavoidable, not as a failure
+  --repair QUIRK[,QUIRK]    the kube-dns quirks the Corefile repairs on purpose (translated
+                            with the same --repair): the names they change are listed as
+                            expected, not as failures
   --name NAME               compare NAME too (repeatable)
   -o, --output FORMAT       table (default) or json
   -h, --help                show this help
@@ -108,6 +116,8 @@ export async function runCheck(args: readonly string[], io: CliIo): Promise<numb
     ...(options.clusterDomain === undefined ? {} : { clusterDomain: options.clusterDomain }),
     ...(options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion }),
     ...(options.port === undefined ? {} : { port: options.port }),
+    ...(options.coredns === undefined ? {} : { coredns: options.coredns }),
+    ...(options.repair === undefined ? {} : { repairs: options.repair }),
     names: options.names,
   });
   const result: RoutingCheck = withInputNotes(
@@ -137,6 +147,11 @@ function checkJson(result: RoutingCheck) {
       kubeDns: routeJson(difference.kubeDns),
       coreDns: routeJson(difference.coreDns),
     })),
+    repaired: result.repaired.map((difference) => ({
+      name: displayName(difference.name),
+      kubeDns: routeJson(difference.kubeDns),
+      coreDns: routeJson(difference.coreDns),
+    })),
     negativeCaching: result.negativeCaching,
     notes: result.notes,
     names: result.names.map(displayName),
@@ -153,6 +168,8 @@ function parseCheckArgs(args: readonly string[]) {
       'cluster-domain': { type: 'string' },
       'kube-dns-version': { type: 'string' },
       port: { type: 'string' },
+      coredns: { type: 'string' },
+      repair: { type: 'string' },
       name: { type: 'string', multiple: true },
       'node-local-dns': { type: 'string' },
       'local-ip': { type: 'string' },
@@ -174,6 +191,8 @@ function parseCheckArgs(args: readonly string[]) {
     clusterDomain: checkClusterDomain('check', values['cluster-domain']),
     kubeDnsVersion: checkKubeDnsVersion('check', values['kube-dns-version']),
     port: checkPort('check', values.port),
+    coredns: values.coredns === undefined ? undefined : optionValue('check', '--coredns', values.coredns, parseCoreDnsVersion),
+    repair: parseRepairOption('check', values.repair),
     names: values.name ?? [],
     output,
   };

@@ -1,3 +1,4 @@
+import type { KubeDnsQuirk } from '../../kubedns/kube-dns-quirks.js';
 import { readKubernetesObjects } from '../../configmap/read-kubernetes-objects.js';
 import type { KubernetesObjects, ObjectSource } from '../../configmap/read-kubernetes-objects.js';
 import type { CoreDnsVersion } from '../../coredns/versions.js';
@@ -29,6 +30,8 @@ export interface TranslateArguments {
   readonly deploymentFile: string | undefined;
   /** `--kube-dns-service FILE`: the kube-dns Service. */
   readonly serviceFile: string | undefined;
+  /** `--repair QUIRK[,QUIRK]`, checked. */
+  readonly repair: readonly KubeDnsQuirk[] | undefined;
 }
 
 /**
