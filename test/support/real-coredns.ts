@@ -192,6 +192,12 @@ export interface LoopbackPlan {
   readonly apiPort: number;
   /** The first port to hand out for server keys and listeners (a few dozen above are used). */
   readonly firstPort: number;
+  /**
+   * Where each forward/proxy destination goes instead of the sink, as written (`10.0.0.1:5353`,
+   * `/etc/resolv.conf`): a loopback address or a lab file; undefined: the sink (a lab serving
+   * queries maps every destination to a fake server of its own).
+   */
+  readonly destinations?: ReadonlyMap<string, string>;
 }
 
 export interface LoopbackCorefile {
@@ -228,6 +234,12 @@ export function moveToLoopback(text: string, plan: LoopbackPlan): LoopbackCorefi
   const sink = `127.0.0.1:${plan.sinkPort}`;
 
   const destination = (text: string, where: string): string => {
+    const mapped = plan.destinations?.get(text);
+    if (mapped !== undefined) {
+      const read = readDestination(mapped);
+      if (!(read.kind === 'file' || (read.kind === 'ip' && read.loopback))) throw new NotLoopbackSafeError(`${where}: '${mapped}' for '${text}' is not on loopback`);
+      return mapped;
+    }
     const read = readDestination(text);
     // A port CoreDNS cannot dial keeps its port on loopback: the Corefile's mistake stays in it.
     if (read.kind === 'ip' && read.port !== undefined && !isValidPort(read.port, 'uint16')) return `${read.scheme === 'dns' ? '' : `${read.scheme}://`}127.0.0.1:${read.port}`;
@@ -403,6 +415,14 @@ async function unpackedBinary(source: string, version: RealCoreDnsRelease): Prom
   await writeFile(partial, unpacked, { mode: 0o755 });
   renameSync(partial, path);
   return path;
+}
+
+/** A CoreDNS started by {@link RealCoreDnsLab.serve}, answering on `ip:port`. */
+export interface ServedCoreDns {
+  readonly ip: string;
+  readonly port: number;
+  output(): string;
+  stop(): Promise<void>;
 }
 
 export class RealCoreDnsLab {
@@ -599,6 +619,59 @@ export class RealCoreDnsLab {
       this.#processes.delete(child);
       rmSync(file, { force: true });
     }
+  }
+
+  /**
+   * Starts `version` with `corefile`, each destination replaced as `destinations` says (the rest
+   * moved to loopback as for {@link start}), and keeps it running to answer queries on
+   * `ip:port` until `stop`. Throws when it does not start.
+   */
+  async serve(corefile: string, version: RealCoreDnsRelease, destinations: (text: string) => Promise<string | undefined>): Promise<ServedCoreDns> {
+    const binary = await this.#binary(version);
+    const mapped = new Map<string, string>();
+    for (const directive of parseCorefile(corefile).corefile.items.flatMap((item) => (item.kind === 'server-block' ? item.directives : []))) {
+      if (directive.name !== 'forward' && directive.name !== 'proxy') continue;
+      for (const text of directive.arguments.slice(1)) {
+        const target = await destinations(text);
+        if (target !== undefined) mapped.set(text, target);
+      }
+    }
+    const plan = { ...this.#nextPlan(), destinations: mapped };
+    const moved = moveToLoopback(corefile, plan);
+    const file = join(this.#directory, `Corefile-${this.#instance}`);
+    writeFileSync(file, moved.corefile);
+    this.started += 1;
+    const child = spawn(binary, ['-conf', file, '-dns.port', String(moved.dnsPort)], { cwd: this.#directory, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.#processes.add(child);
+    let output = '';
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const stop = async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+      this.#processes.delete(child);
+      rmSync(file, { force: true });
+    };
+    const started = await new Promise<boolean>((resolve) => {
+      const timeout = setTimeout(() => resolve(false), DECISION_TIMEOUT_MS);
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString('utf8');
+        if (BANNER.test(output)) {
+          clearTimeout(timeout);
+          resolve(true);
+        }
+      };
+      child.stdout?.on('data', onData);
+      child.stderr?.on('data', onData);
+      child.once('close', () => {
+        clearTimeout(timeout);
+        resolve(false);
+      });
+    });
+    if (!started) {
+      await stop();
+      throw new Error(`CoreDNS ${version} did not start:\n${moved.corefile}\n${output}`);
+    }
+    return { ip: plan.ip, port: moved.dnsPort, output: () => output, stop };
   }
 
   /** Kills every server, closes the sink and the API, removes the lab's folder. Never throws. */
