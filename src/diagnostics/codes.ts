@@ -75,6 +75,13 @@ export const DIAGNOSTIC_CODES = {
     'kube-dns validates all keys together and ignored this ConfigMap: it ran with its defaults (or kept the previous configuration).',
     'Translating it would change DNS behaviour; fix the errors listed, or pass --force to translate what is written.',
   ),
+  // Reading the CoreDNS release of the translator and of lint (`--coredns`, options.coredns).
+  'release-resolved': translate('info', 'How the CoreDNS release text (--coredns, options.coredns of translateKubeDns and lintCorefile) was read: a v prefix, a build suffix or an image reference.', 'Nothing to do; give the plain release (1.8.7) to silence it.'),
+  'release-assumed': translate(
+    'warning',
+    'The CoreDNS release text was read with an assumption that may not hold: a release newer than the newest known one (the newest known is used), or an image that does not look like CoreDNS.',
+    'Check the release; anything a newer release changed is not taken into account.',
+  ),
   // Translating to CoreDNS.
   'invalid-zone': translate('error', 'A stub domain cannot become a CoreDNS zone.', 'Stub domains must be DNS names with labels of at most 63 letters, digits, hyphens or underscores.'),
   'zone-normalized': translate('info', 'A stub domain was rewritten into the form CoreDNS matches (lower case, no trailing dot, punycode).', 'Write it that way in the ConfigMap to silence this.'),
@@ -245,6 +252,11 @@ export const DIAGNOSTIC_CODES = {
   ),
   'federation-without-kubernetes': lint('warning', 'A federation plugin in a server block without the kubernetes plugin: it has no effect.', 'Put federation in the block that holds the kubernetes plugin.'),
   'import-not-checked': lint('info', 'An import of files (or of a snippet defined later): what it brings in was not linted.', 'Lint the imported files too; a snippet must be defined before it is imported.'),
+  'snippet-expansion-limit': lint(
+    'error',
+    'Snippet imports stand for more than 10,000 imports (CoreDNS 1.13.0 and later refuse to start; earlier releases expand them without a bound, which can exhaust memory) or more than 200,000 directives: the expansion stops there and what lies beyond was not linted.',
+    'Import fewer snippets, or snippets that do not import each other over and over: every import copies the whole snippet.',
+  ),
   'configmap-key-not-checked': lint(
     'info',
     'A data key of the input ConfigMap other than Corefile (a *.server or *.override fragment, k3s\'s NodeHosts): not linted; only the Corefile entry is.',

@@ -1,3 +1,4 @@
+import { checkArgument, checkOptions } from '../errors/arguments.js';
 import type { ConfigMapData } from '../configmap/config-map-data.js';
 import type { Corefile } from '../corefile/model.js';
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
@@ -13,6 +14,8 @@ import type { KubeDnsDeployment } from '../kubedns/kube-dns-install.js';
 import { parseCorefile } from '../corefile/parser.js';
 import { negativeCachingBlocks } from './negative-caching.js';
 import { coreDnsFeatures } from '../coredns/features.js';
+import { coreDnsReleaseOf } from '../coredns/resolve-release.js';
+import type { CoreDnsReleaseInput } from '../coredns/resolve-release.js';
 import type { KubeDnsQuirk } from '../kubedns/kube-dns-quirks.js';
 import type { NegativeCachingBlock } from './negative-caching.js';
 
@@ -48,7 +51,7 @@ export interface RoutingInput {
    * keeps it for at most 1 s where kube-dns kept nothing is then reported as unavoidable, not as a
    * failure.
    */
-  readonly coredns?: string;
+  readonly coredns?: CoreDnsReleaseInput;
   /**
    * kube-dns quirks the Corefile repairs on purpose (the translator's `repair`): the differences
    * they explain are listed in `repaired` and do not fail the check.
@@ -109,6 +112,9 @@ const SAMPLE_OTHER = ['example.com', 'www.example.com', 'example'];
  * order.
  */
 export function namesToCheck(kubeDns: KubeDnsRouting, coreDns: CoreDnsRouting, extra: readonly string[] = []): string[] {
+  checkArgument('namesToCheck', 'kubeDns', kubeDns, 'object');
+  checkArgument('namesToCheck', 'coreDns', coreDns, 'object');
+  checkArgument('namesToCheck', 'extra', extra, 'array?');
   const names = new Set<string>();
   const addName = (name: string) => {
     if (names.has(name)) return;
@@ -136,6 +142,7 @@ export function namesToCheck(kubeDns: KubeDnsRouting, coreDns: CoreDnsRouting, e
  * an empty `differences` (`equivalent`) means every compared name goes where it went.
  */
 export function checkRouting(input: RoutingInput): RoutingCheck {
+  checkArgument('checkRouting', 'input', input, 'object');
   // Parsed once: the CoreDNS model and the caching check both read it.
   const corefile = typeof input.corefile === 'string' ? parseCorefile(input.corefile).corefile : input.corefile;
   const { kubeDns, coreDns } = routingModels({ ...input, corefile, repairs: [] });
@@ -152,7 +159,7 @@ export function checkRouting(input: RoutingInput): RoutingCheck {
   }
   // Checked when the Deployment says what dnsmasq did (docs/routing.md, "Negative caching");
   // without it, what the stock manifest did is a note, not a failure.
-  const unavoidable = input.coredns !== undefined && !coreDnsFeatures(input.coredns).cacheDisableDenial;
+  const unavoidable = input.coredns !== undefined && !coreDnsFeatures(coreDnsReleaseOf(input.coredns).version).cacheDisable;
   const negativeCaching =
     kubeDns.cachesNegativeAnswers === false ? negativeCachingBlocks(corefile).map((block): NegativeCachingBlock => (unavoidable && block.seconds <= 1 ? { ...block, unavoidable: true } : block)) : [];
   const stockCaching = kubeDns.cachesNegativeAnswers === undefined && kubeDns.reading.rules.stockManifestNoNegcache ? stockManifestCachingNote(kubeDns.reading.rules.version, negativeCachingBlocks(corefile)) : [];
@@ -233,6 +240,7 @@ function formatDifferences(differences: readonly RoutingDifference[]): string {
  * agree; then the notes.
  */
 export function formatRoutingCheck(result: RoutingCheck): string {
+  checkOptions('formatRoutingCheck', 'result', result, { names: 'array', differences: 'array' }, true);
   const count = result.names.length;
   // A check built by hand (or by an older version) may lack the fields.
   const blocks = result.negativeCaching ?? [];
@@ -273,6 +281,7 @@ export class RoutingMismatchError extends KubeDnsToCoreDnsError {
  * name the same way. Works with any test runner that fails a test on a thrown error.
  */
 export function assertSameRouting(input: RoutingInput): RoutingCheck {
+  checkArgument('assertSameRouting', 'input', input, 'object');
   const result = checkRouting(input);
   if (!result.equivalent) throw new RoutingMismatchError(result);
   return result;

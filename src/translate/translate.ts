@@ -1,3 +1,4 @@
+import { checkArgument, checkOptions } from '../errors/arguments.js';
 import type { ConfigMapData } from '../configmap/config-map-data.js';
 import type { Corefile, Directive, ServerBlock } from '../corefile/model.js';
 import { classifyToken } from '../corefile/printer.js';
@@ -10,9 +11,12 @@ import { kubeDnsVersionOfImage } from '../kubedns/kube-dns-pod.js';
 import type { KubeDnsQuirk } from '../kubedns/kube-dns-quirks.js';
 import { inetAton } from '../kubedns/dnsmasq-options.js';
 import type { FederationEntry, KubeDnsConfig, KubeDnsReading, StubDomainEntry, ValueEntry } from '../kubedns/read-kube-dns-config.js';
-import { coreDnsFeatures } from '../coredns/features.js';
-import type { CoreDnsFeatures } from '../coredns/features.js';
+import { coreDnsFeatures, noDenialCaching } from '../coredns/features.js';
+import type { CoreDnsFeatures, NoDenialCaching } from '../coredns/features.js';
+import { coreDnsReleaseOf } from '../coredns/resolve-release.js';
+import type { CoreDnsReleaseInput } from '../coredns/resolve-release.js';
 import { NEWEST_COREDNS_VERSION } from '../coredns/versions.js';
+import { releaseDiagnostics } from '../diagnostics/release-notices.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
 import { KUBERNETES_DEFAULT_REVERSE_ZONES, kubernetesDefaultMainBlock } from '../coredns/kubernetes-default-corefile.js';
 import type { DefaultDirective } from '../coredns/kubernetes-default-corefile.js';
@@ -22,7 +26,7 @@ import type { ForwardTarget } from '../coredns/forward-targets.js';
 import { DEFAULT_CLUSTER_DOMAIN, isStrictAncestor, isWithin, normalizeZone } from '../dns/zones.js';
 import { HEALTH_DEFAULT_ADDRESS } from '../coredns/listen-addresses.js';
 import type { KubeDnsInstall } from '../kubedns/kube-dns-install.js';
-import { disableDenialAvailable, planDeployment, stockDeploymentPlan } from './deployment-flags.js';
+import { planDeployment, stockDeploymentPlan } from './deployment-flags.js';
 import type { DeploymentPlan, DeploymentServer } from './deployment-flags.js';
 
 /**
@@ -32,8 +36,13 @@ import type { DeploymentPlan, DeploymentServer } from './deployment-flags.js';
  */
 
 export interface TranslateOptions {
-  /** Target CoreDNS release (default: the newest the package knows). */
-  readonly coredns?: string;
+  /**
+   * Target CoreDNS release (default: the newest the package knows), in the grammar `migrate` reads
+   * (`1.8.7`, `v1.8.7-eksbuild.3`, an image reference, newer than known: see
+   * {@link resolveCoreDnsRelease}), or a release it resolved. How the text was read is reported as
+   * `release-resolved` and `release-assumed` diagnostics.
+   */
+  readonly coredns?: CoreDnsReleaseInput;
   /** The cluster domain (default `cluster.local`). */
   readonly clusterDomain?: string;
   /** The kube-dns version whose validation rules apply (default: the newest known). */
@@ -109,6 +118,7 @@ interface PlannedStub {
  * says so): its dnsmasq ran with `--no-negcache`, so the Corefile does not cache NXDOMAIN.
  */
 export function translateKubeDns(data: ConfigMapData | null, options: TranslateOptions = {}): TranslationResult {
+  checkArgument('translateKubeDns', 'options', options, 'object?');
   return translateWithPlan(data, options, (features, kubeDnsVersion) => ({ plan: stockDeploymentPlan(kubeDnsVersion, options.clusterDomain, features), clusterDomain: checkTranslateOptions(options) }));
 }
 
@@ -119,6 +129,8 @@ export function translateKubeDns(data: ConfigMapData | null, options: TranslateO
  * first; an error among them refuses the translation unless `force`.
  */
 export function translateKubeDnsInstall(install: KubeDnsInstall, options: TranslateOptions = {}): TranslationResult {
+  checkOptions('translateKubeDnsInstall', 'install', install, { configMap: 'object?', deployment: 'object?', service: 'object?', diagnostics: 'array' }, true);
+  checkArgument('translateKubeDnsInstall', 'options', options, 'object?');
   const clusterDnsIp = options.clusterDnsIp ?? install.service?.clusterIP;
   const imageVersion = options.kubeDnsVersion === undefined ? kubeDnsVersionOfImage(install.deployment?.kubedns?.image) : undefined;
   const effective: TranslateOptions = {
@@ -176,8 +188,8 @@ export function translateKubeDnsInstall(install: KubeDnsInstall, options: Transl
 type PlanFor = (features: CoreDnsFeatures, kubeDnsVersion: string) => { readonly plan: DeploymentPlan; readonly clusterDomain: string };
 
 function translateWithPlan(data: ConfigMapData | null, options: TranslateOptions, planFor: PlanFor): TranslationResult {
-  const coredns = options.coredns ?? NEWEST_COREDNS_VERSION;
-  const features = coreDnsFeatures(coredns);
+  const release = coreDnsReleaseOf(options.coredns ?? NEWEST_COREDNS_VERSION);
+  const features = coreDnsFeatures(release.version);
   checkTranslateOptions(options);
   // `let`: released once planned (below), so that a large reading is not kept alongside the model.
   let reading: KubeDnsReading | undefined = readKubeDnsConfig(data, options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion });
@@ -187,7 +199,7 @@ function translateWithPlan(data: ConfigMapData | null, options: TranslateOptions
   // translating it as written would switch on stub domains that were not in effect.
   const validationErrors = reading.diagnostics.filter((entry) => isValidation(entry) || entry.code === 'federations-json').length;
   const forced = options.force === true;
-  const diagnostics: Diagnostic[] = reading.diagnostics.map((entry) => (forced && isValidation(entry) ? { ...entry, severity: 'warning' } : entry));
+  const diagnostics: Diagnostic[] = [...releaseDiagnostics('coredns', release), ...reading.diagnostics.map((entry): Diagnostic => (forced && isValidation(entry) ? { ...entry, severity: 'warning' } : entry))];
   if (reading.diagnostics.some((entry) => entry.code === 'json-syntax' || entry.code === 'json-type' || entry.code === 'federations-format')) {
     // What kube-dns could not even read cannot be translated, forced or not.
     return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns: features.version };
@@ -535,24 +547,32 @@ function toDirective(source: DefaultDirective): Directive {
  */
 const STUB_ERRORS: Directive = Object.freeze({ name: 'errors', arguments: Object.freeze([]) });
 const STUB_CACHE: Directive = Object.freeze({ name: 'cache', arguments: Object.freeze(['30']) });
-/** `cache 30 { disable denial }` (1.9.4+): kube-dns's dnsmasq ran with --no-negcache. */
-const CACHE_WITHOUT_DENIAL: Directive = Object.freeze({
-  name: 'cache',
-  arguments: Object.freeze(['30']),
-  block: Object.freeze({ directives: Object.freeze([Object.freeze({ name: 'disable', arguments: Object.freeze(['denial']) })]) }),
-});
-/** `cache 30 { denial 9984 1 }`: the closest to no denial caching before 1.9.4 (capacity as the default, TTL at most 1 s). */
-const CACHE_SHORT_DENIAL: Directive = Object.freeze({
-  name: 'cache',
-  arguments: Object.freeze(['30']),
-  block: Object.freeze({ directives: Object.freeze([Object.freeze({ name: 'denial', arguments: Object.freeze(['9984', '1']) })]) }),
-});
+/**
+ * `cache 30 { OPTION }` for kube-dns's dnsmasq with --no-negcache, OPTION from the rule of
+ * src/coredns ({@link noDenialCaching}: `disable denial`, or `denial 9984 1` before it exists).
+ * One frozen directive per answer of the rule.
+ */
+const CACHE_WITHOUT_DENIAL = new Map<NoDenialCaching, Directive>();
+
+function cacheWithoutDenial(features: CoreDnsFeatures): Directive {
+  const rule = noDenialCaching(features);
+  let directive = CACHE_WITHOUT_DENIAL.get(rule);
+  if (directive === undefined) {
+    directive = Object.freeze({
+      name: 'cache',
+      arguments: Object.freeze(['30']),
+      block: Object.freeze({ directives: Object.freeze([Object.freeze({ name: rule.name, arguments: rule.arguments })]) }),
+    });
+    CACHE_WITHOUT_DENIAL.set(rule, directive);
+  }
+  return directive;
+}
 const LOG: Directive = Object.freeze({ name: 'log', arguments: Object.freeze([]) });
 
 /** The cache and log directives of every block, decided once per translation. */
 function sharedDirectives(context: Context): { readonly cache: Directive | undefined; readonly log: Directive | undefined } {
   const { plan } = context;
-  const cache = plan.noCache ? undefined : !plan.noNegativeCache ? STUB_CACHE : disableDenialAvailable(context.features) ? CACHE_WITHOUT_DENIAL : CACHE_SHORT_DENIAL;
+  const cache = plan.noCache ? undefined : !plan.noNegativeCache ? STUB_CACHE : cacheWithoutDenial(context.features);
   return { cache, log: plan.logQueries ? LOG : undefined };
 }
 
