@@ -15,7 +15,6 @@ import { parseCorefile } from '../corefile/parser.js';
 import { negativeCachingBlocks } from './negative-caching.js';
 import { coreDnsFeatures } from '../coredns/features.js';
 import { coreDnsReleaseOf } from '../coredns/resolve-release.js';
-import type { CoreDnsReleaseInput } from '../coredns/resolve-release.js';
 import type { KubeDnsQuirk } from '../kubedns/kube-dns-quirks.js';
 import type { NegativeCachingBlock } from './negative-caching.js';
 
@@ -51,7 +50,7 @@ export interface RoutingInput {
    * keeps it for at most 1 s where kube-dns kept nothing is then reported as unavoidable, not as a
    * failure.
    */
-  readonly coredns?: CoreDnsReleaseInput;
+  readonly coredns?: string;
   /**
    * kube-dns quirks the Corefile repairs on purpose (the translator's `repair`): the differences
    * they explain are listed in `repaired` and do not fail the check.

@@ -128,7 +128,7 @@ async function runCheck(context: CheckContext): Promise<number> {
     ...(values['cluster-domain'] === undefined ? {} : { clusterDomain: values['cluster-domain'] }),
     ...(values['kube-dns-version'] === undefined ? {} : { kubeDnsVersion: values['kube-dns-version'] }),
     ...(values.port === undefined ? {} : { port: values.port }),
-    ...(values.coredns === undefined ? {} : { coredns: values.coredns }),
+    ...(values.coredns === undefined ? {} : { coredns: values.coredns.version }),
     ...(values.repair === undefined ? {} : { repairs: values.repair }),
     names: values.name,
   });
