@@ -637,7 +637,7 @@ class Parser {
     }
     this.openDirectives[this.depth] = directive as ParsedDirectiveWithBlock;
     this.openTails[this.depth] = undefined;
-    this.openBlock(block);
+    this.openBlock(block, directive);
   }
 
   /**
@@ -663,7 +663,7 @@ class Parser {
           tail = next;
         }
         this.openTails[depth] = tail;
-        this.openBlock(block);
+        this.openBlock(block, directive);
         return;
       }
       if (newLine) break;
@@ -686,8 +686,11 @@ class Parser {
     this.directiveStack[this.directiveTop++] = directive;
   }
 
-  /** Consumes the `{` of `block` (at the scanner) and makes it the innermost open list. */
-  private openBlock(block: ParsedBlock): void {
+  /**
+   * Consumes the `{` of `block` (at the scanner) and makes it the innermost open list. `owner` is
+   * the directive the block belongs to.
+   */
+  private openBlock(block: ParsedBlock, owner: ParsedDirective | ParsedDirectiveWithBlock): void {
     const { line, column } = this.scan;
     const openedOnNewLine = this.atNewLine();
     this.consume();
@@ -697,7 +700,20 @@ class Parser {
       this.warn('brace-on-own-line', "this '{' starts a line: CoreDNS accepts it, but plugins only see a block whose '{' ends the directive's line", { line, column });
     }
     // Plugins can see whether the token after `{` shares its line (NextArg does): kept.
-    if (this.sameLineFollows()) block.firstTokenOnOpeningLine = true;
+    if (this.sameLineFollows()) {
+      block.firstTokenOnOpeningLine = true;
+      // Comments between the directive's line and a `{` that starts a later line would lead the
+      // block's first directive (or end an empty block), but the token after this `{` shares its
+      // line: there is no line after `{` for them. They lead the directive instead, the nearest
+      // place before the `{` the model has (comments are not read by CoreDNS).
+      if (openedOnNewLine && this.pendingTop > 0) owner.leadingComments = [...(owner.leadingComments ?? []), ...this.takePending(false).map(withoutBlankLine)];
+      // Likewise a comment inside the directive's line before this `{` (`a#b { }`: `#` cuts a
+      // word and the comment ends at the separator): that line's end belongs to the block now.
+      if (!openedOnNewLine && owner.trailingComment !== undefined) {
+        owner.leadingComments = [...(owner.leadingComments ?? []), withoutBlankLine(owner.trailingComment)];
+        delete owner.trailingComment;
+      }
+    }
     const depth = this.depth;
     this.openBlocks[depth] = block;
     this.openListStarts[depth] = this.directiveTop;
