@@ -58,7 +58,7 @@ const allowedFloors: Record<string, readonly string[]> = {
   diagnostics: ['errors', 'util'],
   dns: ['errors', 'util'],
   corefile: ['errors', 'util'],
-  configmap: ['errors', 'util'],
+  configmap: ['dns', 'errors', 'util'],
   coredns: ['dns', 'corefile', 'errors', 'util'],
   kubedns: ['dns', 'configmap', 'diagnostics', 'errors', 'util'],
   kubeadm: ['kubedns', 'dns', 'corefile', 'configmap', 'errors', 'util'],

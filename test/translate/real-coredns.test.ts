@@ -83,7 +83,9 @@ describe.skipIf('skip' in found)('the translator against real CoreDNS', () => {
     }
     // Merge cases start from hand-written Corefiles; everything else the translator wrote is safe to start.
     expect(notSafe).toEqual([]);
-    expect([...unjudged].sort()).toEqual(['1.0.2', '1.0.4']);
+    // 1.8.7 (the release-resolved case: an EKS build suffix) differs from the real 1.8.0 (plugins set
+    // up once per block from 1.8.5), so no real release judges it.
+    expect([...unjudged].sort()).toEqual(['1.0.2', '1.0.4', '1.8.7']);
     const perRelease = Object.fromEntries(REAL_COREDNS_RELEASES.map((real) => [real, runs.filter((run) => run.real === real).length]));
     expect(perRelease['1.2.6']).toBeGreaterThanOrEqual(10);
     expect(perRelease['1.6.9']).toBeGreaterThanOrEqual(10);
