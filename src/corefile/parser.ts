@@ -144,6 +144,8 @@ class Parser {
   /** Where a comment at the end of the current line goes. */
   private ownerNode: CommentSlots | undefined;
   private ownerField: keyof CommentSlots = 'trailingComment';
+  /** A comment that lost its slot to a `{` on its line, waiting for the line's next slot (see openBlock). */
+  private carriedComment: Comment | undefined;
   /** Comment lines waiting for the node they precede, up to `pendingTop` (a shared stack). */
   private readonly pending: Comment[] = [];
   private pendingTop = 0;
@@ -257,6 +259,12 @@ class Parser {
   private setOwner(node: CommentSlots, field: keyof CommentSlots): void {
     this.ownerNode = node;
     this.ownerField = field;
+    // A comment moved past a `{` (see openBlock) goes to the next comment slot of its line.
+    const carried = this.carriedComment;
+    if (carried !== undefined) {
+      this.carriedComment = undefined;
+      node[field] = joinedComment(carried, node[field]);
+    }
   }
 
   private comment(): void {
@@ -640,7 +648,7 @@ class Parser {
     }
     this.openDirectives[this.depth] = directive as ParsedDirectiveWithBlock;
     this.openTails[this.depth] = undefined;
-    this.openBlock(block, directive);
+    this.openBlock(block);
   }
 
   /**
@@ -666,7 +674,7 @@ class Parser {
           tail = next;
         }
         this.openTails[depth] = tail;
-        this.openBlock(block, directive);
+        this.openBlock(block);
         return;
       }
       if (newLine) break;
@@ -690,12 +698,22 @@ class Parser {
   }
 
   /**
-   * Consumes the `{` of `block` (at the scanner) and makes it the innermost open list. `owner` is
-   * the directive the block belongs to.
+   * Consumes the `{` of `block` (at the scanner) and makes it the innermost open list.
+   *
+   * When the token after `{` shares its line (`firstTokenOnOpeningLine`), the block has no line of
+   * its own for comments written before that `{`, and the model would hold them where the printer
+   * cannot put them back. Comments are not read by CoreDNS; they are moved to the nearest line end
+   * before the `{`:
+   * - comment lines between the previous line and a `{` that starts a line join the comment at the
+   *   end of that previous line (`a` / `# c` / `{ }` prints `a # c` / `{ }`);
+   * - a comment inside the `{` line before the `{` (`a#b { }`: a `#` inside a word starts a comment
+   *   that ends at the next separator) moves past the tokens of that line: it joins the next comment
+   *   slot the line has (the first directive's, or the `}`'s of an empty block).
    */
-  private openBlock(block: ParsedBlock, owner: ParsedDirective | ParsedDirectiveWithBlock): void {
+  private openBlock(block: ParsedBlock): void {
     const { line, column } = this.scan;
     const openedOnNewLine = this.atNewLine();
+    const previousLineEnd = { node: this.ownerNode, field: this.ownerField };
     this.consume();
     if (openedOnNewLine) {
       block.openedOnNewLine = true;
@@ -705,16 +723,16 @@ class Parser {
     // Plugins can see whether the token after `{` shares its line (NextArg does): kept.
     if (this.sameLineFollows()) {
       block.firstTokenOnOpeningLine = true;
-      // Comments between the directive's line and a `{` that starts a later line would lead the
-      // block's first directive (or end an empty block), but the token after this `{` shares its
-      // line: there is no line after `{` for them. They lead the directive instead, the nearest
-      // place before the `{` the model has (comments are not read by CoreDNS).
-      if (openedOnNewLine && this.pendingTop > 0) owner.leadingComments = [...(owner.leadingComments ?? []), ...this.takePending(false).map(withoutBlankLine)];
-      // Likewise a comment inside the directive's line before this `{` (`a#b { }`: `#` cuts a
-      // word and the comment ends at the separator): that line's end belongs to the block now.
-      if (!openedOnNewLine && owner.trailingComment !== undefined) {
-        owner.leadingComments = [...(owner.leadingComments ?? []), withoutBlankLine(owner.trailingComment)];
-        delete owner.trailingComment;
+      if (openedOnNewLine && this.pendingTop > 0 && previousLineEnd.node !== undefined) {
+        const { node, field } = previousLineEnd;
+        for (const comment of this.takePending(false)) node[field] = joinedComment(node[field], comment);
+      } else if (!openedOnNewLine) {
+        const node = this.ownerNode;
+        const earlier = node?.[this.ownerField];
+        if (node !== undefined && earlier !== undefined && earlier.position?.line === line) {
+          node[this.ownerField] = undefined;
+          this.carriedComment = earlier;
+        }
       }
     }
     const depth = this.depth;
@@ -745,6 +763,12 @@ export function findSelfImport(name: string, body: readonly { readonly text: str
     if (word.text === 'import' && atLineStart && body[index + 1]?.text === name) return index;
   }
   return -1;
+}
+
+/** Two comments of one line as one, the way a line's second `#` joins its first (`a #b #c`). */
+function joinedComment(first: Comment | undefined, second: Comment | undefined): Comment | undefined {
+  if (first === undefined || second === undefined) return first ?? second;
+  return { text: `${first.text} #${second.text}`, ...(first.position === undefined ? {} : { position: first.position }) };
 }
 
 function withoutBlankLine(comment: Comment): Comment {
