@@ -77,4 +77,26 @@ describe('playground convert', () => {
     expect(result.corefile).toBeUndefined();
     expect(result.messages.at(-1)).toMatchObject({ severity: 'error', code: 'kubeadm-translate-error', message: expected.ok ? '' : expected.error });
   });
+
+  it('translates a pasted install with its Deployment, as the docs recommend pasting it (#18 13)', () => {
+    const list = [
+      'apiVersion: v1',
+      'kind: List',
+      'items:',
+      '- apiVersion: apps/v1',
+      '  kind: Deployment',
+      '  metadata: {name: kube-dns, namespace: kube-system}',
+      '  spec: {template: {spec: {containers: [{name: dnsmasq, args: ["--no-negcache", "--server=/corp.internal/10.0.0.9"]}]}}}',
+      '- apiVersion: v1',
+      '  kind: ConfigMap',
+      '  metadata: {name: kube-dns, namespace: kube-system}',
+      '  data: {upstreamNameservers: \'["8.8.8.8"]\'}',
+      '',
+    ].join('\n');
+    const result = convert(input({ text: list }));
+    expect(result.status).toBe('ok');
+    expect(result.corefile).toContain('corp.internal:53 {');
+    expect(result.messages.map((entry) => entry.code)).not.toContain('kube-dns-deployment-assumed');
+    expect(result.data).toEqual({ upstreamNameservers: '["8.8.8.8"]' });
+  });
 });
