@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigMapInputError } from '../../src/configmap/read-configmap.js';
+import { installListYaml } from '../support/kube-dns-manifests.js';
 import { formatDiagnostic } from '../../src/diagnostics/diagnostic.js';
 import { readKubeDnsConfigMap } from '../../src/kubedns/read-kube-dns-configmap.js';
 
@@ -65,24 +66,7 @@ describe('readKubeDnsConfigMap', () => {
   });
 
   it('names the Deployment and Service of a whole install it skips, pointing at readKubeDnsInstall (#18 13)', () => {
-    const list = [
-      'apiVersion: v1',
-      'kind: List',
-      'items:',
-      '- apiVersion: apps/v1',
-      '  kind: Deployment',
-      '  metadata: {name: kube-dns, namespace: kube-system}',
-      '  spec: {template: {spec: {containers: [{name: dnsmasq, args: ["--no-negcache"]}]}}}',
-      '- apiVersion: v1',
-      '  kind: Service',
-      '  metadata: {name: kube-dns, namespace: kube-system}',
-      '  spec: {clusterIP: 10.96.0.10}',
-      '- apiVersion: v1',
-      '  kind: ConfigMap',
-      '  metadata: {name: kube-dns, namespace: kube-system}',
-      '  data: {upstreamNameservers: \'["8.8.8.8"]\'}',
-      '',
-    ].join('\n');
+    const list = installListYaml(['--no-negcache'], '10.96.0.10');
     const document = readKubeDnsConfigMap(list, { filename: 'install.yaml' });
     expect(document.data).toEqual({ upstreamNameservers: '["8.8.8.8"]' });
     expect(document.diagnostics.map((entry) => `${entry.code} ${entry.key}: ${entry.message}`)).toEqual([

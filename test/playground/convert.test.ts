@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { convert, DEFAULT_INPUT } from '../../docs/playground/convert.js';
 import type { PlaygroundInput } from '../../docs/playground/convert.js';
+import { installListYaml } from '../support/kube-dns-manifests.js';
 import { readConfigMap, translateKubeDns, translateLikeKubeadm } from '../../src/index.js';
 
 // The playground's computation, in Node: what the page shows is the core's output, and no input
@@ -79,20 +80,7 @@ describe('playground convert', () => {
   });
 
   it('translates a pasted install with its Deployment, as the docs recommend pasting it (#18 13)', () => {
-    const list = [
-      'apiVersion: v1',
-      'kind: List',
-      'items:',
-      '- apiVersion: apps/v1',
-      '  kind: Deployment',
-      '  metadata: {name: kube-dns, namespace: kube-system}',
-      '  spec: {template: {spec: {containers: [{name: dnsmasq, args: ["--no-negcache", "--server=/corp.internal/10.0.0.9"]}]}}}',
-      '- apiVersion: v1',
-      '  kind: ConfigMap',
-      '  metadata: {name: kube-dns, namespace: kube-system}',
-      '  data: {upstreamNameservers: \'["8.8.8.8"]\'}',
-      '',
-    ].join('\n');
+    const list = installListYaml(['--no-negcache', '--server=/corp.internal/10.0.0.9']);
     const result = convert(input({ text: list }));
     expect(result.status).toBe('ok');
     expect(result.corefile).toContain('corp.internal:53 {');
