@@ -175,6 +175,30 @@ const HISTORIES: ReadonlyMap<string, PluginHistory> = new Map(ALL_PLUGIN_NAMES.m
  */
 export function coreDnsPluginAvailability(plugin: string, version: string): Availability {
   const parsed = parseCoreDnsVersion(version);
+  // Lint and migrate ask this once per directive: the answer of a known plugin is kept per
+  // release (bounded: releases × plugin names), frozen since it is shared.
+  const byName = memoFor(PLUGIN_MEMO, parsed);
+  const known = byName.get(plugin);
+  if (known !== undefined) return known;
+  const answer = pluginAvailability(plugin, parsed);
+  if (HISTORIES.has(plugin)) byName.set(plugin, Object.freeze(answer));
+  return answer;
+}
+
+/** Answers per release, then per name (or `plugin option`); see {@link coreDnsPluginAvailability}. */
+const PLUGIN_MEMO = new Map<CoreDnsVersion, Map<string, Availability>>();
+const OPTION_MEMO = new Map<CoreDnsVersion, Map<string, Availability>>();
+
+function memoFor(memo: Map<CoreDnsVersion, Map<string, Availability>>, version: CoreDnsVersion): Map<string, Availability> {
+  let byName = memo.get(version);
+  if (byName === undefined) {
+    byName = new Map();
+    memo.set(version, byName);
+  }
+  return byName;
+}
+
+function pluginAvailability(plugin: string, parsed: CoreDnsVersion): Availability {
   const history = HISTORIES.get(plugin);
   const since = history?.firstRelease;
   if (since === undefined) return { status: 'unknown', evidence: NO_RELEASE };
@@ -311,9 +335,17 @@ function kubernetesUpstreamAvailability(version: CoreDnsVersion): Availability {
 export function coreDnsOptionAvailability(plugin: string, option: string, version: string): Availability {
   const parsed = parseCoreDnsVersion(version);
   if (plugin === 'kubernetes' && option === 'upstream') return kubernetesUpstreamAvailability(parsed);
-  const timeline = OPTIONS.get(`${plugin} ${option}`);
+  const key = `${plugin} ${option}`;
+  const timeline = OPTIONS.get(key);
   if (timeline === undefined) return { status: 'unknown', evidence: pluginSyntax(plugin) === undefined ? NO_FACTS : `${NO_OPTION} ${plugin} (${pluginSyntax(plugin)?.evidence ?? ''})` };
-  return optionAvailability(timeline, parsed);
+  // Kept per release like the plugin answers (bounded by the options table).
+  const byName = memoFor(OPTION_MEMO, parsed);
+  let answer = byName.get(key);
+  if (answer === undefined) {
+    answer = Object.freeze(optionAvailability(timeline, parsed));
+    byName.set(key, answer);
+  }
+  return answer;
 }
 
 /** `plugin option` pairs {@link coreDnsOptionAvailability} has facts for. */

@@ -26,6 +26,7 @@ import { migrateKubernetes, foldTransfer, migrateFederation } from './kubernetes
 import { addNewDefaultPlugins, splitForwards } from './block-level.js';
 import { MigrationPlan, PlannedDirective, writtenLines } from './plan.js';
 import type { MigrateOptions } from './options.js';
+import type { SourceLines } from './text-edits.js';
 
 export interface MigrationResult {
   /** No notice is an error. When false, `corefile` is the input unchanged: nothing was migrated. */
@@ -63,16 +64,19 @@ export function migrateCorefile(corefile: string, options: MigrateOptions): Migr
   }
   const edited = migration.editor.changed ? migration.editor.applyWithSourceLines() : undefined;
   const text = edited?.text ?? corefile;
-  const outputLines = text.split('\n');
+  // The result's lines are only needed to place a refusal: split when one is made.
+  let outputLines: string[] | undefined;
+  const lines = (): string[] => (outputLines ??= text.split('\n'));
+  const sourceOf = (line: number): SourceLines | undefined => (edited === undefined ? (line >= 1 && line <= lines().length ? { first: line, last: line } : undefined) : edited.source(line));
   const refusals = targetRefusals({
     input: parsed.corefile,
     warnings: parsed.warnings,
     output: text,
     edited: edited !== undefined,
-    sourceLines: edited?.sourceLines ?? outputLines.map((_, index) => ({ first: index + 1, last: index + 1 })),
+    sourceOf,
     unchangedLine: (line) => {
-      const source = edited === undefined ? { first: line, last: line } : edited.sourceLines[line - 1];
-      const written = outputLines[line - 1] ?? '';
+      const source = sourceOf(line);
+      const written = lines()[line - 1] ?? '';
       return source !== undefined && source.first === source.last && written.replace(/\r$/, '') === migration.editor.line(source.first);
     },
     from: from.version,

@@ -4,7 +4,7 @@ import type { Destination } from '../../coredns/destinations.js';
 import { FORWARD_REFUSES_GRPC_FROM } from '../../coredns/version-facts.js';
 import { isCoreDnsVersionAtLeast } from '../../coredns/versions.js';
 import type { SourcePosition } from '../../util/source-position.js';
-import type { LintContext } from '../context.js';
+import type { LintContext, PathText } from '../context.js';
 import { ORIGIN, quote, where } from '../context.js';
 
 /**
@@ -19,7 +19,7 @@ import { ORIGIN, quote, where } from '../context.js';
 export function checkDestinations(context: LintContext, directive: Directive, label: string): void {
   const { name } = directive;
   const position = directive.position ?? ORIGIN;
-  const path = where(position, label, name);
+  const path = () => where(position, label, name);
   const v = context.version;
   if (directive.arguments.length < 2) {
     const after = directive.arguments[0] ?? name;
@@ -40,11 +40,11 @@ export function checkDestinations(context: LintContext, directive: Directive, la
   }
   destinations.forEach((text, index) => {
     const at = directive.argumentPositions?.[index + 1] ?? position;
-    checkDestination(context, name, readDestination(text), at, where(at, label, name, text));
+    checkDestination(context, name, readDestination(text), at, () => where(at, label, name, text));
   });
 }
 
-function checkDestination(context: LintContext, plugin: string, destination: Destination, position: SourcePosition, path: string): void {
+function checkDestination(context: LintContext, plugin: string, destination: Destination, position: SourcePosition, path: PathText): void {
   const { features, version: v } = context;
   const { text } = destination;
   if (destination.kind === 'placeholder') {
@@ -80,7 +80,7 @@ function checkDestination(context: LintContext, plugin: string, destination: Des
   }
 }
 
-function checkPort(context: LintContext, port: string | undefined, text: string, position: SourcePosition, path: string): void {
+function checkPort(context: LintContext, port: string | undefined, text: string, position: SourcePosition, path: PathText): void {
   if (port === undefined || isUsablePort(port)) return;
   context.report('destination-port-invalid', position, path, `${quote(text)}: port ${quote(port)} is not a number from 1 to 65535; CoreDNS starts, but every query sent there fails`);
 }

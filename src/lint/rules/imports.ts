@@ -54,8 +54,13 @@ export function expandImports(context: LintContext, corefile: Corefile): Expande
     const label = blockLabel(block.keys);
     const directives: PlacedDirective[] = [];
     expand(block.directives, label, index, directives, 0);
-    const written = new Set(directives.map((placed) => placed.directive.name));
-    const plugins = new Set([...written].filter((name) => !hasPlaceholder(name) && context.build.loadable.has(name)));
+    const written = new Set<string>();
+    const plugins = new Set<string>();
+    for (const { directive } of directives) {
+      const { name } = directive;
+      written.add(name);
+      if (!hasPlaceholder(name) && context.build.loadable.has(name)) plugins.add(name);
+    }
     return { block, label, position: block.position ?? ORIGIN, directives, plugins, written, keys: [] };
   };
 

@@ -4,7 +4,7 @@ import { ALREADY_DEFINED_WORDING_FROM } from '../../coredns/version-facts.js';
 import { isCoreDnsVersionAtLeast } from '../../coredns/versions.js';
 import { isWithin } from '../../dns/zones.js';
 import type { SourcePosition } from '../../util/source-position.js';
-import type { BlockInfo, KeyEntry, LintContext } from '../context.js';
+import type { BlockInfo, KeyEntry, LintContext, PathText } from '../context.js';
 import { bare, quote, where } from '../context.js';
 import { readServerKey, storedAddressKey } from '../server-keys.js';
 
@@ -23,7 +23,7 @@ export function checkKeys(context: LintContext, blocks: readonly BlockInfo[]): v
   for (const info of blocks) {
     info.block.keys.forEach((key, index) => {
       const position = info.block.keyPositions?.[index] ?? info.position;
-      const path = where(position, key);
+      const path = () => where(position, key);
       const reading = readServerKey(key, context.features);
       if (reading.kind === 'placeholder') {
         context.report('placeholder-not-checked', position, path, `key ${quote(key)} holds an environment placeholder and was not checked`);
@@ -44,7 +44,7 @@ export function checkKeys(context: LintContext, blocks: readonly BlockInfo[]): v
   checkKubernetesCapture(context, blocks, entries);
 }
 
-function reportUpperCase(context: LintContext, key: string, position: SourcePosition, path: string): void {
+function reportUpperCase(context: LintContext, key: string, position: SourcePosition, path: PathText): void {
   const v = context.version;
   switch (context.features.zoneKeyCase) {
     case 'upper-case-unreachable':

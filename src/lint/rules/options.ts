@@ -2,7 +2,7 @@ import type { Directive } from '../../corefile/model.js';
 import { coreDnsOptionAvailability } from '../../coredns/availability.js';
 import { hasPlaceholder } from '../../coredns/destinations.js';
 import type { SourcePosition } from '../../util/source-position.js';
-import type { LintContext } from '../context.js';
+import type { LintContext, PathText } from '../context.js';
 import { ORIGIN, quote, where } from '../context.js';
 
 /**
@@ -18,7 +18,7 @@ export function checkOption(context: LintContext, plugin: string, option: Direct
   const { name } = option;
   if (name === 'import' || hasPlaceholder(name)) return;
   const position = option.position ?? ORIGIN;
-  const path = where(position, label, plugin, name);
+  const path = () => where(position, label, plugin, name);
   const v = context.version;
   if (plugin === 'kubernetes' && name === 'upstream') {
     checkKubernetesUpstream(context, option, position, path);
@@ -46,7 +46,7 @@ export function checkOption(context: LintContext, plugin: string, option: Direct
   }
 }
 
-function checkKubernetesUpstream(context: LintContext, option: Directive, position: SourcePosition, path: string): void {
+function checkKubernetesUpstream(context: LintContext, option: Directive, position: SourcePosition, path: PathText): void {
   const v = context.version;
   const hasAddresses = option.arguments.length > 0;
   const support = context.features.kubernetesUpstream;
