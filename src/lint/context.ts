@@ -161,6 +161,7 @@ export function placedLabels(info: { readonly label: string }, label: string): r
 }
 
 export function blockLabel(keys: readonly string[]): string {
+  if (keys.length === 1) return keys[0] as string;
   if (keys.length <= 2) return keys.join(' ');
   return `${keys[0]} ${keys[1]} …`;
 }

@@ -19,9 +19,8 @@ import type { MigrationNotice } from './notices.js';
 import type { SourceLines } from './text-edits.js';
 
 export interface TargetCheckInput {
-  /** The input, parsed with token positions, and its parser warnings. */
-  readonly input: Corefile;
-  readonly warnings: readonly CorefileWarning[];
+  /** The input, parsed with token positions, and its parser warnings (parsed again if need be). */
+  readonly input: () => { readonly corefile: Corefile; readonly warnings: readonly CorefileWarning[] };
   /** The migrated text and, per line of it (1-based), the input lines it comes from. */
   readonly output: string;
   readonly sourceOf: (line: number) => SourceLines | undefined;
@@ -37,13 +36,14 @@ export interface TargetCheckInput {
 export function targetRefusals(check: TargetCheckInput): MigrationNotice[] {
   // Text the migration did not edit is the input itself: its parse is shared (lint reads the
   // parser's warnings by reason and position, which do not depend on the file name).
-  const linted = check.edited ? lintCorefile(check.output, { coredns: check.to }) : lintParsedCorefile(check.input, { coredns: check.to, warnings: check.warnings });
+  const linted = check.edited ? lintCorefile(check.output, { coredns: check.to }) : lintParsedCorefile(check.input().corefile, { coredns: check.to, warnings: check.input().warnings });
   const errors = linted.diagnostics.filter((finding) => finding.severity === 'error');
   if (errors.length === 0) return [];
   // An error of the same kind on the input lines a line comes from was there before the migration
   // (the input is linted only when the result has errors: most migrations never need it).
   const before = new Map<string, number[]>();
-  for (const finding of lintParsedCorefile(check.input, { coredns: check.from, warnings: check.warnings }).diagnostics) {
+  const input = check.input();
+  for (const finding of lintParsedCorefile(input.corefile, { coredns: check.from, warnings: input.warnings }).diagnostics) {
     if (finding.severity !== 'error') continue;
     const lines = before.get(finding.code) ?? [];
     lines.push(finding.position?.line ?? 1);

@@ -87,11 +87,28 @@ export class LineEditor {
   /** Line `line` (1-based), without its line ending. */
   line(line: number): string {
     if (line < 1 || line > this.count) return '';
+    return this.text.slice(this.starts[line - 1], this.lineEnd(line));
+  }
+
+  /** Where line `line` (1..count) ends, before its line ending. */
+  private lineEnd(line: number): number {
     const start = this.starts[line - 1] as number;
     let end = this.starts[line] as number;
     if (line < this.count || this.finalBreak) end -= 1;
     if (end > start && this.text.charCodeAt(end - 1) === 0x0d) end -= 1;
-    return this.text.slice(start, end);
+    return end;
+  }
+
+  /** Whether the first `length` characters of line `line` (fewer when it is shorter) are spaces and tabs. */
+  blankBefore(line: number, length: number): boolean {
+    if (line < 1 || line > this.count) return true;
+    const start = this.starts[line - 1] as number;
+    const end = Math.min(start + length, this.lineEnd(line));
+    for (let at = start; at < end; at += 1) {
+      const code = this.text.charCodeAt(at);
+      if (code !== 0x20 && code !== 0x09) return false;
+    }
+    return true;
   }
 
   /** The whitespace a line starts with. */

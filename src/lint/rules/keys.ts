@@ -139,7 +139,8 @@ function checkKubernetesCapture(context: LintContext, blocks: readonly BlockInfo
 function longestMatch(entries: readonly KeyEntry[], zone: string): KeyEntry | undefined {
   let best: { entry: KeyEntry; length: number } | undefined;
   for (const entry of entries) {
-    for (const candidate of entry.reading.zones.map(bare)) {
+    for (const written of entry.reading.zones) {
+      const candidate = bare(written);
       if (!isWithin(zone, candidate)) continue;
       const length = candidate === '' ? 0 : candidate.length + 1;
       if (best === undefined || length > best.length) best = { entry, length };
