@@ -66,7 +66,7 @@ export { SelfCheckError } from './translate/self-check.js';
 export type { SelfCheckErrorCode } from './translate/self-check.js';
 export { mergeTranslation } from './translate/merge.js';
 export type { MergeResult } from './translate/merge.js';
-export { renderCoreDnsConfigMap } from './configmap/write-configmap.js';
+export { configMapWithCorefile, renderConfigMapWithCorefile, renderCoreDnsConfigMap } from './configmap/write-configmap.js';
 
 // Diagnostics: stable codes, severities, one-line messages.
 export { DIAGNOSTIC_CODES } from './diagnostics/codes.js';

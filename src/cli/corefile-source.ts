@@ -22,6 +22,8 @@ export interface CorefileSourceText {
   locate(position: SourcePosition, message: string): string;
   /** For a ConfigMap: its data keys other than `Corefile` (`*.server`, `NodeHosts`…), which the command does not read. */
   readonly otherKeys?: readonly string[];
+  /** For a ConfigMap: the whole object as read, to write it back with its Corefile replaced (`-o configmap`). */
+  readonly configMap?: Readonly<Record<string, unknown>>;
 }
 
 /** A line that only a YAML or JSON ConfigMap starts with, never a Corefile. */
@@ -30,7 +32,7 @@ const CONFIGMAP_HINT = /^[ \t]*(?:---[ \t]*$|"?(?:apiVersion|kind|metadata|data|
 /** The Corefile text in `text`: the text itself, or the `Corefile` entry of a ConfigMap. */
 function corefileSource(text: string, filename: string, preferredNames: readonly string[]): CorefileSourceText {
   if (!CONFIGMAP_HINT.test(text)) return { name: filename, corefile: text, locate: (position, message) => formatAt(filename, position, message) };
-  const { data, name } = readConfigMap(text, { filename, preferredNames: [...preferredNames] });
+  const { data, name, object } = readConfigMap(text, { filename, preferredNames: [...preferredNames] });
   const corefile = data['Corefile'];
   if (corefile === undefined) {
     const keys = Object.keys(data);
@@ -42,6 +44,7 @@ function corefileSource(text: string, filename: string, preferredNames: readonly
     name: filename,
     corefile,
     otherKeys: Object.keys(data).filter((key) => key !== 'Corefile'),
+    ...(object === undefined ? {} : { configMap: object }),
     locate: (position, message) =>
       block === undefined
         ? `${filename}: data.Corefile line ${position.line}, column ${position.column}: ${message}`

@@ -1,3 +1,6 @@
+import { FEDERATION_REMOVED_IN } from '../coredns/migration-facts.js';
+import { NEWEST_COREDNS_VERSION } from '../coredns/versions.js';
+
 /** Help text of the main command; subcommands keep theirs next to their code. */
 export const MAIN_HELP = `Usage:
   kube-dns-to-coredns [options] [FILE|-]
@@ -29,7 +32,7 @@ Commands:
 
 Default translator: keeps what kube-dns did, for the CoreDNS version you run, and refuses with
 an explanation where that is impossible.
-  --coredns VERSION          target CoreDNS release (default: the newest known, 1.14.7)
+  --coredns VERSION          target CoreDNS release (default: the newest known, ${NEWEST_COREDNS_VERSION})
   --cluster-domain DOMAIN    the cluster domain (default: cluster.local); alias --dns-domain
   -o, --output FORMAT        corefile (default), configmap (a CoreDNS ConfigMap for
                              'kubectl apply'), or json ({corefile, coredns, diagnostics})
@@ -37,7 +40,7 @@ an explanation where that is impossible.
                              update the stub blocks and the main block's upstream, keep
                              everything else; a block it would have to rewrite is a conflict
   --drop-federations         translate without federations when the target has no
-                             federation plugin (CoreDNS 1.7.0 and later)
+                             federation plugin (CoreDNS ${FEDERATION_REMOVED_IN} and later)
   --kube-dns-version VERSION validate with the rules of this kube-dns release (default 1.26.7)
   --force                    translate a ConfigMap that kube-dns itself rejected
   --cluster-dns-ip IP        refuse nameservers equal to the cluster DNS Service IP

@@ -60,7 +60,8 @@ export function assertConfigMapData(data: unknown): asserts data is ConfigMapDat
   }
 }
 
-function describe(value: unknown): string {
+/** How a wrong-typed argument is named in an error: `null`, `an array`, `an object`, `a number`… */
+export function describe(value: unknown): string {
   if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;

@@ -32,6 +32,12 @@ export interface ConfigMapDocument {
   readonly data: ConfigMapData;
   /** The keys of `binaryData`, which kube-dns does not read as settings (empty when there is none). */
   readonly binaryDataKeys: readonly string[];
+  /**
+   * The whole ConfigMap object as parsed (metadata, labels, annotations, every data key), for
+   * writing it back with one key replaced (`renderConfigMapWithCorefile`); undefined when the
+   * input was a bare data map.
+   */
+  readonly object: Readonly<Record<string, unknown>> | undefined;
 }
 
 
@@ -56,7 +62,7 @@ export function readConfigMap(text: string, options: ReadConfigMapOptions = {}):
   checkMetadataFields(chosen, source, filename);
   const binaryData = chosen.object?.['binaryData'];
   const binaryDataKeys = isRecord(binaryData) ? Object.keys(binaryData) : [];
-  return { name: chosen.name, namespace: chosen.namespace, data: checkData(chosen, source, filename), binaryDataKeys };
+  return { name: chosen.name, namespace: chosen.namespace, data: checkData(chosen, source, filename), binaryDataKeys, object: chosen.object };
 }
 
 interface Candidate {

@@ -1,4 +1,5 @@
-import { load } from 'js-yaml';
+import { CORE_SCHEMA, dump, load } from 'js-yaml';
+import { ConfigMapInputError, describe as describeValue } from './config-map-data.js';
 
 /** `kube-system/coredns`, the ConfigMap the CoreDNS Deployment of Kubernetes mounts. */
 const COREDNS_CONFIGMAP = { name: 'coredns', namespace: 'kube-system' } as const;
@@ -25,4 +26,82 @@ function loadsBackTo(yaml: string, corefile: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Metadata the API server sets on every object, which a manifest for `kubectl apply` must not
+ * carry (a stale `resourceVersion` makes the update conflict; `uid`, `managedFields` and the
+ * timestamps are the server's bookkeeping). Kubernetes core/v1 ObjectMeta.
+ */
+const SERVER_SET_METADATA: ReadonlySet<string> = new Set(['resourceVersion', 'uid', 'managedFields', 'creationTimestamp', 'selfLink', 'generation', 'deletionTimestamp', 'deletionGracePeriodSeconds']);
+/** The annotation `kubectl apply` writes: the previous manifest, which the new one replaces. */
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/**
+ * A ConfigMap as it came in (a parsed `kubectl get -o yaml|json` object, e.g.
+ * `readConfigMap(text).object`) with its data key `key` (default `Corefile`) set to `corefile`:
+ * every other field kept — other data keys (k3s `NodeHosts`, AKS `*.server`), `binaryData`,
+ * labels, annotations, owner references, key order — and only what the API server set dropped
+ * (`resourceVersion`, `uid`, `managedFields`, `creationTimestamp`, `selfLink`, `generation`, the
+ * deletion fields, the `kubectl.kubernetes.io/last-applied-configuration` annotation), so the
+ * result can go to `kubectl apply -f -`. A missing `apiVersion`/`kind` is added. The argument is
+ * not changed. Throws {@link ConfigMapInputError} when `configMap` is not an object or its `data`
+ * or `metadata` is not a mapping.
+ */
+export function configMapWithCorefile(configMap: Readonly<Record<string, unknown>>, corefile: string, key = 'Corefile'): Record<string, unknown> {
+  if (!isRecord(configMap)) throw new ConfigMapInputError('no-configmap', `a ConfigMap must be an object, got ${describeValue(configMap)}`);
+  if (typeof corefile !== 'string') throw new ConfigMapInputError('value-not-string', `the Corefile must be a string, got ${describeValue(corefile)}`);
+  const { data, metadata } = configMap;
+  if (data !== undefined && data !== null && !isRecord(data)) throw new ConfigMapInputError('data-not-mapping', `data must be a mapping of strings, got ${describeValue(data)}`);
+  if (metadata !== undefined && metadata !== null && !isRecord(metadata)) throw new ConfigMapInputError('misplaced-fields', `metadata must be a mapping, got ${describeValue(metadata)}`);
+  const result: Record<string, unknown> = {};
+  if (configMap['apiVersion'] === undefined) result['apiVersion'] = 'v1';
+  if (configMap['kind'] === undefined) result['kind'] = 'ConfigMap';
+  for (const [field, value] of Object.entries(configMap)) {
+    if (field === 'metadata') {
+      if (isRecord(value)) result[field] = clientMetadata(value);
+    } else if (field !== 'data') {
+      result[field] = value;
+    }
+    // data goes where it was; a ConfigMap without data gets it last.
+    if (field === 'data' || (field === 'metadata' && !('data' in configMap))) result['data'] = { ...(isRecord(data) ? data : {}), [key]: corefile };
+  }
+  if (!('data' in result)) result['data'] = { [key]: corefile };
+  return result;
+}
+
+/**
+ * {@link configMapWithCorefile} written as YAML for `kubectl apply -f -`: the Corefile and other
+ * multi-line values as literal blocks. Checked to load back to the same object.
+ */
+export function renderConfigMapWithCorefile(configMap: Readonly<Record<string, unknown>>, corefile: string, key = 'Corefile'): string {
+  const object = configMapWithCorefile(configMap, corefile, key);
+  let yaml: string;
+  try {
+    yaml = dump(object, { schema: CORE_SCHEMA, lineWidth: -1, noRefs: true });
+  } catch (error) {
+    throw new ConfigMapInputError('value-not-string', `the ConfigMap cannot be written as YAML: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (JSON.stringify(load(yaml, { schema: CORE_SCHEMA, maxAliases: 0 })) !== JSON.stringify(object)) {
+    throw new ConfigMapInputError('value-not-string', 'the ConfigMap cannot be written as YAML that loads back to it (a value YAML cannot hold)');
+  }
+  return yaml;
+}
+
+function clientMetadata(metadata: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(metadata)) {
+    if (SERVER_SET_METADATA.has(field)) continue;
+    if (field === 'annotations' && isRecord(value) && LAST_APPLIED in value) {
+      const { [LAST_APPLIED]: _lastApplied, ...annotations } = value;
+      if (Object.keys(annotations).length > 0) kept[field] = annotations;
+      continue;
+    }
+    kept[field] = value;
+  }
+  return kept;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

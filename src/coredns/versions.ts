@@ -67,14 +67,17 @@ export interface CoreDnsRelease {
   readonly evidence: readonly ReleaseEvidence[];
   /** Set when the tag exists but the release is unusual (no published images, identical to another). */
   readonly caveat?: string;
+  /** Set when no container images of it were published: nobody runs it (1.6.8, 1.8.1, 1.8.2). */
+  readonly unpublished?: true;
 }
 
 const N = 'release-notes';
 const M = 'corefile-migration';
 const K = 'kubernetes-default';
 
-function release(version: CoreDnsVersion, evidence: readonly ReleaseEvidence[], caveat?: string): CoreDnsRelease {
-  return Object.freeze(caveat === undefined ? { version, evidence } : { version, evidence, caveat });
+function release(version: CoreDnsVersion, evidence: readonly ReleaseEvidence[], caveat?: string, unpublished?: 'unpublished'): CoreDnsRelease {
+  const record: CoreDnsRelease = caveat === undefined ? { version, evidence } : { version, evidence, caveat };
+  return Object.freeze(unpublished === undefined ? record : { ...record, unpublished: true });
 }
 
 /**
@@ -111,16 +114,18 @@ export const COREDNS_RELEASES: readonly CoreDnsRelease[] = Object.freeze([
     '1.6.8',
     [N],
     'tagged, but the release automation broke after tagging, so 1.6.9 followed with identical content (notes 1.6.9); corefile-migration skips it',
+    'unpublished',
   ),
   release('1.6.9', [N, M]),
   release('1.7.0', [N, M, K]),
   release('1.7.1', [N, M]),
   release('1.8.0', [N, M, K]),
-  release('1.8.1', [N, M], 'its container images were never published (CM); later corefile-migration versions skip it'),
+  release('1.8.1', [N, M], 'its container images were never published (CM); later corefile-migration versions skip it', 'unpublished'),
   release(
     '1.8.2',
     [N],
     'its container images were not uploaded and tagged properly, so 1.8.3 followed the next day with the same changes (notes 1.8.3); corefile-migration calls it "not a valid version"',
+    'unpublished',
   ),
   ...(['1.8.3', '1.8.4', '1.8.5', '1.8.6', '1.8.7'] as const).map((v) => release(v, [N, M])),
   ...(['1.9.0', '1.9.1', '1.9.2', '1.9.3', '1.9.4', '1.10.0', '1.10.1', '1.11.0', '1.11.1'] as const).map((v) => release(v, [N, M])),
@@ -147,8 +152,11 @@ export type UnknownCoreDnsVersionReason =
   /** Older than 1.0.0 or newer than the newest known release. */
   | 'out-of-range';
 
+/** The releases modelled, from the table's ends: `1.0.0 to 1.14.7`. */
+export const COREDNS_RELEASE_SPAN = `${OLDEST_COREDNS_VERSION} to ${NEWEST_COREDNS_VERSION}`;
+
 /** How errors about version text end: `known releases: 1.0.0 to 1.14.7`. */
-export const KNOWN_RANGE = `known releases: ${OLDEST_COREDNS_VERSION} to ${NEWEST_COREDNS_VERSION}`;
+export const KNOWN_RANGE = `known releases: ${COREDNS_RELEASE_SPAN}`;
 
 /** Text that does not name a CoreDNS release this package knows. */
 export class UnknownCoreDnsVersionError extends KubeDnsToCoreDnsError {

@@ -92,8 +92,8 @@ export const DIAGNOSTIC_CODES = {
   'stub-under-cluster-domain': translate('warning', 'A stub domain lies inside the cluster domain.', 'Its names go to the stub, not to Kubernetes, in kube-dns and CoreDNS alike; check that this is intended.'),
   'main-block-key-added': translate(
     'info',
-    'A stub domain is a parent of a zone the kubernetes plugin serves, so that zone was added as a key of the main block.',
-    'Without it, the stub block would capture cluster names; kube-dns sent them to the cluster because the more specific domain wins.',
+    'A stub domain, or a zone the Deployment\'s dnsmasq answered itself (`--local=/zone/`, `--address=/zone/`), is a parent of a zone the kubernetes plugin serves, so that zone was added as a key of the main block.',
+    'Without it, the stub or template block would capture cluster names; kube-dns sent them to the cluster because the more specific domain wins.',
   ),
   'main-block-split': translate(
     'info',

@@ -5,7 +5,7 @@
  * template", says which text goes with which release and why).
  */
 
-import { nodeCacheProfile } from './node-cache-releases.js';
+import { compareNodeCacheReleases, nodeCacheProfile } from './node-cache-releases.js';
 
 /** Which of the two texts of the manifest a release is paired with. */
 export type NodeLocalDnsTemplateId = 'upstream-force-tcp' | 'upstream-udp';
@@ -51,10 +51,7 @@ const UDP_TEMPLATE_FROM = '1.15.14';
 /** The id of the template text paired with node-cache `release` (throws `UnsupportedNodeCacheReleaseError` like {@link nodeCacheProfile}). */
 export function nodeLocalDnsTemplateId(release: string): NodeLocalDnsTemplateId {
   const profile = nodeCacheProfile(release);
-  const [major, minor, patch] = profile.release.split('.').map(Number) as [number, number, number];
-  const [fromMajor, fromMinor, fromPatch] = UDP_TEMPLATE_FROM.split('.').map(Number) as [number, number, number];
-  const atLeast = major - fromMajor || minor - fromMinor || patch - fromPatch;
-  return atLeast >= 0 ? 'upstream-udp' : 'upstream-force-tcp';
+  return compareNodeCacheReleases(profile.release, UDP_TEMPLATE_FROM) >= 0 ? 'upstream-udp' : 'upstream-force-tcp';
 }
 
 /** How the installer fills the template in before node-cache reads it (docs/node-local-dns.md). */

@@ -5,9 +5,13 @@ import { parseCorefile } from '../corefile/parser.js';
 import { parseServerKey } from '../corefile/server-key.js';
 import { formatGoIP, parseGoIP } from '../dns/go-net.js';
 import { defaultDestinationPort, readDestination } from '../coredns/destinations.js';
+import { firstReleaseWith } from '../coredns/features.js';
 import { REFUSED, RESOLV_CONF_MEMBER, SERVFAIL, serversDestination, socketAddress } from './destination.js';
 import type { RouteDestination, Route } from './destination.js';
 import { canonicalName, displayName, fromFullyQualified, isInZone, labelsAbove, ZoneTable } from '../dns/names.js';
+
+/** The first release that lower-cases server-block zones, whose matching the model follows. */
+const ZONE_KEYS_LOWERCASED_FROM = firstReleaseWith((features) => features.serverBlockZonesLowercased) ?? '?';
 
 /**
  * Who answers a query name under a CoreDNS Corefile (docs/reference/kube-dns-and-coredns.md
@@ -168,7 +172,7 @@ export function coreDnsRouting(corefile: string | Corefile, options: CoreDnsRout
       onPort = true;
       const zoneText = key.replace(/^[a-z0-9]+:\/\//, '').replace(/:[^:]*$/, '');
       if (zoneText !== zoneText.toLowerCase() && address.cidr === undefined) {
-        notes.push(`server key '${key}' has upper-case letters: CoreDNS before 1.14.7 never matches it (modelled as 1.14.7, lower-cased)`);
+        notes.push(`server key '${key}' has upper-case letters: CoreDNS before ${ZONE_KEYS_LOWERCASED_FROM} never matches it (modelled as ${ZONE_KEYS_LOWERCASED_FROM}, lower-cased)`);
       }
       for (const zone of zones) {
         interesting.add(zone);

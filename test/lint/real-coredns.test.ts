@@ -201,6 +201,11 @@ describe.skipIf('skip' in found)('lint against real CoreDNS: plugin arguments an
     expect(outcomes('kubernetes resyncperiod 30s')).toEqual(['1.2.6 started', '1.6.9 refused', '1.8.0 refused', '1.14.7 refused']);
     expect(outcomes('kubernetes bare resyncperiod')).toEqual(['1.2.6 refused', '1.6.9 started', '1.8.0 refused', '1.14.7 refused']);
     expect(rows.find((row) => row.name === 'kubernetes resyncperiod 30s' && row.version === '1.6.9')?.detail).toContain("unknown property '30s'");
+    // Issue 18 item 10: template's class and type, loadbalance's arguments from 1.10.1, acl's sections.
+    expect(outcomes('template with an invalid query class')).toEqual(['1.2.6 refused', '1.6.9 refused', '1.8.0 refused', '1.14.7 refused']);
+    expect(outcomes('loadbalance round_robin with a second argument')).toEqual(['1.2.6 refused', '1.6.9 refused', '1.8.0 refused', '1.14.7 refused']);
+    expect(outcomes('acl bare block')).toEqual(['1.2.6 refused', '1.6.9 started', '1.8.0 started', '1.14.7 started']);
+    expect(outcomes('acl upper-case action')).toEqual(['1.2.6 refused', '1.6.9 started', '1.8.0 started', '1.14.7 started']);
   }, 120_000);
 
   it('has a sample drawn from the corpus, with no name twice', () => {

@@ -4,6 +4,7 @@ import type { LintResult } from '../../lint/lint.js';
 import { NEWEST_COREDNS_VERSION, parseCoreDnsVersion } from '../../coredns/versions.js';
 import { printable } from '../../util/printable-text.js';
 import type { CoreDnsVersion } from '../../coredns/versions.js';
+import { SEVERAL_FORWARDS_PER_BLOCK_FROM } from '../../coredns/migration-facts.js';
 import { loadablePlugins, parsePluginCfg } from '../../coredns/plugin-cfg.js';
 import { readCorefileSource } from '../corefile-source.js';
 import { optionValue, usingCorefile } from '../errors.js';
@@ -16,7 +17,7 @@ export const LINT_HELP = `Usage: kube-dns-to-coredns lint [--coredns VERSION] [-
 
 Check a CoreDNS Corefile against a CoreDNS release: plugins and options that release
 does not have (yet or any more), forward destinations it cannot use, more than 15
-destinations, two forwards in one block before 1.9.4, zones served twice, upper-case
+destinations, two forwards in one block before ${SEVERAL_FORWARDS_PER_BLOCK_FROM}, zones served twice, upper-case
 zones, blocks that capture the kubernetes plugin's zones or sit on another port than
 the root block, loops, and more (see docs/lint.md).
 

@@ -1,3 +1,4 @@
+import { FEDERATION_REMOVED_IN, KUBERNETES_TRANSFER_MOVED_IN, PROXY_DEPRECATED_IN, SEVERAL_FORWARDS_PER_BLOCK_FROM } from '../../coredns/migration-facts.js';
 import { resolveCoreDnsRelease } from '../../coredns/resolve-release.js';
 import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
 import { isKubeadmDefaultCorefileFor } from '../../kubeadm/cluster-decisions.js';
@@ -17,8 +18,8 @@ export const MIGRATE_HELP = `Usage: kube-dns-to-coredns migrate --from VERSION -
 
 Rewrite a CoreDNS Corefile written for one CoreDNS release for another, up or down:
 proxy becomes forward (options mapped), stub forwards get server blocks of their own
-before 1.9.4, kubernetes options CoreDNS dropped are removed, the kubernetes transfer
-option becomes the transfer plugin (1.8.0), and the defaults corefile-migration and
+before ${SEVERAL_FORWARDS_PER_BLOCK_FROM}, kubernetes options CoreDNS dropped are removed, the kubernetes transfer
+option becomes the transfer plugin (${KUBERNETES_TRANSFER_MOVED_IN}), and the defaults corefile-migration and
 kubeadm add on an upgrade are added (loop, ready, health lameduck 5s, forward
 max_concurrent 1000). Only the lines that must change are touched: comments, blank
 lines and layout stay as written. See docs/migrate.md.
@@ -33,8 +34,8 @@ Options:
   --from VERSION          the release the Corefile is written for
   --to VERSION            the release to migrate to
   --deprecations          also replace what is only deprecated in the target release
-                          (proxy from 1.4.0, kubernetes upstream, resyncperiod, endpoint)
-  --drop-federations      remove federation for releases without it (1.7.0+) instead of
+                          (proxy from ${PROXY_DEPRECATED_IN}, kubernetes upstream, resyncperiod, endpoint)
+  --drop-federations      remove federation for releases without it (${FEDERATION_REMOVED_IN}+) instead of
                           refusing
   --no-new-defaults       do not add loop, ready, lameduck 5s, max_concurrent 1000
   --check                 print nothing but the notices; exit 1 when the Corefile would

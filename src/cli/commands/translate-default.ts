@@ -1,4 +1,4 @@
-import { renderCoreDnsConfigMap } from '../../configmap/write-configmap.js';
+import { renderConfigMapWithCorefile, renderCoreDnsConfigMap } from '../../configmap/write-configmap.js';
 import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
 import { mergeTranslation } from '../../translate/merge.js';
 import { checkTranslateOptions, translateKubeDns, translateKubeDnsInstall } from '../../translate/translate.js';
@@ -29,7 +29,7 @@ export async function runDefaultMode(args: TranslateArguments, io: CliIo): Promi
   const existing = args.merge === undefined ? undefined : await readCorefileSource(args.merge, io);
   const install = await readKubeDnsInstallInput(args.file, { deployment: args.deploymentFile, service: args.serviceFile }, args.name, io);
   const translation = translateKubeDnsInstall(install, options);
-  return report(existing === undefined ? translation : merged(existing, translation), output, io);
+  return report(existing === undefined ? translation : merged(existing, translation), output, io, existing?.configMap);
 }
 
 /** The translation merged into the Corefile of `--merge FILE`. */
@@ -38,13 +38,15 @@ function merged(existing: CorefileSourceText, translation: TranslationResult): T
   return { ...result, coredns: translation.coredns };
 }
 
-function report(translation: TranslationResult, output: OutputFormat, io: CliIo): number {
+/** `configMap`: the ConfigMap `--merge` read, written back with its Corefile replaced for `-o configmap`. */
+function report(translation: TranslationResult, output: OutputFormat, io: CliIo, configMap?: Readonly<Record<string, unknown>>): number {
   if (output === 'json') {
     io.stdout.write(`${JSON.stringify({ corefile: translation.corefile ?? null, coredns: translation.coredns, diagnostics: translation.diagnostics }, null, 2)}\n`);
   } else {
     writeDiagnostics(translation, io);
     if (translation.corefile !== undefined) {
-      io.stdout.write(output === 'configmap' ? renderCoreDnsConfigMap(translation.corefile) : translation.corefile);
+      const { corefile } = translation;
+      io.stdout.write(output !== 'configmap' ? corefile : configMap === undefined ? renderCoreDnsConfigMap(corefile) : renderConfigMapWithCorefile(configMap, corefile));
     }
   }
   if (!translation.ok) {
