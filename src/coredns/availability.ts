@@ -170,7 +170,19 @@ const NO_FACTS = 'no version facts are recorded for this name';
 const NO_OPTION = `no release from ${COREDNS_RELEASE_SPAN} has an option of this name in`;
 const NO_RELEASE = `no CoreDNS release from ${COREDNS_RELEASE_SPAN} has a plugin of this name in its default build (plugin.cfg at every release tag)`;
 
-const HISTORIES: ReadonlyMap<string, PluginHistory> = new Map(ALL_PLUGIN_NAMES.map((name) => [name, pluginHistory(name)]));
+/** The plugin names some release has; their histories are worked out on first use (not at load). */
+const KNOWN_PLUGINS: ReadonlySet<string> = new Set(ALL_PLUGIN_NAMES);
+const HISTORIES = new Map<string, PluginHistory>();
+
+function historyOf(name: string): PluginHistory | undefined {
+  if (!KNOWN_PLUGINS.has(name)) return undefined;
+  let history = HISTORIES.get(name);
+  if (history === undefined) {
+    history = pluginHistory(name);
+    HISTORIES.set(name, history);
+  }
+  return history;
+}
 
 /**
  * Whether `plugin` (a Corefile directive name, case-sensitive) is in the default build of
@@ -187,7 +199,7 @@ export function coreDnsPluginAvailability(plugin: string, version: string): Avai
   const known = byName.get(plugin);
   if (known !== undefined) return known;
   const answer = pluginAvailability(plugin, parsed);
-  if (HISTORIES.has(plugin)) byName.set(plugin, Object.freeze(answer));
+  if (KNOWN_PLUGINS.has(plugin)) byName.set(plugin, Object.freeze(answer));
   return answer;
 }
 
@@ -205,7 +217,7 @@ function memoFor(memo: Map<CoreDnsVersion, Map<string, Availability>>, version: 
 }
 
 function pluginAvailability(plugin: string, parsed: CoreDnsVersion): Availability {
-  const history = HISTORIES.get(plugin);
+  const history = historyOf(plugin);
   const since = history?.firstRelease;
   if (since === undefined) return { status: 'unknown', evidence: NO_RELEASE };
   const notes = Object.hasOwn(PLUGIN_NOTES, plugin) ? PLUGIN_NOTES[plugin] : undefined;
@@ -250,9 +262,11 @@ interface OptionTimeline {
 
 /**
  * Option timelines, read from the one table of plugin syntax (plugin-syntax.ts), keyed
- * `plugin option`.
+ * `plugin option`; made on first use, not when the module loads.
  */
-const OPTIONS: ReadonlyMap<string, OptionTimeline> = new Map(
+let OPTIONS: ReadonlyMap<string, OptionTimeline> | undefined;
+
+const optionTimelines = (): ReadonlyMap<string, OptionTimeline> => (OPTIONS ??= new Map(
   Object.entries(PLUGIN_SYNTAX).flatMap(([plugin, syntax]) =>
     Object.entries(syntax.options).map(([option, facts]): [string, OptionTimeline] => {
       let timeline: OptionTimeline = { since: facts.since, evidence: facts.evidence };
@@ -264,7 +278,7 @@ const OPTIONS: ReadonlyMap<string, OptionTimeline> = new Map(
       return [`${plugin} ${option}`, timeline];
     }),
   ),
-);
+));
 
 function optionAvailability(timeline: OptionTimeline, version: CoreDnsVersion): Availability {
   const evidence = timeline.evidence;
@@ -352,7 +366,7 @@ export function coreDnsOptionAvailability(plugin: string, option: string, versio
   const parsed = parseCoreDnsVersion(version);
   if (plugin === 'kubernetes' && option === 'upstream') return kubernetesUpstreamAvailability(parsed);
   const key = `${plugin} ${option}`;
-  const timeline = OPTIONS.get(key);
+  const timeline = optionTimelines().get(key);
   if (timeline === undefined) return { status: 'unknown', evidence: pluginSyntax(plugin) === undefined ? NO_FACTS : `${NO_OPTION} ${plugin} (${pluginSyntax(plugin)?.evidence ?? ''})` };
   // Kept per release like the plugin answers (bounded by the options table).
   const byName = memoFor(OPTION_MEMO, parsed);
