@@ -181,6 +181,12 @@ export interface CoreDnsFeatures {
    * "cannot serve … - it is already defined" (1.1.0+). syntax §5.2.
    */
   readonly zoneDefinedTwiceWording: 'zone-already-defined' | 'it-is-already-defined';
+  /**
+   * CoreDNS counts the snippet imports of a parse and refuses the 10,001st ("maximum snippet import
+   * depth (10000) exceeded"; coredns/caddy `maxSnippetExpansions`, built in from 1.13.0; checked
+   * against the real 1.14.7). Before, snippet imports are expanded without a bound.
+   */
+  readonly snippetImportsBounded: boolean;
 }
 
 /** The features that are no plugin or option of a release: thresholds, one timeline each. */
@@ -198,6 +204,7 @@ type TimelineFeatures = Pick<
   | 'emptyHostKeyRefused'
   | 'leadingDotKeyRefused'
   | 'zoneDefinedTwiceWording'
+  | 'snippetImportsBounded'
 >;
 
 const FIRST = OLDEST_COREDNS_VERSION;
@@ -227,6 +234,7 @@ export const COREDNS_FEATURE_TIMELINES: ProfileTimelines<TimelineFeatures, CoreD
   emptyHostKeyRefused: changesIn(FIRST, false, '1.3.1', true),
   leadingDotKeyRefused: changesIn(FIRST, false, '1.10.0', true),
   zoneDefinedTwiceWording: changesIn<CoreDnsFeatures['zoneDefinedTwiceWording'], CoreDnsVersion>(FIRST, 'zone-already-defined', '1.1.0', 'it-is-already-defined'),
+  snippetImportsBounded: changesIn(FIRST, false, '1.13.0', true),
 };
 
 /** A second `forward` per block in `version`, from the forward row of the plugin syntax table. */
@@ -280,6 +288,7 @@ function buildFeatures(version: CoreDnsVersion): CoreDnsFeatures {
     emptyHostKeyRefused: timelines.emptyHostKeyRefused,
     leadingDotKeyRefused: timelines.leadingDotKeyRefused,
     zoneDefinedTwiceWording: timelines.zoneDefinedTwiceWording,
+    snippetImportsBounded: timelines.snippetImportsBounded,
   });
 }
 

@@ -50,6 +50,7 @@ describe('coreDnsFeatures at every boundary', () => {
     ['emptyHostKeyRefused', '1.3.0', '1.3.1', false, true],
     ['leadingDotKeyRefused', '1.9.4', '1.10.0', false, true],
     ['zoneDefinedTwiceWording', '1.0.6', '1.1.0', 'zone-already-defined', 'it-is-already-defined'],
+    ['snippetImportsBounded', '1.12.4', '1.13.0', false, true],
   ];
 
   it.each(boundaries)('%s: %s → %s', (feature, before, at, valueBefore, valueAt) => {
@@ -88,6 +89,7 @@ describe('coreDnsFeatures at every boundary', () => {
       'cacheDisable',
       'emptyHostKeyRefused',
       'leadingDotKeyRefused',
+      'snippetImportsBounded',
     ];
     for (const feature of grows) {
       const values = COREDNS_VERSIONS.map((version) => coreDnsFeatures(version)[feature]);

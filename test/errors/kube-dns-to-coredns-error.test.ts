@@ -4,6 +4,7 @@ import { KubeDnsToCoreDnsError, locatedMessage } from '../../src/errors/kube-dns
 import { GoPanicError, YamlDecodeError, YamlSyntaxError } from '../../src/kubeadm/yaml-v2/errors.js';
 import { JsonConversionError } from '../../src/kubeadm/yaml-v2/yaml-to-json.js';
 import { printBuiltCorefile } from '../../src/translate/self-check.js';
+import { fanOutCorefile } from '../support/hostile-inputs.js';
 import { thrown } from '../support/thrown.js';
 
 const unprintable: api.Corefile = { items: [{ kind: 'server-block', keys: ['.:53'], directives: [{ name: 'forward', arguments: ['.', '{'] }] }] };
@@ -20,6 +21,7 @@ const TRIGGERS: Record<string, () => unknown> = {
   CorefileError: () => thrown(() => api.parseCorefile('. {\n    whoami }\n')),
   CorefileSyntaxError: () => thrown(() => api.parseCorefile('. {\n    whoami }\n', { filename: 'Corefile' })),
   CorefilePrintError: () => thrown(() => api.printCorefile(unprintable)),
+  CorefileExpansionError: () => thrown(() => api.coreDnsRouting(fanOutCorefile(6, 10))),
   ServerKeyError: () => thrown(() => api.parseServerKey('a..b')),
   UnsupportedKubeDnsVersionError: () => thrown(() => api.translateKubeDns({}, { kubeDnsVersion: '1.0.0' })),
   TranslateOptionsError: () => thrown(() => api.translateKubeDns({}, { clusterDomain: 'not a domain' })),

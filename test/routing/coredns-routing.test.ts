@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseCorefile } from '../../src/corefile/parser.js';
-import { CorefileSyntaxError } from '../../src/corefile/errors.js';
+import { CorefileExpansionError, CorefileSyntaxError } from '../../src/corefile/errors.js';
+import { fanOutCorefile, snippetChain } from '../support/hostile-inputs.js';
+import { thrown } from '../support/thrown.js';
 import { coreDnsRouting, NOT_MODELLED, PASSIVE, PLUGIN_ORDER } from '../../src/routing/coredns-routing.js';
 import { compiledPlugins } from '../../src/coredns/plugin-cfg.js';
 import { COREDNS_VERSIONS } from '../../src/coredns/versions.js';
@@ -145,6 +147,16 @@ describe('CoreDNS routing model: plugins', () => {
       "block \".\": 'rewrite' rewrites query names before the plugins below see them; not modelled",
       "block \".\": plugin 'mystery' is not in CoreDNS's default build; not modelled (assumed not to answer)",
     ]);
+  });
+
+  it('follows snippets at any depth, reads a snippet defined after the block as a file, and refuses past the expansion bound', () => {
+    expect(keyOf(snippetChain(200, 'forward . 9.9.9.9'), 'example.com')).toBe('servers(9.9.9.9:53)');
+    const late = coreDnsRouting('. {\n    import later\n}\n(later) {\n    forward . 9.9.9.9\n}\n');
+    expect(destinationKey(late.route('example.com').destination)).toBe('refused');
+    expect(late.notes).toEqual(["block \".\": 'import later' (a file or glob) is not modelled"]);
+    const error = thrown(() => coreDnsRouting(fanOutCorefile(6, 10)));
+    expect(error).toBeInstanceOf(CorefileExpansionError);
+    expect(error).toMatchObject({ code: 'expansion-limit', position: { line: 10, column: 5 } });
   });
 
   it('takes a parsed model too, and throws CorefileSyntaxError for text CoreDNS cannot parse', () => {

@@ -335,10 +335,11 @@ export function moveToLoopback(text: string, plan: LoopbackPlan): LoopbackCorefi
       }
     }
   });
+  const snippetNames = new Set(corefile.items.flatMap((item) => (item.kind === 'snippet' ? [item.name] : [])));
   for (const item of items) {
     if (item.kind === 'server-block' || item.kind === 'snippet') {
       for (const directive of item.directives) {
-        if (directive.name === 'import' && !corefile.items.some((other) => other.kind === 'snippet' && other.name === directive.arguments[0])) {
+        if (directive.name === 'import' && !snippetNames.has(directive.arguments[0] ?? '')) {
           throw new NotLoopbackSafeError(`import '${directive.arguments[0] ?? ''}' is not a snippet of this Corefile`);
         }
       }
