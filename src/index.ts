@@ -82,8 +82,10 @@ export type {
   CoreDnsImageReference,
   CoreDnsReleaseMapping,
   CoreDnsReleaseNotice,
+  CoreDnsReleaseInput,
   CoreDnsReleaseNoticeCode,
   CoreDnsReleaseResult,
+  ResolvedCoreDnsRelease,
   UnresolvedCoreDnsReleaseCode,
 } from './coredns/resolve-release.js';
 export { coreDnsOptionAvailability, coreDnsPluginAvailability } from './coredns/availability.js';

@@ -11,7 +11,10 @@ import { inetAton } from '../kubedns/dnsmasq-options.js';
 import type { FederationEntry, KubeDnsConfig, KubeDnsReading, StubDomainEntry, ValueEntry } from '../kubedns/read-kube-dns-config.js';
 import { coreDnsFeatures, noDenialCaching } from '../coredns/features.js';
 import type { CoreDnsFeatures, NoDenialCaching } from '../coredns/features.js';
+import { coreDnsReleaseOf } from '../coredns/resolve-release.js';
+import type { CoreDnsReleaseInput } from '../coredns/resolve-release.js';
 import { NEWEST_COREDNS_VERSION } from '../coredns/versions.js';
+import { releaseDiagnostics } from '../diagnostics/release-notices.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
 import { KUBERNETES_DEFAULT_REVERSE_ZONES, kubernetesDefaultMainBlock } from '../coredns/kubernetes-default-corefile.js';
 import type { DefaultDirective } from '../coredns/kubernetes-default-corefile.js';
@@ -33,8 +36,13 @@ import type { DeploymentPlan, DeploymentServer } from './deployment-flags.js';
 export const DEFAULT_CLUSTER_DOMAIN = 'cluster.local';
 
 export interface TranslateOptions {
-  /** Target CoreDNS release (default: the newest the package knows). */
-  readonly coredns?: string;
+  /**
+   * Target CoreDNS release (default: the newest the package knows), in the grammar `migrate` reads
+   * (`1.8.7`, `v1.8.7-eksbuild.3`, an image reference, newer than known: see
+   * {@link resolveCoreDnsRelease}), or a release it resolved. How the text was read is reported as
+   * `release-resolved` and `release-assumed` diagnostics.
+   */
+  readonly coredns?: CoreDnsReleaseInput;
   /** The cluster domain (default `cluster.local`). */
   readonly clusterDomain?: string;
   /** The kube-dns version whose validation rules apply (default: the newest known). */
@@ -181,8 +189,8 @@ function kubeDnsVersionOfImage(image: string | undefined): string | undefined {
 type PlanFor = (features: CoreDnsFeatures, kubeDnsVersion: string) => { readonly plan: DeploymentPlan; readonly clusterDomain: string };
 
 function translateWithPlan(data: ConfigMapData | null, options: TranslateOptions, planFor: PlanFor): TranslationResult {
-  const coredns = options.coredns ?? NEWEST_COREDNS_VERSION;
-  const features = coreDnsFeatures(coredns);
+  const release = coreDnsReleaseOf(options.coredns ?? NEWEST_COREDNS_VERSION);
+  const features = coreDnsFeatures(release.version);
   checkTranslateOptions(options);
   // `let`: released once planned (below), so that a large reading is not kept alongside the model.
   let reading: KubeDnsReading | undefined = readKubeDnsConfig(data, options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion });
@@ -192,7 +200,7 @@ function translateWithPlan(data: ConfigMapData | null, options: TranslateOptions
   // translating it as written would switch on stub domains that were not in effect.
   const validationErrors = reading.diagnostics.filter((entry) => isValidation(entry) || entry.code === 'federations-json').length;
   const forced = options.force === true;
-  const diagnostics: Diagnostic[] = reading.diagnostics.map((entry) => (forced && isValidation(entry) ? { ...entry, severity: 'warning' } : entry));
+  const diagnostics: Diagnostic[] = [...releaseDiagnostics('coredns', release), ...reading.diagnostics.map((entry): Diagnostic => (forced && isValidation(entry) ? { ...entry, severity: 'warning' } : entry))];
   if (reading.diagnostics.some((entry) => entry.code === 'json-syntax' || entry.code === 'json-type' || entry.code === 'federations-format')) {
     // What kube-dns could not even read cannot be translated, forced or not.
     return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns: features.version };

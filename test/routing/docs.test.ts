@@ -5,8 +5,8 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'rolldown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCheck } from '../../src/cli/commands/check.js';
-import { runExplain } from '../../src/cli/commands/explain.js';
+import { runCheck } from '../support/commands.js';
+import { runExplain } from '../support/commands.js';
 import { memoryIo } from '../support/memory-io.js';
 
 /**
