@@ -10,11 +10,12 @@ import type { CommandContext } from '../command.js';
 import { readCorefileSource } from '../corefile-source.js';
 import { usingCorefile } from '../errors.js';
 import type { CliIo } from '../io.js';
-import { release, text } from '../options.js';
+import { flag, release, text } from '../options.js';
 import { INPUT_LIMITS, readSource } from '../read-source.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 
 export const LINT_HELP = `Usage: kube-dns-to-coredns lint [--coredns VERSION] [--plugin-cfg FILE | --plugins LIST] [-o text|json] [FILE|-]
+       kube-dns-to-coredns lint --batch [--coredns VERSION] [--plugin-cfg FILE | --plugins LIST] [FILE|-]
 
 Check a CoreDNS Corefile against a CoreDNS release: plugins and options that release
 does not have (yet or any more), forward destinations it cannot use, more than 15
@@ -36,6 +37,12 @@ Options:
                        built from (NAME:PACKAGE lines, # comments); default: the release's own
   --plugins LIST       the same, as comma-separated directive names (e.g. errors,forward,alias)
   -o, --output FORMAT  text (default) or json: {file, coredns, ok, diagnostics}
+  --batch              FILE (or standard input) holds one Corefile per line, as JSON:
+                       {"id", "corefile", "coredns"} and optionally "plugins" (a list of
+                       directive names; the options above are the defaults of lines without
+                       them); one JSON result line per input line, in order: {id, coredns,
+                       ok, diagnostics} or {id, ok: false, stage, error}; a summary on
+                       stderr; exit 0
   -q, --quiet          warnings and errors only: no infos, notes or summaries
   --verbose            each diagnostic followed by its code's hint
   --out FILE           write the output to FILE, only on success (see the main --help)
@@ -59,6 +66,7 @@ const options = {
   coredns: release(),
   'plugin-cfg': text(),
   plugins: text(),
+  batch: flag(),
 } as const;
 
 /**
@@ -78,6 +86,12 @@ export const lintCommand = defineCommand({
 async function runLint(context: CommandContext<typeof options, 'text' | 'json'>): Promise<number> {
   const { io, options: values, report } = context;
   const plugins = await customBuildPlugins(pluginsArg(values['plugin-cfg'], values.plugins), io);
+  if (values.batch) {
+    if (context.given.has('output')) throw new UsageError('lint: --batch writes one JSON result line per Corefile; it takes no --output');
+    // Loaded only for a batch: a single lint does not pay for the batch loop.
+    const { runLintBatch } = await import('../corefile-batch.js');
+    return runLintBatch(context.positionals[0], io, { coredns: values.coredns ?? NEWEST_COREDNS_VERSION, plugins });
+  }
   const source = await readCorefileSource(context.positionals[0], io);
   const linted = usingCorefile(source, (corefile) => {
     const lintOptions = { coredns: values.coredns ?? NEWEST_COREDNS_VERSION, filename: source.name };
