@@ -1,4 +1,4 @@
-import { readConfigMap } from '../configmap/read-configmap.js';
+import type { readConfigMap } from '../configmap/read-configmap.js';
 import type { SourcePosition } from '../util/source-position.js';
 import { formatAt } from '../util/source-position.js';
 import type { CliIo } from './io.js';
@@ -11,7 +11,10 @@ import { UsageError } from './usage-error.js';
  */
 export async function readCorefileSource(path: string | undefined, io: CliIo, preferredNames: readonly string[] = ['coredns']): Promise<CorefileSourceText> {
   const { name, text } = await readSource(path, io, INPUT_LIMITS.corefile);
-  return corefileSource(text, name, preferredNames);
+  if (!CONFIGMAP_HINT.test(text)) return plainCorefile(text, name);
+  // The YAML reader (js-yaml) is loaded only for a ConfigMap: a Corefile does not pay for it.
+  const { readConfigMap: read } = await import('../configmap/read-configmap.js');
+  return configMapSource(read, text, name, preferredNames);
 }
 
 export interface CorefileSourceText {
@@ -29,10 +32,14 @@ export interface CorefileSourceText {
 /** A line that only a YAML or JSON ConfigMap starts with, never a Corefile. */
 const CONFIGMAP_HINT = /^[ \t]*(?:---[ \t]*$|"?(?:apiVersion|kind|metadata|data|Corefile)"?[ \t]*:|\{[ \t]*"(?:apiVersion|kind|metadata|data|Corefile)"[ \t]*:)/m;
 
-/** The Corefile text in `text`: the text itself, or the `Corefile` entry of a ConfigMap. */
-function corefileSource(text: string, filename: string, preferredNames: readonly string[]): CorefileSourceText {
-  if (!CONFIGMAP_HINT.test(text)) return { name: filename, corefile: text, locate: (position, message) => formatAt(filename, position, message) };
-  const { data, name, object } = readConfigMap(text, { filename, preferredNames: [...preferredNames] });
+/** A Corefile given as itself. */
+function plainCorefile(text: string, filename: string): CorefileSourceText {
+  return { name: filename, corefile: text, locate: (position, message) => formatAt(filename, position, message) };
+}
+
+/** The `Corefile` entry of the ConfigMap in `text`. */
+function configMapSource(read: typeof readConfigMap, text: string, filename: string, preferredNames: readonly string[]): CorefileSourceText {
+  const { data, name, object } = read(text, { filename, preferredNames: [...preferredNames] });
   const corefile = data['Corefile'];
   if (corefile === undefined) {
     const keys = Object.keys(data);
