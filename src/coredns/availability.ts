@@ -15,7 +15,7 @@
  * Pure data and functions: no Node APIs.
  */
 import { ALL_PLUGIN_NAMES, compiledPlugin, pluginHistory } from './plugin-cfg.js';
-import { optionArgumentsAt, optionSyntax, OPTIONS_WITH_SYNTAX, PLUGIN_SYNTAX, pluginSyntax } from './plugin-syntax.js';
+import { optionArgumentsAt, optionSyntax, OPTIONS_WITH_SYNTAX, pluginSyntax } from './plugin-syntax.js';
 import type { PluginHistory } from './plugin-cfg.js';
 import type { ArgumentShape, Era } from './plugin-syntax.js';
 import { COREDNS_RELEASE_SPAN, isCoreDnsVersionAtLeast, NEWEST_COREDNS_VERSION, OLDEST_COREDNS_VERSION, parseCoreDnsVersion } from './versions.js';
@@ -262,23 +262,32 @@ interface OptionTimeline {
 
 /**
  * Option timelines, read from the one table of plugin syntax (plugin-syntax.ts), keyed
- * `plugin option`; made on first use, not when the module loads.
+ * `plugin option`; each made the first time it is asked for (not the whole table when the
+ * module loads: a single migration asks for a handful).
  */
-let OPTIONS: ReadonlyMap<string, OptionTimeline> | undefined;
+const OPTIONS = new Map<string, OptionTimeline>();
 
-const optionTimelines = (): ReadonlyMap<string, OptionTimeline> => (OPTIONS ??= new Map(
-  Object.entries(PLUGIN_SYNTAX).flatMap(([plugin, syntax]) =>
-    Object.entries(syntax.options).map(([option, facts]): [string, OptionTimeline] => {
-      let timeline: OptionTimeline = { since: facts.since, evidence: facts.evidence };
-      if (facts.confirmedFrom === true) timeline = { ...timeline, confirmedFrom: true };
-      if (facts.deprecatedIn !== undefined) timeline = { ...timeline, deprecatedIn: facts.deprecatedIn };
-      if (facts.removedIn !== undefined) timeline = { ...timeline, removedIn: facts.removedIn };
-      if (facts.replacement !== undefined) timeline = { ...timeline, replacement: facts.replacement };
-      if (facts.caveats !== undefined) timeline = { ...timeline, caveats: facts.caveats };
-      return [`${plugin} ${option}`, timeline];
-    }),
-  ),
-));
+function optionTimeline(plugin: string, option: string, key: string): OptionTimeline | undefined {
+  let timeline = OPTIONS.get(key);
+  if (timeline === undefined) {
+    // Only options of the table are kept (bounded); any other name is asked of the table again.
+    const facts = optionSyntax(plugin, option);
+    if (facts === undefined) return undefined;
+    timeline = timelineOf(facts);
+    OPTIONS.set(key, timeline);
+  }
+  return timeline;
+}
+
+function timelineOf(facts: NonNullable<ReturnType<typeof optionSyntax>>): OptionTimeline {
+  let timeline: OptionTimeline = { since: facts.since, evidence: facts.evidence };
+  if (facts.confirmedFrom === true) timeline = { ...timeline, confirmedFrom: true };
+  if (facts.deprecatedIn !== undefined) timeline = { ...timeline, deprecatedIn: facts.deprecatedIn };
+  if (facts.removedIn !== undefined) timeline = { ...timeline, removedIn: facts.removedIn };
+  if (facts.replacement !== undefined) timeline = { ...timeline, replacement: facts.replacement };
+  if (facts.caveats !== undefined) timeline = { ...timeline, caveats: facts.caveats };
+  return timeline;
+}
 
 function optionAvailability(timeline: OptionTimeline, version: CoreDnsVersion): Availability {
   const evidence = timeline.evidence;
@@ -366,7 +375,7 @@ export function coreDnsOptionAvailability(plugin: string, option: string, versio
   const parsed = parseCoreDnsVersion(version);
   if (plugin === 'kubernetes' && option === 'upstream') return kubernetesUpstreamAvailability(parsed);
   const key = `${plugin} ${option}`;
-  const timeline = optionTimelines().get(key);
+  const timeline = optionTimeline(plugin, option, key);
   if (timeline === undefined) return { status: 'unknown', evidence: pluginSyntax(plugin) === undefined ? NO_FACTS : `${NO_OPTION} ${plugin} (${pluginSyntax(plugin)?.evidence ?? ''})` };
   // Kept per release like the plugin answers (bounded by the options table).
   const byName = memoFor(OPTION_MEMO, parsed);
