@@ -218,11 +218,13 @@ if (wanted('batch')) {
     console.error('  batch not measured: this build has no `migrate --batch`');
   } else {
     const corefiles = Array.from({ length: 1000 }, (_, index) => withStubBlocks(index % 4).replace('cluster.local', `cluster-${index}.local`));
-    const batch = file('batch-1000.jsonl', corefiles.map((corefile, index) => JSON.stringify({ id: `cluster-${index}`, corefile, from: '1.6.7', to: '1.11.3' })).join('\n') + '\n');
+    const lines = (fields) => `${corefiles.map((corefile, index) => JSON.stringify({ id: `cluster-${index}`, corefile, ...fields })).join('\n')}\n`;
+    const batch = file('batch-1000.jsonl', lines({ from: '1.6.7', to: '1.11.3' }));
+    const lintLines = file('lint-batch-1000.jsonl', lines({ coredns: '1.11.3' }));
     const one = file('one-of-1000.Corefile', corefiles[3]);
     const commands = {
       batch: { argv: ours('migrate', '--batch', batch), count: 1 },
-      lintBatch: { argv: ours('lint', '--batch', batch), count: 1 },
+      lintBatch: { argv: ours('lint', '--batch', lintLines), count: 1 },
     };
     // 1,000 runs of the peer are one sample (the loop of K runs is what a fleet without batch does).
     if (peer.path !== undefined) commands.peer = { argv: theirs('migrate', ...migrateArgs, '--corefile', one), count: 1000 };
