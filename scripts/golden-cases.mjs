@@ -58,6 +58,14 @@ export function goldenCases(root) {
       cases.push({ name: `deployment/${stem} @${version}`, args: ['--coredns', version], input: join(deployments, file), expected: join(deployments, stem, `coredns-${version}.expected`) });
     }
   }
+  // Platforms (docs/platforms.md): ConfigMaps written back, coredns-custom overlays. Each case's
+  // first `# options:` line holds the whole command line before FILE.
+  const platform = join(root, 'golden', 'platform');
+  for (const file of readdirSync(platform, { recursive: true }).filter((name) => name.endsWith('.yaml')).sort()) {
+    const input = join(platform, file);
+    const options = /^# options:(.*)$/m.exec(readFileSync(input, 'utf8'))?.[1]?.trim() ?? '';
+    cases.push({ name: `platform/${file}`, args: options === '' ? [] : options.split(/\s+/), input, expected: input.replace(/\.yaml$/, '.expected') });
+  }
   const lint = join(root, 'golden', 'lint');
   for (const file of readdirSync(lint).filter((name) => name.endsWith('.Corefile')).sort()) {
     const input = join(lint, file);

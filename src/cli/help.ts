@@ -9,6 +9,8 @@ export const MAIN_HELP = `Usage:
   kube-dns-to-coredns --node-local-dns RELEASE --local-ip IP[,IP] --upstream-ip IP [FILE|-]
   kube-dns-to-coredns fmt [FILE|-]  |  fmt --check [FILE|-]...
   kube-dns-to-coredns lint [--coredns VERSION] [FILE|-]
+  kube-dns-to-coredns lint --platform aks|k3s|k3s-legacy | --base FILE [CUSTOM|-]
+  kube-dns-to-coredns compose --platform aks|k3s|k3s-legacy | --base FILE [CUSTOM|-]
   kube-dns-to-coredns migrate --from VERSION --to VERSION [FILE|-]
   kube-dns-to-coredns check --kube-dns FILE --corefile FILE [--cluster-domain DOMAIN]
   kube-dns-to-coredns explain NAME --kube-dns FILE [--corefile FILE] [--namespace NS]
@@ -24,7 +26,9 @@ than kube-system/kube-dns is translated with a warning.
 Commands:
   (none)     translate FILE
   fmt        print a Corefile in canonical form ('fmt --help')
-  lint       check a Corefile against a CoreDNS release ('lint --help')
+  lint       check a Corefile against a CoreDNS release, or a coredns-custom overlay as it
+             composes with a platform's base Corefile ('lint --help')
+  compose    print the Corefile a coredns-custom overlay and its base make ('compose --help')
   migrate    rewrite a Corefile for another CoreDNS release ('migrate --help')
   check      compare who answers each name under kube-dns and under a Corefile; with
              --node-local-dns, the pre-flight or the two-tier check ('check --help')
@@ -35,7 +39,11 @@ an explanation where that is impossible.
   --coredns VERSION          target CoreDNS release (default: the newest known, ${NEWEST_COREDNS_VERSION})
   --cluster-domain DOMAIN    the cluster domain (default: cluster.local); alias --dns-domain
   -o, --output FORMAT        corefile (default), configmap (a CoreDNS ConfigMap for
-                             'kubectl apply'), or json ({corefile, coredns, diagnostics})
+                             'kubectl apply'), json ({corefile, coredns, diagnostics}),
+                             eks-addon (the EKS CoreDNS add-on's configurationValues:
+                             {"corefile": …}), helm-values (the CoreDNS Helm chart's
+                             servers: values), or coredns-custom with --platform
+                             aks|k3s|k3s-legacy (the overlay for that platform's base)
   --merge FILE               merge into an existing Corefile (or CoreDNS ConfigMap): add or
                              update the stub blocks and the main block's upstream, keep
                              everything else; a block it would have to rewrite is a conflict

@@ -23,4 +23,5 @@ export const COMMANDS: readonly CommandEntry[] = [
   entry('migrate', async () => (await import('./commands/migrate.js')).migrateCommand),
   entry('check', async () => (await import('./commands/check.js')).checkCommand),
   entry('explain', async () => (await import('./commands/explain.js')).explainCommand),
+  entry('compose', async () => (await import('./commands/compose.js')).composeCommand),
 ];

@@ -14,6 +14,7 @@
  *
  * Pure data and functions: no Node APIs.
  */
+import { checkArgument } from '../errors/arguments.js';
 import { ALL_PLUGIN_NAMES, compiledPlugin, pluginHistory } from './plugin-cfg.js';
 import { optionArgumentsAt, optionSyntax, OPTIONS_WITH_SYNTAX, pluginSyntax } from './plugin-syntax.js';
 import type { PluginHistory } from './plugin-cfg.js';
@@ -192,6 +193,8 @@ function historyOf(name: string): PluginHistory | undefined {
  * @throws {UnknownCoreDnsVersionError} when `version` is not a known release.
  */
 export function coreDnsPluginAvailability(plugin: string, version: string): Availability {
+  checkArgument('coreDnsPluginAvailability', 'plugin', plugin, 'string');
+  checkArgument('coreDnsPluginAvailability', 'version', version, 'string');
   const parsed = parseCoreDnsVersion(version);
   // Lint and migrate ask this once per directive: the answer of a known plugin is kept per
   // release (bounded: releases × plugin names), frozen since it is shared.
@@ -372,6 +375,9 @@ export function kubernetesUpstreamAddressesOptionalFrom(): CoreDnsVersion {
  * @throws {UnknownCoreDnsVersionError} when `version` is not a known release.
  */
 export function coreDnsOptionAvailability(plugin: string, option: string, version: string): Availability {
+  checkArgument('coreDnsOptionAvailability', 'plugin', plugin, 'string');
+  checkArgument('coreDnsOptionAvailability', 'option', option, 'string');
+  checkArgument('coreDnsOptionAvailability', 'version', version, 'string');
   const parsed = parseCoreDnsVersion(version);
   if (plugin === 'kubernetes' && option === 'upstream') return kubernetesUpstreamAvailability(parsed);
   const key = `${plugin} ${option}`;

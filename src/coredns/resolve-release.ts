@@ -10,6 +10,7 @@
  * Pure: no Node APIs.
  */
 
+import { checkArgument } from '../errors/arguments.js';
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import {
   compareCoreDnsVersions,
@@ -184,6 +185,7 @@ function neighbours(base: string): CoreDnsVersion[] {
  * Never throws for bad input: a refusal is `{ ok: false, error }`.
  */
 export function resolveCoreDnsRelease(text: string): CoreDnsReleaseResult {
+  checkArgument('resolveCoreDnsRelease', 'text', text, 'string');
   const refuse = (code: UnresolvedCoreDnsReleaseCode, detail: string, candidates: readonly CoreDnsVersion[] = []): CoreDnsReleaseResult => ({
     ok: false,
     error: new UnresolvedCoreDnsReleaseError(text, code, detail, candidates),

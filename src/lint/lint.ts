@@ -1,3 +1,4 @@
+import { checkArgument, checkCorefileModel } from '../errors/arguments.js';
 import type { CorefileWarning } from '../corefile/errors.js';
 import type { Corefile, Directive } from '../corefile/model.js';
 import { parseCorefile } from '../corefile/parser.js';
@@ -76,6 +77,8 @@ export interface LintResult {
  * @throws {UnresolvedCoreDnsReleaseError} when `options.coredns` names no known release.
  */
 export function lintCorefile(text: string, options: LintOptions = {}): LintResult {
+  checkArgument('lintCorefile', 'text', text, 'string');
+  checkArgument('lintCorefile', 'options', options, 'object?');
   const release = coreDnsReleaseOf(options.coredns ?? NEWEST_COREDNS_VERSION);
   const { corefile, warnings } = parseCorefile(text, { filename: options.filename ?? 'Corefile', tokenPositions: true });
   return lintParsedCorefile(corefile, options.plugins === undefined ? { coredns: release, warnings } : { coredns: release, plugins: options.plugins, warnings });
@@ -86,6 +89,9 @@ export function lintCorefile(text: string, options: LintOptions = {}): LintResul
  * argument and key positions); nodes without one are reported at line 1, column 1.
  */
 export function lintParsedCorefile(corefile: Corefile, options: LintModelOptions = {}): LintResult {
+  checkArgument('lintParsedCorefile', 'corefile', corefile, 'object');
+  checkCorefileModel('lintParsedCorefile', 'corefile', corefile);
+  checkArgument('lintParsedCorefile', 'options', options, 'object?');
   const release = coreDnsReleaseOf(options.coredns ?? NEWEST_COREDNS_VERSION);
   const features = coreDnsFeatures(release.version);
   const context = new LintContext(features, pluginBuild(features.version, options.plugins));

@@ -1,3 +1,4 @@
+import { checkArgument, checkOptions } from '../errors/arguments.js';
 import type { ConfigMapData } from '../configmap/config-map-data.js';
 import type { Corefile, Directive, ServerBlock } from '../corefile/model.js';
 import { classifyToken } from '../corefile/printer.js';
@@ -111,6 +112,7 @@ interface PlannedStub {
  * says so): its dnsmasq ran with `--no-negcache`, so the Corefile does not cache NXDOMAIN.
  */
 export function translateKubeDns(data: ConfigMapData | null, options: TranslateOptions = {}): TranslationResult {
+  checkArgument('translateKubeDns', 'options', options, 'object?');
   return translateWithPlan(data, options, (features, kubeDnsVersion) => ({ plan: stockDeploymentPlan(kubeDnsVersion, options.clusterDomain, features), clusterDomain: checkTranslateOptions(options) }));
 }
 
@@ -121,6 +123,8 @@ export function translateKubeDns(data: ConfigMapData | null, options: TranslateO
  * first; an error among them refuses the translation unless `force`.
  */
 export function translateKubeDnsInstall(install: KubeDnsInstall, options: TranslateOptions = {}): TranslationResult {
+  checkOptions('translateKubeDnsInstall', 'install', install, { configMap: 'object?', deployment: 'object?', service: 'object?', diagnostics: 'array' }, true);
+  checkArgument('translateKubeDnsInstall', 'options', options, 'object?');
   const clusterDnsIp = options.clusterDnsIp ?? install.service?.clusterIP;
   const imageVersion = options.kubeDnsVersion === undefined ? kubeDnsVersionOfImage(install.deployment?.kubedns?.image) : undefined;
   const effective: TranslateOptions = {

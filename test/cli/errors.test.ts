@@ -11,11 +11,12 @@ import { SelfCheckError } from '../../src/translate/self-check.js';
 import { TranslateOptionsError } from '../../src/translate/translate.js';
 import { memoryIo } from '../support/memory-io.js';
 import { thrown } from '../support/thrown.js';
+import { configMapYaml, coreDnsConfigMapYaml } from '../support/kube-dns-manifests.js';
 
-const KUBE_DNS = 'kind: ConfigMap\nmetadata:\n  name: kube-dns\n  namespace: kube-system\ndata:\n  upstreamNameservers: \'["8.8.8.8"]\'\n';
+const KUBE_DNS = configMapYaml({ upstreamNameservers: '["8.8.8.8"]' }, { metadata: 'block', apiVersion: false });
 const COREFILE = '.:53 {\n    forward . 8.8.8.8\n}\n';
 const BROKEN_COREFILE = '.:53 {\n    forward . 8.8.8.8 }\n';
-const COREDNS_CONFIGMAP = 'kind: ConfigMap\nmetadata:\n  name: coredns\ndata:\n  Corefile: |\n    .:53 {\n        forward . 8.8.8.8 }\n';
+const COREDNS_CONFIGMAP = coreDnsConfigMapYaml(BROKEN_COREFILE, { namespace: null, apiVersion: false });
 const STACK_LINE = /\n\s+at /;
 
 async function run(args: readonly string[], files: Record<string, string>, stdin?: string) {
