@@ -32,7 +32,10 @@ an explanation where that is impossible.
   --coredns VERSION          target CoreDNS release (default: the newest known, 1.14.7)
   --cluster-domain DOMAIN    the cluster domain (default: cluster.local); alias --dns-domain
   -o, --output FORMAT        corefile (default), configmap (a CoreDNS ConfigMap for
-                             'kubectl apply'), or json ({corefile, coredns, diagnostics})
+                             'kubectl apply'), json ({corefile, coredns, diagnostics}), or
+                             install: the whole CoreDNS install (ServiceAccount, RBAC,
+                             ConfigMap, Deployment, the kube-dns Service kept as it is)
+  --image REF                with -o install: the CoreDNS image to run (a mirror)
   --merge FILE               merge into an existing Corefile (or CoreDNS ConfigMap): add or
                              update the stub blocks and the main block's upstream, keep
                              everything else; a block it would have to rewrite is a conflict
@@ -79,6 +82,7 @@ or unreadable input.
 Examples:
   kubectl -n kube-system get configmap kube-dns -o yaml | kube-dns-to-coredns --coredns 1.8.0
   kube-dns-to-coredns -o configmap kube-dns.yaml | kubectl apply -f -
+  kube-dns-to-coredns --coredns 1.14.7 -o install kube-dns.yaml > coredns-install.yaml
   kube-dns-to-coredns --kubeadm v1.19.4 --dns-domain corp.internal kube-dns.yaml
   kube-dns-to-coredns --kubeadm 1.15 --batch fleet.jsonl > results.jsonl
   kube-dns-to-coredns --node-local-dns 1.26.7 --local-ip 169.254.20.10,10.96.0.10 --upstream-ip 10.96.0.20 kube-dns.yaml

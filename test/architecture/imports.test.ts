@@ -67,6 +67,8 @@ const allowedFloors: Record<string, readonly string[]> = {
   routing: ['coredns', 'dns', 'corefile', 'kubedns', 'configmap', 'translate', 'diagnostics', 'errors', 'util'],
   migrate: ['lint', 'kubeadm', 'coredns', 'dns', 'corefile', 'diagnostics', 'errors', 'util'],
   nodelocal: ['routing', 'lint', 'kubedns', 'dns', 'corefile', 'configmap', 'coredns', 'diagnostics', 'errors', 'util'],
+  // The CoreDNS install and the cut-over plan: above the translator, beside routing and lint (the plan's pre-flight).
+  install: ['routing', 'lint', 'translate', 'kubedns', 'dns', 'corefile', 'configmap', 'coredns', 'diagnostics', 'errors', 'util'],
 };
 
 const folderOf = (module: string): string => (module.includes('/') ? module.slice(0, module.indexOf('/')) : '.');

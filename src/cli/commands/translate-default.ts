@@ -1,9 +1,9 @@
 import { renderCoreDnsConfigMap } from '../../configmap/write-configmap.js';
-import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
 import { mergeTranslation } from '../../translate/merge.js';
 import { checkTranslateOptions, translateKubeDns, translateKubeDnsInstall } from '../../translate/translate.js';
 import type { TranslateOptions, TranslationResult } from '../../translate/translate.js';
 import { readCorefileSource } from '../corefile-source.js';
+import { writeDiagnostics } from '../write-diagnostics.js';
 import type { CorefileSourceText } from '../corefile-source.js';
 import { batchItemFailure, usingCorefile } from '../errors.js';
 import type { CliIo } from '../io.js';
@@ -11,7 +11,7 @@ import { ExitCode, UsageError } from '../usage-error.js';
 import { readKubeDnsInstallInput } from './install-input.js';
 import type { TranslateArguments } from './translate-input.js';
 
-const OUTPUT_FORMATS = ['corefile', 'configmap', 'json'] as const;
+const OUTPUT_FORMATS = ['corefile', 'configmap', 'json', 'install'] as const;
 type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** The default translator (docs/cli.md): kube-dns semantics to a Corefile for a target CoreDNS. */
@@ -20,6 +20,14 @@ export async function runDefaultMode(args: TranslateArguments, io: CliIo): Promi
   // Once, before any input is read: with --batch a bad option would otherwise fail every line.
   checkTranslateOptions(options);
   const output = outputFormat(args.output);
+  if (args.image !== undefined && output !== 'install') throw new UsageError('--image belongs to -o install');
+  if (output === 'install') {
+    if (args.batch) throw new UsageError('-o install works on one install, not with --batch');
+    if (args.merge !== undefined) throw new UsageError('-o install writes the whole CoreDNS install; --merge edits an existing Corefile (use one or the other)');
+    const install = await readKubeDnsInstallInput(args.file, { deployment: args.deploymentFile, service: args.serviceFile }, args.name, io);
+    const { runInstallOutput } = await import('./install-output.js');
+    return runInstallOutput(install, { ...options, ...(args.image === undefined ? {} : { image: args.image }) }, io);
+  }
   if (args.batch) {
     if (args.merge !== undefined) throw new UsageError('--merge works on one ConfigMap, not with --batch');
     if (args.deploymentFile !== undefined || args.serviceFile !== undefined) throw new UsageError('--kube-dns-deployment and --kube-dns-service work on one install, not with --batch');
@@ -52,22 +60,6 @@ function report(translation: TranslationResult, output: OutputFormat, io: CliIo)
     return ExitCode.failed;
   }
   return ExitCode.ok;
-}
-
-/** Lines are written in chunks of about this many characters, not one `write` (a system call) each. */
-const DIAGNOSTIC_CHUNK_CHARACTERS = 48 * 1024;
-
-/** One line per diagnostic on stderr; a refused ConfigMap of thousands of domains has thousands. */
-function writeDiagnostics(translation: TranslationResult, io: CliIo): void {
-  let chunk = '';
-  for (const entry of translation.diagnostics) {
-    chunk += `${formatDiagnostic(entry)}\n`;
-    if (chunk.length >= DIAGNOSTIC_CHUNK_CHARACTERS) {
-      io.stderr.write(chunk);
-      chunk = '';
-    }
-  }
-  if (chunk !== '') io.stderr.write(chunk);
 }
 
 function translateOptions(args: TranslateArguments): TranslateOptions {

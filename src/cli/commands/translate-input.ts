@@ -29,6 +29,8 @@ export interface TranslateArguments {
   readonly deploymentFile: string | undefined;
   /** `--kube-dns-service FILE`: the kube-dns Service. */
   readonly serviceFile: string | undefined;
+  /** `--image REF` of `-o install`: the CoreDNS image to run. */
+  readonly image?: string | undefined;
 }
 
 /**

@@ -13,7 +13,7 @@ import type { TranslateArguments } from './translate-input.js';
  */
 
 /** Options of the default translator that `--kubeadm` and `--node-local-dns` do not take. */
-const DEFAULT_MODE_ONLY = ['coredns', 'output', 'drop-federations', 'force', 'kube-dns-version', 'cluster-dns-ip', 'merge', 'kube-dns-deployment', 'kube-dns-service'] as const;
+const DEFAULT_MODE_ONLY = ['coredns', 'output', 'drop-federations', 'force', 'kube-dns-version', 'cluster-dns-ip', 'merge', 'kube-dns-deployment', 'kube-dns-service', 'image'] as const;
 /** Options of `--node-local-dns` only. */
 const NODE_LOCAL_ONLY = ['local-ip', 'upstream-ip', 'node-local-dns-base', 'port'] as const;
 
@@ -68,6 +68,7 @@ export async function runTranslate(argv: readonly string[], io: CliIo): Promise<
     clusterDnsIp: values['cluster-dns-ip'],
     deploymentFile: values['kube-dns-deployment'],
     serviceFile: values['kube-dns-service'],
+    image: values.image,
   };
   if (values.kubeadm !== undefined) {
     const { runKubeadmMode } = await import('./translate-kubeadm.js');
@@ -98,6 +99,7 @@ function parseTranslateArgs(argv: readonly string[]) {
       'cluster-dns-ip': { type: 'string' },
       'kube-dns-deployment': { type: 'string' },
       'kube-dns-service': { type: 'string' },
+      image: { type: 'string' },
       name: { type: 'string' },
       batch: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
