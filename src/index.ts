@@ -65,6 +65,10 @@ export type { TranslateOptions, TranslateOptionsErrorCode, TranslationResult } f
 export { SelfCheckError } from './translate/self-check.js';
 export type { SelfCheckErrorCode } from './translate/self-check.js';
 export { mergeTranslation } from './translate/merge.js';
+export { buildCoreDnsInstall, CoreDnsInstallInputError } from './install/install.js';
+export type { CoreDnsInstallInputErrorCode, CoreDnsInstallOptions, CoreDnsInstallResult, KubernetesObjectValue } from './install/install.js';
+export { InstallValidationError } from './install/validate-install.js';
+export type { InstallValidationErrorCode } from './install/validate-install.js';
 export type { MergeResult } from './translate/merge.js';
 export { renderCoreDnsConfigMap } from './configmap/write-configmap.js';
 

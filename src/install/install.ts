@@ -5,7 +5,7 @@
  * scheduling carried over) and the kube-dns Service as it is, so that the Service keeps its cluster
  * IP and its endpoints while CoreDNS pods join them. Validated before it is returned.
  */
-import { dump, load, loadAll } from 'js-yaml';
+import { dump, loadAll } from 'js-yaml';
 import type { CoreDnsVersion } from '../coredns/versions.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -51,7 +51,7 @@ export type CoreDnsInstallResult =
     };
 
 /** Why an install cannot be built from what was given. */
-export type CoreDnsInstallInputErrorCode = 'cluster-dns-ip-required' | 'cluster-dns-ip-conflict' | 'service-without-cluster-ip';
+export type CoreDnsInstallInputErrorCode = 'cluster-dns-ip-required' | 'cluster-dns-ip-conflict' | 'service-without-cluster-ip' | 'service-without-selector';
 
 export class CoreDnsInstallInputError extends KubeDnsToCoreDnsError {
   override readonly name = 'CoreDnsInstallInputError';
@@ -86,6 +86,9 @@ export function buildCoreDnsInstall(install: KubeDnsInstall, options: CoreDnsIns
   const serviceIp = install.service?.clusterIP;
   if (install.service !== undefined && serviceIp === undefined) {
     throw new CoreDnsInstallInputError('service-without-cluster-ip', `Service ${install.service.name ?? '(unnamed)'} has no cluster IP (headless): pods reach the cluster DNS at a cluster IP, so the install needs one`);
+  }
+  if (install.service !== undefined && Object.keys(record(record(install.service.object['spec'])['selector'])).length === 0) {
+    throw new CoreDnsInstallInputError('service-without-selector', `Service ${install.service.name ?? '(unnamed)'} has no selector: its endpoints are not chosen by pod labels, so CoreDNS pods would never join them (the install keeps the Service's selector; give the Service as the cluster has it)`);
   }
   if (serviceIp === undefined && options.clusterDnsIp === undefined) {
     throw new CoreDnsInstallInputError('cluster-dns-ip-required', 'the install keeps the kube-dns Service and its cluster IP: give the kube-dns Service in the input (kubectl get svc/kube-dns -o yaml) or --cluster-dns-ip');
@@ -131,7 +134,7 @@ const SERVER_METADATA = ['uid', 'resourceVersion', 'creationTimestamp', 'generat
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 /** An object as read, without what the API server wrote into it (status, uid, resourceVersion, …). */
-export function withoutServerFields(object: Json): Json {
+function withoutServerFields(object: Json): Json {
   const metadata: Mutable = { ...record(object['metadata']) };
   for (const field of SERVER_METADATA) delete metadata[field];
   const copy: Mutable = { ...object, metadata };
@@ -338,16 +341,9 @@ function probed(listener: HttpListener | undefined, plugin: string, probe: strin
  * The objects as YAML documents, in order; checked to load back to exactly the objects (the
  * Corefile as a literal block when YAML can hold it so).
  */
-export function renderInstallYaml(objects: readonly Json[]): string {
+function renderInstallYaml(objects: readonly Json[]): string {
   const text = objects.map((object) => `---\n${dump(object, { lineWidth: -1, noRefs: true })}`).join('');
   const back = loadAll(text, { maxAliases: 0 });
   if (JSON.stringify(back) !== JSON.stringify(objects)) throw new Error('internal error: the install YAML does not load back to its objects');
-  return text;
-}
-
-/** One object's YAML (a rollback file, say), checked like {@link renderInstallYaml}. */
-export function renderObjectYaml(object: Json): string {
-  const text = dump(object, { lineWidth: -1, noRefs: true });
-  if (JSON.stringify(load(text, { maxAliases: 0 })) !== JSON.stringify(object)) throw new Error('internal error: the YAML does not load back to its object');
   return text;
 }

@@ -31,7 +31,7 @@ const MASTER = 'node-role.kubernetes.io/master';
 const CONTROL_PLANE = 'node-role.kubernetes.io/control-plane';
 
 /** kubeadm's manifest changes that the install follows, oldest first. */
-export const KUBEADM_COREDNS_MANIFESTS: readonly KubeadmCoreDnsManifest[] = Object.freeze([
+const KUBEADM_COREDNS_MANIFESTS: readonly KubeadmCoreDnsManifest[] = Object.freeze([
   { kubernetes: '1.11', coredns: '1.1.3', imagePath: 'coredns', priorityClass: false, osLabel: undefined, controlPlaneTaints: [MASTER], preferredAntiAffinity: false, namedProbePorts: false },
   { kubernetes: '1.14', coredns: '1.3.1', imagePath: 'coredns', priorityClass: true, osLabel: 'beta.kubernetes.io/os', controlPlaneTaints: [MASTER], preferredAntiAffinity: false, namedProbePorts: false },
   { kubernetes: '1.18', coredns: '1.6.7', imagePath: 'coredns', priorityClass: true, osLabel: 'kubernetes.io/os', controlPlaneTaints: [MASTER], preferredAntiAffinity: false, namedProbePorts: false },
@@ -49,7 +49,7 @@ export function kubeadmManifestFor(coredns: CoreDnsVersion): KubeadmCoreDnsManif
 }
 
 /** The public registry of the Kubernetes project's images (k8s.gcr.io is frozen and redirects here). */
-export const PUBLIC_REGISTRY = 'registry.k8s.io';
+const PUBLIC_REGISTRY = 'registry.k8s.io';
 
 /** Registries that serve the Kubernetes project's own images: a kube-dns image from one of them is not a private mirror. */
 const PUBLIC_KUBERNETES_REGISTRIES: readonly string[] = ['registry.k8s.io', 'k8s.gcr.io', 'gcr.io/google_containers', 'gcr.io/google-containers', 'staging-k8s.gcr.io'];
