@@ -80,6 +80,11 @@ export function goldenCases(root) {
       cases.push({ name: `install/${stem} @${version}`, args: ['--coredns', version, '-o', 'install'], input, expected: join(installs, stem, `coredns-${version}.expected`) });
     }
   }
+  // cutover: the plan for the stock install, in each format.
+  const stockInstall = join(installs, 'stock-kube-dns-1.22.20.yaml');
+  for (const format of ['text', 'json', 'script']) {
+    cases.push({ name: `cutover/stock-kube-dns-1.22.20 -o ${format}`, args: ['cutover', '--coredns', '1.14.7', '-o', format], input: stockInstall, expected: join(installs, 'stock-kube-dns-1.22.20', `cutover-1.14.7-${format}.expected`) });
+  }
   const lint = join(root, 'golden', 'lint');
   for (const file of readdirSync(lint).filter((name) => name.endsWith('.Corefile')).sort()) {
     const input = join(lint, file);

@@ -68,6 +68,8 @@ export { mergeTranslation } from './translate/merge.js';
 export { buildCoreDnsInstall, CoreDnsInstallInputError } from './install/install.js';
 export type { CoreDnsInstallInputErrorCode, CoreDnsInstallOptions, CoreDnsInstallResult, KubernetesObjectValue } from './install/install.js';
 export { InstallValidationError } from './install/validate-install.js';
+export { formatCutoverJson, formatCutoverScript, formatCutoverText, planCutover } from './install/cutover.js';
+export type { CutoverFile, CutoverOptions, CutoverPlan, CutoverStep } from './install/cutover.js';
 export type { InstallValidationErrorCode } from './install/validate-install.js';
 export type { MergeResult } from './translate/merge.js';
 export { renderCoreDnsConfigMap } from './configmap/write-configmap.js';

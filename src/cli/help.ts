@@ -9,6 +9,7 @@ export const MAIN_HELP = `Usage:
   kube-dns-to-coredns migrate --from VERSION --to VERSION [FILE|-]
   kube-dns-to-coredns check --kube-dns FILE --corefile FILE [--cluster-domain DOMAIN]
   kube-dns-to-coredns explain NAME --kube-dns FILE [--corefile FILE] [--namespace NS]
+  kube-dns-to-coredns cutover --coredns VERSION INSTALL [-o text|json|script]
 
 Translate a kube-dns install into a CoreDNS Corefile: its ConfigMap (stubDomains,
 upstreamNameservers, federations) and, best, its Deployment and Service. FILE is what
@@ -26,6 +27,8 @@ Commands:
   check      compare who answers each name under kube-dns and under a Corefile; with
              --node-local-dns, the pre-flight or the two-tier check ('check --help')
   explain    show a pod's search-path candidates for a name and who answers each ('explain --help')
+  cutover    the switch from kube-dns to CoreDNS as ordered steps with their kubectl commands,
+             and the rollback ('cutover --help')
 
 Default translator: keeps what kube-dns did, for the CoreDNS version you run, and refuses with
 an explanation where that is impossible.

@@ -13,6 +13,7 @@ const SUBCOMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   migrate: async () => (await import('./commands/migrate.js')).runMigrate,
   check: async () => (await import('./commands/check.js')).runCheck,
   explain: async () => (await import('./commands/explain.js')).runExplain,
+  cutover: async () => (await import('./commands/cutover.js')).runCutover,
 };
 
 async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {

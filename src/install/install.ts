@@ -134,7 +134,7 @@ const SERVER_METADATA = ['uid', 'resourceVersion', 'creationTimestamp', 'generat
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 /** An object as read, without what the API server wrote into it (status, uid, resourceVersion, …). */
-function withoutServerFields(object: Json): Json {
+export function withoutServerFields(object: Json): Json {
   const metadata: Mutable = { ...record(object['metadata']) };
   for (const field of SERVER_METADATA) delete metadata[field];
   const copy: Mutable = { ...object, metadata };
@@ -341,7 +341,7 @@ function probed(listener: HttpListener | undefined, plugin: string, probe: strin
  * The objects as YAML documents, in order; checked to load back to exactly the objects (the
  * Corefile as a literal block when YAML can hold it so).
  */
-function renderInstallYaml(objects: readonly Json[]): string {
+export function renderInstallYaml(objects: readonly Json[]): string {
   const text = objects.map((object) => `---\n${dump(object, { lineWidth: -1, noRefs: true })}`).join('');
   const back = loadAll(text, { maxAliases: 0 });
   if (JSON.stringify(back) !== JSON.stringify(objects)) throw new Error('internal error: the install YAML does not load back to its objects');
