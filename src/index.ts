@@ -70,6 +70,9 @@ export type { CoreDnsInstallInputErrorCode, CoreDnsInstallOptions, CoreDnsInstal
 export { InstallValidationError } from './install/validate-install.js';
 export { formatCutoverJson, formatCutoverScript, formatCutoverText, planCutover } from './install/cutover.js';
 export type { CutoverFile, CutoverOptions, CutoverPlan, CutoverStep } from './install/cutover.js';
+export { compareProbe, formatVerifyReport, verifyProbes, verifyReport } from './verify/probes.js';
+export type { LiveAnswer, VerifyProbe, ProbeComparison, ProbeOptions, Verdict, VerifyReport } from './verify/probes.js';
+export type { DnsRecord, QueryType } from './verify/dns-wire.js';
 export type { InstallValidationErrorCode } from './install/validate-install.js';
 export type { MergeResult } from './translate/merge.js';
 export { renderCoreDnsConfigMap } from './configmap/write-configmap.js';

@@ -10,6 +10,7 @@ export const MAIN_HELP = `Usage:
   kube-dns-to-coredns check --kube-dns FILE --corefile FILE [--cluster-domain DOMAIN]
   kube-dns-to-coredns explain NAME --kube-dns FILE [--corefile FILE] [--namespace NS]
   kube-dns-to-coredns cutover --coredns VERSION INSTALL [-o text|json|script]
+  kube-dns-to-coredns verify --kube-dns INSTALL --old ADDR --new ADDR [--names FILE] [-o json]
 
 Translate a kube-dns install into a CoreDNS Corefile: its ConfigMap (stubDomains,
 upstreamNameservers, federations) and, best, its Deployment and Service. FILE is what
@@ -29,6 +30,8 @@ Commands:
   explain    show a pod's search-path candidates for a name and who answers each ('explain --help')
   cutover    the switch from kube-dns to CoreDNS as ordered steps with their kubectl commands,
              and the rollback ('cutover --help')
+  verify     ask a live kube-dns and a live CoreDNS the same names and compare the answers
+             ('verify --help')
 
 Default translator: keeps what kube-dns did, for the CoreDNS version you run, and refuses with
 an explanation where that is impossible.

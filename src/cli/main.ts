@@ -14,6 +14,7 @@ const SUBCOMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   check: async () => (await import('./commands/check.js')).runCheck,
   explain: async () => (await import('./commands/explain.js')).runExplain,
   cutover: async () => (await import('./commands/cutover.js')).runCutover,
+  verify: async () => (await import('./commands/verify.js')).runVerify,
 };
 
 async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {

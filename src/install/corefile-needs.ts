@@ -1,7 +1,7 @@
 /**
  * What a Corefile asks of the Pod that runs it: the ports it listens on (DNS server blocks,
  * `health`, `ready`, `prometheus`) and what its `kubernetes` plugin reads from the API, which
- * decides the ClusterRole (docs/reference/coredns-install.md).
+ * decides the ClusterRole (docs/reference/coredns-install.md §1).
  */
 import { coreDnsFeatures } from '../coredns/features.js';
 import { compareCoreDnsVersions } from '../coredns/versions.js';

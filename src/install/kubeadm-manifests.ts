@@ -1,6 +1,6 @@
 /**
  * What kubeadm's CoreDNS Deployment looked like, release by release: the base of the install
- * (docs/reference/coredns-install.md). Each row is the first kubeadm release whose manifest
+ * (docs/reference/coredns-install.md §2.2, §3.1). Each row is the first kubeadm release whose manifest
  * changed in a way the install follows; a target CoreDNS release takes the newest row whose
  * CoreDNS is not newer than itself (the oldest row below that).
  */

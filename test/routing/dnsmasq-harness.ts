@@ -127,6 +127,7 @@ export class Lab {
       exited,
       stop: () => stopProcess(child, exited),
       query: (name) => this.query(listen, port, name),
+      address: `${listen}:${port}`,
     };
     const deadline = Date.now() + START_TIMEOUT_MS;
     for (;;) {
@@ -203,6 +204,8 @@ export interface Dnsmasq {
   readonly exited: Promise<number | null>;
   stop(): Promise<void>;
   query(name: string): Promise<QueryResult>;
+  /** `ip:port` dnsmasq listens on. */
+  readonly address: string;
 }
 
 async function stopProcess(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
