@@ -1,6 +1,5 @@
 import dgram from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import dnsPacket from 'dns-packet';
 import { main } from '../../src/cli/main.js';
 import { parseCorefile, printCorefile } from '../../src/corefile/index.js';
 import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
@@ -25,12 +24,6 @@ const found = realCoreDnsDirectory();
 const skip = dnsmasq === undefined ? 'dnsmasq is not installed' : 'skip' in found ? found.skip : undefined;
 if (skip !== undefined) console.warn(`test/verify/verify-live.test.ts skipped: ${skip}`);
 
-interface Fake {
-  readonly ip: string;
-  readonly port: number;
-  readonly address: string;
-}
-
 describe.skipIf(skip !== undefined)('verify against real dnsmasq and real CoreDNS', () => {
   const lab = new Lab();
   let coredns: RealCoreDnsLab | undefined;
@@ -40,39 +33,12 @@ describe.skipIf(skip !== undefined)('verify against real dnsmasq and real CoreDN
   let installText = '';
   let corefile = '';
 
-  /** A fake nameserver: A → its own address, NXDOMAIN for names starting with kube-dns-to-coredns-missing and for other types. */
-  async function fake(host: number): Promise<Fake> {
-    const ip = `${lab.prefix}${host}`;
-    const socket = dgram.createSocket('udp4');
-    sockets.push(socket);
-    socket.on('message', (message, remote) => {
-      let query;
-      try {
-        query = dnsPacket.decode(message);
-      } catch {
-        return;
-      }
-      const question = query.questions?.[0];
-      if (question === undefined) return;
-      const found = question.type === 'A' && !question.name.toLowerCase().startsWith('kube-dns-to-coredns-missing');
-      const reply = dnsPacket.encode({
-        id: query.id ?? 0,
-        type: 'response',
-        flags: dnsPacket.RECURSION_AVAILABLE | (found ? 0 : 3),
-        questions: [question],
-        answers: found ? [{ type: 'A', name: question.name, ttl: 60, class: 'IN', data: ip }] : [],
-      });
-      socket.send(reply, remote.port, remote.address);
-    });
-    await new Promise<void>((resolve) => socket.bind(0, ip, () => resolve()));
-    const port = socket.address().port;
-    return { ip, port, address: `${ip}:${port}` };
-  }
-
   beforeAll(async () => {
     if (dnsmasq === undefined || !('directory' in found)) return;
     coredns = await RealCoreDnsLab.open(found.directory, 4);
-    const [upstream, acme, corp] = await Promise.all([fake(11), fake(12), fake(13)]);
+    // Fake nameservers: A gets their own address; NXDOMAIN for the missing names and for other types.
+    const nxdomain = (name: string, type: string) => type !== 'A' || name.toLowerCase().startsWith('kube-dns-to-coredns-missing');
+    const [upstream, acme, corp] = await Promise.all([lab.fakeServer(11, 0, nxdomain), lab.fakeServer(12, 0, nxdomain), lab.fakeServer(13, 0, nxdomain)]);
     // The ConfigMap names cluster-side addresses (a loopback nameserver is refused: in the kube-dns pod
     // it was kube-dns itself); both servers reach the fakes in their place.
     const fakes = new Map([['10.200.0.11', upstream], ['10.200.0.12', acme], ['10.200.0.13', corp]] as const);
