@@ -67,6 +67,14 @@ export function goldenCases(root) {
       cases.push({ name: `deployment/${stem} @${version}`, args: ['--coredns', version], input: join(deployments, file), expected: join(deployments, stem, `coredns-${version}.expected`) });
     }
   }
+  // Platforms (docs/platforms.md): ConfigMaps written back, coredns-custom overlays. Each case's
+  // first `# options:` line holds the whole command line before FILE.
+  const platform = join(root, 'golden', 'platform');
+  for (const file of readdirSync(platform, { recursive: true }).filter((name) => name.endsWith('.yaml')).sort()) {
+    const input = join(platform, file);
+    const options = /^# options:(.*)$/m.exec(readFileSync(input, 'utf8'))?.[1]?.trim() ?? '';
+    cases.push({ name: `platform/${file}`, args: options === '' ? [] : options.split(/\s+/), input, expected: input.replace(/\.yaml$/, '.expected') });
+  }
   // -o install: the whole CoreDNS install (docs/migration-guide.md), on both sides of every change it follows.
   const installs = join(root, 'golden', 'install');
   const installInputs = [

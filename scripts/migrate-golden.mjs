@@ -17,8 +17,6 @@ export const KUBEADM_COREDNS_RELEASES = ['1.1.3', '1.2.2', '1.2.6', '1.3.1', '1.
 /** The Kubernetes releases whose kubeadm default Corefile is migrated. */
 export const MIGRATED_KUBERNETES_RELEASES = ['1.11', '1.12', '1.13', '1.14', '1.15', '1.16', '1.17', '1.18', '1.19', '1.20'];
 
-/** The release the real-world Corefiles are migrated to. */
-const NEWEST = '1.14.7';
 
 function renderDirectives(directives, indent) {
   return directives.flatMap((directive) => {
@@ -47,6 +45,8 @@ function section(title, result, formatDiagnostic) {
  * `KUBERNETES_COREDNS_RELEASES` (from src/ in the tests, dist/ in the update script).
  */
 export function migrateGoldenFiles(root, library) {
+  /** The release the real-world Corefiles are migrated to: the newest the library knows. */
+  const NEWEST = library.NEWEST_COREDNS_VERSION;
   const files = new Map();
   for (const kubernetes of MIGRATED_KUBERNETES_RELEASES) {
     const { coredns, corefile } = kubeadmDefaultCorefile(kubernetes, library);

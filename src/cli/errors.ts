@@ -57,29 +57,18 @@ export function batchItemFailure(error: unknown): string | undefined {
   return error instanceof KubeDnsToCoreDnsError && error.category === 'input' ? error.message : undefined;
 }
 
-/**
- * `parse(value)` for the value of a command-line option; an input error of the library (an
- * unknown version) becomes a {@link UsageError} naming the option: `lint: --coredns: message`.
- * Option values are parsed once, here, before any input is read; the typed result is passed on.
- */
-export function optionValue<T>(command: string, option: string, value: string, parse: (value: string) => T): T {
-  try {
-    return parse(value);
-  } catch (error) {
-    if (!(error instanceof KubeDnsToCoreDnsError) || error.category !== 'input') throw error;
-    throw new UsageError(`${command === '' ? '' : `${command}: `}${option}: ${error.message}`);
-  }
-}
-
 /** The source each Corefile error came from, for its position in FILE (set by {@link usingCorefile}). */
-const corefileOrigins = new WeakMap<CorefileError, CorefileSourceText>();
+const corefileOrigins = new WeakMap<CorefileError, CorefileText>();
+
+/** What {@link usingCorefile} needs of a source: its name, its Corefile text and where a position sits in FILE. */
+type CorefileText = Pick<CorefileSourceText, 'name' | 'corefile' | 'locate'>;
 
 /**
  * Runs `use` on the Corefile text of `source` (a library call that reads it) and marks the
  * Corefile errors it throws as being about `source`, so that {@link reportFailure} points them into
  * FILE (into the ConfigMap's `Corefile` entry, when FILE is a ConfigMap). Converts nothing.
  */
-export function usingCorefile<T>(source: CorefileSourceText, use: (corefile: string) => T): T {
+export function usingCorefile<T>(source: CorefileText, use: (corefile: string) => T): T {
   try {
     return use(source.corefile);
   } catch (error) {

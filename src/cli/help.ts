@@ -1,3 +1,6 @@
+import { FEDERATION_REMOVED_IN } from '../coredns/migration-facts.js';
+import { NEWEST_COREDNS_VERSION } from '../coredns/versions.js';
+
 /** Help text of the main command; subcommands keep theirs next to their code. */
 export const MAIN_HELP = `Usage:
   kube-dns-to-coredns [options] [FILE|-]
@@ -6,6 +9,8 @@ export const MAIN_HELP = `Usage:
   kube-dns-to-coredns --node-local-dns RELEASE --local-ip IP[,IP] --upstream-ip IP [FILE|-]
   kube-dns-to-coredns fmt [FILE|-]  |  fmt --check [FILE|-]...
   kube-dns-to-coredns lint [--coredns VERSION] [FILE|-]
+  kube-dns-to-coredns lint --platform aks|k3s|k3s-legacy | --base FILE [CUSTOM|-]
+  kube-dns-to-coredns compose --platform aks|k3s|k3s-legacy | --base FILE [CUSTOM|-]
   kube-dns-to-coredns migrate --from VERSION --to VERSION [FILE|-]
   kube-dns-to-coredns check --kube-dns FILE --corefile FILE [--cluster-domain DOMAIN]
   kube-dns-to-coredns explain NAME --kube-dns FILE [--corefile FILE] [--namespace NS]
@@ -23,7 +28,9 @@ than kube-system/kube-dns is translated with a warning.
 Commands:
   (none)     translate FILE
   fmt        print a Corefile in canonical form ('fmt --help')
-  lint       check a Corefile against a CoreDNS release ('lint --help')
+  lint       check a Corefile against a CoreDNS release, or a coredns-custom overlay as it
+             composes with a platform's base Corefile ('lint --help')
+  compose    print the Corefile a coredns-custom overlay and its base make ('compose --help')
   migrate    rewrite a Corefile for another CoreDNS release ('migrate --help')
   check      compare who answers each name under kube-dns and under a Corefile; with
              --node-local-dns, the pre-flight or the two-tier check ('check --help')
@@ -35,18 +42,22 @@ Commands:
 
 Default translator: keeps what kube-dns did, for the CoreDNS version you run, and refuses with
 an explanation where that is impossible.
-  --coredns VERSION          target CoreDNS release (default: the newest known, 1.14.7)
+  --coredns VERSION          target CoreDNS release (default: the newest known, ${NEWEST_COREDNS_VERSION})
   --cluster-domain DOMAIN    the cluster domain (default: cluster.local); alias --dns-domain
   -o, --output FORMAT        corefile (default), configmap (a CoreDNS ConfigMap for
-                             'kubectl apply'), json ({corefile, coredns, diagnostics}), or
-                             install: the whole CoreDNS install (ServiceAccount, RBAC,
+                             'kubectl apply'), json ({corefile, coredns, diagnostics}),
+                             eks-addon (the EKS CoreDNS add-on's configurationValues:
+                             {"corefile": …}), helm-values (the CoreDNS Helm chart's
+                             servers: values), or coredns-custom with --platform
+                             aks|k3s|k3s-legacy (the overlay for that platform's base),
+                             or install: the whole CoreDNS install (ServiceAccount, RBAC,
                              ConfigMap, Deployment, the kube-dns Service kept as it is)
   --image REF                with -o install: the CoreDNS image to run (a mirror)
   --merge FILE               merge into an existing Corefile (or CoreDNS ConfigMap): add or
                              update the stub blocks and the main block's upstream, keep
                              everything else; a block it would have to rewrite is a conflict
   --drop-federations         translate without federations when the target has no
-                             federation plugin (CoreDNS 1.7.0 and later)
+                             federation plugin (CoreDNS ${FEDERATION_REMOVED_IN} and later)
   --kube-dns-version VERSION validate with the rules of this kube-dns release (default 1.26.7)
   --force                    translate a ConfigMap that kube-dns itself rejected
   --cluster-dns-ip IP        refuse nameservers equal to the cluster DNS Service IP
@@ -78,6 +89,8 @@ Both (not --node-local-dns):
   --batch                    read JSON lines {"id", "data", "dnsDomain"} and write one JSON
                              result line per input line (blank ones too), in order, each as
                              soon as it is answered
+  -q, --quiet                warnings and errors only: no infos, notes or summaries
+  --verbose                  each diagnostic followed by its code's hint
   -h, --help                 show this help
   -V, --version              show the version
 

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { InputTooLargeError } from './io.js';
 import type { CliIo } from './io.js';
 import { main } from './main.js';
@@ -15,10 +15,22 @@ async function readAll(stream: NodeJS.ReadableStream, maxBytes = Number.POSITIVE
   return Buffer.concat(chunks);
 }
 
-async function readBoundedFile(path: string, maxBytes = Number.POSITIVE_INFINITY): Promise<Uint8Array> {
-  const { size } = await stat(path);
-  if (size > maxBytes) throw new InputTooLargeError(maxBytes);
-  return readFile(path);
+/**
+ * Reads FILE, counting bytes as they arrive: the size `stat` reports says nothing for a FIFO, a
+ * device (`/dev/zero`, `/dev/urandom`) or a symbolic link to one, nor for a file that grows while
+ * it is read. A regular file larger than `maxBytes` is refused before any of it is read; anything
+ * else is refused as soon as more than `maxBytes` arrived, never holding more than that.
+ */
+export async function readBoundedFile(path: string, maxBytes = Number.POSITIVE_INFINITY): Promise<Uint8Array> {
+  const handle = await open(path, 'r');
+  try {
+    const info = await handle.stat();
+    if (info.isDirectory()) throw Object.assign(new Error(`EISDIR: ${path}`), { code: 'EISDIR' });
+    if (info.isFile() && info.size > maxBytes) throw new InputTooLargeError(maxBytes);
+    return await readAll(handle.createReadStream({ autoClose: false }), maxBytes);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The real process behind the CLI: argv, stdio and the file system. */

@@ -1,3 +1,4 @@
+import { checkArgument } from '../errors/arguments.js';
 import { CORE_SCHEMA, EVENT_ID, getScalarValue, loadAll, parseEvents, YAMLException } from 'js-yaml';
 import type { Event } from 'js-yaml';
 import { PositionCursor, positionAt } from '../util/source-position.js';
@@ -32,6 +33,12 @@ export interface ConfigMapDocument {
   readonly data: ConfigMapData;
   /** The keys of `binaryData`, which kube-dns does not read as settings (empty when there is none). */
   readonly binaryDataKeys: readonly string[];
+  /**
+   * The whole ConfigMap object as parsed (metadata, labels, annotations, every data key), for
+   * writing it back with one key replaced (`renderConfigMapWithCorefile`); undefined when the
+   * input was a bare data map.
+   */
+  readonly object: Readonly<Record<string, unknown>> | undefined;
 }
 
 
@@ -47,6 +54,8 @@ const MAX_DEPTH = 64;
  * keys whose indentation was lost), or a data value is not a string.
  */
 export function readConfigMap(text: string, options: ReadConfigMapOptions = {}): ConfigMapDocument {
+  checkArgument('readConfigMap', 'text', text, 'string');
+  checkArgument('readConfigMap', 'options', options, 'object?');
   const filename = options.filename ?? '<input>';
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const documents = parseDocuments(source, filename);
@@ -56,7 +65,7 @@ export function readConfigMap(text: string, options: ReadConfigMapOptions = {}):
   checkMetadataFields(chosen, source, filename);
   const binaryData = chosen.object?.['binaryData'];
   const binaryDataKeys = isRecord(binaryData) ? Object.keys(binaryData) : [];
-  return { name: chosen.name, namespace: chosen.namespace, data: checkData(chosen, source, filename), binaryDataKeys };
+  return { name: chosen.name, namespace: chosen.namespace, data: checkData(chosen, source, filename), binaryDataKeys, object: chosen.object };
 }
 
 interface Candidate {

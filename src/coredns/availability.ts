@@ -14,10 +14,12 @@
  *
  * Pure data and functions: no Node APIs.
  */
+import { checkArgument } from '../errors/arguments.js';
 import { ALL_PLUGIN_NAMES, compiledPlugin, pluginHistory } from './plugin-cfg.js';
 import { optionArgumentsAt, optionSyntax, OPTIONS_WITH_SYNTAX, PLUGIN_SYNTAX, pluginSyntax } from './plugin-syntax.js';
 import type { PluginHistory } from './plugin-cfg.js';
-import { isCoreDnsVersionAtLeast, OLDEST_COREDNS_VERSION, parseCoreDnsVersion } from './versions.js';
+import type { ArgumentShape, Era } from './plugin-syntax.js';
+import { COREDNS_RELEASE_SPAN, isCoreDnsVersionAtLeast, NEWEST_COREDNS_VERSION, OLDEST_COREDNS_VERSION, parseCoreDnsVersion } from './versions.js';
 import type { CoreDnsVersion } from './versions.js';
 
 /**
@@ -160,9 +162,14 @@ const PLUGIN_NOTES: Readonly<Record<string, PluginNotes>> = {
   pprof: { evidence: `${PRE_1_0}pprof); plugin/pprof/setup.go read at v1.0.0, v1.2.6, v1.6.5, v1.6.6` },
 };
 
+/** The release the release notes announce `plugin` deprecated in (undefined: never, or no notes). */
+export function pluginDeprecatedIn(plugin: string): CoreDnsVersion | undefined {
+  return Object.hasOwn(PLUGIN_NOTES, plugin) ? PLUGIN_NOTES[plugin]?.deprecatedIn : undefined;
+}
+
 const NO_FACTS = 'no version facts are recorded for this name';
-const NO_OPTION = 'no release from 1.0.0 to 1.14.7 has an option of this name in';
-const NO_RELEASE = 'no CoreDNS release from 1.0.0 to 1.14.7 has a plugin of this name in its default build (plugin.cfg at every release tag)';
+const NO_OPTION = `no release from ${COREDNS_RELEASE_SPAN} has an option of this name in`;
+const NO_RELEASE = `no CoreDNS release from ${COREDNS_RELEASE_SPAN} has a plugin of this name in its default build (plugin.cfg at every release tag)`;
 
 const HISTORIES: ReadonlyMap<string, PluginHistory> = new Map(ALL_PLUGIN_NAMES.map((name) => [name, pluginHistory(name)]));
 
@@ -174,6 +181,8 @@ const HISTORIES: ReadonlyMap<string, PluginHistory> = new Map(ALL_PLUGIN_NAMES.m
  * @throws {UnknownCoreDnsVersionError} when `version` is not a known release.
  */
 export function coreDnsPluginAvailability(plugin: string, version: string): Availability {
+  checkArgument('coreDnsPluginAvailability', 'plugin', plugin, 'string');
+  checkArgument('coreDnsPluginAvailability', 'version', version, 'string');
   const parsed = parseCoreDnsVersion(version);
   const history = HISTORIES.get(plugin);
   const since = history?.firstRelease;
@@ -285,19 +294,29 @@ const UPSTREAM_EVIDENCE = '§2.1, §2.4 (plugin/kubernetes/setup.go at v1.2.6/v1
 
 function kubernetesUpstreamAvailability(version: CoreDnsVersion): Availability {
   const support = kubernetesUpstreamSupport(version);
-  const base = { since: OLDEST_COREDNS_VERSION, removedIn: '1.7.0', evidence: UPSTREAM_EVIDENCE } as const;
+  const upstream = optionSyntax('kubernetes', 'upstream');
+  const removedIn = upstream?.removedIn ?? NEWEST_COREDNS_VERSION;
+  const deprecatedIn = upstream?.deprecatedIn ?? NEWEST_COREDNS_VERSION;
+  const base = { since: OLDEST_COREDNS_VERSION, removedIn, evidence: UPSTREAM_EVIDENCE } as const;
   switch (support) {
     case 'addresses-required':
-      return { ...base, status: 'available', caveat: 'needs at least one address before 1.0.6; a bare `upstream` is an argument error' };
+      return { ...base, status: 'available', caveat: `needs at least one address before ${kubernetesUpstreamAddressesOptionalFrom()}; a bare \`upstream\` is an argument error` };
     case 'addresses-optional':
       return { ...base, status: 'available' };
     case 'arguments-ignored':
-      return { ...base, status: 'deprecated', deprecatedIn: '1.4.0', caveat: 'arguments are ignored; its presence still enables resolving ExternalName targets through CoreDNS itself' };
+      return { ...base, status: 'deprecated', deprecatedIn, caveat: 'arguments are ignored; its presence still enables resolving ExternalName targets through CoreDNS itself' };
     case 'no-op':
-      return { ...base, status: 'deprecated', deprecatedIn: '1.4.0', caveat: 'accepted but has no effect: CoreDNS always resolves ExternalName targets itself' };
+      return { ...base, status: 'deprecated', deprecatedIn, caveat: 'accepted but has no effect: CoreDNS always resolves ExternalName targets itself' };
     case 'removed':
-      return { status: 'removed', since: OLDEST_COREDNS_VERSION, removedIn: '1.7.0', evidence: UPSTREAM_EVIDENCE };
+      return { status: 'removed', since: OLDEST_COREDNS_VERSION, removedIn, evidence: UPSTREAM_EVIDENCE };
   }
+}
+
+/** The first release where a bare kubernetes `upstream` (no addresses) is accepted, from the row's argument eras. */
+export function kubernetesUpstreamAddressesOptionalFrom(): CoreDnsVersion {
+  const shape = optionSyntax('kubernetes', 'upstream')?.arguments;
+  const eras = shape === undefined || 'min' in shape ? [] : (shape as readonly Era<ArgumentShape>[]);
+  return eras.find((era) => era.value.min === 0)?.from ?? OLDEST_COREDNS_VERSION;
 }
 
 /**
@@ -309,6 +328,9 @@ function kubernetesUpstreamAvailability(version: CoreDnsVersion): Availability {
  * @throws {UnknownCoreDnsVersionError} when `version` is not a known release.
  */
 export function coreDnsOptionAvailability(plugin: string, option: string, version: string): Availability {
+  checkArgument('coreDnsOptionAvailability', 'plugin', plugin, 'string');
+  checkArgument('coreDnsOptionAvailability', 'option', option, 'string');
+  checkArgument('coreDnsOptionAvailability', 'version', version, 'string');
   const parsed = parseCoreDnsVersion(version);
   if (plugin === 'kubernetes' && option === 'upstream') return kubernetesUpstreamAvailability(parsed);
   const timeline = OPTIONS.get(`${plugin} ${option}`);

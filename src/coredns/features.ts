@@ -1,18 +1,21 @@
 /**
  * The feature table: what one CoreDNS release supports, as far as a kube-dns → CoreDNS translator
  * and a Corefile linter need to know, one frozen record per release. Plugin facts come from
- * availability.ts (itself from plugin.cfg); the other facts are thresholds read from the sources
- * named on each field ("§N": section N of docs/reference/kube-dns-and-coredns.md; the other
+ * availability.ts (itself from plugin.cfg) and option facts from the plugin syntax table
+ * (plugin-syntax.ts); the other facts are timelines ({@link COREDNS_FEATURE_TIMELINES}, the generic
+ * release profile of src/util/release-profile.ts) read from the sources named on each field ("§N": section N of docs/reference/kube-dns-and-coredns.md; the other
  * evidence keys: see versions.ts).
  *
  * Pure data and functions: no Node APIs.
  */
+import { changesIn, profileAt } from '../util/release-profile.js';
+import type { ProfileTimelines } from '../util/release-profile.js';
 import { coreDnsOptionAvailability, coreDnsPluginAvailability, isUsable, kubernetesUpstreamSupport } from './availability.js';
 import type { KubernetesUpstreamSupport } from './availability.js';
-import { isCoreDnsVersionAtLeast, parseCoreDnsVersion } from './versions.js';
+import { eraAt, optionArgumentsAt, optionSyntax, pluginSyntax } from './plugin-syntax.js';
+import type { OncePerBlock } from './plugin-syntax.js';
+import { compareCoreDnsVersions, COREDNS_RELEASES, OLDEST_COREDNS_VERSION, parseCoreDnsVersion } from './versions.js';
 import type { CoreDnsVersion } from './versions.js';
-
-const atLeast = isCoreDnsVersionAtLeast;
 
 /** The `forward` plugin: not in the build, compiled in from an external module (1.0.5), or in-tree. */
 export type ForwardPluginSupport = 'absent' | 'external' | 'in-tree';
@@ -146,12 +149,106 @@ export interface CoreDnsFeatures {
    * v1.1.0, v1.6.5, v1.6.6; checked with the real 1.2.6 (refused) and 1.6.9 (starts).
    */
   readonly healthListener: HealthListenerSharing;
+  /**
+   * A second `forward` in one server block: allowed (`false`), refused with `plugin.ErrOnce`
+   * (`true`), or `unverified` (1.0.5–1.0.6, not checked). From the forward row of the plugin syntax
+   * table; {@link multipleForwardPerBlock} is this being `false`.
+   */
+  readonly forwardOncePerBlock: OncePerBlock;
+  /**
+   * `forward` refuses `grpc://` destinations ("'grpc' is not supported as a destination protocol
+   * in forward"): read at v1.7.0 (§2.3); older releases were not checked, so `false` says nothing.
+   */
+  readonly forwardRefusesGrpc: boolean;
+  /** `forward { policy sequential }` (1.1.2+), from the forward row's `policy` arguments. */
+  readonly forwardPolicySequential: boolean;
+  /** The `template` plugin (1.0.3+), from plugin.cfg. Notes 1.0.3. */
+  readonly template: boolean;
+  /** `cache { disable success|denial }` (1.9.4+), from the cache row (plugin/cache/setup.go). */
+  readonly cacheDisable: boolean;
+  /**
+   * A server key with an empty host (`:53`) is refused (1.3.1+: miekg/dns v1.1.2 made
+   * `IsDomainName("")` false); older releases serve it as the root zone (syntax §5.1, run on 1.2.6).
+   */
+  readonly emptyHostKeyRefused: boolean;
+  /**
+   * A server key with a leading dot (`.example.org`) is refused (1.10.0+, miekg/dns v1.1.50); older
+   * releases serve it as written (syntax §5.1, run on 1.2.6).
+   */
+  readonly leadingDotKeyRefused: boolean;
+  /**
+   * The wording of a zone served twice: "cannot serve … - zone already defined for …" (1.0.x) or
+   * "cannot serve … - it is already defined" (1.1.0+). syntax §5.2.
+   */
+  readonly zoneDefinedTwiceWording: 'zone-already-defined' | 'it-is-already-defined';
+  /**
+   * CoreDNS counts the snippet imports of a parse and refuses the 10,001st ("maximum snippet import
+   * depth (10000) exceeded"; coredns/caddy `maxSnippetExpansions`, built in from 1.13.0; checked
+   * against the real 1.14.7). Before, snippet imports are expanded without a bound.
+   */
+  readonly snippetImportsBounded: boolean;
 }
 
-function upstreamLimit(version: CoreDnsVersion): UpstreamLimit {
-  const enforcement = atLeast(version, '1.1.0') ? 'enforced' : atLeast(version, '1.0.1') ? 'unverified' : 'none';
-  const counting = atLeast(version, '1.14.4') ? 'per-entry' : 'after-file-expansion';
-  return Object.freeze({ max: 15, enforcement, counting });
+/** The features that are no plugin or option of a release: thresholds, one timeline each. */
+type TimelineFeatures = Pick<
+  CoreDnsFeatures,
+  | 'kubernetesFallthroughZones'
+  | 'forwardHostnameTargets'
+  | 'forwardHttpsTargets'
+  | 'upstreamLimit'
+  | 'queryNamesLowercased'
+  | 'serverBlockZonesLowercased'
+  | 'pluginSetup'
+  | 'healthListener'
+  | 'forwardRefusesGrpc'
+  | 'emptyHostKeyRefused'
+  | 'leadingDotKeyRefused'
+  | 'zoneDefinedTwiceWording'
+  | 'snippetImportsBounded'
+>;
+
+const FIRST = OLDEST_COREDNS_VERSION;
+
+const limit = (enforcement: UpstreamLimit['enforcement'], counting: UpstreamLimit['counting']): UpstreamLimit => Object.freeze({ max: 15, enforcement, counting });
+
+/** Where each feature that is no plugin or option changes; see the fields of {@link CoreDnsFeatures} for the evidence. */
+export const COREDNS_FEATURE_TIMELINES: ProfileTimelines<TimelineFeatures, CoreDnsVersion> = {
+  kubernetesFallthroughZones: changesIn(FIRST, false, '1.0.3', true),
+  forwardHostnameTargets: changesIn(FIRST, false, '1.14.4', true),
+  forwardHttpsTargets: changesIn(FIRST, false, '1.14.5', true),
+  upstreamLimit: [
+    { from: FIRST, value: limit('none', 'after-file-expansion') },
+    { from: '1.0.1', value: limit('unverified', 'after-file-expansion') },
+    { from: '1.1.0', value: limit('enforced', 'after-file-expansion') },
+    { from: '1.14.4', value: limit('enforced', 'per-entry') },
+  ],
+  queryNamesLowercased: changesIn(FIRST, false, '1.6.4', true),
+  serverBlockZonesLowercased: changesIn(FIRST, false, '1.14.7', true),
+  pluginSetup: changesIn<PluginSetupCount, CoreDnsVersion>(FIRST, 'per-key', '1.8.5', 'per-block'),
+  healthListener: [
+    { from: FIRST, value: 'first-only' },
+    { from: '1.1.0', value: 'exclusive' },
+    { from: '1.6.6', value: 'shared' },
+  ],
+  forwardRefusesGrpc: changesIn(FIRST, false, '1.7.0', true),
+  emptyHostKeyRefused: changesIn(FIRST, false, '1.3.1', true),
+  leadingDotKeyRefused: changesIn(FIRST, false, '1.10.0', true),
+  zoneDefinedTwiceWording: changesIn<CoreDnsFeatures['zoneDefinedTwiceWording'], CoreDnsVersion>(FIRST, 'zone-already-defined', '1.1.0', 'it-is-already-defined'),
+  snippetImportsBounded: changesIn(FIRST, false, '1.13.0', true),
+};
+
+/** A second `forward` per block in `version`, from the forward row of the plugin syntax table. */
+function forwardOncePerBlock(version: CoreDnsVersion): OncePerBlock {
+  const forward = pluginSyntax('forward');
+  return (forward === undefined ? undefined : eraAt(forward.oncePerBlock, version)) ?? false;
+}
+
+/** Whether `forward { policy sequential }` is accepted in `version`, from the forward row. */
+function forwardPolicySequential(version: CoreDnsVersion): boolean {
+  const policy = optionSyntax('forward', 'policy');
+  if (policy === undefined || !isUsable(coreDnsOptionAvailability('forward', 'policy', version))) return false;
+  const spec = optionArgumentsAt(policy, version)?.positions?.[0];
+  return spec?.kind === 'enum' && spec.values.includes('sequential');
 }
 
 function buildFeatures(version: CoreDnsVersion): CoreDnsFeatures {
@@ -159,8 +256,8 @@ function buildFeatures(version: CoreDnsVersion): CoreDnsFeatures {
   const forward = coreDnsPluginAvailability('forward', version);
   const federation = coreDnsPluginAvailability('federation', version);
   const forwardSupport: ForwardPluginSupport = !isUsable(forward) ? 'absent' : forward.externalModule === undefined ? 'in-tree' : 'external';
-  const queryNamesLowercased = atLeast(version, '1.6.4');
-  const serverBlockZonesLowercased = atLeast(version, '1.14.7');
+  const timelines = profileAt(COREDNS_FEATURE_TIMELINES, version, compareCoreDnsVersions);
+  const oncePerBlock = forwardOncePerBlock(version);
   return Object.freeze({
     version,
     proxy: proxy.status === 'removed' ? 'removed' : proxy.status === 'deprecated' ? 'deprecated' : 'available',
@@ -168,21 +265,30 @@ function buildFeatures(version: CoreDnsVersion): CoreDnsFeatures {
     preferredForwarder: forwardSupport === 'in-tree' ? 'forward' : 'proxy',
     federation: federation.status === 'removed' ? 'removed' : federation.externalModule === undefined ? 'in-tree' : 'external',
     kubernetesUpstream: kubernetesUpstreamSupport(version),
-    kubernetesFallthroughZones: atLeast(version, '1.0.3'),
+    kubernetesFallthroughZones: timelines.kubernetesFallthroughZones,
     ready: isUsable(coreDnsPluginAvailability('ready', version)),
     loop: isUsable(coreDnsPluginAvailability('loop', version)),
     reload: isUsable(coreDnsPluginAvailability('reload', version)),
     healthLameduck: isUsable(coreDnsOptionAvailability('health', 'lameduck', version)),
     forwardMaxConcurrent: isUsable(coreDnsOptionAvailability('forward', 'max_concurrent', version)),
-    forwardHostnameTargets: atLeast(version, '1.14.4'),
-    forwardHttpsTargets: atLeast(version, '1.14.5'),
-    multipleForwardPerBlock: atLeast(version, '1.9.4'),
-    upstreamLimit: upstreamLimit(version),
-    queryNamesLowercased,
-    serverBlockZonesLowercased,
-    zoneKeyCase: serverBlockZonesLowercased ? 'case-insensitive' : queryNamesLowercased ? 'upper-case-unreachable' : 'case-sensitive',
-    pluginSetup: atLeast(version, '1.8.5') ? 'per-block' : 'per-key',
-    healthListener: atLeast(version, '1.6.6') ? 'shared' : atLeast(version, '1.1.0') ? 'exclusive' : 'first-only',
+    forwardHostnameTargets: timelines.forwardHostnameTargets,
+    forwardHttpsTargets: timelines.forwardHttpsTargets,
+    multipleForwardPerBlock: oncePerBlock === false,
+    upstreamLimit: timelines.upstreamLimit,
+    queryNamesLowercased: timelines.queryNamesLowercased,
+    serverBlockZonesLowercased: timelines.serverBlockZonesLowercased,
+    zoneKeyCase: timelines.serverBlockZonesLowercased ? 'case-insensitive' : timelines.queryNamesLowercased ? 'upper-case-unreachable' : 'case-sensitive',
+    pluginSetup: timelines.pluginSetup,
+    healthListener: timelines.healthListener,
+    forwardOncePerBlock: oncePerBlock,
+    forwardRefusesGrpc: timelines.forwardRefusesGrpc,
+    forwardPolicySequential: forwardPolicySequential(version),
+    template: isUsable(coreDnsPluginAvailability('template', version)),
+    cacheDisable: isUsable(coreDnsOptionAvailability('cache', 'disable', version)),
+    emptyHostKeyRefused: timelines.emptyHostKeyRefused,
+    leadingDotKeyRefused: timelines.leadingDotKeyRefused,
+    zoneDefinedTwiceWording: timelines.zoneDefinedTwiceWording,
+    snippetImportsBounded: timelines.snippetImportsBounded,
   });
 }
 
@@ -201,4 +307,48 @@ export function coreDnsFeatures(version: string): CoreDnsFeatures {
     FEATURES.set(parsed, features);
   }
   return features;
+}
+
+/** The capacity of a `cache` without a `success`/`denial` capacity: 9984 answers (plugin/cache/setup.go, `defaultCap`). */
+export const CACHE_DEFAULT_CAPACITY = 9984;
+
+/** How a cache of one release keeps no denial (NXDOMAIN, NODATA) answers: see {@link noDenialCaching}. */
+export interface NoDenialCaching {
+  /** The option inside `cache { … }`. */
+  readonly name: 'disable' | 'denial';
+  readonly arguments: readonly string[];
+  /** The option as written: `disable denial` or `denial 9984 1`. */
+  readonly text: string;
+  /** `true` for `disable denial`; `false`: denials are still kept, for at most 1 s. */
+  readonly exact: boolean;
+  /** The first release that has `disable denial` (the cache row's `disable`). */
+  readonly disableFrom: CoreDnsVersion;
+}
+
+const DISABLE_FROM = optionSyntax('cache', 'disable')?.since ?? OLDEST_COREDNS_VERSION;
+const DISABLE_DENIAL: NoDenialCaching = Object.freeze({ name: 'disable', arguments: Object.freeze(['denial']), text: 'disable denial', exact: true, disableFrom: DISABLE_FROM });
+const SHORT_DENIAL: NoDenialCaching = Object.freeze({
+  name: 'denial',
+  arguments: Object.freeze([String(CACHE_DEFAULT_CAPACITY), '1']),
+  text: `denial ${CACHE_DEFAULT_CAPACITY} 1`,
+  exact: false,
+  disableFrom: DISABLE_FROM,
+});
+
+/**
+ * The rule for a cache that must not keep denials (kube-dns's dnsmasq ran with `--no-negcache`):
+ * `disable denial` where the release has it (1.9.4+), else `denial 9984 1`, the shortest denial TTL
+ * older releases accept (capacity at its default). The translator writes it; migrate writes the same
+ * when it moves `disable denial` to an older release.
+ */
+export function noDenialCaching(features: CoreDnsFeatures): NoDenialCaching {
+  return features.cacheDisable ? DISABLE_DENIAL : SHORT_DENIAL;
+}
+
+/**
+ * The first release users could run (its images were published, see `CoreDnsRelease.unpublished`)
+ * whose features pass `test`, for messages such as "max_concurrent (1.6.9+)"; undefined when none does.
+ */
+export function firstReleaseWith(test: (features: CoreDnsFeatures) => boolean): CoreDnsVersion | undefined {
+  return COREDNS_RELEASES.find((release) => release.unpublished !== true && test(coreDnsFeatures(release.version)))?.version;
 }

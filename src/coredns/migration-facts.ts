@@ -8,7 +8,17 @@
  *
  * Pure data: no Node APIs.
  */
+import { pluginDeprecatedIn } from './availability.js';
+import { firstReleaseWith } from './features.js';
+import { pluginHistory } from './plugin-cfg.js';
+import { optionSyntax, pluginSyntax } from './plugin-syntax.js';
+import { NEWEST_COREDNS_VERSION } from './versions.js';
 import type { CoreDnsVersion } from './versions.js';
+
+/** A release the tables must hold (they are data of this package: a missing one is a defect of the tables). */
+function releaseOf(version: CoreDnsVersion | undefined): CoreDnsVersion {
+  return version ?? NEWEST_COREDNS_VERSION;
+}
 
 /** How a kubernetes option changed across releases. */
 export interface KubernetesOptionChange {
@@ -26,46 +36,38 @@ export interface KubernetesOptionChange {
 }
 
 /**
- * - `upstream`: setup.go at v1.4.0 and v1.5.0 eats its arguments but its presence still makes
- *   the plugin resolve ExternalName targets; at v1.5.2 and v1.6.x it does nothing ("remove soon");
- *   v1.7.0 no longer knows it. (corefile-migration: deprecated 1.4.0, ignored 1.5.0, removed 1.7.0.)
- * - `resyncperiod`: parsed at v1.5.x; at v1.6.0–v1.6.9 setup.go skips the option name only, so an
- *   argument is read as the next option and CoreDNS refuses to start; gone at v1.7.0.
- *   (corefile-migration: deprecated 1.5.0, ignored 1.6.0, removed 1.7.0.)
- * - `endpoint`: several addresses deprecated at 1.3.1, only the first used from 1.4.0
- *   (corefile-migration keeps the first argument).
+ * The kubernetes options with a migration record in the plugin syntax table (plugin-syntax.ts),
+ * each with its status there: `endpoint` (several addresses deprecated at 1.3.1, only the first
+ * used from 1.4.0), `upstream` (setup.go at v1.4.0 and v1.5.0 eats its arguments but its presence
+ * still makes the plugin resolve ExternalName targets; at v1.5.2 and v1.6.x it does nothing; v1.7.0
+ * no longer knows it) and `resyncperiod` (at v1.6.0–v1.6.9 setup.go skips the option name only, so
+ * an argument is read as the next option and CoreDNS refuses to start; gone at v1.7.0).
  */
-export const KUBERNETES_OPTION_CHANGES: readonly KubernetesOptionChange[] = Object.freeze([
-  {
-    option: 'endpoint',
-    deprecatedIn: '1.3.1',
-    ineffectiveFrom: '1.4.0',
-    ineffective: 'only the first address is used',
-    action: 'keep-first-argument',
-  },
-  {
-    option: 'upstream',
-    deprecatedIn: '1.4.0',
-    ineffectiveFrom: '1.5.2',
-    ineffective: 'accepted but has no effect (CoreDNS always resolves ExternalName targets itself)',
-    action: 'remove',
-    removedIn: '1.7.0',
-  },
-  {
-    option: 'resyncperiod',
-    deprecatedIn: '1.5.0',
-    ineffectiveFrom: '1.6.0',
-    ineffective: 'ignored, and an argument after it is read as the next option, so CoreDNS refuses to start',
-    action: 'remove',
-    removedIn: '1.7.0',
-  },
-] as const satisfies readonly KubernetesOptionChange[]);
+export const KUBERNETES_OPTION_CHANGES: readonly KubernetesOptionChange[] = Object.freeze(
+  Object.entries(pluginSyntax('kubernetes')?.options ?? {}).flatMap(([option, syntax]): KubernetesOptionChange[] => {
+    const migration = syntax.migration;
+    const deprecatedIn = syntax.deprecatedIn ?? migration?.announcedIn;
+    const ineffectiveFrom = migration?.from ?? syntax.ignoredFrom;
+    if (migration === undefined || deprecatedIn === undefined || ineffectiveFrom === undefined) return [];
+    const change: KubernetesOptionChange = { option, deprecatedIn, ineffectiveFrom, ineffective: migration.effect, action: migration.action };
+    return [Object.freeze(syntax.removedIn === undefined ? change : { ...change, removedIn: syntax.removedIn })];
+  }),
+);
 
-/** The kubernetes `transfer to ADDRESS…` option became the `transfer` plugin here (notes 1.8.0; corefile-migration 1.8.0). */
-export const KUBERNETES_TRANSFER_MOVED_IN: CoreDnsVersion = '1.8.0';
+/** The kubernetes `transfer to ADDRESS…` option became the `transfer` plugin here (notes 1.8.0; corefile-migration 1.8.0): the option's removal. */
+export const KUBERNETES_TRANSFER_MOVED_IN: CoreDnsVersion = releaseOf(optionSyntax('kubernetes', 'transfer')?.removedIn);
 
-/** `proxy`: deprecated (replace with `--deprecations`) and removed ("Unknown directive"). notes 1.4.0, 1.5.0. */
-export const PROXY_DEPRECATED_IN: CoreDnsVersion = '1.4.0';
+/** `proxy`: deprecated (replace with `--deprecations`), from the plugin's availability (notes 1.4.0). */
+export const PROXY_DEPRECATED_IN: CoreDnsVersion = releaseOf(pluginDeprecatedIn('proxy'));
+
+/** `proxy`: removed ("Unknown directive"), from plugin.cfg (notes 1.5.0). */
+export const PROXY_REMOVED_IN: CoreDnsVersion = releaseOf(pluginHistory('proxy').goneIn);
+
+/** Several `forward` lines per server block, from the forward row (1.9.4). */
+export const SEVERAL_FORWARDS_PER_BLOCK_FROM: CoreDnsVersion = releaseOf(firstReleaseWith((features) => features.multipleForwardPerBlock));
+
+/** `federation`: gone from the default build, from plugin.cfg (notes 1.7.0). */
+export const FEDERATION_REMOVED_IN: CoreDnsVersion = releaseOf(pluginHistory('federation').goneIn);
 
 /**
  * proxy's `protocol https_google` (DNS over HTTPS to Google): in plugin/proxy/upstream.go at

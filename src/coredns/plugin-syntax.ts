@@ -22,7 +22,9 @@
  * Pure data and functions: no Node APIs.
  */
 import { isGoIP, splitHostPort } from '../dns/go-net.js';
-import { isCoreDnsVersionAtLeast, parseCoreDnsVersion } from './versions.js';
+import { valueAt } from '../util/release-profile.js';
+import type { Era as ReleaseEra } from '../util/release-profile.js';
+import { compareCoreDnsVersions, isCoreDnsVersionAtLeast, parseCoreDnsVersion } from './versions.js';
 import type { CoreDnsVersion } from './versions.js';
 
 /** What one argument must be for the release to accept it. */
@@ -47,7 +49,12 @@ export type ArgumentSpec =
   /** An IP address. */
   | { readonly kind: 'ip' }
   /** A percentage `N%` with N in [`min`, `max`]. */
-  | { readonly kind: 'percent'; readonly min: number; readonly max: number };
+  | { readonly kind: 'percent'; readonly min: number; readonly max: number }
+  /**
+   * A network as Go's `net.ParseCIDR` reads it (`10.0.0.0/8`, `fd00::/8`); `bareIp`: an address
+   * alone is read as its /32 or /128 (acl's normalize); `wildcard`: `*` is accepted too.
+   */
+  | { readonly kind: 'cidr'; readonly bareIp?: true; readonly wildcard?: true };
 
 /** How many arguments a line takes and what each must be. */
 export interface ArgumentShape {
@@ -58,13 +65,27 @@ export interface ArgumentShape {
   readonly positions?: readonly ArgumentSpec[];
   /** Spec of every argument after {@link positions}. */
   readonly rest?: ArgumentSpec;
+  /**
+   * When the first argument is one of these words, the arguments (that word included) must also
+   * fit its shape (loadbalance from 1.10.1: `round_robin` alone, `weighted FILE`).
+   */
+  readonly cases?: Readonly<Record<string, ArgumentShape>>;
+  /**
+   * The arguments are sections, each a section word (a key of `specs`; `caseInsensitive`) followed
+   * by at least one argument fitting that word's spec (acl's `type A AAAA net 10.0.0.0/8`).
+   */
+  readonly sections?: { readonly specs: Readonly<Record<string, ArgumentSpec>>; readonly caseInsensitive?: true };
 }
 
-/** One era of a list ordered by `from`: it holds from `from` until the next era's `from`. */
-export interface Era<T> {
-  readonly from: CoreDnsVersion;
-  readonly value: T;
-}
+/** One era of a CoreDNS timeline: it holds from `from` until the next era's `from` (src/util/release-profile.ts). */
+export type Era<T> = ReleaseEra<T, CoreDnsVersion>;
+
+/**
+ * Whether a second line of a plugin in one block stops CoreDNS: `true` (refused with "this plugin
+ * can only be used once per Server Block"), `false` (allowed), or `unverified` (the outcome was not
+ * checked for those releases: do not rely on it).
+ */
+export type OncePerBlock = boolean | 'unverified';
 
 export interface OptionSyntax {
   /** First release that accepts it. */
@@ -88,8 +109,25 @@ export interface OptionSyntax {
   readonly requires?: { readonly from: CoreDnsVersion; readonly option?: string; readonly pluginArgument?: string; readonly what: string };
   /** Limitations worth telling a user, per range. */
   readonly caveats?: readonly { readonly from: CoreDnsVersion; readonly to: CoreDnsVersion; readonly caveat: string }[];
+  /** What `migrate` does with it once it stops working as written (kept beside its status, as corefile-migration does). */
+  readonly migration?: OptionMigration;
   /** Upstream file and release the facts were read from (plus release notes, where they say more). */
   readonly evidence: string;
+}
+
+/** How `migrate` treats an option that stops working as written. */
+export interface OptionMigration {
+  /** From here on it does nothing (or harm) and migrate acts; omitted: the option's `ignoredFrom`. */
+  readonly from?: CoreDnsVersion;
+  /** What happens from then on. */
+  readonly effect: string;
+  /** What migrate does from then (with `--deprecations`: from the deprecation). */
+  readonly action: 'remove' | 'keep-first-argument';
+  /**
+   * Where corefile-migration announces it deprecated, for an option whose row has no
+   * `deprecatedIn` (lint does not report it: it still works the same).
+   */
+  readonly announcedIn?: CoreDnsVersion;
 }
 
 /**
@@ -110,13 +148,15 @@ export interface PluginSyntax {
   readonly arguments: readonly Era<ArgumentShape | 'unchecked'>[];
   readonly block: readonly Era<BlockReading>[];
   /** Eras where a second line of the plugin in one block stops CoreDNS (`true`) or is allowed. */
-  readonly oncePerBlock: readonly Era<boolean>[];
+  readonly oncePerBlock: readonly Era<OncePerBlock>[];
   readonly options: Readonly<Record<string, OptionSyntax>>;
   /**
    * A line with fewer than two arguments takes the tokens of its block as further arguments
    * (rewrite's `rewrite stop { name regex … }`).
    */
   readonly blockExtendsArguments?: true;
+  /** Option names are read case-insensitively (acl's `ALLOW`, `Block`). */
+  readonly caseInsensitiveOptions?: true;
   /** Options the plugin's block must hold, from a release on. */
   readonly requiredOptions?: readonly { readonly from: CoreDnsVersion; readonly option: string; readonly message: string }[];
   /** A plugin that must be in the same block, from a release on (checked at start-up). */
@@ -141,6 +181,30 @@ const ANY_COUNT: ArgumentShape = { min: 0 };
 const one = (spec: ArgumentSpec): ArgumentShape => ({ min: 1, max: 1, positions: [spec] });
 const always = <T>(value: T): readonly Era<T>[] => [{ from: '1.0.0', value }];
 const POLICY: ArgumentShape = one({ kind: 'enum', values: ['random', 'round_robin', 'sequential'] });
+/**
+ * The query classes miekg/dns's `StringToClass` knows (the same in every release's dns library),
+ * written as it is: upper case only.
+ */
+const DNS_CLASS: ArgumentSpec = { kind: 'enum', values: ['IN', 'CS', 'CH', 'HS', 'NONE', 'ANY'] };
+/**
+ * The record types miekg/dns's `StringToType` knows, as written (upper case, and its `None`,
+ * `Reserved`, `NSAP-PTR`): the union over the dns library versions the releases build with (v1.1.72
+ * for CoreDNS 1.14.7; older ones have a subset, e.g. no `SVCB`/`HTTPS` before v1.1.34, CoreDNS
+ * 1.8.0). A type newer than a release's dns library is therefore not flagged for that release.
+ */
+const DNS_TYPES: readonly string[] = [
+  'A', 'AAAA', 'AFSDB', 'AMTRELAY', 'ANY', 'APL', 'ATMA', 'AVC', 'AXFR', 'CAA', 'CDNSKEY', 'CDS', 'CERT', 'CNAME', 'CSYNC', 'DHCID', 'DLV', 'DNAME', 'DNSKEY',
+  'DS', 'EID', 'EUI48', 'EUI64', 'GID', 'GPOS', 'HINFO', 'HIP', 'HTTPS', 'IPSECKEY', 'ISDN', 'IXFR', 'KEY', 'KX', 'L32', 'L64', 'LOC', 'LP', 'MAILA', 'MAILB',
+  'MB', 'MD', 'MF', 'MG', 'MINFO', 'MR', 'MX', 'NAPTR', 'NID', 'NIMLOC', 'NINFO', 'NS', 'NSAP-PTR', 'NSEC', 'NSEC3', 'NSEC3PARAM', 'NULL', 'NXNAME', 'NXT',
+  'None', 'OPENPGPKEY', 'OPT', 'PTR', 'PX', 'RESINFO', 'RKEY', 'RP', 'RRSIG', 'RT', 'Reserved', 'SIG', 'SMIMEA', 'SOA', 'SPF', 'SRV', 'SSHFP', 'SVCB', 'TA',
+  'TALINK', 'TKEY', 'TLSA', 'TSIG', 'TXT', 'UID', 'UINFO', 'UNSPEC', 'URI', 'X25', 'ZONEMD',
+];
+const DNS_TYPE: ArgumentSpec = { kind: 'enum', values: DNS_TYPES };
+/** acl's `type …` and `net …` sections (1.6.4+): types as above or `*`, networks (an address alone is its /32 or /128) or `*`. */
+const ACL_SECTIONS: ArgumentShape = {
+  min: 0,
+  sections: { caseInsensitive: true, specs: { type: { kind: 'enum', values: [...DNS_TYPES, '*'] }, net: { kind: 'cidr', bareIp: true, wildcard: true } } },
+};
 /** A listener address or none: `health`, `ready`, `prometheus`. */
 const OPTIONAL_LISTENER: ArgumentShape = { min: 0, max: 1, positions: [HOST_PORT] };
 
@@ -165,7 +229,13 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       endpoint_pod_names: { since: '1.0.0', arguments: NONE, evidence: KUBERNETES_EVIDENCE },
       pods: { since: '1.0.0', arguments: one({ kind: 'enum', values: ['disabled', 'insecure', 'verified'] }), evidence: `${KUBERNETES_EVIDENCE}; notes 1.0.0 (\`pods verified\`)` },
       namespaces: { since: '1.0.0', arguments: ONE_OR_MORE, evidence: KUBERNETES_EVIDENCE },
-      endpoint: { since: '1.0.0', arguments: ONE_OR_MORE, evidence: KUBERNETES_EVIDENCE },
+      endpoint: {
+        since: '1.0.0',
+        arguments: ONE_OR_MORE,
+        // Several addresses deprecated at 1.3.1, only the first used from 1.4.0 (corefile-migration keeps the first argument).
+        migration: { announcedIn: '1.3.1', from: '1.4.0', effect: 'only the first address is used', action: 'keep-first-argument' },
+        evidence: KUBERNETES_EVIDENCE,
+      },
       tls: { since: '1.0.0', arguments: { min: 3, max: 3 }, evidence: KUBERNETES_EVIDENCE },
       labels: { since: '1.0.0', arguments: ONE_OR_MORE, evidence: KUBERNETES_EVIDENCE },
       namespace_labels: { since: '1.5.0', arguments: ONE_OR_MORE, evidence: KUBERNETES_EVIDENCE },
@@ -193,6 +263,8 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
           { from: '1.6.0', value: NONE },
         ],
         ignoredFrom: '1.6.0',
+        // corefile-migration: deprecated 1.5.0, ignored 1.6.0, removed 1.7.0.
+        migration: { announcedIn: '1.5.0', effect: 'ignored, and an argument after it is read as the next option, so CoreDNS refuses to start', action: 'remove' },
         evidence: `${KUBERNETES_EVIDENCE} (a duration until 1.5.2; from 1.6.0 \`continue\` without reading its argument; gone in 1.7.0)`,
       },
       noendpoints: { since: '1.0.6', arguments: NONE, evidence: KUBERNETES_EVIDENCE },
@@ -222,6 +294,8 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
           { from: '1.0.0', value: ONE_OR_MORE },
           { from: '1.0.6', value: ANY_COUNT },
         ],
+        // corefile-migration: deprecated 1.4.0, ignored 1.5.0, removed 1.7.0; setup.go still honours its presence until 1.5.1.
+        migration: { effect: 'accepted but has no effect (CoreDNS always resolves ExternalName targets itself)', action: 'remove' },
         evidence: `${KUBERNETES_EVIDENCE}; notes 1.7.0; see kubernetesUpstreamSupport in availability.ts`,
       },
       multicluster: { since: '1.12.2', arguments: ANY_COUNT, evidence: KUBERNETES_EVIDENCE },
@@ -237,7 +311,8 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
   forward: {
     arguments: always('unchecked'),
     block: always('options'),
-    oncePerBlock: [{ from: '1.0.0', value: false }, { from: '1.1.0', value: true }, { from: '1.9.4', value: false }],
+    // 1.0.5–1.0.6: a second forward was not checked; plugin.ErrOnce from 1.1.0 (notes 1.1.0); several, chained by FROM, from 1.9.4 (docs/reference/kube-dns-and-coredns.md §2.3, `513f27b9a`).
+    oncePerBlock: [{ from: '1.0.0', value: 'unverified' }, { from: '1.1.0', value: true }, { from: '1.9.4', value: false }],
     options: {
       except: { since: '1.0.5', arguments: ONE_OR_MORE, evidence: FORWARD_EVIDENCE },
       max_fails: { since: '1.0.5', arguments: one(NON_NEGATIVE), evidence: FORWARD_EVIDENCE },
@@ -403,8 +478,19 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
 
   loadbalance: {
     arguments: [
-      { from: '1.0.0', value: { min: 0, max: 1, positions: [{ kind: 'enum', values: ['round_robin'] }] } },
-      { from: '1.10.1', value: { min: 0, max: 2, positions: [{ kind: 'enum', values: ['round_robin', 'weighted'] }] } },
+      // Until 1.1.x setup only loops over the tokens of its lines: any arguments, any block.
+      { from: '1.0.0', value: ANY_COUNT },
+      { from: '1.2.0', value: { min: 0, max: 1, positions: [{ kind: 'enum', values: ['round_robin'] }] } },
+      {
+        from: '1.10.1',
+        value: {
+          min: 0,
+          max: 2,
+          positions: [{ kind: 'enum', values: ['round_robin', 'weighted'] }],
+          // "unknown property for round_robin"; "missing weight file argument".
+          cases: { round_robin: { min: 1, max: 1 }, weighted: { min: 2, max: 2 } },
+        },
+      },
     ],
     // Until 1.12.3 setup returns after the plugin line (the `weighted` policy of 1.10.1 reads its own block).
     block: [{ from: '1.0.0', value: 'ignored' }, { from: '1.12.4', value: 'options' }],
@@ -413,7 +499,7 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       reload: { since: '1.12.4', arguments: one(DURATION), requires: { from: '1.12.4', pluginArgument: 'weighted', what: 'the `weighted` policy' }, evidence: setup('loadbalance', 'v1.10.1 (weighted only), v1.12.4') },
       prefer: { since: '1.12.4', arguments: ANY_COUNT, evidence: setup('loadbalance', 'v1.12.4') },
     },
-    evidence: setup('loadbalance', 'v1.2.6, v1.10.1, v1.12.4'),
+    evidence: setup('loadbalance', 'v1.1.0, v1.2.0, v1.2.6, v1.10.1, v1.12.4, v1.14.7'),
   },
 
   prometheus: {
@@ -471,7 +557,8 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
   },
 
   template: {
-    arguments: always(ONE_OR_MORE),
+    // `template CLASS TYPE [ZONES…]`: "invalid query class", "invalid RR class" (for the type) in every release.
+    arguments: always({ min: 2, positions: [DNS_CLASS, DNS_TYPE] }),
     block: always('options'),
     oncePerBlock: always(false),
     options: {
@@ -484,7 +571,7 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       upstream: { since: '1.0.6', arguments: ANY_COUNT, evidence: setup('template', 'v1.0.6, v1.14.7') },
       ederror: { since: '1.10.1', arguments: { min: 1, max: 2 }, evidence: setup('template', 'v1.10.1') },
     },
-    evidence: setup('template', 'v1.0.3, v1.0.6, v1.10.1, v1.14.7'),
+    evidence: `${setup('template', 'v1.0.3, v1.0.6, v1.2.0, v1.8.0, v1.10.1, v1.14.7')}; miekg/dns StringToClass, StringToType (ztypes.go) at v1.0.0, v1.1.29, v1.1.34, v1.1.72`,
   },
 
   federation: {
@@ -545,13 +632,15 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
     arguments: always(ANY_COUNT),
     block: always('options'),
     oncePerBlock: always(false),
+    // The action is lower-cased before it is compared; without sections it matches every type and network.
+    caseInsensitiveOptions: true,
     options: {
-      allow: { since: '1.6.4', arguments: ONE_OR_MORE, evidence: setup('acl', 'v1.6.4, v1.8.0') },
-      block: { since: '1.6.4', arguments: ONE_OR_MORE, evidence: setup('acl', 'v1.6.4, v1.8.0') },
-      filter: { since: '1.8.2', arguments: ONE_OR_MORE, evidence: setup('acl', 'v1.8.2') },
-      drop: { since: '1.10.1', arguments: ONE_OR_MORE, evidence: setup('acl', 'v1.10.1') },
+      allow: { since: '1.6.4', arguments: ACL_SECTIONS, evidence: setup('acl', 'v1.6.4, v1.8.0, v1.14.7') },
+      block: { since: '1.6.4', arguments: ACL_SECTIONS, evidence: setup('acl', 'v1.6.4, v1.8.0, v1.14.7') },
+      filter: { since: '1.8.2', arguments: ACL_SECTIONS, evidence: setup('acl', 'v1.8.2') },
+      drop: { since: '1.10.1', arguments: ACL_SECTIONS, evidence: setup('acl', 'v1.10.1') },
     },
-    evidence: setup('acl', 'v1.6.4, v1.8.0, v1.8.2, v1.10.1, v1.12.2'),
+    evidence: setup('acl', 'v1.6.4, v1.7.0, v1.8.0, v1.8.2, v1.10.1, v1.12.2, v1.14.7'),
   },
 
   file: {
@@ -609,9 +698,7 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
 
 /** The value of the era `version` falls in (undefined before the first era). */
 export function eraAt<T>(eras: readonly Era<T>[], version: CoreDnsVersion): T | undefined {
-  let found: T | undefined;
-  for (const era of eras) if (isCoreDnsVersionAtLeast(version, era.from)) found = era.value;
-  return found;
+  return valueAt(eras, version, compareCoreDnsVersions);
 }
 
 /** The syntax facts of `plugin`, or undefined when the table does not model it. */
@@ -737,7 +824,20 @@ export function argumentProblem(argument: string, spec: ArgumentSpec): string | 
       if (value === undefined) return `'${argument}' is not a percentage`;
       return value < spec.min || value > spec.max ? `${value}% is outside [${spec.min}, ${spec.max}]` : undefined;
     }
+    case 'cidr':
+      if (spec.wildcard === true && argument === '*') return undefined;
+      return isGoCidr(spec.bareIp === true && !argument.includes('/') ? `${argument}/${argument.includes(':') ? 128 : 32}` : argument) ? undefined : `'${argument}' is not a network in CIDR notation`;
   }
+}
+
+/** Go's `net.ParseCIDR`: an IP address without a zone, `/`, a decimal prefix length of at most its bits. */
+function isGoCidr(text: string): boolean {
+  const slash = text.indexOf('/');
+  if (slash < 0) return false;
+  const address = text.slice(0, slash);
+  const prefix = text.slice(slash + 1);
+  if (address.includes('%') || !isGoIP(address) || !/^[0-9]{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (address.includes(':') ? 128 : 32);
 }
 
 /** What is wrong with `args` for `shape`: a count problem or one argument's problem. */
@@ -758,5 +858,36 @@ export function judgeArguments(args: readonly string[], shape: ArgumentShape): A
     const problem = argumentProblem(argument, spec);
     if (problem !== undefined) return { kind: 'invalid', index, problem };
   }
+  const [first] = args;
+  if (shape.cases !== undefined && first !== undefined && Object.hasOwn(shape.cases, first)) {
+    const verdict = judgeArguments(args, shape.cases[first] as ArgumentShape);
+    if (verdict.kind === 'count') return { kind: 'count', expected: `${verdict.expected} (with ${first})` };
+    if (verdict.kind !== 'ok') return verdict;
+  }
+  return shape.sections === undefined ? { kind: 'ok' } : judgeSections(args, shape.sections);
+}
+
+function judgeSections(args: readonly string[], sections: NonNullable<ArgumentShape['sections']>): ArgumentVerdict {
+  const words = Object.keys(sections.specs);
+  const sectionOf = (argument: string): string | undefined => {
+    const word = sections.caseInsensitive === true ? argument.toLowerCase() : argument;
+    return words.includes(word) ? word : undefined;
+  };
+  let current: string | undefined;
+  let tokens = 0;
+  for (const [index, argument] of args.entries()) {
+    const section = sectionOf(argument);
+    if (section !== undefined) {
+      if (current !== undefined && tokens === 0) return { kind: 'invalid', index: index - 1, problem: `no argument after '${args[index - 1] ?? ''}'` };
+      current = section;
+      tokens = 0;
+      continue;
+    }
+    if (current === undefined) return { kind: 'invalid', index, problem: `'${argument}' is not one of ${words.join(', ')}` };
+    const problem = argumentProblem(argument, sections.specs[current] as ArgumentSpec);
+    if (problem !== undefined) return { kind: 'invalid', index, problem };
+    tokens += 1;
+  }
+  if (current !== undefined && tokens === 0) return { kind: 'invalid', index: args.length - 1, problem: `no argument after '${args[args.length - 1] ?? ''}'` };
   return { kind: 'ok' };
 }

@@ -17,6 +17,8 @@
  * Pure data and functions: no Node APIs.
  */
 
+import { InternalError } from '../errors/internal-error.js';
+import { checkArgument } from '../errors/arguments.js';
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 
 /**
@@ -67,14 +69,17 @@ export interface CoreDnsRelease {
   readonly evidence: readonly ReleaseEvidence[];
   /** Set when the tag exists but the release is unusual (no published images, identical to another). */
   readonly caveat?: string;
+  /** Set when no container images of it were published: nobody runs it (1.6.8, 1.8.1, 1.8.2). */
+  readonly unpublished?: true;
 }
 
 const N = 'release-notes';
 const M = 'corefile-migration';
 const K = 'kubernetes-default';
 
-function release(version: CoreDnsVersion, evidence: readonly ReleaseEvidence[], caveat?: string): CoreDnsRelease {
-  return Object.freeze(caveat === undefined ? { version, evidence } : { version, evidence, caveat });
+function release(version: CoreDnsVersion, evidence: readonly ReleaseEvidence[], caveat?: string, unpublished?: 'unpublished'): CoreDnsRelease {
+  const record: CoreDnsRelease = caveat === undefined ? { version, evidence } : { version, evidence, caveat };
+  return Object.freeze(unpublished === undefined ? record : { ...record, unpublished: true });
 }
 
 /**
@@ -111,16 +116,18 @@ export const COREDNS_RELEASES: readonly CoreDnsRelease[] = Object.freeze([
     '1.6.8',
     [N],
     'tagged, but the release automation broke after tagging, so 1.6.9 followed with identical content (notes 1.6.9); corefile-migration skips it',
+    'unpublished',
   ),
   release('1.6.9', [N, M]),
   release('1.7.0', [N, M, K]),
   release('1.7.1', [N, M]),
   release('1.8.0', [N, M, K]),
-  release('1.8.1', [N, M], 'its container images were never published (CM); later corefile-migration versions skip it'),
+  release('1.8.1', [N, M], 'its container images were never published (CM); later corefile-migration versions skip it', 'unpublished'),
   release(
     '1.8.2',
     [N],
     'its container images were not uploaded and tagged properly, so 1.8.3 followed the next day with the same changes (notes 1.8.3); corefile-migration calls it "not a valid version"',
+    'unpublished',
   ),
   ...(['1.8.3', '1.8.4', '1.8.5', '1.8.6', '1.8.7'] as const).map((v) => release(v, [N, M])),
   ...(['1.9.0', '1.9.1', '1.9.2', '1.9.3', '1.9.4', '1.10.0', '1.10.1', '1.11.0', '1.11.1'] as const).map((v) => release(v, [N, M])),
@@ -147,8 +154,11 @@ export type UnknownCoreDnsVersionReason =
   /** Older than 1.0.0 or newer than the newest known release. */
   | 'out-of-range';
 
+/** The releases modelled, from the table's ends: `1.0.0 to 1.14.7`. */
+export const COREDNS_RELEASE_SPAN = `${OLDEST_COREDNS_VERSION} to ${NEWEST_COREDNS_VERSION}`;
+
 /** How errors about version text end: `known releases: 1.0.0 to 1.14.7`. */
-export const KNOWN_RANGE = `known releases: ${OLDEST_COREDNS_VERSION} to ${NEWEST_COREDNS_VERSION}`;
+export const KNOWN_RANGE = `known releases: ${COREDNS_RELEASE_SPAN}`;
 
 /** Text that does not name a CoreDNS release this package knows. */
 export class UnknownCoreDnsVersionError extends KubeDnsToCoreDnsError {
@@ -225,6 +235,7 @@ const NEWEST_KEY = tripleKey(parseTriple(NEWEST_COREDNS_VERSION));
  * @throws {UnknownCoreDnsVersionError} for malformed, incomplete, unreleased or out-of-range text.
  */
 export function parseCoreDnsVersion(text: string): CoreDnsVersion {
+  checkArgument('parseCoreDnsVersion', 'text', text, 'string');
   // A known release in canonical form parses to itself; the translator asks this many times per case.
   if (KNOWN.has(text)) return text as CoreDnsVersion;
   const triple = parseTriple(text);
@@ -282,7 +293,7 @@ export function coreDnsRelease(version: string): CoreDnsRelease {
   const parsed = parseCoreDnsVersion(version);
   const index = INDEX.get(parsed) ?? -1;
   const record = COREDNS_RELEASES[index];
-  if (record === undefined || record.version !== parsed) throw new Error(`internal: release table out of order at ${parsed}`);
+  if (record === undefined || record.version !== parsed) throw new InternalError(`internal: release table out of order at ${parsed}`);
   return record;
 }
 

@@ -1,4 +1,4 @@
-import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
+import { KubeDnsToCoreDnsError, locatedMessage } from '../errors/kube-dns-to-coredns-error.js';
 import { formatAt } from '../util/source-position.js';
 import type { SourcePosition } from '../util/source-position.js';
 
@@ -58,7 +58,12 @@ export type ServerKeyErrorCode =
   | 'invalid-domain-name'
   | 'invalid-cidr';
 
-export type CorefileErrorCode = CorefileSyntaxErrorCode | CorefilePrintErrorCode | ServerKeyErrorCode;
+/** Reasons {@link expandSnippetsOrThrow} refuses a model. */
+export type CorefileExpansionErrorCode =
+  /** Snippet imports past the expansion bounds (docs/corefile-model.md, "Snippet expansion"). */
+  'expansion-limit';
+
+export type CorefileErrorCode = CorefileSyntaxErrorCode | CorefilePrintErrorCode | ServerKeyErrorCode | CorefileExpansionErrorCode;
 
 /** Base class of every error of the Corefile model: the text or model given is unusable (`input`). */
 export class CorefileError extends KubeDnsToCoreDnsError {
@@ -97,6 +102,20 @@ export class CorefilePrintError extends CorefileError {
     const where = position === undefined ? path : `${path} (line ${position.line}, column ${position.column})`;
     super(code, reason, `cannot print ${where}: ${reason}`, position);
     this.path = path;
+  }
+}
+
+/**
+ * Snippet imports stand for more than the package follows (more than 10,000 imports, which newer
+ * CoreDNS releases refuse too, or more than 200,000 directives brought in). `position` is the
+ * import that went past the bound.
+ */
+export class CorefileExpansionError extends CorefileError {
+  override readonly name = 'CorefileExpansionError';
+  declare readonly code: CorefileExpansionErrorCode;
+
+  constructor(reason: string, position?: SourcePosition, filename?: string) {
+    super('expansion-limit', reason, locatedMessage(reason, { position, filename }), position, filename);
   }
 }
 

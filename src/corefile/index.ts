@@ -35,12 +35,21 @@ export type {
 export { parseServerKey, zoneAddressKeys } from './server-key.js';
 export type { ServerAddress, ServerTransport, ParseServerKeyOptions } from './server-key.js';
 
-export { CorefileError, CorefileSyntaxError, CorefilePrintError, ServerKeyError } from './errors.js';
+export { expandSnippets, MAX_EXPANDED_DIRECTIVES, MAX_SNIPPET_EXPANSIONS } from './expand.js';
+export type { ExpandedDirective, ExpandedServerBlock, ExpansionLimit, SnippetExpansion, UnexpandedImport } from './expand.js';
+
+export { CorefileError, CorefileExpansionError, CorefileSyntaxError, CorefilePrintError, ServerKeyError } from './errors.js';
 export type {
   CorefileErrorCode,
+  CorefileExpansionErrorCode,
   CorefileSyntaxErrorCode,
   CorefilePrintErrorCode,
   ServerKeyErrorCode,
   CorefileWarning,
   CorefileWarningCode,
 } from './errors.js';
+
+// The base class of every error (see the main entry).
+export { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
+export type { ErrorCategory, ErrorLocation, KubeDnsToCoreDnsErrorOptions } from '../errors/kube-dns-to-coredns-error.js';
+export type { SourcePosition } from '../util/source-position.js';

@@ -2,7 +2,7 @@
 export type Severity = 'error' | 'warning' | 'info';
 
 /** Who emits a code: reading the kube-dns ConfigMap, translating it, or linting a Corefile. */
-export type DiagnosticArea = 'kube-dns' | 'translate' | 'lint' | 'migrate' | 'install';
+export type DiagnosticArea = 'kube-dns' | 'translate' | 'lint' | 'migrate' | 'platform' | 'install';
 
 /** What the catalogue says about one code. */
 export interface DiagnosticCodeEntry {
@@ -31,6 +31,10 @@ function install(severity: Severity, summary: string, hint: string): DiagnosticC
 
 function migrate(severity: Severity, summary: string, hint: string): DiagnosticCodeEntry {
   return { area: 'migrate', severity, summary, hint };
+}
+
+function platform(severity: Severity, summary: string, hint: string): DiagnosticCodeEntry {
+  return { area: 'platform', severity, summary, hint };
 }
 
 /**
@@ -79,6 +83,13 @@ export const DIAGNOSTIC_CODES = {
     'kube-dns validates all keys together and ignored this ConfigMap: it ran with its defaults (or kept the previous configuration).',
     'Translating it would change DNS behaviour; fix the errors listed, or pass --force to translate what is written.',
   ),
+  // Reading the CoreDNS release of the translator and of lint (`--coredns`, options.coredns).
+  'release-resolved': translate('info', 'How the CoreDNS release text (--coredns, options.coredns of translateKubeDns and lintCorefile) was read: a v prefix, a build suffix or an image reference.', 'Nothing to do; give the plain release (1.8.7) to silence it.'),
+  'release-assumed': translate(
+    'warning',
+    'The CoreDNS release text was read with an assumption that may not hold: a release newer than the newest known one (the newest known is used), or an image that does not look like CoreDNS.',
+    'Check the release; anything a newer release changed is not taken into account.',
+  ),
   // Translating to CoreDNS.
   'invalid-zone': translate('error', 'A stub domain cannot become a CoreDNS zone.', 'Stub domains must be DNS names with labels of at most 63 letters, digits, hyphens or underscores.'),
   'zone-normalized': translate('info', 'A stub domain was rewritten into the form CoreDNS matches (lower case, no trailing dot, punycode).', 'Write it that way in the ConfigMap to silence this.'),
@@ -96,8 +107,8 @@ export const DIAGNOSTIC_CODES = {
   'stub-under-cluster-domain': translate('warning', 'A stub domain lies inside the cluster domain.', 'Its names go to the stub, not to Kubernetes, in kube-dns and CoreDNS alike; check that this is intended.'),
   'main-block-key-added': translate(
     'info',
-    'A stub domain is a parent of a zone the kubernetes plugin serves, so that zone was added as a key of the main block.',
-    'Without it, the stub block would capture cluster names; kube-dns sent them to the cluster because the more specific domain wins.',
+    'A stub domain, or a zone the Deployment\'s dnsmasq answered itself (`--local=/zone/`, `--address=/zone/`), is a parent of a zone the kubernetes plugin serves, so that zone was added as a key of the main block.',
+    'Without it, the stub or template block would capture cluster names; kube-dns sent them to the cluster because the more specific domain wins.',
   ),
   'main-block-split': translate(
     'info',
@@ -249,6 +260,11 @@ export const DIAGNOSTIC_CODES = {
   ),
   'federation-without-kubernetes': lint('warning', 'A federation plugin in a server block without the kubernetes plugin: it has no effect.', 'Put federation in the block that holds the kubernetes plugin.'),
   'import-not-checked': lint('info', 'An import of files (or of a snippet defined later): what it brings in was not linted.', 'Lint the imported files too; a snippet must be defined before it is imported.'),
+  'snippet-expansion-limit': lint(
+    'error',
+    'Snippet imports stand for more than 10,000 imports (CoreDNS 1.13.0 and later refuse to start; earlier releases expand them without a bound, which can exhaust memory) or more than 200,000 directives: the expansion stops there and what lies beyond was not linted.',
+    'Import fewer snippets, or snippets that do not import each other over and over: every import copies the whole snippet.',
+  ),
   'configmap-key-not-checked': lint(
     'info',
     'A data key of the input ConfigMap other than Corefile (a *.server or *.override fragment, k3s\'s NodeHosts): not linted; only the Corefile entry is.',
@@ -438,6 +454,93 @@ export const DIAGNOSTIC_CODES = {
     'warning',
     "No kube-dns Service in the input: the install writes kubeadm's Service with the --cluster-dns-ip; applied over the cluster's Service it replaces that Service's ports and selector.",
     'Give the kube-dns Service in the input (kubectl -n kube-system get svc/kube-dns -o yaml) so that it is kept as it is.',
+  ),
+
+  // Where platforms keep CoreDNS configuration: ConfigMaps written back, coredns-custom overlays (docs/platforms.md).
+  'configmap-server-fields-dropped': platform(
+    'info',
+    'The ConfigMap written back leaves out the fields the API server sets (resourceVersion, uid, managedFields, creationTimestamp, the last-applied annotation); everything else is kept.',
+    'Nothing to do: the API server sets them again, and a stale resourceVersion would make the update a conflict.',
+  ),
+  'configmap-immutable': platform(
+    'warning',
+    'The ConfigMap is marked immutable: true and its data changed: the API server refuses the update.',
+    'Delete the ConfigMap and create it again (`kubectl replace --force -f FILE`), or drop immutable from it.',
+  ),
+  'overlay-syntax-error': platform(
+    'error',
+    'The base Corefile composed with the coredns-custom overlay is not one CoreDNS reads (a syntax error in a key, a file to import that is not there, an import cycle): CoreDNS does not start, or keeps its old configuration on reload.',
+    'Fix the key the message points at; `compose` prints the composed Corefile.',
+  ),
+  'overlay-key-folded': platform(
+    'error',
+    'A key of the coredns-custom ConfigMap is written as a multi-line plain (or folded, or quoted) YAML scalar: YAML joins its lines with spaces, and CoreDNS, whose syntax is line by line, reads one line.',
+    'Write the value as a literal block: `KEY: |` followed by the indented lines.',
+  ),
+  'overlay-key-not-imported': platform(
+    'warning',
+    "A key of the coredns-custom ConfigMap that no import of the base Corefile reads: it is only a file in the custom directory (the platform's rule for other keys is in the message).",
+    'Name Corefile fragments KEY.server (extra server blocks) or KEY.override (inside the .:53 block); keep other keys only for files a plugin reads (file /etc/coredns/custom/KEY).',
+  ),
+  'overlay-override-refused': platform(
+    'error',
+    'An .override adds a plugin the base\'s block already has once, where CoreDNS allows one per block (cache and hosts always, forward before 1.9.4): CoreDNS stops with "this plugin can only be used once per Server Block".',
+    'Do not repeat the plugin in an .override: put the setting in a .server block of its own zone (e.g. `example.com:53 { forward . 10.0.0.1 }`), or target CoreDNS 1.9.4+ for a second forward.',
+  ),
+  'overlay-forward-shadowed': platform(
+    'warning',
+    "An .override's forward comes after a forward of the same block whose FROM covers its zone (the base's `forward .`): from CoreDNS 1.9.4 several forwards are tried in the order written, so this one never sees a query.",
+    'Put the zone in a .server block of its own (`example.com:53 { forward . 10.0.0.1 }`), or use a base that imports the overrides before its `forward .` (k3s after k3s-io/k3s#12980).',
+  ),
+  'overlay-zone-redefined': platform(
+    'error',
+    'A .server key defines a zone and port the base Corefile already serves (usually `.:53`): CoreDNS stops with "cannot serve dns://.:53 - it is already defined".',
+    'Put settings for the root zone in an .override key; a .server block must serve another zone (or port).',
+  ),
+  'platform-base-must-change': platform(
+    'error',
+    "What kube-dns did cannot be written as a coredns-custom overlay for this platform: the base's own directive decides (its forward . comes before the overrides, or CoreDNS before 1.9.4 takes one forward per block; cache and the kubernetes plugin cannot be given twice).",
+    'Change what the base reads instead (AKS: the virtual network\'s DNS servers, which the node\'s resolv.conf lists; k3s: --resolv-conf), or run a base that imports overrides before its forward (k3s after k3s-io/k3s#12980); --force writes the overlay without it.',
+  ),
+  'platform-base-answers': platform(
+    'warning',
+    "The platform's base Corefile answers some names itself that kube-dns sent upstream (AKS: NXDOMAIN for reddog.microsoft.com and for names under internal.cloudapp.net with more than four labels before it).",
+    'Accept the difference, or apply the platform\'s documented opt-out (a .server block forwarding the zone upstream), as -o coredns-custom does.',
+  ),
+  'eks-addon-property-unknown': platform(
+    'error',
+    "A property of the EKS CoreDNS add-on's configurationValues that its schema does not have: the schema allows no other properties (additionalProperties: false), so EKS refuses the whole configuration.",
+    'Remove the property, or check the schema of your add-on version: `aws eks describe-addon-configuration --addon-name coredns --addon-version VERSION`.',
+  ),
+  'eks-addon-probe-unanswered': platform(
+    'warning',
+    "The Corefile of an EKS add-on configuration has no plugin answering one of the add-on's probes: readiness asks ready on :8181 (from v1.10.1-eksbuild.3, aws/containers-roadmap#2152), liveness asks health on :8080; without it the Pods stay NotReady or are restarted.",
+    'Add `ready` (and `health`) to the root server block, as the add-on\'s default Corefile has them.',
+  ),
+  'helm-port-missing': platform(
+    'error',
+    "A server of the CoreDNS Helm chart's values without port: the chart renders `ZONE{` with no space before the brace, which CoreDNS reads as the key `ZONE{` and refuses (\"zone is not a valid domain name\", checked with CoreDNS 1.14.7); the chart's Service and container ports come out '<nil>' too (coredns/helm#67).",
+    'Give every server a port (53).',
+  ),
+  'helm-port-last-zone-only': platform(
+    'warning',
+    "A server of the Helm chart's values with several zones and a port: the chart writes the port after the last zone only (`a b:5353 {`), so the other zones are served on port 53.",
+    'Give each zone on another port a server of its own, or keep the port at 53.',
+  ),
+  'helm-value-breaks-corefile': platform(
+    'error',
+    "A name or parameters value of the Helm chart's values holding a brace, '#' or a line break: the chart pastes it into the Corefile as it is (no quoting), so CoreDNS reads another configuration, or the rendered ConfigMap is not YAML.",
+    'Put sub-directives in configBlock, and quote (with \\") what must stay one token.',
+  ),
+  'helm-value-printed-otherwise': platform(
+    'error',
+    "A number in the Helm chart's values that Helm prints in exponent form: values are read as float64 and text/template prints 1000000 as `1e+06`.",
+    'Quote the number in values.yaml ("1000000").',
+  ),
+  'helm-template-braces': platform(
+    'warning',
+    "`{{` in a value of the Helm chart's values (a template plugin's answer): the chart pastes it as it is, but values that pass through another template engine first (an umbrella chart's tpl, helmfile's .gotmpl values) are evaluated there (coredns/helm#159).",
+    'Where the values are templated, write `{{ "{{" }}` for each `{{`; with plain helm install nothing is needed.',
   ),
 } as const satisfies Record<string, DiagnosticCodeEntry>;
 

@@ -5,6 +5,8 @@
  */
 
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
+import { changesIn, profileAt } from '../util/release-profile.js';
+import type { ProfileTimelines } from '../util/release-profile.js';
 
 /** A kube-dns version the rules know, or text that is not one. */
 export class UnsupportedKubeDnsVersionError extends KubeDnsToCoreDnsError {
@@ -61,25 +63,33 @@ function compare(a: Triple, b: Triple): number {
   return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
 }
 
-function threshold(version: string): Triple {
-  const parsed = parse(version);
-  if (parsed === undefined) throw new Error(`bad threshold ${version}`);
-  return parsed;
+/** Orders two kube-dns versions (both `MAJOR.MINOR.PATCH`). */
+function order(a: string, b: string): number {
+  const left = parse(a);
+  const right = parse(b);
+  if (left === undefined || right === undefined) throw new UnsupportedKubeDnsVersionError('syntax', `kube-dns version '${left === undefined ? a : b}' is not a version like 1.22.20`);
+  return compare(left, right);
 }
+
+type KubeDnsFacts = Omit<KubeDnsRules, 'version'>;
+
+/** The kube-dns releases where the rules change, one timeline per rule. */
+const KUBE_DNS_TIMELINES: ProfileTimelines<KubeDnsFacts> = {
+  stubPortSplit: [
+    { from: OLDEST_KUBE_DNS_VERSION, value: 'none' },
+    { from: '1.14.2', value: 'first-colon' },
+    { from: '1.17.0', value: 'host-port' },
+  ],
+  upstreamPorts: changesIn(OLDEST_KUBE_DNS_VERSION, false, '1.14.9', true),
+  stubHostnamesResolved: changesIn(OLDEST_KUBE_DNS_VERSION, false, '1.15.1', true),
+  ipText: changesIn<KubeDnsRules['ipText'], string>(OLDEST_KUBE_DNS_VERSION, 'lenient', '1.26.6', 'canonical'),
+  stockManifestNoNegcache: changesIn(OLDEST_KUBE_DNS_VERSION, false, '1.14.7', true),
+};
 
 // Parsed once: the reader asks for the rules of each ConfigMap (each `--batch` case).
-const OLDEST = threshold(OLDEST_KUBE_DNS_VERSION);
-const NEWEST = threshold(NEWEST_KUBE_DNS_VERSION);
-const V1_14_2 = threshold('1.14.2');
-const V1_14_7 = threshold('1.14.7');
-const V1_14_9 = threshold('1.14.9');
-const V1_15_1 = threshold('1.15.1');
-const V1_17_0 = threshold('1.17.0');
-const V1_26_6 = threshold('1.26.6');
-
-function atLeast(version: Triple, minimum: Triple): boolean {
-  return compare(version, minimum) >= 0;
-}
+const OLDEST = parse(OLDEST_KUBE_DNS_VERSION) as Triple;
+const NEWEST = parse(NEWEST_KUBE_DNS_VERSION) as Triple;
+const RULES = new Map<string, KubeDnsRules>();
 
 /** The rules of kube-dns `version` (`1.22.20`, `v1.14.13`); throws for text outside 1.14.0–1.26.7. */
 export function kubeDnsRules(version: string = NEWEST_KUBE_DNS_VERSION): KubeDnsRules {
@@ -93,12 +103,14 @@ export function kubeDnsRules(version: string = NEWEST_KUBE_DNS_VERSION): KubeDns
       `kube-dns version '${version}' is outside the versions whose ConfigMap rules are known (${OLDEST_KUBE_DNS_VERSION} to ${NEWEST_KUBE_DNS_VERSION})`,
     );
   }
-  return {
-    version: parsed.join('.'),
-    stubPortSplit: atLeast(parsed, V1_17_0) ? 'host-port' : atLeast(parsed, V1_14_2) ? 'first-colon' : 'none',
-    upstreamPorts: atLeast(parsed, V1_14_9),
-    stubHostnamesResolved: atLeast(parsed, V1_15_1),
-    ipText: atLeast(parsed, V1_26_6) ? 'canonical' : 'lenient',
-    stockManifestNoNegcache: atLeast(parsed, V1_14_7),
-  };
+  const normalized = parsed.join('.');
+  let rules = RULES.get(normalized);
+  if (rules === undefined) {
+    rules = Object.freeze({ version: normalized, ...profileAt(KUBE_DNS_TIMELINES, normalized, order) });
+    if (RULES.size < 256) RULES.set(normalized, rules);
+  }
+  return rules;
 }
+
+/** The timelines behind {@link kubeDnsRules}, for tests and documentation. */
+export const KUBE_DNS_RULE_TIMELINES: ProfileTimelines<KubeDnsFacts> = KUBE_DNS_TIMELINES;

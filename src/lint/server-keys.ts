@@ -1,10 +1,8 @@
 import { ServerKeyError } from '../corefile/errors.js';
 import { parseServerKey } from '../corefile/server-key.js';
 import type { ServerAddress } from '../corefile/server-key.js';
-import { isCoreDnsVersionAtLeast } from '../coredns/versions.js';
 import type { CoreDnsFeatures } from '../coredns/features.js';
 import { hasPlaceholder } from '../coredns/destinations.js';
-import { KEY_EMPTY_HOST_REFUSED_FROM, KEY_LEADING_DOT_REFUSED_FROM } from '../coredns/version-facts.js';
 
 /**
  * A server block key as a given CoreDNS release reads it. `parseServerKey` explains keys the way
@@ -54,10 +52,10 @@ function olderReading(key: string, error: ServerKeyError, features: CoreDnsFeatu
   if (error.code !== 'invalid-domain-name') return undefined;
   const scheme = /^[a-z0-9]+:\/\//.exec(key)?.[0] ?? '';
   const rest = key.slice(scheme.length);
-  if (!isCoreDnsVersionAtLeast(features.version, KEY_EMPTY_HOST_REFUSED_FROM) && (rest === '' || rest.startsWith(':'))) {
+  if (!features.emptyHostKeyRefused && (rest === '' || rest.startsWith(':'))) {
     return { address: { ...parseServerKey(`${scheme}.${rest}`), key }, leadingDot: false };
   }
-  if (!isCoreDnsVersionAtLeast(features.version, KEY_LEADING_DOT_REFUSED_FROM) && rest.startsWith('.') && !rest.startsWith('..')) {
+  if (!features.leadingDotKeyRefused && rest.startsWith('.') && !rest.startsWith('..')) {
     try {
       return { address: { ...parseServerKey(`${scheme}${rest.slice(1)}`), key }, leadingDot: true };
     } catch {

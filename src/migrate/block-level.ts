@@ -6,7 +6,7 @@
  */
 import type { ServerBlock } from '../corefile/model.js';
 import { isUsable } from '../coredns/availability.js';
-import { NEW_DEFAULTS, SPLIT_STUB_BLOCK_PLUGINS } from '../coredns/migration-facts.js';
+import { NEW_DEFAULTS, SEVERAL_FORWARDS_PER_BLOCK_FROM, SPLIT_STUB_BLOCK_PLUGINS } from '../coredns/migration-facts.js';
 import type { MigrationPlan, PlannedDirective } from './plan.js';
 import { LINE_SEPARATOR, REMOVED } from './plan.js';
 
@@ -62,7 +62,7 @@ export function splitForwards(plan: MigrationPlan, block: ServerBlock, planned: 
       plugin: 'forward',
       ...position,
       releases: { from: plan.to, to: plan.to },
-      message: `server block ${block.keys.join(' ')} would hold ${forwards.length} forward lines, which CoreDNS ${plan.to} refuses (several per block from 1.9.4); only stubs of a single-key root block (. or .:PORT) are split automatically`,
+      message: `server block ${block.keys.join(' ')} would hold ${forwards.length} forward lines, which CoreDNS ${plan.to} refuses (several per block from ${SEVERAL_FORWARDS_PER_BLOCK_FROM}); only stubs of a single-key root block (. or .:PORT) are split automatically`,
     });
     return;
   }
@@ -95,7 +95,7 @@ export function splitForwards(plan: MigrationPlan, block: ServerBlock, planned: 
       plugin: 'forward',
       ...(directive.position === undefined ? {} : { position: directive.position }),
       releases: { from: plan.to, to: plan.to },
-      message: `forward for ${zone} moved into a server block of its own (${zone}): CoreDNS ${plan.to} takes one forward per server block (several from 1.9.4)`,
+      message: `forward for ${zone} moved into a server block of its own (${zone}): CoreDNS ${plan.to} takes one forward per server block (several from ${SEVERAL_FORWARDS_PER_BLOCK_FROM})`,
     });
   }
   if (moved.length > 0) plan.editor.insertAfter(closeLine, moved);

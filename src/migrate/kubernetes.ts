@@ -6,7 +6,7 @@
  */
 import { formatToken } from '../corefile/printer.js';
 import { isUsable } from '../coredns/availability.js';
-import { KUBERNETES_OPTION_CHANGES, KUBERNETES_TRANSFER_MOVED_IN } from '../coredns/migration-facts.js';
+import { FEDERATION_REMOVED_IN, KUBERNETES_OPTION_CHANGES, KUBERNETES_TRANSFER_MOVED_IN } from '../coredns/migration-facts.js';
 import type { MigrationPlan, PlannedDirective } from './plan.js';
 
 /** The kubernetes plugin's options the target treats differently: endpoint trimmed, upstream and resyncperiod removed, transfer moved to the transfer plugin (1.8.0). */
@@ -132,7 +132,7 @@ export function migrateFederation(plan: MigrationPlan, entry: PlannedDirective):
   const availability = plan.plugin('federation');
   if (isUsable(availability)) return;
   const position = entry.directive.position === undefined ? {} : { position: entry.directive.position };
-  const removedIn = availability.removedIn ?? '1.7.0';
+  const removedIn = availability.removedIn ?? FEDERATION_REMOVED_IN;
   if (plan.options.dropFederations === true) {
     plan.remove(entry);
     plan.notice('migrate-federation-dropped', {

@@ -10,10 +10,13 @@
  *
  * Pure: no Node APIs.
  */
+import { checkArgument } from '../errors/arguments.js';
 import { parseCorefile } from '../corefile/parser.js';
 import type { ServerBlock, SnippetDefinition } from '../corefile/model.js';
 import { isUsable } from '../coredns/availability.js';
-import { KUBERNETES_TRANSFER_MOVED_IN, NEW_DEFAULTS } from '../coredns/migration-facts.js';
+import { noDenialCaching } from '../coredns/features.js';
+import { KUBERNETES_TRANSFER_MOVED_IN, NEW_DEFAULTS, SEVERAL_FORWARDS_PER_BLOCK_FROM } from '../coredns/migration-facts.js';
+import { COREDNS_RELEASE_SPAN } from '../coredns/versions.js';
 import type { CoreDnsReleaseMapping } from '../coredns/resolve-release.js';
 import { sortNotices } from './notices.js';
 import type { MigrationNotice } from './notices.js';
@@ -47,6 +50,8 @@ export interface MigrationResult {
  * @throws {CorefileSyntaxError} when the Corefile does not parse.
  */
 export function migrateCorefile(corefile: string, options: MigrateOptions): MigrationResult {
+  checkArgument('migrateCorefile', 'corefile', corefile, 'string');
+  checkArgument('migrateCorefile', 'options', options, 'object');
   const from = resolveMigrationRelease('from', options.from);
   const to = resolveMigrationRelease('to', options.to);
   const releaseNotices = [...from.notices, ...to.notices];
@@ -109,7 +114,7 @@ class Migration extends MigrationPlan {
       this.notice('migrate-forward-split-refused', {
         action: 'refused',
         ...(item.position === undefined ? {} : { position: item.position }),
-        message: `snippet (${item.name}) would hold several forward lines, which CoreDNS ${this.to} refuses (several per block from 1.9.4); a snippet cannot be split automatically`,
+        message: `snippet (${item.name}) would hold several forward lines, which CoreDNS ${this.to} refuses (several per block from ${SEVERAL_FORWARDS_PER_BLOCK_FROM}); a snippet cannot be split automatically`,
       });
     }
     for (const entry of planned) {
@@ -137,7 +142,7 @@ class Migration extends MigrationPlan {
         action: 'kept',
         plugin: name,
         ...(directive.position === undefined ? {} : { position: directive.position }),
-        message: `${name} is in no CoreDNS release's default build (1.0.0 to 1.14.7): kept as written; it needs a custom build`,
+        message: `${name} is in no CoreDNS release's default build (${COREDNS_RELEASE_SPAN}): kept as written; it needs a custom build`,
       });
       return;
     }
@@ -217,14 +222,15 @@ class Migration extends MigrationPlan {
     const option = options[index];
     if (entry.name !== 'cache' || option?.name !== 'disable' || option.arguments.length !== 1 || option.arguments[0] !== 'denial') return false;
     if (options.some((other) => other.name === 'denial')) return false;
-    const replacement = 'denial 9984 1';
+    const rule = noDenialCaching(this.features);
+    const replacement = rule.text;
     this.replaceOption(entry, index, [`${this.optionIndent(entry)}${replacement}`]);
     this.notice('migrate-option-approximated', {
       action: 'replaced',
       plugin: 'cache',
       option: 'disable',
       ...(option.position === undefined ? {} : { position: option.position }),
-      message: `cache 'disable denial' became '${replacement}': CoreDNS ${this.to} cannot switch denial caching off (1.9.4+), so NXDOMAIN is kept for at most 1 s`,
+      message: `cache 'disable denial' became '${replacement}': CoreDNS ${this.to} cannot switch denial caching off (${rule.disableFrom}+), so NXDOMAIN is kept for at most 1 s`,
     });
     return true;
   }

@@ -5,7 +5,7 @@
  * Pure: no Node APIs.
  */
 import { isUsable } from '../coredns/availability.js';
-import { PROXY_DEPRECATED_IN, PROXY_HTTPS_GOOGLE_REMOVED_IN, PROXY_OPTION_MAPPINGS, PROXY_POLICY_TO_FORWARD } from '../coredns/migration-facts.js';
+import { PROXY_DEPRECATED_IN, PROXY_HTTPS_GOOGLE_REMOVED_IN, PROXY_REMOVED_IN, PROXY_OPTION_MAPPINGS, PROXY_POLICY_TO_FORWARD } from '../coredns/migration-facts.js';
 import type { MigrationPlan, PlannedDirective } from './plan.js';
 
 /** Replaces a proxy line by forward where the target has no proxy (or with --deprecations from 1.4.0), mapping its options. */
@@ -33,7 +33,7 @@ export function migrateProxy(plan: MigrationPlan, entry: PlannedDirective): void
         plugin: 'proxy',
         ...position,
         releases: plan.spanTo(PROXY_DEPRECATED_IN),
-        message: `proxy is deprecated from ${PROXY_DEPRECATED_IN} and removed in 1.5.0; kept for CoreDNS ${plan.to} (--deprecations replaces it with forward)`,
+        message: `proxy is deprecated from ${PROXY_DEPRECATED_IN} and removed in ${PROXY_REMOVED_IN}; kept for CoreDNS ${plan.to} (--deprecations replaces it with forward)`,
       });
       return;
     }
@@ -71,7 +71,7 @@ export function migrateProxy(plan: MigrationPlan, entry: PlannedDirective): void
     };
     const refuse = (why: string): void => {
       refused = true;
-      plan.notice('migrate-proxy-unmappable', { action: 'refused', plugin: 'proxy', option: option.name, ...optionPosition, releases: plan.spanTo('1.5.0'), message: why });
+      plan.notice('migrate-proxy-unmappable', { action: 'refused', plugin: 'proxy', option: option.name, ...optionPosition, releases: plan.spanTo(PROXY_REMOVED_IN), message: why });
     };
     if (mapping === undefined) return refuse(`proxy option ${option.name} has no forward equivalent (forward would refuse it)`);
     if (mapping.kind === 'same') return;
@@ -108,7 +108,7 @@ export function migrateProxy(plan: MigrationPlan, entry: PlannedDirective): void
     action: 'replaced',
     plugin: 'proxy',
     ...position,
-    releases: plan.spanTo(plan.targetHas('1.5.0') ? '1.5.0' : PROXY_DEPRECATED_IN),
-    message: `proxy replaced by forward with the same destinations: proxy is ${plan.targetHas('1.5.0') ? 'gone from 1.5.0 ("Unknown directive")' : `deprecated from ${PROXY_DEPRECATED_IN} (--deprecations)`}`,
+    releases: plan.spanTo(plan.targetHas(PROXY_REMOVED_IN) ? PROXY_REMOVED_IN : PROXY_DEPRECATED_IN),
+    message: `proxy replaced by forward with the same destinations: proxy is ${plan.targetHas(PROXY_REMOVED_IN) ? `gone from ${PROXY_REMOVED_IN} ("Unknown directive")` : `deprecated from ${PROXY_DEPRECATED_IN} (--deprecations)`}`,
   });
 }

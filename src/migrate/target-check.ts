@@ -50,7 +50,8 @@ export function targetRefusals(check: TargetCheckInput): MigrationNotice[] {
   for (const finding of errors) {
     const outputLine = finding.position?.line ?? 1;
     const source = check.sourceLines[outputLine - 1] ?? { first: 1, last: 1 };
-    if (before.get(finding.code)?.some((line) => line >= source.first && line <= source.last) === true) continue;
+    // Past the snippet expansion bound nothing after it was checked: never taken as "already there".
+    if (finding.code !== 'snippet-expansion-limit' && before.get(finding.code)?.some((line) => line >= source.first && line <= source.last) === true) continue;
     const column = finding.position !== undefined && check.unchangedLine(outputLine) ? finding.position.column : 1;
     const place = (finding.path ?? '').replace(/^:\d+:\d+ ?/, '');
     notices.push(

@@ -3,7 +3,10 @@
  * ConfigMap, release by release. The facts and the upstream commits are in docs/node-local-dns.md.
  */
 
+import { checkArgument } from '../errors/arguments.js';
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
+import { changesIn, profileAt } from '../util/release-profile.js';
+import type { ProfileTimelines } from '../util/release-profile.js';
 
 /** A node-cache release outside the known ones, or text that is not a release. */
 export class UnsupportedNodeCacheReleaseError extends KubeDnsToCoreDnsError {
@@ -56,67 +59,70 @@ function parseRelease(text: string): Triple | undefined {
   return match ? [Number(match[1]), Number(match[2]), Number(match[3])] : undefined;
 }
 
-function known(text: string): Triple {
-  const parsed = parseRelease(text);
-  if (parsed === undefined) throw new Error(`bad release constant ${text}`);
-  return parsed;
-}
-
 function compare(a: Triple, b: Triple): number {
   return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
 }
 
-/**
- * The CoreDNS release each node-cache release embeds, from the first release of a run: read from
- * kubernetes/dns at each tag (`Gopkg.lock` up to 1.15.16, `go.mod` from 1.16.0). 1.20.0 was built
- * from a branch with a newer CoreDNS than the 1.21 and 1.22 lines that followed it.
- */
-const EMBEDDED_COREDNS: readonly (readonly [string, string])[] = [
-  ['1.15.6', '1.2.6'],
-  ['1.15.8', '1.6.4'],
-  ['1.15.10', '1.6.7'],
-  ['1.16.0', '1.7.0'],
-  ['1.20.0', '1.8.3'],
-  ['1.21.0', '1.7.0'],
-  ['1.22.14', '1.10.0'],
-  ['1.24.0', '1.11.3'],
-  ['1.26.5', '1.12.2'],
-  ['1.26.6', '1.13.1'],
-];
-
-function embeddedCoreDns(release: Triple): string {
-  let found = EMBEDDED_COREDNS[0]?.[1] as string;
-  for (const [from, coreDns] of EMBEDDED_COREDNS) if (compare(release, known(from)) >= 0) found = coreDns;
-  return found;
+function syntaxError(release: string): UnsupportedNodeCacheReleaseError {
+  return new UnsupportedNodeCacheReleaseError('syntax', `node-cache release '${release}' is not a release like 1.22.10`);
 }
 
-const OLDEST = known(OLDEST_NODE_CACHE_RELEASE);
-const NEWEST = known(NEWEST_NODE_CACHE_RELEASE);
-const BIND_COMMA_FIX = known('1.15.7');
-const UDP_SWITCH = known('1.15.13');
-const VALIDATION_GATE = known('1.22.10');
+/** Orders two node-cache releases (both `MAJOR.MINOR.PATCH`). */
+export function compareNodeCacheReleases(a: string, b: string): number {
+  const left = parseRelease(a);
+  if (left === undefined) throw syntaxError(a);
+  const right = parseRelease(b);
+  if (right === undefined) throw syntaxError(b);
+  return compare(left, right);
+}
+
+type NodeCacheFacts = Omit<NodeCacheProfile, 'release'>;
+
+const BIND_COMMA_FIX = '1.15.7';
+const UDP_SWITCH = '1.15.13';
+const first = OLDEST_NODE_CACHE_RELEASE;
+
+/**
+ * The node-cache releases where a behaviour changes, one timeline per field. `coreDns`: the CoreDNS
+ * release each node-cache release embeds, from the first release of a run, read from kubernetes/dns
+ * at each tag (`Gopkg.lock` up to 1.15.16, `go.mod` from 1.16.0). 1.20.0 was built from a branch
+ * with a newer CoreDNS than the 1.21 and 1.22 lines that followed it.
+ */
+export const NODE_CACHE_TIMELINES: ProfileTimelines<NodeCacheFacts> = {
+  stubBindSpaceSeparated: changesIn(first, false, BIND_COMMA_FIX, true),
+  templateListenIpsSpaceSeparated: changesIn(first, false, UDP_SWITCH, true),
+  stubForwardOverUdp: changesIn(first, false, UDP_SWITCH, true),
+  upstreamTcpToUdpSwap: changesIn(first, false, UDP_SWITCH, true),
+  dnsServerVariableBlanked: changesIn(first, false, UDP_SWITCH, true),
+  validationGate: changesIn(first, false, '1.22.10', true),
+  coreDns: [
+    { from: first, value: '1.2.6' },
+    { from: '1.15.8', value: '1.6.4' },
+    { from: '1.15.10', value: '1.6.7' },
+    { from: '1.16.0', value: '1.7.0' },
+    { from: '1.20.0', value: '1.8.3' },
+    { from: '1.21.0', value: '1.7.0' },
+    { from: '1.22.14', value: '1.10.0' },
+    { from: '1.24.0', value: '1.11.3' },
+    { from: '1.26.5', value: '1.12.2' },
+    { from: '1.26.6', value: '1.13.1' },
+  ],
+};
+
+const OLDEST = parseRelease(OLDEST_NODE_CACHE_RELEASE) as Triple;
+const NEWEST = parseRelease(NEWEST_NODE_CACHE_RELEASE) as Triple;
 
 /** The profile of node-cache `release` (`1.22.10`, `v1.15.13`); throws for text outside 1.15.6–1.26.7. */
 export function nodeCacheProfile(release: string = NEWEST_NODE_CACHE_RELEASE): NodeCacheProfile {
+  checkArgument('nodeCacheProfile', 'release', release, 'string?');
   const parsed = parseRelease(release);
-  if (parsed === undefined) {
-    throw new UnsupportedNodeCacheReleaseError('syntax', `node-cache release '${release}' is not a release like 1.22.10`);
-  }
+  if (parsed === undefined) throw syntaxError(release);
   if (compare(parsed, OLDEST) < 0 || compare(parsed, NEWEST) > 0) {
     throw new UnsupportedNodeCacheReleaseError(
       'out-of-range',
       `node-cache release '${release}' is outside the known ones that read the kube-dns ConfigMap (${OLDEST_NODE_CACHE_RELEASE} to ${NEWEST_NODE_CACHE_RELEASE})`,
     );
   }
-  const from = (minimum: Triple): boolean => compare(parsed, minimum) >= 0;
-  return {
-    release: parsed.join('.'),
-    stubBindSpaceSeparated: from(BIND_COMMA_FIX),
-    templateListenIpsSpaceSeparated: from(UDP_SWITCH),
-    stubForwardOverUdp: from(UDP_SWITCH),
-    upstreamTcpToUdpSwap: from(UDP_SWITCH),
-    dnsServerVariableBlanked: from(UDP_SWITCH),
-    validationGate: from(VALIDATION_GATE),
-    coreDns: embeddedCoreDns(parsed),
-  };
+  const normalized = parsed.join('.');
+  return { release: normalized, ...profileAt(NODE_CACHE_TIMELINES, normalized, compareNodeCacheReleases) };
 }

@@ -1,13 +1,20 @@
+import { checkArgument, checkCorefileModel } from '../errors/arguments.js';
 import { ServerKeyError } from '../corefile/errors.js';
 import { serverBlocks } from '../corefile/model.js';
 import type { Corefile, Directive, ServerBlock } from '../corefile/model.js';
+import { expandSnippetsOrThrow } from '../corefile/expand.js';
+import type { ExpandedServerBlock } from '../corefile/expand.js';
 import { parseCorefile } from '../corefile/parser.js';
 import { parseServerKey } from '../corefile/server-key.js';
 import { formatGoIP, parseGoIP } from '../dns/go-net.js';
 import { defaultDestinationPort, readDestination } from '../coredns/destinations.js';
+import { firstReleaseWith } from '../coredns/features.js';
 import { REFUSED, RESOLV_CONF_MEMBER, SERVFAIL, serversDestination, socketAddress } from './destination.js';
 import type { RouteDestination, Route } from './destination.js';
 import { canonicalName, displayName, fromFullyQualified, isInZone, labelsAbove, ZoneTable } from '../dns/names.js';
+
+/** The first release that lower-cases server-block zones, whose matching the model follows. */
+const ZONE_KEYS_LOWERCASED_FROM = firstReleaseWith((features) => features.serverBlockZonesLowercased) ?? '?';
 
 /**
  * Who answers a query name under a CoreDNS Corefile (docs/reference/kube-dns-and-coredns.md
@@ -122,22 +129,27 @@ interface PreparedBlock {
   readonly steps: readonly Step[];
 }
 
-const MAX_IMPORT_DEPTH = 10;
-
 /** What CoreDNS serves when the Corefile has no server block. */
 const DEFAULT_SERVER_BLOCK: ServerBlock = { kind: 'server-block', keys: ['.:53'], directives: [{ name: 'whoami', arguments: [] }] };
 
-/** The CoreDNS routing model of a Corefile (text or model). Throws `CorefileSyntaxError` for text CoreDNS cannot parse. */
+/**
+ * The CoreDNS routing model of a Corefile (text or model). Throws `CorefileSyntaxError` for text
+ * CoreDNS cannot parse, `CorefileExpansionError` for snippet imports past the expansion bounds.
+ */
 export function coreDnsRouting(corefile: string | Corefile, options: CoreDnsRoutingOptions = {}): CoreDnsRouting {
+  checkArgument('coreDnsRouting', 'corefile', corefile, 'string|object');
+  if (typeof corefile !== 'string') checkCorefileModel('coreDnsRouting', 'corefile', corefile);
+  checkArgument('coreDnsRouting', 'options', options, 'object?');
   const model = typeof corefile === 'string' ? parseCorefile(corefile).corefile : corefile;
   const port = String(options.port ?? 53);
   const notes: string[] = [];
   const interesting = new Set<string>();
-  const snippets = new Map<string, readonly Directive[]>();
   for (const item of model.items) {
-    if (item.kind === 'snippet') snippets.set(item.name, item.directives);
     if (item.kind === 'import') notes.push(`top-level 'import ${item.pattern}' is not modelled (it may add server blocks)`);
   }
+  // The one bounded expansion (src/corefile/expand.ts); past its bounds the routing is not known.
+  const expansion = expandSnippetsOrThrow(model);
+  const expanded = new Map(expansion.blocks.map((entry) => [entry.block, entry]));
 
   const table = new ZoneTable<number>();
   let blocks = serverBlocks(model);
@@ -168,7 +180,7 @@ export function coreDnsRouting(corefile: string | Corefile, options: CoreDnsRout
       onPort = true;
       const zoneText = key.replace(/^[a-z0-9]+:\/\//, '').replace(/:[^:]*$/, '');
       if (zoneText !== zoneText.toLowerCase() && address.cidr === undefined) {
-        notes.push(`server key '${key}' has upper-case letters: CoreDNS before 1.14.7 never matches it (modelled as 1.14.7, lower-cased)`);
+        notes.push(`server key '${key}' has upper-case letters: CoreDNS before ${ZONE_KEYS_LOWERCASED_FROM} never matches it (modelled as ${ZONE_KEYS_LOWERCASED_FROM}, lower-cased)`);
       }
       for (const zone of zones) {
         interesting.add(zone);
@@ -186,7 +198,8 @@ export function coreDnsRouting(corefile: string | Corefile, options: CoreDnsRout
   const prepared = new Map<number, PreparedBlock>();
   blockZones.forEach((zones, index) => {
     if (zones.length === 0) return;
-    prepared.set(index, prepareBlock(blocks[index] as ServerBlock, zones, { snippets, notes, interesting }));
+    const block = blocks[index] as ServerBlock;
+    prepared.set(index, prepareBlock(block, expanded.get(block), zones, { notes, interesting }));
   });
 
   function route(query: string): Route {
@@ -230,14 +243,15 @@ function evaluate(block: PreparedBlock, name: string): Route {
 }
 
 interface PrepareContext {
-  readonly snippets: ReadonlyMap<string, readonly Directive[]>;
   readonly notes: string[];
   readonly interesting: Set<string>;
 }
 
-function prepareBlock(block: ServerBlock, blockZones: readonly string[], context: PrepareContext): PreparedBlock {
+function prepareBlock(block: ServerBlock, expanded: ExpandedServerBlock | undefined, blockZones: readonly string[], context: PrepareContext): PreparedBlock {
   const label = `"${block.keys.join(' ')}"`;
-  const directives = expandImports(block.directives, label, context, 0);
+  // The default block (no server block written) has no expansion: its directives are its own.
+  const directives = expanded === undefined ? block.directives : expanded.directives.map((entry) => entry.directive);
+  for (const skipped of expanded?.unexpanded ?? []) context.notes.push(`block ${label}: 'import ${skipped.pattern}' (a file or glob) is not modelled`);
   const steps: Step[] = [];
   const proxies: { directive: Directive; sequence: number }[] = [];
   directives.forEach((directive, sequence) => {
@@ -284,27 +298,6 @@ function prepareBlock(block: ServerBlock, blockZones: readonly string[], context
   }
   steps.sort((a, b) => a.order - b.order || a.sequence - b.sequence);
   return { label, empty: directives.length === 0, steps };
-}
-
-/** The block's directives with `import SNIPPET` replaced by the snippet's directives. */
-function expandImports(directives: readonly Directive[], label: string, context: PrepareContext, depth: number): Directive[] {
-  const result: Directive[] = [];
-  for (const directive of directives) {
-    if (directive.name !== 'import') {
-      result.push(directive);
-      continue;
-    }
-    const pattern = directive.arguments[0] ?? '';
-    const snippet = context.snippets.get(pattern);
-    if (snippet === undefined) {
-      context.notes.push(`block ${label}: 'import ${pattern}' (a file or glob) is not modelled`);
-    } else if (depth >= MAX_IMPORT_DEPTH) {
-      context.notes.push(`block ${label}: snippet imports nested deeper than ${MAX_IMPORT_DEPTH}; not modelled`);
-    } else {
-      result.push(...expandImports(snippet, label, context, depth + 1));
-    }
-  }
-  return result;
 }
 
 /** Zones written as plugin arguments (names or CIDRs), in the models' form; unreadable ones noted. */

@@ -3,8 +3,8 @@
  * "What each flag becomes"): the cluster domain, dnsmasq's extra servers, its caching and its
  * logging. Every flag ends up in the plan or in a diagnostic: none is dropped without a word.
  */
+import { CACHE_DEFAULT_CAPACITY, firstReleaseWith, noDenialCaching } from '../coredns/features.js';
 import type { CoreDnsFeatures } from '../coredns/features.js';
-import { isCoreDnsVersionAtLeast } from '../coredns/versions.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
@@ -12,7 +12,11 @@ import { splitDnsmasqOptions } from '../kubedns/dnsmasq-options.js';
 import type { DnsmasqOption, ServerEntry } from '../kubedns/dnsmasq-options.js';
 import type { FlagSetting } from '../kubedns/go-flags.js';
 import type { KubeDnsDeployment } from '../kubedns/kube-dns-install.js';
-import { kubeDnsRules } from '../kubedns/kube-dns-versions.js';
+import { KUBE_DNS_RULE_TIMELINES, kubeDnsRules } from '../kubedns/kube-dns-versions.js';
+import { firstReleaseWhere } from '../util/release-profile.js';
+
+/** The first kube-dns release whose stock manifest runs dnsmasq with --no-negcache. */
+const STOCK_NO_NEGCACHE_FROM = firstReleaseWhere(KUBE_DNS_RULE_TIMELINES.stockManifestNoNegcache, (value) => value) ?? '?';
 
 /** A `--server` or `--address` of the manifest, as the translation uses it. */
 export interface DeploymentServer {
@@ -69,10 +73,10 @@ export function stockDeploymentPlan(kubeDnsVersion: string, clusterDomainOption:
     diagnostic('kube-dns-deployment-assumed', {
       message: noNegativeCache
         ? `no Deployment given: assuming the stock kube-dns ${kubeDnsVersion} manifest (${domain}, dnsmasq with --no-negcache: NXDOMAIN never cached)`
-        : `no Deployment given: assuming the stock kube-dns ${kubeDnsVersion} manifest (${domain}; dnsmasq without --no-negcache before kube-dns 1.14.7: NXDOMAIN cached)`,
+        : `no Deployment given: assuming the stock kube-dns ${kubeDnsVersion} manifest (${domain}; dnsmasq without --no-negcache before kube-dns ${STOCK_NO_NEGCACHE_FROM}: NXDOMAIN cached)`,
     }),
   ];
-  if (noNegativeCache && !disableDenialAvailable(features)) diagnostics.push(shortenedNegativeCaching('stock manifest', features));
+  if (noNegativeCache && !noDenialCaching(features).exact) diagnostics.push(shortenedNegativeCaching('stock manifest', features));
   return { ...EMPTY_PLAN, noNegativeCache, diagnostics };
 }
 
@@ -90,21 +94,11 @@ const EMPTY_PLAN: DeploymentPlan = {
   diagnostics: [],
 };
 
-/** `cache { disable denial }` exists from CoreDNS 1.9.4 (plugin/cache/setup.go). */
-export function disableDenialAvailable(features: CoreDnsFeatures): boolean {
-  return isCoreDnsVersionAtLeast(features.version, '1.9.4');
-}
-
 function shortenedNegativeCaching(source: string, features: CoreDnsFeatures): Diagnostic {
   return diagnostic('negative-caching-shortened', {
     key: source,
-    message: `CoreDNS ${features.version} cannot switch denial caching off: NXDOMAIN is cached for at most 1 s (denial 9984 1) where kube-dns never cached it`,
+    message: `CoreDNS ${features.version} cannot switch denial caching off: NXDOMAIN is cached for at most 1 s (${noDenialCaching(features).text}) where kube-dns never cached it`,
   });
-}
-
-/** The template plugin (answers from the Corefile) exists from CoreDNS 1.0.3. */
-function templatesAvailable(features: CoreDnsFeatures): boolean {
-  return isCoreDnsVersionAtLeast(features.version, '1.0.3');
 }
 
 /** The kubedns address dnsmasq forwards the cluster's zones to (127.0.0.1 and kubedns's `--dns-port`). */
@@ -150,7 +144,7 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
   let everyNameToKubeDns = false;
   for (const server of dnsmasq.servers) {
     const text = server.option.text;
-    if (server.target.kind === 'local-only' && server.domains !== undefined && !server.domains.includes('') && templatesAvailable(features)) {
+    if (server.target.kind === 'local-only' && server.domains !== undefined && !server.domains.includes('') && features.template) {
       // dnsmasq 2.90 answers NXDOMAIN for these names, unless a server address is given for the same domain (checked on loopback).
       for (const domain of server.domains) localOnly.push({ zone: domain.toLowerCase().replace(/\.$/, ''), address: undefined, text, localOnly: true });
       continue;
@@ -239,18 +233,18 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
   const noNegativeCache = dnsmasq.noNegcache;
   const noCache = dnsmasq.cacheSize === 0;
   if (noCache) push('cache-disabled', name, as('cache-size', '--cache-size=0'), 'dnsmasq cached nothing: the Corefile has no cache');
-  else if (dnsmasq.cacheSize !== undefined) push('deployment-flag', name, as('cache-size', `--cache-size=${dnsmasq.cacheSize}`), `dnsmasq held ${dnsmasq.cacheSize} names; CoreDNS's cache holds up to 9984 answers per block (capacity not carried over)`);
+  else if (dnsmasq.cacheSize !== undefined) push('deployment-flag', name, as('cache-size', `--cache-size=${dnsmasq.cacheSize}`), `dnsmasq held ${dnsmasq.cacheSize} names; CoreDNS's cache holds up to ${CACHE_DEFAULT_CAPACITY} answers per block (capacity not carried over)`);
   if (noNegativeCache && noCache) push('deployment-flag', name, as('no-negcache', '--no-negcache'), 'no negative caching, and --cache-size=0 turns every cache off anyway');
   if (noNegativeCache && !noCache) {
-    if (disableDenialAvailable(features)) diagnostics.push(diagnostic('negative-caching-disabled', { key: `container ${name}`, path: `[${as('no-negcache', '--no-negcache')}]`, message: 'NXDOMAIN was never cached: every cache gets disable denial' }));
+    if (noDenialCaching(features).exact) diagnostics.push(diagnostic('negative-caching-disabled', { key: `container ${name}`, path: `[${as('no-negcache', '--no-negcache')}]`, message: 'NXDOMAIN was never cached: every cache gets disable denial' }));
     else diagnostics.push({ ...shortenedNegativeCaching(`container ${name}`, features), path: `[${as('no-negcache', '--no-negcache')}]` });
   }
   if (dnsmasq.logQueries) push('dnsmasq-option-translated', name, as('log-queries', '--log-queries'), 'dnsmasq logged every query: every block gets log');
   let strictOrder = false;
   if (dnsmasq.strictOrder) {
-    strictOrder = features.preferredForwarder === 'forward' && isCoreDnsVersionAtLeast(features.version, '1.1.2');
+    strictOrder = features.preferredForwarder === 'forward' && features.forwardPolicySequential;
     if (strictOrder) push('dnsmasq-option-translated', name, as('strict-order', '--strict-order'), 'servers tried in order: every forward gets policy sequential');
-    else push('deployment-flag-not-translated', name, as('strict-order', '--strict-order'), `CoreDNS ${features.version} has no forward policy sequential (1.1.2+); servers are picked at random`);
+    else push('deployment-flag-not-translated', name, as('strict-order', '--strict-order'), `CoreDNS ${features.version} has no forward policy sequential (${firstReleaseWith((release) => release.forwardPolicySequential)}+); servers are picked at random`);
   }
   if (dnsmasq.allServers) push('deployment-flag-not-translated', name, as('all-servers', '--all-servers'), 'dnsmasq sent every query to all servers and took the first answer; CoreDNS forwards to one at a time');
   let maxConcurrent: number | undefined;
@@ -259,7 +253,7 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
       maxConcurrent = dnsmasq.dnsForwardMax;
       push('dnsmasq-option-translated', name, as('dns-forward-max', `--dns-forward-max=${dnsmasq.dnsForwardMax}`), `at most ${dnsmasq.dnsForwardMax} queries in flight: every forward gets max_concurrent ${dnsmasq.dnsForwardMax} (a limit per forward, where dnsmasq had one for the process)`);
     } else {
-      push('deployment-flag-not-translated', name, as('dns-forward-max', `--dns-forward-max=${dnsmasq.dnsForwardMax}`), `CoreDNS ${features.version} has no forward max_concurrent (1.6.9+); no limit`);
+      push('deployment-flag-not-translated', name, as('dns-forward-max', `--dns-forward-max=${dnsmasq.dnsForwardMax}`), `CoreDNS ${features.version} has no forward max_concurrent (${firstReleaseWith((release) => release.forwardMaxConcurrent)}+); no limit`);
     }
   }
   const addresses: DeploymentAddress[] = [];
@@ -269,8 +263,8 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
       push('deployment-flag-not-translated', name, text, `${text} is not translated (only --address=/domain/ip and --address=/domain/ are)`);
       continue;
     }
-    if (!templatesAvailable(features)) {
-      push('deployment-flag-not-translated', name, text, `CoreDNS ${features.version} has no template plugin (1.0.3+) to answer ${text}`);
+    if (!features.template) {
+      push('deployment-flag-not-translated', name, text, `CoreDNS ${features.version} has no template plugin (${firstReleaseWith((release) => release.template)}+) to answer ${text}`);
       continue;
     }
     const zones = entry.domains.map((domain) => domain.toLowerCase().replace(/\.$/, ''));

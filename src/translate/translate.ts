@@ -1,3 +1,4 @@
+import { checkArgument, checkOptions } from '../errors/arguments.js';
 import type { ConfigMapData } from '../configmap/config-map-data.js';
 import type { Corefile, Directive, ServerBlock } from '../corefile/model.js';
 import { classifyToken } from '../corefile/printer.js';
@@ -9,9 +10,12 @@ import { readKubeDnsConfig } from '../kubedns/read-kube-dns-config.js';
 import { kubeDnsRules } from '../kubedns/kube-dns-versions.js';
 import { inetAton } from '../kubedns/dnsmasq-options.js';
 import type { FederationEntry, KubeDnsConfig, KubeDnsReading, StubDomainEntry, ValueEntry } from '../kubedns/read-kube-dns-config.js';
-import { coreDnsFeatures } from '../coredns/features.js';
-import type { CoreDnsFeatures } from '../coredns/features.js';
+import { coreDnsFeatures, noDenialCaching } from '../coredns/features.js';
+import type { CoreDnsFeatures, NoDenialCaching } from '../coredns/features.js';
+import { coreDnsReleaseOf } from '../coredns/resolve-release.js';
+import type { CoreDnsReleaseInput } from '../coredns/resolve-release.js';
 import { NEWEST_COREDNS_VERSION } from '../coredns/versions.js';
+import { releaseDiagnostics } from '../diagnostics/release-notices.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
 import { KUBERNETES_DEFAULT_REVERSE_ZONES, kubernetesDefaultMainBlock } from '../coredns/kubernetes-default-corefile.js';
 import type { DefaultDirective } from '../coredns/kubernetes-default-corefile.js';
@@ -21,7 +25,7 @@ import type { ForwardTarget } from '../coredns/forward-targets.js';
 import { isStrictAncestor, isWithin, normalizeZone } from '../dns/zones.js';
 import { HEALTH_DEFAULT_ADDRESS } from '../coredns/listen-addresses.js';
 import type { KubeDnsInstall } from '../kubedns/kube-dns-install.js';
-import { disableDenialAvailable, planDeployment, stockDeploymentPlan } from './deployment-flags.js';
+import { planDeployment, stockDeploymentPlan } from './deployment-flags.js';
 import type { DeploymentPlan, DeploymentServer } from './deployment-flags.js';
 
 /**
@@ -33,8 +37,13 @@ import type { DeploymentPlan, DeploymentServer } from './deployment-flags.js';
 export const DEFAULT_CLUSTER_DOMAIN = 'cluster.local';
 
 export interface TranslateOptions {
-  /** Target CoreDNS release (default: the newest the package knows). */
-  readonly coredns?: string;
+  /**
+   * Target CoreDNS release (default: the newest the package knows), in the grammar `migrate` reads
+   * (`1.8.7`, `v1.8.7-eksbuild.3`, an image reference, newer than known: see
+   * {@link resolveCoreDnsRelease}), or a release it resolved. How the text was read is reported as
+   * `release-resolved` and `release-assumed` diagnostics.
+   */
+  readonly coredns?: CoreDnsReleaseInput;
   /** The cluster domain (default `cluster.local`). */
   readonly clusterDomain?: string;
   /** The kube-dns version whose validation rules apply (default: the newest known). */
@@ -103,6 +112,7 @@ interface PlannedStub {
  * says so): its dnsmasq ran with `--no-negcache`, so the Corefile does not cache NXDOMAIN.
  */
 export function translateKubeDns(data: ConfigMapData | null, options: TranslateOptions = {}): TranslationResult {
+  checkArgument('translateKubeDns', 'options', options, 'object?');
   return translateWithPlan(data, options, (features, kubeDnsVersion) => ({ plan: stockDeploymentPlan(kubeDnsVersion, options.clusterDomain, features), clusterDomain: checkTranslateOptions(options) }));
 }
 
@@ -113,6 +123,8 @@ export function translateKubeDns(data: ConfigMapData | null, options: TranslateO
  * first; an error among them refuses the translation unless `force`.
  */
 export function translateKubeDnsInstall(install: KubeDnsInstall, options: TranslateOptions = {}): TranslationResult {
+  checkOptions('translateKubeDnsInstall', 'install', install, { configMap: 'object?', deployment: 'object?', service: 'object?', diagnostics: 'array' }, true);
+  checkArgument('translateKubeDnsInstall', 'options', options, 'object?');
   const clusterDnsIp = options.clusterDnsIp ?? install.service?.clusterIP;
   const imageVersion = options.kubeDnsVersion === undefined ? kubeDnsVersionOfImage(install.deployment?.kubedns?.image) : undefined;
   const effective: TranslateOptions = {
@@ -181,8 +193,8 @@ function kubeDnsVersionOfImage(image: string | undefined): string | undefined {
 type PlanFor = (features: CoreDnsFeatures, kubeDnsVersion: string) => { readonly plan: DeploymentPlan; readonly clusterDomain: string };
 
 function translateWithPlan(data: ConfigMapData | null, options: TranslateOptions, planFor: PlanFor): TranslationResult {
-  const coredns = options.coredns ?? NEWEST_COREDNS_VERSION;
-  const features = coreDnsFeatures(coredns);
+  const release = coreDnsReleaseOf(options.coredns ?? NEWEST_COREDNS_VERSION);
+  const features = coreDnsFeatures(release.version);
   checkTranslateOptions(options);
   // `let`: released once planned (below), so that a large reading is not kept alongside the model.
   let reading: KubeDnsReading | undefined = readKubeDnsConfig(data, options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion });
@@ -192,7 +204,7 @@ function translateWithPlan(data: ConfigMapData | null, options: TranslateOptions
   // translating it as written would switch on stub domains that were not in effect.
   const validationErrors = reading.diagnostics.filter((entry) => isValidation(entry) || entry.code === 'federations-json').length;
   const forced = options.force === true;
-  const diagnostics: Diagnostic[] = reading.diagnostics.map((entry) => (forced && isValidation(entry) ? { ...entry, severity: 'warning' } : entry));
+  const diagnostics: Diagnostic[] = [...releaseDiagnostics('coredns', release), ...reading.diagnostics.map((entry): Diagnostic => (forced && isValidation(entry) ? { ...entry, severity: 'warning' } : entry))];
   if (reading.diagnostics.some((entry) => entry.code === 'json-syntax' || entry.code === 'json-type' || entry.code === 'federations-format')) {
     // What kube-dns could not even read cannot be translated, forced or not.
     return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns: features.version };
@@ -212,8 +224,13 @@ function translateWithPlan(data: ConfigMapData | null, options: TranslateOptions
   const { templates, replacedZones } = planTemplates(plan, planned, context);
   const stubs = replacedZones.size === 0 ? planned : planned.filter((stub) => !replacedZones.has(stub.zone));
   const federation = planFederation(reading.config.federations, options.dropFederations === true, context);
-  const mainKeys = mainBlockKeys(stubs, context);
-  const splitMainBlock = needsMainBlockSplit(mainKeys, stubs, context);
+  // Stub and template zones alike: a parent of the cluster's zones would capture them.
+  const parents: ZoneOwner[] = [
+    ...stubs.map((stub) => ({ zone: stub.zone, key: 'stubDomains', path: `[${JSON.stringify(stub.zone)}]` })),
+    ...templates.map((template) => ({ zone: template.zone, key: 'container dnsmasq', path: `[${template.text}]` })),
+  ];
+  const mainKeys = mainBlockKeys(parents, context);
+  const splitMainBlock = needsMainBlockSplit(mainKeys, parents, context);
   // The entries of a large ConfigMap (a third of the live memory of a 700,000-domain translation)
   // are not needed any more; V8 would keep them to the end of this function otherwise.
   reading = undefined;
@@ -450,20 +467,28 @@ function planFederation(federations: readonly FederationEntry[] | undefined, dro
   };
 }
 
+/** A zone with a block of its own (a stub domain, a dnsmasq template), and where it was written. */
+interface ZoneOwner {
+  readonly zone: string;
+  readonly key: string;
+  readonly path: string;
+}
+
 /**
- * The main block's keys. A stub that is a parent of a zone the kubernetes plugin serves would
- * capture that zone in CoreDNS (longest matching block wins), while dnsmasq still sent it to
- * kubedns (most specific domain wins): serving the zone from the main block restores that.
+ * The main block's keys. A stub or template zone that is a parent of a zone the kubernetes plugin
+ * serves (`--local=/local/` above `cluster.local`) would capture that zone in CoreDNS (longest
+ * matching block wins), while dnsmasq still sent it to kubedns (most specific domain wins): serving
+ * the zone from the main block restores that.
  */
-function mainBlockKeys(stubs: readonly PlannedStub[], context: Context): string[] {
+function mainBlockKeys(parents: readonly ZoneOwner[], context: Context): string[] {
   const keys = [`.:${DNS_PORT}`];
   for (const zone of [context.clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES]) {
-    const parent = stubs.find((stub) => isStrictAncestor(stub.zone, zone));
+    const parent = parents.find((owner) => isStrictAncestor(owner.zone, zone));
     if (parent !== undefined) {
       keys.push(`${zone}:${DNS_PORT}`);
       // Where health binds once per key, the added zones get a copy of the main block instead (main-block-split).
       const where = context.features.healthListener === 'exclusive' ? 'served by a copy of the main block' : 'added to the main block';
-      report(context, 'main-block-key-added', 'stubDomains', `[${JSON.stringify(parent.zone)}]`, `'${zone}' ${where} so that '${parent.zone}' does not capture it`);
+      report(context, 'main-block-key-added', parent.key, parent.path, `'${zone}' ${where} so that '${parent.zone}' does not capture it`);
     }
   }
   return keys;
@@ -475,15 +500,15 @@ function mainBlockKeys(stubs: readonly PlannedStub[], context: Context): string[
  * start there. The copy without `health` answers exactly as the main block would (plugin setup runs
  * per key in those releases anyway, so every other plugin is set up as often as before).
  */
-function needsMainBlockSplit(mainKeys: readonly string[], stubs: readonly PlannedStub[], context: Context): boolean {
+function needsMainBlockSplit(mainKeys: readonly string[], parents: readonly ZoneOwner[], context: Context): boolean {
   if (context.features.healthListener !== 'exclusive' || mainKeys.length < 2) return false;
   const added = mainKeys.slice(1).map((key) => key.slice(0, key.lastIndexOf(':')));
-  const parent = stubs.find((stub) => added.some((zone) => isStrictAncestor(stub.zone, zone)));
+  const parent = parents.find((owner) => added.some((zone) => isStrictAncestor(owner.zone, zone)));
   report(
     context,
     'main-block-split',
-    'stubDomains',
-    parent === undefined ? '' : `[${JSON.stringify(parent.zone)}]`,
+    parent?.key ?? 'stubDomains',
+    parent?.path ?? '',
     `${added.join(', ')} ${added.length === 1 ? 'is' : 'are'} served by a copy of the main block without health: CoreDNS ${context.features.version} sets health up once per key, and the second listener on ${HEALTH_DEFAULT_ADDRESS} would stop it`,
   );
   return true;
@@ -501,24 +526,32 @@ function toDirective(source: DefaultDirective): Directive {
  */
 const STUB_ERRORS: Directive = Object.freeze({ name: 'errors', arguments: Object.freeze([]) });
 const STUB_CACHE: Directive = Object.freeze({ name: 'cache', arguments: Object.freeze(['30']) });
-/** `cache 30 { disable denial }` (1.9.4+): kube-dns's dnsmasq ran with --no-negcache. */
-const CACHE_WITHOUT_DENIAL: Directive = Object.freeze({
-  name: 'cache',
-  arguments: Object.freeze(['30']),
-  block: Object.freeze({ directives: Object.freeze([Object.freeze({ name: 'disable', arguments: Object.freeze(['denial']) })]) }),
-});
-/** `cache 30 { denial 9984 1 }`: the closest to no denial caching before 1.9.4 (capacity as the default, TTL at most 1 s). */
-const CACHE_SHORT_DENIAL: Directive = Object.freeze({
-  name: 'cache',
-  arguments: Object.freeze(['30']),
-  block: Object.freeze({ directives: Object.freeze([Object.freeze({ name: 'denial', arguments: Object.freeze(['9984', '1']) })]) }),
-});
+/**
+ * `cache 30 { OPTION }` for kube-dns's dnsmasq with --no-negcache, OPTION from the rule of
+ * src/coredns ({@link noDenialCaching}: `disable denial`, or `denial 9984 1` before it exists).
+ * One frozen directive per answer of the rule.
+ */
+const CACHE_WITHOUT_DENIAL = new Map<NoDenialCaching, Directive>();
+
+function cacheWithoutDenial(features: CoreDnsFeatures): Directive {
+  const rule = noDenialCaching(features);
+  let directive = CACHE_WITHOUT_DENIAL.get(rule);
+  if (directive === undefined) {
+    directive = Object.freeze({
+      name: 'cache',
+      arguments: Object.freeze(['30']),
+      block: Object.freeze({ directives: Object.freeze([Object.freeze({ name: rule.name, arguments: rule.arguments })]) }),
+    });
+    CACHE_WITHOUT_DENIAL.set(rule, directive);
+  }
+  return directive;
+}
 const LOG: Directive = Object.freeze({ name: 'log', arguments: Object.freeze([]) });
 
 /** The cache and log directives of every block, decided once per translation. */
 function sharedDirectives(context: Context): { readonly cache: Directive | undefined; readonly log: Directive | undefined } {
   const { plan } = context;
-  const cache = plan.noCache ? undefined : !plan.noNegativeCache ? STUB_CACHE : disableDenialAvailable(context.features) ? CACHE_WITHOUT_DENIAL : CACHE_SHORT_DENIAL;
+  const cache = plan.noCache ? undefined : !plan.noNegativeCache ? STUB_CACHE : cacheWithoutDenial(context.features);
   return { cache, log: plan.logQueries ? LOG : undefined };
 }
 
@@ -575,8 +608,15 @@ function withDeploymentUpstreams(nameservers: readonly ValueEntry[] | undefined,
  * or NXDOMAIN, as dnsmasq did. An address replaces the stub block of the same zone (dnsmasq
  * answered before forwarding); NXDOMAIN gives way to it (dnsmasq forwarded).
  */
-function planTemplates(plan: DeploymentPlan, stubs: readonly PlannedStub[], context: Context): { templates: ServerBlock[]; replacedZones: Set<string> } {
-  const blocks: ServerBlock[] = [];
+/** A template block for a dnsmasq `--address`/`--local` zone, with the flag as written. */
+interface PlannedTemplate {
+  readonly zone: string;
+  readonly text: string;
+  readonly block: ServerBlock;
+}
+
+function planTemplates(plan: DeploymentPlan, stubs: readonly PlannedStub[], context: Context): { templates: PlannedTemplate[]; replacedZones: Set<string> } {
+  const blocks: PlannedTemplate[] = [];
   const replacedZones = new Set<string>();
   const stubZones = new Set(stubs.map((stub) => stub.zone));
   const taken = new Set([context.clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES]);
@@ -606,10 +646,10 @@ function planTemplates(plan: DeploymentPlan, stubs: readonly PlannedStub[], cont
             { name: 'template', arguments: ['IN', type], block: { directives: [{ name: 'answer', arguments: [`{{ .Name }} 0 IN ${type} ${entry.address}`] }] } },
             { name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [{ name: 'rcode', arguments: ['NOERROR'] }] } },
           ];
-    blocks.push({ kind: 'server-block', keys: [`${normalized.zone}:${DNS_PORT}`], directives: [STUB_ERRORS, ...directives] });
+    blocks.push({ zone: normalized.zone, text: entry.text, block: { kind: 'server-block', keys: [`${normalized.zone}:${DNS_PORT}`], directives: [STUB_ERRORS, ...directives] } });
   }
   // Deterministic whatever the order of the flags.
-  blocks.sort((a, b) => ((a.keys[0] ?? '') < (b.keys[0] ?? '') ? -1 : (a.keys[0] ?? '') > (b.keys[0] ?? '') ? 1 : 0));
+  blocks.sort((a, b) => (a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0));
   return { templates: blocks, replacedZones };
 }
 const STUB_LOOP: Directive = Object.freeze({ name: 'loop', arguments: Object.freeze([]) });
@@ -620,7 +660,7 @@ function buildCorefile(
   upstreams: readonly string[],
   federation: Directive | undefined,
   stubs: readonly PlannedStub[],
-  templates: readonly ServerBlock[],
+  templates: readonly PlannedTemplate[],
   context: Context,
 ): Corefile {
   const { features } = context;
@@ -652,7 +692,7 @@ function buildCorefile(
     const forward: Directive = withForwardOptions({ name: features.preferredForwarder, arguments: destinations }, context.plan);
     items[index + first] = { kind: 'server-block', keys: [`${zone}:${DNS_PORT}`], directives: stubDirectives(shared, forward, features.loop) };
   }
-  for (let index = 0; index < templates.length; index += 1) items[index + first + stubs.length] = templates[index] as ServerBlock;
+  for (let index = 0; index < templates.length; index += 1) items[index + first + stubs.length] = (templates[index] as PlannedTemplate).block;
   return { items };
 }
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { fanOutCorefile } from '../support/hostile-inputs.js';
 import { memoryIo } from '../support/memory-io.js';
 
 /**
@@ -68,5 +69,43 @@ describe('hostile input through the real executable', () => {
     const fromStdin = spawnSync('sh', ['-c', `cat "${file}" | "${process.execPath}" "${bin}" -`], { encoding: 'utf8' });
     expect(fromStdin.status).toBe(2);
     expect(fromStdin.stderr).toMatch(/<stdin>: larger than 32 MiB/);
+  });
+});
+
+describe('a snippet fan-out (60 million directives from under 1 KB)', () => {
+  const kubeDns = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kube-dns\n  namespace: kube-system\ndata: {}\n';
+  const run = async (args: string[]) => {
+    const io = memoryIo({ files: { 'kube-dns.yaml': kubeDns, Corefile: fanOutCorefile(6, 10) } });
+    const status = await main(args, io);
+    expect(io.err()).not.toMatch(/internal error|\n\s+at /);
+    return { status, out: io.out(), err: io.err() };
+  };
+  const refusal = /Corefile:10:5: more than 10,000 snippet imports in one Corefile/;
+
+  it('is refused by check and explain, at the import past the bound (exit 2)', async () => {
+    const check = await run(['check', '--kube-dns', 'kube-dns.yaml', '--corefile', 'Corefile']);
+    expect(check.status).toBe(2);
+    expect(check.err).toMatch(refusal);
+    const explain = await run(['explain', 'kubernetes.default', '--kube-dns', 'kube-dns.yaml', '--corefile', 'Corefile']);
+    expect(explain.status).toBe(2);
+    expect(explain.err).toMatch(refusal);
+  });
+
+  it('is a lint error, and migrate refuses to write the result (exit 1)', async () => {
+    const lint = await run(['lint', 'Corefile']);
+    expect(lint.status).toBe(1);
+    expect(lint.out).toMatch(/^error snippet-expansion-limit Corefile:10:5 /m);
+    const migrate = await run(['migrate', '--from', '1.6.9', '--to', '1.14.7', 'Corefile']);
+    expect(migrate.status).toBe(1);
+    expect(migrate.out).toBe('');
+    expect(migrate.err).toMatch(/migrate-target-refuses .*snippet-expansion-limit/);
+  });
+
+  it('as the node-local-dns base, is named by its code', async () => {
+    const translate = await run(['--node-local-dns', '1.26.7', '--local-ip', '169.254.20.10', '--upstream-ip', '10.0.0.10', '--node-local-dns-base', 'Corefile', 'kube-dns.yaml']);
+    expect(translate.err).toMatch(/does not load \(snippet-expansion-limit\)/);
+    const check = await run(['check', '--node-local-dns', '1.26.7', '--kube-dns', 'kube-dns.yaml', '--node-local-dns-base', 'Corefile']);
+    expect(check.status).toBe(1);
+    expect(check.out + check.err).toMatch(/snippet-expansion-limit/);
   });
 });

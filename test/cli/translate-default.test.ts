@@ -76,6 +76,51 @@ describe('kube-dns-to-coredns (default translator)', () => {
     expect(document.data.Corefile).toBe(corefile.out());
   });
 
+  it('--merge CONFIGMAP -o configmap writes that ConfigMap back: its other data keys, labels and annotations kept, server-set metadata dropped', async () => {
+    const k3s = [
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata:',
+      '  name: coredns',
+      '  namespace: kube-system',
+      '  labels:',
+      '    eks.amazonaws.com/component: coredns',
+      '  annotations:',
+      '    kubectl.kubernetes.io/last-applied-configuration: |',
+      '      {"kind":"ConfigMap"}',
+      '    team: dns',
+      '  resourceVersion: "812"',
+      '  uid: 5e3c0d1a-0000-4000-8000-000000000001',
+      '  creationTimestamp: "2024-01-01T00:00:00Z"',
+      '  managedFields:',
+      '  - manager: k3s',
+      'data:',
+      '  Corefile: |',
+      '    .:53 {',
+      '        errors',
+      '        kubernetes cluster.local in-addr.arpa ip6.arpa',
+      '        hosts /etc/coredns/NodeHosts {',
+      '            fallthrough',
+      '        }',
+      '        forward . /etc/resolv.conf',
+      '        cache 30',
+      '    }',
+      '  NodeHosts: |',
+      '    10.0.0.5 server-0',
+      '',
+    ].join('\n');
+    const io = memoryIo({ files: { 'coredns.yaml': k3s, 'kube-dns.yaml': example } });
+    expect(await main(['--merge', 'coredns.yaml', '-o', 'configmap', 'kube-dns.yaml'], io)).toBe(0);
+    const document = load(io.out()) as { metadata: Record<string, unknown>; data: Record<string, string> };
+    expect(document.metadata).toEqual({ name: 'coredns', namespace: 'kube-system', labels: { 'eks.amazonaws.com/component': 'coredns' }, annotations: { team: 'dns' } });
+    expect(document.data['NodeHosts']).toBe('10.0.0.5 server-0\n');
+    expect(Object.keys(document.data)).toEqual(['Corefile', 'NodeHosts']);
+    const corefile = memoryIo({ files: { 'coredns.yaml': k3s, 'kube-dns.yaml': example } });
+    expect(await main(['--merge', 'coredns.yaml', 'kube-dns.yaml'], corefile)).toBe(0);
+    expect(document.data['Corefile']).toBe(corefile.out());
+    expect(corefile.out()).toContain('hosts /etc/coredns/NodeHosts {');
+  });
+
   it('writes JSON with the Corefile and every diagnostic', async () => {
     const io = memoryIo({ stdin: 'data:\n  stubDomains: \'{"a.local": []}\'\n' });
     expect(await main(['--output', 'json'], io)).toBe(0);

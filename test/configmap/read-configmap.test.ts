@@ -8,7 +8,8 @@ const realworld = join(import.meta.dirname, '../../golden/realworld/kube-dns');
 describe('readConfigMap', () => {
   it('reads a kubectl-style ConfigMap', () => {
     const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kube-dns\ndata:\n  upstreamNameservers: |\n    ["8.8.8.8"]\n';
-    expect(readConfigMap(text)).toEqual({ name: 'kube-dns', data: { upstreamNameservers: '["8.8.8.8"]\n' }, binaryDataKeys: [] });
+    const data = { upstreamNameservers: '["8.8.8.8"]\n' };
+    expect(readConfigMap(text)).toEqual({ name: 'kube-dns', data, binaryDataKeys: [], object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kube-dns' }, data } });
   });
 
   it('reads JSON and a List of ConfigMaps, preferring a name', () => {
@@ -34,7 +35,13 @@ describe('readConfigMap', () => {
         { metadata: { name: 'kube-dns', namespace: 'kube-system' }, data: { upstreamNameservers: '["8.8.8.8"]' } },
       ],
     });
-    expect(readConfigMap(list, { preferredNames: ['kube-dns'] })).toEqual({ name: 'kube-dns', namespace: 'kube-system', data: { upstreamNameservers: '["8.8.8.8"]' }, binaryDataKeys: [] });
+    expect(readConfigMap(list, { preferredNames: ['kube-dns'] })).toEqual({
+      name: 'kube-dns',
+      namespace: 'kube-system',
+      data: { upstreamNameservers: '["8.8.8.8"]' },
+      binaryDataKeys: [],
+      object: { metadata: { name: 'kube-dns', namespace: 'kube-system' }, data: { upstreamNameservers: '["8.8.8.8"]' } },
+    });
     expect(readConfigMap('kind: ConfigMapList\nitems:\n- kind: ConfigMap\n  data:\n    a: b\n').data).toEqual({ a: 'b' });
     // A plain List still needs kind on its items: anything else in it is not a ConfigMap.
     expect(() => readConfigMap('kind: List\nitems:\n- data:\n    a: b\n')).toThrow(/no ConfigMap found \(expected kind: ConfigMap, a List or ConfigMapList of them/);
@@ -88,7 +95,7 @@ describe('readConfigMap', () => {
 
     it('returns the keys of binaryData, which are not data', () => {
       const binary = 'kind: ConfigMap\nmetadata:\n  name: kube-dns\ndata:\n  upstreamNameservers: \'["8.8.8.8"]\'\nbinaryData:\n  logo.png: iVBORw0KGgo=\n';
-      expect(readConfigMap(binary)).toEqual({ name: 'kube-dns', namespace: undefined, data: { upstreamNameservers: '["8.8.8.8"]' }, binaryDataKeys: ['logo.png'] });
+      expect(readConfigMap(binary)).toMatchObject({ name: 'kube-dns', namespace: undefined, data: { upstreamNameservers: '["8.8.8.8"]' }, binaryDataKeys: ['logo.png'] });
     });
 
     it('refuses the same without kind and apiVersion, and a single stray key next to a full data map', () => {

@@ -41,6 +41,16 @@ describe('coreDnsFeatures at every boundary', () => {
     ['pluginSetup', '1.8.4', '1.8.5', 'per-key', 'per-block'],
     ['healthListener', '1.0.6', '1.1.0', 'first-only', 'exclusive'],
     ['healthListener', '1.6.5', '1.6.6', 'exclusive', 'shared'],
+    ['forwardOncePerBlock', '1.0.6', '1.1.0', 'unverified', true],
+    ['forwardOncePerBlock', '1.9.3', '1.9.4', true, false],
+    ['forwardRefusesGrpc', '1.6.9', '1.7.0', false, true],
+    ['forwardPolicySequential', '1.1.1', '1.1.2', false, true],
+    ['template', '1.0.2', '1.0.3', false, true],
+    ['cacheDisable', '1.9.3', '1.9.4', false, true],
+    ['emptyHostKeyRefused', '1.3.0', '1.3.1', false, true],
+    ['leadingDotKeyRefused', '1.9.4', '1.10.0', false, true],
+    ['zoneDefinedTwiceWording', '1.0.6', '1.1.0', 'zone-already-defined', 'it-is-already-defined'],
+    ['snippetImportsBounded', '1.12.4', '1.13.0', false, true],
   ];
 
   it.each(boundaries)('%s: %s → %s', (feature, before, at, valueBefore, valueAt) => {
@@ -61,7 +71,26 @@ describe('coreDnsFeatures at every boundary', () => {
   });
 
   it('never takes a feature back once granted', () => {
-    const grows: FeatureName[] = ['kubernetesFallthroughZones', 'ready', 'loop', 'reload', 'healthLameduck', 'forwardMaxConcurrent', 'forwardHostnameTargets', 'forwardHttpsTargets', 'multipleForwardPerBlock', 'queryNamesLowercased', 'serverBlockZonesLowercased'];
+    const grows: FeatureName[] = [
+      'kubernetesFallthroughZones',
+      'ready',
+      'loop',
+      'reload',
+      'healthLameduck',
+      'forwardMaxConcurrent',
+      'forwardHostnameTargets',
+      'forwardHttpsTargets',
+      'multipleForwardPerBlock',
+      'queryNamesLowercased',
+      'serverBlockZonesLowercased',
+      'forwardRefusesGrpc',
+      'forwardPolicySequential',
+      'template',
+      'cacheDisable',
+      'emptyHostKeyRefused',
+      'leadingDotKeyRefused',
+      'snippetImportsBounded',
+    ];
     for (const feature of grows) {
       const values = COREDNS_VERSIONS.map((version) => coreDnsFeatures(version)[feature]);
       expect(values.slice(values.indexOf(true)).every(Boolean), feature).toBe(true);

@@ -152,6 +152,47 @@ describe('reading arguments as Go does', () => {
     expect(judgeArguments(['5m', 'x'], { min: 1, positions: [{ kind: 'duration' }], rest: { kind: 'enum', values: ['all'] } })).toEqual({ kind: 'invalid', index: 1, problem: "'x' is not one of all" });
     expect(judgeArguments(['5m', 'all'], { min: 1, positions: [{ kind: 'duration' }], rest: { kind: 'enum', values: ['all'] } })).toEqual({ kind: 'ok' });
   });
+
+  it('judges a shape chosen by the first word (loadbalance from 1.10.1)', () => {
+    const shape = pluginSyntax('loadbalance') && eraAt(pluginSyntax('loadbalance')!.arguments, '1.14.7');
+    if (shape === undefined || shape === 'unchecked') throw new Error('loadbalance has an argument shape');
+    expect(judgeArguments([], shape)).toEqual({ kind: 'ok' });
+    expect(judgeArguments(['round_robin'], shape)).toEqual({ kind: 'ok' });
+    expect(judgeArguments(['round_robin', 'extra'], shape)).toEqual({ kind: 'count', expected: 'exactly 1 (with round_robin)' });
+    expect(judgeArguments(['weighted'], shape)).toEqual({ kind: 'count', expected: 'exactly 2 (with weighted)' });
+    expect(judgeArguments(['weighted', '/etc/weights'], shape)).toEqual({ kind: 'ok' });
+    // Before 1.2.0 setup reads no argument at all.
+    const old = eraAt(pluginSyntax('loadbalance')!.arguments, '1.1.3');
+    expect(old !== undefined && old !== 'unchecked' && judgeArguments(['anything', 'at', 'all'], old)).toEqual({ kind: 'ok' });
+  });
+
+  it('judges sections (acl) and networks as Go reads them', () => {
+    const shape = optionArgumentsAt(optionSyntax('acl', 'block')!, '1.14.7');
+    if (shape === undefined) throw new Error('acl block has a shape');
+    expect(judgeArguments([], shape)).toEqual({ kind: 'ok' });
+    expect(judgeArguments(['type', 'A', 'AAAA', 'NET', '10.0.0.0/8', '192.168.0.1', 'fd00::/8'], shape)).toEqual({ kind: 'ok' });
+    expect(judgeArguments(['type', '*', 'net', '*'], shape)).toEqual({ kind: 'ok' });
+    expect(judgeArguments(['net'], shape)).toEqual({ kind: 'invalid', index: 0, problem: "no argument after 'net'" });
+    expect(judgeArguments(['type', 'net', '10.0.0.0/8'], shape)).toEqual({ kind: 'invalid', index: 0, problem: "no argument after 'type'" });
+    expect(judgeArguments(['bogus', '10.0.0.0/8'], shape)).toEqual({ kind: 'invalid', index: 0, problem: "'bogus' is not one of type, net" });
+    expect(judgeArguments(['type', 'aaaa'], shape)).toMatchObject({ kind: 'invalid', index: 1 });
+    for (const network of ['10.0.0.0/33', 'fd00::/129', '10.0.0.0/', 'fe80::1%eth0/64', '10.0.0/8', '10.0.0.0/-1']) {
+      expect(argumentProblem(network, { kind: 'cidr' }), network).toBe(`'${network}' is not a network in CIDR notation`);
+    }
+    expect(argumentProblem('10.0.0.1', { kind: 'cidr' })).toBeDefined();
+    expect(argumentProblem('10.0.0.1', { kind: 'cidr', bareIp: true })).toBeUndefined();
+    expect(argumentProblem('::1', { kind: 'cidr', bareIp: true })).toBeUndefined();
+  });
+
+  it("judges template's class and type as miekg/dns spells them", () => {
+    const shape = eraAt(pluginSyntax('template')!.arguments, '1.14.7');
+    if (shape === undefined || shape === 'unchecked') throw new Error('template has an argument shape');
+    expect(judgeArguments(['IN', 'A', 'acme.local'], shape)).toEqual({ kind: 'ok' });
+    expect(judgeArguments(['ANY', 'HTTPS'], shape)).toEqual({ kind: 'ok' });
+    expect(judgeArguments(['in', 'A'], shape)).toMatchObject({ kind: 'invalid', index: 0 });
+    expect(judgeArguments(['IN', 'aaaa'], shape)).toMatchObject({ kind: 'invalid', index: 1 });
+    expect(judgeArguments(['IN'], shape)).toEqual({ kind: 'count', expected: 'at least 2' });
+  });
 });
 
 function describeSpec(spec: ArgumentSpec): string {
@@ -165,7 +206,8 @@ function describeSpec(spec: ArgumentSpec): string {
       return `integer${range}${spec.orOther === true ? ' (if an integer)' : ''}`;
     }
     case 'enum':
-      return spec.values.join('\\|');
+      // A long list (the DNS record types) is named by its size and first words.
+      return spec.values.length > 12 ? `one of ${spec.values.length} words (${spec.values.slice(0, 3).join(', ')}, …)` : spec.values.join('\\|');
     case 'number':
       return spec.min === undefined ? 'number' : `number ≥ ${spec.min}`;
     case 'host-port':
@@ -174,13 +216,20 @@ function describeSpec(spec: ArgumentSpec): string {
       return 'IP';
     case 'percent':
       return `${spec.min}%–${spec.max}%`;
+    case 'cidr':
+      return `CIDR${spec.bareIp === true ? ' or IP' : ''}${spec.wildcard === true ? ' or *' : ''}`;
   }
 }
 
 function describeShape(shape: ArgumentShape | 'unchecked'): string {
   if (shape === 'unchecked') return 'destinations (forward/proxy rules)';
   const count = shape.max === undefined ? `≥ ${shape.min}` : shape.min === shape.max ? `${shape.min}` : `${shape.min}–${shape.max}`;
-  const kinds = [...(shape.positions ?? []).map(describeSpec), ...(shape.rest === undefined ? [] : [`each: ${describeSpec(shape.rest)}`])].filter((kind) => kind !== 'any');
+  const kinds = [
+    ...(shape.positions ?? []).map(describeSpec),
+    ...(shape.rest === undefined ? [] : [`each: ${describeSpec(shape.rest)}`]),
+    ...Object.entries(shape.cases ?? {}).map(([word, inner]) => `with ${word}: ${describeShape(inner)}`),
+    ...Object.entries(shape.sections?.specs ?? {}).map(([word, spec]) => `section ${word} (1 or more: ${describeSpec(spec)})`),
+  ].filter((kind) => kind !== 'any');
   return kinds.length === 0 ? count : `${count} (${kinds.join(', ')})`;
 }
 
@@ -192,8 +241,8 @@ function describeEras<T>(eras: readonly Era<T>[], describe: (value: T) => string
 function syntaxTable(): string {
   const lines = ['| plugin | line / option | arguments | releases | source |', '| --- | --- | --- | --- | --- |'];
   for (const [plugin, syntax] of Object.entries(PLUGIN_SYNTAX).sort(([a], [b]) => a.localeCompare(b))) {
-    const once = syntax.oncePerBlock.filter((era) => era.value).map((era) => {
-      const end = syntax.oncePerBlock.find((other) => !other.value && compareCoreDnsVersions(other.from, era.from) > 0);
+    const once = syntax.oncePerBlock.filter((era) => era.value === true).map((era) => {
+      const end = syntax.oncePerBlock.find((other) => other.value !== true && compareCoreDnsVersions(other.from, era.from) > 0);
       return end === undefined ? `${era.from}–` : `${era.from}–before ${end.from}`;
     });
     const notes = [

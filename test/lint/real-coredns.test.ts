@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DiagnosticCode } from '../../src/diagnostics/codes.js';
+import { MAX_SNIPPET_EXPANSIONS } from '../../src/corefile/expand.js';
 import { lintCorefile } from '../../src/lint/lint.js';
+import { snippetChain } from '../support/hostile-inputs.js';
 import { realCoreDnsDirectory, RealCoreDnsLab, REAL_COREDNS_RELEASES } from '../support/real-coredns.js';
 import type { RealCoreDnsRelease, Verdict } from '../support/real-coredns.js';
 import { FULL_CORPUS_VARIABLE, SYNTAX_CORPUS, SYNTAX_CORPUS_SAMPLE } from './plugin-syntax-corpus.js';
@@ -115,6 +117,18 @@ describe.skipIf('skip' in found)('lint against real CoreDNS', () => {
     // CoreDNS names the unknown directive, as the linter's message says.
     expect(rows.filter((row) => row.name === 'a typo: forwrd').every((row) => row.detail.includes("Unknown directive 'forwrd'"))).toBe(true);
   });
+
+  it('1.14.7 starts with 10,000 snippet imports and refuses the 10,001st at the same import as lint', async () => {
+    // A chain, not 10,000 imports in one block: CoreDNS splices the tokens of every import into the
+    // rest of the block (a block of 10,000 imports takes it 15 s), a chain keeps that short.
+    const atBound = snippetChain(MAX_SNIPPET_EXPANSIONS - 1, 'whoami');
+    const past = snippetChain(MAX_SNIPPET_EXPANSIONS, 'whoami');
+    const [started, refused] = await Promise.all([lab.start(atBound, '1.14.7'), lab.start(past, '1.14.7')]);
+    expect(started.accepted).toBe(true);
+    expect(lintCorefile(atBound, { coredns: '1.14.7' }).diagnostics).toEqual([]);
+    expect(refused.accepted ? '' : refused.reason).toMatch(/:\d+ - Error during parsing: maximum snippet import depth \(10000\) exceeded$/);
+    expect(lintCorefile(past, { coredns: '1.14.7' }).diagnostics.map((entry) => `${entry.code} ${entry.position?.line}`)).toEqual(['snippet-expansion-limit 5']);
+  });
 });
 
 /** Variants started together at most (see {@link judgeCorpus}). */
@@ -201,6 +215,11 @@ describe.skipIf('skip' in found)('lint against real CoreDNS: plugin arguments an
     expect(outcomes('kubernetes resyncperiod 30s')).toEqual(['1.2.6 started', '1.6.9 refused', '1.8.0 refused', '1.14.7 refused']);
     expect(outcomes('kubernetes bare resyncperiod')).toEqual(['1.2.6 refused', '1.6.9 started', '1.8.0 refused', '1.14.7 refused']);
     expect(rows.find((row) => row.name === 'kubernetes resyncperiod 30s' && row.version === '1.6.9')?.detail).toContain("unknown property '30s'");
+    // Issue 18 item 10: template's class and type, loadbalance's arguments from 1.10.1, acl's sections.
+    expect(outcomes('template with an invalid query class')).toEqual(['1.2.6 refused', '1.6.9 refused', '1.8.0 refused', '1.14.7 refused']);
+    expect(outcomes('loadbalance round_robin with a second argument')).toEqual(['1.2.6 refused', '1.6.9 refused', '1.8.0 refused', '1.14.7 refused']);
+    expect(outcomes('acl bare block')).toEqual(['1.2.6 refused', '1.6.9 started', '1.8.0 started', '1.14.7 started']);
+    expect(outcomes('acl upper-case action')).toEqual(['1.2.6 refused', '1.6.9 started', '1.8.0 started', '1.14.7 started']);
   }, 120_000);
 
   it('has a sample drawn from the corpus, with no name twice', () => {

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseCorefile } from '../../src/corefile/parser.js';
-import { CorefileSyntaxError } from '../../src/corefile/errors.js';
+import { CorefileExpansionError, CorefileSyntaxError } from '../../src/corefile/errors.js';
+import { fanOutCorefile, snippetChain } from '../support/hostile-inputs.js';
+import { thrown } from '../support/thrown.js';
 import { coreDnsRouting, NOT_MODELLED, PASSIVE, PLUGIN_ORDER } from '../../src/routing/coredns-routing.js';
 import { compiledPlugins } from '../../src/coredns/plugin-cfg.js';
 import { COREDNS_VERSIONS } from '../../src/coredns/versions.js';
-import { describeDestination, destinationKey } from '../../src/routing/destination.js';
+import { destinationKey } from '../../src/routing/destination.js';
 
 function keyOf(corefile: string, name: string, port?: number): string {
   return destinationKey(coreDnsRouting(corefile, port === undefined ? {} : { port }).route(name).destination);
@@ -147,6 +149,16 @@ describe('CoreDNS routing model: plugins', () => {
     ]);
   });
 
+  it('follows snippets at any depth, reads a snippet defined after the block as a file, and refuses past the expansion bound', () => {
+    expect(keyOf(snippetChain(200, 'forward . 9.9.9.9'), 'example.com')).toBe('servers(9.9.9.9:53)');
+    const late = coreDnsRouting('. {\n    import later\n}\n(later) {\n    forward . 9.9.9.9\n}\n');
+    expect(destinationKey(late.route('example.com').destination)).toBe('refused');
+    expect(late.notes).toEqual(["block \".\": 'import later' (a file or glob) is not modelled"]);
+    const error = thrown(() => coreDnsRouting(fanOutCorefile(6, 10)));
+    expect(error).toBeInstanceOf(CorefileExpansionError);
+    expect(error).toMatchObject({ code: 'expansion-limit', position: { line: 10, column: 5 } });
+  });
+
   it('takes a parsed model too, and throws CorefileSyntaxError for text CoreDNS cannot parse', () => {
     const { corefile } = parseCorefile(MAIN);
     expect(destinationKey(coreDnsRouting(corefile).route('a.cluster.local').destination)).toBe('cluster@cluster.local');
@@ -165,21 +177,6 @@ describe('CoreDNS routing model: defaults', () => {
     expect(destinationKey(model.route('example.com').destination)).toBe('plugin:whoami');
     expect(model.notes).toEqual(['the Corefile has no server blocks: CoreDNS then serves its default, whoami on port 53']);
     expect(destinationKey(coreDnsRouting('', { port: 1053 }).route('example.com').destination)).toBe('refused');
-  });
-});
-
-describe('CoreDNS routing model: long fallthrough chains', () => {
-  it('follows 100,000 plugins that fall through, without recursion', () => {
-    const templates = 'template IN A example.org {\n        fallthrough\n    }\n    '.repeat(100_000);
-    const routing = coreDnsRouting(`. {\n    ${templates}forward . 8.8.8.8\n}\n`);
-    const route = routing.route('x.example.org');
-    expect(destinationKey(route.destination)).toBe(`${'plugin:template>'.repeat(100_000)}servers(8.8.8.8:53)`);
-    expect(describeDestination(route.destination)).toBe(`${'plugin template, else '.repeat(100_000)}8.8.8.8:53`);
-    expect(route.via).toBe(`block "." > template${', fallthrough > template'.repeat(99_999)}, fallthrough > forward . 8.8.8.8`);
-    // Falling off the end of the block: the last link is SERVFAIL.
-    const ending = coreDnsRouting(`. {\n    ${templates.trimEnd()}\n}\n`).route('x.example.org');
-    expect(destinationKey(ending.destination)).toBe(`${'plugin:template>'.repeat(100_000)}servfail`);
-    expect(ending.via).toBe(`block "." > template${', fallthrough > template'.repeat(99_999)}, fallthrough > block ".": no plugin answers`);
   });
 });
 

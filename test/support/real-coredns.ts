@@ -14,12 +14,11 @@ import type { Corefile, CorefileItem, Directive } from '../../src/corefile/model
 import { parseCorefile } from '../../src/corefile/parser.js';
 import { printCorefile } from '../../src/corefile/printer.js';
 import { readDestination } from '../../src/coredns/destinations.js';
-import * as versionFacts from '../../src/coredns/version-facts.js';
 import { COREDNS_OPTIONS_WITH_FACTS, coreDnsOptionAvailability, coreDnsPluginAvailability } from '../../src/coredns/availability.js';
 import { coreDnsFeatures } from '../../src/coredns/features.js';
 import { ALL_PLUGIN_NAMES } from '../../src/coredns/plugin-cfg.js';
 import { syntaxRulesAt } from '../../src/coredns/plugin-syntax.js';
-import { COREDNS_VERSIONS, isCoreDnsVersionAtLeast } from '../../src/coredns/versions.js';
+import { COREDNS_VERSIONS } from '../../src/coredns/versions.js';
 import type { CoreDnsVersion } from '../../src/coredns/versions.js';
 import { isGoIP, isValidPort, splitHostPort } from '../../src/dns/go-net.js';
 
@@ -84,14 +83,11 @@ export function realCoreDnsDirectory(): { readonly directory: string } | { reado
 // Which real release may judge a Corefile written for a target release
 // ---------------------------------------------------------------------------------------------
 
-const VERSION_FACT_THRESHOLDS = Object.values(versionFacts).filter((value): value is CoreDnsVersion => typeof value === 'string');
-
 /**
  * Every version-dependent rule the model has about whether CoreDNS starts with a Corefile the lab
  * can start: the feature table (without the version itself), the availability of every plugin the
  * lab starts and of every option with facts, the arguments and options every plugin of the syntax
- * table accepts (plugin-syntax.ts), and which side of each threshold in version-facts.ts the
- * release is on. (Plugins the lab refuses to start cannot tell releases apart.)
+ * table accepts (plugin-syntax.ts). (Plugins the lab refuses to start cannot tell releases apart.)
  */
 export function acceptanceRules(version: CoreDnsVersion): string {
   const { version: _, ...features } = coreDnsFeatures(version);
@@ -102,7 +98,6 @@ export function acceptanceRules(version: CoreDnsVersion): string {
       const [plugin = '', option = ''] = pair.split(' ');
       return coreDnsOptionAvailability(plugin, option, version);
     }),
-    thresholds: VERSION_FACT_THRESHOLDS.map((threshold) => isCoreDnsVersionAtLeast(version, threshold)),
     syntax: syntaxRulesAt(version),
   });
 }
@@ -263,7 +258,9 @@ export function moveToLoopback(text: string, plan: LoopbackPlan): LoopbackCorefi
       // federation's lines are NAME DOMAIN pairs: names, nothing it contacts.
       // hosts' other lines are `IP NAME…` entries: answers, nothing it contacts.
       const entry = plugin === 'hosts' && isGoIP(option.name);
-      if (plugin !== 'federation' && !entry && option.name !== UNKNOWN_OPTION && SAFE_PLUGINS.has(plugin) && (allowed === undefined || !allowed.has(option.name))) {
+      // acl lower-cases its actions before it reads them.
+      const optionName = plugin === 'acl' ? option.name.toLowerCase() : option.name;
+      if (plugin !== 'federation' && !entry && option.name !== UNKNOWN_OPTION && SAFE_PLUGINS.has(plugin) && (allowed === undefined || !allowed.has(optionName))) {
         throw new NotLoopbackSafeError(`${plugin} option '${option.name}' is not known to stay on loopback`);
       }
       // The transfer plugin's `to` and the kubernetes plugin's own `transfer to` (before 1.8.0) both
@@ -343,10 +340,11 @@ export function moveToLoopback(text: string, plan: LoopbackPlan): LoopbackCorefi
       }
     }
   });
+  const snippetNames = new Set(corefile.items.flatMap((item) => (item.kind === 'snippet' ? [item.name] : [])));
   for (const item of items) {
     if (item.kind === 'server-block' || item.kind === 'snippet') {
       for (const directive of item.directives) {
-        if (directive.name === 'import' && !corefile.items.some((other) => other.kind === 'snippet' && other.name === directive.arguments[0])) {
+        if (directive.name === 'import' && !snippetNames.has(directive.arguments[0] ?? '')) {
           throw new NotLoopbackSafeError(`import '${directive.arguments[0] ?? ''}' is not a snippet of this Corefile`);
         }
       }

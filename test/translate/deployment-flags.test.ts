@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
 import { translateKubeDnsInstall } from '../../src/translate/translate.js';
+import { checkRouting } from '../../src/routing/check.js';
 import type { TranslateOptions } from '../../src/translate/translate.js';
 import { configMapYaml, deploymentYaml, serviceYaml, STOCK_DNSMASQ_ARGS, STOCK_KUBEDNS_ARGS } from '../support/kube-dns-manifests.js';
 import type { DeploymentParts } from '../support/kube-dns-manifests.js';
@@ -73,6 +74,21 @@ describe('translateKubeDnsInstall', () => {
     expect(about('--server=/local.test/')).toEqual(['dnsmasq-option-translated: local.test answered NXDOMAIN by a template block (dnsmasq answers from local data only)']);
     const manifestStub = translate({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '-S/y.example/', '--server=/y.example/192.0.2.1'] }, undefined);
     expect(manifestStub.diagnostics.filter((entry) => entry.path === '[-S/y.example/]').map((entry) => entry.code)).toEqual(['deployment-flag']);
+  });
+
+  it.each(['1.2.6', '1.8.0', '1.14.7'])("keeps the cluster's zones away from a --local/--address zone above them (kubespray's --local=/internal./local./lc./), for CoreDNS %s", (coredns) => {
+    const text = deploymentYaml({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--local=/internal./local./lc./', '--address=/arpa/'] });
+    const translation = translate({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--local=/internal./local./lc./', '--address=/arpa/'] }, undefined, { coredns });
+    expect(translation.ok).toBe(true);
+    // dnsmasq sent cluster.local to kubedns (its --server is more specific than /local/): the kubernetes plugin's block must be the longest match.
+    const keys = (translation.corefile ?? '').split('\n').filter((line) => /^\S.* \{$/.test(line));
+    expect(keys.some((line) => line.split(' ').includes('cluster.local:53'))).toBe(true);
+    expect(keys.some((line) => line.split(' ').includes('in-addr.arpa:53'))).toBe(true);
+    expect(block(translation.corefile, 'local:53')).toContain('rcode NXDOMAIN');
+    const added = translation.diagnostics.filter((entry) => entry.code === 'main-block-key-added');
+    expect(added.map((entry) => `${entry.key} ${entry.path}`)).toEqual(['container dnsmasq [--local=/internal./local./lc./]', 'container dnsmasq [--address=/arpa/]', 'container dnsmasq [--address=/arpa/]']);
+    const check = checkRouting({ kubeDns: text, corefile: translation.corefile ?? '' });
+    expect(check.differences).toEqual([]);
   });
 
   it('follows dnsmasq reading a leading-zero octet as octal, and says so', () => {

@@ -1,12 +1,9 @@
-import { parseCoreDnsVersion } from '../../coredns/versions.js';
 import { formatCutoverJson, formatCutoverScript, formatCutoverText, planCutover } from '../../install/cutover.js';
-import { kubeDnsRules } from '../../kubedns/kube-dns-versions.js';
-import { optionValue } from '../errors.js';
-import type { CliIo } from '../io.js';
-import { parseCommandArgs } from '../parse-command-args.js';
+import { defineCommand } from '../command.js';
+import type { CommandContext } from '../command.js';
+import { readKubeDnsInstallInput } from '../input/install.js';
+import { clusterDomain, flag, ipAddress, kubeDnsVersion, release, text } from '../options.js';
 import { ExitCode, UsageError } from '../usage-error.js';
-import { writeDiagnostics } from '../write-diagnostics.js';
-import { readKubeDnsInstallInput } from './install-input.js';
 
 export const CUTOVER_HELP = `Usage: kube-dns-to-coredns cutover --coredns VERSION [options] INSTALL [-o text|json|script]
 
@@ -28,6 +25,9 @@ scaled down. INSTALL is what 'kubectl -n kube-system get deploy/kube-dns svc/kub
   --cluster-domain DOMAIN    the cluster domain, when INSTALL has no Deployment
   --cluster-dns-ip IP        the cluster DNS IP, when INSTALL has no Service
   --drop-federations, --force, --kube-dns-version V, --name NAME   as for the translation
+  -q, --quiet                warnings and errors only: no notes
+  --verbose                  each diagnostic followed by its code's hint
+  --out FILE                 write the output to FILE, only on success (see the main --help)
   -h, --help                 show this help
 
 Exit status: 0 plan written, 1 no plan (translation refused, lint errors, or kube-dns and
@@ -35,56 +35,51 @@ CoreDNS would route a name differently: the differences are printed), 2 bad usag
 unreadable input.
 `;
 
-const OUTPUTS = ['text', 'json', 'script'] as const;
+const options = {
+  coredns: release(),
+  image: text(),
+  'cluster-domain': clusterDomain(),
+  'cluster-dns-ip': ipAddress(),
+  'drop-federations': flag(),
+  force: flag(),
+  'kube-dns-version': kubeDnsVersion(),
+  name: text(),
+} as const;
 
 /** `kube-dns-to-coredns cutover`: see {@link CUTOVER_HELP}. */
-export async function runCutover(args: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs('cutover', args, {
-    allowPositionals: true,
-    options: {
-      coredns: { type: 'string' },
-      output: { type: 'string', short: 'o' },
-      image: { type: 'string' },
-      'cluster-domain': { type: 'string' },
-      'cluster-dns-ip': { type: 'string' },
-      'drop-federations': { type: 'boolean' },
-      force: { type: 'boolean' },
-      'kube-dns-version': { type: 'string' },
-      name: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  if (values.help) {
-    io.stdout.write(CUTOVER_HELP);
-    return ExitCode.ok;
-  }
+export const cutoverCommand = defineCommand({
+  name: 'cutover',
+  help: CUTOVER_HELP,
+  options,
+  positionals: { name: 'INSTALL', min: 1, max: 1 },
+  outputs: { kinds: ['text', 'json', 'script'] },
+  run: runCutover,
+});
+
+async function runCutover(context: CommandContext<typeof options, 'text' | 'json' | 'script'>): Promise<number> {
+  const { io, options: values, report } = context;
   if (values.coredns === undefined) throw new UsageError("cutover: --coredns VERSION is required (the release to switch to); see 'cutover --help'");
-  if (positionals.length !== 1) throw new UsageError(`cutover: expected one INSTALL file, got ${positionals.length}; see 'cutover --help'`);
-  const output = values.output ?? 'text';
-  if (!(OUTPUTS as readonly string[]).includes(output)) throw new UsageError(`cutover: --output must be one of ${OUTPUTS.join(', ')}, not '${output}'`);
-  const coredns = optionValue('cutover', '--coredns', values.coredns, parseCoreDnsVersion);
-  const kubeDnsVersion = values['kube-dns-version'] === undefined ? undefined : optionValue('cutover', '--kube-dns-version', values['kube-dns-version'], (value) => kubeDnsRules(value).version);
-  const file = positionals[0] as string;
+  const file = context.positionals[0] as string;
   const install = await readKubeDnsInstallInput(file, {}, values.name, io);
   const plan = planCutover(install, {
-    coredns,
+    coredns: values.coredns,
     kubeDnsFile: file === '-' ? 'kube-dns.yaml' : file,
     ...(values.image === undefined ? {} : { image: values.image }),
     ...(values['cluster-domain'] === undefined ? {} : { clusterDomain: values['cluster-domain'] }),
     ...(values['cluster-dns-ip'] === undefined ? {} : { clusterDnsIp: values['cluster-dns-ip'] }),
-    ...(kubeDnsVersion === undefined ? {} : { kubeDnsVersion }),
-    dropFederations: values['drop-federations'] === true,
-    force: values.force === true,
+    ...(values['kube-dns-version'] === undefined ? {} : { kubeDnsVersion: values['kube-dns-version'] }),
+    dropFederations: values['drop-federations'],
+    force: values.force,
   });
-  if (output === 'json') {
+  if (context.output === 'json') {
     io.stdout.write(formatCutoverJson(plan));
     return plan.ok ? ExitCode.ok : ExitCode.failed;
   }
-  writeDiagnostics(plan, io);
+  report.diagnostics(plan.diagnostics);
   if (!plan.ok) {
     io.stderr.write(`cutover: no plan: ${plan.refusal}\n`);
     return ExitCode.failed;
   }
-  io.stdout.write(output === 'script' ? formatCutoverScript(plan) : formatCutoverText(plan));
+  io.stdout.write(context.output === 'script' ? formatCutoverScript(plan) : formatCutoverText(plan));
   return ExitCode.ok;
 }

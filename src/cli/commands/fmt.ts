@@ -1,15 +1,18 @@
 import { formatCorefile } from '../../corefile/index.js';
 import type { FormatResult } from '../../corefile/index.js';
-import type { CliIo } from '../io.js';
-import { parseCommandArgs } from '../parse-command-args.js';
+import { printable } from '../../util/printable-text.js';
+import { defineCommand } from '../command.js';
+import type { CommandContext } from '../command.js';
 import { readCorefileSource } from '../corefile-source.js';
 import type { CorefileSourceText } from '../corefile-source.js';
 import { isInputFailure, reportFailure, usingCorefile } from '../errors.js';
+import type { CliIo } from '../io.js';
+import { flag } from '../options.js';
 import { ExitCode, UsageError } from '../usage-error.js';
-import { printable } from '../../util/printable-text.js';
 
-export const FMT_HELP = `Usage: kube-dns-to-coredns fmt [FILE|-]
+export const FMT_HELP = `Usage: kube-dns-to-coredns fmt [-o corefile|configmap] [FILE|-]
        kube-dns-to-coredns fmt --check [FILE|-]...
+       kube-dns-to-coredns fmt --write FILE...
 
 Print the canonical form of a CoreDNS Corefile: one directive per line, four-space
 indentation, a blank line between server blocks, comments kept, quotes only where
@@ -19,19 +22,34 @@ FILE is a Corefile, or a CoreDNS ConfigMap (YAML or JSON, as kubectl prints it) 
 'Corefile' entry is formatted. Without FILE, or with '-', standard input is read.
 
 Options:
-  --check     print the name of each FILE that is not already in canonical form, one per
-              line, on stdout (like gofmt -l); nothing when all are. Takes several FILEs.
-  -h, --help  show this help
+  --check       print the name of each FILE that is not already in canonical form, one
+                per line, on stdout (like gofmt -l); nothing when all are. Takes several
+                FILEs.
+  --write       rewrite each FILE in place, all at once (as --out writes): a Corefile as
+                its canonical form, a ConfigMap with its 'Corefile' entry formatted and
+                everything else kept but the fields the API server sets. A FILE already
+                canonical is not touched. Takes several FILEs.
+  -o, --output FORMAT
+                corefile (default) or configmap: FILE's ConfigMap with the formatted
+                Corefile, its labels, annotations and other keys kept (a bare Corefile:
+                the kube-system/coredns ConfigMap)
+  -q, --quiet   warnings and errors only (fmt writes no infos)
+  --out FILE    write the output to FILE, only on success (see the main --help)
+  -h, --help    show this help
 
 Exit status: 0 formatted (or all canonical with --check), 1 some FILE not canonical
 (--check), 2 unreadable input, a syntax error (FILE:LINE:COL: message) or bad usage;
-with --check every FILE is still checked, and the highest status wins.
+with --check and --write every FILE is still handled, and the highest status wins.
 
 Examples:
   kube-dns-to-coredns fmt Corefile > Corefile.new
   kubectl -n kube-system get configmap coredns -o yaml | kube-dns-to-coredns fmt
   kube-dns-to-coredns fmt --check deploy/*/Corefile   # in CI: lists the files to format
+  kube-dns-to-coredns fmt --write deploy/coredns-configmap.yaml
+  kubectl -n kube-system get configmap coredns -o yaml | kube-dns-to-coredns fmt -o configmap
 `;
+
+const options = { check: flag(), write: flag() } as const;
 
 /**
  * `kube-dns-to-coredns fmt`: prints the canonical Corefile, or with `--check` lists the files that
@@ -39,18 +57,74 @@ Examples:
  * thrown for `main` to report (syntax errors as `FILE:LINE:COL: message`, exit 2); with `--check`,
  * those of a file are reported the same way and the other files still checked.
  */
-export async function runFmt(args: readonly string[], io: CliIo): Promise<number> {
-  const { check, help, files } = parseFmtArgs(args);
-  if (help) {
-    io.stdout.write(FMT_HELP);
-    return ExitCode.ok;
+export const fmtCommand = defineCommand({
+  name: 'fmt',
+  help: FMT_HELP,
+  options,
+  positionals: { name: 'FILE', max: Number.POSITIVE_INFINITY },
+  outputs: { kinds: ['corefile', 'configmap'] },
+  misplaced: [
+    { with: 'check', options: ['write', 'output'], message: (option) => (option === 'write' ? 'fmt: --check and --write do not go together: --check only lists the files --write would rewrite' : 'fmt: -o does not go with --check') },
+    { with: 'write', options: ['output'], message: () => 'fmt: -o does not go with --write, which writes each FILE back as it came in' },
+  ],
+  run: runFmt,
+});
+
+async function runFmt(context: CommandContext<typeof options, 'corefile' | 'configmap'>): Promise<number> {
+  const { io, positionals, report } = context;
+  const { check, write } = context.options;
+  if (write) {
+    if (positionals.length === 0) throw new UsageError('fmt: --write needs a FILE to rewrite');
+    if (positionals.includes('-')) throw new UsageError("fmt: --write rewrites files; standard input ('-') cannot be written back (leave out --write to print the result)");
+    return writeFiles(positionals, context);
   }
+  if (positionals.length > 1 && !check) {
+    throw new UsageError(`fmt: formatting prints one Corefile, got ${positionals.length} FILEs; give one FILE, or --check to check several`);
+  }
+  if (positionals.filter((file) => file === '-').length > 1) throw new UsageError("fmt: standard input ('-') can be read only once");
+  const files = positionals.length === 0 ? [undefined] : positionals;
   if (check) return checkFiles(files, io);
   const source = await readCorefileSource(files[0], io);
   const result = format(source);
-  for (const warning of result.warnings) io.stderr.write(`${printable(source.locate(warning.position, `warning: ${warning.reason}`))}\n`);
-  io.stdout.write(result.text);
+  for (const warning of result.warnings) report.warningLine(source.locate(warning.position, `warning: ${warning.reason}`));
+  if (context.output === 'configmap') {
+    const written = source.writeBack(result.text);
+    report.diagnostics(written.diagnostics);
+    io.stdout.write(written.text);
+  } else {
+    io.stdout.write(result.text);
+  }
   return ExitCode.ok;
+}
+
+/** `--write`: each FILE that is not canonical replaced by its formatted form, as it came in; the worst status of all. */
+async function writeFiles(files: readonly string[], context: CommandContext<typeof options, 'corefile' | 'configmap'>): Promise<number> {
+  const { io, report } = context;
+  let status: number = ExitCode.ok;
+  for (const file of files) {
+    try {
+      const source = await readCorefileSource(file, io);
+      const result = format(source);
+      for (const warning of result.warnings) report.warningLine(source.locate(warning.position, `warning: ${warning.reason}`));
+      if (result.unchanged) continue;
+      let text = result.text;
+      if (source.isConfigMap) {
+        const written = source.writeBack(result.text);
+        report.diagnostics(written.diagnostics.map((entry) => ({ ...entry, message: `${source.name}: ${entry.message}` })));
+        text = written.text;
+      }
+      try {
+        await io.writeOutputFile(file, text);
+      } catch (error) {
+        // The message names FILE as given, never a temporary file or a link's target.
+        throw new UsageError(`${file}: cannot write: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    } catch (error) {
+      if (!isInputFailure(error)) throw error;
+      status = Math.max(status, reportFailure(error, io));
+    }
+  }
+  return status;
 }
 
 /** `--check`: the name of each file that is not canonical, on stdout; the worst status of all. */
@@ -79,17 +153,4 @@ async function checkFiles(files: readonly (string | undefined)[], io: CliIo): Pr
 /** The formatted text; a syntax error (or a print refusal, naming the node) is reported against FILE. */
 function format(source: CorefileSourceText): FormatResult {
   return usingCorefile(source, (corefile) => formatCorefile(corefile, { filename: source.name }));
-}
-
-function parseFmtArgs(args: readonly string[]): { check: boolean; help: boolean; files: readonly (string | undefined)[] } {
-  const parsed = parseCommandArgs('fmt', args, {
-    allowPositionals: true,
-    options: { check: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
-  });
-  const { positionals, values } = parsed;
-  if (positionals.length > 1 && !values.check) {
-    throw new UsageError(`fmt: formatting prints one Corefile, got ${positionals.length} FILEs; give one FILE, or --check to check several`);
-  }
-  if (positionals.filter((file) => file === '-').length > 1) throw new UsageError("fmt: standard input ('-') can be read only once");
-  return { check: values.check, help: values.help, files: positionals.length === 0 ? [undefined] : positionals };
 }

@@ -1,27 +1,37 @@
-import { diagnostic, formatDiagnostic } from '../../diagnostics/diagnostic.js';
+import { loadablePlugins, parsePluginCfg } from '../../coredns/plugin-cfg.js';
+import { NEWEST_COREDNS_VERSION } from '../../coredns/versions.js';
+import { diagnostic, hasErrors } from '../../diagnostics/diagnostic.js';
+import { lintOverlay } from '../../platform/overlay-lint.js';
 import { lintCorefile } from '../../lint/lint.js';
 import type { LintResult } from '../../lint/lint.js';
-import { NEWEST_COREDNS_VERSION, parseCoreDnsVersion } from '../../coredns/versions.js';
 import { printable } from '../../util/printable-text.js';
-import type { CoreDnsVersion } from '../../coredns/versions.js';
-import { loadablePlugins, parsePluginCfg } from '../../coredns/plugin-cfg.js';
+import { SEVERAL_FORWARDS_PER_BLOCK_FROM } from '../../coredns/migration-facts.js';
+import { defineCommand } from '../command.js';
+import type { CommandContext } from '../command.js';
 import { readCorefileSource } from '../corefile-source.js';
-import { optionValue, usingCorefile } from '../errors.js';
+import { usingCorefile } from '../errors.js';
 import type { CliIo } from '../io.js';
-import { parseCommandArgs } from '../parse-command-args.js';
+import { clusterDomain, release, text } from '../options.js';
+import { OVERLAY_OPTIONS, overlayArgs, readOverlaySource } from '../overlay-source.js';
+import type { OverlayArgs } from '../overlay-source.js';
 import { INPUT_LIMITS, readSource } from '../read-source.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 
 export const LINT_HELP = `Usage: kube-dns-to-coredns lint [--coredns VERSION] [--plugin-cfg FILE | --plugins LIST] [-o text|json] [FILE|-]
+       kube-dns-to-coredns lint --platform aks|k3s|k3s-legacy | --base FILE [--cluster-domain DOMAIN]
+                                [--coredns VERSION] [-o text|json] [--coredns-custom] CUSTOM
 
 Check a CoreDNS Corefile against a CoreDNS release: plugins and options that release
 does not have (yet or any more), forward destinations it cannot use, more than 15
-destinations, two forwards in one block before 1.9.4, zones served twice, upper-case
+destinations, two forwards in one block before ${SEVERAL_FORWARDS_PER_BLOCK_FROM}, zones served twice, upper-case
 zones, blocks that capture the kubernetes plugin's zones or sit on another port than
 the root block, loops, and more (see docs/lint.md).
 
-FILE is a Corefile, or a CoreDNS ConfigMap (YAML or JSON, as kubectl prints it) whose
-'Corefile' entry is checked. Without FILE, or with '-', standard input is read.
+FILE is a Corefile, a CoreDNS ConfigMap (YAML or JSON, as kubectl prints it) whose
+'Corefile' entry is checked, the EKS CoreDNS add-on's configurationValues (its 'corefile';
+the add-on's schema and probes are checked too), or the CoreDNS Helm chart's values (the
+Corefile the chart renders, its traps as findings). Without FILE, or with '-', standard
+input is read.
 
 Findings go to stdout, one per line:
   SEVERITY CODE Corefile:LINE:COL [BLOCK] DIRECTIVE: message
@@ -33,7 +43,20 @@ Options:
   --plugin-cfg FILE    check against a custom build of that release: the plugin.cfg it was
                        built from (NAME:PACKAGE lines, # comments); default: the release's own
   --plugins LIST       the same, as comma-separated directive names (e.g. errors,forward,alias)
+  --platform P         lint a coredns-custom ConfigMap (CUSTOM) as it composes with the
+                       base Corefile of platform P: aks, k3s, or k3s-legacy (k3s before
+                       k3s-io/k3s#12980, which imported *.override after forward .)
+  --base FILE          the same with the base Corefile the cluster really runs (a Corefile
+                       or the coredns ConfigMap)
+  --coredns-custom CUSTOM
+                       the coredns-custom ConfigMap (or give it as FILE); findings in it
+                       are located as coredns-custom[KEY]:LINE:COL (see docs/platforms.md)
+  --cluster-domain DOMAIN
+                       the cluster domain filled into the platform's base (cluster.local)
   -o, --output FORMAT  text (default) or json: {file, coredns, ok, diagnostics}
+  -q, --quiet          warnings and errors only: no infos, notes or summaries
+  --verbose            each diagnostic followed by its code's hint
+  --out FILE           write the output to FILE, only on success (see the main --help)
   -h, --help           show this help
 
 Exit status: 0 no errors (warnings and infos allowed), 1 at least one error,
@@ -45,36 +68,47 @@ Examples:
   kube-dns-to-coredns lint --plugin-cfg plugin.cfg Corefile   # a build with external plugins
   kubectl -n kube-system get configmap coredns -o yaml | kube-dns-to-coredns lint --coredns 1.8.0
   kube-dns-to-coredns lint -o json Corefile | jq '.diagnostics[] | select(.severity == "error")'
+  kubectl -n kube-system get configmap coredns-custom -o yaml | kube-dns-to-coredns lint --platform aks
 `;
 
-const OUTPUT_FORMATS = ['text', 'json'] as const;
-type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+/** `--plugin-cfg FILE` or `--plugins LIST`: how the custom build's plugins are given. */
+type PluginsArg = { readonly file: string } | { readonly list: readonly string[] } | undefined;
 
-interface LintArgs {
-  readonly help: boolean;
-  readonly coredns: CoreDnsVersion;
-  /** `--plugin-cfg FILE` or `--plugins LIST`: how the custom build's plugins are given. */
-  readonly plugins: { readonly file: string } | { readonly list: readonly string[] } | undefined;
-  readonly output: OutputFormat;
-  readonly file: string | undefined;
-}
+const options = {
+  coredns: release(),
+  'plugin-cfg': text(),
+  plugins: text(),
+  ...OVERLAY_OPTIONS,
+  'cluster-domain': clusterDomain(),
+} as const;
 
 /**
  * `kube-dns-to-coredns lint`: see {@link LINT_HELP}. Findings go to stdout (they are the command's
  * output), the summary to stderr; usage errors, unreadable input and syntax errors are thrown for
  * `main` to report (syntax errors as `FILE:LINE:COL: message`, exit 2).
  */
-export async function runLint(args: readonly string[], io: CliIo): Promise<number> {
-  const parsed = parseLintArgs(args);
-  if (parsed.help) {
-    io.stdout.write(LINT_HELP);
-    return ExitCode.ok;
+export const lintCommand = defineCommand({
+  name: 'lint',
+  help: LINT_HELP,
+  options,
+  positionals: { name: 'FILE', max: 1 },
+  outputs: { kinds: ['text', 'json'] },
+  run: runLint,
+});
+
+async function runLint(context: CommandContext<typeof options, 'text' | 'json'>): Promise<number> {
+  const { io, options: values, report } = context;
+  const plugins = await customBuildPlugins(pluginsArg(values['plugin-cfg'], values.plugins), io);
+  const overlay = overlayArgs('lint', values, values['cluster-domain']);
+  if (overlay === undefined && values['cluster-domain'] !== undefined) throw new UsageError('lint: --cluster-domain fills in the base of --platform; without it, the Corefile says its own domain');
+  if (overlay !== undefined) {
+    if (overlay.custom !== undefined && context.positionals.length > 0) throw new UsageError('lint: give the coredns-custom ConfigMap as --coredns-custom CUSTOM or as FILE, not both');
+    return lintOverlayFile(context, overlay, plugins);
   }
-  const plugins = await customBuildPlugins(parsed.plugins, io);
-  const source = await readCorefileSource(parsed.file, io);
+  const source = await readCorefileSource(context.positionals[0], io);
   const linted = usingCorefile(source, (corefile) => {
-    const options = { coredns: parsed.coredns, filename: source.name };
-    return lintCorefile(corefile, plugins === undefined ? options : { ...options, plugins });
+    const lintOptions = { coredns: values.coredns ?? NEWEST_COREDNS_VERSION, filename: source.name };
+    return lintCorefile(corefile, plugins === undefined ? lintOptions : { ...lintOptions, plugins });
   });
   // A ConfigMap's other data keys (AKS's *.server, k3s's NodeHosts) are not linted: said, not skipped silently.
   const keyFindings = (source.otherKeys ?? []).map((key) =>
@@ -83,18 +117,33 @@ export async function runLint(args: readonly string[], io: CliIo): Promise<numbe
       message: `data key '${key}' of the ConfigMap was not linted: only 'Corefile' is read${/\.(?:server|override)$/.test(key) ? '; if it holds Corefile text (imported as a file), lint it on its own' : ''}`,
     }),
   );
-  const result = { ...linted, diagnostics: [...keyFindings, ...linted.diagnostics] };
-  if (parsed.output === 'json') {
-    io.stdout.write(`${JSON.stringify({ file: source.name, coredns: result.coredns, ok: result.ok, diagnostics: result.diagnostics }, null, 2)}\n`);
+  const notes = source.notes ?? [];
+  const result = { ...linted, ok: linted.ok && !hasErrors(notes), diagnostics: [...notes, ...keyFindings, ...linted.diagnostics] };
+  if (context.output === 'json') {
+    report.json({ file: source.name, coredns: result.coredns, ok: result.ok, diagnostics: result.diagnostics });
   } else {
-    for (const entry of result.diagnostics) io.stdout.write(`${formatDiagnostic(entry)}\n`);
-    io.stderr.write(`${printable(source.name)}: ${summary(result)} (CoreDNS ${result.coredns})\n`);
+    report.diagnostics(result.diagnostics, 'stdout');
+    report.info(`${printable(source.name)}: ${summary(result)} (CoreDNS ${result.coredns})\n`);
+  }
+  return result.ok ? ExitCode.ok : ExitCode.failed;
+}
+
+/** `--platform P | --base FILE`: the coredns-custom ConfigMap linted as it composes with the base. */
+async function lintOverlayFile(context: CommandContext<typeof options, 'text' | 'json'>, overlay: OverlayArgs, plugins: readonly string[] | undefined): Promise<number> {
+  const { io, report } = context;
+  const source = await readOverlaySource(overlay, overlay.custom ?? context.positionals[0], io);
+  const result = lintOverlay(source.base, source.data, { coredns: context.options.coredns ?? NEWEST_COREDNS_VERSION, text: source.text, ...(plugins === undefined ? {} : { plugins }) });
+  if (context.output === 'json') {
+    report.json({ file: source.name, base: source.base.title, coredns: result.coredns, ok: result.ok, diagnostics: result.diagnostics });
+  } else {
+    report.diagnostics(result.diagnostics, 'stdout');
+    report.info(`${printable(source.name)}: ${summary(result)} (CoreDNS ${result.coredns}, composed with the ${source.base.title} base)\n`);
   }
   return result.ok ? ExitCode.ok : ExitCode.failed;
 }
 
 /** The directive names of the custom build, read from `--plugin-cfg FILE` or `--plugins LIST`. */
-async function customBuildPlugins(given: LintArgs['plugins'], io: CliIo): Promise<readonly string[] | undefined> {
+async function customBuildPlugins(given: PluginsArg, io: CliIo): Promise<readonly string[] | undefined> {
   if (given === undefined) return undefined;
   if ('list' in given) return given.list;
   const { name, text } = await readSource(given.file, io, INPUT_LIMITS.corefile);
@@ -103,7 +152,7 @@ async function customBuildPlugins(given: LintArgs['plugins'], io: CliIo): Promis
   return names;
 }
 
-function summary(result: LintResult): string {
+function summary(result: Pick<LintResult, 'diagnostics'>): string {
   if (result.diagnostics.length === 0) return 'no findings';
   const count = (severity: string, word: string) => {
     const n = result.diagnostics.filter((entry) => entry.severity === severity).length;
@@ -112,26 +161,7 @@ function summary(result: LintResult): string {
   return [count('error', 'error'), count('warning', 'warning'), count('info', 'info')].join(', ');
 }
 
-function parseLintArgs(args: readonly string[]): LintArgs {
-  const parsed = parseCommandArgs('lint', args, {
-    allowPositionals: true,
-    options: {
-      coredns: { type: 'string' },
-      'plugin-cfg': { type: 'string' },
-      plugins: { type: 'string' },
-      output: { type: 'string', default: 'text' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  const { positionals, values } = parsed;
-  if (positionals.length > 1) throw new UsageError(`lint: expected at most one FILE, got ${positionals.length}: ${positionals.join(' ')}`);
-  const output = OUTPUT_FORMATS.find((format) => format === values.output);
-  if (output === undefined) throw new UsageError(`lint: --output must be one of ${OUTPUT_FORMATS.join(', ')}, not '${values.output}'`);
-  const coredns = values.coredns === undefined ? NEWEST_COREDNS_VERSION : optionValue('lint', '--coredns', values.coredns, parseCoreDnsVersion);
-  return { help: values.help, coredns, plugins: pluginsArg(values['plugin-cfg'], values.plugins), output, file: positionals[0] };
-}
-
-function pluginsArg(file: string | undefined, list: string | undefined): LintArgs['plugins'] {
+function pluginsArg(file: string | undefined, list: string | undefined): PluginsArg {
   if (file !== undefined && list !== undefined) throw new UsageError('lint: give --plugin-cfg or --plugins, not both');
   if (file !== undefined) {
     if (file === '' || file === '-') throw new UsageError('lint: --plugin-cfg needs a file (standard input is for the Corefile)');

@@ -1,17 +1,15 @@
-import { parseCoreDnsVersion } from '../../coredns/versions.js';
-import { parseGoIP } from '../../dns/go-net.js';
 import { translateKubeDnsInstall } from '../../translate/translate.js';
 import { clusterDomainOf, compareProbe, formatProbeNames, formatVerifyReport, parseProbeNames, verifyProbes, verifyReport } from '../../verify/probes.js';
 import type { LiveAnswer, VerifyProbe } from '../../verify/probes.js';
+import { parseGoIP } from '../../dns/go-net.js';
+import { defineCommand } from '../command.js';
+import type { CommandContext, OptionSite } from '../command.js';
 import { DnsUnreachable, mapLimited, queryDns } from '../dns-client.js';
 import type { DnsServerAddress } from '../dns-client.js';
-import { optionValue } from '../errors.js';
-import type { CliIo } from '../io.js';
-import { parseCommandArgs } from '../parse-command-args.js';
+import { readKubeDnsInstallInput } from '../input/install.js';
+import { clusterDomain, flag, integer, release, stringOption, text } from '../options.js';
 import { INPUT_LIMITS, readSource } from '../read-source.js';
 import { ExitCode, UsageError } from '../usage-error.js';
-import { writeDiagnostics } from '../write-diagnostics.js';
-import { readKubeDnsInstallInput } from './install-input.js';
 
 export const VERIFY_HELP = `Usage: kube-dns-to-coredns verify --kube-dns INSTALL --old ADDR --new ADDR [options]
 
@@ -33,6 +31,9 @@ kube-dns's dns-version TXT) or not. ADDR is IP or IP:PORT (port 53 by default).
   --cluster-domain DOMAIN   the cluster domain (default: the Deployment's, else cluster.local)
   --timeout MS              per query and try (default 2000); --tries N (default 3)
   -o, --output FORMAT       text (default) or json
+  -q, --quiet               warnings and errors only
+  --verbose                 each diagnostic followed by its code's hint
+  --out FILE                write the output to FILE, only on success (see the main --help)
   -h, --help                show this help
 
 At most 300 names, 8 queries at a time. Exit status: 0 every answer agrees or every
@@ -40,10 +41,10 @@ difference is expected, 1 an unexpected difference, 2 bad usage, unreadable inpu
 that does not answer (after the tries).
 `;
 
-const OUTPUTS = ['text', 'json'] as const;
 const CONCURRENCY = 8;
 
-function serverAddress(option: string, text: string): DnsServerAddress {
+function serverAddress(text: string, site: OptionSite): DnsServerAddress {
+  const option = site.option;
   const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
   const plain = bracketed === null ? /^([^:]+)(?::(\d+))?$/.exec(text) : null;
   const host = bracketed?.[1] ?? plain?.[1];
@@ -56,55 +57,46 @@ function serverAddress(option: string, text: string): DnsServerAddress {
   return { host, port };
 }
 
-function positiveInteger(option: string, text: string | undefined, fallback: number, maximum: number): number {
-  if (text === undefined) return fallback;
-  const value = Number(text);
-  if (!/^[0-9]+$/.test(text) || value < 1 || value > maximum) throw new UsageError(`verify: ${option} must be a whole number from 1 to ${maximum}, not '${text}'`);
-  return value;
-}
+const options = {
+  'kube-dns': text(),
+  old: stringOption(serverAddress),
+  new: stringOption(serverAddress),
+  names: text(),
+  'print-names': flag(),
+  coredns: release(),
+  'cluster-domain': clusterDomain(),
+  timeout: integer(1, 60_000),
+  tries: integer(1, 10),
+} as const;
 
 /** `kube-dns-to-coredns verify`: see {@link VERIFY_HELP}. */
-export async function runVerify(args: readonly string[], io: CliIo): Promise<number> {
-  const { values } = parseCommandArgs('verify', args, {
-    allowPositionals: false,
-    options: {
-      'kube-dns': { type: 'string' },
-      old: { type: 'string' },
-      new: { type: 'string' },
-      names: { type: 'string' },
-      'print-names': { type: 'boolean', default: false },
-      coredns: { type: 'string' },
-      'cluster-domain': { type: 'string' },
-      timeout: { type: 'string' },
-      tries: { type: 'string' },
-      output: { type: 'string', short: 'o' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  if (values.help) {
-    io.stdout.write(VERIFY_HELP);
-    return ExitCode.ok;
-  }
+export const verifyCommand = defineCommand({
+  name: 'verify',
+  help: VERIFY_HELP,
+  options,
+  outputs: { kinds: ['text', 'json'] },
+  run: runVerify,
+});
+
+async function runVerify(context: CommandContext<typeof options, 'text' | 'json'>): Promise<number> {
+  const { io, options: values, report: reporter } = context;
   if (values['kube-dns'] === undefined) throw new UsageError("verify: --kube-dns INSTALL is required; see 'verify --help'");
-  const output = values.output ?? 'text';
-  if (!(OUTPUTS as readonly string[]).includes(output)) throw new UsageError(`verify: --output must be one of ${OUTPUTS.join(', ')}, not '${output}'`);
-  const printNames = values['print-names'] === true;
-  if (!printNames && (values.old === undefined || values.new === undefined)) throw new UsageError("verify: --old ADDR and --new ADDR are required (or --print-names); see 'verify --help'");
-  const old = values.old === undefined ? undefined : serverAddress('--old', values.old);
-  const current = values.new === undefined ? undefined : serverAddress('--new', values.new);
-  const timeoutMs = positiveInteger('--timeout', values.timeout, 2000, 60_000);
-  const tries = positiveInteger('--tries', values.tries, 3, 10);
-  const coredns = values.coredns === undefined ? undefined : optionValue('verify', '--coredns', values.coredns, parseCoreDnsVersion);
+  const printNames = values['print-names'];
+  const old = values.old;
+  const current = values.new;
+  if (!printNames && (old === undefined || current === undefined)) throw new UsageError("verify: --old ADDR and --new ADDR are required (or --print-names); see 'verify --help'");
+  const timeoutMs = values.timeout ?? 2000;
+  const tries = values.tries ?? 3;
   const install = await readKubeDnsInstallInput(values['kube-dns'], {}, undefined, io);
   const extra = values.names === undefined ? [] : parseProbeNames((await readSource(values.names, io, INPUT_LIMITS.configMap)).text);
-  const translation = translateKubeDnsInstall(install, { ...(coredns === undefined ? {} : { coredns }), ...(values['cluster-domain'] === undefined ? {} : { clusterDomain: values['cluster-domain'] }) });
+  const translation = translateKubeDnsInstall(install, { ...(values.coredns === undefined ? {} : { coredns: values.coredns }), ...(values['cluster-domain'] === undefined ? {} : { clusterDomain: values['cluster-domain'] }) });
   if (!translation.ok) {
-    writeDiagnostics(translation, io);
+    reporter.diagnostics(translation.diagnostics);
     io.stderr.write('verify: the translation is refused, so there is no CoreDNS configuration to compare with (see the errors above)\n');
     return ExitCode.failed;
   }
-  const clusterDomain = clusterDomainOf(install, values['cluster-domain']);
-  const probes = verifyProbes(install, translation, { clusterDomain, names: extra });
+  const clusterDomainName = clusterDomainOf(install, values['cluster-domain']);
+  const probes = verifyProbes(install, translation, { clusterDomain: clusterDomainName, names: extra });
   if (printNames) {
     io.stdout.write(formatProbeNames(probes));
     return ExitCode.ok;
@@ -123,7 +115,7 @@ export async function runVerify(args: readonly string[], io: CliIo): Promise<num
   });
   const compareOne = async (probe: VerifyProbe) => {
     const [kubeDnsAnswer, coreDnsAnswer] = await Promise.all([ask(old as DnsServerAddress, probe), ask(current as DnsServerAddress, probe)]);
-    return compareProbe(probe, kubeDnsAnswer, coreDnsAnswer, clusterDomain, translation.diagnostics);
+    return compareProbe(probe, kubeDnsAnswer, coreDnsAnswer, clusterDomainName, translation.diagnostics);
   };
   let comparisons;
   try {
@@ -138,7 +130,7 @@ export async function runVerify(args: readonly string[], io: CliIo): Promise<num
     throw error;
   }
   const report = verifyReport(comparisons);
-  if (output === 'json') io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  if (context.output === 'json') io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else io.stdout.write(formatVerifyReport(report));
   return report.ok ? ExitCode.ok : ExitCode.failed;
 }

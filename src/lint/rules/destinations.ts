@@ -1,8 +1,7 @@
 import type { Directive } from '../../corefile/model.js';
 import { isUsablePort, readDestination } from '../../coredns/destinations.js';
 import type { Destination } from '../../coredns/destinations.js';
-import { FORWARD_REFUSES_GRPC_FROM } from '../../coredns/version-facts.js';
-import { isCoreDnsVersionAtLeast } from '../../coredns/versions.js';
+import { firstReleaseWith } from '../../coredns/features.js';
 import type { SourcePosition } from '../../util/source-position.js';
 import type { LintContext } from '../context.js';
 import { ORIGIN, quote, where } from '../context.js';
@@ -52,10 +51,10 @@ function checkDestination(context: LintContext, plugin: string, destination: Des
     return;
   }
   if (plugin === 'forward' && destination.scheme === 'https' && !features.forwardHttpsTargets) {
-    context.report('https-destination-unsupported', position, path, `${quote(text)}: forward accepts https:// destinations from CoreDNS 1.14.5 on, not in ${v}`);
+    context.report('https-destination-unsupported', position, path, `${quote(text)}: forward accepts https:// destinations from CoreDNS ${firstReleaseWith((release) => release.forwardHttpsTargets) ?? '?'} on, not in ${v}`);
     return;
   }
-  if (plugin === 'forward' && destination.scheme === 'grpc' && isCoreDnsVersionAtLeast(v, FORWARD_REFUSES_GRPC_FROM)) {
+  if (plugin === 'forward' && destination.scheme === 'grpc' && features.forwardRefusesGrpc) {
     context.report('grpc-destination-unsupported', position, path, `${quote(text)}: CoreDNS ${v} stops with "'grpc' is not supported as a destination protocol in forward"`);
     return;
   }
@@ -72,7 +71,7 @@ function checkDestination(context: LintContext, plugin: string, destination: Des
       if (plugin === 'proxy') {
         context.report('destination-not-ip', position, path, `${quote(text)} is not an IP address; proxy never accepted host names, so CoreDNS ${v} stops with "not an IP address or file"`);
       } else if (!features.forwardHostnameTargets) {
-        context.report('destination-not-ip', position, path, `${quote(text)} is not an IP address: CoreDNS ${v} reads it as a file and stops with "not an IP address or file" (forward takes host names from 1.14.4 on)`);
+        context.report('destination-not-ip', position, path, `${quote(text)} is not an IP address: CoreDNS ${v} reads it as a file and stops with "not an IP address or file" (forward takes host names from ${firstReleaseWith((release) => release.forwardHostnameTargets) ?? '?'} on)`);
       } else {
         context.report('destination-hostname', position, path, `${quote(destination.name)} is resolved once when CoreDNS starts (and on reload); if that fails, CoreDNS does not start`);
         checkPort(context, destination.port, text, position, path);

@@ -1,8 +1,6 @@
 import { isDomainName } from '../../corefile/server-key.js';
 import { defaultDestinationPort, hasPlaceholder, readDestination } from '../../coredns/destinations.js';
 import type { Destination } from '../../coredns/destinations.js';
-import { FORWARD_ONCE_PER_BLOCK_ENFORCED_FROM } from '../../coredns/version-facts.js';
-import { isCoreDnsVersionAtLeast } from '../../coredns/versions.js';
 import { isWithin } from '../../dns/zones.js';
 import type { SourcePosition } from '../../util/source-position.js';
 import type { BlockInfo, LintContext } from '../context.js';
@@ -21,7 +19,7 @@ export function checkForwarders(context: LintContext, info: BlockInfo): void {
   const forwarders = info.directives.filter(({ directive }) => FORWARDERS.has(directive.name) && info.plugins.has(directive.name));
   const forwards = forwarders.filter(({ directive }) => directive.name === 'forward');
   if (forwards.length > 1 && !context.features.multipleForwardPerBlock) {
-    const enforced = isCoreDnsVersionAtLeast(v, FORWARD_ONCE_PER_BLOCK_ENFORCED_FROM);
+    const enforced = context.features.forwardOncePerBlock === true;
     for (const { directive, label } of forwards.slice(1)) {
       const position = directive.position ?? ORIGIN;
       context.report(

@@ -1,16 +1,28 @@
-import type { Corefile, Directive, ServerBlock, SnippetDefinition } from '../../corefile/model.js';
+import { expandSnippets } from '../../corefile/expand.js';
+import type { ExpansionLimit } from '../../corefile/expand.js';
+import { firstReleaseWith } from '../../coredns/features.js';
+import type { Corefile, ServerBlock, SnippetDefinition } from '../../corefile/model.js';
 import { hasPlaceholder } from '../../coredns/destinations.js';
 import type { BlockInfo, LintContext, PlacedDirective } from '../context.js';
-import { blockLabel, ORIGIN, quote, where } from '../context.js';
+import { blockLabel, ORIGIN, placedLabels, quote, where } from '../context.js';
 
 /**
- * Server blocks with their snippet imports expanded, as CoreDNS reads them: `import NAME` of a
- * snippet defined before the block brings in its directives (snippets may import snippets, up to
- * {@link MAX_SNIPPET_DEPTH} deep); file imports, and snippets defined later (CoreDNS reads those
- * names as file patterns), are reported as not linted. Code: `import-not-checked`.
+ * Server blocks with their snippet imports expanded, as CoreDNS reads them, through the package's
+ * one bounded expansion (`expandSnippets`, src/corefile/expand.ts): `import NAME` of a snippet
+ * defined before the block brings in its directives, at any depth. File imports, and snippets
+ * defined later (CoreDNS reads those names as file patterns), are reported as not linted
+ * (`import-not-checked`); past the expansion bounds, `snippet-expansion-limit` (an error: the
+ * releases that bound snippet imports refuse the same Corefile, earlier ones expand it without a
+ * bound).
  */
 
-const MAX_SNIPPET_DEPTH = 10;
+/** What the release makes of a Corefile past the bound, and what the linter did not check. */
+function limitConsequence(context: LintContext, limit: ExpansionLimit): string {
+  const notLinted = 'what lies beyond was not linted';
+  if (limit.bound !== 'snippet-imports') return notLinted;
+  if (context.features.snippetImportsBounded) return `CoreDNS ${context.version} refuses to start`;
+  return `CoreDNS ${context.version} expands them without a bound (${firstReleaseWith((features) => features.snippetImportsBounded) ?? 'newer releases'} and later refuse to start); ${notLinted}`;
+}
 
 export interface ExpandedCorefile {
   readonly blocks: readonly BlockInfo[];
@@ -19,54 +31,46 @@ export interface ExpandedCorefile {
 }
 
 export function expandImports(context: LintContext, corefile: Corefile): ExpandedCorefile {
-  const snippets = new Map<string, { readonly snippet: SnippetDefinition; readonly index: number }>();
-  const usedSnippets = new Set<SnippetDefinition>();
-  corefile.items.forEach((item, index) => {
-    if (item.kind === 'snippet') snippets.set(item.name, { snippet: item, index });
-  });
+  const expansion = expandSnippets(corefile);
 
-  /** Expands `import SNIPPET` of snippets defined before the block; other imports are reported. */
-  const expand = (list: readonly Directive[], label: string, blockIndex: number, into: PlacedDirective[], depth: number): void => {
-    for (const directive of list) {
-      if (directive.name !== 'import') {
-        into.push({ directive, label });
-        continue;
-      }
-      const name = directive.arguments[0] ?? '';
-      const found = snippets.get(name);
-      const position = directive.position ?? ORIGIN;
-      if (found === undefined || found.index > blockIndex || depth >= MAX_SNIPPET_DEPTH) {
-        const what =
-          found === undefined
-            ? `${quote(name)} is a file pattern`
-            : found.index > blockIndex
-              ? `snippet ${quote(name)} is defined after this block, so CoreDNS reads ${quote(name)} as a file pattern`
-              : `snippet ${quote(name)} is imported more than ${MAX_SNIPPET_DEPTH} snippets deep`;
-        context.reportOnce(`import ${position.line}:${position.column}`, 'import-not-checked', position, where(position, label, 'import'), `${what}; what it imports was not linted`);
-        continue;
-      }
-      usedSnippets.add(found.snippet);
-      expand(found.snippet.directives, `(${found.snippet.name})`, blockIndex, into, depth + 1);
-    }
-  };
-
-  const blockInfo = (block: ServerBlock, index: number): BlockInfo => {
+  const blockInfo = (block: ServerBlock, placed: readonly PlacedDirective[]): BlockInfo => {
     const label = blockLabel(block.keys);
-    const directives: PlacedDirective[] = [];
-    expand(block.directives, label, index, directives, 0);
-    const written = new Set(directives.map((placed) => placed.directive.name));
+    const written = new Set(placed.map((entry) => entry.directive.name));
     const plugins = new Set([...written].filter((name) => !hasPlaceholder(name) && context.build.loadable.has(name)));
-    return { block, label, position: block.position ?? ORIGIN, directives, plugins, written, keys: [] };
+    return { block, label, position: block.position ?? ORIGIN, directives: placed, plugins, written, keys: [] };
   };
 
   const blocks: BlockInfo[] = [];
-  corefile.items.forEach((item, index) => {
+  let expanded = 0;
+  for (const item of corefile.items) {
     if (item.kind === 'import') {
       const position = item.position ?? ORIGIN;
       context.report('import-not-checked', position, where(position, undefined, 'import'), `${quote(item.pattern)} is imported at the top level; its server blocks were not linted`);
-    } else if (item.kind === 'server-block') {
-      blocks.push(blockInfo(item, index));
+      continue;
     }
-  });
-  return { blocks, usedSnippets };
+    if (item.kind !== 'server-block') continue;
+    const entry = expansion.blocks[expanded];
+    expanded += 1;
+    if (entry === undefined) continue;
+    const label = blockLabel(item.keys);
+    const placed = entry.directives.map(({ directive, snippet }) => ({ directive, label: snippet === undefined ? label : `(${snippet.name})` }));
+    for (const skipped of entry.unexpanded) {
+      const position = skipped.directive.position ?? ORIGIN;
+      const what =
+        skipped.reason === 'file'
+          ? `${quote(skipped.pattern)} is a file pattern`
+          : `snippet ${quote(skipped.pattern)} is defined after this block, so CoreDNS reads ${quote(skipped.pattern)} as a file pattern`;
+      const at = skipped.snippet === undefined ? label : `(${skipped.snippet.name})`;
+      context.reportOnce(`import ${position.line}:${position.column}`, 'import-not-checked', position, where(position, at, 'import'), `${what}; what it imports was not linted`);
+    }
+    blocks.push(blockInfo(item, placed));
+  }
+  const { limit } = expansion;
+  if (limit !== undefined) {
+    const position = limit.directive.position ?? ORIGIN;
+    const label = blockLabel(limit.block.keys);
+    const labels = limit.snippet === undefined ? label : placedLabels({ label }, `(${limit.snippet.name})`);
+    context.report('snippet-expansion-limit', position, where(position, labels, 'import'), `${limit.reason}; ${limitConsequence(context, limit)}`);
+  }
+  return { blocks, usedSnippets: expansion.usedSnippets };
 }

@@ -1,7 +1,6 @@
 import { isDomainName } from '../../corefile/server-key.js';
 import { hasPlaceholder } from '../../coredns/destinations.js';
-import { ALREADY_DEFINED_WORDING_FROM } from '../../coredns/version-facts.js';
-import { isCoreDnsVersionAtLeast } from '../../coredns/versions.js';
+import { firstReleaseWith } from '../../coredns/features.js';
 import { isWithin } from '../../dns/zones.js';
 import type { SourcePosition } from '../../util/source-position.js';
 import type { BlockInfo, KeyEntry, LintContext } from '../context.js';
@@ -48,7 +47,7 @@ function reportUpperCase(context: LintContext, key: string, position: SourcePosi
   const v = context.version;
   switch (context.features.zoneKeyCase) {
     case 'upper-case-unreachable':
-      context.report('upper-case-zone', position, path, `${quote(key)} has upper-case letters: CoreDNS ${v} compares lower-cased query names with the key as written, so this zone never matches (fixed in 1.14.7)`);
+      context.report('upper-case-zone', position, path, `${quote(key)} has upper-case letters: CoreDNS ${v} compares lower-cased query names with the key as written, so this zone never matches (fixed in ${firstReleaseWith((release) => release.serverBlockZonesLowercased) ?? '?'})`);
       return;
     case 'case-sensitive':
       context.report('upper-case-zone', position, path, `${quote(key)} has upper-case letters: CoreDNS ${v} matches it only for queries spelled in the same case`, { severity: 'warning' });
@@ -73,7 +72,7 @@ function checkDuplicates(context: LintContext, entries: readonly KeyEntry[]): vo
       // Different bind addresses, or the view plugin, may serve one zone twice.
       const exempt = [first.block, entry.block].some((info) => info.written.has('bind') || info.written.has('view'));
       if (exempt) continue;
-      const wording = isCoreDnsVersionAtLeast(v, ALREADY_DEFINED_WORDING_FROM) ? `"cannot serve ${stored} - it is already defined"` : `"cannot serve ${stored} - zone already defined for …"`;
+      const wording = context.features.zoneDefinedTwiceWording === 'it-is-already-defined' ? `"cannot serve ${stored} - it is already defined"` : `"cannot serve ${stored} - zone already defined for …"`;
       const place = first.block === entry.block ? `by key ${quote(first.key)} of the same block` : `by block ${quote(first.block.label)}`;
       context.report('zone-served-twice', entry.position, where(entry.position, entry.key), `${quote(entry.key)} is ${zone} on port ${address.port ?? '-'}, served ${place} (line ${first.position.line}) already: CoreDNS ${v} stops with ${wording}`);
       break;

@@ -1,5 +1,6 @@
 import type { Directive } from '../../corefile/model.js';
-import { coreDnsOptionAvailability } from '../../coredns/availability.js';
+import { coreDnsOptionAvailability, kubernetesUpstreamAddressesOptionalFrom } from '../../coredns/availability.js';
+import { optionSyntax } from '../../coredns/plugin-syntax.js';
 import { hasPlaceholder } from '../../coredns/destinations.js';
 import type { SourcePosition } from '../../util/source-position.js';
 import type { LintContext } from '../context.js';
@@ -46,13 +47,16 @@ export function checkOption(context: LintContext, plugin: string, option: Direct
   }
 }
 
+/** The release that refuses kubernetes `upstream`, from its row in the plugin syntax table. */
+const UPSTREAM_REMOVED_IN = optionSyntax('kubernetes', 'upstream')?.removedIn ?? '?';
+
 function checkKubernetesUpstream(context: LintContext, option: Directive, position: SourcePosition, path: string): void {
   const v = context.version;
   const hasAddresses = option.arguments.length > 0;
   const support = context.features.kubernetesUpstream;
   switch (support) {
     case 'addresses-required':
-      if (!hasAddresses) context.report('upstream-address-required', position, path, `a bare 'upstream' needs CoreDNS 1.0.6; CoreDNS ${v} stops with an argument error`);
+      if (!hasAddresses) context.report('upstream-address-required', position, path, `a bare 'upstream' needs CoreDNS ${kubernetesUpstreamAddressesOptionalFrom()}; CoreDNS ${v} stops with an argument error`);
       return;
     case 'addresses-optional':
       return;
@@ -65,11 +69,11 @@ function checkKubernetesUpstream(context: LintContext, option: Directive, positi
       if (hasAddresses) {
         context.report('upstream-addresses-ignored', position, path, `'upstream ${option.arguments.join(' ')}' ${effect}; the addresses are ignored`);
       } else {
-        context.report('option-deprecated', position, path, `'upstream' ${effect}; it is removed in CoreDNS 1.7.0`);
+        context.report('option-deprecated', position, path, `'upstream' ${effect}; it is removed in CoreDNS ${UPSTREAM_REMOVED_IN}`);
       }
       return;
     }
     case 'removed':
-      context.report('option-removed', position, path, `option 'upstream' of kubernetes was removed in CoreDNS 1.7.0: CoreDNS ${v} stops with "unknown property 'upstream'"`);
+      context.report('option-removed', position, path, `option 'upstream' of kubernetes was removed in CoreDNS ${UPSTREAM_REMOVED_IN}: CoreDNS ${v} stops with "unknown property 'upstream'"`);
   }
 }

@@ -113,7 +113,7 @@ function checkOptions(context: LintContext, directive: Directive, syntax: Plugin
   const written = new Set((directive.block?.directives ?? []).map((option) => option.name));
   let fellThrough = false;
   for (const option of directive.block?.directives ?? []) {
-    const { name } = option;
+    const name = syntax.caseInsensitiveOptions === true ? option.name.toLowerCase() : option.name;
     const position = option.position ?? ORIGIN;
     const path = where(position, label, plugin, name);
     if (name === 'import' || hasPlaceholder(name)) continue;
@@ -139,7 +139,7 @@ function checkOptions(context: LintContext, directive: Directive, syntax: Plugin
       continue;
     }
     // Timelines (removed, not yet added, deprecated) and the kubernetes upstream history.
-    checkOption(context, plugin, option, label);
+    checkOption(context, plugin, name === option.name ? option : { ...option, name }, label);
     if (name === 'fallthrough') fellThrough = true;
     if (!isUsable(availability)) continue;
     if (plugin === 'kubernetes' && name === 'upstream') continue;

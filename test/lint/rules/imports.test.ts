@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCorefile } from '../../../src/corefile/parser.js';
 import { lintCorefile } from '../../../src/lint/lint.js';
+import { fanOutCorefile, snippetChain } from '../../support/hostile-inputs.js';
 import { findings } from '../../support/lint-findings.js';
 
 describe('snippets and imports', () => {
@@ -27,5 +28,22 @@ describe('snippets and imports', () => {
     const text = '(a) {\n    import b\n}\n(b) {\n    import a\n}\n. {\n    import b\n}\n';
     expect(() => parseCorefile(text)).not.toThrow();
     expect(() => lintCorefile(text)).not.toThrow();
+  });
+});
+
+describe('snippets at any depth, within the expansion bound', () => {
+  it('follows a proxy 11 snippets deep (CoreDNS 1.14.7 refuses it; lint stopped at 10 levels)', () => {
+    expect(findings(snippetChain(11, 'proxy . 10.0.0.1'), '1.14.7')).toEqual(['plugin-removed@2:5/error']);
+    expect(findings(snippetChain(500, 'proxy . 10.0.0.1'), '1.14.7')).toEqual(['plugin-removed@2:5/error']);
+  });
+
+  it('refuses a snippet fan-out of 60 million directives at the import past the bound, quickly', () => {
+    const { diagnostics, ok } = lintCorefile(fanOutCorefile(6, 10), { coredns: '1.14.7' });
+    expect(ok).toBe(false);
+    expect(diagnostics.map((entry) => `${entry.severity} ${entry.code} ${entry.path}`)).toEqual(['error snippet-expansion-limit :10:5 [.:53] [(s1)] import']);
+    expect(diagnostics[0]?.message).toMatch(/; CoreDNS 1\.14\.7 refuses to start$/);
+    expect(lintCorefile(fanOutCorefile(6, 10), { coredns: '1.8.0' }).diagnostics[0]?.message).toMatch(/; CoreDNS 1\.8\.0 expands them without a bound \(1\.13\.0 and later refuse to start\); what lies beyond was not linted$/);
+    // A larger fan-out costs no more: the work stops at the bound.
+    expect(lintCorefile(fanOutCorefile(50, 40)).diagnostics.map((entry) => entry.code)).toEqual(['snippet-expansion-limit']);
   });
 });
