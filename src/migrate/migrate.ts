@@ -11,10 +11,11 @@
  * Pure: no Node APIs.
  */
 import { checkArgument } from '../errors/arguments.js';
+import { assertCorefileNotConfigMap } from '../configmap/not-a-configmap.js';
 import { parseCorefile } from '../corefile/parser.js';
 import type { ServerBlock, SnippetDefinition } from '../corefile/model.js';
 import { isUsable } from '../coredns/availability.js';
-import { noDenialCaching } from '../coredns/features.js';
+import { coreDnsFeatures, noDenialCaching } from '../coredns/features.js';
 import { KUBERNETES_TRANSFER_MOVED_IN, NEW_DEFAULTS, SEVERAL_FORWARDS_PER_BLOCK_FROM } from '../coredns/migration-facts.js';
 import { COREDNS_RELEASE_SPAN } from '../coredns/versions.js';
 import type { CoreDnsReleaseMapping } from '../coredns/resolve-release.js';
@@ -28,6 +29,7 @@ import { migrateProxy } from './proxy.js';
 import { migrateKubernetes, foldTransfer, migrateFederation } from './kubernetes.js';
 import { addNewDefaultPlugins, splitForwards } from './block-level.js';
 import { MigrationPlan, PlannedDirective, writtenLines } from './plan.js';
+
 import type { MigrateOptions } from './options.js';
 
 export interface MigrationResult {
@@ -48,10 +50,13 @@ export interface MigrationResult {
  *
  * @throws {UnresolvedCoreDnsReleaseError} when `from` or `to` names no known release.
  * @throws {CorefileSyntaxError} when the Corefile does not parse.
+ * @throws {ConfigMapInputError} (`configmap-given`) when `corefile` is a ConfigMap's YAML or JSON:
+ *   pass its `Corefile` entry (`readConfigMap(text).data.Corefile`).
  */
 export function migrateCorefile(corefile: string, options: MigrateOptions): MigrationResult {
   checkArgument('migrateCorefile', 'corefile', corefile, 'string');
   checkArgument('migrateCorefile', 'options', options, 'object');
+  assertCorefileNotConfigMap(corefile, 'migrateCorefile', options.filename);
   const from = resolveMigrationRelease('from', options.from);
   const to = resolveMigrationRelease('to', options.to);
   const releaseNotices = [...from.notices, ...to.notices];
@@ -106,6 +111,7 @@ class Migration extends MigrationPlan {
 
   migrateList(item: ServerBlock | SnippetDefinition): void {
     const planned = item.directives.map((directive, index) => new PlannedDirective(directive, ownedSpan(this.editor, item, index), this.editor));
+    this.inKubernetesBlock = item.directives.some((directive) => directive.name === 'kubernetes');
     for (const entry of planned) this.migrateDirective(entry, planned);
     if (item.kind === 'server-block') {
       addNewDefaultPlugins(this, item, planned);
@@ -172,9 +178,61 @@ class Migration extends MigrationPlan {
     }
     if (name === 'kubernetes') migrateKubernetes(this, entry);
     this.checkOptions(entry);
+    if (name === 'cache') this.undoDenialApproximation(entry);
+    if (name === 'forward') this.removeDefaultOnDowngrade(entry);
     if (entry.changed) this.collapseEmptyBlock(entry);
     if (name === 'health') this.addDefaultOption(entry, 'health');
     if (name === 'forward') this.addDefaultOption(entry, 'forward');
+  }
+
+  /**
+   * cache `denial 9984 1`, the approximation of `disable denial` for releases before 1.9.4 (see
+   * {@link approximateOption}), becomes `disable denial` again on an upgrade that crosses 1.9.4:
+   * what the translator writes for the target, and what the approximation stood for.
+   */
+  private undoDenialApproximation(entry: PlannedDirective): void {
+    const target = noDenialCaching(this.features);
+    const source = noDenialCaching(coreDnsFeatures(this.from));
+    if (!this.up || source.exact || !target.exact) return;
+    const options = entry.directive.block?.directives ?? [];
+    options.forEach((option, index) => {
+      if (option.name !== source.name || option.arguments.join(' ') !== source.arguments.join(' ')) return;
+      if (options.some((other) => other.name === target.name)) return;
+      this.replaceOption(entry, index, [`${this.optionIndent(entry)}${target.text}`]);
+      this.notice('migrate-approximation-undone', {
+        action: 'replaced',
+        plugin: 'cache',
+        option: option.name,
+        ...(option.position === undefined ? {} : { position: option.position }),
+        releases: this.spanTo(target.disableFrom),
+        message: `cache '${source.text}' became '${target.text}': CoreDNS ${this.to} switches denial caching off (${target.disableFrom}+), which '${source.text}' approximated (NXDOMAIN kept for at most 1 s)`,
+      });
+    });
+  }
+
+  /**
+   * A downgrade below 1.7.0 removes the new default `max_concurrent 1000` from the forward of a
+   * block with kubernetes, as the upgrade added it (and as corefile-migration's MigrateDown does):
+   * kubeadm's default Corefile, and the translator, have none before 1.7.0. Another limit stays.
+   */
+  private removeDefaultOnDowngrade(entry: PlannedDirective): void {
+    if (this.up || this.options.newDefaults === false || !this.inKubernetesBlock) return;
+    for (const item of NEW_DEFAULTS) {
+      if (item.kind !== 'option' || item.plugin !== 'forward' || !this.sourceHas(item.release) || this.targetHas(item.release)) continue;
+      const options = entry.directive.block?.directives ?? [];
+      const index = options.findIndex((option) => option.name === item.option && option.arguments.join(' ') === item.arguments.join(' '));
+      const option = options[index];
+      // Unavailable in the target: checkOptions removes it already.
+      if (option === undefined || !isUsable(this.option('forward', item.option))) continue;
+      this.removeOption(entry, index);
+      this.notice('migrate-default-removed', {
+        action: 'removed',
+        plugin: 'forward',
+        option: item.option,
+        ...(option.position === undefined ? {} : { position: option.position }),
+        message: `forward ${item.option} ${item.arguments.join(' ')} was removed: a default from ${item.release}, which CoreDNS ${this.to} (older) and its kubeadm default do without`,
+      });
+    }
   }
 
   /** Options with version facts the target release lacks: a few are removed (defaults), the rest refused. */

@@ -168,6 +168,10 @@ async function runMigrate(context: MigrateContext): Promise<number> {
 
 function summary(result: MigrationResult): string {
   const route = `CoreDNS ${result.from.version} → ${result.to.version}`;
-  if (!result.ok) return `${route}: refused (${result.notices.filter((notice) => notice.severity === 'error').length} error notices); nothing written`;
+  const errors = result.notices.filter((notice) => notice.severity === 'error');
+  if (!result.ok) {
+    const start = errors.some((notice) => notice.code === 'migrate-target-refuses') ? `; the result would not start on CoreDNS ${result.to.version}` : '';
+    return `${route}: refused (${errors.length} error notices${start}); nothing written`;
+  }
   return `${route}: ${result.changed ? 'migrated' : 'unchanged'}`;
 }

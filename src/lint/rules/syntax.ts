@@ -40,7 +40,7 @@ function checkArguments(
     case 'ok':
       return true;
     case 'count':
-      context.report('argument-count', position, pathAt(position), `${what} takes ${verdict.expected} argument${verdict.expected === 'exactly 1' ? '' : 's'}, not ${args.length}: CoreDNS ${v} does not start`);
+      context.report('argument-count', position, pathAt(position), `${what} takes ${verdict.expected} argument${/^(?:exactly|at least) 1\b/.test(verdict.expected) ? '' : 's'}, not ${args.length}: CoreDNS ${v} does not start`);
       return false;
     case 'invalid': {
       const at = argumentPositions?.[verdict.index] ?? position;
