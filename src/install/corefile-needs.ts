@@ -4,6 +4,7 @@
  * decides the ClusterRole (docs/reference/coredns-install.md §1).
  */
 import { coreDnsFeatures } from '../coredns/features.js';
+import { READY_FROM, SERVICE_IMPORTS_FROM, SLICES_FROM, SLICES_ONLY_FROM } from '../coredns/kubeadm-coredns-manifests.js';
 import { compareCoreDnsVersions } from '../coredns/versions.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
 import { serverBlocks } from '../corefile/model.js';
@@ -34,7 +35,7 @@ export interface CorefileNeeds {
   readonly health: HttpListener | undefined;
   /** The first `ready` listener (readiness); undefined when there is none or the release has no `ready`. */
   readonly ready: HttpListener | undefined;
-  /** The release has the `ready` plugin (1.5.0+). */
+  /** The release has the `ready` plugin. */
   readonly readyAvailable: boolean;
   /** The `prometheus` port, when the plugin is used. */
   readonly metricsPort: number | undefined;
@@ -46,7 +47,7 @@ export interface CorefileNeeds {
   readonly usesKubernetes: boolean;
   /** The `federation` plugin is used on a release whose kubernetes plugin looks up the node for it. */
   readonly federation: boolean;
-  /** Some `kubernetes` block has `multicluster` zones (ServiceImports, from 1.12.2). */
+  /** Some `kubernetes` block has `multicluster` zones (ServiceImports). */
   readonly multicluster: boolean;
 }
 
@@ -54,7 +55,6 @@ export interface CorefileNeeds {
 const HEALTH_DEFAULT = { address: ':8080', path: '/health' };
 const READY_DEFAULT = { address: ':8181', path: '/ready' };
 const METRICS_DEFAULT_ADDRESS = 'localhost:9153';
-const READY_FROM: CoreDnsVersion = '1.5.0';
 
 function directives(corefile: Corefile): { readonly block: number; readonly directive: Directive }[] {
   return serverBlocks(corefile).flatMap((block, index) => block.directives.map((directive) => ({ block: index, directive })));
@@ -118,10 +118,6 @@ export interface PolicyRule {
   readonly verbs: readonly string[];
 }
 
-/** Endpoints are read up to 1.8.0; 1.8.1–1.10.x fall back to them where EndpointSlices are not served; 1.11.0 reads EndpointSlices only. */
-const SLICES_FROM: CoreDnsVersion = '1.8.1';
-const SLICES_ONLY_FROM: CoreDnsVersion = '1.11.0';
-const SERVICE_IMPORTS_FROM: CoreDnsVersion = '1.12.2';
 
 /**
  * The least ClusterRole the target release's kubernetes plugin needs for this Corefile

@@ -5,6 +5,7 @@
  * safe only when they route alike), apply, wait, live check, scale kube-dns down, what to delete
  * later; and the rollback, with the kube-dns objects exactly as they were read.
  */
+import { checkArgument, checkOptions } from '../errors/arguments.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { KubeDnsInstall } from '../kubedns/kube-dns-install.js';
@@ -69,6 +70,8 @@ const ROLLOUT_TIMEOUT = '--timeout=5m';
  * {@link buildCoreDnsInstall} throws.
  */
 export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {}): CutoverPlan {
+  checkOptions('planCutover', 'install', install, { configMap: 'object?', deployment: 'object?', service: 'object?', diagnostics: 'array' }, true);
+  checkArgument('planCutover', 'options', options, 'object?');
   const { kubeDnsFile = 'kube-dns.yaml', ...installOptions } = options;
   const built = buildCoreDnsInstall(install, installOptions);
   if (!built.ok) return { ok: false, coredns: built.coredns, refusal: 'the translation was refused (see the errors): there is no CoreDNS configuration to switch to', check: undefined, diagnostics: built.diagnostics };
@@ -201,8 +204,11 @@ function rollbackOf(install: KubeDnsInstall): KubernetesObjectValue[] {
   return [install.deployment?.object, install.service?.object, install.configMapObject].filter((object): object is KubernetesObjectValue => object !== undefined).map(withoutServerFields);
 }
 
+const PLAN_FIELDS = { steps: 'array', rollback: 'array', files: 'array', coredns: 'string', namespace: 'string' } as const;
+
 /** The plan as text: numbered steps, their commands and waits, the rollback, the files. */
 export function formatCutoverText(plan: CutoverPlan & { readonly ok: true }): string {
+  checkOptions('formatCutoverText', 'plan', plan, PLAN_FIELDS, true);
   const step = (entry: CutoverStep, index: number) =>
     [`${index + 1}. ${entry.title}${entry.manual === true ? ' (by hand)' : ''}`, `   ${entry.why}`, ...entry.commands.map((command) => `     $ ${command}`), ...(entry.waitFor === undefined ? [] : [`   Wait for: ${entry.waitFor}`]), ''].join('\n');
   return [
@@ -220,6 +226,7 @@ export function formatCutoverText(plan: CutoverPlan & { readonly ok: true }): st
 
 /** The plan as a POSIX shell script: `set -eu`, the files as here-documents, each step's commands; manual steps stop it. */
 export function formatCutoverScript(plan: CutoverPlan & { readonly ok: true }): string {
+  checkOptions('formatCutoverScript', 'plan', plan, PLAN_FIELDS, true);
   const heredoc = (file: CutoverFile) => {
     let marker = 'KUBE_DNS_TO_COREDNS_EOF';
     while (file.content.split('\n').includes(marker)) marker += '_';
@@ -254,6 +261,7 @@ export function formatCutoverScript(plan: CutoverPlan & { readonly ok: true }): 
 
 /** The plan as JSON: the steps in order, each with its commands, the rollback, the files. */
 export function formatCutoverJson(plan: CutoverPlan): string {
+  checkOptions('formatCutoverJson', 'plan', plan, { ok: 'boolean', diagnostics: 'array' }, true);
   const body = plan.ok
     ? { ok: true, coredns: plan.coredns, namespace: plan.namespace, steps: plan.steps, rollback: plan.rollback, files: plan.files, diagnostics: plan.diagnostics }
     : { ok: false, coredns: plan.coredns, refusal: plan.refusal, differences: plan.check?.differences ?? [], diagnostics: plan.diagnostics };

@@ -5,6 +5,7 @@
  * scheduling carried over) and the kube-dns Service as it is, so that the Service keeps its cluster
  * IP and its endpoints while CoreDNS pods join them. Validated before it is returned.
  */
+import { checkArgument, checkOptions } from '../errors/arguments.js';
 import { dump, loadAll } from 'js-yaml';
 import type { CoreDnsVersion } from '../coredns/versions.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
@@ -15,8 +16,8 @@ import { translateKubeDnsInstall } from '../translate/translate.js';
 import type { TranslateOptions, TranslationResult } from '../translate/translate.js';
 import { clusterRoleRules, corefileNeeds } from './corefile-needs.js';
 import type { CorefileNeeds, HttpListener } from './corefile-needs.js';
-import { coreDnsImage, kubeadmManifestFor, privateRepositoryOf } from './kubeadm-manifests.js';
-import type { KubeadmCoreDnsManifest } from './kubeadm-manifests.js';
+import { coreDnsImage, kubeadmManifestFor, privateRepositoryOf } from '../coredns/kubeadm-coredns-manifests.js';
+import type { KubeadmCoreDnsManifest } from '../coredns/kubeadm-coredns-manifests.js';
 import { InstallValidationError, validateInstallObjects } from './validate-install.js';
 
 export interface CoreDnsInstallOptions extends TranslateOptions {
@@ -83,6 +84,8 @@ const has = (object: Json, key: string) => object[key] !== undefined && object[k
  * `InstallValidationError` (internal) should the objects not validate.
  */
 export function buildCoreDnsInstall(install: KubeDnsInstall, options: CoreDnsInstallOptions = {}): CoreDnsInstallResult {
+  checkOptions('buildCoreDnsInstall', 'install', install, { configMap: 'object?', deployment: 'object?', service: 'object?', diagnostics: 'array' }, true);
+  checkArgument('buildCoreDnsInstall', 'options', options, 'object?');
   const serviceIp = install.service?.clusterIP;
   if (install.service !== undefined && serviceIp === undefined) {
     throw new CoreDnsInstallInputError('service-without-cluster-ip', `Service ${install.service.name ?? '(unnamed)'} has no cluster IP (headless): pods reach the cluster DNS at a cluster IP, so the install needs one`);
@@ -305,7 +308,7 @@ function orderPodSpec(pod: Mutable): Mutable {
 function containerObject(manifest: KubeadmCoreDnsManifest, needs: CorefileNeeds, image: string): Json {
   const ports: Mutable[] = needs.dnsPorts.map((port) => ({ containerPort: port.port, name: port.name, protocol: port.protocol }));
   if (needs.metricsPort !== undefined) ports.push({ containerPort: needs.metricsPort, name: 'metrics', protocol: 'TCP' });
-  // The translator's Corefile always opens health (and ready from 1.5.0) on all addresses; the probes target them.
+  // The translator's Corefile always opens health (and ready where the release has it) on all addresses; the probes target them.
   const health = probed(needs.health, 'health', 'liveness');
   const readiness = needs.readyAvailable ? probed(needs.ready, 'ready', 'readiness') : health;
   // Every probe port is declared on the container (kubeadm names them from 1.34 on and probes by name; before, by number).

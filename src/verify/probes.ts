@@ -4,6 +4,7 @@
  * (a behaviour change the translator reported, or a documented way kubedns and CoreDNS's
  * kubernetes plugin answer differently by design) or not. The network is the CLI's.
  */
+import { checkArgument, checkOptions } from '../errors/arguments.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { parseGoIP } from '../dns/go-net.js';
 import type { KubeDnsInstall } from '../kubedns/kube-dns-install.js';
@@ -56,6 +57,9 @@ export function clusterDomainOf(install: KubeDnsInstall, option: string | undefi
  * caching). At most {@link MAX_PROBES}, in that order, without repeats (the missing names excepted).
  */
 export function verifyProbes(install: KubeDnsInstall, translation: TranslationResult & { readonly ok: true }, options: ProbeOptions = {}): VerifyProbe[] {
+  checkOptions('verifyProbes', 'install', install, { configMap: 'object?', deployment: 'object?', service: 'object?', diagnostics: 'array' }, true);
+  checkOptions('verifyProbes', 'translation', translation, { model: 'object', corefile: 'string', diagnostics: 'array' }, true);
+  checkArgument('verifyProbes', 'options', options, 'object?');
   const clusterDomain = clusterDomainOf(install, options.clusterDomain);
   const { kubeDns, coreDns } = routingModels({
     kubeDns: install.configMap?.data ?? null,
@@ -169,6 +173,11 @@ function announcedDomains(diagnostics: readonly Diagnostic[]): { readonly domain
  * `dns-version` TXT, and the layout of SRV answers (targets named per endpoint).
  */
 export function compareProbe(probe: VerifyProbe, old: LiveAnswer, current: LiveAnswer, clusterDomain: string, diagnostics: readonly Diagnostic[]): ProbeComparison {
+  checkOptions('compareProbe', 'probe', probe, { name: 'string', type: 'string' }, true);
+  checkOptions('compareProbe', 'old', old, { rcode: 'string', answers: 'array' }, true);
+  checkOptions('compareProbe', 'current', current, { rcode: 'string', answers: 'array' }, true);
+  checkArgument('compareProbe', 'clusterDomain', clusterDomain, 'string');
+  checkArgument('compareProbe', 'diagnostics', diagnostics, 'array');
   const oldSet = recordSet(old);
   const newSet = recordSet(current);
   if (old.rcode === current.rcode && oldSet.join('\n') === newSet.join('\n')) return { probe, old, new: current, verdict: 'agree' };
@@ -192,6 +201,7 @@ function srvPorts(answer: LiveAnswer): string {
 }
 
 export function verifyReport(comparisons: readonly ProbeComparison[]): VerifyReport {
+  checkArgument('verifyReport', 'comparisons', comparisons, 'array');
   const count = (verdict: Verdict) => comparisons.filter((entry) => entry.verdict === verdict).length;
   const unexpected = count('unexpected');
   return { comparisons, agree: count('agree'), expected: count('expected'), unexpected, ok: unexpected === 0 };
@@ -199,6 +209,7 @@ export function verifyReport(comparisons: readonly ProbeComparison[]): VerifyRep
 
 /** The report as text: a summary line, then each difference (unexpected first) with its reason. */
 export function formatVerifyReport(report: VerifyReport): string {
+  checkOptions('formatVerifyReport', 'report', report, { comparisons: 'array', agree: 'number', expected: 'number', unexpected: 'number' }, true);
   const lines = [`${report.comparisons.length} queries: ${report.agree} agree, ${report.expected} differ as expected, ${report.unexpected} differ unexpectedly`];
   const differences = [...report.comparisons.filter((entry) => entry.verdict === 'unexpected'), ...report.comparisons.filter((entry) => entry.verdict === 'expected')];
   for (const entry of differences) lines.push(`${entry.verdict === 'unexpected' ? 'DIFFERENT' : 'expected '} ${entry.probe.name} ${entry.probe.type}: ${entry.reason ?? ''}`);

@@ -4,7 +4,7 @@ import { COREDNS_VERSIONS, compareCoreDnsVersions } from '../../src/coredns/vers
 import type { CoreDnsVersion } from '../../src/coredns/versions.js';
 import { buildCoreDnsInstall, CoreDnsInstallInputError } from '../../src/install/install.js';
 import type { KubernetesObjectValue } from '../../src/install/install.js';
-import { coreDnsImage, kubeadmManifestFor, privateRepositoryOf } from '../../src/install/kubeadm-manifests.js';
+import { coreDnsImage, kubeadmManifestFor, privateRepositoryOf } from '../../src/coredns/kubeadm-coredns-manifests.js';
 import { checkCrossObjectRules, InstallValidationError, validateInstallObjects } from '../../src/install/validate-install.js';
 import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
 import { translateKubeDnsInstall } from '../../src/translate/translate.js';

@@ -4,8 +4,19 @@
  * changed in a way the install follows; a target CoreDNS release takes the newest row whose
  * CoreDNS is not newer than itself (the oldest row below that).
  */
-import { compareCoreDnsVersions } from '../coredns/versions.js';
-import type { CoreDnsVersion } from '../coredns/versions.js';
+import { compareCoreDnsVersions } from './versions.js';
+import type { CoreDnsVersion } from './versions.js';
+
+/** `ready` is a plugin from this release on (the readiness probe targets it). */
+export const READY_FROM: CoreDnsVersion = '1.5.0';
+/**
+ * The kubernetes plugin reads EndpointSlices from 1.8.1 (falling back to Endpoints where they are
+ * not served, up to 1.10.x) and EndpointSlices only from 1.11.0; ServiceImports for `multicluster`
+ * zones from 1.12.2 (docs/reference/coredns-install.md §1.3, §1.5).
+ */
+export const SLICES_FROM: CoreDnsVersion = '1.8.1';
+export const SLICES_ONLY_FROM: CoreDnsVersion = '1.11.0';
+export const SERVICE_IMPORTS_FROM: CoreDnsVersion = '1.12.2';
 
 /** One era of kubeadm's `CoreDNSDeployment` manifest. */
 export interface KubeadmCoreDnsManifest {
