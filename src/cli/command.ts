@@ -40,7 +40,7 @@ export type OptionValues<Options extends OptionSpecs> = { readonly [Name in keyo
  * kind, the same across commands — `corefile` (a Corefile), `configmap` (a CoreDNS ConfigMap),
  * `text` (a report for people: findings, a table, a verdict) and `json` (one JSON document).
  */
-export type OutputKind = 'corefile' | 'configmap' | 'text' | 'json' | PlatformOutputKind;
+export type OutputKind = 'corefile' | 'configmap' | 'text' | 'json' | 'install' | 'script' | PlatformOutputKind;
 
 /**
  * Where platforms keep CoreDNS configuration (docs/platforms.md): a coredns-custom overlay, the

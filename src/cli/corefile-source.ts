@@ -1,3 +1,4 @@
+import { CONFIGMAP_LINE } from '../configmap/not-a-configmap.js';
 import { readConfigMap } from '../configmap/read-configmap.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { writeBackConfigMap } from '../platform/configmap-out.js';
@@ -41,8 +42,6 @@ export interface CorefileSourceText {
   writeBack(corefile: string): ConfigMapWriteBack;
 }
 
-/** A line that only a YAML or JSON ConfigMap starts with, never a Corefile. */
-const CONFIGMAP_HINT = /^[ \t]*(?:---[ \t]*$|"?(?:apiVersion|kind|metadata|data|Corefile)"?[ \t]*:|\{[ \t]*"(?:apiVersion|kind|metadata|data|Corefile)"[ \t]*:)/m;
 
 /** The Corefile text in `text`: the text itself, or the `Corefile` entry of a ConfigMap. */
 function corefileSource(text: string, filename: string, preferredNames: readonly string[]): CorefileSourceText {
@@ -72,7 +71,7 @@ function corefileSource(text: string, filename: string, preferredNames: readonly
       writeBack: (corefile) => writeBackConfigMap(undefined, corefile),
     };
   }
-  if (!CONFIGMAP_HINT.test(text)) {
+  if (!CONFIGMAP_LINE.test(text)) {
     return { name: filename, corefile: text, isConfigMap: false, locate: (position, message) => formatAt(filename, position, message), writeBack: (corefile) => writeBackConfigMap(undefined, corefile) };
   }
   const { data, name, object } = readConfigMap(text, { filename, preferredNames: [...preferredNames] });

@@ -2,7 +2,7 @@
 export type Severity = 'error' | 'warning' | 'info';
 
 /** Who emits a code: reading the kube-dns ConfigMap, translating it, or linting a Corefile. */
-export type DiagnosticArea = 'kube-dns' | 'translate' | 'lint' | 'migrate' | 'platform';
+export type DiagnosticArea = 'kube-dns' | 'translate' | 'lint' | 'migrate' | 'platform' | 'install';
 
 /** What the catalogue says about one code. */
 export interface DiagnosticCodeEntry {
@@ -23,6 +23,10 @@ function translate(severity: Severity, summary: string, hint: string): Diagnosti
 
 function lint(severity: Severity, summary: string, hint: string): DiagnosticCodeEntry {
   return { area: 'lint', severity, summary, hint };
+}
+
+function install(severity: Severity, summary: string, hint: string): DiagnosticCodeEntry {
+  return { area: 'install', severity, summary, hint };
 }
 
 function migrate(severity: Severity, summary: string, hint: string): DiagnosticCodeEntry {
@@ -177,7 +181,21 @@ export const DIAGNOSTIC_CODES = {
   'merge-upstream-replaced': translate('info', "The main block's forwarding line was set to the translated upstreams.", 'Its options and comments are kept.'),
   'merge-key-added': translate('info', 'A zone was added to the main block’s keys so that a parent stub domain does not capture it.', 'See main-block-key-added.'),
   'merge-block-added': translate('info', 'A translated stub block was added to the existing Corefile.', 'Nothing to do.'),
-  'merge-block-updated': translate('info', "An existing stub block's forwarding line was set to the translated nameservers.", 'Its other plugins and comments are kept.'),
+  'merge-block-updated': translate(
+    'info',
+    "An existing block was updated: a stub block's forwarding line set to the same servers written another way (proxy → forward, another order), a copy of the main block given its upstream, or a cache made to cache as kube-dns did.",
+    'Its other plugins and comments are kept.',
+  ),
+  'merge-stub-server-replaced': translate(
+    'warning',
+    "An existing stub block forwarded to other servers than kube-dns did: its forwarding line was set to kube-dns's nameservers, so the running CoreDNS and the merged Corefile send that zone to different servers.",
+    'Check which servers are right before applying: the running CoreDNS disagreed with kube-dns for this zone.',
+  ),
+  'merge-target-refuses': translate(
+    'error',
+    'The merged Corefile fails lint for the target CoreDNS (a plugin, option or line it refuses, typically kept from an existing Corefile written for another release): nothing is written.',
+    'Migrate the existing Corefile for the target release first (the migrate command: `migrate --from RUNNING --to TARGET FILE`), or fix the line lint names, then merge again.',
+  ),
   // node-cache (NodeLocal DNSCache) reading the kube-dns ConfigMap (src/nodelocal; facts in docs/node-local-dns.md).
   'node-cache-rejects-update': translate(
     'error',
@@ -332,6 +350,11 @@ export const DIAGNOSTIC_CODES = {
     'An option the target release does not accept was replaced by the closest form it accepts, which does not do quite the same (cache `disable denial` below 1.9.4 becomes `denial 9984 1`: NXDOMAIN kept for at most 1 s instead of never).',
     'Accept the difference, or stay on a release that has the option.',
   ),
+  'migrate-approximation-undone': migrate(
+    'info',
+    "cache `denial 9984 1` — how releases before 1.9.4 approximate switching NXDOMAIN caching off, as the translator and migrate write kube-dns's `--no-negcache` for them — became `disable denial`, which the target release has (1.9.4+): NXDOMAIN is no longer kept for up to 1 s.",
+    'Nothing to do: the Corefile now caches as the translator writes it for the target release.',
+  ),
   'migrate-import-not-migrated': migrate(
     'warning',
     'An import of files or a glob (not of a snippet defined before it): the Corefile text in those files is not migrated.',
@@ -344,7 +367,7 @@ export const DIAGNOSTIC_CODES = {
   ),
   'migrate-target-refuses': migrate(
     'error',
-    'The migrated Corefile has an error for the target release that migrate does not rewrite (lint\'s finding is quoted: a destination, server key or health address the release refuses, a zone it never reaches); nothing was written.',
+    'The migrated Corefile has an error for the target release that migrate does not rewrite (lint\'s finding is quoted: a destination, server key or health address the release refuses, a zone it never reaches, or a line the input already had wrong for the source release, such as a bare `except`): it would not start, and nothing was written.',
     'Change that line by hand as the quoted lint finding says (or pick another target release), then migrate again.',
   ),
   'migrate-not-in-place': migrate(
@@ -424,6 +447,32 @@ export const DIAGNOSTIC_CODES = {
     'warning',
     'A flag of the Deployment that changed what kube-dns answered or where it forwarded, with no translation for the target CoreDNS.',
     'Read the message: add the equivalent by hand (the migration guide lists the options), or accept the difference.',
+  ),
+  // Building the CoreDNS install (-o install, docs/migration-guide.md).
+  'install-setting-carried': install(
+    'info',
+    "A setting the cluster chose for kube-dns (replicas, nodeSelector, tolerations, affinity, priorityClassName, imagePullSecrets, topologySpreadConstraints, a private image repository, a Service selector with more labels) carried over to the CoreDNS install.",
+    'Nothing to do if CoreDNS should be scheduled like kube-dns; edit the install otherwise.',
+  ),
+  'install-setting-replaced': install(
+    'info',
+    "A field of the kube-dns Pod that the CoreDNS Deployment sets itself (containers, volumes, service account, dnsPolicy): kube-dns's value is not used.",
+    'Nothing to do: the CoreDNS base (kubeadm\'s manifest for the target release) sets it.',
+  ),
+  'install-setting-dropped': install(
+    'warning',
+    'A setting of the kube-dns workload that the CoreDNS install does not carry over (hostNetwork, init containers, pod annotations, a replica count of 0, …).',
+    'Decide whether CoreDNS needs it; add it to the Deployment of the install by hand if so.',
+  ),
+  'install-service-port-added': install(
+    'info',
+    "The Corefile listens on a port the kube-dns Service does not expose (prometheus' 9153, another server block's port): the install's Service gains it.",
+    'Nothing to do; the Service keeps its cluster IP, selector and other ports.',
+  ),
+  'install-service-created': install(
+    'warning',
+    "No kube-dns Service in the input: the install writes kubeadm's Service with the --cluster-dns-ip; applied over the cluster's Service it replaces that Service's ports and selector.",
+    'Give the kube-dns Service in the input (kubectl -n kube-system get svc/kube-dns -o yaml) so that it is kept as it is.',
   ),
 
   // Where platforms keep CoreDNS configuration: ConfigMaps written back, coredns-custom overlays (docs/platforms.md).

@@ -38,6 +38,16 @@ describe('kube-dns-to-coredns migrate', () => {
     expect(dropped.out()).toBe('.:53 {\n    kubernetes cluster.local\n    forward . 8.8.8.8\n}\n');
   });
 
+  it('says with exit 1 that the result would not start, with lint\'s finding, when the start did not start either', async () => {
+    const io = memoryIo({ files: { Corefile: '.:53 {\n    proxy . 10.0.0.1 {\n        except\n    }\n}\n' } });
+    expect(await main(['migrate', '--from', '1.4.0', '--to', '1.8.0', 'Corefile'], io)).toBe(1);
+    expect(io.out()).toBe('');
+    expect(io.err()).toContain(
+      "error migrate-target-refuses Corefile:2:1: the migrated Corefile fails for CoreDNS 1.8.0 (lint argument-count at [.:53] forward > except): option 'except' of forward takes at least 1 argument, not 0: CoreDNS 1.8.0 does not start; the Corefile given fails for CoreDNS 1.4.0 in the same way",
+    );
+    expect(io.err()).toContain('Corefile: CoreDNS 1.4.0 → 1.8.0: refused (1 error notices; the result would not start on CoreDNS 1.8.0); nothing written\n');
+  });
+
   it('--check exits 1 and names the file when the Corefile would change, 0 when not', async () => {
     const changes = memoryIo({ files: { Corefile: old } });
     expect(await main(['migrate', '--check', '--from', '1.3.1', '--to', '1.6.2', 'Corefile'], changes)).toBe(1);
@@ -53,7 +63,8 @@ describe('kube-dns-to-coredns migrate', () => {
     const report = JSON.parse(io.out()) as { ok: boolean; changed: boolean; from: { version: string }; to: { version: string }; corefile: string; notices: { code: string }[] };
     expect(report.from.version).toBe('1.3.1');
     expect(report.to.version).toBe('1.8.0');
-    expect(report.corefile).toContain('forward . 8.8.8.8 {\n        max_concurrent 1000\n    }');
+    // No kubernetes in the block: no max_concurrent 1000, which only kubeadm's main block has.
+    expect(report.corefile).toContain('    forward . 8.8.8.8\n');
     expect(report.notices.map((notice) => notice.code)).toContain('migrate-proxy-to-forward');
   });
 

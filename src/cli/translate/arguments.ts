@@ -10,7 +10,7 @@ export interface TranslateArguments {
   readonly clusterDomain: string | undefined;
   /** `--coredns`, resolved. */
   readonly coredns: ResolvedCoreDnsRelease | undefined;
-  readonly output: 'corefile' | 'configmap' | 'json' | 'coredns-custom' | 'eks-addon' | 'helm-values';
+  readonly output: 'corefile' | 'configmap' | 'json' | 'coredns-custom' | 'eks-addon' | 'helm-values' | 'install';
   readonly merge: string | undefined;
   readonly dropFederations: boolean;
   readonly force: boolean;
@@ -23,4 +23,6 @@ export interface TranslateArguments {
   readonly serviceFile: string | undefined;
   /** `--platform P` for `-o coredns-custom`: the base the overlay is written for. */
   readonly platform: PlatformBase | undefined;
+  /** `--image REF` of `-o install`: the CoreDNS image to run. */
+  readonly image?: string | undefined;
 }

@@ -20,6 +20,15 @@ export async function runDefaultMode(args: TranslateArguments, io: CliIo, report
   const options = translateOptions(args);
   // Once, before any input is read: with --batch a bad option would otherwise fail every line.
   checkTranslateOptions(options);
+  if (args.image !== undefined && args.output !== 'install') throw new UsageError('--image belongs to -o install');
+  if (args.output === 'install') {
+    if (args.batch) throw new UsageError('-o install works on one install, not with --batch');
+    if (args.merge !== undefined) throw new UsageError('-o install writes the whole CoreDNS install; --merge edits an existing Corefile (use one or the other)');
+    if (args.platform !== undefined) throw new UsageError('--platform P goes with -o coredns-custom');
+    const install = await readKubeDnsInstallInput(args.file, { deployment: args.deploymentFile, service: args.serviceFile }, args.name, io);
+    const { runInstallOutput } = await import('./install-output.js');
+    return runInstallOutput(install, { ...options, ...(args.image === undefined ? {} : { image: args.image }) }, io, reporter);
+  }
   if (args.batch) {
     if (args.merge !== undefined) throw new UsageError('--merge works on one ConfigMap, not with --batch');
     if (args.deploymentFile !== undefined || args.serviceFile !== undefined) throw new UsageError('--kube-dns-deployment and --kube-dns-service work on one install, not with --batch');
