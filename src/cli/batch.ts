@@ -8,16 +8,22 @@ import { ExitCode } from './usage-error.js';
 /** One output line of `--batch`: the corpus shape, plus `stage: "input"` for unusable lines and `stage: "output"` for a result too large to write. */
 export type BatchResultLine =
   | { readonly id: unknown; readonly ok: true; readonly corefile: string; readonly warnings?: readonly string[]; readonly unrequested?: readonly string[] }
-  | { readonly id: unknown; readonly ok: false; readonly stage: 'translate' | 'decode' | 'input' | 'output' | 'internal'; readonly error: string; readonly warnings?: readonly string[] };
+  | { readonly id: unknown; readonly ok: false; readonly stage: 'translate' | 'decode' | 'input' | 'output' | 'internal' | 'migrate' | 'lint'; readonly error: string; readonly warnings?: readonly string[] };
 
-/** What a batch's translator answers for one case: a result line, with the diagnostics of the default translator. */
+/** What a batch's command answers for one case: its result line (the loop counts `ok` and `stage`, and the error diagnostics' codes). */
 export interface BatchResult {
-  readonly id: unknown;
+  readonly id?: unknown;
   readonly ok: boolean;
   readonly stage?: string;
   readonly error?: string;
   readonly diagnostics?: readonly { readonly severity: string; readonly code: string }[];
 }
+
+/** What the batch loop counts of a result line (the rest of it is the command's). */
+export type BatchOutcome = BatchResult;
+
+/** Reads one input line of a batch: the command's case, or the result line of an unusable line. */
+export type BatchCaseReader<Case> = (line: string, lineNumber: number) => Case | { readonly unusable: BatchResultLine };
 
 /** The progress line (on a terminal) is redrawn every this many cases. */
 const PROGRESS_EVERY = 512;
@@ -86,10 +92,12 @@ function describeId(id: unknown): string {
  * large to write yields its own error line: the batch always goes on. Exit status 0 even when cases
  * fail: failures are data here, counted and named in the summary on stderr. Unreadable input exits 2.
  */
-export async function runBatch(
+export async function runBatch<Case = BatchCase>(
   file: string | undefined,
   io: CliIo,
-  translateCase: (batchCase: BatchCase, lineNumber: number) => BatchResult,
+  runCase: (batchCase: Case, lineNumber: number) => BatchResult,
+  /** How a line is read: the translator's `{"id", "data", …}` cases unless a command says otherwise. */
+  readCase: BatchCaseReader<Case> = readBatchCase as unknown as BatchCaseReader<Case>,
   options: { readonly quiet?: boolean; readonly maxResultCharacters?: number } = {},
 ): Promise<number> {
   const quiet = options.quiet === true;
@@ -108,7 +116,7 @@ export async function runBatch(
   };
   for await (const lines of batchInputLines(file, io)) {
     for (const line of lines) {
-      const { result, text } = answer(line, translateCase, maxCharacters);
+      const { result, text } = answer(line, runCase, readCase, maxCharacters);
       if (result.ok) counts.ok += 1;
       else if (result.stage === 'input') counts.unusable += 1;
       else counts.failed += 1;
@@ -131,23 +139,28 @@ export async function runBatch(
 }
 
 /** The result of one input line and its text: whatever goes wrong with this line stays with it. */
-function answer(line: InputLine, translateCase: (batchCase: BatchCase, lineNumber: number) => BatchResult, maxCharacters: number): { readonly result: BatchResult; readonly text: string } {
+function answer<Case>(
+  line: InputLine,
+  runCase: (batchCase: Case, lineNumber: number) => BatchResult,
+  readCase: BatchCaseReader<Case>,
+  maxCharacters: number,
+): { readonly result: BatchResult; readonly text: string } {
   const { lineNumber } = line;
-  let read: BatchCase | { readonly unusable: BatchResult };
+  let read: Case | { readonly unusable: BatchResultLine };
   try {
-    read = 'problem' in line ? { unusable: inputError(null, `line ${lineNumber}: ${line.problem}`) } : readBatchCase(line.text, lineNumber);
+    read = 'problem' in line ? { unusable: inputError(null, `line ${lineNumber}: ${line.problem}`) } : readCase(line.text, lineNumber);
   } catch (error) {
     // JSON.parse itself may run out of stack on a deep enough line.
     read = { unusable: lineFailure(error, null, lineNumber) };
   }
   let result: BatchResult;
-  if ('unusable' in read) {
+  if (isUnusable(read)) {
     result = read.unusable;
   } else {
     try {
-      result = translateCase(read, lineNumber);
+      result = runCase(read, lineNumber);
     } catch (error) {
-      result = lineFailure(error, read.id, lineNumber);
+      result = lineFailure(error, (read as { readonly id?: unknown }).id ?? null, lineNumber);
     }
   }
   const text = boundedResultText(result, maxCharacters);
@@ -379,6 +392,10 @@ function schemaProblem(problem: { readonly keyword: string; readonly params: Rec
   const names = (Array.isArray(types) ? types : String(types).split(',')).map((type) => String(type));
   const withArticle = names.map((type) => (type === 'null' ? 'null' : `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`));
   return `must be ${withArticle.length > 1 ? `${withArticle.slice(0, -1).join(', ')} or ${withArticle[withArticle.length - 1]}` : withArticle[0]}`;
+}
+
+function isUnusable<Case>(read: Case | { readonly unusable: BatchResultLine }): read is { readonly unusable: BatchResultLine } {
+  return typeof read === 'object' && read !== null && 'unusable' in read;
 }
 
 export function inputError(id: unknown, error: string): BatchResultLine {

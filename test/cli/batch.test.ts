@@ -32,7 +32,7 @@ function runBatchDirect(io: CliIo, maxResultCharacters: number): Promise<number>
     const translation = translateKubeDns(batchCase.data);
     return { id: batchCase.id, ok: translation.ok, ...(translation.corefile === undefined ? {} : { corefile: translation.corefile }), diagnostics: translation.diagnostics };
   };
-  return runBatchCore('-', io, translate, { maxResultCharacters });
+  return runBatchCore('-', io, translate, undefined, { maxResultCharacters });
 }
 
 describe('--batch input lines', () => {

@@ -52,6 +52,7 @@ async function runKubeadmBatch(profile: KubeadmProfile, file: string | undefined
       if (!isDns1123Subdomain(dnsDomain)) return inputError(batchCase.id, `line ${lineNumber}: dnsDomain '${dnsDomain}' is not a DNS-1123 subdomain`);
       return resultLine(batchCase.id, translateLikeKubeadm(profile, batchCase.data, dnsDomain));
     },
+    undefined,
     { quiet },
   );
 }
