@@ -12,6 +12,7 @@ import { isKubeDnsQuirk } from '../../src/kubedns/kube-dns-quirks.js';
 import type { KubeDnsQuirk } from '../../src/kubedns/kube-dns-quirks.js';
 import { readKubeDnsConfig } from '../../src/kubedns/read-kube-dns-config.js';
 import { checkRouting, routingModels } from '../../src/routing/check.js';
+import { parseCorefile } from '../../src/corefile/parser.js';
 import { describeDestination, sameDestination } from '../../src/routing/destination.js';
 import { translateKubeDnsInstall } from '../../src/translate/translate.js';
 import { deploymentYaml, STOCK_DNSMASQ_ARGS } from '../support/kube-dns-manifests.js';
@@ -273,20 +274,33 @@ describe.skipIf(skip !== undefined)('real dnsmasq against real CoreDNS', () => {
         throw new Error(`${testCase.name}: dnsmasq did not start: ${running.log()}\n${args.join(' ')}`);
       }
       stopDnsmasq = () => running.stop();
-      ask = (name) => network.query(running.address.ip, running.address.port, name);
+      ask = (name) => network.query(running.listen.ip, running.listen.port, name);
     }
 
-    const served = await coreDnsLab
-      .serve(corefile, real, async (text) => {
-        if (text === '/etc/resolv.conf') return resolvConf;
-        const fake = await fakeOf(socketKey(text));
-        if (fake === undefined) throw new NotComparable(`forward destination '${text}' is no address`);
-        return `${fake.ip}:${fake.port}`;
-      })
-      .catch(async (error: unknown) => {
-        await stopDnsmasq();
-        throw error;
-      });
+    // Every destination of the Corefile to its fake (or the lab's resolv.conf).
+    const destinations = new Map<string, string>();
+    try {
+      for (const directive of parseCorefile(corefile).corefile.items.flatMap((item) => (item.kind === 'server-block' ? item.directives : []))) {
+        if (directive.name !== 'forward' && directive.name !== 'proxy') continue;
+        for (const text of directive.arguments.slice(1)) {
+          if (text === '/etc/resolv.conf') {
+            destinations.set(text, resolvConf);
+            continue;
+          }
+          const fake = await fakeOf(socketKey(text));
+          if (fake === undefined) throw new NotComparable(`forward destination '${text}' is no address`);
+          destinations.set(text, `${fake.ip}:${fake.port}`);
+        }
+      }
+    } catch (error) {
+      await stopDnsmasq();
+      throw error;
+    }
+    const running = await coreDnsLab.serve(corefile, real, undefined, destinations).catch(async (error: unknown) => {
+      await stopDnsmasq();
+      throw error;
+    });
+    const served = { ip: running.ip, port: running.dnsPort, stop: () => running.stop(), output: () => running.output() };
     const problems: string[] = [];
     try {
       const modelOptions = {
@@ -364,10 +378,11 @@ describe.skipIf(skip !== undefined)('real dnsmasq against real CoreDNS', () => {
       const kubedns = await network.kubedns('cluster.local', await network.fakeFor('resolv.conf'));
       const args = STOCK_DNSMASQ_ARGS.filter((arg) => !LAB_OWNED.test(arg)).map((arg) => arg.replace('127.0.0.1#10053', `${kubedns.ip}#${kubedns.port}`));
       const running = await lab.startDnsmasq(dnsmasq as string, [...args, '--local=/local/', `--resolv-file=${resolvConf}`]);
-      const served = await coreDnsLab.serve(translation.corefile ?? '', '1.14.7', async (destination) => (destination === '/etc/resolv.conf' ? resolvConf : undefined));
+      const corefileRunning = await coreDnsLab.serve(translation.corefile ?? '', '1.14.7', undefined, new Map([['/etc/resolv.conf', resolvConf]]));
+      const served = { ip: corefileRunning.ip, port: corefileRunning.dnsPort, stop: () => corefileRunning.stop(), output: () => corefileRunning.output() };
       try {
         for (const name of ['kubernetes.default.svc.cluster.local', 'missing.local', 'example.com']) {
-          const [kube, core] = await Promise.all([network.query(running.address.ip, running.address.port, name), network.query(served.ip, served.port, name)]);
+          const [kube, core] = await Promise.all([network.query(running.listen.ip, running.listen.port, name), network.query(served.ip, served.port, name)]);
           expect(describeAnswer(core), `${name}\n${served.output()}`).toBe(describeAnswer(kube));
         }
         // The kubernetes plugin's answer, with the cluster's SOA (before the fix: NXDOMAIN from the local:53 template, without it).

@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { Corefile, CorefileItem, Directive } from '../../src/corefile/model.js';
@@ -187,10 +187,11 @@ export interface LoopbackPlan {
   readonly apiPort: number;
   /** The first port to hand out for server keys and listeners (a few dozen above are used). */
   readonly firstPort: number;
+  /** Keep destinations that are already loopback IPs (a test's own fake servers) instead of sending them to the sink. */
+  readonly keepLoopbackDestinations?: boolean;
   /**
-   * Where each forward/proxy destination goes instead of the sink, as written (`10.0.0.1:5353`,
-   * `/etc/resolv.conf`): a loopback address or a lab file; undefined: the sink (a lab serving
-   * queries maps every destination to a fake server of its own).
+   * Where each forward/proxy destination goes instead, as written (`10.0.0.1:5353`,
+   * `/etc/resolv.conf`): a loopback address or a lab file (a test's fake servers, its resolv.conf).
    */
   readonly destinations?: ReadonlyMap<string, string>;
 }
@@ -201,6 +202,8 @@ export interface LoopbackCorefile {
   readonly dnsPort: number;
   /** Every port handed to server keys (the DNS listeners). */
   readonly dnsPorts: readonly number[];
+  /** The port each HTTP listener (health, ready, prometheus, pprof) got, by the port it had. */
+  readonly listenPorts: ReadonlyMap<string, number>;
 }
 
 /** A Corefile the lab refuses to start (something in it could reach beyond loopback). */
@@ -231,11 +234,12 @@ export function moveToLoopback(text: string, plan: LoopbackPlan): LoopbackCorefi
   const destination = (text: string, where: string): string => {
     const mapped = plan.destinations?.get(text);
     if (mapped !== undefined) {
-      const read = readDestination(mapped);
-      if (!(read.kind === 'file' || (read.kind === 'ip' && read.loopback))) throw new NotLoopbackSafeError(`${where}: '${mapped}' for '${text}' is not on loopback`);
+      const target = readDestination(mapped);
+      if (!(target.kind === 'file' || (target.kind === 'ip' && target.loopback))) throw new NotLoopbackSafeError(`${where}: '${mapped}' for '${text}' is not on loopback`);
       return mapped;
     }
     const read = readDestination(text);
+    if (plan.keepLoopbackDestinations === true && read.kind === 'ip' && read.loopback && read.scheme === 'dns') return text;
     // A port CoreDNS cannot dial keeps its port on loopback: the Corefile's mistake stays in it.
     if (read.kind === 'ip' && read.port !== undefined && !isValidPort(read.port, 'uint16')) return `${read.scheme === 'dns' ? '' : `${read.scheme}://`}127.0.0.1:${read.port}`;
     switch (read.kind) {
@@ -360,7 +364,8 @@ export function moveToLoopback(text: string, plan: LoopbackPlan): LoopbackCorefi
   const rewritten: Corefile = { ...corefile, items };
   const dnsPort = portFor('dns', '53');
   const dnsPorts = [...ports].filter(([key]) => key.startsWith('dns ')).map(([, port]) => port);
-  return { corefile: printCorefile(rewritten), dnsPort, dnsPorts };
+  const listenPorts = new Map([...ports].filter(([key]) => key.startsWith('listen ')).map(([key, port]) => [key.slice('listen '.length), port]));
+  return { corefile: printCorefile(rewritten), dnsPort, dnsPorts, listenPorts };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -415,10 +420,16 @@ async function unpackedBinary(source: string, version: RealCoreDnsRelease): Prom
   return path;
 }
 
-/** A CoreDNS started by {@link RealCoreDnsLab.serve}, answering on `ip:port`. */
-export interface ServedCoreDns {
+/** A CoreDNS left running by {@link RealCoreDnsLab.serve}. */
+export interface RunningCoreDns {
+  /** The loopback address its server blocks bind. */
   readonly ip: string;
-  readonly port: number;
+  /** The port of keys without one (and of `:53` keys). */
+  readonly dnsPort: number;
+  /** The Corefile it runs (moved to loopback). */
+  readonly corefile: string;
+  /** The port an HTTP listener (health, ready, prometheus) got, by the port the Corefile gave it. */
+  listenPort(port: number): number | undefined;
   output(): string;
   stop(): Promise<void>;
 }
@@ -620,23 +631,16 @@ export class RealCoreDnsLab {
   }
 
   /**
-   * Starts `version` with `corefile`, each destination replaced as `destinations` says (the rest
-   * moved to loopback as for {@link start}), and keeps it running to answer queries on
-   * `ip:port` until `stop`. Throws when it does not start.
+   * Starts `version` with `corefile` moved to loopback (its own loopback destinations kept), written
+   * at `confPath` inside the lab's folder (`etc/coredns/Corefile`, say), and leaves it running: the
+   * handle says where it listens. Rejects when it does not start.
    */
-  async serve(corefile: string, version: RealCoreDnsRelease, destinations: (text: string) => Promise<string | undefined>): Promise<ServedCoreDns> {
+  async serve(corefile: string, version: RealCoreDnsRelease, confPath = `serve-${this.#instance + 1}/Corefile`, destinations?: ReadonlyMap<string, string>): Promise<RunningCoreDns> {
     const binary = await this.#binary(version);
-    const mapped = new Map<string, string>();
-    for (const directive of parseCorefile(corefile).corefile.items.flatMap((item) => (item.kind === 'server-block' ? item.directives : []))) {
-      if (directive.name !== 'forward' && directive.name !== 'proxy') continue;
-      for (const text of directive.arguments.slice(1)) {
-        const target = await destinations(text);
-        if (target !== undefined) mapped.set(text, target);
-      }
-    }
-    const plan = { ...this.#nextPlan(), destinations: mapped };
+    const plan = { ...this.#nextPlan(), keepLoopbackDestinations: true, ...(destinations === undefined ? {} : { destinations }) };
     const moved = moveToLoopback(corefile, plan);
-    const file = join(this.#directory, `Corefile-${this.#instance}`);
+    const file = join(this.#directory, confPath);
+    mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, moved.corefile);
     this.started += 1;
     const child = spawn(binary, ['-conf', file, '-dns.port', String(moved.dnsPort)], { cwd: this.#directory, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -647,7 +651,6 @@ export class RealCoreDnsLab {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
       this.#processes.delete(child);
-      rmSync(file, { force: true });
     };
     const started = await new Promise<boolean>((resolve) => {
       const timeout = setTimeout(() => resolve(false), DECISION_TIMEOUT_MS);
@@ -669,7 +672,14 @@ export class RealCoreDnsLab {
       await stop();
       throw new Error(`CoreDNS ${version} did not start:\n${moved.corefile}\n${output}`);
     }
-    return { ip: plan.ip, port: moved.dnsPort, output: () => output, stop };
+    return {
+      ip: plan.ip,
+      dnsPort: moved.dnsPort,
+      corefile: moved.corefile,
+      listenPort: (port: number) => moved.listenPorts.get(String(port)),
+      output: () => output,
+      stop,
+    };
   }
 
   /** Kills every server, closes the sink and the API, removes the lab's folder. Never throws. */

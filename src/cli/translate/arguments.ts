@@ -1,4 +1,5 @@
 import type { KubeDnsQuirk } from '../../kubedns/kube-dns-quirks.js';
+import type { PlatformBase } from '../../platform/bases.js';
 import type { ResolvedCoreDnsRelease } from '../../coredns/resolve-release.js';
 
 /** The parsed command line of the translation, shared by the default translator and `--kubeadm`. */
@@ -10,7 +11,7 @@ export interface TranslateArguments {
   readonly clusterDomain: string | undefined;
   /** `--coredns`, resolved. */
   readonly coredns: ResolvedCoreDnsRelease | undefined;
-  readonly output: 'corefile' | 'configmap' | 'json';
+  readonly output: 'corefile' | 'configmap' | 'json' | 'coredns-custom' | 'eks-addon' | 'helm-values' | 'install';
   readonly merge: string | undefined;
   readonly dropFederations: boolean;
   readonly force: boolean;
@@ -23,4 +24,8 @@ export interface TranslateArguments {
   readonly serviceFile: string | undefined;
   /** `--repair QUIRK[,QUIRK]`, checked. */
   readonly repair: readonly KubeDnsQuirk[] | undefined;
+  /** `--platform P` for `-o coredns-custom`: the base the overlay is written for. */
+  readonly platform: PlatformBase | undefined;
+  /** `--image REF` of `-o install`: the CoreDNS image to run. */
+  readonly image?: string | undefined;
 }
