@@ -38,7 +38,8 @@ others (example.com, kubernetes.default.svc.<cluster-domain>, reverse names).
   --kube-dns-version V      validate the ConfigMap with the rules of this kube-dns release
                             (a ConfigMap kube-dns rejects routes like kube-dns's defaults)
   --port PORT               the CoreDNS port pods reach (default: 53)
-  --coredns VERSION         the CoreDNS release the Corefile is for: before 1.9.4, NXDOMAIN
+  --coredns VERSION         the CoreDNS release the Corefile is for: where it cannot switch
+                            denial caching off, NXDOMAIN
                             kept for at most 1 s where kube-dns kept none is reported as
                             unavoidable, not as a failure
   --repair QUIRK[,QUIRK]    the kube-dns quirks the Corefile repairs on purpose (translated
