@@ -40,6 +40,8 @@ export { GoJsonError } from './kubedns/go-json.js';
 export type { GoJsonErrorKind, GoJsonResult } from './kubedns/go-json.js';
 export { UnsupportedKubeDnsVersionError } from './kubedns/kube-dns-versions.js';
 export type { KubeDnsRules, UnsupportedKubeDnsVersionCode } from './kubedns/kube-dns-versions.js';
+export { KUBE_DNS_QUIRKS } from './kubedns/kube-dns-quirks.js';
+export type { KubeDnsQuirk } from './kubedns/kube-dns-quirks.js';
 
 // The whole kube-dns install: its Deployment (each container's arguments read as its program
 // reads them), its Service and its ConfigMap, from one text or several; and its translation.
@@ -71,6 +73,13 @@ export type { TranslateOptions, TranslateOptionsErrorCode, TranslationResult } f
 export { SelfCheckError } from './translate/self-check.js';
 export type { SelfCheckErrorCode } from './translate/self-check.js';
 export { mergeTranslation } from './translate/merge.js';
+export { buildCoreDnsInstall, CoreDnsInstallInputError } from './install/install.js';
+export type { CoreDnsInstallInputErrorCode, CoreDnsInstallOptions, CoreDnsInstallResult, KubernetesObjectValue } from './install/install.js';
+export { formatCutoverJson, formatCutoverScript, formatCutoverText, planCutover } from './install/cutover.js';
+export type { CutoverFile, CutoverOptions, CutoverPlan, CutoverStep } from './install/cutover.js';
+export { compareProbe, formatVerifyReport, verifyProbes, verifyReport } from './verify/probes.js';
+export type { LiveAnswer, VerifyProbe, ProbeComparison, ProbeOptions, Verdict, VerifyReport } from './verify/probes.js';
+export type { DnsRecord, QueryType } from './verify/dns-wire.js';
 export type { MergeResult } from './translate/merge.js';
 export { configMapWithCorefile, renderConfigMapWithCorefile, renderCoreDnsConfigMap, serverSetFields } from './configmap/write-configmap.js';
 

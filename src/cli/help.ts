@@ -14,6 +14,8 @@ export const MAIN_HELP = `Usage:
   kube-dns-to-coredns migrate --from VERSION --to VERSION [FILE|-]
   kube-dns-to-coredns check --kube-dns FILE --corefile FILE [--cluster-domain DOMAIN]
   kube-dns-to-coredns explain NAME --kube-dns FILE [--corefile FILE] [--namespace NS]
+  kube-dns-to-coredns cutover --coredns VERSION INSTALL [-o text|json|script]
+  kube-dns-to-coredns verify --kube-dns INSTALL --old ADDR --new ADDR [--names FILE] [-o json]
 
 Translate a kube-dns install into a CoreDNS Corefile: its ConfigMap (stubDomains,
 upstreamNameservers, federations) and, best, its Deployment and Service. FILE is what
@@ -33,6 +35,10 @@ Commands:
   check      compare who answers each name under kube-dns and under a Corefile; with
              --node-local-dns, the pre-flight or the two-tier check ('check --help')
   explain    show a pod's search-path candidates for a name and who answers each ('explain --help')
+  cutover    the switch from kube-dns to CoreDNS as ordered steps with their kubectl commands,
+             and the rollback ('cutover --help')
+  verify     ask a live kube-dns and a live CoreDNS the same names and compare the answers
+             ('verify --help')
 
 Default translator: keeps what kube-dns did, for the CoreDNS version you run, and refuses with
 an explanation where that is impossible.
@@ -43,7 +49,10 @@ an explanation where that is impossible.
                              eks-addon (the EKS CoreDNS add-on's configurationValues:
                              {"corefile": …}), helm-values (the CoreDNS Helm chart's
                              servers: values), or coredns-custom with --platform
-                             aks|k3s|k3s-legacy (the overlay for that platform's base)
+                             aks|k3s|k3s-legacy (the overlay for that platform's base),
+                             or install: the whole CoreDNS install (ServiceAccount, RBAC,
+                             ConfigMap, Deployment, the kube-dns Service kept as it is)
+  --image REF                with -o install: the CoreDNS image to run (a mirror)
   --merge FILE               merge into an existing Corefile (or CoreDNS ConfigMap): add or
                              update the stub blocks and the main block's upstream, keep
                              everything else; a block it would have to rewrite is a conflict
@@ -55,6 +64,10 @@ an explanation where that is impossible.
   --kube-dns-deployment FILE the kube-dns Deployment (or ReplicationController): its kubedns,
                              dnsmasq and sidecar arguments are translated too
   --kube-dns-service FILE    the kube-dns Service: its clusterIP feeds the loop check
+  --repair QUIRK[,QUIRK]     repair a kube-dns quirk instead of keeping it (default: every
+                             name goes where it went): unserved-cluster-zones (zones of the
+                             cluster dnsmasq sent upstream, e.g. kops's in6.arpa typo),
+                             kubedns-upstreams (names kubedns forwarded with its own resolver)
 
 kubeadm profiles:
   --kubeadm VERSION          reproduce what kubeadm VERSION (1.10 to 1.20, e.g. 1.13 or v1.18.6)
@@ -92,6 +105,7 @@ or unreadable input.
 Examples:
   kubectl -n kube-system get configmap kube-dns -o yaml | kube-dns-to-coredns --coredns 1.8.0
   kube-dns-to-coredns -o configmap kube-dns.yaml | kubectl apply -f -
+  kube-dns-to-coredns --coredns 1.14.7 -o install kube-dns.yaml > coredns-install.yaml
   kube-dns-to-coredns --kubeadm v1.19.4 --dns-domain corp.internal kube-dns.yaml
   kube-dns-to-coredns --kubeadm 1.15 --batch fleet.jsonl > results.jsonl
   kube-dns-to-coredns --node-local-dns 1.26.7 --local-ip 169.254.20.10,10.96.0.10 --upstream-ip 10.96.0.20 kube-dns.yaml

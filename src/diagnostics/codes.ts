@@ -2,7 +2,7 @@
 export type Severity = 'error' | 'warning' | 'info';
 
 /** Who emits a code: reading the kube-dns ConfigMap, translating it, or linting a Corefile. */
-export type DiagnosticArea = 'kube-dns' | 'translate' | 'lint' | 'migrate' | 'platform';
+export type DiagnosticArea = 'kube-dns' | 'translate' | 'lint' | 'migrate' | 'platform' | 'install';
 
 /** What the catalogue says about one code. */
 export interface DiagnosticCodeEntry {
@@ -23,6 +23,10 @@ function translate(severity: Severity, summary: string, hint: string): Diagnosti
 
 function lint(severity: Severity, summary: string, hint: string): DiagnosticCodeEntry {
   return { area: 'lint', severity, summary, hint };
+}
+
+function install(severity: Severity, summary: string, hint: string): DiagnosticCodeEntry {
+  return { area: 'install', severity, summary, hint };
 }
 
 function migrate(severity: Severity, summary: string, hint: string): DiagnosticCodeEntry {
@@ -439,10 +443,51 @@ export const DIAGNOSTIC_CODES = {
     "A nameserver that is a single-label host name (a Service name, say): CoreDNS 1.14.4+ resolves it at start-up through the node's resolver, where it does not resolve, and exits.",
     "Use the server's IP address, or a fully qualified name the node can resolve.",
   ),
+  'configmap-not-applied': translate(
+    'warning',
+    "A key of the ConfigMap the kube-dns Pod never applied: its dnsmasq ran without dnsmasq-nanny (Kubernetes 1.5 and older manifests), or the Pod had no dnsmasq. stubDomains were then never in effect (kubedns only validates them), nor upstreamNameservers, except where kube-dns 1.14.10+'s kubedns forwarded with them.",
+    'The Corefile routes as the Pod did, without them. If you meant them to apply, add the stub domains to the Corefile yourself after checking where those names go today.',
+  ),
+  'kube-dns-quirk-kept': translate(
+    'warning',
+    'kube-dns routed some names in a way that may be a mistake (a kube-dns quirk), and the translation keeps it so that every name goes where it went: the message names the quirk (unserved-cluster-zones, kubedns-upstreams). As an error: the quirk cannot be kept (the cluster domain never reached kubedns).',
+    'If the cluster was meant to work otherwise, repair the quirk on purpose: translate with --repair QUIRK, and check with the same --repair, which then reports the changed names as expected.',
+  ),
+  'kube-dns-quirk-repaired': translate(
+    'info',
+    'A kube-dns quirk was repaired as asked (--repair QUIRK): some names now go elsewhere than under kube-dns, on purpose.',
+    'Run check with the same --repair: it lists those names as expected differences.',
+  ),
   'deployment-flag-not-translated': translate(
     'warning',
     'A flag of the Deployment that changed what kube-dns answered or where it forwarded, with no translation for the target CoreDNS.',
     'Read the message: add the equivalent by hand (the migration guide lists the options), or accept the difference.',
+  ),
+  // Building the CoreDNS install (-o install, docs/migration-guide.md).
+  'install-setting-carried': install(
+    'info',
+    "A setting the cluster chose for kube-dns (replicas, nodeSelector, tolerations, affinity, priorityClassName, imagePullSecrets, topologySpreadConstraints, a private image repository, a Service selector with more labels) carried over to the CoreDNS install.",
+    'Nothing to do if CoreDNS should be scheduled like kube-dns; edit the install otherwise.',
+  ),
+  'install-setting-replaced': install(
+    'info',
+    "A field of the kube-dns Pod that the CoreDNS Deployment sets itself (containers, volumes, service account, dnsPolicy): kube-dns's value is not used.",
+    'Nothing to do: the CoreDNS base (kubeadm\'s manifest for the target release) sets it.',
+  ),
+  'install-setting-dropped': install(
+    'warning',
+    'A setting of the kube-dns workload that the CoreDNS install does not carry over (hostNetwork, init containers, pod annotations, a replica count of 0, …).',
+    'Decide whether CoreDNS needs it; add it to the Deployment of the install by hand if so.',
+  ),
+  'install-service-port-added': install(
+    'info',
+    "The Corefile listens on a port the kube-dns Service does not expose (prometheus' 9153, another server block's port): the install's Service gains it.",
+    'Nothing to do; the Service keeps its cluster IP, selector and other ports.',
+  ),
+  'install-service-created': install(
+    'warning',
+    "No kube-dns Service in the input: the install writes kubeadm's Service with the --cluster-dns-ip; applied over the cluster's Service it replaces that Service's ports and selector.",
+    'Give the kube-dns Service in the input (kubectl -n kube-system get svc/kube-dns -o yaml) so that it is kept as it is.',
   ),
 
   // Where platforms keep CoreDNS configuration: ConfigMaps written back, coredns-custom overlays (docs/platforms.md).

@@ -13,6 +13,7 @@
 import { checkArgument } from '../errors/arguments.js';
 import { assertCorefileNotConfigMap } from '../configmap/not-a-configmap.js';
 import { parseCorefile } from '../corefile/parser.js';
+import type { ParseResult } from '../corefile/parser.js';
 import type { ServerBlock, SnippetDefinition } from '../corefile/model.js';
 import { isUsable } from '../coredns/availability.js';
 import { coreDnsFeatures, noDenialCaching } from '../coredns/features.js';
@@ -31,6 +32,7 @@ import { addNewDefaultPlugins, splitForwards } from './block-level.js';
 import { MigrationPlan, PlannedDirective, writtenLines } from './plan.js';
 
 import type { MigrateOptions } from './options.js';
+import type { SourceLines } from './text-edits.js';
 
 export interface MigrationResult {
   /** No notice is an error. When false, `corefile` is the input unchanged: nothing was migrated. */
@@ -62,7 +64,8 @@ export function migrateCorefile(corefile: string, options: MigrateOptions): Migr
   const releaseNotices = [...from.notices, ...to.notices];
   const base = { from: from.mapping, to: to.mapping };
   if (from.version === to.version) return { ...base, ok: true, corefile, changed: false, notices: releaseNotices };
-  const parsed = parseCorefile(corefile, { tokenPositions: true, ...(options.filename === undefined ? {} : { filename: options.filename }) });
+  const parseOptions = { tokenPositions: true, ...(options.filename === undefined ? {} : { filename: options.filename }) };
+  let parsed: ParseResult | undefined = parseCorefile(corefile, parseOptions);
   const migration = new Migration(corefile, from.version, to.version, options);
   for (const item of parsed.corefile.items) {
     if (item.kind === 'import') migration.fileImport(item.pattern, item.position);
@@ -73,16 +76,21 @@ export function migrateCorefile(corefile: string, options: MigrateOptions): Migr
   }
   const edited = migration.editor.changed ? migration.editor.applyWithSourceLines() : undefined;
   const text = edited?.text ?? corefile;
-  const outputLines = text.split('\n');
+  // An edited result is parsed anew for the target check: the input's model is let go first (it
+  // is parsed again only when the result has errors), so that both are never in memory at once.
+  if (edited !== undefined) parsed = undefined;
+  // The result's lines are only needed to place a refusal: split when one is made.
+  let outputLines: string[] | undefined;
+  const lines = (): string[] => (outputLines ??= text.split('\n'));
+  const sourceOf = (line: number): SourceLines | undefined => (edited === undefined ? (line >= 1 && line <= lines().length ? { first: line, last: line } : undefined) : edited.source(line));
   const refusals = targetRefusals({
-    input: parsed.corefile,
-    warnings: parsed.warnings,
+    input: () => (parsed ??= parseCorefile(corefile, parseOptions)),
     output: text,
     edited: edited !== undefined,
-    sourceLines: edited?.sourceLines ?? outputLines.map((_, index) => ({ first: index + 1, last: index + 1 })),
+    sourceOf,
     unchangedLine: (line) => {
-      const source = edited === undefined ? { first: line, last: line } : edited.sourceLines[line - 1];
-      const written = outputLines[line - 1] ?? '';
+      const source = sourceOf(line);
+      const written = lines()[line - 1] ?? '';
       return source !== undefined && source.first === source.last && written.replace(/\r$/, '') === migration.editor.line(source.first);
     },
     from: from.version,
@@ -92,6 +100,9 @@ export function migrateCorefile(corefile: string, options: MigrateOptions): Migr
   if (refusals.length > 0) return { ...base, ok: false, corefile, changed: false, notices };
   return { ...base, ok: true, corefile: text, changed: text !== corefile, notices };
 }
+
+/** kubernetes options with rules of their own (kubernetes.ts), not checked by `checkOptions`. */
+const KUBERNETES_OPTIONS_OF_THEIR_OWN: ReadonlySet<string> = new Set(['upstream', 'resyncperiod', 'endpoint', 'transfer']);
 
 /** Drives the rules over each server block and snippet, in order. */
 class Migration extends MigrationPlan {
@@ -240,7 +251,7 @@ class Migration extends MigrationPlan {
     const block = entry.directive.block;
     if (block === undefined) return;
     block.directives.forEach((option, index) => {
-      if (entry.name === 'kubernetes' && ['upstream', 'resyncperiod', 'endpoint', 'transfer'].includes(option.name)) return;
+      if (entry.name === 'kubernetes' && KUBERNETES_OPTIONS_OF_THEIR_OWN.has(option.name)) return;
       const availability = this.option(entry.name, option.name);
       if (availability.status !== 'removed' && availability.status !== 'not-yet-added') return;
       const position = option.position === undefined ? {} : { position: option.position };

@@ -264,5 +264,11 @@ export const REMOVED = '\u0000removed\u0000\n';
 
 /** The lines a planned directive is written as. */
 export function writtenLines(lines: readonly string[]): string[] {
-  return lines.filter((line) => line !== REMOVED).flatMap((line) => line.split(LINE_SEPARATOR));
+  const written: string[] = [];
+  for (const line of lines) {
+    if (line === REMOVED) continue;
+    if (line.includes(LINE_SEPARATOR)) written.push(...line.split(LINE_SEPARATOR));
+    else written.push(line);
+  }
+  return written;
 }

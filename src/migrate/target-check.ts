@@ -22,12 +22,11 @@ import type { MigrationNotice } from './notices.js';
 import type { SourceLines } from './text-edits.js';
 
 export interface TargetCheckInput {
-  /** The input, parsed with token positions, and its parser warnings. */
-  readonly input: Corefile;
-  readonly warnings: readonly CorefileWarning[];
-  /** The migrated text and, per line of it, the input lines it comes from. */
+  /** The input, parsed with token positions, and its parser warnings (parsed again if need be). */
+  readonly input: () => { readonly corefile: Corefile; readonly warnings: readonly CorefileWarning[] };
+  /** The migrated text and, per line of it (1-based), the input lines it comes from. */
   readonly output: string;
-  readonly sourceLines: readonly SourceLines[];
+  readonly sourceOf: (line: number) => SourceLines | undefined;
   /** Whether the migration edited the text (the lines lint's messages name are then the result's). */
   readonly edited: boolean;
   /** Whether the output line (1-based) is an input line kept as written. */
@@ -38,12 +37,16 @@ export interface TargetCheckInput {
 
 /** The errors lint finds in the migrated Corefile for `to` (but for directives no default build has). */
 export function targetRefusals(check: TargetCheckInput): MigrationNotice[] {
-  const errors = lintCorefile(check.output, { coredns: check.to }).diagnostics.filter((finding) => finding.severity === 'error');
+  // Text the migration did not edit is the input itself: its parse is shared (lint reads the
+  // parser's warnings by reason and position, which do not depend on the file name).
+  const linted = check.edited ? lintCorefile(check.output, { coredns: check.to }) : lintParsedCorefile(check.input().corefile, { coredns: check.to, warnings: check.input().warnings });
+  const errors = linted.diagnostics.filter((finding) => finding.severity === 'error');
   if (errors.length === 0) return [];
   // An error of the same kind on the input lines a line comes from was there before the migration
   // (the input is linted only when the result has errors: most migrations never need it).
   const before = new Map<string, number[]>();
-  for (const finding of lintParsedCorefile(check.input, { coredns: check.from, warnings: check.warnings }).diagnostics) {
+  const input = check.input();
+  for (const finding of lintParsedCorefile(input.corefile, { coredns: check.from, warnings: input.warnings }).diagnostics) {
     if (finding.severity !== 'error') continue;
     const lines = before.get(finding.code) ?? [];
     lines.push(finding.position?.line ?? 1);
@@ -52,7 +55,7 @@ export function targetRefusals(check: TargetCheckInput): MigrationNotice[] {
   const notices: MigrationNotice[] = [];
   for (const finding of errors) {
     const outputLine = finding.position?.line ?? 1;
-    const source = check.sourceLines[outputLine - 1] ?? { first: 1, last: 1 };
+    const source = check.sourceOf(outputLine) ?? { first: 1, last: 1 };
     // Past the snippet expansion bound nothing after it was checked: never taken as "already there".
     const already = finding.code !== 'snippet-expansion-limit' && before.get(finding.code)?.some((line) => line >= source.first && line <= source.last) === true;
     // Kept for a custom build, with migrate-plugin-unknown: the default build's finding is no refusal.

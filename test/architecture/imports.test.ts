@@ -70,6 +70,10 @@ const allowedFloors: Record<string, readonly string[]> = {
   nodelocal: ['routing', 'lint', 'kubedns', 'dns', 'corefile', 'configmap', 'coredns', 'diagnostics', 'errors', 'util'],
   // Where platforms keep CoreDNS configuration (coredns-custom overlays, Helm values, the EKS add-on, ConfigMaps written back).
   platform: ['nodelocal', 'migrate', 'routing', 'translate', 'lint', 'kubedns', 'dns', 'corefile', 'configmap', 'coredns', 'diagnostics', 'errors', 'util'],
+  // The CoreDNS install and the cut-over plan: above the translator, beside routing and lint (the plan's pre-flight).
+  install: ['routing', 'lint', 'translate', 'kubedns', 'dns', 'corefile', 'configmap', 'coredns', 'diagnostics', 'errors', 'util'],
+  // verify's pure part: the probe list (from the routing model) and the comparison; the CLI owns the sockets.
+  verify: ['routing', 'translate', 'kubedns', 'dns', 'corefile', 'configmap', 'coredns', 'diagnostics', 'errors', 'util'],
 };
 
 const folderOf = (module: string): string => (module.includes('/') ? module.slice(0, module.indexOf('/')) : '.');

@@ -134,7 +134,7 @@ describe('one word per kind of output', () => {
   });
 
   it.each([
-    [['kube-dns.yaml'], 'corefile, configmap, json, coredns-custom, eks-addon, helm-values'],
+    [['kube-dns.yaml'], 'corefile, configmap, json, coredns-custom, eks-addon, helm-values, install'],
     [['lint', 'Corefile'], 'text, json'],
     [['migrate', '--from', '1.6.7', '--to', '1.8.0', 'Corefile'], 'corefile, json, configmap, eks-addon'],
     [['check', '--kube-dns', 'kube-dns.yaml', '--corefile', 'Corefile'], 'text, json'],

@@ -11,13 +11,14 @@ import type { CommandContext } from '../command.js';
 import { readCorefileSource } from '../corefile-source.js';
 import { usingCorefile } from '../errors.js';
 import type { CliIo } from '../io.js';
-import { clusterDomain, release, text } from '../options.js';
+import { clusterDomain, flag, release, text } from '../options.js';
 import { OVERLAY_OPTIONS, overlayArgs, readOverlaySource } from '../overlay-source.js';
 import type { OverlayArgs } from '../overlay-source.js';
 import { INPUT_LIMITS, readSource } from '../read-source.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 
 export const LINT_HELP = `Usage: kube-dns-to-coredns lint [--coredns VERSION] [--plugin-cfg FILE | --plugins LIST] [-o text|json] [FILE|-]
+       kube-dns-to-coredns lint --batch [--coredns VERSION] [--plugin-cfg FILE | --plugins LIST] [FILE|-]
        kube-dns-to-coredns lint --platform aks|k3s|k3s-legacy | --base FILE [--cluster-domain DOMAIN]
                                 [--coredns VERSION] [-o text|json] [--coredns-custom] CUSTOM
 
@@ -54,6 +55,12 @@ Options:
   --cluster-domain DOMAIN
                        the cluster domain filled into the platform's base (cluster.local)
   -o, --output FORMAT  text (default) or json: {file, coredns, ok, diagnostics}
+  --batch              FILE (or standard input) holds one Corefile per line, as JSON:
+                       {"id", "corefile", "coredns"} and optionally "plugins" (a list of
+                       directive names; the options above are the defaults of lines without
+                       them); one JSON result line per input line, in order: {id, coredns,
+                       ok, diagnostics} or {id, ok: false, stage, error}; a summary on
+                       stderr; exit 0
   -q, --quiet          warnings and errors only: no infos, notes or summaries
   --verbose            each diagnostic followed by its code's hint
   --out FILE           write the output to FILE, only on success (see the main --help)
@@ -80,6 +87,7 @@ const options = {
   plugins: text(),
   ...OVERLAY_OPTIONS,
   'cluster-domain': clusterDomain(),
+  batch: flag(),
 } as const;
 
 /**
@@ -99,6 +107,13 @@ export const lintCommand = defineCommand({
 async function runLint(context: CommandContext<typeof options, 'text' | 'json'>): Promise<number> {
   const { io, options: values, report } = context;
   const plugins = await customBuildPlugins(pluginsArg(values['plugin-cfg'], values.plugins), io);
+  if (values.batch) {
+    const misplaced = ['output', 'platform', 'base', 'coredns-custom', 'cluster-domain'].find((option) => context.given.has(option));
+    if (misplaced !== undefined) throw new UsageError(`lint: --batch writes one JSON result line per Corefile; it takes no --${misplaced}`);
+    // Loaded only for a batch: a single lint does not pay for the batch loop.
+    const { runLintBatch } = await import('../corefile-batch.js');
+    return runLintBatch(context.positionals[0], io, { coredns: values.coredns ?? NEWEST_COREDNS_VERSION, plugins });
+  }
   const overlay = overlayArgs('lint', values, values['cluster-domain']);
   if (overlay === undefined && values['cluster-domain'] !== undefined) throw new UsageError('lint: --cluster-domain fills in the base of --platform; without it, the Corefile says its own domain');
   if (overlay !== undefined) {

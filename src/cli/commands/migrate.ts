@@ -14,6 +14,7 @@ import { checkedText, flag, release } from '../options.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 
 export const MIGRATE_HELP = `Usage: kube-dns-to-coredns migrate --from VERSION --to VERSION [options] [FILE|-]
+       kube-dns-to-coredns migrate --batch [--from VERSION] [--to VERSION] [options] [FILE|-]
        kube-dns-to-coredns migrate --kubeadm-default-for KUBERNETES [FILE|-]
 
 Rewrite a CoreDNS Corefile written for one CoreDNS release for another, up or down:
@@ -38,6 +39,12 @@ Options:
   --drop-federations      remove federation for releases without it (${FEDERATION_REMOVED_IN}+) instead of
                           refusing
   --no-new-defaults       do not add loop, ready, lameduck 5s, max_concurrent 1000
+  --batch                 FILE (or standard input) holds one Corefile per line, as JSON:
+                          {"id", "corefile", "from", "to"} and optionally "deprecations",
+                          "dropFederations", "newDefaults" (the options above are the
+                          defaults of lines without them); one JSON result line per input
+                          line, in order: {id, ok, changed, from, to, corefile, notices} or
+                          {id, ok: false, stage, error}; a summary on stderr; exit 0
   --check                 print nothing but the notices; exit 1 when the Corefile would
                           change (like fmt --check)
   --kubeadm-default-for KUBERNETES
@@ -80,6 +87,7 @@ const options = {
   'no-new-defaults': flag(),
   check: flag(),
   'kubeadm-default-for': checkedText(kubeadmProfileFor),
+  batch: flag(),
 } as const;
 
 /** The migration's own options, which `--kubeadm-default-for` does not take. */
@@ -104,6 +112,19 @@ export const migrateCommand = defineCommand({
 
 async function runMigrate(context: MigrateContext): Promise<number> {
   const { io, options: values, report } = context;
+  if (values.batch) {
+    const misplaced = ['check', 'kubeadm-default-for', 'output'].find((option) => context.given.has(option));
+    if (misplaced !== undefined) throw new UsageError(`migrate: --batch writes one JSON result line per Corefile; it takes no --${misplaced}`);
+    // Loaded only for a batch: a single migration does not pay for the batch loop.
+    const { runMigrateBatch } = await import('../corefile-batch.js');
+    return runMigrateBatch(context.positionals[0], io, {
+      from: values.from,
+      to: values.to,
+      deprecations: values.deprecations,
+      dropFederations: values['drop-federations'],
+      newDefaults: !values['no-new-defaults'],
+    });
+  }
   const kubernetes = values['kubeadm-default-for'];
   if (kubernetes !== undefined) {
     const ignored = MIGRATION_OPTIONS.filter((option) => context.given.has(option)).map((option) => `--${option}`);

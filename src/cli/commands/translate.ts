@@ -1,3 +1,4 @@
+import { repair } from '../repair-option.js';
 import { defineCommand } from '../command.js';
 import type { CommandContext, OptionValues } from '../command.js';
 import { MAIN_HELP } from '../help.js';
@@ -12,7 +13,7 @@ import type { TranslateArguments } from '../translate/arguments.js';
  */
 
 /** Options of the default translator that `--kubeadm` and `--node-local-dns` do not take. */
-const DEFAULT_MODE_ONLY = ['coredns', 'output', 'drop-federations', 'force', 'kube-dns-version', 'cluster-dns-ip', 'merge', 'kube-dns-deployment', 'kube-dns-service', 'platform'] as const;
+const DEFAULT_MODE_ONLY = ['coredns', 'output', 'drop-federations', 'force', 'kube-dns-version', 'cluster-dns-ip', 'merge', 'kube-dns-deployment', 'kube-dns-service', 'platform', 'image', 'repair'] as const;
 /** Options of `--node-local-dns` only. */
 const NODE_LOCAL_ONLY = ['local-ip', 'upstream-ip', 'node-local-dns-base', 'port'] as const;
 
@@ -34,19 +35,21 @@ const options = {
   'cluster-dns-ip': text(),
   'kube-dns-deployment': text(),
   'kube-dns-service': text(),
+  repair: repair(),
   name: text(),
   batch: flag(),
   platform: stringOption((value, site) => optionValue(site.command, site.option, value, platformBase)),
+  image: text(),
 } as const;
 
-type TranslateContext = CommandContext<typeof options, 'corefile' | 'configmap' | 'json' | 'coredns-custom' | 'eks-addon' | 'helm-values'>;
+type TranslateContext = CommandContext<typeof options, 'corefile' | 'configmap' | 'json' | 'coredns-custom' | 'eks-addon' | 'helm-values' | 'install'>;
 
 export const translateCommand = defineCommand({
   name: '',
   help: MAIN_HELP,
   options,
   positionals: { name: 'FILE', max: 1 },
-  outputs: { kinds: ['corefile', 'configmap', 'json', 'coredns-custom', 'eks-addon', 'helm-values'] },
+  outputs: { kinds: ['corefile', 'configmap', 'json', 'coredns-custom', 'eks-addon', 'helm-values', 'install'] },
   misplaced: [
     { with: 'dns-domain', options: ['cluster-domain'], message: () => '--cluster-domain and --dns-domain are the same option; give one' },
     { with: 'kubeadm', options: DEFAULT_MODE_ONLY, message: (option) => `--${option} belongs to the default translator; --kubeadm reproduces kubeadm exactly` },
@@ -54,6 +57,8 @@ export const translateCommand = defineCommand({
     { with: 'node-local-dns', options: ['kubeadm'], message: () => '--kubeadm and --node-local-dns are two profiles; give one' },
     { with: 'node-local-dns', options: [...DEFAULT_MODE_ONLY, 'batch', 'name'], message: (option) => `--${option} does not go with --node-local-dns, which reproduces node-cache exactly` },
   ],
+  // A batch's results are written to --out FILE as they come: a fleet's output is never held whole.
+  streamsOutput: (values) => values.batch,
   run: runTranslate,
 });
 
@@ -101,6 +106,8 @@ function translateArguments(values: OptionValues<typeof options>, file: string |
     clusterDnsIp: values['cluster-dns-ip'],
     deploymentFile: values['kube-dns-deployment'],
     serviceFile: values['kube-dns-service'],
+    repair: values.repair,
     platform: values.platform,
+    image: values.image,
   };
 }
