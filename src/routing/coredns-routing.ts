@@ -244,7 +244,7 @@ interface PrepareContext {
 }
 
 function prepareBlock(block: ServerBlock, expanded: ExpandedServerBlock | undefined, blockZones: readonly string[], context: PrepareContext): PreparedBlock {
-  const label = `"${block.keys.join(' ')}"`;
+  const label = routingLabel(block.keys);
   // The default block (no server block written) has no expansion: its directives are its own.
   const directives = expanded === undefined ? block.directives : expanded.directives.map((entry) => entry.directive);
   for (const skipped of expanded?.unexpanded ?? []) context.notes.push(`block ${label}: 'import ${skipped.pattern}' (a file or glob) is not modelled`);
@@ -294,6 +294,19 @@ function prepareBlock(block: ServerBlock, expanded: ExpandedServerBlock | undefi
   }
   steps.sort((a, b) => a.order - b.order || a.sequence - b.sequence);
   return { label, empty: directives.length === 0, steps };
+}
+
+/** Keys a block's label lists; the rest are counted. */
+const LABEL_KEYS = 3;
+
+/**
+ * `"a.example b.example"`: the block as routes and notes name it. Every route through the block
+ * repeats it, so a block with thousands of keys is named by its first few and a count (its full
+ * key list made each description as long as the block, and `check` quadratic in its keys).
+ */
+function routingLabel(keys: readonly string[]): string {
+  if (keys.length <= LABEL_KEYS) return `"${keys.join(' ')}"`;
+  return `"${keys.slice(0, LABEL_KEYS).join(' ')} …" (${keys.length.toLocaleString('en')} keys)`;
 }
 
 /** Zones written as plugin arguments (names or CIDRs), in the models' form; unreadable ones noted. */
