@@ -11,7 +11,7 @@ import { parseGoIP } from '../dns/go-net.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { formatAt } from '../util/source-position.js';
 import type { SourcePosition } from '../util/source-position.js';
-import { readContainerArgv } from './container-args.js';
+import { MAX_ARG_STRLEN, readContainerArgv } from './container-args.js';
 import type { ContainerArgv } from './container-args.js';
 import { parseDnsmasqArgs } from './dnsmasq-options.js';
 import type { DnsmasqSettings } from './dnsmasq-options.js';
@@ -304,6 +304,16 @@ function readDeployment(workload: WorkloadObject, diagnostics: Diagnostic[]): Ku
       ...(container.args === undefined ? {} : { args: container.args }),
       env: container.env,
     });
+    const [tooLong] = argv.tooLong;
+    if (tooLong !== undefined) {
+      const item = tooLong.field === 'env' ? `env[${tooLong.index}] (${container.env[tooLong.index]?.name ?? ''})` : `${tooLong.field}[${tooLong.index}]`;
+      const position = tooLong.field === 'env' ? workload.source.position : (container.positions[tooLong.field][tooLong.index] ?? workload.source.position);
+      throw new KubernetesObjectInputError(
+        'argument-too-long',
+        `container ${container.name}: ${item} is longer than ${MAX_ARG_STRLEN / 1024} KiB once its $(NAME) references are expanded; Linux starts no program with an argument or environment string that long (execve: E2BIG), so this container never ran`,
+        { filename: workload.source.filename, position },
+      );
+    }
     for (const reference of argv.unresolved) {
       diagnostics.push(
         diagnostic('container-args-unresolved', {

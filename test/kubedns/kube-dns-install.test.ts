@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigMapInputError } from '../../src/configmap/config-map-data.js';
+import { KubernetesObjectInputError } from '../../src/configmap/read-kubernetes-objects.js';
 import { formatDiagnostic } from '../../src/diagnostics/diagnostic.js';
 import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
 import { configMapYaml, deploymentYaml, serviceYaml, STOCK_DNSMASQ_ARGS } from '../support/kube-dns-manifests.js';
+import { thrown } from '../support/thrown.js';
 
 describe('readKubeDnsInstall', () => {
   it('reads the three objects from separate texts, each container as its program reads it', () => {
@@ -146,5 +148,16 @@ describe('readKubeDnsInstall', () => {
     const install = readKubeDnsInstall([{ text: `${elsewhere}---\n${deploymentYaml()}`, filename: 'all.yaml' }]);
     expect(install.deployment?.namespace).toBe('kube-system');
     expect(install.diagnostics.map(formatDiagnostic)).toEqual(['info unused-object all.yaml:1:1: Deployment dns-test/kube-dns is not the kube-dns workload (that is kube-system/kube-dns); not read']);
+  });
+});
+
+describe('a container whose $(NAME) references expand past what Linux passes to a program', () => {
+  it('is refused with argument-too-long, quickly, whatever the doubling asks for', () => {
+    const env = Array.from({ length: 100 }, (_, index) => `        - name: V${index + 1}\n          value: "$(V${index})$(V${index})"\n`).join('');
+    const text = `kind: Deployment\nmetadata:\n  name: kube-dns\n  namespace: kube-system\nspec:\n  template:\n    spec:\n      containers:\n      - name: kubedns\n        args:\n        - --domain=cluster.local.\n        - --v=$(V100)\n        env:\n        - name: V0\n          value: "ab"\n${env}`;
+    const error = thrown(() => readKubeDnsInstall([{ text, filename: 'kube-dns.yaml' }]));
+    expect(error).toBeInstanceOf(KubernetesObjectInputError);
+    expect(error).toMatchObject({ code: 'argument-too-long', category: 'input' });
+    expect((error as Error).message).toMatch(/^kube-dns\.yaml:1:1: container kubedns: env\[16\] \(V16\) is longer than 128 KiB .*E2BIG/);
   });
 });
