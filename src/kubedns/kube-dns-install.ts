@@ -23,6 +23,7 @@ import { readKubeDnsConfigMap } from './read-kube-dns-configmap.js';
 import type { KubeDnsConfigMapDocument } from './read-kube-dns-configmap.js';
 import { parseSidecarArgs } from './sidecar-args.js';
 import type { SidecarArgs } from './sidecar-args.js';
+import { pushAll } from '../util/lists.js';
 
 /** One input text and the name error messages give it. */
 export interface KubeDnsInstallSource {
@@ -122,8 +123,8 @@ export function readKubeDnsInstall(sources: readonly KubeDnsInstallSource[], opt
     if (earlier === undefined) read.push({ text: source.text, filename, objects });
   }
   for (const { objects } of read) {
-    workloads.push(...objects.workloads);
-    services.push(...objects.services);
+    pushAll(workloads, objects.workloads);
+    pushAll(services, objects.services);
     for (const other of objects.others) {
       diagnostics.push(
         unused(
@@ -330,7 +331,7 @@ function readDeployment(workload: WorkloadObject, diagnostics: Diagnostic[]): Ku
       );
     }
     const written = programArguments.map((_, index) => {
-      const argument = writtenArgument(workload, container.name, index);
+      const argument = writtenArgument(container, index);
       const at = argument === undefined ? undefined : positionKey(workload.source.filename, argument.position);
       return argument === undefined || at === undefined ? undefined : { key: at, path: `[container ${container.name}].${argument.field}[${argument.index}]` };
     });
@@ -369,7 +370,8 @@ function reportRefusals(
 ): void {
   // `index` counts the program's arguments (after the nanny's `--` for dnsmasq): the diagnostic points at the item of command or args that holds it.
   const refuse = (container: string, message: string, index?: number) => {
-    const written = index === undefined ? undefined : writtenArgument(workload, container, index);
+    const spec = index === undefined ? undefined : workload.containers.find((entry) => entry.name === container);
+    const written = spec === undefined || index === undefined ? undefined : writtenArgument(spec, index);
     diagnostics.push(
       diagnostic('deployment-program-exits', {
         key: (written === undefined ? undefined : positionKey(workload.source.filename, written.position)) ?? key,
@@ -397,9 +399,8 @@ function reportRefusals(
 }
 
 /** The item of `command` or `args` that holds the program's argument `index` (argv[1 + index]), with its position. */
-function writtenArgument(workload: WorkloadObject, containerName: string, index: number): { field: 'command' | 'args'; index: number; position: SourcePosition | undefined } | undefined {
-  const container = workload.containers.find((entry) => entry.name === containerName);
-  if (container === undefined) return undefined;
+/** Where program argument `index` of `container` is written (the container itself, not looked up by name: once per argument). */
+function writtenArgument(container: WorkloadObject['containers'][number], index: number): { field: 'command' | 'args'; index: number; position: SourcePosition | undefined } | undefined {
   const command = container.command ?? [];
   if (command.length > 0 && index + 1 < command.length) return { field: 'command', index: index + 1, position: container.positions.command[index + 1] };
   const argsIndex = command.length > 0 ? index - (command.length - 1) : index;

@@ -53,7 +53,11 @@ export class LintContext {
     this.build = build;
   }
 
-  report(code: DiagnosticCode, position: SourcePosition, path: string, message: string, extra: { severity?: Severity; hint?: string } = {}): void {
+  /**
+   * Adds a finding. `message` may be a function: it is called only when the finding is listed
+   * (past {@link FINDINGS_LISTED_PER_CODE} of its code, findings are only counted).
+   */
+  report(code: DiagnosticCode, position: SourcePosition, path: string, message: string | (() => string), extra: { severity?: Severity; hint?: string } = {}): void {
     const severity = extra.severity ?? DIAGNOSTIC_CODES[code].severity;
     const seen = this.#perCode.get(code);
     if (seen === undefined) this.#perCode.set(code, { count: 1, worst: severity });
@@ -62,7 +66,7 @@ export class LintContext {
       if (SEVERITY_RANK[severity] > SEVERITY_RANK[seen.worst]) seen.worst = severity;
       if (seen.count > FINDINGS_LISTED_PER_CODE) return;
     }
-    this.#diagnostics.push(diagnostic(code, { key: 'Corefile', path, position, message, ...extra }));
+    this.#diagnostics.push(diagnostic(code, { key: 'Corefile', path, position, message: typeof message === 'string' ? message : message(), ...extra }));
   }
 
   /** `compute()` once per `key` for this lint: a message that costs work (suggestions) and repeats. */

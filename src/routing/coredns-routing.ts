@@ -11,6 +11,7 @@ import { firstReleaseWith } from '../coredns/features.js';
 import { REFUSED, RESOLV_CONF_MEMBER, SERVFAIL, serversDestination, socketAddress } from './destination.js';
 import type { RouteDestination, Route } from './destination.js';
 import { canonicalName, displayName, fromFullyQualified, isInZone, labelsAbove, ZoneTable } from '../dns/names.js';
+import { pushAll } from '../util/lists.js';
 
 /** The first release that lower-cases server-block zones, whose matching the model follows. */
 const ZONE_KEYS_LOWERCASED_FROM = firstReleaseWith((features) => features.serverBlockZonesLowercased) ?? '?';
@@ -168,7 +169,7 @@ export function coreDnsRouting(corefile: string | Corefile, options: CoreDnsRout
         continue;
       }
       const zones = address.zones.map(fromFullyQualified);
-      all.push(...zones);
+      pushAll(all, zones);
       if (address.transport !== 'dns' || address.port !== port) {
         otherPorts += 1;
         continue;
@@ -314,7 +315,7 @@ function pluginZones(args: readonly string[], label: string, plugin: string, con
   const zones: string[] = [];
   for (const arg of args) {
     try {
-      zones.push(...parseServerKey(arg).zones.map(fromFullyQualified));
+      pushAll(zones, parseServerKey(arg).zones.map(fromFullyQualified));
     } catch (error) {
       if (!(error instanceof ServerKeyError)) throw error;
       context.notes.push(`block ${label}: ${plugin} zone '${arg}' is not a zone CoreDNS reads (${error.message})`);

@@ -14,6 +14,7 @@ import type { FlagSetting } from '../kubedns/go-flags.js';
 import type { KubeDnsDeployment } from '../kubedns/kube-dns-install.js';
 import { KUBE_DNS_RULE_TIMELINES, kubeDnsRules } from '../kubedns/kube-dns-versions.js';
 import { firstReleaseWhere } from '../util/release-profile.js';
+import { pushAll } from '../util/lists.js';
 
 /** The first kube-dns release whose stock manifest runs dnsmasq with --no-negcache. */
 const STOCK_NO_NEGCACHE_FROM = firstReleaseWhere(KUBE_DNS_RULE_TIMELINES.stockManifestNoNegcache, (value) => value) ?? '?';
@@ -278,7 +279,7 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
     // Whether a template block answers them depends on the stub domains of the ConfigMap too: the translation says so (planTemplates).
     for (const zone of translated) addresses.push({ zone, address: entry.address, text });
   }
-  addresses.push(...localOnly);
+  pushAll(addresses, localOnly);
   if (dnsmasq.domainNeeded) push('deployment-flag-not-translated', name, as('domain-needed', '--domain-needed'), 'dnsmasq never forwarded names without a dot; CoreDNS forwards them');
   if (dnsmasq.port !== undefined) push('deployment-flag', name, as('port', `--port=${dnsmasq.port}`), 'the port dnsmasq listened on inside the Pod; the Service maps clients to it');
   for (const option of dnsmasq.otherOptions) reportOtherOption(option, name, push);

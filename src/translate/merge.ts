@@ -7,6 +7,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { printBuiltCorefile } from './self-check.js';
 import type { TranslationResult } from './translate.js';
+import { pushAll } from '../util/lists.js';
 
 /**
  * Merging a translation into an existing CoreDNS Corefile: the translated stub blocks and the
@@ -47,7 +48,7 @@ function servedZones(block: ServerBlock): string[] | undefined {
     try {
       const address = parseServerKey(key);
       if (address.transport !== 'dns') return undefined;
-      zones.push(...address.zones.map((zone) => `${zone}:${address.port ?? ''}`));
+      pushAll(zones, address.zones.map((zone) => `${zone}:${address.port ?? ''}`));
     } catch {
       return undefined;
     }

@@ -23,6 +23,7 @@ import { HEALTH_DEFAULT_ADDRESS } from '../coredns/listen-addresses.js';
 import type { KubeDnsInstall } from '../kubedns/kube-dns-install.js';
 import { planDeployment, stockDeploymentPlan } from './deployment-flags.js';
 import type { DeploymentPlan, DeploymentServer } from './deployment-flags.js';
+import { pushAll } from '../util/lists.js';
 
 /**
  * The default translator: kube-dns semantics in, a Corefile the target CoreDNS accepts out, every
@@ -205,7 +206,7 @@ function translateWithPlan(data: ConfigMapData | null, options: TranslateOptions
       }),
     );
   }
-  diagnostics.push(...plan.diagnostics);
+  pushAll(diagnostics, plan.diagnostics);
   const context: Context = { features, clusterDomain, clusterDnsIp: options.clusterDnsIp, diagnostics, plan };
   const planned = planStubs(withDeploymentStubs(reading.config, plan), context);
   const upstreams = planUpstreams(withDeploymentUpstreams(reading.config.upstreamNameservers, plan), reading.config.listedUpstreamNameservers, context);
