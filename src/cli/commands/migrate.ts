@@ -12,6 +12,7 @@ import { optionValue, usingCorefile } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { ExitCode, UsageError } from '../usage-error.js';
+import { writePrettyJson } from '../../util/pretty-json.js';
 
 export const MIGRATE_HELP = `Usage: kube-dns-to-coredns migrate --from VERSION --to VERSION [options] [FILE|-]
        kube-dns-to-coredns migrate --kubeadm-default-for KUBERNETES [FILE|-]
@@ -124,9 +125,9 @@ export async function runMigrate(args: readonly string[], io: CliIo): Promise<nu
   const notices = [...result.notices.filter((notice) => notice.position === undefined), ...keyNotices, ...result.notices.filter((notice) => notice.position !== undefined)];
   if (parsed.output === 'json') {
     const { ok, changed } = result;
-    io.stdout.write(
-      `${JSON.stringify({ file: source.name, from: result.from, to: result.to, ok, changed, ...(parsed.check || !ok ? {} : { corefile: result.corefile }), notices }, null, 2)}\n`,
-    );
+    // Written in chunks: a 16 MiB Corefile with a notice per line makes more JSON than one string holds.
+    writePrettyJson({ file: source.name, from: result.from, to: result.to, ok, changed, ...(parsed.check || !ok ? {} : { corefile: result.corefile }), notices }, (chunk) => io.stdout.write(chunk));
+    io.stdout.write('\n');
   } else {
     for (const notice of notices) io.stderr.write(`${formatDiagnostic(notice)}\n`);
     if (parsed.check) {
