@@ -63,7 +63,7 @@ const allowedFloors: Record<string, readonly string[]> = {
   kubedns: ['dns', 'configmap', 'diagnostics', 'errors', 'util'],
   kubeadm: ['kubedns', 'dns', 'corefile', 'configmap', 'errors', 'util'],
   lint: ['coredns', 'dns', 'corefile', 'diagnostics', 'errors', 'util'],
-  translate: ['coredns', 'dns', 'corefile', 'kubedns', 'configmap', 'diagnostics', 'errors', 'util'],
+  translate: ['lint', 'coredns', 'dns', 'corefile', 'kubedns', 'configmap', 'diagnostics', 'errors', 'util'],
   routing: ['coredns', 'dns', 'corefile', 'kubedns', 'configmap', 'translate', 'diagnostics', 'errors', 'util'],
   migrate: ['lint', 'kubeadm', 'coredns', 'dns', 'corefile', 'diagnostics', 'errors', 'util'],
   nodelocal: ['routing', 'lint', 'kubedns', 'dns', 'corefile', 'configmap', 'coredns', 'diagnostics', 'errors', 'util'],

@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatDiagnostic } from '../../src/diagnostics/diagnostic.js';
-import { TranslateOptionsError, translateKubeDns } from '../../src/translate/translate.js';
+import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
+import { TranslateOptionsError, translateKubeDns, translateKubeDnsInstall } from '../../src/translate/translate.js';
 import type { TranslateOptions } from '../../src/translate/translate.js';
 
 /** The assumption every translation without a Deployment states (tested on its own below), left out of the lists compared here. */
@@ -279,5 +282,15 @@ describe('translateKubeDns', () => {
     expect(() => translateKubeDns({}, { clusterDomain: 'Bad Domain' })).toThrow(TranslateOptionsError);
     expect(() => translateKubeDns({}, { clusterDnsIp: 'x' })).toThrow(TranslateOptionsError);
     expect(() => translateKubeDns({}, { coredns: '1.8' })).toThrow(/1\.8\.0/);
+  });
+});
+
+describe('what lint says the target refuses, the translation refuses', () => {
+  it('refuses a --dns-forward-max larger than max_concurrent reads (it became max_concurrent 1e+23, exit 0)', () => {
+    const text = readFileSync(join(import.meta.dirname, '../../golden/translate/codes/translation-target-refuses.yaml'), 'utf8');
+    const result = translateKubeDnsInstall(readKubeDnsInstall([{ text, filename: 'kube-dns.yaml' }]), { coredns: '1.14.7' });
+    expect(result.ok).toBe(false);
+    expect(result.diagnostics.filter((entry) => entry.severity === 'error').map((entry) => entry.code)).toEqual(['translation-target-refuses']);
+    expect(result.diagnostics.find((entry) => entry.code === 'translation-target-refuses')?.message).toContain("lint argument-invalid at [.:53] forward > max_concurrent): option 'max_concurrent' of forward: '1e+23' is not an integer");
   });
 });
