@@ -1,9 +1,42 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The test files that are not part of the everyday suite (`npm run test:unit`): those that need the
+ * build (dist/, the CLI bundle, the packed tarball), run real programs (CoreDNS, dnsmasq, Chromium,
+ * npm, tsc, knip) or push inputs to the package's size limits. `npm test` runs them too, after the
+ * build. Each was measured (docs/performance.md, "The test suite"); a new file this slow belongs
+ * here.
+ */
+const INTEGRATION_TESTS = [
+  // The build and the package: dist/, the bundle, the tarball, the API reports, unused code.
+  'test/package/**/*.test.ts',
+  'test/architecture/unused-code.test.ts',
+  'test/cli/batch.test.ts',
+  'test/cli/bin.test.ts',
+  'test/cli/deep-corefile.test.ts',
+  'test/cli/hostile-input.test.ts',
+  'test/cli/output-file.test.ts',
+  // Real programs: CoreDNS, dnsmasq, Chromium, the TypeScript compiler, a bundler.
+  'test/**/real-coredns.test.ts',
+  'test/routing/dnsmasq*.test.ts',
+  'test/routing/docs.test.ts',
+  'test/playground/**/*.test.ts',
+  'test/types/results.test.ts',
+  'test/kubeadm/oracle.test.ts',
+  // Inputs at the size limits (`*.stress.test.ts`: the large cases of a unit's tests), and the laws
+  // with the most runs.
+  'test/**/*.stress.test.ts',
+  'test/corefile/deep-nesting.test.ts',
+  'test/corefile/laws.test.ts',
+  'test/corefile/shortcuts.property.test.ts',
+  'test/kubedns/shortcuts.property.test.ts',
+  'test/kubeadm/unrequested-content.test.ts',
+  'test/kubeadm/yaml-v2/decode-manifest.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     // Vitest's default on this 2-core machine is one worker (cores − 1), which runs the files one
     // after another. Several files mostly wait on real programs (CoreDNS, dnsmasq, Chromium,
@@ -13,5 +46,11 @@ export default defineConfig({
     // files, re-importing cost more than the tests (suite 124 s → 80 s wall on this machine). The
     // core is pure and the few spies restore themselves, so no state crosses files.
     isolate: false,
+    // `npm test` runs both projects (CI and the README keep that one command); `npm run test:unit`
+    // runs the everyday one alone, without a build.
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: INTEGRATION_TESTS } },
+      { extends: true, test: { name: 'integration', include: INTEGRATION_TESTS } },
+    ],
   },
 });

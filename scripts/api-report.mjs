@@ -1,13 +1,13 @@
-// The API report of the package entry point, checked in under api/ so that every change to the
-// public API is a reviewed diff:
+// The API reports of the package's entry points (package.json `exports`: the main entry and the
+// subpaths ./corefile, ./routing, ./releases), checked in under api/ so that every change to the
+// public API is a reviewed diff. Per entry:
 //
-// - api/kube-dns-to-coredns.api.md: api-extractor's report of every declaration dist/index.d.ts
-//   exports (configured by api/api-extractor.json; a type that an exported signature uses but the
-//   entry point does not export is an error, ae-forgotten-export);
-// - api/kube-dns-to-coredns.runtime.txt: the names dist/index.js exports at run time, with their
-//   `typeof`.
+// - api/<report>.api.md: api-extractor's report of every declaration the entry's .d.ts exports
+//   (configured by api/api-extractor.json; a type that an exported signature uses but the entry
+//   does not export is an error, ae-forgotten-export);
+// - api/<report>.runtime.txt: the names the entry's .js exports at run time, with their `typeof`.
 //
-// `npm run api` builds and rewrites both (`node scripts/api-report.mjs --write` after a build);
+// `npm run api` builds and rewrites them (`node scripts/api-report.mjs --write` after a build);
 // test/package/api-report.test.ts fails when the build no longer matches them.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,19 +18,30 @@ import { Extractor, ExtractorConfig } from '@microsoft/api-extractor';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const configPath = join(root, 'api', 'api-extractor.json');
 
-export const API_REPORT_PATH = join(root, 'api', 'kube-dns-to-coredns.api.md');
-export const RUNTIME_EXPORTS_PATH = join(root, 'api', 'kube-dns-to-coredns.runtime.txt');
+/** The entry points: the name a program imports, the built module, and the name of its reports. */
+export const API_ENTRIES = [
+  { entry: 'kube-dns-to-coredns', module: 'index', report: 'kube-dns-to-coredns' },
+  { entry: 'kube-dns-to-coredns/corefile', module: 'corefile/index', report: 'kube-dns-to-coredns-corefile' },
+  { entry: 'kube-dns-to-coredns/routing', module: 'routing/index', report: 'kube-dns-to-coredns-routing' },
+  { entry: 'kube-dns-to-coredns/releases', module: 'releases', report: 'kube-dns-to-coredns-releases' },
+];
+
+export const apiReportPath = (entry) => join(root, 'api', `${entry.report}.api.md`);
+export const runtimeExportsPath = (entry) => join(root, 'api', `${entry.report}.runtime.txt`);
 
 /**
- * Runs api-extractor on dist/index.d.ts. `write` (a local build) rewrites the checked-in report;
- * otherwise it is only compared. Returns the report the build gives, the messages (ae-* ids and
- * compiler errors) and api-extractor's verdict.
+ * Runs api-extractor on the entry's .d.ts in dist/. `write` (a local build) rewrites the
+ * checked-in report; otherwise it is only compared. Returns the report the build gives, the
+ * messages (ae-* ids and compiler errors) and api-extractor's verdict.
  */
-export function extractApiReport({ write }) {
+export function extractApiReport({ write, entry = API_ENTRIES[0] }) {
   const temp = mkdtempSync(join(tmpdir(), 'kube-dns-to-coredns-api-'));
   try {
     const configObject = ExtractorConfig.loadFile(configPath);
-    configObject.apiReport = { ...configObject.apiReport, reportTempFolder: temp };
+    const dts = `<projectFolder>/dist/${entry.module}.d.ts`;
+    configObject.mainEntryPointFilePath = dts;
+    configObject.compiler = { ...configObject.compiler, overrideTsconfig: { ...configObject.compiler.overrideTsconfig, files: [`../dist/${entry.module}.d.ts`] } };
+    configObject.apiReport = { ...configObject.apiReport, reportTempFolder: temp, reportFileName: `${entry.report}.api.md` };
     const config = ExtractorConfig.prepare({ configObject, configObjectFullPath: configPath, packageJsonFullPath: join(root, 'package.json') });
     const messages = [];
     const result = Extractor.invoke(config, {
@@ -44,21 +55,21 @@ export function extractApiReport({ write }) {
         messages.push({ id: message.messageId, level: message.logLevel, text: message.formatMessageWithLocation(root) });
       },
     });
-    const report = readFileSync(join(temp, 'kube-dns-to-coredns.api.md'), 'utf8');
+    const report = readFileSync(join(temp, `${entry.report}.api.md`), 'utf8');
     return { report, messages, changed: result.apiReportChanged, errors: result.errorCount, warnings: result.warningCount };
   } finally {
     rmSync(temp, { recursive: true, force: true });
   }
 }
 
-/** The run-time exports of dist/index.js, one `name typeof` line each, sorted by name. */
-export async function runtimeExportsReport() {
-  const library = await import(pathToFileURL(join(root, 'dist', 'index.js')).href);
+/** The run-time exports of the entry's module in dist/, one `name typeof` line each, sorted by name. */
+export async function runtimeExportsReport(entry = API_ENTRIES[0]) {
+  const library = await import(pathToFileURL(join(root, 'dist', `${entry.module}.js`)).href);
   const lines = Object.keys(library)
     .sort()
     .map((name) => `${name} ${typeof library[name]}`);
   return [
-    '# The run-time exports of kube-dns-to-coredns (dist/index.js): name and typeof.',
+    `# The run-time exports of ${entry.entry} (dist/${entry.module}.js): name and typeof.`,
     '# Generated by `npm run api`; test/package/api-report.test.ts compares it with the build.',
     ...lines,
     '',
@@ -67,12 +78,15 @@ export async function runtimeExportsReport() {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const write = process.argv.includes('--write');
-  const { messages, changed, errors } = extractApiReport({ write });
-  for (const message of messages) console.error(`${message.level}: ${message.text}`);
-  const runtime = await runtimeExportsReport();
-  const runtimeChanged = !existsSync(RUNTIME_EXPORTS_PATH) || readFileSync(RUNTIME_EXPORTS_PATH, 'utf8') !== runtime;
-  if (write && runtimeChanged) writeFileSync(RUNTIME_EXPORTS_PATH, runtime);
-  if (changed) console.error(write ? `updated ${API_REPORT_PATH}` : `${API_REPORT_PATH} differs from the build: run npm run api`);
-  if (runtimeChanged) console.error(write ? `updated ${RUNTIME_EXPORTS_PATH}` : `${RUNTIME_EXPORTS_PATH} differs from the build: run npm run api`);
-  if (errors > 0 || (!write && (changed || runtimeChanged))) process.exitCode = 1;
+  for (const entry of API_ENTRIES) {
+    const { messages, changed, errors } = extractApiReport({ write, entry });
+    for (const message of messages) console.error(`${message.level}: ${message.text}`);
+    const runtime = await runtimeExportsReport(entry);
+    const runtimePath = runtimeExportsPath(entry);
+    const runtimeChanged = !existsSync(runtimePath) || readFileSync(runtimePath, 'utf8') !== runtime;
+    if (write && runtimeChanged) writeFileSync(runtimePath, runtime);
+    if (changed) console.error(write ? `updated ${apiReportPath(entry)}` : `${apiReportPath(entry)} differs from the build: run npm run api`);
+    if (runtimeChanged) console.error(write ? `updated ${runtimePath}` : `${runtimePath} differs from the build: run npm run api`);
+    if (errors > 0 || (!write && (changed || runtimeChanged))) process.exitCode = 1;
+  }
 }

@@ -1,16 +1,22 @@
 /**
  * kube-dns-to-coredns: turn a kube-dns ConfigMap into a CoreDNS Corefile.
  *
- * The public API, grouped by pipeline stage and listed name by name: every name here is documented
- * in docs/ (docs/library.md lists them all), and every type an exported signature uses is exported
- * too. api/kube-dns-to-coredns.api.md records the whole surface; test/package/api-report.test.ts
- * fails when it changes without `npm run api`. Everything here is pure (no Node APIs), so it runs
- * in browsers and bundlers as well as in Node.
+ * The main entry: the operations (read, translate, lint, migrate, check, explain, node-local-dns)
+ * and every error class. Three subpaths sit beside it: `kube-dns-to-coredns/corefile` (the Corefile
+ * model, src/corefile/index.ts), `kube-dns-to-coredns/routing` (the routing models,
+ * src/routing/index.ts) and `kube-dns-to-coredns/releases` (release facts of CoreDNS, kube-dns,
+ * kubeadm and node-cache, src/releases.ts). Every name is documented in docs/library.md, and every
+ * type an exported signature uses is exported too. api/ records one report per entry;
+ * test/package/api-report.test.ts fails when one changes without `npm run api`. Everything here is
+ * pure (no Node APIs), so it runs in browsers and bundlers as well as in Node.
  */
 
 // The base class of every error the package throws: `code`, `category`, `reason`, `position`.
 export { KubeDnsToCoreDnsError } from './errors/kube-dns-to-coredns-error.js';
 export type { ErrorCategory, ErrorLocation, KubeDnsToCoreDnsErrorOptions } from './errors/kube-dns-to-coredns-error.js';
+// A library call with an argument of the wrong kind (from JavaScript, or parsed JSON).
+export { InvalidArgumentError } from './errors/arguments.js';
+export type { InvalidArgumentCode } from './errors/arguments.js';
 
 // Reading a ConfigMap (YAML or JSON, as kubectl prints it).
 export { ConfigMapInputError, readConfigMap } from './configmap/read-configmap.js';
@@ -32,7 +38,7 @@ export type {
 export { decodeFederations, decodeStubDomains, decodeUpstreamNameservers } from './kubedns/kube-dns-values.js';
 export { GoJsonError } from './kubedns/go-json.js';
 export type { GoJsonErrorKind, GoJsonResult } from './kubedns/go-json.js';
-export { NEWEST_KUBE_DNS_VERSION, UnsupportedKubeDnsVersionError } from './kubedns/kube-dns-versions.js';
+export { UnsupportedKubeDnsVersionError } from './kubedns/kube-dns-versions.js';
 export type { KubeDnsRules, UnsupportedKubeDnsVersionCode } from './kubedns/kube-dns-versions.js';
 
 // The whole kube-dns install: its Deployment (each container's arguments read as its program
@@ -75,18 +81,19 @@ export { formatDiagnostic } from './diagnostics/diagnostic.js';
 export type { Diagnostic, Severity } from './diagnostics/diagnostic.js';
 
 // The CoreDNS releases: which exist, and what each has.
-export { COREDNS_VERSIONS, NEWEST_COREDNS_VERSION, parseCoreDnsVersion, UnknownCoreDnsVersionError } from './coredns/versions.js';
+export { COREDNS_VERSIONS, UnknownCoreDnsVersionError } from './coredns/versions.js';
 export type { CoreDnsVersion, UnknownCoreDnsVersionReason } from './coredns/versions.js';
-export { resolveCoreDnsRelease, UnresolvedCoreDnsReleaseError } from './coredns/resolve-release.js';
+export { UnresolvedCoreDnsReleaseError } from './coredns/resolve-release.js';
 export type {
   CoreDnsImageReference,
   CoreDnsReleaseMapping,
   CoreDnsReleaseNotice,
+  CoreDnsReleaseInput,
   CoreDnsReleaseNoticeCode,
   CoreDnsReleaseResult,
+  ResolvedCoreDnsRelease,
   UnresolvedCoreDnsReleaseCode,
 } from './coredns/resolve-release.js';
-export { coreDnsOptionAvailability, coreDnsPluginAvailability } from './coredns/availability.js';
 export type { Availability, AvailabilityStatus } from './coredns/availability.js';
 
 // kubeadm's translation, one faithful profile per release (Kubernetes 1.10–1.20).
@@ -95,24 +102,23 @@ export type { KubeadmResult } from './kubeadm/kubeadm-translation.js';
 export { translateKubeadmPieces } from './kubeadm/translate-pieces.js';
 export type { KubeadmPieces, KubeadmPiecesResult, KubeadmRequest, KubeadmStubRequest } from './kubeadm/translate-pieces.js';
 export { renderKubeadmManifest } from './kubeadm/manifest.js';
-export { kubeadmProfileFor, UnsupportedKubernetesVersionError } from './kubeadm/kubernetes-version.js';
+export { UnsupportedKubernetesVersionError } from './kubeadm/kubernetes-version.js';
 export type { UnsupportedKubernetesVersionCode } from './kubeadm/kubernetes-version.js';
-export { KUBEADM_PROFILE_IDS, KUBEADM_PROFILES } from './kubeadm/profiles.js';
+export { KUBEADM_PROFILE_IDS } from './kubeadm/profiles.js';
 export type { KubeadmProfile, KubeadmProfileId, YamlV2Release } from './kubeadm/profiles.js';
 
 // node-cache's (NodeLocal DNSCache) translation, one profile per behaviour change (1.15.6–1.26.7).
-export { NEWEST_NODE_CACHE_RELEASE, OLDEST_NODE_CACHE_RELEASE, nodeCacheProfile, UnsupportedNodeCacheReleaseError } from './nodelocal/node-cache-releases.js';
+export { UnsupportedNodeCacheReleaseError } from './nodelocal/node-cache-releases.js';
 export type { NodeCacheProfile, UnsupportedNodeCacheReleaseCode } from './nodelocal/node-cache-releases.js';
 export { NodeCacheInputError, translateLikeNodeCache } from './nodelocal/translate-like-node-cache.js';
 export type { NodeCacheInput, NodeCacheInputErrorCode, NodeCacheNote, NodeCacheRejection, NodeCacheResult } from './nodelocal/translate-like-node-cache.js';
 // node-local-dns: the bundled template, the pre-flight, and node-local-dns as a routing tier in front of CoreDNS.
-export { NODE_LOCAL_DNS_TEMPLATES, nodeLocalDnsTemplate, nodeLocalDnsTemplateId } from './nodelocal/node-local-dns-template.js';
+export { nodeLocalDnsTemplate } from './nodelocal/node-local-dns-template.js';
 export type { NodeLocalDnsInstall, NodeLocalDnsTemplateId } from './nodelocal/node-local-dns-template.js';
 export { PREFLIGHT_LOCAL_IPS, PREFLIGHT_UPSTREAM_IP, preflightNodeLocalDns } from './nodelocal/preflight.js';
 export type { NodeLocalDnsPreflight, NodeLocalDnsPreflightOptions } from './nodelocal/preflight.js';
 export { checkNodeLocalDnsRouting, explainNodeLocalDns, formatNodeLocalCheck, formatNodeLocalExplanation } from './nodelocal/node-local-check.js';
 export type { NodeLocalCandidate, NodeLocalCheck, NodeLocalCheckInput, NodeLocalDifference, NodeLocalExplainInput, NodeLocalExplanation } from './nodelocal/node-local-check.js';
-export { nodeLocalDnsRouting } from './routing/node-local-routing.js';
 export type { NodeLocalRoute, NodeLocalRouting, NodeLocalRoutingOptions } from './routing/node-local-routing.js';
 export type { PortParser } from './dns/go-net.js';
 
@@ -121,27 +127,7 @@ export { ClusterDataError, detectDnsAddon, kubeadmConfigMapDecision, kubeadmDnsS
 export type { ClusterDataErrorCode, ConfigMapDecision, CoreDnsConfigMapAction, DeploymentLike, DnsAddon } from './kubeadm/cluster-decisions.js';
 
 // The Corefile model: lexer → parser → model → printer, server keys, equality.
-export {
-  classifyToken,
-  comparableCorefile,
-  CorefileError,
-  CorefileExpansionError,
-  CorefilePrintError,
-  corefilesEqual,
-  CorefileSyntaxError,
-  formatCorefile,
-  formatToken,
-  expandSnippets,
-  lexCorefile,
-  MAX_EXPANDED_DIRECTIVES,
-  MAX_SNIPPET_EXPANSIONS,
-  parseCorefile,
-  parseServerKey,
-  printCorefile,
-  serverBlocks,
-  ServerKeyError,
-  zoneAddressKeys,
-} from './corefile/index.js';
+export { CorefileError, CorefileExpansionError, CorefilePrintError, CorefileSyntaxError, ServerKeyError } from './corefile/index.js';
 export type {
   AfterBlock,
   Block,
@@ -182,7 +168,7 @@ export type {
 export type { SourcePosition } from './util/source-position.js';
 
 // Linting a Corefile against a CoreDNS release.
-export { lintCorefile, lintParsedCorefile, loadablePlugins, parsePluginCfg, PluginCfgSyntaxError } from './lint/index.js';
+export { lintCorefile, lintParsedCorefile, PluginCfgSyntaxError } from './lint/index.js';
 export type { LintModelOptions, LintOptions, LintResult, PluginCfgLine, PluginCfgSyntaxErrorCode } from './lint/index.js';
 
 // Migrating a Corefile between CoreDNS releases, and kubeadm's default Corefile per Kubernetes release.
@@ -194,18 +180,10 @@ export { isKubeadmDefaultCorefileFor } from './kubeadm/cluster-decisions.js';
 export {
   assertSameRouting,
   checkRouting,
-  clusterSearchPath,
-  coreDnsRouting,
-  describeDestination,
-  destinationKey,
   explainName,
   formatExplanation,
   formatRoutingCheck,
-  kubeDnsRouting,
-  namesToCheck,
-  resolverCandidates,
   RoutingMismatchError,
-  sameDestination,
 } from './routing/index.js';
 export type {
   AnyOfDestination,

@@ -5,14 +5,10 @@
  *
  * Uses only the package's pure core, so it runs in the browser and in Node alike.
  */
-import {
-  KUBEADM_PROFILES,
-  NEWEST_COREDNS_VERSION,
-  readKubeDnsConfigMap,
-  translateKubeDns,
-  translateLikeKubeadm,
-} from '../../src/index.js';
-import type { ConfigMapData, Diagnostic, KubeadmProfileId } from '../../src/index.js';
+import { readKubeDnsConfigMap, translateKubeDns, translateLikeKubeadm } from '../../src/index.js';
+import type { ConfigMapData, Diagnostic } from '../../src/index.js';
+import { KUBEADM_PROFILES, NEWEST_COREDNS_VERSION } from '../../src/releases.js';
+import type { KubeadmProfileId } from '../../src/releases.js';
 
 export type Mode = 'translator' | 'kubeadm';
 

@@ -3,8 +3,8 @@
  * Plain DOM, no framework; bundled by scripts/build-playground.mjs into one classic script, so the
  * page also works when opened from `file://`.
  */
-import { COREDNS_VERSIONS, KUBEADM_PROFILE_IDS } from '../../src/index.js';
-import type { KubeadmProfileId } from '../../src/index.js';
+import { COREDNS_VERSIONS, KUBEADM_PROFILE_IDS } from '../../src/releases.js';
+import type { KubeadmProfileId } from '../../src/releases.js';
 import { convert, DEFAULT_INPUT, describeProfile } from './convert.js';
 import type { Message, Mode, PlaygroundInput } from './convert.js';
 import { renderRoutingPanel } from './routing-panel.js';

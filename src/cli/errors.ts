@@ -57,20 +57,6 @@ export function batchItemFailure(error: unknown): string | undefined {
   return error instanceof KubeDnsToCoreDnsError && error.category === 'input' ? error.message : undefined;
 }
 
-/**
- * `parse(value)` for the value of a command-line option; an input error of the library (an
- * unknown version) becomes a {@link UsageError} naming the option: `lint: --coredns: message`.
- * Option values are parsed once, here, before any input is read; the typed result is passed on.
- */
-export function optionValue<T>(command: string, option: string, value: string, parse: (value: string) => T): T {
-  try {
-    return parse(value);
-  } catch (error) {
-    if (!(error instanceof KubeDnsToCoreDnsError) || error.category !== 'input') throw error;
-    throw new UsageError(`${command === '' ? '' : `${command}: `}${option}: ${error.message}`);
-  }
-}
-
 /** The source each Corefile error came from, for its position in FILE (set by {@link usingCorefile}). */
 const corefileOrigins = new WeakMap<CorefileError, CorefileSourceText>();
 

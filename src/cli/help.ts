@@ -72,6 +72,8 @@ Both (not --node-local-dns):
   --batch                    read JSON lines {"id", "data", "dnsDomain"} and write one JSON
                              result line per input line (blank ones too), in order, each as
                              soon as it is answered
+  -q, --quiet                warnings and errors only: no infos, notes or summaries
+  --verbose                  each diagnostic followed by its code's hint
   -h, --help                 show this help
   -V, --version              show the version
 

@@ -1,50 +1,51 @@
 import { PACKAGE_VERSION } from '../generated/version.js';
-import { runTranslate } from './commands/translate.js';
+import { closestNames } from '../lint/suggest.js';
+import { runCommand } from './command.js';
+import { translateCommand } from './commands/translate.js';
 import { reportFailure } from './errors.js';
 import type { CliIo } from './io.js';
+import { COMMANDS } from './registry.js';
 import { ExitCode, UsageError } from './usage-error.js';
 
-type Command = (args: readonly string[], io: CliIo) => Promise<number>;
+/** Options of every command that may come before the command's name (`--out FILE lint …`). */
+const LEADING_OPTIONS: Readonly<Record<string, 'flag' | 'value'>> = { '--out': 'value', '-q': 'flag', '--quiet': 'flag', '--verbose': 'flag' };
 
-/** Subcommands, loaded on first use so that each run only pays for the code it needs. */
-const SUBCOMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
-  fmt: async () => (await import('./commands/fmt.js')).runFmt,
-  lint: async () => (await import('./commands/lint.js')).runLint,
-  migrate: async () => (await import('./commands/migrate.js')).runMigrate,
-  check: async () => (await import('./commands/check.js')).runCheck,
-  explain: async () => (await import('./commands/explain.js')).runExplain,
-};
+/** How many leading arguments are options of every command: the command's name comes after them. */
+function leadingOptions(argv: readonly string[]): number {
+  let index = 0;
+  while (index < argv.length) {
+    const argument = argv[index] as string;
+    const kind = LEADING_OPTIONS[argument];
+    if (kind === 'value') index += 2;
+    else if (kind === 'flag' || argument.startsWith('--out=')) index += 1;
+    else break;
+  }
+  return Math.min(index, argv.length);
+}
 
 async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
-  const [first, ...rest] = argv;
+  const first = argv[0];
   if (first === '--version' || first === '-V') {
     io.stdout.write(`${PACKAGE_VERSION}\n`);
     return ExitCode.ok;
   }
-  const loadSubcommand = first === undefined ? undefined : SUBCOMMANDS[first];
-  if (loadSubcommand !== undefined) return (await loadSubcommand())(rest, io);
-  return runTranslate(argv, io);
+  const at = leadingOptions(argv);
+  const word = argv[at];
+  const command = COMMANDS.find((candidate) => candidate.name === word);
+  if (command !== undefined) return runCommand(await command.load(), [...argv.slice(0, at), ...argv.slice(at + 1)], io);
+  if (word !== undefined) refuseMisspeltCommand(word);
+  return runCommand(translateCommand, argv, io);
 }
 
-/** `--out FILE` (or `--out=FILE`, `-` for stdout) works for every command; it is taken out before dispatch. */
-function takeOutOption(argv: readonly string[]): { out: string | undefined; rest: string[] } {
-  const rest: string[] = [];
-  let out: string | undefined;
-  for (let index = 0; index < argv.length; index += 1) {
-    const argument = argv[index] as string;
-    if (argument === '--') {
-      rest.push(...argv.slice(index));
-      break;
-    }
-    if (argument === '--out' || argument.startsWith('--out=')) {
-      if (out !== undefined) throw new UsageError('--out given twice');
-      out = argument === '--out' ? argv[(index += 1)] : argument.slice('--out='.length);
-      if (out === undefined || out === '') throw new UsageError('--out needs a FILE');
-      continue;
-    }
-    rest.push(argument);
-  }
-  return { out, rest };
+/**
+ * A bare word one typo away from a command's name (`chek`) is taken for that command, not for a
+ * FILE to translate: such a file is given by its path (`./chek`).
+ */
+function refuseMisspeltCommand(word: string): void {
+  if (!/^[a-z]+$/.test(word)) return;
+  const [meant] = closestNames(word, COMMANDS.map((command) => command.name));
+  if (meant === undefined) return;
+  throw new UsageError(`unknown command '${word}'; did you mean '${meant}'? (to translate a file of that name, give its path: ./${word}); see --help`);
 }
 
 /**
@@ -54,21 +55,7 @@ function takeOutOption(argv: readonly string[]): { out: string | undefined; rest
  */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   try {
-    const { out, rest: args } = takeOutOption(argv);
-    // `--out -` is standard output, as `-` is standard input for FILE.
-    if (out === undefined || out === '-') return await dispatch(args, io);
-    // --out FILE: collect stdout and write FILE only when the command succeeded, all at once.
-    let collected = '';
-    const status = await dispatch(args, { ...io, stdout: { write: (chunk) => void (collected += chunk), isTTY: false } });
-    if (status === ExitCode.ok) {
-      try {
-        await io.writeOutputFile(out, collected);
-      } catch (error) {
-        // The message names OUT as given, never a temporary file or a link's target.
-        throw new UsageError(`${out}: cannot write: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
-    return status;
+    return await dispatch(argv, io);
   } catch (error) {
     return reportFailure(error, io);
   }

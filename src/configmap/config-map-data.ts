@@ -1,5 +1,6 @@
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import type { ErrorLocation } from '../errors/kube-dns-to-coredns-error.js';
+import { describeValue, isPlainObject } from '../errors/arguments.js';
 
 /**
  * What every translator takes: a ConfigMap's `data`. Kept apart from the YAML reader so that code
@@ -50,12 +51,13 @@ export class ConfigMapInputError extends KubeDnsToCoreDnsError {
  */
 export function assertConfigMapData(data: unknown): asserts data is ConfigMapData | null {
   if (data === null) return;
-  if (typeof data !== 'object' || Array.isArray(data)) {
-    throw new ConfigMapInputError('data-not-mapping', `data must be an object of strings or null, got ${describe(data)}`);
+  // A Map (or another built-in) has no own string keys: it would read as empty, so it is refused.
+  if (!isPlainObject(data)) {
+    throw new ConfigMapInputError('data-not-mapping', `data must be an object of strings or null, got ${describeValue(data)}`);
   }
   for (const [key, value] of Object.entries(data)) {
     if (typeof value !== 'string') {
-      throw new ConfigMapInputError('value-not-string', `data key '${key}' must be a string (ConfigMap data values are text), got ${describe(value)}`);
+      throw new ConfigMapInputError('value-not-string', `data key '${key}' must be a string (ConfigMap data values are text), got ${describeValue(value)}`);
     }
   }
 }

@@ -1,3 +1,4 @@
+import { checkArgument } from '../errors/arguments.js';
 import { CORE_SCHEMA, EVENT_ID, getScalarValue, loadAll, parseEvents, YAMLException } from 'js-yaml';
 import type { Event } from 'js-yaml';
 import { PositionCursor, positionAt } from '../util/source-position.js';
@@ -53,6 +54,8 @@ const MAX_DEPTH = 64;
  * keys whose indentation was lost), or a data value is not a string.
  */
 export function readConfigMap(text: string, options: ReadConfigMapOptions = {}): ConfigMapDocument {
+  checkArgument('readConfigMap', 'text', text, 'string');
+  checkArgument('readConfigMap', 'options', options, 'object?');
   const filename = options.filename ?? '<input>';
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const documents = parseDocuments(source, filename);

@@ -1,5 +1,7 @@
 import { CORE_SCHEMA, dump, load } from 'js-yaml';
 import { ConfigMapInputError, describe as describeValue } from './config-map-data.js';
+import { isDns1123Label, isDns1123Subdomain } from '../dns/go-net.js';
+import { checkArgument, checkOptions, InvalidArgumentError } from '../errors/arguments.js';
 
 /** `kube-system/coredns`, the ConfigMap the CoreDNS Deployment of Kubernetes mounts. */
 const COREDNS_CONFIGMAP = { name: 'coredns', namespace: 'kube-system' } as const;
@@ -11,12 +13,17 @@ const COREDNS_CONFIGMAP = { name: 'coredns', namespace: 'kube-system' } as const
  * result is checked to load back to exactly `corefile`.
  */
 export function renderCoreDnsConfigMap(corefile: string, metadata: { name: string; namespace: string } = COREDNS_CONFIGMAP): string {
+  checkArgument('renderCoreDnsConfigMap', 'corefile', corefile, 'string');
+  checkOptions('renderCoreDnsConfigMap', 'metadata', metadata, { name: 'string', namespace: 'string' });
+  // Pasted into the YAML as they are: only names Kubernetes accepts, so no field can be injected.
+  if (!isDns1123Subdomain(metadata.name)) throw new InvalidArgumentError('invalid-value', 'renderCoreDnsConfigMap', 'metadata.name', `'${metadata.name}' is not a ConfigMap name (a DNS-1123 subdomain: lower-case letters, digits, '-' and '.')`);
+  if (!isDns1123Label(metadata.namespace)) throw new InvalidArgumentError('invalid-value', 'renderCoreDnsConfigMap', 'metadata.namespace', `'${metadata.namespace}' is not a namespace name (a DNS-1123 label: lower-case letters, digits and '-')`);
   const header = ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', `  name: ${metadata.name}`, `  namespace: ${metadata.namespace}`, 'data:'];
   const literal = `${[...header, '  Corefile: |', ...corefile.replace(/\n$/, '').split('\n').map((line) => (line === '' ? '' : `    ${line}`))].join('\n')}\n`;
   if (loadsBackTo(literal, corefile)) return literal;
   const quoted = `${[...header, `  Corefile: ${JSON.stringify(corefile)}`].join('\n')}\n`;
   if (loadsBackTo(quoted, corefile)) return quoted;
-  throw new Error('the Corefile cannot be written into a ConfigMap');
+  throw new InvalidArgumentError('invalid-value', 'renderCoreDnsConfigMap', 'corefile', 'cannot be written into a ConfigMap that loads back to the same text');
 }
 
 function loadsBackTo(yaml: string, corefile: string): boolean {

@@ -14,6 +14,7 @@
  *
  * Pure data and functions: no Node APIs.
  */
+import { checkArgument } from '../errors/arguments.js';
 import { ALL_PLUGIN_NAMES, compiledPlugin, pluginHistory } from './plugin-cfg.js';
 import { optionArgumentsAt, optionSyntax, OPTIONS_WITH_SYNTAX, PLUGIN_SYNTAX, pluginSyntax } from './plugin-syntax.js';
 import type { PluginHistory } from './plugin-cfg.js';
@@ -180,6 +181,8 @@ const HISTORIES: ReadonlyMap<string, PluginHistory> = new Map(ALL_PLUGIN_NAMES.m
  * @throws {UnknownCoreDnsVersionError} when `version` is not a known release.
  */
 export function coreDnsPluginAvailability(plugin: string, version: string): Availability {
+  checkArgument('coreDnsPluginAvailability', 'plugin', plugin, 'string');
+  checkArgument('coreDnsPluginAvailability', 'version', version, 'string');
   const parsed = parseCoreDnsVersion(version);
   const history = HISTORIES.get(plugin);
   const since = history?.firstRelease;
@@ -325,6 +328,9 @@ export function kubernetesUpstreamAddressesOptionalFrom(): CoreDnsVersion {
  * @throws {UnknownCoreDnsVersionError} when `version` is not a known release.
  */
 export function coreDnsOptionAvailability(plugin: string, option: string, version: string): Availability {
+  checkArgument('coreDnsOptionAvailability', 'plugin', plugin, 'string');
+  checkArgument('coreDnsOptionAvailability', 'option', option, 'string');
+  checkArgument('coreDnsOptionAvailability', 'version', version, 'string');
   const parsed = parseCoreDnsVersion(version);
   if (plugin === 'kubernetes' && option === 'upstream') return kubernetesUpstreamAvailability(parsed);
   const timeline = OPTIONS.get(`${plugin} ${option}`);

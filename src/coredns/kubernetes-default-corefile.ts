@@ -13,6 +13,7 @@
  *
  * Pure data and functions: no Node APIs.
  */
+import { InternalError } from '../errors/internal-error.js';
 import { coreDnsPluginAvailability, isUsable } from './availability.js';
 import { isCoreDnsVersionAtLeast, parseCoreDnsVersion } from './versions.js';
 import type { CoreDnsVersion } from './versions.js';
@@ -230,7 +231,7 @@ export function kubernetesDefaultCorefileFor(version: string): KubernetesDefault
   const found = KUBERNETES_DEFAULT_COREFILES.find(
     (entry) => isCoreDnsVersionAtLeast(parsed, entry.from) && isCoreDnsVersionAtLeast(entry.to, parsed),
   );
-  if (found === undefined) throw new Error(`internal: no Kubernetes default covers CoreDNS ${parsed}`);
+  if (found === undefined) throw new InternalError(`internal: no Kubernetes default covers CoreDNS ${parsed}`);
   return found;
 }
 

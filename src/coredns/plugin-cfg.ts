@@ -16,6 +16,8 @@
  *
  * Pure data and functions: no Node APIs.
  */
+import { InternalError } from '../errors/internal-error.js';
+import { checkArgument } from '../errors/arguments.js';
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import { COREDNS_VERSIONS, parseCoreDnsVersion } from './versions.js';
 import type { CoreDnsVersion } from './versions.js';
@@ -301,7 +303,7 @@ const ENTRY_OF_RELEASE: ReadonlyMap<CoreDnsVersion, PluginCfgEntry> = (() => {
 export function compiledPlugins(version: string): readonly CompiledPlugin[] {
   const parsed = parseCoreDnsVersion(version);
   const entry = ENTRY_OF_RELEASE.get(parsed);
-  if (entry === undefined) throw new Error(`internal: no plugin.cfg entry covers ${parsed}`);
+  if (entry === undefined) throw new InternalError(`internal: no plugin.cfg entry covers ${parsed}`);
   return pluginsOfEntry(entry);
 }
 
@@ -392,6 +394,8 @@ const DIRECTIVE_NAME = /^[a-z0-9][a-z0-9_-]*$/i;
  *   `FILE:LINE: reason`, FILE being `filename` or `plugin.cfg`).
  */
 export function parsePluginCfg(text: string, filename?: string): PluginCfgLine[] {
+  checkArgument('parsePluginCfg', 'text', text, 'string');
+  checkArgument('parsePluginCfg', 'filename', filename, 'string?');
   const entries: PluginCfgLine[] = [];
   const seen = new Map<string, number>();
   text.split('\n').forEach((raw, index) => {
@@ -414,5 +418,6 @@ export function parsePluginCfg(text: string, filename?: string): PluginCfgLine[]
 
 /** The directive names a plugin.cfg compiles in: every entry but the `deprecated` placeholders. */
 export function loadablePlugins(entries: readonly PluginCfgLine[]): string[] {
+  checkArgument('loadablePlugins', 'entries', entries, 'array');
   return entries.filter((entry) => entry.source !== 'deprecated').map((entry) => entry.name);
 }

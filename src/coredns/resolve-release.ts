@@ -10,10 +10,12 @@
  * Pure: no Node APIs.
  */
 
+import { checkArgument } from '../errors/arguments.js';
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import {
   compareCoreDnsVersions,
   COREDNS_VERSIONS,
+  isCoreDnsVersion,
   KNOWN_RANGE,
   NEWEST_COREDNS_VERSION,
   OLDEST_COREDNS_VERSION,
@@ -118,6 +120,9 @@ export type CoreDnsReleaseResult =
     }
   | { readonly ok: false; readonly error: UnresolvedCoreDnsReleaseError };
 
+/** A release {@link resolveCoreDnsRelease} resolved: what the library's `coredns`, `from` and `to` options take besides text. */
+export type ResolvedCoreDnsRelease = Extract<CoreDnsReleaseResult, { readonly ok: true }>;
+
 /** `[v]MAJOR.MINOR.PATCH` then an optional suffix starting with `-` or `+`. */
 const RELEASE_TEXT = /^v?(0|[1-9]\d{0,5})\.(0|[1-9]\d{0,5})\.(0|[1-9]\d{0,5})((?:[-+][0-9A-Za-z_.+-]+)?)$/;
 /** `[v]MAJOR[.MINOR]`, for the "incomplete" refusal. */
@@ -180,6 +185,7 @@ function neighbours(base: string): CoreDnsVersion[] {
  * Never throws for bad input: a refusal is `{ ok: false, error }`.
  */
 export function resolveCoreDnsRelease(text: string): CoreDnsReleaseResult {
+  checkArgument('resolveCoreDnsRelease', 'text', text, 'string');
   const refuse = (code: UnresolvedCoreDnsReleaseCode, detail: string, candidates: readonly CoreDnsVersion[] = []): CoreDnsReleaseResult => ({
     ok: false,
     error: new UnresolvedCoreDnsReleaseError(text, code, detail, candidates),
@@ -230,7 +236,7 @@ export function resolveCoreDnsRelease(text: string): CoreDnsReleaseResult {
       const detail =
         candidates.length === 0
           ? `'${versionText}' is not a complete version, and no known release starts with it`
-          : `name the patch release, one of ${candidates.join(', ')}; migration needs the exact release`;
+          : `name the patch release, one of ${candidates.join(', ')}; the rules differ between patch releases`;
       return refuse('incomplete', detail, candidates);
     }
     if (image !== undefined) {
@@ -275,4 +281,23 @@ export function resolveCoreDnsRelease(text: string): CoreDnsReleaseResult {
   const from = image === undefined ? `'${trimmed}'` : `image ${imageText(image)}`;
   const mapping: CoreDnsReleaseMapping = { input: text, image, versionText, base, suffix, version, summary: `${from} → CoreDNS ${version}` };
   return { ok: true, version, mapping, notices };
+}
+
+/** A CoreDNS release as the library's `coredns`, `from` and `to` options take it: text in the grammar of {@link resolveCoreDnsRelease}, or a release it resolved. */
+export type CoreDnsReleaseInput = string | ResolvedCoreDnsRelease;
+
+/**
+ * The release `input` names: text is resolved by {@link resolveCoreDnsRelease}; a release it
+ * resolved is taken as it is (a CLI option read once is not read again).
+ *
+ * @throws {UnresolvedCoreDnsReleaseError} when no known release fits the text.
+ */
+export function coreDnsReleaseOf(input: CoreDnsReleaseInput): ResolvedCoreDnsRelease {
+  if (typeof input !== 'string') {
+    if (typeof input === 'object' && input !== null && input.ok === true && isCoreDnsVersion(input.version)) return input;
+    throw new UnresolvedCoreDnsReleaseError(String(input), 'syntax', 'expected version text or a release resolveCoreDnsRelease returned');
+  }
+  const resolved = resolveCoreDnsRelease(input);
+  if (!resolved.ok) throw resolved.error;
+  return resolved;
 }

@@ -17,6 +17,8 @@
  * Pure data and functions: no Node APIs.
  */
 
+import { InternalError } from '../errors/internal-error.js';
+import { checkArgument } from '../errors/arguments.js';
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 
 /**
@@ -233,6 +235,7 @@ const NEWEST_KEY = tripleKey(parseTriple(NEWEST_COREDNS_VERSION));
  * @throws {UnknownCoreDnsVersionError} for malformed, incomplete, unreleased or out-of-range text.
  */
 export function parseCoreDnsVersion(text: string): CoreDnsVersion {
+  checkArgument('parseCoreDnsVersion', 'text', text, 'string');
   // A known release in canonical form parses to itself; the translator asks this many times per case.
   if (KNOWN.has(text)) return text as CoreDnsVersion;
   const triple = parseTriple(text);
@@ -290,7 +293,7 @@ export function coreDnsRelease(version: string): CoreDnsRelease {
   const parsed = parseCoreDnsVersion(version);
   const index = INDEX.get(parsed) ?? -1;
   const record = COREDNS_RELEASES[index];
-  if (record === undefined || record.version !== parsed) throw new Error(`internal: release table out of order at ${parsed}`);
+  if (record === undefined || record.version !== parsed) throw new InternalError(`internal: release table out of order at ${parsed}`);
   return record;
 }
 

@@ -1,3 +1,4 @@
+import { checkArgument, checkCorefileModel } from '../errors/arguments.js';
 import { trimTrailingSeparators } from './lexer.js';
 import type { AfterBlock, Block, Comment, Corefile, CorefileItem, Directive, DirectiveList } from './model.js';
 
@@ -14,6 +15,8 @@ import type { AfterBlock, Block, Comment, Corefile, CorefileItem, Directive, Dir
 
 /** A plain, position-free value that is deep-equal for equal models (and JSON-serialisable). */
 export function comparableCorefile(corefile: Corefile): unknown {
+  checkArgument('comparableCorefile', 'corefile', corefile, 'object');
+  checkCorefileModel('comparableCorefile', 'corefile', corefile);
   return {
     items: corefile.items.map(comparableItem),
     endComments: comments(corefile.endComments, false),
@@ -26,6 +29,10 @@ export function comparableCorefile(corefile: Corefile): unknown {
  * building anything (the translator's self-check compares models of thousands of blocks).
  */
 export function corefilesEqual(a: Corefile, b: Corefile): boolean {
+  checkArgument('corefilesEqual', 'a', a, 'object');
+  checkCorefileModel('corefilesEqual', 'a', a);
+  checkArgument('corefilesEqual', 'b', b, 'object');
+  checkCorefileModel('corefilesEqual', 'b', b);
   return sameItems(a.items, b.items) && sameComments(a.endComments, b.endComments, false);
 }
 

@@ -1,5 +1,6 @@
 import { CorefileExpansionError } from './errors.js';
 import type { Corefile, Directive, ServerBlock, SnippetDefinition } from './model.js';
+import { checkCorefileModel } from '../errors/arguments.js';
 
 /**
  * The one snippet expansion of the package: what each server block holds once `import NAME` of a
@@ -99,6 +100,7 @@ const expansions = new WeakMap<Corefile, SnippetExpansion>();
  * {@link expandSnippetsOrThrow} where an incomplete expansion cannot be used.
  */
 export function expandSnippets(corefile: Corefile): SnippetExpansion {
+  checkCorefileModel('expandSnippets', 'corefile', corefile);
   let expansion = expansions.get(corefile);
   if (expansion === undefined) {
     expansion = expand(corefile);

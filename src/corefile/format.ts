@@ -1,3 +1,4 @@
+import { checkArgument } from '../errors/arguments.js';
 import type { CorefileWarning } from './errors.js';
 import { parseCorefile } from './parser.js';
 import type { ParseOptions } from './parser.js';
@@ -16,6 +17,8 @@ export interface FormatResult {
  * prints). Throws the parser's or the printer's error.
  */
 export function formatCorefile(text: string, options: ParseOptions = {}): FormatResult {
+  checkArgument('formatCorefile', 'text', text, 'string');
+  checkArgument('formatCorefile', 'options', options, 'object?');
   const { corefile, warnings } = parseCorefile(text, options);
   const canonical = printCorefile(corefile);
   return { text: canonical, unchanged: canonical === text, warnings };

@@ -48,3 +48,8 @@ export type {
   CorefileWarning,
   CorefileWarningCode,
 } from './errors.js';
+
+// The base class of every error (see the main entry).
+export { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
+export type { ErrorCategory, ErrorLocation, KubeDnsToCoreDnsErrorOptions } from '../errors/kube-dns-to-coredns-error.js';
+export type { SourcePosition } from '../util/source-position.js';

@@ -1,3 +1,4 @@
+import { checkArgument } from '../errors/arguments.js';
 import { CorefileSyntaxError, makeWarning } from './errors.js';
 import type { CorefileWarning } from './errors.js';
 
@@ -56,6 +57,8 @@ export interface LexOptions {
 
 /** Splits `text` into words and comments. Throws {@link CorefileSyntaxError} on lone surrogates. */
 export function lexCorefile(text: string, options: LexOptions = {}): LexResult {
+  checkArgument('lexCorefile', 'text', text, 'string');
+  checkArgument('lexCorefile', 'options', options, 'object?');
   const scanner = new Scanner(text, options.filename ?? 'Corefile');
   const lexemes: Lexeme[] = [];
   while (scanner.next()) {

@@ -1,3 +1,4 @@
+import { checkArgument, checkCorefileModel } from '../errors/arguments.js';
 import type { SourcePosition } from '../util/source-position.js';
 
 /**
@@ -171,5 +172,7 @@ export interface Corefile {
 
 /** The server blocks of `corefile`, in order. */
 export function serverBlocks(corefile: Corefile): ServerBlock[] {
+  checkArgument('serverBlocks', 'corefile', corefile, 'object');
+  checkCorefileModel('serverBlocks', 'corefile', corefile);
   return corefile.items.filter((item): item is ServerBlock => item.kind === 'server-block');
 }

@@ -1,3 +1,4 @@
+import { checkArgument } from '../errors/arguments.js';
 import { CorefileSyntaxError, makeWarning } from './errors.js';
 import type { CorefileSyntaxErrorCode, CorefileWarning, CorefileWarningCode } from './errors.js';
 import { Scanner } from './lexer.js';
@@ -49,6 +50,8 @@ export interface ParseResult {
 
 /** Parses a Corefile. Throws {@link CorefileSyntaxError} for text CoreDNS would refuse to parse. */
 export function parseCorefile(text: string, options: ParseOptions = {}): ParseResult {
+  checkArgument('parseCorefile', 'text', text, 'string');
+  checkArgument('parseCorefile', 'options', options, 'object?');
   const filename = options.filename ?? 'Corefile';
   const known = options.knownDirectives === undefined ? undefined : new Set(options.knownDirectives);
   return new Parser(new Scanner(text, filename), filename, known, options.tokenPositions === true).parse();

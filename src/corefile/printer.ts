@@ -1,3 +1,4 @@
+import { checkArgument, checkCorefileModel } from '../errors/arguments.js';
 import { CorefilePrintError } from './errors.js';
 import type { CorefilePrintErrorCode } from './errors.js';
 import { isCorefileSeparator, lexCorefile, trimTrailingSeparators } from './lexer.js';
@@ -42,6 +43,7 @@ const LONE_SURROGATE = /\p{Cs}/u;
  * - otherwise, and for the structural `{` and `}`, unrepresentable.
  */
 export function classifyToken(token: string): TokenForm {
+  checkArgument('classifyToken', 'token', token, 'string');
   if (token === '{' || token === '}') {
     return { form: 'unrepresentable', code: 'brace-token', reason: `'${token}' is always read as a brace, quoted or not` };
   }
@@ -90,6 +92,7 @@ function describe(token: string): string {
 
 /** `token` as it must appear in a Corefile; throws {@link CorefilePrintError} when impossible. */
 export function formatToken(token: string): string {
+  checkArgument('formatToken', 'token', token, 'string');
   const form = classifyToken(token);
   if (form.form === 'unrepresentable') throw new CorefilePrintError(form.code, form.reason, 'token');
   return form.text;
@@ -97,6 +100,8 @@ export function formatToken(token: string): string {
 
 /** Prints `corefile` in canonical form. Throws {@link CorefilePrintError} for unrepresentable models. */
 export function printCorefile(corefile: Corefile): string {
+  checkArgument('printCorefile', 'corefile', corefile, 'object');
+  checkCorefileModel('printCorefile', 'corefile', corefile);
   const printer = new Printer();
   try {
     printer.corefile(corefile);

@@ -1,3 +1,4 @@
+import { checkArgument, checkOptions } from '../errors/arguments.js';
 import { ServerKeyError } from './errors.js';
 
 /**
@@ -58,6 +59,8 @@ const DEFAULT_PORTS: Readonly<Record<ServerTransport, string | undefined>> = {
 
 /** Interprets one server key as CoreDNS does; throws {@link ServerKeyError} where CoreDNS refuses to start. */
 export function parseServerKey(key: string, options: ParseServerKeyOptions = {}): ServerAddress {
+  checkArgument('parseServerKey', 'key', key, 'string');
+  checkArgument('parseServerKey', 'options', options, 'object?');
   let transport: ServerTransport = 'dns';
   let rest = key;
   // Most keys name no scheme; only those that could are tried against each.
@@ -85,6 +88,7 @@ export function parseServerKey(key: string, options: ParseServerKeyOptions = {})
 
 /** CoreDNS's internal name for a served zone, used to detect duplicates: `dns://example.org.:53`. */
 export function zoneAddressKeys(address: ServerAddress): string[] {
+  checkOptions('zoneAddressKeys', 'address', address, { zones: 'array' }, true);
   return address.zones.map((zone) => `${address.transport}://${zone}:${address.port ?? ''}`);
 }
 

@@ -75,6 +75,13 @@ export const DIAGNOSTIC_CODES = {
     'kube-dns validates all keys together and ignored this ConfigMap: it ran with its defaults (or kept the previous configuration).',
     'Translating it would change DNS behaviour; fix the errors listed, or pass --force to translate what is written.',
   ),
+  // Reading the CoreDNS release of the translator and of lint (`--coredns`, options.coredns).
+  'release-resolved': translate('info', 'How the CoreDNS release text (--coredns, options.coredns of translateKubeDns and lintCorefile) was read: a v prefix, a build suffix or an image reference.', 'Nothing to do; give the plain release (1.8.7) to silence it.'),
+  'release-assumed': translate(
+    'warning',
+    'The CoreDNS release text was read with an assumption that may not hold: a release newer than the newest known one (the newest known is used), or an image that does not look like CoreDNS.',
+    'Check the release; anything a newer release changed is not taken into account.',
+  ),
   // Translating to CoreDNS.
   'translation-target-refuses': translate(
     'error',

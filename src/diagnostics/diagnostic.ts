@@ -1,3 +1,4 @@
+import { checkArgument } from '../errors/arguments.js';
 import type { SourcePosition } from '../util/source-position.js';
 import { printable } from '../util/printable-text.js';
 import { DIAGNOSTIC_CODES } from './codes.js';
@@ -61,6 +62,7 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
  * `\u001b`); see {@link printable}.
  */
 export function formatDiagnostic(entry: Diagnostic): string {
+  checkArgument('formatDiagnostic', 'entry', entry, 'object');
   const where = `${entry.key ?? ''}${entry.path ?? ''}`;
   return printable(`${entry.severity} ${entry.code}${where === '' ? '' : ` ${where}`}: ${entry.message}`);
 }

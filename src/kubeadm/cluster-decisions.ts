@@ -1,3 +1,4 @@
+import { checkArgument } from '../errors/arguments.js';
 import { formatGoIP, parseGoIP } from '../dns/go-net.js';
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import { kubeadmProfileFor } from './kubernetes-version.js';
@@ -58,6 +59,7 @@ export interface DeploymentLike {
  * on a registry with a port yields e.g. `5000/coredns`, as it did in kubeadm); several → error.
  */
 export function detectDnsAddon(deployments: readonly DeploymentLike[]): DnsAddon {
+  checkArgument('detectDnsAddon', 'deployments', deployments, 'array');
   const labelled = deployments.filter((deployment) => deployment.metadata?.labels?.[DNS_ADDON_LABEL.key] === DNS_ADDON_LABEL.value);
   const [only] = labelled;
   if (only === undefined) return { kind: 'none' };
@@ -81,6 +83,7 @@ const DNS_SERVICE_IP_INDEX = 10n;
  * a subnet that does not parse or is too small.
  */
 export function kubeadmDnsServiceIp(serviceSubnets: string): string {
+  checkArgument('kubeadmDnsServiceIp', 'serviceSubnets', serviceSubnets, 'string');
   const first = serviceSubnets.split(',')[0]?.trim() ?? '';
   const slash = first.indexOf('/');
   const bytes = slash < 0 ? undefined : parseGoIP(first.slice(0, slash));
@@ -128,6 +131,8 @@ export interface ConfigMapDecision {
  * also holds defaults of CoreDNS releases kubeadm never installed.
  */
 export function kubeadmConfigMapDecision(kubernetesVersion: string | KubeadmProfile, existingCorefile: string | undefined): ConfigMapDecision {
+  checkArgument('kubeadmConfigMapDecision', 'kubernetesVersion', kubernetesVersion, 'string|object');
+  checkArgument('kubeadmConfigMapDecision', 'existingCorefile', existingCorefile, 'string?');
   const profile = typeof kubernetesVersion === 'string' ? kubeadmProfileFor(kubernetesVersion) : kubernetesVersion;
   if (existingCorefile === undefined) return { action: 'create', reason: 'there is no CoreDNS ConfigMap yet' };
   if (profile.id === 'v1.10') return { action: 'update', reason: 'kubeadm v1.10 created or updated the ConfigMap' };
@@ -191,5 +196,7 @@ export function isKubeadmDefaultCorefile(corefile: string): boolean {
  * @throws {UnsupportedKubernetesVersionError} outside Kubernetes 1.10–1.20.
  */
 export function isKubeadmDefaultCorefileFor(corefile: string, kubernetesVersion: string): boolean {
+  checkArgument('isKubeadmDefaultCorefileFor', 'corefile', corefile, 'string');
+  checkArgument('isKubeadmDefaultCorefileFor', 'kubernetesVersion', kubernetesVersion, 'string');
   return matchesPattern(kubeadmDefaultPattern(kubeadmProfileFor(kubernetesVersion)), tokenLines(corefile));
 }

@@ -1,3 +1,4 @@
+import { checkArgument } from '../errors/arguments.js';
 import type { ConfigMapData } from '../configmap/config-map-data.js';
 import { decodeKubeadmManifest, renderKubeadmManifest } from './manifest.js';
 import { kubeadmProfileFor } from './kubernetes-version.js';
@@ -46,6 +47,8 @@ export function translateLikeKubeadm(
   data: ConfigMapData | null,
   dnsDomain: string = KUBEADM_DEFAULT_DNS_DOMAIN,
 ): KubeadmResult {
+  checkArgument('translateLikeKubeadm', 'release', release, 'string|object');
+  checkArgument('translateLikeKubeadm', 'dnsDomain', dnsDomain, 'string');
   const profile = typeof release === 'string' ? kubeadmProfileFor(release) : release;
   const translated = translateKubeadmPieces(profile, data, dnsDomain);
   if (!translated.ok) return translated;

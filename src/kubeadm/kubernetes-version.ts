@@ -1,3 +1,4 @@
+import { checkArgument } from '../errors/arguments.js';
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import { KUBEADM_PROFILE_IDS, KUBEADM_PROFILES } from './profiles.js';
 import type { KubeadmProfile, KubeadmProfileId } from './profiles.js';
@@ -31,6 +32,7 @@ const SUPPORTED = 'kubeadm translated kube-dns only in Kubernetes 1.10 to 1.20 (
  * arrived in v1.10.0-beta.2, and v1.12.0-beta.0 still carried the v1.11 code.
  */
 export function kubeadmProfileFor(version: string): KubeadmProfile {
+  checkArgument('kubeadmProfileFor', 'version', version, 'string');
   const trimmed = version.trim();
   if ((KUBEADM_PROFILE_IDS as readonly string[]).includes(trimmed)) return KUBEADM_PROFILES[trimmed as KubeadmProfileId];
   const match = VERSION.exec(trimmed);

@@ -1,3 +1,4 @@
+import { checkArgument } from '../errors/arguments.js';
 import type { KubeadmPieces } from './translate-pieces.js';
 import type { KubeadmProfile } from './profiles.js';
 import { decodeYamlV2Manifest } from './yaml-v2/decode-manifest.js';
@@ -7,6 +8,9 @@ import { decodeYamlV2Manifest } from './yaml-v2/decode-manifest.js';
  * lands in the YAML manifest exactly as the translate functions returned it.
  */
 export function renderKubeadmManifest(profile: KubeadmProfile, pieces: KubeadmPieces, dnsDomain: string): string {
+  checkArgument('renderKubeadmManifest', 'profile', profile, 'object');
+  checkArgument('renderKubeadmManifest', 'pieces', pieces, 'object');
+  checkArgument('renderKubeadmManifest', 'dnsDomain', dnsDomain, 'string');
   const values: Record<string, string> = {
     DNSDomain: dnsDomain,
     UpstreamNameserver: pieces.upstreamNameservers,

@@ -1,3 +1,4 @@
+import { checkArgument } from '../errors/arguments.js';
 import { assertConfigMapData } from '../configmap/config-map-data.js';
 import type { ConfigMapData } from '../configmap/config-map-data.js';
 import { decodeFederations, decodeStubDomains, decodeUpstreamNameservers } from '../kubedns/kube-dns-values.js';
@@ -73,6 +74,8 @@ export function translateKubeadmPieces(
   data: ConfigMapData | null,
   dnsDomain: string = KUBEADM_DEFAULT_DNS_DOMAIN,
 ): KubeadmPiecesResult {
+  checkArgument('translateKubeadmPieces', 'release', release, 'string|object');
+  checkArgument('translateKubeadmPieces', 'dnsDomain', dnsDomain, 'string');
   const profile = typeof release === 'string' ? kubeadmProfileFor(release) : release;
   assertConfigMapData(data);
   const warnings: string[] = [];

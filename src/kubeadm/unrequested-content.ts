@@ -1,3 +1,4 @@
+import { InternalError } from '../errors/internal-error.js';
 import { CorefileError } from '../corefile/errors.js';
 import type { Block, Directive, ServerBlock } from '../corefile/model.js';
 import { parseCorefile } from '../corefile/parser.js';
@@ -104,7 +105,7 @@ function templateMainBlock(profile: KubeadmProfile): ServerBlock {
   if (block === undefined) {
     const manifest = renderKubeadmManifest(profile, { stubDomains: '', upstreamNameservers: UPSTREAM_SLOT, federations: '' }, DNS_DOMAIN_SLOT);
     const corefile = plainLiteralBlock(manifest);
-    if (corefile === undefined) throw new Error(`the ${profile.id} template has no plain Corefile block`);
+    if (corefile === undefined) throw new InternalError(`the ${profile.id} template has no plain Corefile block`);
     block = parseCorefile(corefile).corefile.items[0] as ServerBlock;
     mainBlocks.set(profile.id, block);
   }

@@ -3,6 +3,7 @@
  * ConfigMap — read from one or several texts, with each container's arguments parsed the way its
  * program reads them. Objects and containers that play no part are named in a diagnostic.
  */
+import { checkArgument } from '../errors/arguments.js';
 import { ConfigMapInputError } from '../configmap/config-map-data.js';
 import { KubernetesObjectInputError, readKubernetesObjects } from '../configmap/read-kubernetes-objects.js';
 import type { KubernetesObjects, ObjectContainer, ObjectSource, ServiceObject, WorkloadObject } from '../configmap/read-kubernetes-objects.js';
@@ -110,6 +111,8 @@ function containerRole(container: ObjectContainer): ContainerRole | undefined {
  * YAML or malformed objects.
  */
 export function readKubeDnsInstall(sources: readonly KubeDnsInstallSource[], options: ReadKubeDnsInstallOptions = {}): KubeDnsInstall {
+  checkArgument('readKubeDnsInstall', 'sources', sources, 'array');
+  checkArgument('readKubeDnsInstall', 'options', options, 'object?');
   const diagnostics: Diagnostic[] = [];
   const workloads: WorkloadObject[] = [];
   const services: ServiceObject[] = [];

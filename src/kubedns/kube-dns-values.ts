@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { checkArgument } from '../errors/arguments.js';
 import { decodeGoJson, goMap, goSlice, goString } from './go-json.js';
 import type { GoJsonResult } from './go-json.js';
 
@@ -21,15 +22,18 @@ export const FEDERATIONS_TYPE = goMap(goString);
  * `null`; a `null` list gives a `null` entry; a `null` list element gives `""`.
  */
 export function decodeStubDomains(text: string): GoJsonResult<Map<string, string[] | null> | null> {
+  checkArgument('decodeStubDomains', 'text', text, 'string');
   return decodeGoJson(text, STUB_DOMAINS_TYPE);
 }
 
 /** Decodes a kube-dns `upstreamNameservers` value as kubeadm did (`[]string`). */
 export function decodeUpstreamNameservers(text: string): GoJsonResult<string[] | null> {
+  checkArgument('decodeUpstreamNameservers', 'text', text, 'string');
   return decodeGoJson(text, UPSTREAM_NAMESERVERS_TYPE);
 }
 
 /** Decodes a kube-dns `federations` value as kubeadm did (`map[string]string`). */
 export function decodeFederations(text: string): GoJsonResult<Map<string, string> | null> {
+  checkArgument('decodeFederations', 'text', text, 'string');
   return decodeGoJson(text, FEDERATIONS_TYPE);
 }

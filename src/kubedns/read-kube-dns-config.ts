@@ -1,3 +1,4 @@
+import { checkArgument } from '../errors/arguments.js';
 import { assertConfigMapData } from '../configmap/config-map-data.js';
 import type { ConfigMapData } from '../configmap/config-map-data.js';
 import { diagnostic, jsonPathStep } from '../diagnostics/diagnostic.js';
@@ -116,6 +117,7 @@ class Reporter {
  * (possible only from untyped callers) throws `ConfigMapInputError`.
  */
 export function readKubeDnsConfig(data: ConfigMapData | null, options: ReadKubeDnsOptions = {}): KubeDnsReading {
+  checkArgument('readKubeDnsConfig', 'options', options, 'object?');
   assertConfigMapData(data);
   const rules = kubeDnsRules(options.kubeDnsVersion);
   const values = data ?? {};

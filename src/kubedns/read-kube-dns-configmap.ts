@@ -1,3 +1,4 @@
+import { checkArgument } from '../errors/arguments.js';
 import { ConfigMapInputError, readConfigMap } from '../configmap/read-configmap.js';
 import type { ConfigMapDocument, ReadConfigMapOptions } from '../configmap/read-configmap.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
@@ -32,6 +33,8 @@ export interface KubeDnsConfigMapDocument extends ConfigMapDocument {
  * key gets a `binary-data-key` diagnostic (an error for a kube-dns setting).
  */
 export function readKubeDnsConfigMap(text: string, options: ReadConfigMapOptions = {}): KubeDnsConfigMapDocument {
+  checkArgument('readKubeDnsConfigMap', 'text', text, 'string');
+  checkArgument('readKubeDnsConfigMap', 'options', options, 'object?');
   const document = readConfigMap(text, { preferredNames: [KUBE_DNS_CONFIGMAP_NAME], ...options });
   const filename = options.filename ?? '<input>';
   const sign = coreDnsSign(document);

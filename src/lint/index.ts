@@ -4,6 +4,6 @@
  */
 export { lintCorefile, lintParsedCorefile } from './lint.js';
 export type { LintModelOptions, LintOptions, LintResult } from './lint.js';
-export { loadablePlugins, parsePluginCfg, PluginCfgSyntaxError } from '../coredns/plugin-cfg.js';
+export { PluginCfgSyntaxError } from '../coredns/plugin-cfg.js';
 export type { PluginCfgLine, PluginCfgSyntaxErrorCode } from '../coredns/plugin-cfg.js';
 export { readDestination } from '../coredns/destinations.js';

@@ -1,3 +1,4 @@
+import { checkArgument, checkCorefileModel } from '../errors/arguments.js';
 import type { CorefileWarning } from '../corefile/errors.js';
 import type { Corefile, Directive } from '../corefile/model.js';
 import { parseCorefile } from '../corefile/parser.js';
@@ -5,7 +6,10 @@ import { hasErrors } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { hasPlaceholder } from '../coredns/destinations.js';
 import { coreDnsFeatures } from '../coredns/features.js';
+import { coreDnsReleaseOf } from '../coredns/resolve-release.js';
+import type { CoreDnsReleaseInput } from '../coredns/resolve-release.js';
 import { NEWEST_COREDNS_VERSION } from '../coredns/versions.js';
+import { releaseDiagnostics } from '../diagnostics/release-notices.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
 import { pluginBuild } from './build.js';
 import { blockLabel, FORWARDERS, LintContext, ORIGIN, quote, where } from './context.js';
@@ -32,8 +36,13 @@ import { checkBlockSyntax, checkPluginSyntax } from './rules/syntax.js';
  */
 
 export interface LintOptions {
-  /** The CoreDNS release to lint against (default: the newest the package knows). */
-  readonly coredns?: string;
+  /**
+   * The CoreDNS release to lint against (default: the newest the package knows), in the grammar
+   * `migrate` reads (`1.8.7`, `v1.8.7-eksbuild.3`, an image reference, newer than known), or a
+   * release {@link resolveCoreDnsRelease} resolved; how it was read is reported as
+   * `release-resolved` and `release-assumed` findings.
+   */
+  readonly coredns?: CoreDnsReleaseInput;
   /**
    * The directive names compiled into the CoreDNS build to lint against, for a custom build (its
    * plugin.cfg, see `parsePluginCfg`). Default: the default build of the release (its plugin.cfg).
@@ -44,8 +53,8 @@ export interface LintOptions {
 }
 
 export interface LintModelOptions {
-  /** The CoreDNS release to lint against (default: the newest the package knows). */
-  readonly coredns?: string;
+  /** The CoreDNS release to lint against (see {@link LintOptions.coredns}). */
+  readonly coredns?: CoreDnsReleaseInput;
   /** The directive names of a custom build (see {@link LintOptions.plugins}). */
   readonly plugins?: readonly string[];
   /** The parser's warnings for the model, reported as `syntax-warning`. */
@@ -65,12 +74,14 @@ export interface LintResult {
  * Lints Corefile text against a CoreDNS release.
  *
  * @throws {CorefileSyntaxError} when CoreDNS could not even parse the text.
- * @throws {UnknownCoreDnsVersionError} when `options.coredns` is not a known release.
+ * @throws {UnresolvedCoreDnsReleaseError} when `options.coredns` names no known release.
  */
 export function lintCorefile(text: string, options: LintOptions = {}): LintResult {
-  const features = coreDnsFeatures(options.coredns ?? NEWEST_COREDNS_VERSION);
+  checkArgument('lintCorefile', 'text', text, 'string');
+  checkArgument('lintCorefile', 'options', options, 'object?');
+  const release = coreDnsReleaseOf(options.coredns ?? NEWEST_COREDNS_VERSION);
   const { corefile, warnings } = parseCorefile(text, { filename: options.filename ?? 'Corefile', tokenPositions: true });
-  return lintParsedCorefile(corefile, options.plugins === undefined ? { coredns: features.version, warnings } : { coredns: features.version, plugins: options.plugins, warnings });
+  return lintParsedCorefile(corefile, options.plugins === undefined ? { coredns: release, warnings } : { coredns: release, plugins: options.plugins, warnings });
 }
 
 /**
@@ -78,7 +89,11 @@ export function lintCorefile(text: string, options: LintOptions = {}): LintResul
  * argument and key positions); nodes without one are reported at line 1, column 1.
  */
 export function lintParsedCorefile(corefile: Corefile, options: LintModelOptions = {}): LintResult {
-  const features = coreDnsFeatures(options.coredns ?? NEWEST_COREDNS_VERSION);
+  checkArgument('lintParsedCorefile', 'corefile', corefile, 'object');
+  checkCorefileModel('lintParsedCorefile', 'corefile', corefile);
+  checkArgument('lintParsedCorefile', 'options', options, 'object?');
+  const release = coreDnsReleaseOf(options.coredns ?? NEWEST_COREDNS_VERSION);
+  const features = coreDnsFeatures(release.version);
   const context = new LintContext(features, pluginBuild(features.version, options.plugins));
   for (const warning of options.warnings ?? []) {
     context.report('syntax-warning', warning.position, where(warning.position), warning.reason);
@@ -96,7 +111,8 @@ export function lintParsedCorefile(corefile: Corefile, options: LintModelOptions
     checkBlockSyntax(context, block);
   }
   checkHealthListeners(context, blocks);
-  const diagnostics = context.sorted();
+  // How the release text was read comes first: it says what the findings are measured against.
+  const diagnostics = [...releaseDiagnostics('coredns', release), ...context.sorted()];
   return { ok: !hasErrors(diagnostics), coredns: features.version, diagnostics };
 }
 

@@ -10,6 +10,7 @@
  *
  * Pure: no Node APIs.
  */
+import { checkArgument } from '../errors/arguments.js';
 import { parseCorefile } from '../corefile/parser.js';
 import type { ServerBlock, SnippetDefinition } from '../corefile/model.js';
 import { isUsable } from '../coredns/availability.js';
@@ -49,6 +50,8 @@ export interface MigrationResult {
  * @throws {CorefileSyntaxError} when the Corefile does not parse.
  */
 export function migrateCorefile(corefile: string, options: MigrateOptions): MigrationResult {
+  checkArgument('migrateCorefile', 'corefile', corefile, 'string');
+  checkArgument('migrateCorefile', 'options', options, 'object');
   const from = resolveMigrationRelease('from', options.from);
   const to = resolveMigrationRelease('to', options.to);
   const releaseNotices = [...from.notices, ...to.notices];

@@ -5,8 +5,8 @@
  *
  * Pure: no Node APIs.
  */
-import { resolveCoreDnsRelease } from '../coredns/resolve-release.js';
-import type { CoreDnsReleaseMapping, UnresolvedCoreDnsReleaseError } from '../coredns/resolve-release.js';
+import { coreDnsReleaseOf } from '../coredns/resolve-release.js';
+import type { CoreDnsReleaseInput, CoreDnsReleaseMapping } from '../coredns/resolve-release.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
 import { migrationNotice } from './notices.js';
 import type { MigrationNotice } from './notices.js';
@@ -18,13 +18,13 @@ export interface ResolvedRelease {
 }
 
 /**
- * Resolves `text` (the value of `from` or `to`); throws the resolver's error when no release fits.
+ * Resolves `text` (the value of `from` or `to`, or a release {@link resolveCoreDnsRelease} resolved
+ * already); throws the resolver's error when no release fits.
  *
  * @throws {UnresolvedCoreDnsReleaseError}
  */
-export function resolveMigrationRelease(role: 'from' | 'to', text: string): ResolvedRelease {
-  const result = resolveCoreDnsRelease(text);
-  if (!result.ok) throw result.error satisfies UnresolvedCoreDnsReleaseError;
+export function resolveMigrationRelease(role: 'from' | 'to', text: CoreDnsReleaseInput): ResolvedRelease {
+  const result = coreDnsReleaseOf(text);
   const notices: MigrationNotice[] = [
     migrationNotice('migrate-release-resolved', { action: 'resolved', message: `${role}: ${result.mapping.summary}` }),
   ];

@@ -3,6 +3,7 @@
  * ConfigMap, release by release. The facts and the upstream commits are in docs/node-local-dns.md.
  */
 
+import { checkArgument } from '../errors/arguments.js';
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import { changesIn, profileAt } from '../util/release-profile.js';
 import type { ProfileTimelines } from '../util/release-profile.js';
@@ -113,6 +114,7 @@ const NEWEST = parseRelease(NEWEST_NODE_CACHE_RELEASE) as Triple;
 
 /** The profile of node-cache `release` (`1.22.10`, `v1.15.13`); throws for text outside 1.15.6–1.26.7. */
 export function nodeCacheProfile(release: string = NEWEST_NODE_CACHE_RELEASE): NodeCacheProfile {
+  checkArgument('nodeCacheProfile', 'release', release, 'string?');
   const parsed = parseRelease(release);
   if (parsed === undefined) throw syntaxError(release);
   if (compare(parsed, OLDEST) < 0 || compare(parsed, NEWEST) > 0) {

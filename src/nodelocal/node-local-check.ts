@@ -8,6 +8,7 @@
  * Pure: no Node APIs.
  */
 
+import { checkArgument, checkOptions } from '../errors/arguments.js';
 import type { ConfigMapData } from '../configmap/config-map-data.js';
 import type { Corefile } from '../corefile/model.js';
 import { canonicalName, displayName } from '../dns/names.js';
@@ -124,6 +125,7 @@ function notesOf(found: Models): string[] {
  * `CorefileSyntaxError`, `UnsupportedNodeCacheReleaseError` or `NodeCacheInputError` for unusable input.
  */
 export function checkNodeLocalDnsRouting(input: NodeLocalCheckInput): NodeLocalCheck {
+  checkArgument('checkNodeLocalDnsRouting', 'input', input, 'object');
   const found = models(input);
   const { preflight, kubeDns, coreDns, twoTier } = found;
   const notes = notesOf(found);
@@ -149,6 +151,7 @@ export function checkNodeLocalDnsRouting(input: NodeLocalCheckInput): NodeLocalC
 
 /** The check for people: the verdict, then one row per differing name, then the notes. */
 export function formatNodeLocalCheck(check: NodeLocalCheck): string {
+  checkOptions('formatNodeLocalCheck', 'check', check, { preflight: 'object', names: 'array' }, true);
   const { preflight } = check;
   const head = `node-cache ${preflight.release} (CoreDNS ${preflight.coreDns})`;
   if (!preflight.accepted) return `${head} refuses the kube-dns ConfigMap: ${printable(preflight.reason ?? '')}\n${formatNotes(check.notes)}`;
@@ -196,6 +199,8 @@ export interface NodeLocalExplanation {
 
 /** Each name a pod's resolver tries for `query`, through both tiers, next to CoreDNS alone and kube-dns alone. */
 export function explainNodeLocalDns(query: string, input: NodeLocalExplainInput): NodeLocalExplanation {
+  checkArgument('explainNodeLocalDns', 'query', query, 'string');
+  checkArgument('explainNodeLocalDns', 'input', input, 'object');
   const found = models(input);
   const { preflight, kubeDns, coreDns, twoTier } = found;
   const ndots = input.ndots ?? 5;
@@ -214,6 +219,7 @@ export function explainNodeLocalDns(query: string, input: NodeLocalExplainInput)
 
 /** The explanation for people: one row per candidate, the node-local-dns tier, then CoreDNS's. */
 export function formatNodeLocalExplanation(explanation: NodeLocalExplanation): string {
+  checkOptions('formatNodeLocalExplanation', 'explanation', explanation, { preflight: 'object', candidates: 'array' }, true);
   const { preflight } = explanation;
   if (!preflight.accepted) return `node-cache ${preflight.release} refuses the kube-dns ConfigMap: ${printable(preflight.reason ?? '')}\n${formatNotes(explanation.notes)}`;
   const rows = explanation.candidates.map((candidate, index) => [

@@ -5,6 +5,8 @@
  * template", says which text goes with which release and why).
  */
 
+import { checkArgument, checkOptions, InvalidArgumentError } from '../errors/arguments.js';
+import { isDns1123Subdomain, parseGoIP } from '../dns/go-net.js';
 import { compareNodeCacheReleases, nodeCacheProfile } from './node-cache-releases.js';
 
 /** Which of the two texts of the manifest a release is paired with. */
@@ -50,6 +52,7 @@ const UDP_TEMPLATE_FROM = '1.15.14';
 
 /** The id of the template text paired with node-cache `release` (throws `UnsupportedNodeCacheReleaseError` like {@link nodeCacheProfile}). */
 export function nodeLocalDnsTemplateId(release: string): NodeLocalDnsTemplateId {
+  checkArgument('nodeLocalDnsTemplateId', 'release', release, 'string');
   const profile = nodeCacheProfile(release);
   return compareNodeCacheReleases(profile.release, UDP_TEMPLATE_FROM) >= 0 ? 'upstream-udp' : 'upstream-force-tcp';
 }
@@ -66,6 +69,22 @@ export interface NodeLocalDnsInstall {
   readonly localIps?: string;
 }
 
+/**
+ * The install values are pasted into the Corefile as they are: only a cluster domain and IP
+ * addresses, so that no value can add a line, a block or a server block.
+ */
+function checkInstall(install: NodeLocalDnsInstall): void {
+  const domain = install.clusterDomain;
+  if (domain !== undefined && !isDns1123Subdomain((domain.endsWith('.') ? domain.slice(0, -1) : domain).toLowerCase())) {
+    throw new InvalidArgumentError('invalid-value', 'nodeLocalDnsTemplate', 'install.clusterDomain', `'${domain}' is not a cluster domain (a DNS-1123 subdomain such as cluster.local)`);
+  }
+  for (const ip of install.localIps?.split(',') ?? []) {
+    if (ip !== '' && parseGoIP(ip) === undefined) {
+      throw new InvalidArgumentError('invalid-value', 'nodeLocalDnsTemplate', 'install.localIps', `'${ip}' in '${install.localIps ?? ''}' is not an IP address (the -localip flag: IPs separated by commas)`);
+    }
+  }
+}
+
 function fill(text: string, variable: string, value: string): string {
   return text.split(variable).join(value);
 }
@@ -77,6 +96,9 @@ function fill(text: string, variable: string, value: string): string {
  * `__PILLAR__UPSTREAM__SERVERS__` are left for node-cache.
  */
 export function nodeLocalDnsTemplate(release: string, install: NodeLocalDnsInstall = {}): string {
+  checkArgument('nodeLocalDnsTemplate', 'release', release, 'string');
+  checkOptions('nodeLocalDnsTemplate', 'install', install, { clusterDomain: 'string?', localIps: 'string?' });
+  checkInstall(install);
   let text = fill(NODE_LOCAL_DNS_TEMPLATES[nodeLocalDnsTemplateId(release)], '__PILLAR__DNS__DOMAIN__', install.clusterDomain ?? 'cluster.local');
   if (install.localIps !== undefined) {
     const [local, kubeDns] = install.localIps.split(',');

@@ -6,6 +6,7 @@
  * Pure: no Node APIs.
  */
 
+import { checkArgument } from '../errors/arguments.js';
 import type { ConfigMapData } from '../configmap/config-map-data.js';
 import { CorefileSyntaxError } from '../corefile/errors.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -54,6 +55,8 @@ export interface NodeLocalDnsPreflight {
  * writes loads. Throws like {@link translateLikeNodeCache} for an unknown release or unusable settings.
  */
 export function preflightNodeLocalDns(release: string, data: ConfigMapData | null, options: NodeLocalDnsPreflightOptions = {}): NodeLocalDnsPreflight {
+  checkArgument('preflightNodeLocalDns', 'release', release, 'string');
+  checkArgument('preflightNodeLocalDns', 'options', options, 'object?');
   const localIps = options.localIps ?? PREFLIGHT_LOCAL_IPS;
   const baseCorefile = options.baseCorefile ?? nodeLocalDnsTemplate(release, { localIps, ...(options.clusterDomain === undefined ? {} : { clusterDomain: options.clusterDomain }) });
   const result = translateLikeNodeCache(release, {

@@ -4,6 +4,7 @@
  * verdict that node-cache refuses the update and keeps the Corefile it had.
  */
 
+import { checkArgument, checkOptions } from '../errors/arguments.js';
 import type { ConfigMapData } from '../configmap/config-map-data.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -215,6 +216,8 @@ function checkBindCommas(corefile: string, profile: NodeCacheProfile, diagnostic
  * settings node-cache would not start with (local IPs, port) or a cluster DNS IP that is not an IP.
  */
 export function translateLikeNodeCache(release: string, input: NodeCacheInput): NodeCacheResult {
+  checkArgument('translateLikeNodeCache', 'release', release, 'string');
+  checkOptions('translateLikeNodeCache', 'input', input, { baseCorefile: 'string', localIps: 'string', clusterDnsIp: 'string', port: 'string?', clusterDomain: 'string?' }, true);
   const profile = nodeCacheProfile(release);
   const clusterDnsBytes = parseGoIP(input.clusterDnsIp);
   if (clusterDnsBytes === undefined) {

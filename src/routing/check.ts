@@ -1,3 +1,4 @@
+import { checkArgument, checkOptions } from '../errors/arguments.js';
 import type { ConfigMapData } from '../configmap/config-map-data.js';
 import type { Corefile } from '../corefile/model.js';
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
@@ -93,6 +94,9 @@ const SAMPLE_OTHER = ['example.com', 'www.example.com', 'example'];
  * order.
  */
 export function namesToCheck(kubeDns: KubeDnsRouting, coreDns: CoreDnsRouting, extra: readonly string[] = []): string[] {
+  checkArgument('namesToCheck', 'kubeDns', kubeDns, 'object');
+  checkArgument('namesToCheck', 'coreDns', coreDns, 'object');
+  checkArgument('namesToCheck', 'extra', extra, 'array?');
   const names = new Set<string>();
   const addName = (name: string) => {
     if (names.has(name)) return;
@@ -120,6 +124,7 @@ export function namesToCheck(kubeDns: KubeDnsRouting, coreDns: CoreDnsRouting, e
  * an empty `differences` (`equivalent`) means every compared name goes where it went.
  */
 export function checkRouting(input: RoutingInput): RoutingCheck {
+  checkArgument('checkRouting', 'input', input, 'object');
   // Parsed once: the CoreDNS model and the caching check both read it.
   const corefile = typeof input.corefile === 'string' ? parseCorefile(input.corefile).corefile : input.corefile;
   const { kubeDns, coreDns } = routingModels({ ...input, corefile });
@@ -211,6 +216,7 @@ function formatDifferences(differences: readonly RoutingDifference[]): string {
  * agree; then the notes.
  */
 export function formatRoutingCheck(result: RoutingCheck): string {
+  checkOptions('formatRoutingCheck', 'result', result, { names: 'array', differences: 'array' }, true);
   const count = result.names.length;
   // A check built by hand (or by an older version) may lack the field.
   const caching = (result.negativeCaching ?? []).map((block) => `kube-dns did not cache NXDOMAIN; this Corefile caches it for ${block.seconds} s in block ${printable(block.keys)}\n`).join('');
@@ -241,6 +247,7 @@ export class RoutingMismatchError extends KubeDnsToCoreDnsError {
  * name the same way. Works with any test runner that fails a test on a thrown error.
  */
 export function assertSameRouting(input: RoutingInput): RoutingCheck {
+  checkArgument('assertSameRouting', 'input', input, 'object');
   const result = checkRouting(input);
   if (!result.equivalent) throw new RoutingMismatchError(result);
   return result;

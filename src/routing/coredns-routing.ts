@@ -1,3 +1,4 @@
+import { checkArgument, checkCorefileModel } from '../errors/arguments.js';
 import { ServerKeyError } from '../corefile/errors.js';
 import { serverBlocks } from '../corefile/model.js';
 import type { Corefile, Directive, ServerBlock } from '../corefile/model.js';
@@ -137,6 +138,9 @@ const DEFAULT_SERVER_BLOCK: ServerBlock = { kind: 'server-block', keys: ['.:53']
  * CoreDNS cannot parse, `CorefileExpansionError` for snippet imports past the expansion bounds.
  */
 export function coreDnsRouting(corefile: string | Corefile, options: CoreDnsRoutingOptions = {}): CoreDnsRouting {
+  checkArgument('coreDnsRouting', 'corefile', corefile, 'string|object');
+  if (typeof corefile !== 'string') checkCorefileModel('coreDnsRouting', 'corefile', corefile);
+  checkArgument('coreDnsRouting', 'options', options, 'object?');
   const model = typeof corefile === 'string' ? parseCorefile(corefile).corefile : corefile;
   const port = String(options.port ?? 53);
   const notes: string[] = [];

@@ -1,3 +1,4 @@
+import { checkArgument } from '../errors/arguments.js';
 import { formatGoIP } from '../dns/go-net.js';
 import { readForwardTarget } from '../coredns/forward-targets.js';
 import { displayName } from '../dns/names.js';
@@ -119,6 +120,7 @@ function chain(destination: RouteDestination): RouteDestination[] {
 
 /** A canonical text for `destination`: two destinations are the same exactly when their keys are. */
 export function destinationKey(destination: RouteDestination): string {
+  checkArgument('destinationKey', 'destination', destination, 'object');
   return chain(destination).map(linkKey).join('>');
 }
 
@@ -143,11 +145,14 @@ function linkKey(destination: RouteDestination): string {
 
 /** Whether two destinations are the same (see {@link RouteDestination} for the rules). */
 export function sameDestination(a: RouteDestination, b: RouteDestination): boolean {
+  checkArgument('sameDestination', 'a', a, 'object');
+  checkArgument('sameDestination', 'b', b, 'object');
   return destinationKey(a) === destinationKey(b);
 }
 
 /** One line for people: `cluster, else 8.8.8.8:53`, `10.0.0.1:53 10.0.0.2:53`, `REFUSED`. */
 export function describeDestination(destination: RouteDestination): string {
+  checkArgument('describeDestination', 'destination', destination, 'object');
   return chain(destination).map(describeLink).join(', else ');
 }
 

@@ -1,3 +1,4 @@
+import { checkArgument, checkOptions } from '../errors/arguments.js';
 import type { ConfigMapData } from '../configmap/config-map-data.js';
 import type { Corefile } from '../corefile/model.js';
 import { formatNotes, formatTable, routeCell } from './check.js';
@@ -65,12 +66,17 @@ const KUBELET_NDOTS = 5;
 
 /** The search path the kubelet writes for a ClusterFirst pod in `namespace`. */
 export function clusterSearchPath(namespace: string, clusterDomain: string): string[] {
+  checkArgument('clusterSearchPath', 'namespace', namespace, 'string');
+  checkArgument('clusterSearchPath', 'clusterDomain', clusterDomain, 'string');
   const domain = canonicalName(clusterDomain);
   return [`${namespace}.svc.${domain}`, `svc.${domain}`, domain];
 }
 
 /** The names a glibc resolver tries for `query`, in order (see the module comment). */
 export function resolverCandidates(query: string, searchPath: readonly string[], ndots: number = KUBELET_NDOTS): string[] {
+  checkArgument('resolverCandidates', 'query', query, 'string');
+  checkArgument('resolverCandidates', 'searchPath', searchPath, 'array');
+  checkArgument('resolverCandidates', 'ndots', ndots, 'number?');
   const trimmed = query.trim();
   const name = canonicalName(trimmed);
   if (trimmed.endsWith('.')) return [name];
@@ -82,6 +88,8 @@ export function resolverCandidates(query: string, searchPath: readonly string[],
 
 /** Who answers each candidate of `query` under kube-dns and, with a Corefile, under CoreDNS. */
 export function explainName(query: string, input: ExplainInput): Explanation {
+  checkArgument('explainName', 'query', query, 'string');
+  checkArgument('explainName', 'input', input, 'object');
   const kubeDns = kubeDnsRoutingOfInput(input.kubeDns, {
     ...(input.clusterDomain === undefined ? {} : { clusterDomain: input.clusterDomain }),
     ...(input.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: input.kubeDnsVersion }),
@@ -102,6 +110,7 @@ export function explainName(query: string, input: ExplainInput): Explanation {
 
 /** The explanation for people: the search path, then one row per candidate. */
 export function formatExplanation(explanation: Explanation): string {
+  checkOptions('formatExplanation', 'explanation', explanation, { candidates: 'array' }, true);
   const withCorefile = explanation.candidates.some((candidate) => candidate.coreDns !== undefined);
   const rows = explanation.candidates.map((candidate, index) => [
     String(index + 1),

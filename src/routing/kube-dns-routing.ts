@@ -1,3 +1,4 @@
+import { checkArgument } from '../errors/arguments.js';
 import type { ConfigMapData } from '../configmap/config-map-data.js';
 import { isDns1123Label } from '../dns/go-net.js';
 import { EXAMINED_LIST_ITEMS, KUBE_DNS_KEYS, readKubeDnsConfig } from '../kubedns/read-kube-dns-config.js';
@@ -82,6 +83,7 @@ const EMPTY_CONFIG: KubeDnsConfig = { stubDomains: [], upstreamNameservers: unde
 
 /** The kube-dns routing model of a ConfigMap's data (`null`: there is no ConfigMap). */
 export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRoutingOptions = {}): KubeDnsRouting {
+  checkArgument('kubeDnsRouting', 'options', options, 'object?');
   const deploymentDomain = options.deployment?.kubedns === undefined ? undefined : (options.deployment.kubedns.args.values.domain ?? DEFAULT_CLUSTER_DOMAIN);
   const clusterDomain = canonicalName(options.clusterDomain ?? deploymentDomain ?? DEFAULT_CLUSTER_DOMAIN);
   const reading = readKubeDnsConfig(data, options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion });

@@ -1,3 +1,4 @@
+import { checkArgument, checkCorefileModel, InvalidArgumentError } from '../errors/arguments.js';
 import type { Corefile } from '../corefile/model.js';
 import { parseGoIP } from '../dns/go-net.js';
 import { canonicalName } from '../dns/names.js';
@@ -47,10 +48,17 @@ export interface NodeLocalRouting {
 /**
  * The two tiers: `nodeCacheCorefile` (what node-cache wrote; text or model) in front of `coreDns`
  * (the model of CoreDNS's Corefile). Throws `CorefileSyntaxError` for a node-cache Corefile CoreDNS
- * cannot parse, and a `TypeError` for an `upstreamIp` that is not an IP address.
+ * cannot parse, and an `InvalidArgumentError` for an `upstreamIp` that is not an IP address.
  */
 export function nodeLocalDnsRouting(nodeCacheCorefile: string | Corefile, coreDns: CoreDnsRouting, options: NodeLocalRoutingOptions): NodeLocalRouting {
-  if (parseGoIP(options.upstreamIp) === undefined) throw new TypeError(`kube-dns-upstream IP '${options.upstreamIp}' is not an IP address`);
+  checkArgument('nodeLocalDnsRouting', 'nodeCacheCorefile', nodeCacheCorefile, 'string|object');
+  if (typeof nodeCacheCorefile !== 'string') checkCorefileModel('nodeLocalDnsRouting', 'nodeCacheCorefile', nodeCacheCorefile);
+  checkArgument('nodeLocalDnsRouting', 'coreDns', coreDns, 'object');
+  checkArgument('nodeLocalDnsRouting', 'options', options, 'object');
+  checkArgument('nodeLocalDnsRouting', 'options.upstreamIp', options.upstreamIp, 'string');
+  if (parseGoIP(options.upstreamIp) === undefined) {
+    throw new InvalidArgumentError('invalid-value', 'nodeLocalDnsRouting', 'options.upstreamIp', `'${options.upstreamIp}' is not an IP address (the kube-dns-upstream Service's IP)`);
+  }
   const upstream = socketAddress(options.upstreamIp, Number(options.upstreamPort ?? 53)).address;
   const nodeLocal = coreDnsRouting(nodeCacheCorefile, options.port === undefined ? {} : { port: options.port });
   const notes = [...new Set([...nodeLocal.notes.map((note) => `node-local-dns: ${note}`), ...coreDns.notes.map((note) => `Corefile: ${note}`)])];

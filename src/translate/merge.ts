@@ -1,3 +1,5 @@
+import { InternalError } from '../errors/internal-error.js';
+import { checkArgument } from '../errors/arguments.js';
 import type { Corefile, CorefileItem, Directive, ServerBlock } from '../corefile/model.js';
 import { serverBlocks } from '../corefile/model.js';
 import { parseCorefile } from '../corefile/parser.js';
@@ -77,12 +79,15 @@ function where(block: ServerBlock): string {
  * `existing` is not a Corefile CoreDNS would parse.
  */
 export function mergeTranslation(existing: string, translation: TranslationResult, filename = 'Corefile'): MergeResult {
+  checkArgument('mergeTranslation', 'existing', existing, 'string');
+  checkArgument('mergeTranslation', 'translation', translation, 'object');
+  checkArgument('mergeTranslation', 'filename', filename, 'string?');
   const diagnostics: Diagnostic[] = [...translation.diagnostics];
   if (!translation.ok || translation.model === undefined) return { ok: false, corefile: undefined, model: undefined, diagnostics };
   const report = (code: DiagnosticCode, path: string, message: string) => diagnostic(code, { key: 'Corefile', path, message });
   const { corefile: current } = parseCorefile(existing, { filename });
   const [translatedMain, ...translatedRest] = serverBlocks(translation.model);
-  if (translatedMain === undefined) throw new Error('a translation always has a main block');
+  if (translatedMain === undefined) throw new InternalError('a translation always has a main block');
   // For CoreDNS 1.1.0–1.6.5 the zones a stub would capture get a copy of the main block without
   // health (see main-block-split); stub blocks never hold the kubernetes plugin.
   const translatedCopies = translatedRest.filter(isMainBlockCopy);

@@ -1,3 +1,4 @@
+import { checkArgument, checkOptions } from '../errors/arguments.js';
 import type { ConfigMapData } from '../configmap/config-map-data.js';
 import type { Corefile, Directive, ServerBlock } from '../corefile/model.js';
 import { classifyToken } from '../corefile/printer.js';
@@ -11,7 +12,10 @@ import { inetAton } from '../kubedns/dnsmasq-options.js';
 import type { FederationEntry, KubeDnsConfig, KubeDnsReading, StubDomainEntry, ValueEntry } from '../kubedns/read-kube-dns-config.js';
 import { coreDnsFeatures, noDenialCaching } from '../coredns/features.js';
 import type { CoreDnsFeatures, NoDenialCaching } from '../coredns/features.js';
+import { coreDnsReleaseOf } from '../coredns/resolve-release.js';
+import type { CoreDnsReleaseInput } from '../coredns/resolve-release.js';
 import { NEWEST_COREDNS_VERSION } from '../coredns/versions.js';
+import { releaseDiagnostics } from '../diagnostics/release-notices.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
 import { KUBERNETES_DEFAULT_REVERSE_ZONES, kubernetesDefaultMainBlock } from '../coredns/kubernetes-default-corefile.js';
 import type { DefaultDirective } from '../coredns/kubernetes-default-corefile.js';
@@ -36,8 +40,13 @@ import { parseCorefile } from '../corefile/parser.js';
 export const DEFAULT_CLUSTER_DOMAIN = 'cluster.local';
 
 export interface TranslateOptions {
-  /** Target CoreDNS release (default: the newest the package knows). */
-  readonly coredns?: string;
+  /**
+   * Target CoreDNS release (default: the newest the package knows), in the grammar `migrate` reads
+   * (`1.8.7`, `v1.8.7-eksbuild.3`, an image reference, newer than known: see
+   * {@link resolveCoreDnsRelease}), or a release it resolved. How the text was read is reported as
+   * `release-resolved` and `release-assumed` diagnostics.
+   */
+  readonly coredns?: CoreDnsReleaseInput;
   /** The cluster domain (default `cluster.local`). */
   readonly clusterDomain?: string;
   /** The kube-dns version whose validation rules apply (default: the newest known). */
@@ -106,6 +115,7 @@ interface PlannedStub {
  * says so): its dnsmasq ran with `--no-negcache`, so the Corefile does not cache NXDOMAIN.
  */
 export function translateKubeDns(data: ConfigMapData | null, options: TranslateOptions = {}): TranslationResult {
+  checkArgument('translateKubeDns', 'options', options, 'object?');
   return translateWithPlan(data, options, (features, kubeDnsVersion) => ({ plan: stockDeploymentPlan(kubeDnsVersion, options.clusterDomain, features), clusterDomain: checkTranslateOptions(options) }));
 }
 
@@ -116,6 +126,8 @@ export function translateKubeDns(data: ConfigMapData | null, options: TranslateO
  * first; an error among them refuses the translation unless `force`.
  */
 export function translateKubeDnsInstall(install: KubeDnsInstall, options: TranslateOptions = {}): TranslationResult {
+  checkOptions('translateKubeDnsInstall', 'install', install, { configMap: 'object?', deployment: 'object?', service: 'object?', diagnostics: 'array' }, true);
+  checkArgument('translateKubeDnsInstall', 'options', options, 'object?');
   const clusterDnsIp = options.clusterDnsIp ?? install.service?.clusterIP;
   const imageVersion = options.kubeDnsVersion === undefined ? kubeDnsVersionOfImage(install.deployment?.kubedns?.image) : undefined;
   const effective: TranslateOptions = {
@@ -184,8 +196,8 @@ function kubeDnsVersionOfImage(image: string | undefined): string | undefined {
 type PlanFor = (features: CoreDnsFeatures, kubeDnsVersion: string) => { readonly plan: DeploymentPlan; readonly clusterDomain: string };
 
 function translateWithPlan(data: ConfigMapData | null, options: TranslateOptions, planFor: PlanFor): TranslationResult {
-  const coredns = options.coredns ?? NEWEST_COREDNS_VERSION;
-  const features = coreDnsFeatures(coredns);
+  const release = coreDnsReleaseOf(options.coredns ?? NEWEST_COREDNS_VERSION);
+  const features = coreDnsFeatures(release.version);
   checkTranslateOptions(options);
   // `let`: released once planned (below), so that a large reading is not kept alongside the model.
   let reading: KubeDnsReading | undefined = readKubeDnsConfig(data, options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion });
@@ -195,7 +207,7 @@ function translateWithPlan(data: ConfigMapData | null, options: TranslateOptions
   // translating it as written would switch on stub domains that were not in effect.
   const validationErrors = reading.diagnostics.filter((entry) => isValidation(entry) || entry.code === 'federations-json').length;
   const forced = options.force === true;
-  const diagnostics: Diagnostic[] = reading.diagnostics.map((entry) => (forced && isValidation(entry) ? { ...entry, severity: 'warning' } : entry));
+  const diagnostics: Diagnostic[] = [...releaseDiagnostics('coredns', release), ...reading.diagnostics.map((entry): Diagnostic => (forced && isValidation(entry) ? { ...entry, severity: 'warning' } : entry))];
   if (reading.diagnostics.some((entry) => entry.code === 'json-syntax' || entry.code === 'json-type' || entry.code === 'federations-format')) {
     // What kube-dns could not even read cannot be translated, forced or not.
     return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns: features.version };

@@ -58,7 +58,7 @@ const allowedFloors: Record<string, readonly string[]> = {
   diagnostics: ['errors', 'util'],
   dns: ['errors', 'util'],
   corefile: ['errors', 'util'],
-  configmap: ['errors', 'util'],
+  configmap: ['dns', 'errors', 'util'],
   coredns: ['dns', 'corefile', 'errors', 'util'],
   kubedns: ['dns', 'configmap', 'diagnostics', 'errors', 'util'],
   kubeadm: ['kubedns', 'dns', 'corefile', 'configmap', 'errors', 'util'],
@@ -109,4 +109,27 @@ describe('the import graph of src/', () => {
     });
     expect(offenders).toEqual([]);
   });
+
+  it('keeps each CLI command on its own: no command imports another, only main and the registry import commands', () => {
+    expect(commandViolations(graph)).toEqual([]);
+    // The checker itself works: a command that imports a command, a helper that imports one.
+    const sample = new Map([
+      ['cli/commands/explain.ts', ['cli/commands/check.ts', 'cli/routing/report.ts']],
+      ['cli/commands/check.ts', []],
+      ['cli/routing/report.ts', ['cli/commands/check.ts']],
+      ['cli/registry.ts', ['cli/commands/check.ts']],
+    ]);
+    expect(commandViolations(sample)).toEqual(['cli/commands/explain.ts → cli/commands/check.ts', 'cli/routing/report.ts → cli/commands/check.ts']);
+  });
 });
+
+/** Imports of a module of cli/commands/ (one file per command) from anywhere but main.ts and registry.ts. */
+function commandViolations(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const isCommand = (module: string) => module.startsWith('cli/commands/');
+  const violations: string[] = [];
+  for (const [module, targets] of graph) {
+    if (module === 'cli/main.ts' || module === 'cli/registry.ts') continue;
+    for (const target of targets) if (isCommand(target)) violations.push(`${module} → ${target}`);
+  }
+  return violations;
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CHECK_HELP, runCheck } from '../../src/cli/commands/check.js';
+import { CHECK_HELP } from '../../src/cli/commands/check.js';
+import { runCheck } from '../support/commands.js';
 import { main } from '../../src/cli/main.js';
 import { UsageError } from '../../src/cli/usage-error.js';
 import { renderCoreDnsConfigMap } from '../../src/configmap/write-configmap.js';

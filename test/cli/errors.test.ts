@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeFailure, isInputFailure, optionValue, usingCorefile } from '../../src/cli/errors.js';
+import { describeFailure, isInputFailure, usingCorefile } from '../../src/cli/errors.js';
+import { optionValue } from '../../src/cli/options.js';
 import { main } from '../../src/cli/main.js';
 import { UsageError } from '../../src/cli/usage-error.js';
 import { parseCoreDnsVersion } from '../../src/coredns/versions.js';
@@ -10,11 +11,12 @@ import { SelfCheckError } from '../../src/translate/self-check.js';
 import { TranslateOptionsError } from '../../src/translate/translate.js';
 import { memoryIo } from '../support/memory-io.js';
 import { thrown } from '../support/thrown.js';
+import { configMapYaml, coreDnsConfigMapYaml } from '../support/kube-dns-manifests.js';
 
-const KUBE_DNS = 'kind: ConfigMap\nmetadata:\n  name: kube-dns\n  namespace: kube-system\ndata:\n  upstreamNameservers: \'["8.8.8.8"]\'\n';
+const KUBE_DNS = configMapYaml({ upstreamNameservers: '["8.8.8.8"]' }, { metadata: 'block', apiVersion: false });
 const COREFILE = '.:53 {\n    forward . 8.8.8.8\n}\n';
 const BROKEN_COREFILE = '.:53 {\n    forward . 8.8.8.8 }\n';
-const COREDNS_CONFIGMAP = 'kind: ConfigMap\nmetadata:\n  name: coredns\ndata:\n  Corefile: |\n    .:53 {\n        forward . 8.8.8.8 }\n';
+const COREDNS_CONFIGMAP = coreDnsConfigMapYaml(BROKEN_COREFILE, { namespace: null, apiVersion: false });
 const STACK_LINE = /\n\s+at /;
 
 async function run(args: readonly string[], files: Record<string, string>, stdin?: string) {
@@ -28,8 +30,8 @@ describe('the one mapping from errors to exit statuses', () => {
   it.each([
     ['configmap: a value that is not a string', ['cm.yaml'], { 'cm.yaml': 'data:\n  stubDomains: [1]\n' }, 'kube-dns-to-coredns: cm.yaml:2:3: data.stubDomains must be a string'],
     ['configmap: a CoreDNS ConfigMap given as the kube-dns one', ['check', '--kube-dns', 'cm.yaml', '--corefile', 'c'], { 'cm.yaml': COREDNS_CONFIGMAP, c: COREFILE }, "kube-dns-to-coredns: cm.yaml: ConfigMap 'coredns' is a CoreDNS ConfigMap"],
-    ['coredns: an unknown release', ['--coredns', '1.8', 'k'], { k: KUBE_DNS }, "kube-dns-to-coredns: --coredns: unknown CoreDNS version '1.8': name the patch release"],
-    ['coredns: an unknown release for lint', ['lint', '--coredns', '1.4.1', 'c'], { c: COREFILE }, "kube-dns-to-coredns: lint: --coredns: unknown CoreDNS version '1.4.1': CoreDNS never released it"],
+    ['coredns: an unknown release', ['--coredns', '1.8', 'k'], { k: KUBE_DNS }, "kube-dns-to-coredns: --coredns: cannot resolve a CoreDNS release from '1.8': name the patch release"],
+    ['coredns: an unknown release for lint', ['lint', '--coredns', '1.4.1', 'c'], { c: COREFILE }, "kube-dns-to-coredns: lint: --coredns: cannot resolve a CoreDNS release from '1.4.1': CoreDNS never released 1.4.1"],
     ['kubedns: an unknown kube-dns release', ['--kube-dns-version', '1.2.3', 'k'], { k: KUBE_DNS }, "kube-dns-to-coredns: --kube-dns-version: kube-dns version '1.2.3' is outside"],
     ['kubedns: an unknown kube-dns release for check', ['check', '--kube-dns', 'k', '--corefile', 'c', '--kube-dns-version', 'x'], { k: KUBE_DNS, c: COREFILE }, "kube-dns-to-coredns: check: --kube-dns-version: kube-dns version 'x' is not a version"],
     ['kubeadm: a release without the translation', ['--kubeadm', '1.21', 'k'], { k: KUBE_DNS }, "kube-dns-to-coredns: --kubeadm: unsupported kubeadm version '1.21'"],
@@ -51,9 +53,9 @@ describe('the one mapping from errors to exit statuses', () => {
   });
 
   it('parses --coredns and --kube-dns-version before reading any input', async () => {
-    expect((await run(['--coredns', 'latest', 'missing.yaml'], {})).err).toMatch(/^kube-dns-to-coredns: --coredns: unknown CoreDNS version 'latest'/);
+    expect((await run(['--coredns', 'latest', 'missing.yaml'], {})).err).toMatch(/^kube-dns-to-coredns: --coredns: cannot resolve a CoreDNS release from 'latest'/);
     expect((await run(['--kube-dns-version', '9', 'missing.yaml'], {})).err).toMatch(/^kube-dns-to-coredns: --kube-dns-version: /);
-    expect((await run(['lint', '--coredns', '2.0.0', 'missing'], {})).err).toMatch(/^kube-dns-to-coredns: lint: --coredns: /);
+    expect((await run(['lint', '--coredns', '0.9.0', 'missing'], {})).err).toMatch(/^kube-dns-to-coredns: lint: --coredns: /);
   });
 
   it('refuses a bad --kube-dns-version before a --batch starts (was an internal error with a stack trace)', async () => {

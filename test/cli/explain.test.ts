@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EXPLAIN_HELP, runExplain } from '../../src/cli/commands/explain.js';
+import { EXPLAIN_HELP } from '../../src/cli/commands/explain.js';
+import { runExplain } from '../support/commands.js';
 import { main } from '../../src/cli/main.js';
 import { UsageError } from '../../src/cli/usage-error.js';
 import { memoryIo } from '../support/memory-io.js';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runFmt } from '../../src/cli/commands/fmt.js';
+import { runFmt } from '../support/commands.js';
 import { main } from '../../src/cli/main.js';
 import { memoryIo } from '../support/memory-io.js';
 

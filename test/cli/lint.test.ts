@@ -1,6 +1,7 @@
 import { KubeDnsToCoreDnsError } from '../../src/errors/kube-dns-to-coredns-error.js';
 import { describe, expect, it } from 'vitest';
-import { LINT_HELP, runLint } from '../../src/cli/commands/lint.js';
+import { LINT_HELP } from '../../src/cli/commands/lint.js';
+import { runLint } from '../support/commands.js';
 import { main } from '../../src/cli/main.js';
 import { UsageError } from '../../src/cli/usage-error.js';
 import { memoryIo } from '../support/memory-io.js';
@@ -105,7 +106,7 @@ describe('kube-dns-to-coredns lint', () => {
 
   it('refuses bad usage and unreadable input with exit status 2', async () => {
     const cases: [string[], RegExp][] = [
-      [['--coredns', '1.4.1', 'Corefile'], /unknown CoreDNS version '1\.4\.1'/],
+      [['--coredns', '1.4.1', 'Corefile'], /cannot resolve a CoreDNS release from '1\.4\.1'/],
       [['--coredns', '1.8', 'Corefile'], /name the patch release/],
       [['--output', 'yaml', 'Corefile'], /--output must be one of text, json/],
       [['--fix', 'Corefile'], /Unknown option '--fix'/],

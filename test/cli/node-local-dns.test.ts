@@ -3,20 +3,11 @@ import { main } from '../../src/cli/main.js';
 import { renderCoreDnsConfigMap } from '../../src/configmap/write-configmap.js';
 import { translateKubeDns } from '../../src/translate/translate.js';
 import { memoryIo } from '../support/memory-io.js';
+import { configMapYaml } from '../support/kube-dns-manifests.js';
 
-const KUBE_DNS = `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: kube-dns
-  namespace: kube-system
-data:
-  stubDomains: |
-    {"acme.local": ["10.150.0.1"]}
-  upstreamNameservers: |
-    ["8.8.8.8"]
-`;
-const HOSTNAME_STUB = KUBE_DNS.replace('["10.150.0.1"]', '["ns.acme.local"]');
 const DATA = { stubDomains: '{"acme.local": ["10.150.0.1"]}', upstreamNameservers: '["8.8.8.8"]' };
+const KUBE_DNS = configMapYaml(DATA, { metadata: 'block', values: 'block' });
+const HOSTNAME_STUB = configMapYaml({ ...DATA, stubDomains: '{"acme.local": ["ns.acme.local"]}' }, { metadata: 'block', values: 'block' });
 const TRANSLATED = translateKubeDns(DATA).corefile ?? '';
 const NODE_LOCAL_CONFIGMAP = `apiVersion: v1
 kind: ConfigMap

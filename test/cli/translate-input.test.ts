@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { memoryIo } from '../support/memory-io.js';
+import { configMapYaml, coreDnsConfigMapYaml } from '../support/kube-dns-manifests.js';
 
 // What every command that reads the kube-dns ConfigMap (translate, --kubeadm, check, explain) makes
 // of input that is not plainly kube-system/kube-dns.
@@ -18,27 +19,9 @@ upstreamNameservers: |
   ["8.8.8.8", "8.8.4.4"]
 `;
 
-const COREDNS = `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: coredns
-  namespace: kube-system
-data:
-  Corefile: |
-    .:53 {
-        forward . /etc/resolv.conf
-    }
-`;
+const COREDNS = coreDnsConfigMapYaml('.:53 {\n    forward . /etc/resolv.conf\n}\n');
 
-const ELSEWHERE = `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: dns-settings
-  namespace: default
-data:
-  upstreamNameservers: |
-    ["8.8.8.8"]
-`;
+const ELSEWHERE = configMapYaml({ upstreamNameservers: '["8.8.8.8"]\n' }, { name: 'dns-settings', namespace: 'default', metadata: 'block', values: 'block' });
 
 /** \`kubectl get --raw /api/v1/namespaces/kube-system/configmaps\`: items carry no kind. */
 const CONFIGMAP_LIST = JSON.stringify({

@@ -114,7 +114,7 @@ describe('resolveCoreDnsRelease: version text found in clusters', () => {
     expect(refused('docker.io/coredns/coredns:latest').message).toContain("'latest' names no release");
     expect(refused(`coredns/coredns@sha256:${'0f'.repeat(32)}`).message).toContain('a digest names no release');
     expect(refused('1.4.1').message).toContain('CoreDNS never released 1.4.1; the nearest releases are 1.4.0 and 1.5.0');
-    expect(refused('1.8').message).toContain('migration needs the exact release');
+    expect(refused('1.8').message).toContain('the rules differ between patch releases');
     const long = refused(`coredns/coredns:v1.8.0${'-x'.repeat(600)}`);
     expect(long.code).toBe('syntax');
     expect(long.message).toContain('1222 characters long; no version or image reference is longer than 1024');

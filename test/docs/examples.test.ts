@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it, vi } from 'vitest';
+import { ENTRY_SOURCES, pointPackageImports } from '../support/entries.js';
 
 /**
  * Runs every ```ts block of docs/*.md as a module, with the package name pointing at src/, so the
@@ -10,7 +11,7 @@ import { describe, it, vi } from 'vitest';
  */
 const docs = join(import.meta.dirname, '../../docs');
 const scratch = join(import.meta.dirname, '.examples');
-const entry = join(import.meta.dirname, '../../src/index.js');
+const root = join(import.meta.dirname, '../..');
 
 function examples(markdown: string): string[] {
   return [...markdown.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? '');
@@ -26,7 +27,7 @@ const documented = readdirSync(docs)
 describe.each(documented)('examples in docs/%s', (file, blocks) => {
   it.each(blocks.map((block, index) => [index + 1, block] as const))('example %i runs', async (index, block) => {
     const path = join(scratch, `${file.replace(/\W/g, '-')}-${index}.ts`);
-    writeFileSync(path, block.replaceAll(/from 'kube-dns-to-coredns'/g, `from ${JSON.stringify(entry)}`));
+    writeFileSync(path, pointPackageImports(block, (entry) => join(root, ENTRY_SOURCES[entry] ?? '')));
     const printed: string[] = [];
     const capture = (...values: unknown[]): void => void printed.push(values.map(String).join(' '));
     const spies = (['log', 'info', 'warn', 'error'] as const).map((method) => vi.spyOn(console, method).mockImplementation(capture));

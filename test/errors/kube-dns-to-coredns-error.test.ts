@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import * as api from '../../src/index.js';
+import { ALL as api } from '../support/entries.js';
+import type * as types from '../../src/index.js';
 import { KubeDnsToCoreDnsError, locatedMessage } from '../../src/errors/kube-dns-to-coredns-error.js';
 import { GoPanicError, YamlDecodeError, YamlSyntaxError } from '../../src/kubeadm/yaml-v2/errors.js';
 import { JsonConversionError } from '../../src/kubeadm/yaml-v2/yaml-to-json.js';
@@ -7,11 +8,12 @@ import { printBuiltCorefile } from '../../src/translate/self-check.js';
 import { fanOutCorefile } from '../support/hostile-inputs.js';
 import { thrown } from '../support/thrown.js';
 
-const unprintable: api.Corefile = { items: [{ kind: 'server-block', keys: ['.:53'], directives: [{ name: 'forward', arguments: ['.', '{'] }] }] };
+const unprintable: types.Corefile = { items: [{ kind: 'server-block', keys: ['.:53'], directives: [{ name: 'forward', arguments: ['.', '{'] }] }] };
 
 /** One way through the public API to each exported error class (the base of a family counts through a subclass). */
 const TRIGGERS: Record<string, () => unknown> = {
   ConfigMapInputError: () => thrown(() => api.readConfigMap('data:\n  stubDomains: [1]\n', { filename: 'cm.yaml' })),
+  InvalidArgumentError: () => thrown(() => api.parseCorefile(42 as never)),
   GoJsonError: () => {
     const result = api.decodeStubDomains('{"a": [1]}');
     return result.ok ? undefined : result.error;
@@ -82,13 +84,13 @@ describe('the error family', () => {
   });
 
   it('carries a position one way: filename and position, and a message that puts them before the reason', () => {
-    const configMap = TRIGGERS['ConfigMapInputError']!() as api.ConfigMapInputError;
+    const configMap = TRIGGERS['ConfigMapInputError']!() as types.ConfigMapInputError;
     expect(configMap).toMatchObject({ code: 'value-not-string', filename: 'cm.yaml', position: { line: 2, column: 3 } });
     expect(configMap.message).toBe(`cm.yaml:2:3: ${configMap.reason}`);
-    const syntax = TRIGGERS['CorefileSyntaxError']!() as api.CorefileSyntaxError;
+    const syntax = TRIGGERS['CorefileSyntaxError']!() as types.CorefileSyntaxError;
     expect(syntax).toMatchObject({ code: 'unexpected-closing-brace', filename: 'Corefile', position: { line: 2, column: 12 } });
     expect(syntax.message).toBe(`Corefile:2:12: ${syntax.reason}`);
-    const json = TRIGGERS['GoJsonError']!() as api.GoJsonError;
+    const json = TRIGGERS['GoJsonError']!() as types.GoJsonError;
     expect(json).toMatchObject({ code: 'type', filename: undefined, position: { line: 1, column: 8, offset: 7 } });
     // Go's wording, without a location.
     expect(json.message).toBe('json: cannot unmarshal number into Go value of type string');

@@ -3,7 +3,7 @@ import { CorefileSyntaxError } from '../../src/corefile/errors.js';
 import { DIAGNOSTIC_CODES } from '../../src/diagnostics/codes.js';
 import { formatDiagnostic } from '../../src/diagnostics/diagnostic.js';
 import { lintCorefile, lintParsedCorefile } from '../../src/lint/index.js';
-import { UnknownCoreDnsVersionError } from '../../src/coredns/versions.js';
+import { UnresolvedCoreDnsReleaseError } from '../../src/coredns/resolve-release.js';
 import { findings, main } from '../support/lint-findings.js';
 
 /** The linter as a whole; each rule group has its own file in test/lint/rules/. */
@@ -39,7 +39,7 @@ describe('lintCorefile', () => {
 
   it('throws the syntax error and refuses unknown versions', () => {
     expect(() => lintCorefile('. {\n    whoami }\n')).toThrow(CorefileSyntaxError);
-    expect(() => lintCorefile('. {\n}\n', { coredns: '1.4.1' })).toThrow(UnknownCoreDnsVersionError);
+    expect(() => lintCorefile('. {\n}\n', { coredns: '1.4.1' })).toThrow(UnresolvedCoreDnsReleaseError);
   });
 
   it('lints a model without positions at 1:1', () => {

@@ -5,6 +5,7 @@ import { main } from '../../src/cli/main.js';
 import { migrateCorefile } from '../../src/migrate/migrate.js';
 import type { MigrateOptions } from '../../src/migrate/options.js';
 import { memoryIo } from '../support/memory-io.js';
+import { coreDnsConfigMapYaml } from '../support/kube-dns-manifests.js';
 
 /** A migration that emits each `migrate-*` code, so that every registered code is reachable. */
 const EMITTERS: Readonly<Record<string, { corefile: string; options: MigrateOptions }>> = {
@@ -39,7 +40,7 @@ const EMITTERS: Readonly<Record<string, { corefile: string; options: MigrateOpti
 const CLI_EMITTERS: Readonly<Record<string, { args: readonly string[]; files: Readonly<Record<string, string>> }>> = {
   'migrate-configmap-key-not-migrated': {
     args: ['migrate', '--from', '1.6.7', '--to', '1.8.0', 'coredns.yaml'],
-    files: { 'coredns.yaml': 'kind: ConfigMap\nmetadata:\n  name: coredns\ndata:\n  Corefile: |\n    . {\n        forward . 1.1.1.1\n    }\n  NodeHosts: |\n    10.0.0.1 node1\n' },
+    files: { 'coredns.yaml': coreDnsConfigMapYaml('. {\n    forward . 1.1.1.1\n}\n', { namespace: null, apiVersion: false, otherKeys: { NodeHosts: '10.0.0.1 node1\n' } }) },
   },
 };
 

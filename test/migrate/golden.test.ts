@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as library from '../../src/index.js';
 import { kubernetesDefaultMainBlock, KUBERNETES_COREDNS_RELEASES } from '../../src/coredns/kubernetes-default-corefile.js';
-import { compareCoreDnsVersions } from '../../src/coredns/versions.js';
+import { compareCoreDnsVersions, NEWEST_COREDNS_VERSION } from '../../src/coredns/versions.js';
 // @ts-expect-error: a plain .mjs module shared with scripts/update-golden.mjs
 import { migrateGoldenFiles } from '../../scripts/migrate-golden.mjs';
 
@@ -18,6 +18,7 @@ const files = (migrateGoldenFiles as (root: string, library: unknown) => Map<str
   kubernetesDefaultMainBlock,
   KUBERNETES_COREDNS_RELEASES,
   compareCoreDnsVersions,
+  NEWEST_COREDNS_VERSION,
 });
 
 describe('migrate golden files', () => {

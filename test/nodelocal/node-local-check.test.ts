@@ -3,6 +3,7 @@ import { checkNodeLocalDnsRouting, explainNodeLocalDns, formatNodeLocalCheck, fo
 import type { NodeLocalCheckInput } from '../../src/nodelocal/node-local-check.js';
 import { describeDestination } from '../../src/routing/destination.js';
 import { translateKubeDns } from '../../src/translate/translate.js';
+import { configMapYaml } from '../support/kube-dns-manifests.js';
 
 const DATA = { stubDomains: '{"acme.local": ["10.150.0.1"]}', upstreamNameservers: '["8.8.8.8"]' };
 /** CoreDNS's Corefile as the default translator writes it for DATA. */
@@ -70,7 +71,7 @@ describe('checkNodeLocalDnsRouting', () => {
   });
 
   it('reads the ConfigMap as YAML text too', () => {
-    const yaml = `kind: ConfigMap\nmetadata:\n  name: kube-dns\ndata:\n  stubDomains: '{"acme.local": ["10.150.0.1"]}'\n  upstreamNameservers: '["8.8.8.8"]'\n`;
+    const yaml = configMapYaml({ stubDomains: '{"acme.local": ["10.150.0.1"]}', upstreamNameservers: '["8.8.8.8"]' }, { namespace: null });
     expect(checkNodeLocalDnsRouting({ ...SETTINGS, kubeDns: yaml, corefile: TRANSLATED }).ok).toBe(true);
   });
 });

@@ -10,6 +10,7 @@ import { anyKubeDnsInput, kubeDnsData, validKubeDnsInput } from '../support/kube
 import type { KubeDnsInput } from '../support/kube-dns-arbitraries.js';
 import { memoryIo } from '../support/memory-io.js';
 import { Outcomes } from '../support/outcomes.js';
+import { configMapYaml } from '../support/kube-dns-manifests.js';
 
 /** Each behaviour change of node-cache, the template switch, and each CoreDNS it embeds. */
 const release = fc.constantFrom('1.15.6', '1.15.7', '1.15.8', '1.15.13', '1.15.14', '1.20.0', '1.22.9', '1.22.10', '1.22.14', '1.24.0', '1.26.7');
@@ -21,11 +22,7 @@ const withHostnames = fc.tuple(anyKubeDnsInput(), fc.oneof({ weight: 4, arbitrar
   ([input, hostname]): KubeDnsInput => (hostname ? { ...input, stubs: [...input.stubs, ['named.example', ['ns1.named.example']]] } : input),
 );
 
-function yaml(data: Record<string, string>): string {
-  return `kind: ConfigMap\nmetadata:\n  name: kube-dns\n  namespace: kube-system\ndata:\n${Object.entries(data)
-    .map(([key, value]) => `  ${key}: ${JSON.stringify(value)}\n`)
-    .join('')}`;
-}
+const yaml = (data: Record<string, string>): string => configMapYaml(data, { metadata: 'block', apiVersion: false });
 
 async function profileRun(version: string, data: Record<string, string>): Promise<{ status: number; out: string }> {
   const io = memoryIo({ files: { 'kube-dns.yaml': yaml(data) } });

@@ -91,6 +91,12 @@ function typeCheckConsumer(): Promise<Run> {
     join(installed, 'consumer.ts'),
     [
       "import { mergeTranslation, translateKubeDns, translateLikeKubeadm } from 'kube-dns-to-coredns';",
+      "import { parseCorefile } from 'kube-dns-to-coredns/corefile';",
+      "import { coreDnsRouting } from 'kube-dns-to-coredns/routing';",
+      "import { NEWEST_COREDNS_VERSION } from 'kube-dns-to-coredns/releases';",
+      "import type { CoreDnsVersion } from 'kube-dns-to-coredns/releases';",
+      'const newest: CoreDnsVersion = NEWEST_COREDNS_VERSION;',
+      "coreDnsRouting(parseCorefile('.:53 {\\n}\\n').corefile, { port: 53 }).notes.concat(newest);",
       'const t = translateKubeDns({});',
       'if (t.ok) t.corefile.toUpperCase();',
       "const merged = mergeTranslation('.:53 {\\n}\\n', t);",
@@ -183,7 +189,12 @@ describe('the packed package, installed', () => {
     expect(different.stdout + different.stderr).toContain('consul.local');
   });
 
-  it('exports the library API to ESM and to require()', () => {
+  it('exports the library API to ESM and to require(), the subpaths too', () => {
+    writeFileSync(
+      join(installed, 'use-subpaths.mjs'),
+      "import { parseCorefile } from 'kube-dns-to-coredns/corefile';\nimport { coreDnsRouting } from 'kube-dns-to-coredns/routing';\nimport { NEWEST_COREDNS_VERSION } from 'kube-dns-to-coredns/releases';\nconsole.log(coreDnsRouting(parseCorefile('.:53 {\\n}\\n').corefile).notes.length, NEWEST_COREDNS_VERSION);\n",
+    );
+    expect(execFileSync(process.execPath, ['use-subpaths.mjs'], { cwd: installed, encoding: 'utf8' })).toMatch(/^\d+ \d+\.\d+\.\d+\n$/);
     writeFileSync(join(installed, 'use.mjs'), "import { translateKubeDns } from 'kube-dns-to-coredns';\nconsole.log(translateKubeDns({}).ok);\n");
     writeFileSync(join(installed, 'use.cjs'), "const { translateLikeKubeadm } = require('kube-dns-to-coredns');\nconsole.log(translateLikeKubeadm('1.17', null).ok);\n");
     expect(execFileSync(process.execPath, ['use.mjs'], { cwd: installed, encoding: 'utf8' })).toBe('true\n');
@@ -208,13 +219,22 @@ describe('package lint of the tarball', () => {
       analysis: { entrypoints: Record<string, { resolutions: Record<string, { resolution?: { fileName: string } }> }> };
       problems: Record<string, readonly { kind: string; resolutionKind?: string }[]>;
     };
-    const resolutions = report.analysis.entrypoints['.']?.resolutions ?? {};
-    // node10 (TypeScript's classic resolution) finds the types through `types`, not only `exports`.
-    expect(Object.keys(resolutions).sort()).toEqual(['bundler', 'node10', 'node16-cjs', 'node16-esm']);
-    for (const [kind, entry] of Object.entries(resolutions)) expect(entry.resolution?.fileName, kind).toMatch(/\/dist\/index\.d\.ts$/);
+    const declarations: Readonly<Record<string, RegExp>> = {
+      '.': /\/dist\/index\.d\.ts$/,
+      './corefile': /\/dist\/corefile\/index\.d\.ts$/,
+      './routing': /\/dist\/routing\/index\.d\.ts$/,
+      './releases': /\/dist\/releases\.d\.ts$/,
+    };
+    expect(Object.keys(report.analysis.entrypoints).filter((entrypoint) => entrypoint !== './package.json').sort()).toEqual(Object.keys(declarations).sort());
+    for (const [entrypoint, fileName] of Object.entries(declarations)) {
+      const resolutions = report.analysis.entrypoints[entrypoint]?.resolutions ?? {};
+      // node10 (TypeScript's classic resolution) finds the types through `types` and `typesVersions`, not only `exports`.
+      expect(Object.keys(resolutions).sort(), entrypoint).toEqual(['bundler', 'node10', 'node16-cjs', 'node16-esm']);
+      for (const [kind, entry] of Object.entries(resolutions)) expect(entry.resolution?.fileName, `${entrypoint} ${kind}`).toMatch(fileName);
+    }
     // From CommonJS under node16, TypeScript reports the package as ESM (dynamic import only): a clear ESM-only
     // situation, not a broken one. Node ≥ 20.19 itself also loads it with require() (tested above).
-    expect(Object.values(report.problems).flat()).toEqual([{ kind: 'CJSResolvesToESM', entrypoint: '.', resolutionKind: 'node16-cjs' }]);
+    expect(Object.values(report.problems).flat()).toEqual(Object.keys(declarations).map((entrypoint) => ({ kind: 'CJSResolvesToESM', entrypoint, resolutionKind: 'node16-cjs' })));
   });
 });
 

@@ -47,7 +47,7 @@ describe('playground convert', () => {
     ['broken JSON document', { text: '{"data": {' }, 'input-error', 'ConfigMapInputError'],
     ['invalid JSON in stubDomains', { text: 'data:\n  stubDomains: \'{"consul.local": ["10.150.0.1"]\'\n' }, 'refused', 'json-syntax'],
     ['an invalid cluster domain', { clusterDomain: 'not a domain' }, 'refused', 'TranslateOptionsError'],
-    ['an unknown CoreDNS version', { coredns: '0.9.0' }, 'refused', 'UnknownCoreDnsVersionError'],
+    ['an unknown CoreDNS version', { coredns: '0.9.0' }, 'refused', 'UnresolvedCoreDnsReleaseError'],
   ] as const)('reports %s instead of throwing', (_, overrides, status, code) => {
     const result = convert(input(overrides));
     expect(result.status).toBe(status);

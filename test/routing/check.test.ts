@@ -8,18 +8,12 @@ import { destinationKey } from '../../src/routing/destination.js';
 import type { RoutingDifference } from '../../src/routing/check.js';
 import { Outcomes } from '../support/outcomes.js';
 import { kubeDnsConfig } from './support.js';
+import { configMapYaml } from '../support/kube-dns-manifests.js';
 
-const KUBE_DNS_YAML = `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: kube-dns
-  namespace: kube-system
-data:
-  stubDomains: |
-    {"acme.local": ["10.150.0.1"], "local": ["10.150.0.2:5353"]}
-  upstreamNameservers: |
-    ["8.8.8.8", "8.8.4.4"]
-`;
+const KUBE_DNS_YAML = configMapYaml(
+  { stubDomains: '{"acme.local": ["10.150.0.1"], "local": ["10.150.0.2:5353"]}\n', upstreamNameservers: '["8.8.8.8", "8.8.4.4"]\n' },
+  { metadata: 'block', values: 'block' },
+);
 
 /** A hand-written migration with two classic mistakes: no cluster.local key next to the 'local' stub (which captures cluster names), and acme.local forgotten (the 'local' block takes it). */
 const NAIVE_COREFILE = `.:53 {

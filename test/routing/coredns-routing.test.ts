@@ -6,7 +6,7 @@ import { thrown } from '../support/thrown.js';
 import { coreDnsRouting, NOT_MODELLED, PASSIVE, PLUGIN_ORDER } from '../../src/routing/coredns-routing.js';
 import { compiledPlugins } from '../../src/coredns/plugin-cfg.js';
 import { COREDNS_VERSIONS } from '../../src/coredns/versions.js';
-import { describeDestination, destinationKey } from '../../src/routing/destination.js';
+import { destinationKey } from '../../src/routing/destination.js';
 
 function keyOf(corefile: string, name: string, port?: number): string {
   return destinationKey(coreDnsRouting(corefile, port === undefined ? {} : { port }).route(name).destination);
@@ -177,21 +177,6 @@ describe('CoreDNS routing model: defaults', () => {
     expect(destinationKey(model.route('example.com').destination)).toBe('plugin:whoami');
     expect(model.notes).toEqual(['the Corefile has no server blocks: CoreDNS then serves its default, whoami on port 53']);
     expect(destinationKey(coreDnsRouting('', { port: 1053 }).route('example.com').destination)).toBe('refused');
-  });
-});
-
-describe('CoreDNS routing model: long fallthrough chains', () => {
-  it('follows 100,000 plugins that fall through, without recursion', () => {
-    const templates = 'template IN A example.org {\n        fallthrough\n    }\n    '.repeat(100_000);
-    const routing = coreDnsRouting(`. {\n    ${templates}forward . 8.8.8.8\n}\n`);
-    const route = routing.route('x.example.org');
-    expect(destinationKey(route.destination)).toBe(`${'plugin:template>'.repeat(100_000)}servers(8.8.8.8:53)`);
-    expect(describeDestination(route.destination)).toBe(`${'plugin template, else '.repeat(100_000)}8.8.8.8:53`);
-    expect(route.via).toBe(`block "." > template${', fallthrough > template'.repeat(99_999)}, fallthrough > forward . 8.8.8.8`);
-    // Falling off the end of the block: the last link is SERVFAIL.
-    const ending = coreDnsRouting(`. {\n    ${templates.trimEnd()}\n}\n`).route('x.example.org');
-    expect(destinationKey(ending.destination)).toBe(`${'plugin:template>'.repeat(100_000)}servfail`);
-    expect(ending.via).toBe(`block "." > template${', fallthrough > template'.repeat(99_999)}, fallthrough > block ".": no plugin answers`);
   });
 });
 

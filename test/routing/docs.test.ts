@@ -5,14 +5,16 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'rolldown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCheck } from '../../src/cli/commands/check.js';
-import { runExplain } from '../../src/cli/commands/explain.js';
+import { runCheck } from '../support/commands.js';
+import { runExplain } from '../support/commands.js';
+import { pointPackageImports } from '../support/entries.js';
 import { memoryIo } from '../support/memory-io.js';
 
 /**
  * Executes docs/routing.md: its files (`<!-- file: PATH -->`), its CLI transcripts (`<!-- cli -->`)
  * and its examples (`<!-- example: module|vitest|jest|node-test -->`). The examples import
- * 'kube-dns-to-coredns'; here that is a bundle of src/index.ts and src/routing/index.ts.
+ * 'kube-dns-to-coredns' and 'kube-dns-to-coredns/routing'; here both are a bundle of src/index.ts and
+ * src/routing/index.ts.
  */
 
 const root = join(import.meta.dirname, '../..');
@@ -48,7 +50,7 @@ afterAll(() => {
 });
 
 function withPackage(source: string): string {
-  return source.replaceAll("from 'kube-dns-to-coredns'", `from ${JSON.stringify(pathToFileURL(bundle).href)}`);
+  return pointPackageImports(source, () => pathToFileURL(bundle).href);
 }
 
 function run(command: string, args: readonly string[]) {

@@ -3,10 +3,11 @@ import { ConfigMapInputError } from '../../src/configmap/read-configmap.js';
 import { checkRouting } from '../../src/routing/check.js';
 import { explainName } from '../../src/routing/explain.js';
 import { kubeDnsRoutingOfInput } from '../../src/routing/kube-dns-input.js';
+import { configMapYaml, coreDnsConfigMapYaml } from '../support/kube-dns-manifests.js';
 
 const COREFILE = '.:53 {\n    kubernetes cluster.local in-addr.arpa ip6.arpa\n    forward . 8.8.8.8\n}\n';
-const configMap = (name: string, namespace: string, data: string) => `kind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: ${namespace}\ndata:\n${data}`;
-const UPSTREAMS = '  upstreamNameservers: \'["8.8.8.8"]\'\n';
+const configMap = (name: string, namespace: string, data: Readonly<Record<string, string>>) => configMapYaml(data, { name, namespace, metadata: 'block', values: 'block' });
+const UPSTREAMS = { upstreamNameservers: '["8.8.8.8"]' };
 
 describe('kubeDnsRoutingOfInput', () => {
   it('models data, kube-system/kube-dns text and null without input notes', () => {
@@ -24,6 +25,6 @@ describe('kubeDnsRoutingOfInput', () => {
   });
 
   it('refuses a CoreDNS ConfigMap given as the kube-dns one', () => {
-    expect(() => checkRouting({ kubeDns: configMap('coredns', 'kube-system', `  Corefile: |\n${COREFILE.replace(/^/gm, '    ')}`), corefile: COREFILE })).toThrow(ConfigMapInputError);
+    expect(() => checkRouting({ kubeDns: coreDnsConfigMapYaml(COREFILE), corefile: COREFILE })).toThrow(ConfigMapInputError);
   });
 });

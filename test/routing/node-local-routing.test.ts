@@ -59,6 +59,6 @@ describe('nodeLocalDnsRouting', () => {
     const elsewhere = nodeLocalDnsRouting(NODE_CACHE, coreDnsRouting(COREDNS), { upstreamIp: '10.96.0.20', upstreamPort: 5353 });
     expect(elsewhere.upstream).toBe('10.96.0.20:5353');
     expect(elsewhere.route('cluster.local').coreDns).toBeUndefined();
-    expect(() => nodeLocalDnsRouting(NODE_CACHE, coreDnsRouting(COREDNS), { upstreamIp: 'kube-dns' })).toThrow(TypeError);
+    expect(() => nodeLocalDnsRouting(NODE_CACHE, coreDnsRouting(COREDNS), { upstreamIp: 'kube-dns' })).toThrow(expect.objectContaining({ name: 'InvalidArgumentError', code: 'invalid-value', argument: 'options.upstreamIp' }));
   });
 });

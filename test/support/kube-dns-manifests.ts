@@ -1,6 +1,8 @@
 /**
- * kube-dns Deployments for tests, built from the stock argument lists (kubernetes/kubernetes
- * `cluster/addons/dns/kube-dns/kube-dns.yaml.in`) with changes, as YAML text.
+ * Kubernetes objects for tests, as YAML text: kube-dns Deployments built from the stock argument
+ * lists (kubernetes/kubernetes `cluster/addons/dns/kube-dns/kube-dns.yaml.in`) with changes, the
+ * kube-dns Service, and ConfigMaps (kube-dns's, CoreDNS's) in the shapes kubectl prints. Tests build
+ * their inputs here instead of writing the YAML by hand, unless the exact text is what they test.
  */
 
 export const STOCK_KUBEDNS_ARGS = ['--domain=cluster.local.', '--dns-port=10053', '--config-dir=/kube-dns-config', '--v=2'];
@@ -61,7 +63,45 @@ export function serviceYaml(clusterIP = '10.96.0.10'): string {
   return `apiVersion: v1\nkind: Service\nmetadata: {name: kube-dns, namespace: kube-system}\nspec: {clusterIP: ${clusterIP}}\n`;
 }
 
-export function configMapYaml(data: Readonly<Record<string, string>>): string {
-  const lines = Object.entries(data).map(([key, value]) => `  ${key}: ${JSON.stringify(value)}`);
-  return ['apiVersion: v1', 'kind: ConfigMap', 'metadata: {name: kube-dns, namespace: kube-system}', 'data:', ...lines, ''].join('\n');
+/** How {@link configMapYaml} writes a ConfigMap. */
+export interface ConfigMapParts {
+  /** `metadata.name`; default `kube-dns`. */
+  readonly name?: string;
+  /** `metadata.namespace`; default `kube-system`; `null`: no namespace. */
+  readonly namespace?: string | null;
+  /** `flow` (default): `metadata: {name: …, namespace: …}` on one line; `block`: one field a line, as kubectl prints it. */
+  readonly metadata?: 'flow' | 'block';
+  /** `quoted` (default): each value a JSON string on one line; `block`: literal blocks (`key: |`), as kubectl prints multi-line values. */
+  readonly values?: 'quoted' | 'block';
+  /** Start with `apiVersion: v1` (default true). */
+  readonly apiVersion?: boolean;
+  /** Top-level fields after `data` (`binaryData: …`), as written. */
+  readonly after?: string;
+}
+
+function yamlValue(key: string, value: string, style: 'quoted' | 'block'): string[] {
+  // A literal block cannot start with spaces, hold only line breaks, a carriage return or a control
+  // character; such values stay quoted.
+  if (style === 'quoted' || /^\n*$/.test(value) || /^\n*[ \t]/.test(value) || /[\x00-\x08\x0b-\x1f\x7f]/.test(value)) return [`  ${key}: ${JSON.stringify(value)}`];
+  const chomp = value.endsWith('\n\n') ? '+' : value.endsWith('\n') ? '' : '-';
+  return [`  ${key}: |${chomp}`, ...value.replace(/\n$/, '').split('\n').map((line) => (line === '' ? '' : `    ${line}`))];
+}
+
+/** A ConfigMap (one YAML document) holding `data`: by default kube-system/kube-dns, values quoted. */
+export function configMapYaml(data: Readonly<Record<string, string>>, parts: ConfigMapParts = {}): string {
+  const name = parts.name ?? 'kube-dns';
+  const namespace = parts.namespace === undefined ? 'kube-system' : parts.namespace;
+  const metadata =
+    parts.metadata === 'block'
+      ? ['metadata:', `  name: ${name}`, ...(namespace === null ? [] : [`  namespace: ${namespace}`])]
+      : [`metadata: {name: ${name}${namespace === null ? '' : `, namespace: ${namespace}`}}`];
+  const values = Object.entries(data).flatMap(([key, value]) => yamlValue(key, value, parts.values ?? 'quoted'));
+  const after = parts.after === undefined ? [] : [parts.after.replace(/\n$/, '')];
+  return [...(parts.apiVersion === false ? [] : ['apiVersion: v1']), 'kind: ConfigMap', ...metadata, 'data:', ...values, ...after, ''].join('\n');
+}
+
+/** A CoreDNS ConfigMap (kube-system/coredns) with `corefile` as a literal block, and other data keys after it. */
+export function coreDnsConfigMapYaml(corefile: string, parts: ConfigMapParts & { readonly otherKeys?: Readonly<Record<string, string>> } = {}): string {
+  const { otherKeys, ...rest } = parts;
+  return configMapYaml({ Corefile: corefile, ...otherKeys }, { name: 'coredns', metadata: 'block', values: 'block', ...rest });
 }

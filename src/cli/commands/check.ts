@@ -1,17 +1,15 @@
-import { kubeDnsRules } from '../../kubedns/kube-dns-versions.js';
-import { isDns1123Subdomain } from '../../dns/go-net.js';
+import { displayName } from '../../dns/names.js';
 import { checkRouting, formatRoutingCheck } from '../../routing/check.js';
 import type { RoutingCheck, RoutingInput } from '../../routing/check.js';
-import { displayName } from '../../dns/names.js';
+import { defineCommand } from '../command.js';
+import type { CommandContext } from '../command.js';
 import { readCorefileSource } from '../corefile-source.js';
-import { optionValue, usingCorefile } from '../errors.js';
-import type { CliIo } from '../io.js';
-import { parseCommandArgs } from '../parse-command-args.js';
+import { usingCorefile } from '../errors.js';
+import { readKubeDnsRoutingInput } from '../input/install.js';
+import { clusterDomain, kubeDnsVersion, port, repeated, text } from '../options.js';
+import { NODE_LOCAL_OPTION_SPECS, nodeLocalCommandOptions, nodeLocalMisplaced, ROUTING_OUTPUTS } from '../routing/node-local-options.js';
+import { routeJson, splitNotes, withInputNotes } from '../routing/report.js';
 import { ExitCode, UsageError } from '../usage-error.js';
-import { readKubeDnsRoutingInput } from './install-input.js';
-import { stringifyPrettyJson } from '../../util/pretty-json.js';
-import { NODE_LOCAL_OPTIONS, nodeLocalCommandOptions, nodeLocalOptions } from './node-local-options.js';
-import { routeJson, splitNotes, withInputNotes } from './routing-report.js';
 
 export const CHECK_HELP = `Usage: kube-dns-to-coredns check --kube-dns FILE --corefile FILE [options]
 
@@ -35,7 +33,10 @@ others (example.com, kubernetes.default.svc.<cluster-domain>, reverse names).
                             (a ConfigMap kube-dns rejects routes like kube-dns's defaults)
   --port PORT               the CoreDNS port pods reach (default: 53)
   --name NAME               compare NAME too (repeatable)
-  -o, --output FORMAT       table (default) or json
+  -o, --output FORMAT       text (the table, default) or json
+  -q, --quiet               warnings and errors only: no infos, notes or summaries
+  --verbose                 each diagnostic followed by its code's hint
+  --out FILE                write the output to FILE, only on success (see the main --help)
   -h, --help                show this help
 
 With NodeLocal DNSCache (docs/node-local-dns.md):
@@ -65,67 +66,73 @@ Examples:
       --local-ip 169.254.20.10,10.96.0.10 --upstream-ip 10.96.0.20
 `;
 
-const OUTPUTS = ['table', 'json'] as const;
+const options = {
+  'kube-dns': text(),
+  'kube-dns-deployment': text(),
+  corefile: text(),
+  'cluster-domain': clusterDomain(),
+  'kube-dns-version': kubeDnsVersion(),
+  port: port(),
+  name: repeated(),
+  ...NODE_LOCAL_OPTION_SPECS,
+} as const;
+
+type CheckContext = CommandContext<typeof options, 'text' | 'json'>;
 
 /** `kube-dns-to-coredns check`: see {@link CHECK_HELP}. */
-export async function runCheck(args: readonly string[], io: CliIo): Promise<number> {
-  const options = parseCheckArgs(args);
-  if (options.help) {
-    io.stdout.write(CHECK_HELP);
-    return ExitCode.ok;
-  }
-  const { kubeDnsFile, corefileFile } = options;
-  if (options.nodeLocal.release === undefined) {
-    const misplaced = NODE_LOCAL_OPTIONS.find((option) => options.nodeLocal.given[option] !== undefined);
-    if (misplaced !== undefined) throw new UsageError(`check: --${misplaced} belongs to --node-local-dns RELEASE; see 'check --help'`);
-  } else {
+export const checkCommand = defineCommand({
+  name: 'check',
+  help: CHECK_HELP,
+  options,
+  outputs: ROUTING_OUTPUTS,
+  misplaced: nodeLocalMisplaced('check'),
+  run: runCheck,
+});
+
+async function runCheck(context: CheckContext): Promise<number> {
+  const { io, options: values, report } = context;
+  const kubeDnsFile = values['kube-dns'];
+  const corefileFile = values.corefile;
+  const release = values['node-local-dns'];
+  if (release !== undefined) {
     if (kubeDnsFile === undefined) throw new UsageError("check: --kube-dns FILE is required; see 'check --help'");
-    if (options.deploymentFile !== undefined) {
-      throw new UsageError("check: --kube-dns-deployment does not go with --node-local-dns: node-cache reads the kube-dns ConfigMap alone, and the kube-dns column follows the ConfigMap; see 'check --help'");
-    }
-    const { runNodeLocalCheck, runNodeLocalPreflight } = await import('./check-node-local.js');
-    const nodeLocal = nodeLocalCommandOptions('check', options.nodeLocal.release, kubeDnsFile, options);
+    const { runNodeLocalCheck, runNodeLocalPreflight } = await import('../routing/node-local-runs.js');
+    const nodeLocal = nodeLocalCommandOptions('check', release, kubeDnsFile, values, context.output);
     if (corefileFile === undefined) {
       // The pre-flight routes no name and reads no CoreDNS: what only the routing uses is refused, not ignored.
-      const unused = [options.names.length > 0 ? '--name' : undefined, options.port === undefined ? undefined : '--port', options.kubeDnsVersion === undefined ? undefined : '--kube-dns-version'].find(
-        (option) => option !== undefined,
-      );
-      if (unused !== undefined) throw new UsageError(`check: ${unused} needs --corefile (the pre-flight of --node-local-dns routes no names); see 'check --help'`);
-      return runNodeLocalPreflight(nodeLocal, io);
+      const unused = (['name', 'port', 'kube-dns-version'] as const).find((option) => context.given.has(option));
+      if (unused !== undefined) throw new UsageError(`check: --${unused} needs --corefile (the pre-flight of --node-local-dns routes no names); see 'check --help'`);
+      return runNodeLocalPreflight(nodeLocal, io, report);
     }
-    return runNodeLocalCheck(nodeLocal, options.names, io);
+    return runNodeLocalCheck(nodeLocal, values.name, io, report);
   }
   if (kubeDnsFile === undefined || corefileFile === undefined) {
     throw new UsageError(`check: ${kubeDnsFile === undefined ? '--kube-dns' : '--corefile'} FILE is required; see 'check --help'`);
   }
-  if (isStdin(kubeDnsFile) && isStdin(corefileFile)) throw new UsageError('check: --kube-dns and --corefile cannot both read standard input');
-  const kubeDnsInput = await readKubeDnsRoutingInput(kubeDnsFile, options.deploymentFile, io);
+  if (kubeDnsFile === '-' && corefileFile === '-') throw new UsageError('check: --kube-dns and --corefile cannot both read standard input');
+  const kubeDnsInput = await readKubeDnsRoutingInput(kubeDnsFile, values['kube-dns-deployment'], io);
   const source = await readCorefileSource(corefileFile, io);
   const input = (corefile: string): RoutingInput => ({
     kubeDns: kubeDnsInput.data,
     ...(kubeDnsInput.deployment === undefined ? {} : { kubeDnsDeployment: kubeDnsInput.deployment }),
     corefile,
-    ...(options.clusterDomain === undefined ? {} : { clusterDomain: options.clusterDomain }),
-    ...(options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion }),
-    ...(options.port === undefined ? {} : { port: options.port }),
-    names: options.names,
+    ...(values['cluster-domain'] === undefined ? {} : { clusterDomain: values['cluster-domain'] }),
+    ...(values['kube-dns-version'] === undefined ? {} : { kubeDnsVersion: values['kube-dns-version'] }),
+    ...(values.port === undefined ? {} : { port: values.port }),
+    names: values.name,
   });
   const result: RoutingCheck = withInputNotes(
     usingCorefile(source, (corefile) => checkRouting(input(corefile))),
     kubeDnsInput.diagnostics,
   );
-  if (options.output === 'json') {
-    io.stdout.write(`${stringifyPrettyJson(checkJson(result))}\n`);
+  if (context.output === 'json') {
+    report.json(checkJson(result));
   } else {
     const [summary, notes] = splitNotes(formatRoutingCheck(result));
     io.stdout.write(summary);
-    if (notes !== '') io.stderr.write(notes);
+    report.info(notes);
   }
   return result.equivalent ? ExitCode.ok : ExitCode.failed;
-}
-
-function isStdin(file: string): boolean {
-  return file === '-';
 }
 
 function checkJson(result: RoutingCheck) {
@@ -141,59 +148,4 @@ function checkJson(result: RoutingCheck) {
     notes: result.notes,
     names: result.names.map(displayName),
   };
-}
-
-function parseCheckArgs(args: readonly string[]) {
-  const parsed = parseCommandArgs('check', args, {
-    allowPositionals: false,
-    options: {
-      'kube-dns': { type: 'string' },
-      'kube-dns-deployment': { type: 'string' },
-      corefile: { type: 'string' },
-      'cluster-domain': { type: 'string' },
-      'kube-dns-version': { type: 'string' },
-      port: { type: 'string' },
-      name: { type: 'string', multiple: true },
-      'node-local-dns': { type: 'string' },
-      'local-ip': { type: 'string' },
-      'upstream-ip': { type: 'string' },
-      'node-local-dns-base': { type: 'string' },
-      output: { type: 'string', short: 'o' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  const { values } = parsed;
-  const output = values.output ?? 'table';
-  if (!(OUTPUTS as readonly string[]).includes(output)) throw new UsageError(`check: --output must be one of ${OUTPUTS.join(', ')}, not '${output}'`);
-  return {
-    help: values.help,
-    nodeLocal: nodeLocalOptions(values),
-    kubeDnsFile: values['kube-dns'],
-    deploymentFile: values['kube-dns-deployment'],
-    corefileFile: values.corefile,
-    clusterDomain: checkClusterDomain('check', values['cluster-domain']),
-    kubeDnsVersion: checkKubeDnsVersion('check', values['kube-dns-version']),
-    port: checkPort('check', values.port),
-    names: values.name ?? [],
-    output,
-  };
-}
-
-/** A cluster domain as kube-dns accepts it (`--domain`): a DNS-1123 subdomain, trailing dot allowed. */
-export function checkClusterDomain(command: string, domain: string | undefined): string | undefined {
-  if (domain === undefined) return undefined;
-  const bare = domain.endsWith('.') ? domain.slice(0, -1) : domain;
-  if (!isDns1123Subdomain(bare.toLowerCase())) throw new UsageError(`${command}: --cluster-domain '${domain}' is not a DNS-1123 subdomain`);
-  return bare;
-}
-
-/** `--kube-dns-version`: a release whose rules are known, normalised (`v1.14.13` → `1.14.13`). */
-export function checkKubeDnsVersion(command: string, version: string | undefined): string | undefined {
-  return version === undefined ? undefined : optionValue(command, '--kube-dns-version', version, (value) => kubeDnsRules(value).version);
-}
-
-export function checkPort(command: string, port: string | undefined): string | undefined {
-  if (port === undefined) return undefined;
-  if (!/^[0-9]{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535) throw new UsageError(`${command}: --port must be a number from 1 to 65535, not '${port}'`);
-  return String(Number(port));
 }

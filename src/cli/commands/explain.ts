@@ -1,18 +1,17 @@
 import { isDns1123Label } from '../../dns/go-net.js';
+import { displayName } from '../../dns/names.js';
 import { explainName, formatExplanation } from '../../routing/explain.js';
 import type { Explanation, ExplainInput } from '../../routing/explain.js';
-import { displayName } from '../../dns/names.js';
+import { defineCommand } from '../command.js';
+import type { CommandContext } from '../command.js';
 import { readCorefileSource } from '../corefile-source.js';
 import type { CorefileSourceText } from '../corefile-source.js';
 import { usingCorefile } from '../errors.js';
-import type { CliIo } from '../io.js';
-import { parseCommandArgs } from '../parse-command-args.js';
+import { readKubeDnsRoutingInput } from '../input/install.js';
+import { clusterDomain, integer, kubeDnsVersion, port, repeated, stringOption, text } from '../options.js';
+import { NODE_LOCAL_OPTION_SPECS, nodeLocalCommandOptions, nodeLocalMisplaced, ROUTING_OUTPUTS } from '../routing/node-local-options.js';
+import { routeJson, splitNotes, withInputNotes } from '../routing/report.js';
 import { ExitCode, UsageError } from '../usage-error.js';
-import { checkClusterDomain, checkKubeDnsVersion, checkPort } from './check.js';
-import { readKubeDnsRoutingInput } from './install-input.js';
-import { NODE_LOCAL_OPTIONS, nodeLocalCommandOptions, nodeLocalOptions } from './node-local-options.js';
-import { routeJson, splitNotes, withInputNotes } from './routing-report.js';
-import { stringifyPrettyJson } from '../../util/pretty-json.js';
 
 export const EXPLAIN_HELP = `Usage: kube-dns-to-coredns explain NAME --kube-dns FILE [--corefile FILE] [options]
 
@@ -31,7 +30,10 @@ for each who answers it under kube-dns and, with --corefile, under CoreDNS.
   --ndots N                 the resolver's ndots (default: 5)
   --kube-dns-version V      validate the ConfigMap with the rules of this kube-dns release
   --port PORT               the CoreDNS port pods reach (default: 53)
-  -o, --output FORMAT       table (default) or json
+  -o, --output FORMAT       text (the table, default) or json
+  -q, --quiet               warnings and errors only: no infos, notes or summaries
+  --verbose                 each diagnostic followed by its code's hint
+  --out FILE                write the output to FILE, only on success (see the main --help)
   -h, --help                show this help
 
 With NodeLocal DNSCache (docs/node-local-dns.md), needs --corefile:
@@ -51,49 +53,69 @@ Examples:
   kube-dns-to-coredns explain example.com. --kube-dns kube-dns.yaml -o json
 `;
 
-const OUTPUTS = ['table', 'json'] as const;
+const options = {
+  'kube-dns': text(),
+  'kube-dns-deployment': text(),
+  corefile: text(),
+  namespace: stringOption((namespace) => {
+    if (!isDns1123Label(namespace)) throw new UsageError(`explain: --namespace '${namespace}' is not a namespace name (a DNS-1123 label)`);
+    return namespace;
+  }),
+  'cluster-domain': clusterDomain(),
+  search: repeated(),
+  ndots: integer(0, 15),
+  'kube-dns-version': kubeDnsVersion(),
+  port: port(),
+  ...NODE_LOCAL_OPTION_SPECS,
+} as const;
+
+type ExplainContext = CommandContext<typeof options, 'text' | 'json'>;
 
 /** `kube-dns-to-coredns explain`: see {@link EXPLAIN_HELP}. */
-export async function runExplain(args: readonly string[], io: CliIo): Promise<number> {
-  const options = parseExplainArgs(args);
-  if (options.help) {
-    io.stdout.write(EXPLAIN_HELP);
-    return ExitCode.ok;
+export const explainCommand = defineCommand({
+  name: 'explain',
+  help: EXPLAIN_HELP,
+  options,
+  positionals: { name: 'NAME', min: 1, max: 1 },
+  outputs: ROUTING_OUTPUTS,
+  misplaced: nodeLocalMisplaced('explain'),
+  run: runExplain,
+});
+
+async function runExplain(context: ExplainContext): Promise<number> {
+  const { io, options: values, report } = context;
+  const name = context.positionals[0] as string;
+  if (name.trim() === '' || /\s/.test(name.trim())) throw new UsageError(`explain: '${name}' is not a query name`);
+  const kubeDnsFile = values['kube-dns'];
+  if (kubeDnsFile === undefined) throw new UsageError("explain: --kube-dns FILE is required; see 'explain --help'");
+  const release = values['node-local-dns'];
+  if (release !== undefined) {
+    const { runNodeLocalExplain } = await import('../routing/node-local-runs.js');
+    const nodeLocal = nodeLocalCommandOptions('explain', release, kubeDnsFile, values, context.output);
+    return runNodeLocalExplain(name, nodeLocal, { namespace: values.namespace, ndots: values.ndots, search: values.search }, io, report);
   }
-  if (options.kubeDnsFile === undefined) throw new UsageError("explain: --kube-dns FILE is required; see 'explain --help'");
-  if (options.nodeLocal.release === undefined) {
-    const misplaced = NODE_LOCAL_OPTIONS.find((option) => options.nodeLocal.given[option] !== undefined);
-    if (misplaced !== undefined) throw new UsageError(`explain: --${misplaced} belongs to --node-local-dns RELEASE; see 'explain --help'`);
-  } else {
-    if (options.deploymentFile !== undefined) {
-      throw new UsageError("explain: --kube-dns-deployment does not go with --node-local-dns: node-cache reads the kube-dns ConfigMap alone, and the kube-dns column follows the ConfigMap; see 'explain --help'");
-    }
-    const { runNodeLocalExplain } = await import('./check-node-local.js');
-    const nodeLocal = nodeLocalCommandOptions('explain', options.nodeLocal.release, options.kubeDnsFile, options);
-    return runNodeLocalExplain(options.name, nodeLocal, { namespace: options.namespace, ndots: options.ndots, search: options.search }, io);
-  }
-  if (options.kubeDnsFile === '-' && options.corefileFile === '-') throw new UsageError('explain: --kube-dns and --corefile cannot both read standard input');
-  const kubeDnsInput = await readKubeDnsRoutingInput(options.kubeDnsFile, options.deploymentFile, io);
-  const source: CorefileSourceText | undefined = options.corefileFile === undefined ? undefined : await readCorefileSource(options.corefileFile, io);
+  if (kubeDnsFile === '-' && values.corefile === '-') throw new UsageError('explain: --kube-dns and --corefile cannot both read standard input');
+  const kubeDnsInput = await readKubeDnsRoutingInput(kubeDnsFile, values['kube-dns-deployment'], io);
+  const source: CorefileSourceText | undefined = values.corefile === undefined ? undefined : await readCorefileSource(values.corefile, io);
   const input = (corefile: string | undefined): ExplainInput => ({
     kubeDns: kubeDnsInput.data,
     ...(kubeDnsInput.deployment === undefined ? {} : { kubeDnsDeployment: kubeDnsInput.deployment }),
     ...(corefile === undefined ? {} : { corefile }),
-    ...(options.clusterDomain === undefined ? {} : { clusterDomain: options.clusterDomain }),
-    ...(options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion }),
-    ...(options.port === undefined ? {} : { port: options.port }),
-    ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
-    ...(options.ndots === undefined ? {} : { ndots: options.ndots }),
-    searchPath: options.search,
+    ...(values['cluster-domain'] === undefined ? {} : { clusterDomain: values['cluster-domain'] }),
+    ...(values['kube-dns-version'] === undefined ? {} : { kubeDnsVersion: values['kube-dns-version'] }),
+    ...(values.port === undefined ? {} : { port: values.port }),
+    ...(values.namespace === undefined ? {} : { namespace: values.namespace }),
+    ...(values.ndots === undefined ? {} : { ndots: values.ndots }),
+    searchPath: values.search,
   });
-  const explained = source === undefined ? explainName(options.name, input(undefined)) : usingCorefile(source, (corefile) => explainName(options.name, input(corefile)));
+  const explained = source === undefined ? explainName(name, input(undefined)) : usingCorefile(source, (corefile) => explainName(name, input(corefile)));
   const explanation: Explanation = withInputNotes(explained, kubeDnsInput.diagnostics);
-  if (options.output === 'json') {
-    io.stdout.write(`${stringifyPrettyJson(explanationJson(explanation))}\n`);
+  if (context.output === 'json') {
+    report.json(explanationJson(explanation));
   } else {
     const [table, notes] = splitNotes(formatExplanation(explanation));
     io.stdout.write(table);
-    if (notes !== '') io.stderr.write(notes);
+    report.info(notes);
   }
   return ExitCode.ok;
 }
@@ -109,53 +131,5 @@ function explanationJson(explanation: Explanation) {
       ...(candidate.coreDns === undefined ? {} : { coreDns: routeJson(candidate.coreDns), same: candidate.same }),
     })),
     notes: explanation.notes,
-  };
-}
-
-function parseExplainArgs(args: readonly string[]) {
-  const parsed = parseCommandArgs('explain', args, {
-    allowPositionals: true,
-    options: {
-      'kube-dns': { type: 'string' },
-      'kube-dns-deployment': { type: 'string' },
-      corefile: { type: 'string' },
-      namespace: { type: 'string' },
-      'cluster-domain': { type: 'string' },
-      search: { type: 'string', multiple: true },
-      ndots: { type: 'string' },
-      'kube-dns-version': { type: 'string' },
-      port: { type: 'string' },
-      'node-local-dns': { type: 'string' },
-      'local-ip': { type: 'string' },
-      'upstream-ip': { type: 'string' },
-      'node-local-dns-base': { type: 'string' },
-      output: { type: 'string', short: 'o' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  const { values, positionals } = parsed;
-  if (values.help) return { help: true as const, name: '', search: [] as string[], output: 'table', nodeLocal: nodeLocalOptions({}) };
-  if (positionals.length !== 1) throw new UsageError(`explain: expected one NAME, got ${positionals.length}${positionals.length > 0 ? `: ${positionals.join(' ')}` : ''}; see 'explain --help'`);
-  const output = values.output ?? 'table';
-  if (!(OUTPUTS as readonly string[]).includes(output)) throw new UsageError(`explain: --output must be one of ${OUTPUTS.join(', ')}, not '${output}'`);
-  const ndots = values.ndots;
-  if (ndots !== undefined && (!/^[0-9]{1,2}$/.test(ndots) || Number(ndots) > 15)) throw new UsageError(`explain: --ndots must be a number from 0 to 15, not '${ndots}'`);
-  if (values.namespace !== undefined && !isDns1123Label(values.namespace)) throw new UsageError(`explain: --namespace '${values.namespace}' is not a namespace name (a DNS-1123 label)`);
-  const name = positionals[0] as string;
-  if (name.trim() === '' || /\s/.test(name.trim())) throw new UsageError(`explain: '${name}' is not a query name`);
-  return {
-    help: false as const,
-    name,
-    nodeLocal: nodeLocalOptions(values),
-    kubeDnsFile: values['kube-dns'],
-    deploymentFile: values['kube-dns-deployment'],
-    corefileFile: values.corefile,
-    namespace: values.namespace,
-    clusterDomain: checkClusterDomain('explain', values['cluster-domain']),
-    search: values.search ?? [],
-    ndots: ndots === undefined ? undefined : Number(ndots),
-    kubeDnsVersion: checkKubeDnsVersion('explain', values['kube-dns-version']),
-    port: checkPort('explain', values.port),
-    output,
   };
 }

@@ -1,15 +1,16 @@
-import { diagnostic, formatDiagnostic } from '../../diagnostics/diagnostic.js';
+import { loadablePlugins, parsePluginCfg } from '../../coredns/plugin-cfg.js';
+import { NEWEST_COREDNS_VERSION } from '../../coredns/versions.js';
+import { diagnostic } from '../../diagnostics/diagnostic.js';
 import { lintCorefile } from '../../lint/lint.js';
 import type { LintResult } from '../../lint/lint.js';
-import { NEWEST_COREDNS_VERSION, parseCoreDnsVersion } from '../../coredns/versions.js';
 import { printable } from '../../util/printable-text.js';
-import type { CoreDnsVersion } from '../../coredns/versions.js';
 import { SEVERAL_FORWARDS_PER_BLOCK_FROM } from '../../coredns/migration-facts.js';
-import { loadablePlugins, parsePluginCfg } from '../../coredns/plugin-cfg.js';
+import { defineCommand } from '../command.js';
+import type { CommandContext } from '../command.js';
 import { readCorefileSource } from '../corefile-source.js';
-import { optionValue, usingCorefile } from '../errors.js';
+import { usingCorefile } from '../errors.js';
 import type { CliIo } from '../io.js';
-import { parseCommandArgs } from '../parse-command-args.js';
+import { release, text } from '../options.js';
 import { INPUT_LIMITS, readSource } from '../read-source.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 
@@ -35,6 +36,9 @@ Options:
                        built from (NAME:PACKAGE lines, # comments); default: the release's own
   --plugins LIST       the same, as comma-separated directive names (e.g. errors,forward,alias)
   -o, --output FORMAT  text (default) or json: {file, coredns, ok, diagnostics}
+  -q, --quiet          warnings and errors only: no infos, notes or summaries
+  --verbose            each diagnostic followed by its code's hint
+  --out FILE           write the output to FILE, only on success (see the main --help)
   -h, --help           show this help
 
 Exit status: 0 no errors (warnings and infos allowed), 1 at least one error,
@@ -48,34 +52,36 @@ Examples:
   kube-dns-to-coredns lint -o json Corefile | jq '.diagnostics[] | select(.severity == "error")'
 `;
 
-const OUTPUT_FORMATS = ['text', 'json'] as const;
-type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+/** `--plugin-cfg FILE` or `--plugins LIST`: how the custom build's plugins are given. */
+type PluginsArg = { readonly file: string } | { readonly list: readonly string[] } | undefined;
 
-interface LintArgs {
-  readonly help: boolean;
-  readonly coredns: CoreDnsVersion;
-  /** `--plugin-cfg FILE` or `--plugins LIST`: how the custom build's plugins are given. */
-  readonly plugins: { readonly file: string } | { readonly list: readonly string[] } | undefined;
-  readonly output: OutputFormat;
-  readonly file: string | undefined;
-}
+const options = {
+  coredns: release(),
+  'plugin-cfg': text(),
+  plugins: text(),
+} as const;
 
 /**
  * `kube-dns-to-coredns lint`: see {@link LINT_HELP}. Findings go to stdout (they are the command's
  * output), the summary to stderr; usage errors, unreadable input and syntax errors are thrown for
  * `main` to report (syntax errors as `FILE:LINE:COL: message`, exit 2).
  */
-export async function runLint(args: readonly string[], io: CliIo): Promise<number> {
-  const parsed = parseLintArgs(args);
-  if (parsed.help) {
-    io.stdout.write(LINT_HELP);
-    return ExitCode.ok;
-  }
-  const plugins = await customBuildPlugins(parsed.plugins, io);
-  const source = await readCorefileSource(parsed.file, io);
+export const lintCommand = defineCommand({
+  name: 'lint',
+  help: LINT_HELP,
+  options,
+  positionals: { name: 'FILE', max: 1 },
+  outputs: { kinds: ['text', 'json'] },
+  run: runLint,
+});
+
+async function runLint(context: CommandContext<typeof options, 'text' | 'json'>): Promise<number> {
+  const { io, options: values, report } = context;
+  const plugins = await customBuildPlugins(pluginsArg(values['plugin-cfg'], values.plugins), io);
+  const source = await readCorefileSource(context.positionals[0], io);
   const linted = usingCorefile(source, (corefile) => {
-    const options = { coredns: parsed.coredns, filename: source.name };
-    return lintCorefile(corefile, plugins === undefined ? options : { ...options, plugins });
+    const lintOptions = { coredns: values.coredns ?? NEWEST_COREDNS_VERSION, filename: source.name };
+    return lintCorefile(corefile, plugins === undefined ? lintOptions : { ...lintOptions, plugins });
   });
   // A ConfigMap's other data keys (AKS's *.server, k3s's NodeHosts) are not linted: said, not skipped silently.
   const keyFindings = (source.otherKeys ?? []).map((key) =>
@@ -85,17 +91,17 @@ export async function runLint(args: readonly string[], io: CliIo): Promise<numbe
     }),
   );
   const result = { ...linted, diagnostics: [...keyFindings, ...linted.diagnostics] };
-  if (parsed.output === 'json') {
-    io.stdout.write(`${JSON.stringify({ file: source.name, coredns: result.coredns, ok: result.ok, diagnostics: result.diagnostics }, null, 2)}\n`);
+  if (context.output === 'json') {
+    report.json({ file: source.name, coredns: result.coredns, ok: result.ok, diagnostics: result.diagnostics });
   } else {
-    for (const entry of result.diagnostics) io.stdout.write(`${formatDiagnostic(entry)}\n`);
-    io.stderr.write(`${printable(source.name)}: ${summary(result)} (CoreDNS ${result.coredns})\n`);
+    report.diagnostics(result.diagnostics, 'stdout');
+    report.info(`${printable(source.name)}: ${summary(result)} (CoreDNS ${result.coredns})\n`);
   }
   return result.ok ? ExitCode.ok : ExitCode.failed;
 }
 
 /** The directive names of the custom build, read from `--plugin-cfg FILE` or `--plugins LIST`. */
-async function customBuildPlugins(given: LintArgs['plugins'], io: CliIo): Promise<readonly string[] | undefined> {
+async function customBuildPlugins(given: PluginsArg, io: CliIo): Promise<readonly string[] | undefined> {
   if (given === undefined) return undefined;
   if ('list' in given) return given.list;
   const { name, text } = await readSource(given.file, io, INPUT_LIMITS.corefile);
@@ -113,26 +119,7 @@ function summary(result: LintResult): string {
   return [count('error', 'error'), count('warning', 'warning'), count('info', 'info')].join(', ');
 }
 
-function parseLintArgs(args: readonly string[]): LintArgs {
-  const parsed = parseCommandArgs('lint', args, {
-    allowPositionals: true,
-    options: {
-      coredns: { type: 'string' },
-      'plugin-cfg': { type: 'string' },
-      plugins: { type: 'string' },
-      output: { type: 'string', default: 'text' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  const { positionals, values } = parsed;
-  if (positionals.length > 1) throw new UsageError(`lint: expected at most one FILE, got ${positionals.length}: ${positionals.join(' ')}`);
-  const output = OUTPUT_FORMATS.find((format) => format === values.output);
-  if (output === undefined) throw new UsageError(`lint: --output must be one of ${OUTPUT_FORMATS.join(', ')}, not '${values.output}'`);
-  const coredns = values.coredns === undefined ? NEWEST_COREDNS_VERSION : optionValue('lint', '--coredns', values.coredns, parseCoreDnsVersion);
-  return { help: values.help, coredns, plugins: pluginsArg(values['plugin-cfg'], values.plugins), output, file: positionals[0] };
-}
-
-function pluginsArg(file: string | undefined, list: string | undefined): LintArgs['plugins'] {
+function pluginsArg(file: string | undefined, list: string | undefined): PluginsArg {
   if (file !== undefined && list !== undefined) throw new UsageError('lint: give --plugin-cfg or --plugins, not both');
   if (file !== undefined) {
     if (file === '' || file === '-') throw new UsageError('lint: --plugin-cfg needs a file (standard input is for the Corefile)');

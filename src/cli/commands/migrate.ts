@@ -1,18 +1,16 @@
 import { FEDERATION_REMOVED_IN, KUBERNETES_TRANSFER_MOVED_IN, PROXY_DEPRECATED_IN, SEVERAL_FORWARDS_PER_BLOCK_FROM } from '../../coredns/migration-facts.js';
-import { resolveCoreDnsRelease } from '../../coredns/resolve-release.js';
-import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
 import { isKubeadmDefaultCorefileFor } from '../../kubeadm/cluster-decisions.js';
 import { kubeadmProfileFor } from '../../kubeadm/kubernetes-version.js';
 import { migrateCorefile } from '../../migrate/migrate.js';
-import { migrationNotice } from '../../migrate/notices.js';
 import type { MigrationResult } from '../../migrate/migrate.js';
+import { migrationNotice } from '../../migrate/notices.js';
 import { printable } from '../../util/printable-text.js';
+import { defineCommand } from '../command.js';
+import type { CommandContext } from '../command.js';
 import { readCorefileSource } from '../corefile-source.js';
-import { optionValue, usingCorefile } from '../errors.js';
-import type { CliIo } from '../io.js';
-import { parseCommandArgs } from '../parse-command-args.js';
+import { usingCorefile } from '../errors.js';
+import { checkedText, flag, release } from '../options.js';
 import { ExitCode, UsageError } from '../usage-error.js';
-import { writePrettyJson } from '../../util/pretty-json.js';
 
 export const MIGRATE_HELP = `Usage: kube-dns-to-coredns migrate --from VERSION --to VERSION [options] [FILE|-]
        kube-dns-to-coredns migrate --kubeadm-default-for KUBERNETES [FILE|-]
@@ -46,8 +44,11 @@ Options:
                           Kubernetes release (1.10 to 1.20) installed: kubeadm replaces a
                           default Corefile on upgrade and migrates a customised one
                           (takes -o, none of the options above)
-  -o, --output FORMAT     text (default: the Corefile on stdout, notices on stderr) or json:
-                          {file, from, to, ok, changed, corefile, notices}
+  -o, --output FORMAT     corefile (default: the Corefile on stdout, notices on stderr) or
+                          json: {file, from, to, ok, changed, corefile, notices}
+  -q, --quiet             warnings and errors only: no infos, notes or summaries
+  --verbose               each diagnostic followed by its code's hint
+  --out FILE              write the output to FILE, only on success (see the main --help)
   -h, --help              show this help
 
 Notices: one per finding, 'SEVERITY CODE Corefile:LINE:COL PLUGIN[ > OPTION]: message'
@@ -65,53 +66,62 @@ Examples:
   kube-dns-to-coredns migrate --kubeadm-default-for 1.18 Corefile
 `;
 
-const OUTPUT_FORMATS = ['text', 'json'] as const;
-type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+const options = {
+  from: release(),
+  to: release(),
+  deprecations: flag(),
+  'drop-federations': flag(),
+  'no-new-defaults': flag(),
+  check: flag(),
+  'kubeadm-default-for': checkedText(kubeadmProfileFor),
+} as const;
 
-interface MigrateArgs {
-  readonly help: boolean;
-  readonly from: string | undefined;
-  readonly to: string | undefined;
-  readonly deprecations: boolean;
-  readonly dropFederations: boolean;
-  readonly newDefaults: boolean;
-  readonly check: boolean;
-  readonly kubeadmDefaultFor: string | undefined;
-  readonly output: OutputFormat;
-  readonly file: string | undefined;
-}
+/** The migration's own options, which `--kubeadm-default-for` does not take. */
+const MIGRATION_OPTIONS = ['from', 'to', 'deprecations', 'drop-federations', 'no-new-defaults', 'check'] as const;
+
+type MigrateContext = CommandContext<typeof options, 'corefile' | 'json'>;
 
 /**
  * `kube-dns-to-coredns migrate`: see {@link MIGRATE_HELP}. The Corefile goes to stdout, notices
  * to stderr (both in one JSON document with `-o json`); usage errors, unknown releases,
  * unreadable input and syntax errors are thrown for `main` to report (exit 2).
  */
-export async function runMigrate(args: readonly string[], io: CliIo): Promise<number> {
-  const parsed = parseMigrateArgs(args);
-  if (parsed.help) {
-    io.stdout.write(MIGRATE_HELP);
-    return ExitCode.ok;
+export const migrateCommand = defineCommand({
+  name: 'migrate',
+  help: MIGRATE_HELP,
+  options,
+  positionals: { name: 'FILE', max: 1 },
+  // `text` was the name of the Corefile output before 0.2.
+  outputs: { kinds: ['corefile', 'json'], aliases: { text: 'corefile' } },
+  run: runMigrate,
+});
+
+async function runMigrate(context: MigrateContext): Promise<number> {
+  const { io, options: values, report } = context;
+  const kubernetes = values['kubeadm-default-for'];
+  if (kubernetes !== undefined) {
+    const ignored = MIGRATION_OPTIONS.filter((option) => context.given.has(option)).map((option) => `--${option}`);
+    if (ignored.length > 0) throw new UsageError(`migrate: --kubeadm-default-for takes none of the migration's options (${ignored.join(', ')}): it only says whether FILE is kubeadm's default`);
   }
-  const source = await readCorefileSource(parsed.file, io);
-  if (parsed.kubeadmDefaultFor !== undefined) {
-    const kubernetes = parsed.kubeadmDefaultFor;
+  const source = await readCorefileSource(context.positionals[0], io);
+  if (kubernetes !== undefined) {
     const isDefault = isKubeadmDefaultCorefileFor(source.corefile, kubernetes);
-    if (parsed.output === 'json') {
-      io.stdout.write(`${JSON.stringify({ file: source.name, kubernetes, kubeadmDefault: isDefault }, null, 2)}\n`);
+    if (context.output === 'json') {
+      report.json({ file: source.name, kubernetes, kubeadmDefault: isDefault });
     } else {
       io.stdout.write(`${printable(source.name)}: ${isDefault ? 'is' : 'is not'} the default Corefile of kubeadm ${kubernetes}${isDefault ? ' (kubeadm replaces it on upgrade)' : ' (kubeadm migrates it on upgrade)'}\n`);
     }
     return isDefault ? ExitCode.ok : ExitCode.failed;
   }
-  const { from, to } = parsed;
+  const { from, to } = values;
   if (from === undefined || to === undefined) throw new UsageError('migrate: --from VERSION and --to VERSION are required (or --kubeadm-default-for KUBERNETES)');
   const result = usingCorefile(source, (corefile) =>
     migrateCorefile(corefile, {
       from,
       to,
-      deprecations: parsed.deprecations,
-      dropFederations: parsed.dropFederations,
-      newDefaults: parsed.newDefaults,
+      deprecations: values.deprecations,
+      dropFederations: values['drop-federations'],
+      newDefaults: !values['no-new-defaults'],
       filename: source.name,
     }),
   );
@@ -123,80 +133,24 @@ export async function runMigrate(args: readonly string[], io: CliIo): Promise<nu
     }),
   );
   const notices = [...result.notices.filter((notice) => notice.position === undefined), ...keyNotices, ...result.notices.filter((notice) => notice.position !== undefined)];
-  if (parsed.output === 'json') {
+  if (context.output === 'json') {
     const { ok, changed } = result;
-    // Written in chunks: a 16 MiB Corefile with a notice per line makes more JSON than one string holds.
-    writePrettyJson({ file: source.name, from: result.from, to: result.to, ok, changed, ...(parsed.check || !ok ? {} : { corefile: result.corefile }), notices }, (chunk) => io.stdout.write(chunk));
-    io.stdout.write('\n');
+    report.json({ file: source.name, from: result.from, to: result.to, ok, changed, ...(values.check || !ok ? {} : { corefile: result.corefile }), notices });
   } else {
-    for (const notice of notices) io.stderr.write(`${formatDiagnostic(notice)}\n`);
-    if (parsed.check) {
+    report.diagnostics(notices);
+    if (values.check) {
       if (result.changed) io.stdout.write(`${printable(source.name)}\n`);
     } else if (result.ok) {
       io.stdout.write(result.corefile);
     }
-    io.stderr.write(`${printable(source.name)}: ${summary(result)}\n`);
+    report.info(`${printable(source.name)}: ${summary(result)}\n`);
   }
   if (!result.ok) return ExitCode.failed;
-  return parsed.check && result.changed ? ExitCode.failed : ExitCode.ok;
+  return values.check && result.changed ? ExitCode.failed : ExitCode.ok;
 }
 
 function summary(result: MigrationResult): string {
   const route = `CoreDNS ${result.from.version} → ${result.to.version}`;
   if (!result.ok) return `${route}: refused (${result.notices.filter((notice) => notice.severity === 'error').length} error notices); nothing written`;
   return `${route}: ${result.changed ? 'migrated' : 'unchanged'}`;
-}
-
-/** `text` when it resolves to a known release; else the resolver's error. */
-function knownRelease(text: string): string {
-  const resolved = resolveCoreDnsRelease(text);
-  if (!resolved.ok) throw resolved.error;
-  return text;
-}
-
-function parseMigrateArgs(args: readonly string[]): MigrateArgs {
-  const parsed = parseCommandArgs('migrate', args, {
-    allowPositionals: true,
-    options: {
-      from: { type: 'string' },
-      to: { type: 'string' },
-      deprecations: { type: 'boolean', default: false },
-      'drop-federations': { type: 'boolean', default: false },
-      'no-new-defaults': { type: 'boolean', default: false },
-      check: { type: 'boolean', default: false },
-      'kubeadm-default-for': { type: 'string' },
-      output: { type: 'string', short: 'o', default: 'text' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  const { positionals, values } = parsed;
-  if (positionals.length > 1) throw new UsageError(`migrate: expected at most one FILE, got ${positionals.length}: ${positionals.join(' ')}`);
-  const output = OUTPUT_FORMATS.find((format) => format === values.output);
-  if (output === undefined) throw new UsageError(`migrate: --output must be one of ${OUTPUT_FORMATS.join(', ')}, not '${values.output}'`);
-  const kubeadmDefaultFor = values['kubeadm-default-for'];
-  if (kubeadmDefaultFor !== undefined) {
-    optionValue('migrate', '--kubeadm-default-for', kubeadmDefaultFor, kubeadmProfileFor);
-    const migrationOptions = [
-      ['--from', values.from !== undefined],
-      ['--to', values.to !== undefined],
-      ['--deprecations', values.deprecations],
-      ['--drop-federations', values['drop-federations']],
-      ['--no-new-defaults', values['no-new-defaults']],
-      ['--check', values.check],
-    ] as const;
-    const ignored = migrationOptions.filter(([, given]) => given).map(([name]) => name);
-    if (ignored.length > 0) throw new UsageError(`migrate: --kubeadm-default-for takes none of the migration's options (${ignored.join(', ')}): it only says whether FILE is kubeadm's default`);
-  }
-  return {
-    help: values.help,
-    from: values.from === undefined ? undefined : optionValue('migrate', '--from', values.from, knownRelease),
-    to: values.to === undefined ? undefined : optionValue('migrate', '--to', values.to, knownRelease),
-    deprecations: values.deprecations,
-    dropFederations: values['drop-federations'],
-    newDefaults: !values['no-new-defaults'],
-    check: values.check,
-    kubeadmDefaultFor,
-    output,
-    file: positionals[0],
-  };
 }

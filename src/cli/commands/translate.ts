@@ -1,15 +1,13 @@
-import { parseCoreDnsVersion } from '../../coredns/versions.js';
-import { kubeDnsRules } from '../../kubedns/kube-dns-versions.js';
-import { optionValue } from '../errors.js';
+import { defineCommand } from '../command.js';
+import type { CommandContext, OptionValues } from '../command.js';
 import { MAIN_HELP } from '../help.js';
-import type { CliIo } from '../io.js';
-import { parseCommandArgs } from '../parse-command-args.js';
-import { ExitCode, UsageError } from '../usage-error.js';
-import type { TranslateArguments } from './translate-input.js';
+import { flag, kubeDnsVersion, release, text } from '../options.js';
+import type { TranslateArguments } from '../translate/arguments.js';
 
 /**
- * `kube-dns-to-coredns [options] [FILE|-]`: parses the arguments, then loads only the translator
- * the run needs (the kubeadm profiles or the default translator), which keeps start-up short.
+ * `kube-dns-to-coredns [options] [FILE|-]`, the main command: its options are read here, then only
+ * the translator the run needs is loaded (the kubeadm profiles, node-cache's, or the default
+ * translator), which keeps start-up short.
  */
 
 /** Options of the default translator that `--kubeadm` and `--node-local-dns` do not take. */
@@ -17,90 +15,89 @@ const DEFAULT_MODE_ONLY = ['coredns', 'output', 'drop-federations', 'force', 'ku
 /** Options of `--node-local-dns` only. */
 const NODE_LOCAL_ONLY = ['local-ip', 'upstream-ip', 'node-local-dns-base', 'port'] as const;
 
-export async function runTranslate(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseTranslateArgs(argv);
-  if (values.help) {
-    io.stdout.write(MAIN_HELP);
-    return ExitCode.ok;
-  }
-  if (positionals.length > 1) throw new UsageError(`expected at most one FILE, got ${positionals.length}: ${positionals.join(' ')}`);
-  if (values['cluster-domain'] !== undefined && values['dns-domain'] !== undefined) {
-    throw new UsageError('--cluster-domain and --dns-domain are the same option; give one');
-  }
-  if (values.kubeadm !== undefined) {
-    const misplaced = DEFAULT_MODE_ONLY.find((option) => values[option] !== undefined);
-    if (misplaced !== undefined) throw new UsageError(`--${misplaced} belongs to the default translator; --kubeadm reproduces kubeadm exactly`);
-  }
-  if (values['node-local-dns'] === undefined) {
-    const misplaced = NODE_LOCAL_ONLY.find((option) => values[option] !== undefined);
-    if (misplaced !== undefined) throw new UsageError(`--${misplaced} belongs to --node-local-dns RELEASE`);
-  } else {
-    if (values.kubeadm !== undefined) throw new UsageError('--kubeadm and --node-local-dns are two profiles; give one');
-    const misplaced = DEFAULT_MODE_ONLY.find((option) => values[option] !== undefined) ?? (values.batch ? 'batch' : values.name !== undefined ? 'name' : undefined);
-    if (misplaced !== undefined) throw new UsageError(`--${misplaced} does not go with --node-local-dns, which reproduces node-cache exactly`);
-    const { runNodeLocalDnsMode } = await import('./translate-node-local.js');
+const options = {
+  kubeadm: text(),
+  'node-local-dns': text(),
+  'local-ip': text(),
+  'upstream-ip': text(),
+  'node-local-dns-base': text(),
+  port: text(),
+  coredns: release(),
+  // Taken as written: the translator and each profile check it by their own program's rules.
+  'cluster-domain': text(),
+  'dns-domain': text(),
+  merge: text(),
+  'drop-federations': flag(),
+  force: flag(),
+  'kube-dns-version': kubeDnsVersion(),
+  'cluster-dns-ip': text(),
+  'kube-dns-deployment': text(),
+  'kube-dns-service': text(),
+  name: text(),
+  batch: flag(),
+} as const;
+
+type TranslateContext = CommandContext<typeof options, 'corefile' | 'configmap' | 'json'>;
+
+export const translateCommand = defineCommand({
+  name: '',
+  help: MAIN_HELP,
+  options,
+  positionals: { name: 'FILE', max: 1 },
+  outputs: { kinds: ['corefile', 'configmap', 'json'] },
+  misplaced: [
+    { with: 'dns-domain', options: ['cluster-domain'], message: () => '--cluster-domain and --dns-domain are the same option; give one' },
+    { with: 'kubeadm', options: DEFAULT_MODE_ONLY, message: (option) => `--${option} belongs to the default translator; --kubeadm reproduces kubeadm exactly` },
+    { without: 'node-local-dns', options: NODE_LOCAL_ONLY, message: (option) => `--${option} belongs to --node-local-dns RELEASE` },
+    { with: 'node-local-dns', options: ['kubeadm'], message: () => '--kubeadm and --node-local-dns are two profiles; give one' },
+    { with: 'node-local-dns', options: [...DEFAULT_MODE_ONLY, 'batch', 'name'], message: (option) => `--${option} does not go with --node-local-dns, which reproduces node-cache exactly` },
+  ],
+  run: runTranslate,
+});
+
+async function runTranslate(context: TranslateContext): Promise<number> {
+  const { options: values, positionals } = context;
+  const clusterDomain = values['cluster-domain'] ?? values['dns-domain'];
+  const nodeLocal = values['node-local-dns'];
+  if (nodeLocal !== undefined) {
+    const { runNodeLocalDnsMode } = await import('../translate/node-local.js');
     return runNodeLocalDnsMode(
       {
-        release: values['node-local-dns'],
+        release: nodeLocal,
         file: positionals[0],
         localIps: values['local-ip'],
         upstreamIp: values['upstream-ip'],
         base: values['node-local-dns-base'],
         port: values.port,
-        clusterDomain: values['cluster-domain'] ?? values['dns-domain'],
+        clusterDomain,
       },
-      io,
+      context.io,
+      context.report,
     );
   }
-  const { coredns, 'kube-dns-version': kubeDnsVersion } = values;
-  const args: TranslateArguments = {
-    file: positionals[0],
+  const args = translateArguments(values, positionals[0], clusterDomain, context.output);
+  if (values.kubeadm !== undefined) {
+    const { runKubeadmMode } = await import('../translate/kubeadm.js');
+    return runKubeadmMode(values.kubeadm, args, context.io, context.report);
+  }
+  const { runDefaultMode } = await import('../translate/default.js');
+  return runDefaultMode(args, context.io, context.report);
+}
+
+function translateArguments(values: OptionValues<typeof options>, file: string | undefined, clusterDomain: string | undefined, output: TranslateContext['output']): TranslateArguments {
+  return {
+    file,
     name: values.name,
     batch: values.batch,
-    clusterDomain: values['cluster-domain'] ?? values['dns-domain'],
-    // Parsed here, once, before any input is read; the library gets the release it names.
-    coredns: coredns === undefined ? undefined : optionValue('', '--coredns', coredns, parseCoreDnsVersion),
-    output: values.output,
+    clusterDomain,
+    coredns: values.coredns,
+    output,
     merge: values.merge,
-    dropFederations: values['drop-federations'] === true,
-    force: values.force === true,
-    kubeDnsVersion: kubeDnsVersion === undefined ? undefined : optionValue('', '--kube-dns-version', kubeDnsVersion, (value) => kubeDnsRules(value).version),
+    dropFederations: values['drop-federations'],
+    force: values.force,
+    kubeDnsVersion: values['kube-dns-version'],
     clusterDnsIp: values['cluster-dns-ip'],
     deploymentFile: values['kube-dns-deployment'],
     serviceFile: values['kube-dns-service'],
   };
-  if (values.kubeadm !== undefined) {
-    const { runKubeadmMode } = await import('./translate-kubeadm.js');
-    return runKubeadmMode(values.kubeadm, args, io);
-  }
-  const { runDefaultMode } = await import('./translate-default.js');
-  return runDefaultMode(args, io);
-}
-
-function parseTranslateArgs(argv: readonly string[]) {
-  return parseCommandArgs('', argv, {
-    allowPositionals: true,
-    options: {
-      kubeadm: { type: 'string' },
-      'node-local-dns': { type: 'string' },
-      'local-ip': { type: 'string' },
-      'upstream-ip': { type: 'string' },
-      'node-local-dns-base': { type: 'string' },
-      port: { type: 'string' },
-      coredns: { type: 'string' },
-      'cluster-domain': { type: 'string' },
-      'dns-domain': { type: 'string' },
-      output: { type: 'string', short: 'o' },
-      merge: { type: 'string' },
-      'drop-federations': { type: 'boolean' },
-      force: { type: 'boolean' },
-      'kube-dns-version': { type: 'string' },
-      'cluster-dns-ip': { type: 'string' },
-      'kube-dns-deployment': { type: 'string' },
-      'kube-dns-service': { type: 'string' },
-      name: { type: 'string' },
-      batch: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
 }

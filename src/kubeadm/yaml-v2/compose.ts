@@ -1,3 +1,4 @@
+import { InternalError } from '../../errors/internal-error.js';
 import type { YamlV2Dialect } from './dialect.js';
 import { YamlDecodeError } from './errors.js';
 import { goMapKeyIdentity, goSyntax, isGoMap } from './go-values.js';
@@ -143,7 +144,7 @@ class NodeBuilder {
         return node;
       }
       default:
-        throw new Error(`attempted to parse unknown event: ${EVENT_NAMES[event.kind]}`);
+        throw new InternalError(`attempted to parse unknown event: ${EVENT_NAMES[event.kind]}`);
     }
   }
 

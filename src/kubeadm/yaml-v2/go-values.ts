@@ -1,3 +1,5 @@
+import { InternalError } from '../../errors/internal-error.js';
+
 /**
  * The Go values yaml.v2 produces when it decodes into `interface{}`, and the bits of Go's `fmt`
  * needed to print them in error messages.
@@ -58,7 +60,7 @@ export function goMapKeyIdentity(key: GoValue): string {
   if (key === null) return 'nil';
   if (typeof key === 'boolean') return key ? 'bool:true' : 'bool:false';
   if (typeof key === 'string') return `string:${key}`;
-  if (Array.isArray(key)) throw new Error('unhashable Go value');
+  if (Array.isArray(key)) throw new InternalError('unhashable Go value');
   switch (key.kind) {
     case 'int':
       return `int:${key.value}`;
@@ -71,7 +73,7 @@ export function goMapKeyIdentity(key: GoValue): string {
       }
       return `float64:${key.value === 0 ? 0 : key.value}`;
     default:
-      throw new Error('unhashable Go value');
+      throw new InternalError('unhashable Go value');
   }
 }
 

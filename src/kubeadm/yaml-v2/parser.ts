@@ -1,3 +1,4 @@
+import { InternalError } from '../../errors/internal-error.js';
 import type { YamlV2Dialect } from './dialect.js';
 import { YamlSyntaxError } from './errors.js';
 import type { Mark } from './errors.js';
@@ -161,7 +162,7 @@ export class Parser {
       case State.FlowMappingEmptyValue:
         return this.parseFlowMappingValue(true);
       default:
-        throw new Error('invalid parser state');
+        throw new InternalError('invalid parser state');
     }
   }
 

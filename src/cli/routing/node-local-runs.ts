@@ -1,4 +1,3 @@
-import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
 import { displayName } from '../../dns/names.js';
 import { checkNodeLocalDnsRouting, explainNodeLocalDns, formatNodeLocalCheck, formatNodeLocalExplanation } from '../../nodelocal/node-local-check.js';
 import type { NodeLocalCheck, NodeLocalExplanation } from '../../nodelocal/node-local-check.js';
@@ -6,16 +5,20 @@ import { preflightNodeLocalDns } from '../../nodelocal/preflight.js';
 import type { NodeLocalDnsPreflight } from '../../nodelocal/preflight.js';
 import type { NodeLocalRoute } from '../../routing/node-local-routing.js';
 import { printable } from '../../util/printable-text.js';
-import { stringifyPrettyJson } from '../../util/pretty-json.js';
 import { readCorefileSource } from '../corefile-source.js';
 import { usingCorefile } from '../errors.js';
+import { readKubeDnsInput } from '../input/kube-dns-configmap.js';
 import type { CliIo } from '../io.js';
+import type { Reporter } from '../reporter.js';
 import { ExitCode, UsageError } from '../usage-error.js';
-import { routeJson, splitNotes, withInputNotes } from './routing-report.js';
-import { checkLocalIps, checkUpstreamIp, nodeLocalRelease, readNodeLocalBase, requireNodeLocalFlags } from './node-local-options.js';
+import { nodeLocalRelease, readNodeLocalBase, requireNodeLocalFlags } from './node-local-options.js';
 import type { NodeLocalCommandOptions } from './node-local-options.js';
-import { readKubeDnsInput } from './translate-input.js';
+import { routeJson, splitNotes, withInputNotes } from './report.js';
 
+/**
+ * The node-local-dns runs of `check` and `explain` (`--node-local-dns RELEASE`): the pre-flight,
+ * the two-tier check and the two-tier explanation. Loaded only when `--node-local-dns` is given.
+ */
 
 function stdinTwice(files: readonly (string | undefined)[]): boolean {
   return files.filter((file) => file === '-').length > 1;
@@ -26,8 +29,7 @@ async function readSettings(options: NodeLocalCommandOptions, io: CliIo) {
   const { command } = options;
   const release = nodeLocalRelease(command, options.release);
   if (stdinTwice([options.kubeDnsFile, options.corefileFile, options.baseFile])) throw new UsageError(`${command}: only one of --kube-dns, --corefile and --node-local-dns-base can read standard input`);
-  const localIps = options.localIps === undefined ? undefined : checkLocalIps(command, options.localIps);
-  const upstreamIp = options.upstreamIp === undefined ? undefined : checkUpstreamIp(command, options.upstreamIp);
+  const { localIps, upstreamIp } = options;
   const baseCorefile = await readNodeLocalBase(options.baseFile, io);
   const kubeDnsInput = await readKubeDnsInput(options.kubeDnsFile, undefined, io, 'node-cache');
   return { release, localIps, upstreamIp, baseCorefile, kubeDnsInput };
@@ -37,7 +39,7 @@ async function readSettings(options: NodeLocalCommandOptions, io: CliIo) {
  * `check --node-local-dns RELEASE --kube-dns FILE` without `--corefile`: the pre-flight. Exit 0 when
  * node-cache takes the ConfigMap and the Corefile it writes loads, 1 otherwise, with the reason.
  */
-export async function runNodeLocalPreflight(options: NodeLocalCommandOptions, io: CliIo): Promise<number> {
+export async function runNodeLocalPreflight(options: NodeLocalCommandOptions, io: CliIo, reporter: Reporter): Promise<number> {
   const { release, localIps, upstreamIp, baseCorefile, kubeDnsInput } = await readSettings(options, io);
   const preflight = preflightNodeLocalDns(release, kubeDnsInput.data, {
     ...(localIps === undefined ? {} : { localIps }),
@@ -46,9 +48,9 @@ export async function runNodeLocalPreflight(options: NodeLocalCommandOptions, io
     ...(options.clusterDomain === undefined ? {} : { clusterDomain: options.clusterDomain }),
   });
   if (options.output === 'json') {
-    io.stdout.write(`${stringifyPrettyJson(preflightJson(preflight, kubeDnsInput.diagnostics.map((entry) => entry.message)))}\n`);
+    reporter.json(preflightJson(preflight, kubeDnsInput.diagnostics.map((entry) => entry.message)));
   } else {
-    for (const entry of [...kubeDnsInput.diagnostics, ...preflight.diagnostics]) io.stderr.write(`${formatDiagnostic(entry)}\n`);
+    reporter.diagnostics([...kubeDnsInput.diagnostics, ...preflight.diagnostics]);
     io.stdout.write(`${preflightVerdict(preflight)}\n`);
   }
   return preflight.loads ? ExitCode.ok : ExitCode.failed;
@@ -94,19 +96,19 @@ async function twoTierInput(options: NodeLocalCommandOptions, io: CliIo) {
 }
 
 /** `check --node-local-dns RELEASE --kube-dns FILE --corefile FILE --local-ip … --upstream-ip …`: the two-tier check. */
-export async function runNodeLocalCheck(options: NodeLocalCommandOptions, names: readonly string[], io: CliIo): Promise<number> {
+export async function runNodeLocalCheck(options: NodeLocalCommandOptions, names: readonly string[], io: CliIo, reporter: Reporter): Promise<number> {
   const { input, source, inputDiagnostics } = await twoTierInput(options, io);
   const result: NodeLocalCheck = withInputNotes(
     usingCorefile(source, (corefile) => checkNodeLocalDnsRouting({ ...input, corefile, names })),
     inputDiagnostics,
   );
   if (options.output === 'json') {
-    io.stdout.write(`${stringifyPrettyJson(checkJson(result))}\n`);
+    reporter.json(checkJson(result));
   } else {
-    for (const entry of result.preflight.diagnostics) io.stderr.write(`${formatDiagnostic(entry)}\n`);
+    reporter.diagnostics(result.preflight.diagnostics);
     const [summary, notes] = splitNotes(formatNodeLocalCheck(result));
     io.stdout.write(summary);
-    if (notes !== '') io.stderr.write(notes);
+    reporter.info(notes);
   }
   return result.ok ? ExitCode.ok : ExitCode.failed;
 }
@@ -145,7 +147,7 @@ export interface ResolverOptions {
 }
 
 /** `explain NAME --node-local-dns RELEASE …`: both tiers for each name the resolver tries. */
-export async function runNodeLocalExplain(name: string, options: NodeLocalCommandOptions, resolver: ResolverOptions, io: CliIo): Promise<number> {
+export async function runNodeLocalExplain(name: string, options: NodeLocalCommandOptions, resolver: ResolverOptions, io: CliIo, reporter: Reporter): Promise<number> {
   const { input, source, inputDiagnostics } = await twoTierInput(options, io);
   const explanation: NodeLocalExplanation = withInputNotes(
     usingCorefile(source, (corefile) =>
@@ -160,12 +162,12 @@ export async function runNodeLocalExplain(name: string, options: NodeLocalComman
     inputDiagnostics,
   );
   if (options.output === 'json') {
-    io.stdout.write(`${stringifyPrettyJson(explanationJson(explanation))}\n`);
+    reporter.json(explanationJson(explanation));
   } else {
-    for (const entry of explanation.preflight.diagnostics) io.stderr.write(`${formatDiagnostic(entry)}\n`);
+    reporter.diagnostics(explanation.preflight.diagnostics);
     const [table, notes] = splitNotes(formatNodeLocalExplanation(explanation));
     io.stdout.write(table);
-    if (notes !== '') io.stderr.write(notes);
+    reporter.info(notes);
   }
   return explanation.preflight.accepted ? ExitCode.ok : ExitCode.failed;
 }

@@ -1,11 +1,10 @@
-import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
 import { preflightNodeLocalDns } from '../../nodelocal/preflight.js';
-import { printable } from '../../util/printable-text.js';
+import { readKubeDnsInput } from '../input/kube-dns-configmap.js';
 import type { CliIo } from '../io.js';
+import { clusterDomain as clusterDomainOption, ipAddress, ipAddressList, port as portOption } from '../options.js';
+import type { Reporter } from '../reporter.js';
+import { nodeLocalRelease, readNodeLocalBase, requireNodeLocalFlags } from '../routing/node-local-options.js';
 import { ExitCode, UsageError } from '../usage-error.js';
-import { checkClusterDomain, checkPort } from './check.js';
-import { checkLocalIps, checkUpstreamIp, nodeLocalRelease, readNodeLocalBase, requireNodeLocalFlags } from './node-local-options.js';
-import { readKubeDnsInput } from './translate-input.js';
 
 /** The command line of `--node-local-dns RELEASE`. */
 export interface NodeLocalDnsArguments {
@@ -23,17 +22,19 @@ export interface NodeLocalDnsArguments {
  * (docs/node-local-dns.md), or its refusal (exit 1). Diagnostics and notes go to stderr; a Corefile
  * node-cache writes but its CoreDNS does not load is printed all the same, with the errors.
  */
-export async function runNodeLocalDnsMode(args: NodeLocalDnsArguments, io: CliIo): Promise<number> {
+export async function runNodeLocalDnsMode(args: NodeLocalDnsArguments, io: CliIo, reporter: Reporter): Promise<number> {
   const release = nodeLocalRelease('', args.release);
   requireNodeLocalFlags('', { '--local-ip': args.localIps, '--upstream-ip': args.upstreamIp });
-  const localIps = checkLocalIps('', args.localIps as string);
-  const upstreamIp = checkUpstreamIp('', args.upstreamIp as string);
-  const clusterDomain = checkClusterDomain('--node-local-dns', args.clusterDomain);
-  const port = checkPort('--node-local-dns', args.port);
+  // Read here, once the mode is known: the translator reads --cluster-domain and --port its own way.
+  const site = (option: string, command = '--node-local-dns') => ({ command, option });
+  const localIps = ipAddressList().parse(args.localIps, site('--local-ip', '')) as string;
+  const upstreamIp = ipAddress().parse(args.upstreamIp, site('--upstream-ip', '')) as string;
+  const clusterDomain = clusterDomainOption().parse(args.clusterDomain, site('--cluster-domain'));
+  const port = portOption().parse(args.port, site('--port'));
   if (args.file === '-' && args.base === '-') throw new UsageError('the kube-dns ConfigMap and --node-local-dns-base cannot both read standard input');
   const baseCorefile = await readNodeLocalBase(args.base, io);
   const input = await readKubeDnsInput(args.file, undefined, io, 'node-cache');
-  for (const entry of input.diagnostics) io.stderr.write(`${formatDiagnostic(entry)}\n`);
+  reporter.diagnostics(input.diagnostics);
   const preflight = preflightNodeLocalDns(release, input.data, {
     localIps,
     clusterDnsIp: upstreamIp,
@@ -41,14 +42,14 @@ export async function runNodeLocalDnsMode(args: NodeLocalDnsArguments, io: CliIo
     ...(port === undefined ? {} : { port }),
     ...(clusterDomain === undefined ? {} : { clusterDomain }),
   });
-  for (const entry of preflight.diagnostics) io.stderr.write(`${formatDiagnostic(entry)}\n`);
-  for (const note of preflight.result.notes) io.stderr.write(`note: ${printable(note.message)}\n`);
+  reporter.diagnostics(preflight.diagnostics);
+  for (const note of preflight.result.notes) reporter.note(note.message);
   const { result } = preflight;
   if (!result.ok) {
-    io.stderr.write(`error: node-cache ${release} refuses the update: ${printable(result.reason)}\n`);
+    reporter.error(`node-cache ${release} refuses the update: ${result.reason}`);
     return ExitCode.failed;
   }
   io.stdout.write(result.corefile);
-  if (!preflight.loads) io.stderr.write(`warning: ${printable(preflight.reason ?? '')}\n`);
+  if (!preflight.loads) reporter.warning(preflight.reason ?? '');
   return ExitCode.ok;
 }

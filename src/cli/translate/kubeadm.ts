@@ -1,19 +1,18 @@
-import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
 import { isDns1123Subdomain } from '../../dns/go-net.js';
 import { KUBEADM_DEFAULT_DNS_DOMAIN, translateLikeKubeadm } from '../../kubeadm/kubeadm-translation.js';
 import type { KubeadmResult } from '../../kubeadm/kubeadm-translation.js';
 import { kubeadmProfileFor } from '../../kubeadm/kubernetes-version.js';
 import type { KubeadmProfile } from '../../kubeadm/profiles.js';
-import { printable } from '../../util/printable-text.js';
 import type { BatchResultLine } from '../batch.js';
-import { optionValue } from '../errors.js';
+import { readKubeDnsInput } from '../input/kube-dns-configmap.js';
 import type { CliIo } from '../io.js';
+import { optionValue } from '../options.js';
+import type { Reporter } from '../reporter.js';
 import { ExitCode, UsageError } from '../usage-error.js';
-import { readKubeDnsInput } from './translate-input.js';
-import type { TranslateArguments } from './translate-input.js';
+import type { TranslateArguments } from './arguments.js';
 
 /** `--kubeadm VERSION`: what kubeadm of that release stored, or its error (docs/cli.md). */
-export async function runKubeadmMode(version: string, args: TranslateArguments, io: CliIo): Promise<number> {
+export async function runKubeadmMode(version: string, args: TranslateArguments, io: CliIo, reporter: Reporter): Promise<number> {
   const profile = optionValue('', '--kubeadm', version, kubeadmProfileFor);
   if (args.batch) return runKubeadmBatch(profile, args.file, io);
   const dnsDomain = args.clusterDomain ?? KUBEADM_DEFAULT_DNS_DOMAIN;
@@ -23,20 +22,20 @@ export async function runKubeadmMode(version: string, args: TranslateArguments, 
   const input = await readKubeDnsInput(args.file, args.name, io, 'kubeadm');
   // kubeadm read the ConfigMap's data only, so what the reader reports about the rest (binaryData)
   // does not change kubeadm's result: warnings here, whatever their weight for the default translator.
-  for (const entry of input.diagnostics) io.stderr.write(`${formatDiagnostic(entry.severity === 'error' ? { ...entry, severity: 'warning' } : entry)}\n`);
-  return reportKubeadmResult(profile, translateLikeKubeadm(profile, input.data, dnsDomain), io);
+  reporter.diagnostics(input.diagnostics.map((entry) => (entry.severity === 'error' ? { ...entry, severity: 'warning' } : entry)));
+  return reportKubeadmResult(profile, translateLikeKubeadm(profile, input.data, dnsDomain), io, reporter);
 }
 
-function reportKubeadmResult(profile: KubeadmProfile, outcome: KubeadmResult, io: CliIo): number {
-  for (const warning of outcome.warnings) io.stderr.write(`warning: kubeadm ${profile.id}: ${printable(warning)}\n`);
+function reportKubeadmResult(profile: KubeadmProfile, outcome: KubeadmResult, io: CliIo, reporter: Reporter): number {
+  for (const warning of outcome.warnings) reporter.warning(`kubeadm ${profile.id}: ${warning}`);
   if (outcome.ok) {
     for (const finding of outcome.unrequested) {
-      io.stderr.write(`warning: ${printable(finding)} (kubeadm ${profile.id} pasted the ConfigMap's values into its manifest unescaped; the Corefile is what it stored)\n`);
+      reporter.warning(`${finding} (kubeadm ${profile.id} pasted the ConfigMap's values into its manifest unescaped; the Corefile is what it stored)`);
     }
     io.stdout.write(outcome.corefile);
     return ExitCode.ok;
   }
-  io.stderr.write(`error: kubeadm ${profile.id} fails (${outcome.stage} stage): ${printable(outcome.error)}\n`);
+  reporter.error(`kubeadm ${profile.id} fails (${outcome.stage} stage): ${outcome.error}`);
   return ExitCode.failed;
 }
 

@@ -1,25 +1,21 @@
 import { renderConfigMapWithCorefile, renderCoreDnsConfigMap } from '../../configmap/write-configmap.js';
-import { formatDiagnostic } from '../../diagnostics/diagnostic.js';
 import { mergeTranslation } from '../../translate/merge.js';
 import { checkTranslateOptions, translateKubeDns, translateKubeDnsInstall } from '../../translate/translate.js';
 import type { TranslateOptions, TranslationResult } from '../../translate/translate.js';
 import { readCorefileSource } from '../corefile-source.js';
 import type { CorefileSourceText } from '../corefile-source.js';
 import { batchItemFailure, usingCorefile } from '../errors.js';
+import { readKubeDnsInstallInput } from '../input/install.js';
 import type { CliIo } from '../io.js';
+import type { Reporter } from '../reporter.js';
 import { ExitCode, UsageError } from '../usage-error.js';
-import { readKubeDnsInstallInput } from './install-input.js';
-import type { TranslateArguments } from './translate-input.js';
-
-const OUTPUT_FORMATS = ['corefile', 'configmap', 'json'] as const;
-type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+import type { TranslateArguments } from './arguments.js';
 
 /** The default translator (docs/cli.md): kube-dns semantics to a Corefile for a target CoreDNS. */
-export async function runDefaultMode(args: TranslateArguments, io: CliIo): Promise<number> {
+export async function runDefaultMode(args: TranslateArguments, io: CliIo, reporter: Reporter): Promise<number> {
   const options = translateOptions(args);
   // Once, before any input is read: with --batch a bad option would otherwise fail every line.
   checkTranslateOptions(options);
-  const output = outputFormat(args.output);
   if (args.batch) {
     if (args.merge !== undefined) throw new UsageError('--merge works on one ConfigMap, not with --batch');
     if (args.deploymentFile !== undefined || args.serviceFile !== undefined) throw new UsageError('--kube-dns-deployment and --kube-dns-service work on one install, not with --batch');
@@ -29,7 +25,7 @@ export async function runDefaultMode(args: TranslateArguments, io: CliIo): Promi
   const existing = args.merge === undefined ? undefined : await readCorefileSource(args.merge, io);
   const install = await readKubeDnsInstallInput(args.file, { deployment: args.deploymentFile, service: args.serviceFile }, args.name, io);
   const translation = translateKubeDnsInstall(install, options);
-  return report(existing === undefined ? translation : merged(existing, translation), output, io, existing?.configMap);
+  return report(existing === undefined ? translation : merged(existing, translation), args.output, io, reporter, existing?.configMap);
 }
 
 /** The translation merged into the Corefile of `--merge FILE`. */
@@ -39,11 +35,11 @@ function merged(existing: CorefileSourceText, translation: TranslationResult): T
 }
 
 /** `configMap`: the ConfigMap `--merge` read, written back with its Corefile replaced for `-o configmap`. */
-function report(translation: TranslationResult, output: OutputFormat, io: CliIo, configMap?: Readonly<Record<string, unknown>>): number {
+function report(translation: TranslationResult, output: TranslateArguments['output'], io: CliIo, reporter: Reporter, configMap?: Readonly<Record<string, unknown>>): number {
   if (output === 'json') {
-    io.stdout.write(`${JSON.stringify({ corefile: translation.corefile ?? null, coredns: translation.coredns, diagnostics: translation.diagnostics }, null, 2)}\n`);
+    reporter.json({ corefile: translation.corefile ?? null, coredns: translation.coredns, diagnostics: translation.diagnostics });
   } else {
-    writeDiagnostics(translation, io);
+    reporter.diagnostics(translation.diagnostics);
     if (translation.corefile !== undefined) {
       const { corefile } = translation;
       io.stdout.write(output !== 'configmap' ? corefile : configMap === undefined ? renderCoreDnsConfigMap(corefile) : renderConfigMapWithCorefile(configMap, corefile));
@@ -56,22 +52,6 @@ function report(translation: TranslationResult, output: OutputFormat, io: CliIo,
   return ExitCode.ok;
 }
 
-/** Lines are written in chunks of about this many characters, not one `write` (a system call) each. */
-const DIAGNOSTIC_CHUNK_CHARACTERS = 48 * 1024;
-
-/** One line per diagnostic on stderr; a refused ConfigMap of thousands of domains has thousands. */
-function writeDiagnostics(translation: TranslationResult, io: CliIo): void {
-  let chunk = '';
-  for (const entry of translation.diagnostics) {
-    chunk += `${formatDiagnostic(entry)}\n`;
-    if (chunk.length >= DIAGNOSTIC_CHUNK_CHARACTERS) {
-      io.stderr.write(chunk);
-      chunk = '';
-    }
-  }
-  if (chunk !== '') io.stderr.write(chunk);
-}
-
 function translateOptions(args: TranslateArguments): TranslateOptions {
   return {
     ...(args.coredns === undefined ? {} : { coredns: args.coredns }),
@@ -81,12 +61,6 @@ function translateOptions(args: TranslateArguments): TranslateOptions {
     dropFederations: args.dropFederations,
     force: args.force,
   };
-}
-
-function outputFormat(value: string | undefined): OutputFormat {
-  if (value === undefined) return 'corefile';
-  if ((OUTPUT_FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
-  throw new UsageError(`--output must be one of ${OUTPUT_FORMATS.join(', ')}, not '${value}'`);
 }
 
 /** `--batch` of the default translator: `{id, ok, corefile?, diagnostics}` per case. */

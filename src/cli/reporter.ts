@@ -1,0 +1,88 @@
+import { formatDiagnostic } from '../diagnostics/diagnostic.js';
+import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
+import { printable } from '../util/printable-text.js';
+import { writePrettyJson } from '../util/pretty-json.js';
+import type { CliIo, OutputStream } from './io.js';
+
+/** Lines are written in chunks of about this many characters, not one `write` (a system call) each. */
+const CHUNK_CHARACTERS = 48 * 1024;
+
+/** How much the text output says (docs/cli.md, "Options of every command"). */
+export interface ReportLevel {
+  /** `-q, --quiet`: warnings and errors only — no infos, notes or summaries. */
+  readonly quiet: boolean;
+  /** `--verbose`: each diagnostic is followed by the hint of its code (`  hint: …`). */
+  readonly verbose: boolean;
+}
+
+/**
+ * How every command writes what it found, in text or JSON: diagnostics (`severity code key: message`),
+ * `warning:`/`note:` lines and summaries, filtered by `--quiet` and explained by `--verbose`. JSON
+ * documents are written whole: `--quiet` only shortens the text for people.
+ */
+export class Reporter {
+  constructor(
+    private readonly io: CliIo,
+    readonly level: ReportLevel,
+  ) {}
+
+  /** One line per diagnostic, on stderr (or `stream`); infos are left out with `--quiet`. */
+  diagnostics(entries: readonly Diagnostic[], stream: 'stdout' | 'stderr' = 'stderr'): void {
+    const out = this.stream(stream);
+    let chunk = '';
+    for (const entry of entries) {
+      if (!this.shows(entry.severity)) continue;
+      chunk += `${formatDiagnostic(entry)}\n`;
+      if (this.level.verbose && entry.hint !== '') chunk += `  hint: ${printable(entry.hint)}\n`;
+      if (chunk.length >= CHUNK_CHARACTERS) {
+        out.write(chunk);
+        chunk = '';
+      }
+    }
+    if (chunk !== '') out.write(chunk);
+  }
+
+  /** A `warning: …` line on stderr (kept with `--quiet`). */
+  warning(message: string): void {
+    this.io.stderr.write(`warning: ${printable(message)}\n`);
+  }
+
+  /** An `error: …` line on stderr (kept with `--quiet`). */
+  error(message: string): void {
+    this.io.stderr.write(`error: ${printable(message)}\n`);
+  }
+
+  /** A warning already written out (`FILE:LINE:COL: warning: …`), on stderr (kept with `--quiet`). */
+  warningLine(line: string): void {
+    this.io.stderr.write(`${printable(line)}\n`);
+  }
+
+  /** A `note: …` line on stderr; left out with `--quiet`. */
+  note(message: string): void {
+    if (!this.level.quiet) this.io.stderr.write(`note: ${printable(message)}\n`);
+  }
+
+  /** Text as it is, already printable (a summary line, a notes section), on stderr; left out with `--quiet`. */
+  info(text: string): void {
+    if (!this.level.quiet && text !== '') this.io.stderr.write(text);
+  }
+
+  /**
+   * One JSON document on stdout, indented (JSON output is never shortened), written in chunks: a
+   * large result (`migrate -o json` of a 16 MiB Corefile, a notice per line) makes more text than
+   * one string can hold.
+   */
+  json(value: unknown): void {
+    writePrettyJson(value, (chunk) => this.io.stdout.write(chunk));
+    this.io.stdout.write('\n');
+  }
+
+  /** Whether a diagnostic of this severity is shown. */
+  shows(severity: Severity): boolean {
+    return !(this.level.quiet && severity === 'info');
+  }
+
+  private stream(name: 'stdout' | 'stderr'): OutputStream {
+    return name === 'stdout' ? this.io.stdout : this.io.stderr;
+  }
+}
