@@ -15,6 +15,7 @@ import type { KubeDnsDeployment } from '../kubedns/kube-dns-install.js';
 import { KUBE_DNS_RULE_TIMELINES, kubeDnsRules } from '../kubedns/kube-dns-versions.js';
 import { firstReleaseWhere } from '../util/release-profile.js';
 import { pushAll } from '../util/lists.js';
+import { isDns1123Subdomain } from '../dns/go-net.js';
 
 /** The first kube-dns release whose stock manifest runs dnsmasq with --no-negcache. */
 const STOCK_NO_NEGCACHE_FROM = firstReleaseWhere(KUBE_DNS_RULE_TIMELINES.stockManifestNoNegcache, (value) => value) ?? '?';
@@ -329,12 +330,15 @@ function flagText(setting: FlagSetting, dashes: string): string {
 function planClusterDomain(deployment: KubeDnsDeployment, push: (code: DiagnosticCode, container: string, path: string, message: string) => void): string | undefined {
   const kubedns = deployment.kubedns;
   const fromFlag = kubedns === undefined ? undefined : (kubedns.args.values.domain ?? 'cluster.local.').replace(/\.$/, '');
-  const probed = new Set(
-    (deployment.sidecar?.args.probes ?? [])
-      .map((entry) => /^kubernetes\.default\.svc\.(.+)\.$/.exec(entry.probe.name)?.[1])
-      .filter((domain): domain is string => domain !== undefined)
-      .map((domain) => domain.toLowerCase()),
-  );
+  const probed = new Set<string>();
+  for (const entry of deployment.sidecar?.args.probes ?? []) {
+    const written = /^kubernetes\.default\.svc\.(.+)\.$/.exec(entry.probe.name)?.[1];
+    if (written === undefined) continue;
+    const domain = written.toLowerCase();
+    // `kubernetes.default.svc...` names no domain: `..` would become the zone `.` (every name).
+    if (isDns1123Subdomain(domain)) probed.add(domain);
+    else push('deployment-flag-not-translated', deployment.sidecar?.container ?? 'sidecar', `--probe=${entry.setting.value}`, `the sidecar probes ${entry.probe.name}, whose domain '${written}' is not a DNS-1123 subdomain: not taken as the cluster domain`);
+  }
   const fromProbe = probed.size === 1 ? [...probed][0] : undefined;
   const domain = fromFlag ?? fromProbe;
   if (domain === undefined) return undefined;

@@ -291,7 +291,7 @@ function planStubs(config: KubeDnsConfig, context: Context): PlannedStub[] {
   for (const stub of config.stubDomains) {
     const normalized = normalizeZone(stub.domain);
     if ('problem' in normalized) {
-      report(context, 'invalid-zone', 'stubDomains', stub.path, normalized.problem);
+      report(context, 'invalid-zone', FROM_DEPLOYMENT.has(stub) ? 'container dnsmasq' : 'stubDomains', stub.path, normalized.problem);
       continue;
     }
     const { zone } = normalized;
@@ -587,6 +587,9 @@ function withForwardOptions(forward: Directive, plan: DeploymentPlan): Directive
 }
 
 /** The ConfigMap's stub domains with the Deployment's `--server=/zone/…` servers added (dnsmasq used both). */
+/** Stub domains only the Deployment's dnsmasq flags name: their diagnostics point at the container, not at stubDomains. */
+const FROM_DEPLOYMENT = new WeakSet<object>();
+
 function withDeploymentStubs(config: KubeDnsConfig, plan: DeploymentPlan): KubeDnsConfig {
   if (plan.stubs.size === 0) return config;
   const remaining = new Map(plan.stubs);
@@ -602,7 +605,9 @@ function withDeploymentStubs(config: KubeDnsConfig, plan: DeploymentPlan): KubeD
     return { ...stub, nameservers: [...added, ...stub.nameservers.filter((nameserver) => !known.has(nameserver.value))] };
   });
   for (const [zone, servers] of remaining) {
-    stubDomains.push({ domain: zone, path: `[${JSON.stringify(zone)}]`, offset: 0, nameservers: servers.map((server, index) => entry(server, `[${JSON.stringify(zone)}][${index}]`)) });
+    const stub = { domain: zone, path: `[${servers.map((server) => server.text).join(' ')}]`, offset: 0, nameservers: servers.map((server, index) => entry(server, `[${JSON.stringify(zone)}][${index}]`)) };
+    FROM_DEPLOYMENT.add(stub);
+    stubDomains.push(stub);
   }
   return { ...config, stubDomains };
 }
