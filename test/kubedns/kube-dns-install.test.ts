@@ -161,3 +161,37 @@ describe('a container whose $(NAME) references expand past what Linux passes to 
     expect((error as Error).message).toMatch(/^kube-dns\.yaml:1:1: container kubedns: env\[16\] \(V16\) is longer than 128 KiB .*E2BIG/);
   });
 });
+
+describe('YAML merge keys, as kubectl reads them', () => {
+  it('reads dnsmasq arguments that come through a merge key (they were dropped, and NXDOMAIN got cached)', () => {
+    const text = `kind: Deployment
+metadata: {name: kube-dns, namespace: kube-system}
+x-dnsmasq: &dnsmasq
+  image: registry.k8s.io/dns/k8s-dns-dnsmasq-nanny:1.26.7
+  args: ["-v=2", "-configDir=/etc/k8s/dns/dnsmasq-nanny", "--", "-k", "--no-negcache", "--server=/cluster.local/127.0.0.1#10053"]
+spec:
+  template:
+    spec:
+      containers:
+      - <<: *dnsmasq
+        name: dnsmasq
+`;
+    const install = readKubeDnsInstall([{ text, filename: 'kube-dns.yaml' }]);
+    expect(install.deployment?.dnsmasq?.programArguments ?? install.deployment?.dnsmasq?.argv.programArguments).toContain('--no-negcache');
+  });
+
+  it('lets keys written in the mapping win over merged ones, and the earlier of several merged maps', () => {
+    const text = `kind: Deployment
+metadata: {name: kube-dns, namespace: kube-system}
+spec:
+  template:
+    spec:
+      containers:
+      - <<: [{name: kubedns, args: ["--domain=first.local."]}, {args: ["--domain=second.local."], image: x}]
+        image: registry.k8s.io/dns/k8s-dns-kube-dns:1.26.7
+`;
+    const kubedns = readKubeDnsInstall([{ text, filename: 'kube-dns.yaml' }]).deployment?.kubedns;
+    expect(kubedns?.args.values.domain).toBe('first.local.');
+    expect(kubedns?.image).toBe('registry.k8s.io/dns/k8s-dns-kube-dns:1.26.7');
+  });
+});
