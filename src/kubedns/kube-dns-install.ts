@@ -145,7 +145,7 @@ export function readKubeDnsInstall(sources: readonly KubeDnsInstallSource[], opt
     if (other === workload) continue;
     if (workload !== undefined && other.name === workload.name && other.kind === workload.kind && other.namespace === workload.namespace) {
       // The same object twice (its own file and a List): the same containers are read once; different ones are ambiguous.
-      if (JSON.stringify(other.containers) !== JSON.stringify(workload.containers)) {
+      if (containersContent(other) !== containersContent(workload)) {
         throw new KubernetesObjectInputError('several-workloads', `a second ${other.kind} ${other.name ?? '(unnamed)'} with other containers than the one at ${where(workload.source)}; give it once`, {
           filename: other.source.filename,
           position: other.source.position,
@@ -279,6 +279,11 @@ function checkedServiceIp(service: ServiceObject): string | undefined {
 
 function unused(source: ObjectSource, message: string): Diagnostic {
   return diagnostic('unused-object', { key: where(source), message });
+}
+
+/** The containers of a workload as data, without where they are written: two copies of one object start on different lines. */
+function containersContent(workload: WorkloadObject): string {
+  return JSON.stringify(workload.containers, (key, value: unknown) => (key === 'positions' ? undefined : value));
 }
 
 function where(source: ObjectSource): string {

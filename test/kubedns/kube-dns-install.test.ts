@@ -177,7 +177,7 @@ spec:
         name: dnsmasq
 `;
     const install = readKubeDnsInstall([{ text, filename: 'kube-dns.yaml' }]);
-    expect(install.deployment?.dnsmasq?.programArguments ?? install.deployment?.dnsmasq?.argv.programArguments).toContain('--no-negcache');
+    expect(install.deployment?.dnsmasq?.argv.programArguments).toContain('--no-negcache');
   });
 
   it('lets keys written in the mapping win over merged ones, and the earlier of several merged maps', () => {
@@ -193,5 +193,18 @@ spec:
     const kubedns = readKubeDnsInstall([{ text, filename: 'kube-dns.yaml' }]).deployment?.kubedns;
     expect(kubedns?.args.values.domain).toBe('first.local.');
     expect(kubedns?.image).toBe('registry.k8s.io/dns/k8s-dns-kube-dns:1.26.7');
+  });
+});
+
+describe('the same Deployment given twice', () => {
+  it('is read once when its copies hold the same containers, wherever each starts (positions were compared)', () => {
+    const deployment = `kind: Deployment\nmetadata: {name: kube-dns, namespace: kube-system}\nspec:\n  template:\n    spec:\n      containers:\n      - name: kubedns\n        args: ["--domain=cluster.local."]\n`;
+    const list = `apiVersion: v1\nkind: List\nitems:\n- ${deployment.replaceAll('\n', '\n  ').trimEnd()}\n`;
+    const install = readKubeDnsInstall([
+      { text: list, filename: 'all.yaml' },
+      { text: `# its own file\n\n${deployment}`, filename: 'deploy.yaml' },
+    ]);
+    expect(install.deployment?.kubedns?.args.values.domain).toBe('cluster.local.');
+    expect(install.diagnostics.map((entry) => entry.message)).toContainEqual(expect.stringMatching(/^Deployment kube-dns again, the same as at all\.yaml:\d+:\d+; read once$/));
   });
 });
