@@ -3,6 +3,10 @@
 //
 //   node scripts/bench.mjs [--quick] [--large-inputs-only] [--bin PATH]
 //
+// It ends with scripts/bench-corefile.mjs, scripts/bench-peer.mjs (issue #22: against the peer
+// corefile-tool when KUBE_DNS_TO_COREDNS_PEERS_DIR names the directory holding it) and
+// scripts/bench-migrate.mjs, each of which also runs on its own.
+//
 // --large-inputs-only runs only the large-input shapes (section 7); --bin measures another build's
 // executable there (e.g. a copy of dist/ from before a change), so that two builds can be compared
 // under the same machine load.
@@ -257,6 +261,11 @@ if (existsSync(corefileBench) && existsSync(join(root, 'dist', 'corefile', 'inde
   console.log('');
   spawnSync(process.execPath, [corefileBench, ...(quick ? ['--quick'] : [])], { stdio: 'inherit' });
 }
+
+// Issue #22: whole processes against the peer corefile-tool (when KUBE_DNS_TO_COREDNS_PEERS_DIR
+// names a directory holding it), start-up over `node -e 0`, the 16k-stub translation and batches.
+console.log('');
+spawnSync(process.execPath, [join(root, 'scripts', 'bench-peer.mjs'), ...(quick ? ['--quick'] : [])], { stdio: 'inherit' });
 
 const migrateBench = join(root, 'scripts', 'bench-migrate.mjs');
 if (existsSync(join(root, 'dist', 'migrate', 'index.js'))) {

@@ -53,6 +53,10 @@ export function renderDiagnosticsDoc(codes) {
       lines.push(...migrateSection(code, entry));
       continue;
     }
+    if (entry.area === 'platform') {
+      lines.push(...platformSection(code, entry));
+      continue;
+    }
     const input = readFileSync(join(root, 'golden', 'translate', 'codes', `${code}.yaml`), 'utf8');
     const expected = readFileSync(join(root, 'golden', 'translate', 'codes', `${code}.expected`), 'utf8');
     const options = /^# options:(.*)$/m.exec(input)?.[1]?.trim() ?? '';
@@ -116,6 +120,22 @@ function lintSection(code, entry) {
     '```',
     '',
   ];
+}
+
+/** A platform code's section, from golden/platform/codes/<code>.yaml (its `# options:` line: the command) and its .expected run. */
+function platformSection(code, entry) {
+  const input = readFileSync(join(root, 'golden', 'platform', 'codes', `${code}.yaml`), 'utf8');
+  const expected = readFileSync(join(root, 'golden', 'platform', 'codes', `${code}.expected`), 'utf8');
+  const options = /^# options:(.*)$/m.exec(input)?.[1]?.trim() ?? '';
+  const status = /^# exit (\d+)/.exec(expected)?.[1];
+  const [head, stderr = ''] = expected.split('## stderr\n');
+  const stdout = head.slice(head.indexOf('## stdout\n') + '## stdout\n'.length);
+  const example = ['```yaml', elided(input.replace(/^# options:.*\n/m, '').trimEnd()), '```', ''];
+  const printed = [
+    ['stdout', stdout],
+    ['stderr', stderr],
+  ].flatMap(([name, text]) => (text.trim() === '' ? [] : [`prints on ${name}:`, '', '```', elided(text.trimEnd()), '```', '']));
+  return [`## ${code}`, '', `**${entry.severity}** — ${entry.summary}`, '', `What to do: ${entry.hint}`, '', `Example: \`npx kube-dns-to-coredns ${options} FILE\` (exit status ${status}) with FILE`, '', ...example, ...printed];
 }
 
 // The migrate codes: docs/migrate.md shows them at work (`migrate` prints them on stderr).

@@ -15,6 +15,15 @@ const NODE_LOCAL_IPTABLES = ['--local-ip', '169.254.20.10,10.96.0.10', '--upstre
 /** Before `disable denial` (1.9.4) and the newest. */
 const DEPLOYMENT_TARGET_VERSIONS = ['1.8.0', '1.14.7'];
 
+/**
+ * Releases on both sides of each change the install follows: kubeadm's manifest eras (1.3.1, 1.6.7,
+ * 1.7.0, 1.8.0, 1.9.3, 1.12.1), `ready` (1.5.0), the plugin's Endpoints / EndpointSlices (1.8.1,
+ * 1.11.0).
+ */
+const INSTALL_RELEASES = ['1.2.6', '1.3.1', '1.4.0', '1.5.0', '1.6.5', '1.6.7', '1.6.9', '1.7.0', '1.8.0', '1.8.1', '1.8.7', '1.9.3', '1.10.1', '1.11.0', '1.12.0', '1.12.1', '1.14.7'];
+/** The other installs: the old image path and Endpoints, and the newest. */
+const INSTALL_SAMPLE_RELEASES = ['1.8.0', '1.14.7'];
+
 /** @returns {{ name: string, args: string[], input: string, expected: string }[]} */
 export function goldenCases(root) {
   const cases = [];
@@ -57,6 +66,32 @@ export function goldenCases(root) {
       const stem = file.replace(/\.yaml$/, '');
       cases.push({ name: `deployment/${stem} @${version}`, args: ['--coredns', version], input: join(deployments, file), expected: join(deployments, stem, `coredns-${version}.expected`) });
     }
+  }
+  // Platforms (docs/platforms.md): ConfigMaps written back, coredns-custom overlays. Each case's
+  // first `# options:` line holds the whole command line before FILE.
+  const platform = join(root, 'golden', 'platform');
+  for (const file of readdirSync(platform, { recursive: true }).filter((name) => name.endsWith('.yaml')).sort()) {
+    const input = join(platform, file);
+    const options = /^# options:(.*)$/m.exec(readFileSync(input, 'utf8'))?.[1]?.trim() ?? '';
+    cases.push({ name: `platform/${file}`, args: options === '' ? [] : options.split(/\s+/), input, expected: input.replace(/\.yaml$/, '.expected') });
+  }
+  // -o install: the whole CoreDNS install (docs/migration-guide.md), on both sides of every change it follows.
+  const installs = join(root, 'golden', 'install');
+  const installInputs = [
+    ...readdirSync(installs).filter((name) => name.endsWith('.yaml')).sort().map((file) => join(installs, file)),
+    ...readdirSync(deployments).filter((name) => name.endsWith('.yaml')).sort().map((file) => join(deployments, file)),
+  ];
+  for (const input of installInputs) {
+    const stem = input.slice(input.lastIndexOf('/') + 1).replace(/\.yaml$/, '');
+    const stock = stem === 'stock-kube-dns-1.22.20';
+    for (const version of stock ? INSTALL_RELEASES : INSTALL_SAMPLE_RELEASES) {
+      cases.push({ name: `install/${stem} @${version}`, args: ['--coredns', version, '-o', 'install'], input, expected: join(installs, stem, `coredns-${version}.expected`) });
+    }
+  }
+  // cutover: the plan for the stock install, in each format.
+  const stockInstall = join(installs, 'stock-kube-dns-1.22.20.yaml');
+  for (const format of ['text', 'json', 'script']) {
+    cases.push({ name: `cutover/stock-kube-dns-1.22.20 -o ${format}`, args: ['cutover', '--coredns', '1.14.7', '-o', format], input: stockInstall, expected: join(installs, 'stock-kube-dns-1.22.20', `cutover-1.14.7-${format}.expected`) });
   }
   const lint = join(root, 'golden', 'lint');
   for (const file of readdirSync(lint).filter((name) => name.endsWith('.Corefile')).sort()) {

@@ -71,8 +71,15 @@ export type { TranslateOptions, TranslateOptionsErrorCode, TranslationResult } f
 export { SelfCheckError } from './translate/self-check.js';
 export type { SelfCheckErrorCode } from './translate/self-check.js';
 export { mergeTranslation } from './translate/merge.js';
+export { buildCoreDnsInstall, CoreDnsInstallInputError } from './install/install.js';
+export type { CoreDnsInstallInputErrorCode, CoreDnsInstallOptions, CoreDnsInstallResult, KubernetesObjectValue } from './install/install.js';
+export { formatCutoverJson, formatCutoverScript, formatCutoverText, planCutover } from './install/cutover.js';
+export type { CutoverFile, CutoverOptions, CutoverPlan, CutoverStep } from './install/cutover.js';
+export { compareProbe, formatVerifyReport, verifyProbes, verifyReport } from './verify/probes.js';
+export type { LiveAnswer, VerifyProbe, ProbeComparison, ProbeOptions, Verdict, VerifyReport } from './verify/probes.js';
+export type { DnsRecord, QueryType } from './verify/dns-wire.js';
 export type { MergeResult } from './translate/merge.js';
-export { configMapWithCorefile, renderConfigMapWithCorefile, renderCoreDnsConfigMap } from './configmap/write-configmap.js';
+export { configMapWithCorefile, renderConfigMapWithCorefile, renderCoreDnsConfigMap, serverSetFields } from './configmap/write-configmap.js';
 
 // Diagnostics: stable codes, severities, one-line messages.
 export { DIAGNOSTIC_CODES } from './diagnostics/codes.js';

@@ -7,7 +7,16 @@ import { ExitCode } from './usage-error.js';
 /** One output line of `--batch`: the corpus shape, plus `stage: "input"` for unusable lines. */
 export type BatchResultLine =
   | { readonly id: unknown; readonly ok: true; readonly corefile: string; readonly warnings?: readonly string[]; readonly unrequested?: readonly string[] }
-  | { readonly id: unknown; readonly ok: false; readonly stage: 'translate' | 'decode' | 'input'; readonly error: string; readonly warnings?: readonly string[] };
+  | { readonly id: unknown; readonly ok: false; readonly stage: 'translate' | 'decode' | 'input' | 'migrate' | 'lint'; readonly error: string; readonly warnings?: readonly string[] };
+
+/** What the batch loop counts of a result line (the rest of it is the command's). */
+export interface BatchOutcome {
+  readonly ok: boolean;
+  readonly stage?: string;
+}
+
+/** Reads one input line of a batch: the command's case, or the result line of an unusable line. */
+export type BatchCaseReader<Case> = (line: string, lineNumber: number) => Case | { readonly unusable: BatchResultLine };
 
 /** The progress line (on a terminal) is redrawn every this many cases. */
 const PROGRESS_EVERY = 512;
@@ -37,10 +46,12 @@ export interface BatchCase {
  * none); the batch goes on. Exit status 0 even when cases fail: failures are data here. Unreadable
  * input exits 2.
  */
-export async function runBatch(
+export async function runBatch<Case = BatchCase>(
   file: string | undefined,
   io: CliIo,
-  translateCase: (batchCase: BatchCase, lineNumber: number) => { readonly ok: boolean; readonly stage?: string },
+  runCase: (batchCase: Case, lineNumber: number) => BatchOutcome,
+  /** How a line is read: the translator's `{"id", "data", …}` cases unless a command says otherwise. */
+  readCase: BatchCaseReader<Case> = readBatchCase as unknown as BatchCaseReader<Case>,
 ): Promise<number> {
   const counts = { ok: 0, failed: 0, unusable: 0 };
   const progress = io.stderr.isTTY === true;
@@ -55,8 +66,8 @@ export async function runBatch(
   };
   for await (const lines of batchInputLines(file, io)) {
     for (const line of lines) {
-      const read = 'problem' in line ? { unusable: inputError(null, `line ${line.lineNumber}: ${line.problem}`) } : readBatchCase(line.text, line.lineNumber);
-      const result = 'unusable' in read ? read.unusable : translateCase(read, line.lineNumber);
+      const read = 'problem' in line ? { unusable: inputError(null, `line ${line.lineNumber}: ${line.problem}`) } : readCase(line.text, line.lineNumber);
+      const result = isUnusable(read) ? read.unusable : runCase(read, line.lineNumber);
       if (result.ok) counts.ok += 1;
       else if (result.stage === 'input') counts.unusable += 1;
       else counts.failed += 1;
@@ -240,6 +251,10 @@ function schemaProblem(problem: { readonly keyword: string; readonly params: Rec
   const names = (Array.isArray(types) ? types : String(types).split(',')).map((type) => String(type));
   const withArticle = names.map((type) => (type === 'null' ? 'null' : `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`));
   return `must be ${withArticle.length > 1 ? `${withArticle.slice(0, -1).join(', ')} or ${withArticle[withArticle.length - 1]}` : withArticle[0]}`;
+}
+
+function isUnusable<Case>(read: Case | { readonly unusable: BatchResultLine }): read is { readonly unusable: BatchResultLine } {
+  return typeof read === 'object' && read !== null && 'unusable' in read;
 }
 
 export function inputError(id: unknown, error: string): BatchResultLine {

@@ -40,7 +40,13 @@ export type OptionValues<Options extends OptionSpecs> = { readonly [Name in keyo
  * kind, the same across commands — `corefile` (a Corefile), `configmap` (a CoreDNS ConfigMap),
  * `text` (a report for people: findings, a table, a verdict) and `json` (one JSON document).
  */
-export type OutputKind = 'corefile' | 'configmap' | 'text' | 'json';
+export type OutputKind = 'corefile' | 'configmap' | 'text' | 'json' | 'install' | 'script' | PlatformOutputKind;
+
+/**
+ * Where platforms keep CoreDNS configuration (docs/platforms.md): a coredns-custom overlay, the
+ * EKS add-on's configurationValues, the CoreDNS Helm chart's values.
+ */
+export type PlatformOutputKind = 'coredns-custom' | 'eks-addon' | 'helm-values';
 
 export interface OutputSpec<Kind extends OutputKind> {
   /** The formats, the default first. */

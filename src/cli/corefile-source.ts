@@ -1,4 +1,10 @@
+import { CONFIGMAP_LINE } from '../configmap/not-a-configmap.js';
 import { readConfigMap } from '../configmap/read-configmap.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { writeBackConfigMap } from '../platform/configmap-out.js';
+import { EKS_ADDON_HINT, eksProbeDiagnostics, readEksAddonConfiguration } from '../platform/eks-addon.js';
+import { HELM_VALUES_HINT, readHelmValues, renderHelmValues } from '../platform/helm-values.js';
+import type { ConfigMapWriteBack } from '../platform/configmap-out.js';
 import type { SourcePosition } from '../util/source-position.js';
 import { formatAt } from '../util/source-position.js';
 import type { CliIo } from './io.js';
@@ -24,14 +30,50 @@ export interface CorefileSourceText {
   readonly otherKeys?: readonly string[];
   /** For a ConfigMap: the whole object as read, to write it back with its Corefile replaced (`-o configmap`). */
   readonly configMap?: Readonly<Record<string, unknown>>;
+  /** Findings about FILE itself, for the commands that report findings (the EKS add-on's schema and probes). */
+  readonly notes?: readonly Diagnostic[];
+  /** True when FILE is a ConfigMap (its `Corefile` entry is what was read). */
+  readonly isConfigMap: boolean;
+  /**
+   * `-o configmap`: FILE's ConfigMap with its `Corefile` replaced by `corefile` (as it came in:
+   * YAML or JSON, everything kept but the server-set fields); for a bare Corefile, the
+   * `kube-system/coredns` ConfigMap holding it.
+   */
+  writeBack(corefile: string): ConfigMapWriteBack;
 }
 
-/** A line that only a YAML or JSON ConfigMap starts with, never a Corefile. */
-const CONFIGMAP_HINT = /^[ \t]*(?:---[ \t]*$|"?(?:apiVersion|kind|metadata|data|Corefile)"?[ \t]*:|\{[ \t]*"(?:apiVersion|kind|metadata|data|Corefile)"[ \t]*:)/m;
 
 /** The Corefile text in `text`: the text itself, or the `Corefile` entry of a ConfigMap. */
 function corefileSource(text: string, filename: string, preferredNames: readonly string[]): CorefileSourceText {
-  if (!CONFIGMAP_HINT.test(text)) return { name: filename, corefile: text, locate: (position, message) => formatAt(filename, position, message) };
+  const helm = HELM_VALUES_HINT.test(text) ? readHelmValues(text) : undefined;
+  if (helm !== undefined) {
+    // The CoreDNS Helm chart's values (or an RKE2 HelmChartConfig): rendered as the chart renders them.
+    const rendered = renderHelmValues(helm);
+    if (rendered.corefile === undefined) throw new UsageError(`${filename}: ${rendered.diagnostics.map((entry) => entry.message).join('; ')}`);
+    return {
+      name: filename,
+      corefile: rendered.corefile,
+      notes: rendered.diagnostics,
+      isConfigMap: false,
+      locate: (position, message) => `${filename}: the Corefile the chart renders, line ${position.line}, column ${position.column}: ${message}`,
+      writeBack: (corefile) => writeBackConfigMap(undefined, corefile),
+    };
+  }
+  const eks = EKS_ADDON_HINT.test(text) ? readEksAddonConfiguration(text) : undefined;
+  if (eks !== undefined) {
+    // The EKS add-on's configurationValues: the Corefile is one JSON string, positions count inside it.
+    return {
+      name: filename,
+      corefile: eks.corefile,
+      notes: [...eks.diagnostics, ...eksProbeDiagnostics(eks.corefile)],
+      isConfigMap: false,
+      locate: (position, message) => `${filename}: corefile line ${position.line}, column ${position.column}: ${message}`,
+      writeBack: (corefile) => writeBackConfigMap(undefined, corefile),
+    };
+  }
+  if (!CONFIGMAP_LINE.test(text)) {
+    return { name: filename, corefile: text, isConfigMap: false, locate: (position, message) => formatAt(filename, position, message), writeBack: (corefile) => writeBackConfigMap(undefined, corefile) };
+  }
   const { data, name, object } = readConfigMap(text, { filename, preferredNames: [...preferredNames] });
   const corefile = data['Corefile'];
   if (corefile === undefined) {
@@ -45,6 +87,11 @@ function corefileSource(text: string, filename: string, preferredNames: readonly
     corefile,
     otherKeys: Object.keys(data).filter((key) => key !== 'Corefile'),
     ...(object === undefined ? {} : { configMap: object }),
+    isConfigMap: true,
+    writeBack: (replacement) =>
+      object === undefined
+        ? writeBackConfigMap({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'coredns', namespace: 'kube-system' }, data }, replacement)
+        : writeBackConfigMap(object, replacement, { json: text.trimStart().startsWith('{') }),
     locate: (position, message) =>
       block === undefined
         ? `${filename}: data.Corefile line ${position.line}, column ${position.column}: ${message}`

@@ -58,14 +58,17 @@ export function batchItemFailure(error: unknown): string | undefined {
 }
 
 /** The source each Corefile error came from, for its position in FILE (set by {@link usingCorefile}). */
-const corefileOrigins = new WeakMap<CorefileError, CorefileSourceText>();
+const corefileOrigins = new WeakMap<CorefileError, CorefileText>();
+
+/** What {@link usingCorefile} needs of a source: its name, its Corefile text and where a position sits in FILE. */
+type CorefileText = Pick<CorefileSourceText, 'name' | 'corefile' | 'locate'>;
 
 /**
  * Runs `use` on the Corefile text of `source` (a library call that reads it) and marks the
  * Corefile errors it throws as being about `source`, so that {@link reportFailure} points them into
  * FILE (into the ConfigMap's `Corefile` entry, when FILE is a ConfigMap). Converts nothing.
  */
-export function usingCorefile<T>(source: CorefileSourceText, use: (corefile: string) => T): T {
+export function usingCorefile<T>(source: CorefileText, use: (corefile: string) => T): T {
   try {
     return use(source.corefile);
   } catch (error) {

@@ -9,9 +9,13 @@ export const MAIN_HELP = `Usage:
   kube-dns-to-coredns --node-local-dns RELEASE --local-ip IP[,IP] --upstream-ip IP [FILE|-]
   kube-dns-to-coredns fmt [FILE|-]  |  fmt --check [FILE|-]...
   kube-dns-to-coredns lint [--coredns VERSION] [FILE|-]
+  kube-dns-to-coredns lint --platform aks|k3s|k3s-legacy | --base FILE [CUSTOM|-]
+  kube-dns-to-coredns compose --platform aks|k3s|k3s-legacy | --base FILE [CUSTOM|-]
   kube-dns-to-coredns migrate --from VERSION --to VERSION [FILE|-]
   kube-dns-to-coredns check --kube-dns FILE --corefile FILE [--cluster-domain DOMAIN]
   kube-dns-to-coredns explain NAME --kube-dns FILE [--corefile FILE] [--namespace NS]
+  kube-dns-to-coredns cutover --coredns VERSION INSTALL [-o text|json|script]
+  kube-dns-to-coredns verify --kube-dns INSTALL --old ADDR --new ADDR [--names FILE] [-o json]
 
 Translate a kube-dns install into a CoreDNS Corefile: its ConfigMap (stubDomains,
 upstreamNameservers, federations) and, best, its Deployment and Service. FILE is what
@@ -24,18 +28,31 @@ than kube-system/kube-dns is translated with a warning.
 Commands:
   (none)     translate FILE
   fmt        print a Corefile in canonical form ('fmt --help')
-  lint       check a Corefile against a CoreDNS release ('lint --help')
+  lint       check a Corefile against a CoreDNS release, or a coredns-custom overlay as it
+             composes with a platform's base Corefile ('lint --help')
+  compose    print the Corefile a coredns-custom overlay and its base make ('compose --help')
   migrate    rewrite a Corefile for another CoreDNS release ('migrate --help')
   check      compare who answers each name under kube-dns and under a Corefile; with
              --node-local-dns, the pre-flight or the two-tier check ('check --help')
   explain    show a pod's search-path candidates for a name and who answers each ('explain --help')
+  cutover    the switch from kube-dns to CoreDNS as ordered steps with their kubectl commands,
+             and the rollback ('cutover --help')
+  verify     ask a live kube-dns and a live CoreDNS the same names and compare the answers
+             ('verify --help')
 
 Default translator: keeps what kube-dns did, for the CoreDNS version you run, and refuses with
 an explanation where that is impossible.
   --coredns VERSION          target CoreDNS release (default: the newest known, ${NEWEST_COREDNS_VERSION})
   --cluster-domain DOMAIN    the cluster domain (default: cluster.local); alias --dns-domain
   -o, --output FORMAT        corefile (default), configmap (a CoreDNS ConfigMap for
-                             'kubectl apply'), or json ({corefile, coredns, diagnostics})
+                             'kubectl apply'), json ({corefile, coredns, diagnostics}),
+                             eks-addon (the EKS CoreDNS add-on's configurationValues:
+                             {"corefile": …}), helm-values (the CoreDNS Helm chart's
+                             servers: values), or coredns-custom with --platform
+                             aks|k3s|k3s-legacy (the overlay for that platform's base),
+                             or install: the whole CoreDNS install (ServiceAccount, RBAC,
+                             ConfigMap, Deployment, the kube-dns Service kept as it is)
+  --image REF                with -o install: the CoreDNS image to run (a mirror)
   --merge FILE               merge into an existing Corefile (or CoreDNS ConfigMap): add or
                              update the stub blocks and the main block's upstream, keep
                              everything else; a block it would have to rewrite is a conflict
@@ -84,6 +101,7 @@ or unreadable input.
 Examples:
   kubectl -n kube-system get configmap kube-dns -o yaml | kube-dns-to-coredns --coredns 1.8.0
   kube-dns-to-coredns -o configmap kube-dns.yaml | kubectl apply -f -
+  kube-dns-to-coredns --coredns 1.14.7 -o install kube-dns.yaml > coredns-install.yaml
   kube-dns-to-coredns --kubeadm v1.19.4 --dns-domain corp.internal kube-dns.yaml
   kube-dns-to-coredns --kubeadm 1.15 --batch fleet.jsonl > results.jsonl
   kube-dns-to-coredns --node-local-dns 1.26.7 --local-ip 169.254.20.10,10.96.0.10 --upstream-ip 10.96.0.20 kube-dns.yaml

@@ -23,4 +23,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   entry('migrate', async () => (await import('./commands/migrate.js')).migrateCommand),
   entry('check', async () => (await import('./commands/check.js')).checkCommand),
   entry('explain', async () => (await import('./commands/explain.js')).explainCommand),
+  entry('compose', async () => (await import('./commands/compose.js')).composeCommand),
+  entry('cutover', async () => (await import('./commands/cutover.js')).cutoverCommand),
+  entry('verify', async () => (await import('./commands/verify.js')).verifyCommand),
 ];

@@ -27,7 +27,9 @@ export type ConfigMapInputErrorCode =
   /** A data value is not a string. */
   | 'value-not-string'
   /** A CoreDNS ConfigMap where the kube-dns one was expected. */
-  | 'coredns-configmap';
+  | 'coredns-configmap'
+  /** A ConfigMap's YAML or JSON where Corefile text was expected (`migrateCorefile`, `mergeTranslation`). */
+  | 'configmap-given';
 
 /**
  * The input could not be read as a ConfigMap. `message` is ready to print: `FILE:LINE:COL: reason`

@@ -65,6 +65,8 @@ export interface WorkloadObject {
   readonly namespace: string | undefined;
   readonly containers: readonly ObjectContainer[];
   readonly source: ObjectSource;
+  /** The whole object as read (a plain JSON value), for tools that write it back or carry its settings over. */
+  readonly object: Readonly<Record<string, unknown>>;
 }
 
 export interface ServiceObject {
@@ -77,6 +79,8 @@ export interface ServiceObject {
   /** Where `spec.clusterIP` (else `spec.clusterIPs[0]`) is written. */
   readonly clusterIPPosition: SourcePosition | undefined;
   readonly source: ObjectSource;
+  /** The whole object as read (a plain JSON value). */
+  readonly object: Readonly<Record<string, unknown>>;
 }
 
 /** An object of the input that is neither a workload, a Service nor a ConfigMap. */
@@ -87,6 +91,8 @@ export interface OtherObject {
   readonly source: ObjectSource;
   /** For a document or List item that is not a mapping (`a string`, `a sequence`, `null`): what it is. */
   readonly notAnObject?: string;
+  /** The whole object as read, for a mapping with `kind` or `apiVersion` (a ConfigMap, say). */
+  readonly object?: Readonly<Record<string, unknown>>;
 }
 
 export interface KubernetesObjects {
@@ -131,11 +137,11 @@ export function readKubernetesObjects(text: string, options: { readonly filename
     const where: ObjectSource = { filename, position: locator.locate(documentIndex, path) };
     const common = { name: text('name'), namespace: text('namespace') };
     if (WORKLOAD_KINDS.has(kind)) {
-      workloads.push({ kind: kind as string, ...common, containers: reader.containers(object, documentIndex, path), source: where });
+      workloads.push({ kind: kind as string, ...common, containers: reader.containers(object, documentIndex, path), source: where, object });
     } else if (kind === 'Service') {
-      services.push({ ...common, ...reader.clusterIPs(object, documentIndex, path), source: where });
+      services.push({ ...common, ...reader.clusterIPs(object, documentIndex, path), source: where, object });
     } else if (kind === 'ConfigMap') {
-      configMaps.push({ kind, ...common, source: where });
+      configMaps.push({ kind, ...common, source: where, object });
     } else if (kind !== undefined || object['apiVersion'] !== undefined) {
       others.push({ kind, ...common, source: where });
     }

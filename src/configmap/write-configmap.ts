@@ -1,4 +1,5 @@
-import { CORE_SCHEMA, dump, load } from 'js-yaml';
+import { CORE_SCHEMA, DEFAULT_SCALAR_STYLE_RULES, dump, load, SCALAR_STYLE, YAML11_SCHEMA } from 'js-yaml';
+import type { ScalarLayout } from 'js-yaml';
 import { ConfigMapInputError, describe as describeValue } from './config-map-data.js';
 import { isDns1123Label, isDns1123Subdomain } from '../dns/go-net.js';
 import { checkArgument, checkOptions, InvalidArgumentError } from '../errors/arguments.js';
@@ -78,21 +79,64 @@ export function configMapWithCorefile(configMap: Readonly<Record<string, unknown
 }
 
 /**
- * {@link configMapWithCorefile} written as YAML for `kubectl apply -f -`: the Corefile and other
- * multi-line values as literal blocks. Checked to load back to the same object.
+ * {@link configMapWithCorefile} written for `kubectl apply -f -`: YAML, the Corefile and other
+ * multi-line values as literal blocks, or (`json: true`, for a ConfigMap that came as JSON) JSON
+ * with kubectl's 4-space indentation. A plain scalar that YAML 1.1 (which kubectl reads) or YAML
+ * 1.2 would read as anything but its string (`yes`, `on`, `0x1F`, `1e3`, `null`) is double-quoted.
+ * Checked to load back to the same object under both.
  */
-export function renderConfigMapWithCorefile(configMap: Readonly<Record<string, unknown>>, corefile: string, key = 'Corefile'): string {
-  const object = configMapWithCorefile(configMap, corefile, key);
+export function renderConfigMapWithCorefile(configMap: Readonly<Record<string, unknown>>, corefile: string, key = 'Corefile', options: { readonly json?: boolean } = {}): string {
+  return renderConfigMap(configMapWithCorefile(configMap, corefile, key), options);
+}
+
+/** A ConfigMap object written as {@link renderConfigMapWithCorefile} writes its result (YAML, or JSON with `json: true`). */
+export function renderConfigMap(object: Readonly<Record<string, unknown>>, options: { readonly json?: boolean } = {}): string {
+  const asJson = `${JSON.stringify(object, null, 4)}\n`;
+  if (options.json === true) return asJson;
   let yaml: string;
   try {
-    yaml = dump(object, { schema: CORE_SCHEMA, lineWidth: -1, noRefs: true });
+    const { fallbackToDoubleQuoted, ...rules } = DEFAULT_SCALAR_STYLE_RULES;
+    yaml = dump(object, { lineWidth: -1, noRefs: true, quoteStyle: 'double', scalarStyleRules: [...Object.values(rules), quoteWhatReadsOtherwise, fallbackToDoubleQuoted] });
   } catch (error) {
     throw new ConfigMapInputError('value-not-string', `the ConfigMap cannot be written as YAML: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (JSON.stringify(load(yaml, { schema: CORE_SCHEMA, maxAliases: 0 })) !== JSON.stringify(object)) {
+  if (!READERS.every((schema) => `${JSON.stringify(load(yaml, { schema, maxAliases: 0 }), null, 4)}\n` === asJson)) {
     throw new ConfigMapInputError('value-not-string', 'the ConfigMap cannot be written as YAML that loads back to it (a value YAML cannot hold)');
   }
   return yaml;
+}
+
+/**
+ * The fields {@link configMapWithCorefile} leaves out of `configMap`, as paths
+ * (`metadata.resourceVersion`, `metadata.annotations.kubectl.kubernetes.io/last-applied-configuration`),
+ * in the order they are written: for saying what the write-back dropped.
+ */
+export function serverSetFields(configMap: Readonly<Record<string, unknown>>): string[] {
+  const metadata = isRecord(configMap) ? configMap['metadata'] : undefined;
+  if (!isRecord(metadata)) return [];
+  return Object.entries(metadata).flatMap(([field, value]) => {
+    if (SERVER_SET_METADATA.has(field)) return [`metadata.${field}`];
+    return field === 'annotations' && isRecord(value) && LAST_APPLIED in value ? [`metadata.annotations.${LAST_APPLIED}`] : [];
+  });
+}
+
+/** How kubectl (YAML 1.1) and this package (YAML 1.2 core schema) read a ConfigMap's YAML. */
+const READERS = [YAML11_SCHEMA, CORE_SCHEMA];
+
+/** Double-quotes a plain string scalar that either reader would read as something else than that string. */
+function quoteWhatReadsOtherwise(layout: ScalarLayout): void {
+  // Only strings: a boolean or a number is meant to read as one.
+  if (layout.style !== SCALAR_STYLE.PLAIN || layout.node.tag !== 'tag:yaml.org,2002:str') return;
+  const text = layout.node.value;
+  if (READERS.some((schema) => readsAs(text, schema) !== text)) layout.style = SCALAR_STYLE.DOUBLE_QUOTED;
+}
+
+function readsAs(text: string, schema: typeof CORE_SCHEMA): unknown {
+  try {
+    return load(text, { schema, maxAliases: 0 });
+  } catch {
+    return undefined;
+  }
 }
 
 function clientMetadata(metadata: Readonly<Record<string, unknown>>): Record<string, unknown> {

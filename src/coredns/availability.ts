@@ -16,7 +16,7 @@
  */
 import { checkArgument } from '../errors/arguments.js';
 import { ALL_PLUGIN_NAMES, compiledPlugin, pluginHistory } from './plugin-cfg.js';
-import { optionArgumentsAt, optionSyntax, OPTIONS_WITH_SYNTAX, PLUGIN_SYNTAX, pluginSyntax } from './plugin-syntax.js';
+import { optionArgumentsAt, optionSyntax, OPTIONS_WITH_SYNTAX, pluginSyntax } from './plugin-syntax.js';
 import type { PluginHistory } from './plugin-cfg.js';
 import type { ArgumentShape, Era } from './plugin-syntax.js';
 import { COREDNS_RELEASE_SPAN, isCoreDnsVersionAtLeast, NEWEST_COREDNS_VERSION, OLDEST_COREDNS_VERSION, parseCoreDnsVersion } from './versions.js';
@@ -171,7 +171,19 @@ const NO_FACTS = 'no version facts are recorded for this name';
 const NO_OPTION = `no release from ${COREDNS_RELEASE_SPAN} has an option of this name in`;
 const NO_RELEASE = `no CoreDNS release from ${COREDNS_RELEASE_SPAN} has a plugin of this name in its default build (plugin.cfg at every release tag)`;
 
-const HISTORIES: ReadonlyMap<string, PluginHistory> = new Map(ALL_PLUGIN_NAMES.map((name) => [name, pluginHistory(name)]));
+/** The plugin names some release has; their histories are worked out on first use (not at load). */
+const KNOWN_PLUGINS: ReadonlySet<string> = new Set(ALL_PLUGIN_NAMES);
+const HISTORIES = new Map<string, PluginHistory>();
+
+function historyOf(name: string): PluginHistory | undefined {
+  if (!KNOWN_PLUGINS.has(name)) return undefined;
+  let history = HISTORIES.get(name);
+  if (history === undefined) {
+    history = pluginHistory(name);
+    HISTORIES.set(name, history);
+  }
+  return history;
+}
 
 /**
  * Whether `plugin` (a Corefile directive name, case-sensitive) is in the default build of
@@ -184,7 +196,31 @@ export function coreDnsPluginAvailability(plugin: string, version: string): Avai
   checkArgument('coreDnsPluginAvailability', 'plugin', plugin, 'string');
   checkArgument('coreDnsPluginAvailability', 'version', version, 'string');
   const parsed = parseCoreDnsVersion(version);
-  const history = HISTORIES.get(plugin);
+  // Lint and migrate ask this once per directive: the answer of a known plugin is kept per
+  // release (bounded: releases × plugin names), frozen since it is shared.
+  const byName = memoFor(PLUGIN_MEMO, parsed);
+  const known = byName.get(plugin);
+  if (known !== undefined) return known;
+  const answer = pluginAvailability(plugin, parsed);
+  if (KNOWN_PLUGINS.has(plugin)) byName.set(plugin, Object.freeze(answer));
+  return answer;
+}
+
+/** Answers per release, then per name (or `plugin option`); see {@link coreDnsPluginAvailability}. */
+const PLUGIN_MEMO = new Map<CoreDnsVersion, Map<string, Availability>>();
+const OPTION_MEMO = new Map<CoreDnsVersion, Map<string, Availability>>();
+
+function memoFor(memo: Map<CoreDnsVersion, Map<string, Availability>>, version: CoreDnsVersion): Map<string, Availability> {
+  let byName = memo.get(version);
+  if (byName === undefined) {
+    byName = new Map();
+    memo.set(version, byName);
+  }
+  return byName;
+}
+
+function pluginAvailability(plugin: string, parsed: CoreDnsVersion): Availability {
+  const history = historyOf(plugin);
   const since = history?.firstRelease;
   if (since === undefined) return { status: 'unknown', evidence: NO_RELEASE };
   const notes = Object.hasOwn(PLUGIN_NOTES, plugin) ? PLUGIN_NOTES[plugin] : undefined;
@@ -229,21 +265,32 @@ interface OptionTimeline {
 
 /**
  * Option timelines, read from the one table of plugin syntax (plugin-syntax.ts), keyed
- * `plugin option`.
+ * `plugin option`; each made the first time it is asked for (not the whole table when the
+ * module loads: a single migration asks for a handful).
  */
-const OPTIONS: ReadonlyMap<string, OptionTimeline> = new Map(
-  Object.entries(PLUGIN_SYNTAX).flatMap(([plugin, syntax]) =>
-    Object.entries(syntax.options).map(([option, facts]): [string, OptionTimeline] => {
-      let timeline: OptionTimeline = { since: facts.since, evidence: facts.evidence };
-      if (facts.confirmedFrom === true) timeline = { ...timeline, confirmedFrom: true };
-      if (facts.deprecatedIn !== undefined) timeline = { ...timeline, deprecatedIn: facts.deprecatedIn };
-      if (facts.removedIn !== undefined) timeline = { ...timeline, removedIn: facts.removedIn };
-      if (facts.replacement !== undefined) timeline = { ...timeline, replacement: facts.replacement };
-      if (facts.caveats !== undefined) timeline = { ...timeline, caveats: facts.caveats };
-      return [`${plugin} ${option}`, timeline];
-    }),
-  ),
-);
+const OPTIONS = new Map<string, OptionTimeline>();
+
+function optionTimeline(plugin: string, option: string, key: string): OptionTimeline | undefined {
+  let timeline = OPTIONS.get(key);
+  if (timeline === undefined) {
+    // Only options of the table are kept (bounded); any other name is asked of the table again.
+    const facts = optionSyntax(plugin, option);
+    if (facts === undefined) return undefined;
+    timeline = timelineOf(facts);
+    OPTIONS.set(key, timeline);
+  }
+  return timeline;
+}
+
+function timelineOf(facts: NonNullable<ReturnType<typeof optionSyntax>>): OptionTimeline {
+  let timeline: OptionTimeline = { since: facts.since, evidence: facts.evidence };
+  if (facts.confirmedFrom === true) timeline = { ...timeline, confirmedFrom: true };
+  if (facts.deprecatedIn !== undefined) timeline = { ...timeline, deprecatedIn: facts.deprecatedIn };
+  if (facts.removedIn !== undefined) timeline = { ...timeline, removedIn: facts.removedIn };
+  if (facts.replacement !== undefined) timeline = { ...timeline, replacement: facts.replacement };
+  if (facts.caveats !== undefined) timeline = { ...timeline, caveats: facts.caveats };
+  return timeline;
+}
 
 function optionAvailability(timeline: OptionTimeline, version: CoreDnsVersion): Availability {
   const evidence = timeline.evidence;
@@ -333,9 +380,17 @@ export function coreDnsOptionAvailability(plugin: string, option: string, versio
   checkArgument('coreDnsOptionAvailability', 'version', version, 'string');
   const parsed = parseCoreDnsVersion(version);
   if (plugin === 'kubernetes' && option === 'upstream') return kubernetesUpstreamAvailability(parsed);
-  const timeline = OPTIONS.get(`${plugin} ${option}`);
+  const key = `${plugin} ${option}`;
+  const timeline = optionTimeline(plugin, option, key);
   if (timeline === undefined) return { status: 'unknown', evidence: pluginSyntax(plugin) === undefined ? NO_FACTS : `${NO_OPTION} ${plugin} (${pluginSyntax(plugin)?.evidence ?? ''})` };
-  return optionAvailability(timeline, parsed);
+  // Kept per release like the plugin answers (bounded by the options table).
+  const byName = memoFor(OPTION_MEMO, parsed);
+  let answer = byName.get(key);
+  if (answer === undefined) {
+    answer = Object.freeze(optionAvailability(timeline, parsed));
+    byName.set(key, answer);
+  }
+  return answer;
 }
 
 /** `plugin option` pairs {@link coreDnsOptionAvailability} has facts for. */

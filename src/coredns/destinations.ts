@@ -55,6 +55,7 @@ export function defaultDestinationPort(scheme: DestinationScheme): string {
 
 /** Whether `text` holds an environment placeholder CoreDNS expands before plugins see it. */
 export function hasPlaceholder(text: string): boolean {
+  if (!text.includes('{')) return false;
   return /\{\$[^}]*\}|\{%[^}]*%\}/.test(text);
 }
 
@@ -63,11 +64,13 @@ export function readDestination(text: string): Destination {
   if (hasPlaceholder(text)) return { kind: 'placeholder', text };
   let scheme: DestinationScheme = 'dns';
   let rest = text;
-  for (const candidate of SCHEMES) {
-    if (text.startsWith(`${candidate}://`)) {
-      scheme = candidate;
-      rest = text.slice(candidate.length + 3);
-      break;
+  if (text.includes('://')) {
+    for (const candidate of SCHEMES) {
+      if (text.startsWith(`${candidate}://`)) {
+        scheme = candidate;
+        rest = text.slice(candidate.length + 3);
+        break;
+      }
     }
   }
   if (parseGoIP(rest, 'strict') !== undefined) return ipDestination(text, scheme, rest, undefined);

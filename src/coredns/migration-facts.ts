@@ -9,10 +9,9 @@
  * Pure data: no Node APIs.
  */
 import { pluginDeprecatedIn } from './availability.js';
-import { firstReleaseWith } from './features.js';
 import { pluginHistory } from './plugin-cfg.js';
-import { optionSyntax, pluginSyntax } from './plugin-syntax.js';
-import { NEWEST_COREDNS_VERSION } from './versions.js';
+import { eraAt, optionSyntax, pluginSyntax } from './plugin-syntax.js';
+import { COREDNS_RELEASES, NEWEST_COREDNS_VERSION } from './versions.js';
 import type { CoreDnsVersion } from './versions.js';
 
 /** A release the tables must hold (they are data of this package: a missing one is a defect of the tables). */
@@ -63,8 +62,15 @@ export const PROXY_DEPRECATED_IN: CoreDnsVersion = releaseOf(pluginDeprecatedIn(
 /** `proxy`: removed ("Unknown directive"), from plugin.cfg (notes 1.5.0). */
 export const PROXY_REMOVED_IN: CoreDnsVersion = releaseOf(pluginHistory('proxy').goneIn);
 
-/** Several `forward` lines per server block, from the forward row (1.9.4). */
-export const SEVERAL_FORWARDS_PER_BLOCK_FROM: CoreDnsVersion = releaseOf(firstReleaseWith((features) => features.multipleForwardPerBlock));
+/**
+ * Several `forward` lines per server block, from the forward row (1.9.4): the first published
+ * release whose row allows them, which is what `firstReleaseWith((features) =>
+ * features.multipleForwardPerBlock)` answers, read from the row alone (this loads with every
+ * command's help: building the feature table of each older release cost start-up time).
+ */
+export const SEVERAL_FORWARDS_PER_BLOCK_FROM: CoreDnsVersion = releaseOf(
+  COREDNS_RELEASES.find((release) => release.unpublished !== true && eraAt(pluginSyntax('forward')?.oncePerBlock ?? [], release.version) === false)?.version,
+);
 
 /** `federation`: gone from the default build, from plugin.cfg (notes 1.7.0). */
 export const FEDERATION_REMOVED_IN: CoreDnsVersion = releaseOf(pluginHistory('federation').goneIn);

@@ -309,8 +309,19 @@ export function compiledPlugins(version: string): readonly CompiledPlugin[] {
 
 /** The plugin named `name` in `version`'s default build, or `undefined` when plugin.cfg lacks it. */
 export function compiledPlugin(name: string, version: string): CompiledPlugin | undefined {
-  return compiledPlugins(version).find((plugin) => plugin.name === name);
+  const plugins = compiledPlugins(version);
+  let byName = pluginsByName.get(plugins);
+  if (byName === undefined) {
+    const map = new Map<string, CompiledPlugin>();
+    for (const plugin of plugins) if (!map.has(plugin.name)) map.set(plugin.name, plugin);
+    byName = map;
+    pluginsByName.set(plugins, map);
+  }
+  return byName.get(name);
 }
+
+/** Each entry's plugins by name (a list may name a plugin once: the first is kept, as `find` did). */
+const pluginsByName = new Map<readonly CompiledPlugin[], ReadonlyMap<string, CompiledPlugin>>();
 
 /** Whether a Corefile of `version` may use directive `name` (compiled in, not a placeholder). */
 export function isCompiledIn(name: string, version: string): boolean {

@@ -147,12 +147,13 @@ function expand(corefile: Corefile): SnippetExpansion {
       }
       const directive = frame.list[frame.next] as Directive;
       frame.next += 1;
-      const place = frame.snippet === undefined ? {} : { snippet: frame.snippet };
       if (directive.name !== 'import') {
-        directives.push({ directive, ...place });
+        // Built without spreading `place`: this runs once per directive of every block.
+        directives.push(frame.snippet === undefined ? { directive } : { directive, snippet: frame.snippet });
         if (frame.snippet !== undefined) importedDirectives += weight(directive);
         continue;
       }
+      const place = frame.snippet === undefined ? {} : { snippet: frame.snippet };
       const pattern = directive.arguments[0] ?? '';
       const found = defined.get(pattern);
       if (found === undefined || found.index > index) {

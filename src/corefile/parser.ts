@@ -90,6 +90,7 @@ interface RecordedWord {
 const NO_STRINGS = Object.freeze<string[]>([]) as string[];
 const NO_DIRECTIVES = Object.freeze<Directive[]>([]) as Directive[];
 const NO_COMMENTS = Object.freeze<Comment[]>([]) as Comment[];
+const NO_POSITIONS = Object.freeze<SourcePosition[]>([]) as SourcePosition[];
 /** Items gathered per chunk (see `parse`). */
 const ITEM_CHUNK = 4096;
 /** Size of the one-word list cache, indexed like the scanner's intern table. */
@@ -305,7 +306,8 @@ class Parser {
     const words = count === 0 ? NO_STRINGS : count === 1 ? this.sharedList(wordStack[start] as string, this.slotStack[start] as number) : listOf(wordStack, start, wordTop);
     this.wordTop = start;
     if (this.tokenPositions) {
-      this.takenPositions = this.positionStack.slice(positionStart, this.positionTop);
+      // Most directives of a block have no arguments (`errors`, `reload`): one shared empty list.
+      this.takenPositions = this.positionTop === positionStart ? NO_POSITIONS : this.positionStack.slice(positionStart, this.positionTop);
       this.positionTop = positionStart;
     }
     return words;

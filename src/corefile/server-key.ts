@@ -193,6 +193,8 @@ function fullyQualified(name: string): string {
 /** miekg/dns `IsDomainName` (v1.1.59+, as in CoreDNS 1.12–1.14), on UTF-8 bytes. */
 export function isDomainName(name: string): boolean {
   if (name === '') return false;
+  const ascii = asciiDomainName(name);
+  if (ascii !== undefined) return ascii;
   // The bytes of `fullyQualified(name)`, without making that string.
   let length = encodeUtf8(name);
   const bytes = utf8Scratch;
@@ -231,6 +233,38 @@ export function isDomainName(name: string): boolean {
     }
   }
   return !escaping;
+}
+
+/**
+ * {@link isDomainName} read from the string itself while it holds only ASCII characters other
+ * than `\\` (their UTF-8 bytes are their codes): most names, without encoding them. `undefined`
+ * when another character comes first (the byte reading then decides); a verdict reached before
+ * it is the byte reading's too, since the bytes read so far are the same.
+ */
+function asciiDomainName(name: string): boolean | undefined {
+  const length = name.length;
+  // The bytes of `fullyQualified(name)`: without backslashes, a final dot is never escaped.
+  const total = name.charCodeAt(length - 1) === DOT ? length : length + 1;
+  let offset = 0;
+  let labelStart = 0;
+  let previousWasDot = false;
+  for (let index = 0; index < total; index += 1) {
+    const byte = index < length ? name.charCodeAt(index) : DOT;
+    if (byte >= 0x80 || byte === BACKSLASH) return undefined;
+    if (byte !== DOT) {
+      previousWasDot = false;
+      continue;
+    }
+    if (index === 0 && total > 1) return false;
+    if (previousWasDot) return false;
+    previousWasDot = true;
+    const labelLength = index - labelStart;
+    if (labelLength >= 64) return false;
+    offset += 1 + labelLength;
+    if (offset > 256) return false;
+    labelStart = index + 1;
+  }
+  return true;
 }
 
 // ── reverse zones ──────────────────────────────────────────────────────────────────────────────

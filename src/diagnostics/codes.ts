@@ -2,7 +2,7 @@
 export type Severity = 'error' | 'warning' | 'info';
 
 /** Who emits a code: reading the kube-dns ConfigMap, translating it, or linting a Corefile. */
-export type DiagnosticArea = 'kube-dns' | 'translate' | 'lint' | 'migrate';
+export type DiagnosticArea = 'kube-dns' | 'translate' | 'lint' | 'migrate' | 'platform' | 'install';
 
 /** What the catalogue says about one code. */
 export interface DiagnosticCodeEntry {
@@ -25,8 +25,16 @@ function lint(severity: Severity, summary: string, hint: string): DiagnosticCode
   return { area: 'lint', severity, summary, hint };
 }
 
+function install(severity: Severity, summary: string, hint: string): DiagnosticCodeEntry {
+  return { area: 'install', severity, summary, hint };
+}
+
 function migrate(severity: Severity, summary: string, hint: string): DiagnosticCodeEntry {
   return { area: 'migrate', severity, summary, hint };
+}
+
+function platform(severity: Severity, summary: string, hint: string): DiagnosticCodeEntry {
+  return { area: 'platform', severity, summary, hint };
 }
 
 /**
@@ -178,7 +186,21 @@ export const DIAGNOSTIC_CODES = {
   'merge-upstream-replaced': translate('info', "The main block's forwarding line was set to the translated upstreams.", 'Its options and comments are kept.'),
   'merge-key-added': translate('info', 'A zone was added to the main block’s keys so that a parent stub domain does not capture it.', 'See main-block-key-added.'),
   'merge-block-added': translate('info', 'A translated stub block was added to the existing Corefile.', 'Nothing to do.'),
-  'merge-block-updated': translate('info', "An existing stub block's forwarding line was set to the translated nameservers.", 'Its other plugins and comments are kept.'),
+  'merge-block-updated': translate(
+    'info',
+    "An existing block was updated: a stub block's forwarding line set to the same servers written another way (proxy → forward, another order), a copy of the main block given its upstream, or a cache made to cache as kube-dns did.",
+    'Its other plugins and comments are kept.',
+  ),
+  'merge-stub-server-replaced': translate(
+    'warning',
+    "An existing stub block forwarded to other servers than kube-dns did: its forwarding line was set to kube-dns's nameservers, so the running CoreDNS and the merged Corefile send that zone to different servers.",
+    'Check which servers are right before applying: the running CoreDNS disagreed with kube-dns for this zone.',
+  ),
+  'merge-target-refuses': translate(
+    'error',
+    'The merged Corefile fails lint for the target CoreDNS (a plugin, option or line it refuses, typically kept from an existing Corefile written for another release): nothing is written.',
+    'Migrate the existing Corefile for the target release first (the migrate command: `migrate --from RUNNING --to TARGET FILE`), or fix the line lint names, then merge again.',
+  ),
   // node-cache (NodeLocal DNSCache) reading the kube-dns ConfigMap (src/nodelocal; facts in docs/node-local-dns.md).
   'node-cache-rejects-update': translate(
     'error',
@@ -333,6 +355,11 @@ export const DIAGNOSTIC_CODES = {
     'An option the target release does not accept was replaced by the closest form it accepts, which does not do quite the same (cache `disable denial` below 1.9.4 becomes `denial 9984 1`: NXDOMAIN kept for at most 1 s instead of never).',
     'Accept the difference, or stay on a release that has the option.',
   ),
+  'migrate-approximation-undone': migrate(
+    'info',
+    "cache `denial 9984 1` — how releases before 1.9.4 approximate switching NXDOMAIN caching off, as the translator and migrate write kube-dns's `--no-negcache` for them — became `disable denial`, which the target release has (1.9.4+): NXDOMAIN is no longer kept for up to 1 s.",
+    'Nothing to do: the Corefile now caches as the translator writes it for the target release.',
+  ),
   'migrate-import-not-migrated': migrate(
     'warning',
     'An import of files or a glob (not of a snippet defined before it): the Corefile text in those files is not migrated.',
@@ -345,7 +372,7 @@ export const DIAGNOSTIC_CODES = {
   ),
   'migrate-target-refuses': migrate(
     'error',
-    'The migrated Corefile has an error for the target release that migrate does not rewrite (lint\'s finding is quoted: a destination, server key or health address the release refuses, a zone it never reaches); nothing was written.',
+    'The migrated Corefile has an error for the target release that migrate does not rewrite (lint\'s finding is quoted: a destination, server key or health address the release refuses, a zone it never reaches, or a line the input already had wrong for the source release, such as a bare `except`): it would not start, and nothing was written.',
     'Change that line by hand as the quoted lint finding says (or pick another target release), then migrate again.',
   ),
   'migrate-not-in-place': migrate(
@@ -425,6 +452,119 @@ export const DIAGNOSTIC_CODES = {
     'warning',
     'A flag of the Deployment that changed what kube-dns answered or where it forwarded, with no translation for the target CoreDNS.',
     'Read the message: add the equivalent by hand (the migration guide lists the options), or accept the difference.',
+  ),
+  // Building the CoreDNS install (-o install, docs/migration-guide.md).
+  'install-setting-carried': install(
+    'info',
+    "A setting the cluster chose for kube-dns (replicas, nodeSelector, tolerations, affinity, priorityClassName, imagePullSecrets, topologySpreadConstraints, a private image repository, a Service selector with more labels) carried over to the CoreDNS install.",
+    'Nothing to do if CoreDNS should be scheduled like kube-dns; edit the install otherwise.',
+  ),
+  'install-setting-replaced': install(
+    'info',
+    "A field of the kube-dns Pod that the CoreDNS Deployment sets itself (containers, volumes, service account, dnsPolicy): kube-dns's value is not used.",
+    'Nothing to do: the CoreDNS base (kubeadm\'s manifest for the target release) sets it.',
+  ),
+  'install-setting-dropped': install(
+    'warning',
+    'A setting of the kube-dns workload that the CoreDNS install does not carry over (hostNetwork, init containers, pod annotations, a replica count of 0, …).',
+    'Decide whether CoreDNS needs it; add it to the Deployment of the install by hand if so.',
+  ),
+  'install-service-port-added': install(
+    'info',
+    "The Corefile listens on a port the kube-dns Service does not expose (prometheus' 9153, another server block's port): the install's Service gains it.",
+    'Nothing to do; the Service keeps its cluster IP, selector and other ports.',
+  ),
+  'install-service-created': install(
+    'warning',
+    "No kube-dns Service in the input: the install writes kubeadm's Service with the --cluster-dns-ip; applied over the cluster's Service it replaces that Service's ports and selector.",
+    'Give the kube-dns Service in the input (kubectl -n kube-system get svc/kube-dns -o yaml) so that it is kept as it is.',
+  ),
+
+  // Where platforms keep CoreDNS configuration: ConfigMaps written back, coredns-custom overlays (docs/platforms.md).
+  'configmap-server-fields-dropped': platform(
+    'info',
+    'The ConfigMap written back leaves out the fields the API server sets (resourceVersion, uid, managedFields, creationTimestamp, the last-applied annotation); everything else is kept.',
+    'Nothing to do: the API server sets them again, and a stale resourceVersion would make the update a conflict.',
+  ),
+  'configmap-immutable': platform(
+    'warning',
+    'The ConfigMap is marked immutable: true and its data changed: the API server refuses the update.',
+    'Delete the ConfigMap and create it again (`kubectl replace --force -f FILE`), or drop immutable from it.',
+  ),
+  'overlay-syntax-error': platform(
+    'error',
+    'The base Corefile composed with the coredns-custom overlay is not one CoreDNS reads (a syntax error in a key, a file to import that is not there, an import cycle): CoreDNS does not start, or keeps its old configuration on reload.',
+    'Fix the key the message points at; `compose` prints the composed Corefile.',
+  ),
+  'overlay-key-folded': platform(
+    'error',
+    'A key of the coredns-custom ConfigMap is written as a multi-line plain (or folded, or quoted) YAML scalar: YAML joins its lines with spaces, and CoreDNS, whose syntax is line by line, reads one line.',
+    'Write the value as a literal block: `KEY: |` followed by the indented lines.',
+  ),
+  'overlay-key-not-imported': platform(
+    'warning',
+    "A key of the coredns-custom ConfigMap that no import of the base Corefile reads: it is only a file in the custom directory (the platform's rule for other keys is in the message).",
+    'Name Corefile fragments KEY.server (extra server blocks) or KEY.override (inside the .:53 block); keep other keys only for files a plugin reads (file /etc/coredns/custom/KEY).',
+  ),
+  'overlay-override-refused': platform(
+    'error',
+    'An .override adds a plugin the base\'s block already has once, where CoreDNS allows one per block (cache and hosts always, forward before 1.9.4): CoreDNS stops with "this plugin can only be used once per Server Block".',
+    'Do not repeat the plugin in an .override: put the setting in a .server block of its own zone (e.g. `example.com:53 { forward . 10.0.0.1 }`), or target CoreDNS 1.9.4+ for a second forward.',
+  ),
+  'overlay-forward-shadowed': platform(
+    'warning',
+    "An .override's forward comes after a forward of the same block whose FROM covers its zone (the base's `forward .`): from CoreDNS 1.9.4 several forwards are tried in the order written, so this one never sees a query.",
+    'Put the zone in a .server block of its own (`example.com:53 { forward . 10.0.0.1 }`), or use a base that imports the overrides before its `forward .` (k3s after k3s-io/k3s#12980).',
+  ),
+  'overlay-zone-redefined': platform(
+    'error',
+    'A .server key defines a zone and port the base Corefile already serves (usually `.:53`): CoreDNS stops with "cannot serve dns://.:53 - it is already defined".',
+    'Put settings for the root zone in an .override key; a .server block must serve another zone (or port).',
+  ),
+  'platform-base-must-change': platform(
+    'error',
+    "What kube-dns did cannot be written as a coredns-custom overlay for this platform: the base's own directive decides (its forward . comes before the overrides, or CoreDNS before 1.9.4 takes one forward per block; cache and the kubernetes plugin cannot be given twice).",
+    'Change what the base reads instead (AKS: the virtual network\'s DNS servers, which the node\'s resolv.conf lists; k3s: --resolv-conf), or run a base that imports overrides before its forward (k3s after k3s-io/k3s#12980); --force writes the overlay without it.',
+  ),
+  'platform-base-answers': platform(
+    'warning',
+    "The platform's base Corefile answers some names itself that kube-dns sent upstream (AKS: NXDOMAIN for reddog.microsoft.com and for names under internal.cloudapp.net with more than four labels before it).",
+    'Accept the difference, or apply the platform\'s documented opt-out (a .server block forwarding the zone upstream), as -o coredns-custom does.',
+  ),
+  'eks-addon-property-unknown': platform(
+    'error',
+    "A property of the EKS CoreDNS add-on's configurationValues that its schema does not have: the schema allows no other properties (additionalProperties: false), so EKS refuses the whole configuration.",
+    'Remove the property, or check the schema of your add-on version: `aws eks describe-addon-configuration --addon-name coredns --addon-version VERSION`.',
+  ),
+  'eks-addon-probe-unanswered': platform(
+    'warning',
+    "The Corefile of an EKS add-on configuration has no plugin answering one of the add-on's probes: readiness asks ready on :8181 (from v1.10.1-eksbuild.3, aws/containers-roadmap#2152), liveness asks health on :8080; without it the Pods stay NotReady or are restarted.",
+    'Add `ready` (and `health`) to the root server block, as the add-on\'s default Corefile has them.',
+  ),
+  'helm-port-missing': platform(
+    'error',
+    "A server of the CoreDNS Helm chart's values without port: the chart renders `ZONE{` with no space before the brace, which CoreDNS reads as the key `ZONE{` and refuses (\"zone is not a valid domain name\", checked with CoreDNS 1.14.7); the chart's Service and container ports come out '<nil>' too (coredns/helm#67).",
+    'Give every server a port (53).',
+  ),
+  'helm-port-last-zone-only': platform(
+    'warning',
+    "A server of the Helm chart's values with several zones and a port: the chart writes the port after the last zone only (`a b:5353 {`), so the other zones are served on port 53.",
+    'Give each zone on another port a server of its own, or keep the port at 53.',
+  ),
+  'helm-value-breaks-corefile': platform(
+    'error',
+    "A name or parameters value of the Helm chart's values holding a brace, '#' or a line break: the chart pastes it into the Corefile as it is (no quoting), so CoreDNS reads another configuration, or the rendered ConfigMap is not YAML.",
+    'Put sub-directives in configBlock, and quote (with \\") what must stay one token.',
+  ),
+  'helm-value-printed-otherwise': platform(
+    'error',
+    "A number in the Helm chart's values that Helm prints in exponent form: values are read as float64 and text/template prints 1000000 as `1e+06`.",
+    'Quote the number in values.yaml ("1000000").',
+  ),
+  'helm-template-braces': platform(
+    'warning',
+    "`{{` in a value of the Helm chart's values (a template plugin's answer): the chart pastes it as it is, but values that pass through another template engine first (an umbrella chart's tpl, helmfile's .gotmpl values) are evaluated there (coredns/helm#159).",
+    'Where the values are templated, write `{{ "{{" }}` for each `{{`; with plain helm install nothing is needed.',
   ),
 } as const satisfies Record<string, DiagnosticCodeEntry>;
 

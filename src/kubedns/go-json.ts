@@ -30,6 +30,7 @@
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import { positionAt } from '../util/source-position.js';
 import type { SourcePosition } from '../util/source-position.js';
+import { InternalError } from '../errors/internal-error.js';
 
 /** Go's `encoding/json` nesting limit (Go ≥ 1.15): deeper input is a syntax error. */
 export const GO_JSON_MAX_DEPTH = 10000;
@@ -187,7 +188,7 @@ const HEX = '0123456789abcdef';
  */
 export function goQuoteChar(byte: number): string {
   if (!Number.isInteger(byte) || byte < 0 || byte > 0xff) {
-    throw new RangeError(`goQuoteChar: not a byte: ${String(byte)}`);
+    throw new InternalError(`goQuoteChar: not a byte: ${String(byte)}`);
   }
   if (byte === 0x27) return "'\\''";
   if (byte === 0x22) return "'\"'";

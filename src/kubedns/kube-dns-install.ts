@@ -71,6 +71,8 @@ export interface KubeDnsDeployment {
   readonly kubedns: (KubeDnsContainerReading & { readonly args: KubeDnsArgs }) | undefined;
   readonly dnsmasq: DnsmasqContainerReading | undefined;
   readonly sidecar: (KubeDnsContainerReading & { readonly args: SidecarArgs }) | undefined;
+  /** The workload object as read (a plain JSON value): its scheduling settings, for the CoreDNS install. */
+  readonly object: Readonly<Record<string, unknown>>;
 }
 
 export interface KubeDnsService {
@@ -79,11 +81,15 @@ export interface KubeDnsService {
   /** The cluster DNS IP; undefined for a Service without one (or headless). */
   readonly clusterIP: string | undefined;
   readonly source: ObjectSource;
+  /** The Service object as read (a plain JSON value). */
+  readonly object: Readonly<Record<string, unknown>>;
 }
 
 /** A kube-dns install as read: each part undefined when the input did not hold it. */
 export interface KubeDnsInstall {
   readonly configMap: KubeDnsConfigMapDocument | undefined;
+  /** The ConfigMap object as read, when the input held it as an object (not a bare data map). */
+  readonly configMapObject?: Readonly<Record<string, unknown>>;
   readonly deployment: KubeDnsDeployment | undefined;
   readonly service: KubeDnsService | undefined;
   /** About what was read: objects and containers not used, references only known at run time, arguments a program refuses. */
@@ -139,7 +145,7 @@ export function readKubeDnsInstall(sources: readonly KubeDnsInstallSource[], opt
       );
     }
   }
-  const configMap = readConfigMapOnce(read, options, diagnostics);
+  const { configMap, configMapObject } = readConfigMapOnce(read, options, diagnostics);
   const workload = pick(workloads, isKubeDnsWorkload);
   for (const other of workloads) {
     if (other === workload) continue;
@@ -171,8 +177,9 @@ export function readKubeDnsInstall(sources: readonly KubeDnsInstallSource[], opt
   }
   return {
     configMap,
+    ...(configMapObject === undefined ? {} : { configMapObject }),
     deployment: workload === undefined ? undefined : readDeployment(workload, diagnostics),
-    service: service === undefined ? undefined : { name: service.name, namespace: service.namespace, clusterIP: checkedServiceIp(service), source: service.source },
+    service: service === undefined ? undefined : { name: service.name, namespace: service.namespace, clusterIP: checkedServiceIp(service), source: service.source, object: service.object },
     diagnostics,
   };
 }
@@ -189,13 +196,17 @@ interface ReadSource {
  * second text (its own file and a List) is read once; a different one, or ConfigMaps in several
  * texts none of which is named so, is refused. Every ConfigMap not read is named.
  */
-function readConfigMapOnce(read: readonly ReadSource[], options: ReadKubeDnsInstallOptions, diagnostics: Diagnostic[]): KubeDnsConfigMapDocument | undefined {
+function readConfigMapOnce(
+  read: readonly ReadSource[],
+  options: ReadKubeDnsInstallOptions,
+  diagnostics: Diagnostic[],
+): { readonly configMap: KubeDnsConfigMapDocument | undefined; readonly configMapObject: Readonly<Record<string, unknown>> | undefined } {
   const wanted = options.configMapName ?? KUBE_DNS_NAME;
   const holding = read.filter((source) => source.objects.configMaps.length > 0);
   const named = holding.filter((source) => source.objects.configMaps.some((entry) => entry.name === wanted));
   const readFrom = (source: ReadSource) => readKubeDnsConfigMap(source.text, { filename: source.filename, ...(options.configMapName === undefined ? {} : { name: options.configMapName }) });
   const [first, ...rest] = named.length > 0 ? named : holding;
-  if (first === undefined) return undefined;
+  if (first === undefined) return { configMap: undefined, configMapObject: undefined };
   if (named.length === 0 && rest.length > 0) {
     const found = holding.flatMap((source) => source.objects.configMaps.map((entry) => `${entry.name ?? '(a data map)'} in ${source.filename}`));
     throw new ConfigMapInputError('several-configmaps', `ConfigMaps in several files, none named ${wanted} (found: ${found.join(', ')}); give the kube-dns ConfigMap once, or choose it with --name`, {
@@ -225,7 +236,7 @@ function readConfigMapOnce(read: readonly ReadSource[], options: ReadKubeDnsInst
       diagnostics.push(unused(other.source, `ConfigMap ${other.name ?? '(unnamed)'} is not the kube-dns ConfigMap (that is ${configMap.name ?? 'the unnamed one'}); not read`));
     }
   }
-  return configMap;
+  return { configMap, configMapObject: chosen?.object };
 }
 
 function isKubeDnsWorkload(workload: WorkloadObject): boolean {
@@ -348,7 +359,7 @@ function readDeployment(workload: WorkloadObject, diagnostics: Diagnostic[]): Ku
     else dnsmasq = { ...readDnsmasqContainer(container, argv, programArguments), written };
   }
   reportRefusals(workload, key, kubedns, dnsmasq, sidecar, diagnostics);
-  return { kind: workload.kind, name: workload.name, namespace: workload.namespace, source: workload.source, kubedns, dnsmasq, sidecar };
+  return { kind: workload.kind, name: workload.name, namespace: workload.namespace, source: workload.source, kubedns, dnsmasq, sidecar, object: workload.object };
 }
 
 /** Whether the container runs dnsmasq-nanny (which takes dnsmasq's arguments after `--`) or dnsmasq itself. */

@@ -22,9 +22,17 @@ export function pluginBuild(version: CoreDnsVersion, plugins?: readonly string[]
     const custom = new Set(plugins);
     return { version, custom, loadable: custom };
   }
-  const loadable = new Set(compiledPlugins(version).filter((plugin) => plugin.placeholder !== true).map((plugin) => plugin.name));
-  return { version, custom: undefined, loadable };
+  let build = DEFAULT_BUILDS.get(version);
+  if (build === undefined) {
+    const loadable = new Set(compiledPlugins(version).filter((plugin) => plugin.placeholder !== true).map((plugin) => plugin.name));
+    build = Object.freeze({ version, custom: undefined, loadable });
+    DEFAULT_BUILDS.set(version, build);
+  }
+  return build;
 }
+
+/** The default build of each release linted against so far (a batch lints thousands of Corefiles). */
+const DEFAULT_BUILDS = new Map<CoreDnsVersion, PluginBuild>();
 
 /** Every name a directive could be meant as: every plugin of every release, and the custom build's. */
 export function knownPluginNames(build: PluginBuild): readonly string[] {

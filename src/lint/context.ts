@@ -35,6 +35,13 @@ export const FORWARDERS: ReadonlySet<string> = new Set(['forward', 'proxy']);
  */
 export const FINDINGS_LISTED_PER_CODE = 1000;
 
+/**
+ * A finding's `path` (see the module comment), or how to make it: rules check every directive,
+ * and most have nothing to report, so hot rules pass a function and the text is only built for a
+ * finding that is listed.
+ */
+export type PathText = string | (() => string);
+
 const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
 
 export class LintContext {
@@ -57,7 +64,7 @@ export class LintContext {
    * Adds a finding. `message` may be a function: it is called only when the finding is listed
    * (past {@link FINDINGS_LISTED_PER_CODE} of its code, findings are only counted).
    */
-  report(code: DiagnosticCode, position: SourcePosition, path: string, message: string | (() => string), extra: { severity?: Severity; hint?: string } = {}): void {
+  report(code: DiagnosticCode, position: SourcePosition, path: PathText, message: string | (() => string), extra: { severity?: Severity; hint?: string } = {}): void {
     const severity = extra.severity ?? DIAGNOSTIC_CODES[code].severity;
     const seen = this.#perCode.get(code);
     if (seen === undefined) this.#perCode.set(code, { count: 1, worst: severity });
@@ -66,7 +73,7 @@ export class LintContext {
       if (SEVERITY_RANK[severity] > SEVERITY_RANK[seen.worst]) seen.worst = severity;
       if (seen.count > FINDINGS_LISTED_PER_CODE) return;
     }
-    this.#diagnostics.push(diagnostic(code, { key: 'Corefile', path, position, message: typeof message === 'string' ? message : message(), ...extra }));
+    this.#diagnostics.push(diagnostic(code, { key: 'Corefile', path: typeof path === 'string' ? path : path(), position, message: typeof message === 'string' ? message : message(), ...extra }));
   }
 
   /** `compute()` once per `key` for this lint: a message that costs work (suggestions) and repeats. */
@@ -80,7 +87,7 @@ export class LintContext {
   }
 
   /** Reports only the first time `once` is seen. */
-  reportOnce(once: string, code: DiagnosticCode, position: SourcePosition, path: string, message: string): void {
+  reportOnce(once: string, code: DiagnosticCode, position: SourcePosition, path: PathText, message: string): void {
     if (this.#reportedOnce.has(once)) return;
     this.#reportedOnce.add(once);
     this.report(code, position, path, message);
@@ -139,6 +146,13 @@ export interface BlockInfo {
 
 /** `:LINE:COL [LABEL] NAME > NAME` (see the module comment); several labels for a snippet inside a block. */
 export function where(position: SourcePosition, label?: string | readonly string[], ...names: readonly string[]): string {
+  // Most paths are one label and one or two names: built without the lists below (lint makes a
+  // path for every directive it checks).
+  if (typeof label === 'string') {
+    const head = `:${position.line}:${position.column} [${label}]`;
+    if (names.length === 1) return `${head} ${names[0]}`;
+    if (names.length === 2) return `${head} ${names[0]} > ${names[1]}`;
+  }
   const labels = label === undefined ? [] : typeof label === 'string' ? [label] : label;
   const block = labels.map((text) => ` [${text}]`).join('');
   const path = names.length === 0 ? '' : ` ${names.join(' > ')}`;
@@ -151,6 +165,7 @@ export function placedLabels(info: { readonly label: string }, label: string): r
 }
 
 export function blockLabel(keys: readonly string[]): string {
+  if (keys.length === 1) return keys[0] as string;
   if (keys.length <= 2) return keys.join(' ');
   return `${keys[0]} ${keys[1]} …`;
 }

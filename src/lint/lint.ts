@@ -121,7 +121,7 @@ function checkDirectives(context: LintContext, list: readonly Directive[], label
     if (directive.name === 'import') continue;
     const { name } = directive;
     const position = directive.position ?? ORIGIN;
-    const path = where(position, label, name);
+    const path = () => where(position, label, name);
     if (hasPlaceholder(name)) {
       context.report('placeholder-not-checked', position, path, `directive ${quote(name)} holds an environment placeholder; which plugin it names is not known`);
       continue;

@@ -7,8 +7,10 @@
 import { formatToken } from '../corefile/printer.js';
 import { isUsable } from '../coredns/availability.js';
 import { FEDERATION_REMOVED_IN, KUBERNETES_OPTION_CHANGES, KUBERNETES_TRANSFER_MOVED_IN } from '../coredns/migration-facts.js';
+import { firstReleaseWith } from '../coredns/features.js';
 import type { MigrationPlan, PlannedDirective } from './plan.js';
 import { pushAll } from '../util/lists.js';
+
 
 /** The kubernetes plugin's options the target treats differently: endpoint trimmed, upstream and resyncperiod removed, transfer moved to the transfer plugin (1.8.0). */
 export function migrateKubernetes(plan: MigrationPlan, entry: PlannedDirective): void {
@@ -17,6 +19,17 @@ export function migrateKubernetes(plan: MigrationPlan, entry: PlannedDirective):
   const transfers: string[][] = [];
   block.directives.forEach((option, index) => {
     const position = option.position === undefined ? {} : { position: option.position };
+    if (option.name === 'fallthrough' && option.arguments.length > 0 && !plan.features.kubernetesFallthroughZones) {
+      // Before 1.0.3 fallthrough reads no zones: the line would fall through for every zone of the plugin, cluster names included.
+      plan.notice('migrate-option-unavailable', {
+        action: 'refused',
+        plugin: 'kubernetes',
+        option: 'fallthrough',
+        ...position,
+        message: `kubernetes fallthrough takes zones from ${firstReleaseWith((features) => features.kubernetesFallthroughZones) ?? '?'}: CoreDNS ${plan.to} would fall through for every zone of the plugin (a cluster name it does not know would go upstream) instead of ${option.arguments.join(' ')} only`,
+      });
+      return;
+    }
     if (option.name === 'transfer' && plan.targetHas(KUBERNETES_TRANSFER_MOVED_IN)) {
       if (option.arguments[0] !== 'to' || option.arguments.length < 2) {
         plan.notice('migrate-option-unavailable', {

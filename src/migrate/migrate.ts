@@ -11,10 +11,12 @@
  * Pure: no Node APIs.
  */
 import { checkArgument } from '../errors/arguments.js';
+import { assertCorefileNotConfigMap } from '../configmap/not-a-configmap.js';
 import { parseCorefile } from '../corefile/parser.js';
+import type { ParseResult } from '../corefile/parser.js';
 import type { ServerBlock, SnippetDefinition } from '../corefile/model.js';
 import { isUsable } from '../coredns/availability.js';
-import { noDenialCaching } from '../coredns/features.js';
+import { coreDnsFeatures, noDenialCaching } from '../coredns/features.js';
 import { KUBERNETES_TRANSFER_MOVED_IN, NEW_DEFAULTS, SEVERAL_FORWARDS_PER_BLOCK_FROM } from '../coredns/migration-facts.js';
 import { COREDNS_RELEASE_SPAN } from '../coredns/versions.js';
 import type { CoreDnsReleaseMapping } from '../coredns/resolve-release.js';
@@ -28,7 +30,9 @@ import { migrateProxy } from './proxy.js';
 import { migrateKubernetes, foldTransfer, migrateFederation } from './kubernetes.js';
 import { addNewDefaultPlugins, splitForwards } from './block-level.js';
 import { MigrationPlan, PlannedDirective, writtenLines } from './plan.js';
+
 import type { MigrateOptions } from './options.js';
+import type { SourceLines } from './text-edits.js';
 
 export interface MigrationResult {
   /** No notice is an error. When false, `corefile` is the input unchanged: nothing was migrated. */
@@ -48,16 +52,20 @@ export interface MigrationResult {
  *
  * @throws {UnresolvedCoreDnsReleaseError} when `from` or `to` names no known release.
  * @throws {CorefileSyntaxError} when the Corefile does not parse.
+ * @throws {ConfigMapInputError} (`configmap-given`) when `corefile` is a ConfigMap's YAML or JSON:
+ *   pass its `Corefile` entry (`readConfigMap(text).data.Corefile`).
  */
 export function migrateCorefile(corefile: string, options: MigrateOptions): MigrationResult {
   checkArgument('migrateCorefile', 'corefile', corefile, 'string');
   checkArgument('migrateCorefile', 'options', options, 'object');
+  assertCorefileNotConfigMap(corefile, 'migrateCorefile', options.filename);
   const from = resolveMigrationRelease('from', options.from);
   const to = resolveMigrationRelease('to', options.to);
   const releaseNotices = [...from.notices, ...to.notices];
   const base = { from: from.mapping, to: to.mapping };
   if (from.version === to.version) return { ...base, ok: true, corefile, changed: false, notices: releaseNotices };
-  const parsed = parseCorefile(corefile, { tokenPositions: true, ...(options.filename === undefined ? {} : { filename: options.filename }) });
+  const parseOptions = { tokenPositions: true, ...(options.filename === undefined ? {} : { filename: options.filename }) };
+  let parsed: ParseResult | undefined = parseCorefile(corefile, parseOptions);
   const migration = new Migration(corefile, from.version, to.version, options);
   for (const item of parsed.corefile.items) {
     if (item.kind === 'import') migration.fileImport(item.pattern, item.position);
@@ -68,16 +76,21 @@ export function migrateCorefile(corefile: string, options: MigrateOptions): Migr
   }
   const edited = migration.editor.changed ? migration.editor.applyWithSourceLines() : undefined;
   const text = edited?.text ?? corefile;
-  const outputLines = text.split('\n');
+  // An edited result is parsed anew for the target check: the input's model is let go first (it
+  // is parsed again only when the result has errors), so that both are never in memory at once.
+  if (edited !== undefined) parsed = undefined;
+  // The result's lines are only needed to place a refusal: split when one is made.
+  let outputLines: string[] | undefined;
+  const lines = (): string[] => (outputLines ??= text.split('\n'));
+  const sourceOf = (line: number): SourceLines | undefined => (edited === undefined ? (line >= 1 && line <= lines().length ? { first: line, last: line } : undefined) : edited.source(line));
   const refusals = targetRefusals({
-    input: parsed.corefile,
-    warnings: parsed.warnings,
+    input: () => (parsed ??= parseCorefile(corefile, parseOptions)),
     output: text,
     edited: edited !== undefined,
-    sourceLines: edited?.sourceLines ?? outputLines.map((_, index) => ({ first: index + 1, last: index + 1 })),
+    sourceOf,
     unchangedLine: (line) => {
-      const source = edited === undefined ? { first: line, last: line } : edited.sourceLines[line - 1];
-      const written = outputLines[line - 1] ?? '';
+      const source = sourceOf(line);
+      const written = lines()[line - 1] ?? '';
       return source !== undefined && source.first === source.last && written.replace(/\r$/, '') === migration.editor.line(source.first);
     },
     from: from.version,
@@ -87,6 +100,9 @@ export function migrateCorefile(corefile: string, options: MigrateOptions): Migr
   if (refusals.length > 0) return { ...base, ok: false, corefile, changed: false, notices };
   return { ...base, ok: true, corefile: text, changed: text !== corefile, notices };
 }
+
+/** kubernetes options with rules of their own (kubernetes.ts), not checked by `checkOptions`. */
+const KUBERNETES_OPTIONS_OF_THEIR_OWN: ReadonlySet<string> = new Set(['upstream', 'resyncperiod', 'endpoint', 'transfer']);
 
 /** Drives the rules over each server block and snippet, in order. */
 class Migration extends MigrationPlan {
@@ -106,6 +122,7 @@ class Migration extends MigrationPlan {
 
   migrateList(item: ServerBlock | SnippetDefinition): void {
     const planned = item.directives.map((directive, index) => new PlannedDirective(directive, ownedSpan(this.editor, item, index), this.editor));
+    this.inKubernetesBlock = item.directives.some((directive) => directive.name === 'kubernetes');
     for (const entry of planned) this.migrateDirective(entry, planned);
     if (item.kind === 'server-block') {
       addNewDefaultPlugins(this, item, planned);
@@ -172,9 +189,61 @@ class Migration extends MigrationPlan {
     }
     if (name === 'kubernetes') migrateKubernetes(this, entry);
     this.checkOptions(entry);
+    if (name === 'cache') this.undoDenialApproximation(entry);
+    if (name === 'forward') this.removeDefaultOnDowngrade(entry);
     if (entry.changed) this.collapseEmptyBlock(entry);
     if (name === 'health') this.addDefaultOption(entry, 'health');
     if (name === 'forward') this.addDefaultOption(entry, 'forward');
+  }
+
+  /**
+   * cache `denial 9984 1`, the approximation of `disable denial` for releases before 1.9.4 (see
+   * {@link approximateOption}), becomes `disable denial` again on an upgrade that crosses 1.9.4:
+   * what the translator writes for the target, and what the approximation stood for.
+   */
+  private undoDenialApproximation(entry: PlannedDirective): void {
+    const target = noDenialCaching(this.features);
+    const source = noDenialCaching(coreDnsFeatures(this.from));
+    if (!this.up || source.exact || !target.exact) return;
+    const options = entry.directive.block?.directives ?? [];
+    options.forEach((option, index) => {
+      if (option.name !== source.name || option.arguments.join(' ') !== source.arguments.join(' ')) return;
+      if (options.some((other) => other.name === target.name)) return;
+      this.replaceOption(entry, index, [`${this.optionIndent(entry)}${target.text}`]);
+      this.notice('migrate-approximation-undone', {
+        action: 'replaced',
+        plugin: 'cache',
+        option: option.name,
+        ...(option.position === undefined ? {} : { position: option.position }),
+        releases: this.spanTo(target.disableFrom),
+        message: `cache '${source.text}' became '${target.text}': CoreDNS ${this.to} switches denial caching off (${target.disableFrom}+), which '${source.text}' approximated (NXDOMAIN kept for at most 1 s)`,
+      });
+    });
+  }
+
+  /**
+   * A downgrade below 1.7.0 removes the new default `max_concurrent 1000` from the forward of a
+   * block with kubernetes, as the upgrade added it (and as corefile-migration's MigrateDown does):
+   * kubeadm's default Corefile, and the translator, have none before 1.7.0. Another limit stays.
+   */
+  private removeDefaultOnDowngrade(entry: PlannedDirective): void {
+    if (this.up || this.options.newDefaults === false || !this.inKubernetesBlock) return;
+    for (const item of NEW_DEFAULTS) {
+      if (item.kind !== 'option' || item.plugin !== 'forward' || !this.sourceHas(item.release) || this.targetHas(item.release)) continue;
+      const options = entry.directive.block?.directives ?? [];
+      const index = options.findIndex((option) => option.name === item.option && option.arguments.join(' ') === item.arguments.join(' '));
+      const option = options[index];
+      // Unavailable in the target: checkOptions removes it already.
+      if (option === undefined || !isUsable(this.option('forward', item.option))) continue;
+      this.removeOption(entry, index);
+      this.notice('migrate-default-removed', {
+        action: 'removed',
+        plugin: 'forward',
+        option: item.option,
+        ...(option.position === undefined ? {} : { position: option.position }),
+        message: `forward ${item.option} ${item.arguments.join(' ')} was removed: a default from ${item.release}, which CoreDNS ${this.to} (older) and its kubeadm default do without`,
+      });
+    }
   }
 
   /** Options with version facts the target release lacks: a few are removed (defaults), the rest refused. */
@@ -182,7 +251,7 @@ class Migration extends MigrationPlan {
     const block = entry.directive.block;
     if (block === undefined) return;
     block.directives.forEach((option, index) => {
-      if (entry.name === 'kubernetes' && ['upstream', 'resyncperiod', 'endpoint', 'transfer'].includes(option.name)) return;
+      if (entry.name === 'kubernetes' && KUBERNETES_OPTIONS_OF_THEIR_OWN.has(option.name)) return;
       const availability = this.option(entry.name, option.name);
       if (availability.status !== 'removed' && availability.status !== 'not-yet-added') return;
       const position = option.position === undefined ? {} : { position: option.position };

@@ -124,6 +124,14 @@ export class MigrationPlan {
     return isCoreDnsVersionAtLeast(this.to, release);
   }
 
+  /** Whether the server block (or snippet) being migrated holds the kubernetes plugin. */
+  inKubernetesBlock = false;
+
+  /** The source release is `release` or newer. */
+  sourceHas(release: CoreDnsVersion): boolean {
+    return isCoreDnsVersionAtLeast(this.from, release);
+  }
+
   /** An upgrade that crosses `release` (from older than it to it or newer). */
   crosses(release: CoreDnsVersion): boolean {
     return this.up && !isCoreDnsVersionAtLeast(this.from, release) && this.targetHas(release);
@@ -209,10 +217,16 @@ export class MigrationPlan {
     return true;
   }
 
+  /**
+   * The new default options (`lameduck 5s`, `max_concurrent 1000`) an upgrade adds. `max_concurrent
+   * 1000` goes only to the forward of a block with kubernetes, the one kubeadm's default Corefile
+   * (and the translator) gives it — never to stub forwards, which neither has it on.
+   */
   addDefaultOption(entry: PlannedDirective, plugin: 'health' | 'forward'): void {
     if (this.options.newDefaults === false) return;
     for (const item of NEW_DEFAULTS) {
       if (item.kind !== 'option' || item.plugin !== plugin || !this.crosses(item.release)) continue;
+      if (item.plugin === 'forward' && !this.inKubernetesBlock) continue;
       if (entry.directive.block?.directives.some((option) => option.name === item.option) === true) continue;
       const text = [item.option, ...item.arguments].join(' ');
       if (!this.addOption(entry, text)) continue;
@@ -250,5 +264,11 @@ export const REMOVED = '\u0000removed\u0000\n';
 
 /** The lines a planned directive is written as. */
 export function writtenLines(lines: readonly string[]): string[] {
-  return lines.filter((line) => line !== REMOVED).flatMap((line) => line.split(LINE_SEPARATOR));
+  const written: string[] = [];
+  for (const line of lines) {
+    if (line === REMOVED) continue;
+    if (line.includes(LINE_SEPARATOR)) written.push(...line.split(LINE_SEPARATOR));
+    else written.push(line);
+  }
+  return written;
 }

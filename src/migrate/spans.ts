@@ -15,6 +15,7 @@ export interface LineSpan {
 }
 
 function lineBreaks(token: string): number {
+  if (!token.includes('\n')) return 0;
   let count = 0;
   for (const char of token) if (char === '\n') count += 1;
   return count;
@@ -26,10 +27,11 @@ function directiveSpan(directive: Directive): LineSpan | undefined {
   if (start === undefined) return undefined;
   let last = start.line + lineBreaks(directive.name);
   const positions = directive.argumentPositions ?? [];
-  directive.arguments.forEach((argument, index) => {
+  const args = directive.arguments;
+  for (let index = 0; index < args.length; index += 1) {
     const at = positions[index];
-    if (at !== undefined) last = Math.max(last, at.line + lineBreaks(argument));
-  });
+    if (at !== undefined) last = Math.max(last, at.line + lineBreaks(args[index] as string));
+  }
   if (directive.block !== undefined) {
     const close = directive.block.closePosition;
     if (close === undefined) return undefined;
@@ -50,7 +52,7 @@ function nextTokenLine(list: DirectiveList, index: number): number | undefined {
 function startsLine(editor: LineEditor, line: number, column: number): boolean {
   // Counting UTF-16 units is enough: a prefix that holds a character beyond U+FFFF is not blank
   // whichever way it is counted.
-  return /^[ \t]*$/.test(editor.line(line).slice(0, column - 1));
+  return editor.blankBefore(line, column - 1);
 }
 
 /**

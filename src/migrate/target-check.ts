@@ -4,9 +4,12 @@
  * destination on a downgrade below 1.14.4 / 1.14.5, `grpc://` destinations from 1.7.0, an
  * upper-case key from 1.6.4, a `:53` key from 1.3.1, a `.zone` key from 1.10.0, zones that collide
  * by case from 1.14.7, `health` in a block with several keys on 1.1.0–1.6.5). Each lint error of
- * the result that the input did not already have for the source release becomes a
- * `migrate-target-refuses` notice, at the input line it comes from, so that migrate never
- * reports success for a Corefile the target refuses.
+ * the result becomes a `migrate-target-refuses` notice, at the input line it comes from, so that
+ * migrate never reports success for a Corefile the target refuses — also when the input already
+ * had that error for the source release (`proxy { except }` without names becomes `forward`'s
+ * `except` without names: the result does not start either), which the notice says. The one
+ * exception is a directive no default build has (`unknown-directive`): migrate keeps it for a
+ * custom build with a `migrate-plugin-unknown` warning.
  *
  * Pure: no Node APIs.
  */
@@ -19,12 +22,11 @@ import type { MigrationNotice } from './notices.js';
 import type { SourceLines } from './text-edits.js';
 
 export interface TargetCheckInput {
-  /** The input, parsed with token positions, and its parser warnings. */
-  readonly input: Corefile;
-  readonly warnings: readonly CorefileWarning[];
-  /** The migrated text and, per line of it, the input lines it comes from. */
+  /** The input, parsed with token positions, and its parser warnings (parsed again if need be). */
+  readonly input: () => { readonly corefile: Corefile; readonly warnings: readonly CorefileWarning[] };
+  /** The migrated text and, per line of it (1-based), the input lines it comes from. */
   readonly output: string;
-  readonly sourceLines: readonly SourceLines[];
+  readonly sourceOf: (line: number) => SourceLines | undefined;
   /** Whether the migration edited the text (the lines lint's messages name are then the result's). */
   readonly edited: boolean;
   /** Whether the output line (1-based) is an input line kept as written. */
@@ -33,14 +35,18 @@ export interface TargetCheckInput {
   readonly to: CoreDnsVersion;
 }
 
-/** The errors lint finds in the migrated Corefile for `to` that the input did not have for `from`. */
+/** The errors lint finds in the migrated Corefile for `to` (but for directives no default build has). */
 export function targetRefusals(check: TargetCheckInput): MigrationNotice[] {
-  const errors = lintCorefile(check.output, { coredns: check.to }).diagnostics.filter((finding) => finding.severity === 'error');
+  // Text the migration did not edit is the input itself: its parse is shared (lint reads the
+  // parser's warnings by reason and position, which do not depend on the file name).
+  const linted = check.edited ? lintCorefile(check.output, { coredns: check.to }) : lintParsedCorefile(check.input().corefile, { coredns: check.to, warnings: check.input().warnings });
+  const errors = linted.diagnostics.filter((finding) => finding.severity === 'error');
   if (errors.length === 0) return [];
   // An error of the same kind on the input lines a line comes from was there before the migration
   // (the input is linted only when the result has errors: most migrations never need it).
   const before = new Map<string, number[]>();
-  for (const finding of lintParsedCorefile(check.input, { coredns: check.from, warnings: check.warnings }).diagnostics) {
+  const input = check.input();
+  for (const finding of lintParsedCorefile(input.corefile, { coredns: check.from, warnings: input.warnings }).diagnostics) {
     if (finding.severity !== 'error') continue;
     const lines = before.get(finding.code) ?? [];
     lines.push(finding.position?.line ?? 1);
@@ -49,17 +55,20 @@ export function targetRefusals(check: TargetCheckInput): MigrationNotice[] {
   const notices: MigrationNotice[] = [];
   for (const finding of errors) {
     const outputLine = finding.position?.line ?? 1;
-    const source = check.sourceLines[outputLine - 1] ?? { first: 1, last: 1 };
+    const source = check.sourceOf(outputLine) ?? { first: 1, last: 1 };
     // Past the snippet expansion bound nothing after it was checked: never taken as "already there".
-    if (finding.code !== 'snippet-expansion-limit' && before.get(finding.code)?.some((line) => line >= source.first && line <= source.last) === true) continue;
+    const already = finding.code !== 'snippet-expansion-limit' && before.get(finding.code)?.some((line) => line >= source.first && line <= source.last) === true;
+    // Kept for a custom build, with migrate-plugin-unknown: the default build's finding is no refusal.
+    if (already && finding.code === 'unknown-directive') continue;
     const column = finding.position !== undefined && check.unchangedLine(outputLine) ? finding.position.column : 1;
     const place = (finding.path ?? '').replace(/^:\d+:\d+ ?/, '');
+    const input = already ? `; the Corefile given fails for CoreDNS ${check.from} in the same way, so it did not start there either: fix it (lint --coredns ${check.from} shows it), then migrate` : '';
     notices.push(
       migrationNotice('migrate-target-refuses', {
         action: 'refused',
         position: { line: source.first, column },
         releases: { from: check.to, to: check.to },
-        message: `the migrated Corefile fails for CoreDNS ${check.to} (lint ${finding.code}${place === '' ? '' : ` at ${place}`}${check.edited && /\bline \d/.test(finding.message) ? '; its line numbers are those of the migrated text' : ''}): ${finding.message}`,
+        message: `the migrated Corefile fails for CoreDNS ${check.to} (lint ${finding.code}${place === '' ? '' : ` at ${place}`}${check.edited && /\bline \d/.test(finding.message) ? '; its line numbers are those of the migrated text' : ''}): ${finding.message}${input}`,
       }),
     );
   }

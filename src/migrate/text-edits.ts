@@ -27,11 +27,39 @@ class OverlappingEditError extends Error {
   override readonly name = 'OverlappingEditError';
 }
 
-/** A Corefile text split into lines, with the edits planned on it. */
+/**
+ * The result of {@link LineEditor.applyWithSourceLines}: the edited text, and for each of its lines
+ * the lines of the original text it comes from (looked up on demand: a large migration has tens of
+ * thousands of lines, and only a failed target check asks).
+ */
+export interface EditedText {
+  readonly text: string;
+  /** The number of lines of `text`. */
+  readonly lineCount: number;
+  /** For line `line` (1-based) of `text`: itself when kept, the replaced lines for a line of a replacement, the line before (at least 1) for an insertion. */
+  source(line: number): SourceLines | undefined;
+}
+
+/** A run of lines of the edited text: kept from the original (`kept`), or written by one edit. */
+interface Segment {
+  /** The first line of the run in the edited text (1-based). */
+  readonly start: number;
+  /** Kept: the original line of `start`. Else the source lines of the edit. */
+  readonly kept: boolean;
+  readonly first: number;
+  readonly last: number;
+}
+
+/**
+ * A Corefile text with the edits planned on it. Lines are read from the text where they are (line
+ * starts are kept, not the lines), and lines no edit touches are copied as runs of the original
+ * text: a migration reads few lines and keeps most.
+ */
 export class LineEditor {
-  private readonly lines: string[];
-  /** Each line's own ending (`\n`, `\r\n`; for a last line without a line feed: `''` or `\r`), kept for the lines not edited. */
-  private readonly endings: string[];
+  private readonly text: string;
+  /** Offset of each line's first character, and one more entry: the end of the text. */
+  private readonly starts: Int32Array;
+  private readonly count: number;
   /** The line ending of the text (`\r\n` when its first line ends so), used for inserted lines. */
   readonly eol: string;
   /** Whether the text ends with a line break. */
@@ -39,28 +67,48 @@ export class LineEditor {
   private readonly edits: LineEdit[] = [];
 
   constructor(text: string) {
+    this.text = text;
     this.eol = /\r\n/.test(text.slice(0, (text.indexOf('\n') + 1) || text.length)) ? '\r\n' : '\n';
     this.finalBreak = text.endsWith('\n');
-    this.lines = [];
-    this.endings = [];
-    if (text === '') return;
-    const parts = text.split('\n');
-    if (this.finalBreak) parts.pop();
-    parts.forEach((part, index) => {
-      const cr = part.endsWith('\r');
-      this.lines.push(cr ? part.slice(0, -1) : part);
-      const last = index === parts.length - 1 && !this.finalBreak;
-      this.endings.push(last ? (cr ? '\r' : '') : cr ? '\r\n' : '\n');
-    });
+    let breaks = 0;
+    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) breaks += 1;
+    this.count = text === '' ? 0 : this.finalBreak ? breaks : breaks + 1;
+    const starts = new Int32Array(this.count + 1);
+    let line = 1;
+    for (let at = text.indexOf('\n'); at !== -1 && line < this.count + 1; at = text.indexOf('\n', at + 1)) starts[line++] = at + 1;
+    starts[this.count] = text.length;
+    this.starts = starts;
   }
 
   get lineCount(): number {
-    return this.lines.length;
+    return this.count;
   }
 
   /** Line `line` (1-based), without its line ending. */
   line(line: number): string {
-    return this.lines[line - 1] ?? '';
+    if (line < 1 || line > this.count) return '';
+    return this.text.slice(this.starts[line - 1], this.lineEnd(line));
+  }
+
+  /** Where line `line` (1..count) ends, before its line ending. */
+  private lineEnd(line: number): number {
+    const start = this.starts[line - 1] as number;
+    let end = this.starts[line] as number;
+    if (line < this.count || this.finalBreak) end -= 1;
+    if (end > start && this.text.charCodeAt(end - 1) === 0x0d) end -= 1;
+    return end;
+  }
+
+  /** Whether the first `length` characters of line `line` (fewer when it is shorter) are spaces and tabs. */
+  blankBefore(line: number, length: number): boolean {
+    if (line < 1 || line > this.count) return true;
+    const start = this.starts[line - 1] as number;
+    const end = Math.min(start + length, this.lineEnd(line));
+    for (let at = start; at < end; at += 1) {
+      const code = this.text.charCodeAt(at);
+      if (code !== 0x20 && code !== 0x09) return false;
+    }
+    return true;
   }
 
   /** The whitespace a line starts with. */
@@ -95,24 +143,34 @@ export class LineEditor {
   }
 
   /**
-   * The text with every edit made, and for each of its lines (index 0: line 1) the lines of the
-   * original text it comes from: itself when kept, the replaced lines for a line of a replacement,
-   * the line before (at least 1) for an insertion.
+   * The text with every edit made, and where each of its lines comes from ({@link EditedText}).
+   * Every line not edited keeps its own ending; inserted lines end with the text's; a line that
+   * is no longer the last one gets a line break, and the last one ends as the text did.
    *
    * @throws {OverlappingEditError} when two edits replace the same line.
    */
-  applyWithSourceLines(): { readonly text: string; readonly sourceLines: readonly SourceLines[] } {
+  applyWithSourceLines(): EditedText {
     const sorted = [...this.edits].sort((a, b) => a.first - b.first || a.order - b.order);
-    let coveredUpTo = 0;
-    const out: string[] = [];
-    const endings: string[] = [];
-    const sourceLines: SourceLines[] = [];
-    let next = 1;
-    const keep = (line: number): void => {
-      out.push(this.lines[line - 1] ?? '');
-      endings.push(this.endings[line - 1] ?? this.eol);
-      sourceLines.push({ first: line, last: line });
+    const { text, starts, count, eol } = this;
+    // Each run ends with its last line and that line's ending as pieces of their own, so that the
+    // last line of the result can be given the ending the text had (see the end).
+    const pieces: string[] = [];
+    const segments: Segment[] = [];
+    let written = 0;
+    /** The ending the last line written had in its source (the text's, for a written line). */
+    let lastEnding = '';
+    const keep = (first: number, last: number): void => {
+      if (last < first) return;
+      segments.push({ start: written + 1, kept: true, first, last: first });
+      written += last - first + 1;
+      if (last > first) pieces.push(text.slice(starts[first - 1], starts[last - 1]));
+      const line = this.line(last);
+      const ending = text.slice((starts[last - 1] as number) + line.length, starts[last]);
+      pieces.push(line, ending.endsWith('\n') ? ending : eol);
+      lastEnding = ending;
     };
+    let coveredUpTo = 0;
+    let next = 1;
     for (const edit of sorted) {
       if (edit.last >= edit.first) {
         if (edit.first <= coveredUpTo) throw new OverlappingEditError(`lines ${edit.first}–${edit.last} are edited twice`);
@@ -120,23 +178,39 @@ export class LineEditor {
       } else if (edit.first <= coveredUpTo) {
         throw new OverlappingEditError(`an insertion at line ${edit.first} falls inside a replaced range`);
       }
-      while (next < edit.first) keep(next++);
-      const source = edit.last >= edit.first ? { first: edit.first, last: edit.last } : { first: Math.max(1, edit.first - 1), last: Math.max(1, edit.first - 1) };
-      for (const line of edit.lines) {
-        out.push(line);
-        endings.push(this.eol);
-        sourceLines.push(source);
+      if (next < edit.first) keep(next, Math.min(edit.first - 1, count));
+      if (edit.lines.length > 0) {
+        const first = edit.last >= edit.first ? edit.first : Math.max(1, edit.first - 1);
+        const last = edit.last >= edit.first ? edit.last : first;
+        segments.push({ start: written + 1, kept: false, first, last });
+        written += edit.lines.length;
+        for (const line of edit.lines) pieces.push(line, eol);
+        lastEnding = eol;
       }
-      next = Math.max(next, edit.last + 1);
+      next = Math.max(next, edit.first, edit.last + 1);
     }
-    while (next <= this.lines.length) keep(next++);
-    // A line that is no longer the last one needs a line break; the last one ends as the text did.
-    let text = '';
-    out.forEach((line, index) => {
-      const ending = endings[index] ?? this.eol;
-      if (index < out.length - 1) text += line + (ending.endsWith('\n') ? ending : this.eol);
-      else text += line + (this.finalBreak ? (ending.endsWith('\n') ? ending : this.eol) : ending.endsWith('\n') ? '' : ending);
-    });
-    return { text, sourceLines };
+    if (next <= count) keep(next, count);
+    // The last line ends as the text did: with its own ending when the text ended with a break,
+    // else without one (or with the lone `\r` the text ended with).
+    if (written > 0 && !this.finalBreak) pieces[pieces.length - 1] = lastEnding.endsWith('\n') ? '' : lastEnding;
+    return {
+      text: pieces.join(''),
+      lineCount: written,
+      source: (line: number): SourceLines | undefined => {
+        if (line < 1 || line > written) return undefined;
+        // The last segment starting at or before `line`.
+        let low = 0;
+        let high = segments.length - 1;
+        while (low < high) {
+          const middle = (low + high + 1) >> 1;
+          if ((segments[middle] as Segment).start <= line) low = middle;
+          else high = middle - 1;
+        }
+        const segment = segments[low] as Segment;
+        if (!segment.kept) return { first: segment.first, last: segment.last };
+        const original = segment.first + (line - segment.start);
+        return { first: original, last: original };
+      },
+    };
   }
 }

@@ -1,5 +1,6 @@
 import { InternalError } from '../errors/internal-error.js';
 import { checkArgument } from '../errors/arguments.js';
+import { assertCorefileNotConfigMap } from '../configmap/not-a-configmap.js';
 import type { Corefile, CorefileItem, Directive, ServerBlock } from '../corefile/model.js';
 import { serverBlocks } from '../corefile/model.js';
 import { parseCorefile } from '../corefile/parser.js';
@@ -7,6 +8,8 @@ import { parseServerKey } from '../corefile/server-key.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
+import type { CoreDnsVersion } from '../coredns/versions.js';
+import { lintParsedCorefile } from '../lint/lint.js';
 import { printBuiltCorefile } from './self-check.js';
 import type { TranslationResult } from './translate.js';
 import { pushAll } from '../util/lists.js';
@@ -75,13 +78,19 @@ function where(block: ServerBlock): string {
 }
 
 /**
- * Merges `translation` into the Corefile `existing` (its text). Throws CorefileSyntaxError when
- * `existing` is not a Corefile CoreDNS would parse.
+ * Merges `translation` into the Corefile `existing` (its text). The merged Corefile is linted for
+ * the translation's CoreDNS release: each error (a plugin or option the existing Corefile keeps
+ * that the release refuses, say kubernetes `upstream` on 1.7.0+, or a typo) is a
+ * `merge-target-refuses` error naming `migrate`, and nothing is returned. Throws
+ * CorefileSyntaxError when `existing` is not a Corefile CoreDNS would parse, and
+ * ConfigMapInputError (`configmap-given`) when it is a ConfigMap's YAML or JSON (pass its
+ * `Corefile` entry: `readConfigMap(text).data.Corefile`).
  */
 export function mergeTranslation(existing: string, translation: TranslationResult, filename = 'Corefile'): MergeResult {
   checkArgument('mergeTranslation', 'existing', existing, 'string');
   checkArgument('mergeTranslation', 'translation', translation, 'object');
   checkArgument('mergeTranslation', 'filename', filename, 'string?');
+  assertCorefileNotConfigMap(existing, 'mergeTranslation', filename);
   const diagnostics: Diagnostic[] = [...translation.diagnostics];
   if (!translation.ok || translation.model === undefined) return { ok: false, corefile: undefined, model: undefined, diagnostics };
   const report = (code: DiagnosticCode, path: string, message: string) => diagnostic(code, { key: 'Corefile', path, message });
@@ -167,7 +176,13 @@ export function mergeTranslation(existing: string, translation: TranslationResul
     }
     if (sameDirectiveLine(forward, translatedForward)) continue;
     replace(only, { ...only, directives: only.directives.map((directive) => (directive === forward ? { ...forward, name: translatedForward.name, arguments: translatedForward.arguments } : directive)) });
-    diagnostics.push(report('merge-block-updated', path, `'${forward.name} ${forward.arguments.join(' ')}' becomes '${translatedForward.name} ${translatedForward.arguments.join(' ')}'`));
+    const change = `'${forward.name} ${forward.arguments.join(' ')}' becomes '${translatedForward.name} ${translatedForward.arguments.join(' ')}'`;
+    if (sameDestinations(forward, translatedForward)) {
+      diagnostics.push(report('merge-block-updated', path, change));
+    } else {
+      // The running CoreDNS sent this zone elsewhere than kube-dns: one of them was not what the cluster meant.
+      diagnostics.push(report('merge-stub-server-replaced', path, `${change}: the running CoreDNS sent '${zone.slice(0, zone.lastIndexOf(':')).replace(/\.$/, '')}' to other servers than kube-dns did`));
+    }
   }
 
   if (conflicts > 0) return { ok: false, corefile: undefined, model: undefined, diagnostics };
@@ -177,7 +192,37 @@ export function mergeTranslation(existing: string, translation: TranslationResul
     if (updated !== block) items[items.indexOf(block)] = updated;
   }
   const model: Corefile = { ...current, items };
-  return { ok: true, corefile: printBuiltCorefile(model, 'merged'), model, diagnostics };
+  const corefile = printBuiltCorefile(model, 'merged');
+  const refusals = targetRefusals(model, translation.coredns, filename);
+  if (refusals.length > 0) return { ok: false, corefile: undefined, model: undefined, diagnostics: [...diagnostics, ...refusals] };
+  return { ok: true, corefile, model, diagnostics };
+}
+
+/** Whether two forwarding lines send to the same servers (in any order). */
+function sameDestinations(a: Directive, b: Directive): boolean {
+  const servers = (directive: Directive) => [...new Set(directive.arguments.slice(1))].sort().join(' ');
+  return servers(a) === servers(b);
+}
+
+/**
+ * The target check every translation gets, for the merged Corefile: each lint error for the
+ * target release is a `merge-target-refuses` error. The merged model keeps the existing
+ * Corefile's positions (the lines it keeps are where they were written); the translated lines have none.
+ */
+function targetRefusals(model: Corefile, target: CoreDnsVersion, filename: string): Diagnostic[] {
+  return lintParsedCorefile(model, { coredns: target })
+    .diagnostics.filter((finding) => finding.severity === 'error')
+    .map((finding) => {
+      const place = (finding.path ?? '').replace(/^:\d+:\d+ ?/, '');
+      return diagnostic('merge-target-refuses', {
+        key: 'Corefile',
+        ...(finding.path === undefined ? {} : { path: finding.path }),
+        ...(finding.position === undefined ? {} : { position: finding.position }),
+        message:
+          `the merged Corefile fails for CoreDNS ${target} (lint ${finding.code}${place === '' ? '' : ` at ${place}`}): ${finding.message}. ` +
+          `What the merge keeps from ${filename} must suit CoreDNS ${target}: migrate it first (the migrate command: migrate --from RUNNING --to ${target} ${filename}), or fix that line, then merge again`,
+      });
+    });
 }
 
 /** The existing main block with the translated upstream, federation and extra zone keys. */

@@ -63,10 +63,17 @@ const allowedFloors: Record<string, readonly string[]> = {
   kubedns: ['dns', 'configmap', 'diagnostics', 'errors', 'util'],
   kubeadm: ['kubedns', 'dns', 'corefile', 'configmap', 'errors', 'util'],
   lint: ['coredns', 'dns', 'corefile', 'diagnostics', 'errors', 'util'],
+  // lint: the merged Corefile gets the target check (issue 18 item 7).
   translate: ['lint', 'coredns', 'dns', 'corefile', 'kubedns', 'configmap', 'diagnostics', 'errors', 'util'],
   routing: ['coredns', 'dns', 'corefile', 'kubedns', 'configmap', 'translate', 'diagnostics', 'errors', 'util'],
-  migrate: ['lint', 'kubeadm', 'coredns', 'dns', 'corefile', 'diagnostics', 'errors', 'util'],
+  migrate: ['lint', 'kubeadm', 'coredns', 'dns', 'corefile', 'configmap', 'diagnostics', 'errors', 'util'],
   nodelocal: ['routing', 'lint', 'kubedns', 'dns', 'corefile', 'configmap', 'coredns', 'diagnostics', 'errors', 'util'],
+  // Where platforms keep CoreDNS configuration (coredns-custom overlays, Helm values, the EKS add-on, ConfigMaps written back).
+  platform: ['nodelocal', 'migrate', 'routing', 'translate', 'lint', 'kubedns', 'dns', 'corefile', 'configmap', 'coredns', 'diagnostics', 'errors', 'util'],
+  // The CoreDNS install and the cut-over plan: above the translator, beside routing and lint (the plan's pre-flight).
+  install: ['routing', 'lint', 'translate', 'kubedns', 'dns', 'corefile', 'configmap', 'coredns', 'diagnostics', 'errors', 'util'],
+  // verify's pure part: the probe list (from the routing model) and the comparison; the CLI owns the sockets.
+  verify: ['routing', 'translate', 'kubedns', 'dns', 'corefile', 'configmap', 'coredns', 'diagnostics', 'errors', 'util'],
 };
 
 const folderOf = (module: string): string => (module.includes('/') ? module.slice(0, module.indexOf('/')) : '.');

@@ -56,8 +56,9 @@ describe('-o is --output, for every command', () => {
     expect(() => parseCommandLine(demo({ check: flag() }), ['-o', 'json'])).toThrow(/demo: Unknown option '-o'/);
   });
 
-  it('is not taken by fmt, which has no --output', () => {
-    expect(FMT_HELP).not.toContain('--output');
+  it('is taken by fmt for its two outputs, corefile and configmap', () => {
+    expect(FMT_HELP).toContain('-o, --output FORMAT');
+    expect(FMT_HELP).toContain('corefile (default) or configmap');
   });
 });
 
@@ -133,9 +134,9 @@ describe('one word per kind of output', () => {
   });
 
   it.each([
-    [['kube-dns.yaml'], 'corefile, configmap, json'],
+    [['kube-dns.yaml'], 'corefile, configmap, json, coredns-custom, eks-addon, helm-values, install'],
     [['lint', 'Corefile'], 'text, json'],
-    [['migrate', '--from', '1.6.7', '--to', '1.8.0', 'Corefile'], 'corefile, json'],
+    [['migrate', '--from', '1.6.7', '--to', '1.8.0', 'Corefile'], 'corefile, json, configmap, eks-addon'],
     [['check', '--kube-dns', 'kube-dns.yaml', '--corefile', 'Corefile'], 'text, json'],
   ])('lists the words of %j when one is wrong', async (args, words) => {
     const io = memoryIo({ files: FILES });

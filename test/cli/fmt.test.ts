@@ -151,7 +151,7 @@ describe('kube-dns-to-coredns fmt', () => {
   it('has --help with examples', async () => {
     const io = memoryIo();
     expect(await runFmt(['--help'], io)).toBe(0);
-    expect(io.out()).toMatch(/^Usage: kube-dns-to-coredns fmt \[FILE\|-\]\n {7}kube-dns-to-coredns fmt --check \[FILE\|-\]\.\.\./);
+    expect(io.out()).toMatch(/^Usage: kube-dns-to-coredns fmt \[-o corefile\|configmap\] \[FILE\|-\]\n {7}kube-dns-to-coredns fmt --check \[FILE\|-\]\.\.\.\n {7}kube-dns-to-coredns fmt --write FILE\.\.\./);
     expect(io.out()).toContain('Examples:');
   });
 
@@ -163,5 +163,74 @@ describe('kube-dns-to-coredns fmt', () => {
       expect([0, 2], file).toContain(status);
       if (status === 2) expect(io.err(), file).toMatch(new RegExp(`^${file.replaceAll('.', '\\.')}:\\d+:\\d+: `));
     }
+  });
+  describe('ConfigMaps out as they came in', () => {
+    // What kubectl prints on a k3s server (abridged), with its Corefile indented by two spaces.
+    const k3s = readFileSync(join(import.meta.dirname, '../../golden/platform/codes/configmap-server-fields-dropped.yaml'), 'utf8');
+    const formatted = '.:53 {\n    errors\n    hosts /etc/coredns/NodeHosts {\n        ttl 60\n        reload 15s\n        fallthrough\n    }\n    forward . /etc/resolv.conf\n}\n';
+    const dropped = 'metadata.annotations.kubectl.kubernetes.io/last-applied-configuration, metadata.creationTimestamp, metadata.managedFields, metadata.resourceVersion, metadata.uid';
+
+    it('-o configmap prints the ConfigMap with the Corefile formatted, its keys, labels and annotations kept', async () => {
+      const io = memoryIo({ files: { 'coredns.yaml': k3s } });
+      expect(await main(['fmt', '-o', 'configmap', 'coredns.yaml'], io)).toBe(0);
+      expect(io.out()).toBe(
+        [
+          'apiVersion: v1',
+          'data:',
+          '  Corefile: |',
+          ...formatted.trimEnd().split('\n').map((line) => `    ${line}`),
+          '  NodeHosts: |',
+          '    172.18.0.2 k3d-server-0',
+          'kind: ConfigMap',
+          'metadata:',
+          '  annotations:',
+          '    objectset.rio.cattle.io/owner-gvk: k3s.cattle.io/v1, Kind=Addon',
+          '  labels:',
+          '    objectset.rio.cattle.io/hash: bce283298811743a0386ab510f2f67ef74240c57',
+          '  name: coredns',
+          '  namespace: kube-system',
+          '',
+        ].join('\n'),
+      );
+      expect(io.err()).toBe(`info configmap-server-fields-dropped: ConfigMap kube-system/coredns is written without the fields the API server sets: ${dropped}\n`);
+      // A bare Corefile becomes the kube-system/coredns ConfigMap.
+      const bare = memoryIo({ files: { Corefile: messy } });
+      expect(await main(['fmt', '-o', 'configmap', 'Corefile'], bare)).toBe(0);
+      expect(bare.out()).toBe(`apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: coredns\n  namespace: kube-system\ndata:\n  Corefile: |\n${canonical.trimEnd().split('\n').map((line) => `    ${line}`).join('\n')}\n`);
+    });
+
+    it('--write rewrites each FILE that is not canonical in place, as it came in, and leaves the others alone', async () => {
+      const io = memoryIo({ files: { 'coredns.yaml': k3s, Corefile: messy, 'done.cf': canonical } });
+      expect(await main(['fmt', '--write', 'coredns.yaml', 'Corefile', 'done.cf'], io)).toBe(0);
+      expect(io.out()).toBe('');
+      expect([...io.written.keys()]).toEqual(['coredns.yaml', 'Corefile']);
+      expect(io.written.get('Corefile')).toBe(canonical);
+      const configMapWritten = io.written.get('coredns.yaml') ?? '';
+      expect(configMapWritten).toContain(`  Corefile: |\n${formatted.trimEnd().split('\n').map((line) => `    ${line}`).join('\n')}\n  NodeHosts: |\n`);
+      expect(configMapWritten).toContain('objectset.rio.cattle.io/hash: bce283298811743a0386ab510f2f67ef74240c57');
+      expect(configMapWritten).not.toContain('resourceVersion');
+      expect(io.err()).toBe(`info configmap-server-fields-dropped: coredns.yaml: ConfigMap kube-system/coredns is written without the fields the API server sets: ${dropped}\n`);
+    });
+
+    it('--write goes on after a FILE it cannot read, write or parse, and exits with the worst status; nothing half-written', async () => {
+      const io = memoryIo({ files: { 'bad.cf': '. {\n', '/unwritable/Corefile': messy, Corefile: messy } });
+      expect(await main(['fmt', '--write', 'bad.cf', '/unwritable/Corefile', 'missing.cf', 'Corefile'], io)).toBe(2);
+      expect([...io.written.keys()]).toEqual(['Corefile']);
+      expect(io.err()).toMatch(/^bad\.cf:\d+:\d+: .*\nkube-dns-to-coredns: \/unwritable\/Corefile: cannot write: EACCES: permission denied\nkube-dns-to-coredns: missing\.cf: cannot read: no such file\n$/);
+    });
+
+    it('refuses --write with standard input, with --check or with -o, and an unknown -o', async () => {
+      for (const [args, message] of [
+        [['--write'], 'fmt: --write needs a FILE to rewrite'],
+        [['--write', '-'], "fmt: --write rewrites files; standard input ('-') cannot be written back"],
+        [['--write', '--check', 'a'], 'fmt: --check and --write do not go together'],
+        [['--write', '-o', 'configmap', 'a'], 'fmt: -o does not go with --write'],
+        [['-o', 'yaml', 'a'], "fmt: --output must be one of corefile, configmap, not 'yaml'"],
+      ] as const) {
+        const io = memoryIo();
+        expect(await main(['fmt', ...args], io), args.join(' ')).toBe(2);
+        expect(io.err()).toContain(message);
+      }
+    });
   });
 });

@@ -22,11 +22,20 @@ describe('golden CLI results', () => {
 
   it('has a case for every kube-dns and translator diagnostic code, named after it, that emits it', () => {
     const names = cases.filter((goldenCase) => goldenCase.name.startsWith('codes/')).map((goldenCase) => goldenCase.name.slice('codes/'.length, -'.yaml'.length));
-    const translatorCodes = Object.entries(DIAGNOSTIC_CODES).filter(([, entry]) => entry.area !== 'lint' && entry.area !== 'migrate').map(([code]) => code);
+    const translatorCodes = Object.entries(DIAGNOSTIC_CODES).filter(([, entry]) => entry.area !== 'lint' && entry.area !== 'migrate' && entry.area !== 'platform').map(([code]) => code);
     for (const code of translatorCodes) {
       expect(names, code).toContain(code);
       const expected = readFileSync(join(root, 'golden', 'translate', 'codes', `${code}.expected`), 'utf8');
       expect(expected, code).toMatch(new RegExp(`^(error|warning|info) ${code}[ :]`, 'm'));
+    }
+  });
+
+  it('has a case for every platform diagnostic code, named after it, that emits it', () => {
+    const names = cases.filter((goldenCase) => goldenCase.name.startsWith('platform/codes/')).map((goldenCase) => goldenCase.name.slice('platform/codes/'.length, -'.yaml'.length));
+    for (const [code] of Object.entries(DIAGNOSTIC_CODES).filter(([, entry]) => entry.area === 'platform')) {
+      expect(names, code).toContain(code);
+      const expected = readFileSync(join(root, 'golden', 'platform', 'codes', `${code}.expected`), 'utf8');
+      expect(expected, code).toMatch(new RegExp(`(^|: )(error|warning|info) ${code}[ :]`, 'm'));
     }
   });
 });

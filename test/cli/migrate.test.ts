@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readConfigMap } from '../../src/configmap/read-configmap.js';
 import { MIGRATE_HELP } from '../../src/cli/commands/migrate.js';
 import { main } from '../../src/cli/main.js';
 import { memoryIo } from '../support/memory-io.js';
@@ -37,6 +38,16 @@ describe('kube-dns-to-coredns migrate', () => {
     expect(dropped.out()).toBe('.:53 {\n    kubernetes cluster.local\n    forward . 8.8.8.8\n}\n');
   });
 
+  it('says with exit 1 that the result would not start, with lint\'s finding, when the start did not start either', async () => {
+    const io = memoryIo({ files: { Corefile: '.:53 {\n    proxy . 10.0.0.1 {\n        except\n    }\n}\n' } });
+    expect(await main(['migrate', '--from', '1.4.0', '--to', '1.8.0', 'Corefile'], io)).toBe(1);
+    expect(io.out()).toBe('');
+    expect(io.err()).toContain(
+      "error migrate-target-refuses Corefile:2:1: the migrated Corefile fails for CoreDNS 1.8.0 (lint argument-count at [.:53] forward > except): option 'except' of forward takes at least 1 argument, not 0: CoreDNS 1.8.0 does not start; the Corefile given fails for CoreDNS 1.4.0 in the same way",
+    );
+    expect(io.err()).toContain('Corefile: CoreDNS 1.4.0 → 1.8.0: refused (1 error notices; the result would not start on CoreDNS 1.8.0); nothing written\n');
+  });
+
   it('--check exits 1 and names the file when the Corefile would change, 0 when not', async () => {
     const changes = memoryIo({ files: { Corefile: old } });
     expect(await main(['migrate', '--check', '--from', '1.3.1', '--to', '1.6.2', 'Corefile'], changes)).toBe(1);
@@ -52,7 +63,8 @@ describe('kube-dns-to-coredns migrate', () => {
     const report = JSON.parse(io.out()) as { ok: boolean; changed: boolean; from: { version: string }; to: { version: string }; corefile: string; notices: { code: string }[] };
     expect(report.from.version).toBe('1.3.1');
     expect(report.to.version).toBe('1.8.0');
-    expect(report.corefile).toContain('forward . 8.8.8.8 {\n        max_concurrent 1000\n    }');
+    // No kubernetes in the block: no max_concurrent 1000, which only kubeadm's main block has.
+    expect(report.corefile).toContain('    forward . 8.8.8.8\n');
     expect(report.notices.map((notice) => notice.code)).toContain('migrate-proxy-to-forward');
   });
 
@@ -70,6 +82,27 @@ describe('kube-dns-to-coredns migrate', () => {
     const json = memoryIo({ files: { 'coredns.yaml': withServer } });
     expect(await main(['migrate', '--from', '1.3.1', '--to', '1.6.2', '-o', 'json', 'coredns.yaml'], json)).toBe(0);
     expect((JSON.parse(json.out()) as { notices: { code: string }[] }).notices.map((notice) => notice.code)).toContain('migrate-configmap-key-not-migrated');
+  });
+
+  it('-o configmap writes the ConfigMap back with the migrated Corefile, its other keys, labels and annotations kept', async () => {
+    const withMetadata = configMap
+      .replace('  namespace: kube-system\n', '  namespace: kube-system\n  labels:\n    eks.amazonaws.com/component: coredns\n  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: "{}"\n    team: dns\n  resourceVersion: "7"\n')
+      .concat('  extra.server: |\n    acme.local:53 {\n        forward . 10.0.0.1\n    }\n');
+    const io = memoryIo({ files: { 'coredns.yaml': withMetadata } });
+    expect(await main(['migrate', '--from', '1.3.1', '--to', '1.5.0', '--no-new-defaults', '-o', 'configmap', 'coredns.yaml'], io)).toBe(0);
+    const written = readConfigMap(io.out());
+    expect(written).toMatchObject({ name: 'coredns', namespace: 'kube-system', data: { Corefile: '.:53 {\n    errors\n    forward . 8.8.8.8\n}\n', 'extra.server': 'acme.local:53 {\n    forward . 10.0.0.1\n}\n' } });
+    expect(io.out()).toContain('  labels:\n    eks.amazonaws.com/component: coredns\n  annotations:\n    team: dns\n');
+    expect(io.out()).not.toMatch(/resourceVersion|last-applied/);
+    expect(io.err()).toContain("info migrate-configmap-key-not-migrated Corefile: data key 'extra.server' of the ConfigMap is not migrated: only 'Corefile' is read; if it holds Corefile text (imported as a file), migrate it on its own (written back unchanged)\n");
+    expect(io.err()).toContain('info configmap-server-fields-dropped: ConfigMap kube-system/coredns is written without the fields the API server sets: metadata.annotations.kubectl.kubernetes.io/last-applied-configuration, metadata.resourceVersion\n');
+    // An immutable ConfigMap cannot be updated: said.
+    const immutable = memoryIo({ files: { 'coredns.yaml': `${configMap}immutable: true\n` } });
+    expect(await main(['migrate', '--from', '1.3.1', '--to', '1.5.0', '--no-new-defaults', '-o', 'configmap', 'coredns.yaml'], immutable)).toBe(0);
+    expect(immutable.err()).toContain("warning configmap-immutable: ConfigMap kube-system/coredns is immutable: true and 'Corefile' changed: the API server refuses to update it (delete and create it again)\n");
+    // A refused migration writes nothing; --check and --kubeadm-default-for print no ConfigMap.
+    expect(await main(['migrate', '--from', '1.3.1', '--to', '1.5.0', '--check', '-o', 'configmap', 'coredns.yaml'], memoryIo({ files: { 'coredns.yaml': configMap } }))).toBe(2);
+    expect(await main(['migrate', '--kubeadm-default-for', '1.16', '-o', 'configmap', 'coredns.yaml'], memoryIo({ files: { 'coredns.yaml': configMap } }))).toBe(2);
   });
 
   it('answers whether a Corefile is kubeadm\'s default for a Kubernetes release', async () => {

@@ -69,7 +69,7 @@ describe('kube-dns-to-coredns --kubeadm', () => {
     [['--kubeadm', '1.17', '--coredns', '1.8.0'], /--coredns belongs to the default translator/],
     [['--coredns', '1.8'], /--coredns: .*1\.8\.0/],
     [['--coredns', 'latest'], /--coredns: cannot resolve a CoreDNS release from 'latest'/],
-    [['--output', 'yaml'], /--output must be one of corefile, configmap, json, not 'yaml'/],
+    [['--output', 'yaml'], /--output must be one of corefile, configmap, json, coredns-custom, eks-addon, helm-values, install, not 'yaml'/],
     [['--cluster-domain', 'a', '--dns-domain', 'b'], /same option/],
     [['--cluster-domain', 'Not_A_Domain'], /cluster domain 'Not_A_Domain' is not a DNS-1123 subdomain/],
     [['--kube-dns-version', '1.2.3'], /kube-dns version '1\.2\.3'/],

@@ -1,8 +1,10 @@
-import { load } from 'js-yaml';
+import fc from 'fast-check';
+import { dump, load, YAML11_SCHEMA } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { ConfigMapInputError } from '../../src/configmap/config-map-data.js';
 import { readConfigMap } from '../../src/configmap/read-configmap.js';
-import { configMapWithCorefile, renderConfigMapWithCorefile } from '../../src/configmap/write-configmap.js';
+import { configMapWithCorefile, renderConfigMapWithCorefile, serverSetFields } from '../../src/configmap/write-configmap.js';
+import { Outcomes } from '../support/outcomes.js';
 
 const COREFILE = '.:53 {\n    errors\n    hosts /etc/coredns/NodeHosts {\n        fallthrough\n    }\n    forward . 10.0.0.2\n}\n';
 
@@ -99,5 +101,44 @@ describe('renderConfigMapWithCorefile', () => {
 
   it('refuses a value YAML cannot write, with an error of the family', () => {
     expect(() => renderConfigMapWithCorefile({ metadata: { name: 'c', labels: { f: () => 1 } } }, COREFILE)).toThrow(ConfigMapInputError);
+  });
+  it('quotes what YAML 1.1 (kubectl) would read as another type, keeps booleans and numbers, and writes JSON on request', () => {
+    const object = { metadata: { name: 'coredns', generation: 3, labels: { enabled: 'yes', port: '0x35', n: 'n' } }, immutable: true, data: { flag: 'on', exp: '1e3' } };
+    const yaml = renderConfigMapWithCorefile(object, 'b {\n}\n');
+    expect(load(yaml, { schema: YAML11_SCHEMA })).toEqual({ ...configMapWithCorefile(object, 'b {\n}\n') });
+    expect(yaml).toContain('immutable: true\n');
+    expect(yaml).toContain('    "n": "n"\n');
+    expect(renderConfigMapWithCorefile(object, 'b {\n}\n', 'Corefile', { json: true })).toBe(`${JSON.stringify(configMapWithCorefile(object, 'b {\n}\n'), null, 4)}\n`);
+  });
+
+  it('law: every data key, label and annotation given comes back, read as kubectl and as this package read YAML, the Corefile replaced', () => {
+    // Keys start with a letter: the input is written with quoted values only, and its keys must read as written.
+    const key = fc.oneof(fc.stringMatching(/^[A-Za-z][A-Za-z0-9._-]{0,20}$/), fc.constantFrom('y', 'no', 'on', 'true', 'null'));
+    const value = fc.oneof(fc.string(), fc.constantFrom('yes', 'no', 'on', '0x1F', '1e3', '~', 'null', '2001-12-14', '  lead\n', 'a\n\n', '#x', '- x', 'a: b'));
+    const strings = fc.dictionary(key, value, { maxKeys: 6 });
+    const corefileText = fc.oneof(fc.string(), fc.array(fc.stringMatching(/^[ -~]{0,20}$/), { minLength: 2, maxLength: 6 }).map((lines) => `${lines.join('\n')}\n`));
+    const outcomes = new Outcomes<'key added' | 'key replaced' | 'literal block' | 'server fields'>();
+    fc.assert(
+      fc.property(strings, fc.option(fc.string()), strings, strings, corefileText, fc.subarray(['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'selfLink', 'managedFields']), (others, old, labels, annotations, corefile, serverSet) => {
+        const data = old === null ? others : { ...others, Corefile: old };
+        const metadata: Record<string, unknown> = { name: 'coredns', namespace: 'kube-system', labels, annotations };
+        for (const field of serverSet) metadata[field] = field === 'managedFields' ? [{ manager: 'kubectl' }] : 'set-by-server';
+        const text = dump({ apiVersion: 'v1', kind: 'ConfigMap', metadata, data }, { schema: YAML11_SCHEMA, forceQuotes: true });
+        const object = readConfigMap(text).object;
+        if (object === undefined) throw new Error('expected a ConfigMap object');
+        const yaml = renderConfigMapWithCorefile(object, corefile);
+        expect({ ...readConfigMap(yaml).data }).toEqual({ ...data, Corefile: corefile });
+        const asKubectl = load(yaml, { schema: YAML11_SCHEMA }) as { metadata: Record<string, unknown> };
+        expect(asKubectl.metadata['labels']).toEqual(labels);
+        expect(asKubectl.metadata['annotations']).toEqual(annotations);
+        for (const field of serverSet) expect(asKubectl.metadata[field]).toBeUndefined();
+        expect(serverSetFields(object)).toEqual(serverSet.map((field) => `metadata.${field}`));
+        outcomes.add(old === null ? 'key added' : 'key replaced');
+        if (serverSet.length > 0) outcomes.add('server fields');
+        if (yaml.includes('Corefile: |')) outcomes.add('literal block');
+      }),
+      { numRuns: 300 },
+    );
+    outcomes.expectAtLeast({ 'key added': 20, 'key replaced': 100, 'literal block': 10, 'server fields': 100 });
   });
 });

@@ -45,6 +45,7 @@ const OTHER_VERSION_SPACES: Readonly<Record<string, string>> = {
   'src/nodelocal/node-local-dns-template.ts': 'node-cache releases',
   'src/nodelocal/translate-like-node-cache.ts': 'node-cache releases',
   'src/generated/version.ts': "this package's own version",
+  'src/platform/eks-addon.ts': 'EKS add-on builds (v1.10.1-eksbuild.3 is a build of the add-on, named after the CoreDNS it packages)',
   // The registry's prose is documentation (docs/diagnostics.md is generated from it), and the
   // diagnostics floor is below src/coredns, so it cannot ask the table.
   'src/diagnostics/codes.ts': 'prose of the diagnostics registry',

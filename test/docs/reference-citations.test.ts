@@ -9,7 +9,7 @@ import { goldenReadmes, repositoryFiles, ROOT } from './repository-files.js';
  * `\u00a7` in this file so that its own samples are not taken for citations.
  */
 
-const PAGES = ['kube-dns-and-coredns', 'corefile-syntax', 'kubeadm-translation'] as const;
+const PAGES = ['kube-dns-and-coredns', 'corefile-syntax', 'kubeadm-translation', 'coredns-install'] as const;
 type Page = (typeof PAGES)[number];
 
 const REFERENCE = join(ROOT, 'docs/reference');
@@ -43,7 +43,7 @@ export interface Citation {
   readonly items: readonly number[];
 }
 
-const PAGE_NAME = String.raw`(kube-dns-and-coredns|corefile-syntax|kubeadm-translation)`;
+const PAGE_NAME = String.raw`(kube-dns-and-coredns|corefile-syntax|kubeadm-translation|coredns-install)`;
 /** A legend line: `"§N" — docs/reference/<page>.md` or `"§N" = …`, the page within the next few words. */
 const LEGEND = new RegExp(String.raw`"\u00a7N"[\s\S]{0,80}?\b${PAGE_NAME}\.md`);
 /** Any mention of a reference page by file name. */

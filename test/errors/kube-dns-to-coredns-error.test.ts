@@ -37,6 +37,7 @@ const TRIGGERS: Record<string, () => unknown> = {
   RoutingMismatchError: () => thrown(() => api.assertSameRouting({ kubeDns: { stubDomains: '{"acme.local": ["10.0.0.1"]}' }, corefile: '.:53 {\n    forward . 8.8.8.8\n}\n' })),
   UnsupportedNodeCacheReleaseError: () => thrown(() => api.nodeCacheProfile('1.14.0')),
   KubernetesObjectInputError: () => thrown(() => api.readKubeDnsInstall([{ text: 'kind: Deployment\nspec: {}\n', filename: 'deploy.yaml' }])),
+  CoreDnsInstallInputError: () => thrown(() => api.buildCoreDnsInstall(api.readKubeDnsInstall([{ text: 'kind: ConfigMap\nmetadata: {name: kube-dns}\ndata: {}\n' }]))),
   NodeCacheInputError: () => thrown(() => api.translateLikeNodeCache('1.26.7', { data: null, baseCorefile: '', localIps: '169.254.20.10', clusterDnsIp: 'kube-dns' })),
 };
 

@@ -17,6 +17,7 @@ import {
 } from '../../src/kubedns/go-json.js';
 
 import { Outcomes } from '../support/outcomes.js';
+import { InternalError } from '../../src/errors/internal-error.js';
 
 // ---------------------------------------------------------------------------------------------
 // helpers
@@ -208,9 +209,9 @@ describe('goQuoteChar (Go quoteChar = strconv.Quote of the byte as a rune)', () 
   });
 
   it('rejects non-bytes', () => {
-    expect(() => goQuoteChar(256)).toThrow(RangeError);
-    expect(() => goQuoteChar(-1)).toThrow(RangeError);
-    expect(() => goQuoteChar(1.5)).toThrow(RangeError);
+    expect(() => goQuoteChar(256)).toThrow(expect.objectContaining({ name: 'InternalError', category: 'internal' }));
+    expect(() => goQuoteChar(-1)).toThrow(InternalError);
+    expect(() => goQuoteChar(1.5)).toThrow(InternalError);
   });
 });
 

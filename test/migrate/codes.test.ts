@@ -31,6 +31,7 @@ const EMITTERS: Readonly<Record<string, { corefile: string; options: MigrateOpti
   'migrate-plugin-unknown': { corefile: '. {\n    alias\n    forward . 1.1.1.1\n}\n', options: { from: '1.8.0', to: '1.9.3' } },
   'migrate-option-unavailable': { corefile: '. {\n    kubernetes cluster.local {\n        transfer from 10.0.0.1\n    }\n}\n', options: { from: '1.7.0', to: '1.8.0' } },
   'migrate-option-approximated': { corefile: '. {\n    cache 30 {\n        disable denial\n    }\n    forward . 1.1.1.1\n}\n', options: { from: '1.14.7', to: '1.8.0' } },
+  'migrate-approximation-undone': { corefile: '. {\n    cache 30 {\n        denial 9984 1\n    }\n    forward . 1.1.1.1\n}\n', options: { from: '1.8.0', to: '1.9.4' } },
   'migrate-import-not-migrated': { corefile: '. {\n    import custom/*.server\n    forward . 1.1.1.1\n}\n', options: { from: '1.6.7', to: '1.8.0' } },
   'migrate-target-refuses': { corefile: '. {\n    forward . https://1.1.1.1/dns-query\n}\n', options: { from: '1.14.7', to: '1.14.3' } },
   'migrate-not-in-place': { corefile: '. { proxy . 1.1.1.1\n}\n', options: { from: '1.4.0', to: '1.5.0' } },

@@ -37,9 +37,9 @@ export const COREFILE_MIGRATION_CASES: readonly ReferenceCase[] = [
     start: main(['errors', 'health', 'loop', ...K8S, 'prometheus :9153', 'proxy . /etc/resolv.conf {', '   except', '   fail_timeout', '   max_fails', '   health_check', '   spray', '   policy least_conn', '}', 'cache 30', 'reload', 'loadbalance']),
     reference: main(['errors', 'health', 'loop', ...K8S, 'prometheus :9153', 'forward . /etc/resolv.conf {', '    except', '    force_tcp', '}', 'cache 30', 'reload', 'loadbalance', 'ready']),
     ours: {
-      corefile: main(['errors', 'health', 'loop', ...K8S, 'prometheus :9153', 'forward . /etc/resolv.conf {', '   except', '   max_fails', '}', 'cache 30', 'reload', 'loadbalance', 'ready']),
+      refused: 'migrate-target-refuses',
       reason:
-        'policy least_conn is a load-balancing policy, not TCP: it is dropped (forward has no least_conn) instead of becoming force_tcp; max_fails exists in forward and is kept; the option lines keep their indentation',
+        "the start does not start on 1.3.1 (proxy's bare except and max_fails), nor would the result on 1.5.0 (forward's bare except and max_fails): migrate says so instead of reporting a migration. Otherwise: policy least_conn is a load-balancing policy, not TCP: it is dropped (forward has no least_conn) instead of becoming force_tcp; max_fails exists in forward and is kept",
     },
   },
   {
@@ -129,6 +129,10 @@ export const COREFILE_MIGRATION_CASES: readonly ReferenceCase[] = [
     deprecations: true,
     start: main(['errors', 'health', 'ready', 'autopath {', '    @kubernetes', '}', ...K8S, 'prometheus :9153', 'forward . /etc/resolv.conf', 'cache 30', 'loop', 'reload', 'loadbalance', 'hosts {', '    1.2.3.4 hello', '    1:2:3::4 goodbye', '    ttl 30', '}']),
     reference: main(['errors', ...LAMEDUCK, 'ready', 'autopath {', '    @kubernetes', '}', ...K8S, 'prometheus :9153', 'forward . /etc/resolv.conf', 'cache 30', 'loop', 'reload', 'loadbalance', 'hosts {', '    1.2.3.4 hello', '    1:2:3::4 goodbye', '    ttl 30', '}']),
+    ours: {
+      refused: 'migrate-target-refuses',
+      reason: "autopath takes its zone or @kubernetes as an argument and reads no block: `autopath { @kubernetes }` does not start on 1.3.1 or 1.6.6, and migrate says so instead of reporting a migration",
+    },
   },
   {
     title: 'rewrite passes through',

@@ -44,6 +44,36 @@ describe('migrateCorefile', () => {
     expect(migrateCorefile(input, { from: '1.14.7', to: '1.9.4', newDefaults: false }).corefile).toBe(input);
   });
 
+  it("undoes the 'disable denial' approximation on an upgrade across 1.9.4, as the translator writes it there", () => {
+    const input = '.:53 {\n    cache 30 {\n        success 9984\n        denial 9984 1\n    }\n    forward . 10.0.0.1\n}\n';
+    const up = migrateCorefile(input, { from: '1.6.7', to: '1.14.7', newDefaults: false });
+    expect(up.corefile).toBe('.:53 {\n    cache 30 {\n        success 9984\n        disable denial\n    }\n    forward . 10.0.0.1\n}\n');
+    expect(up.notices.find((notice) => notice.code === 'migrate-approximation-undone')).toMatchObject({ severity: 'info', action: 'replaced', plugin: 'cache', option: 'denial' });
+    // And back down: the approximation again. Another denial, or a source that already has disable denial, is left alone.
+    expect(migrateCorefile(up.corefile, { from: '1.14.7', to: '1.6.7', newDefaults: false }).corefile).toBe(input);
+    expect(migrateCorefile(input.replace('9984 1', '9984 5'), { from: '1.6.7', to: '1.14.7', newDefaults: false }).changed).toBe(false);
+    expect(migrateCorefile(input, { from: '1.10.1', to: '1.14.7', newDefaults: false }).changed).toBe(false);
+  });
+
+  it('adds max_concurrent 1000 only to the forward of a block with kubernetes, and a downgrade below 1.7.0 removes it', () => {
+    const input = '.:53 {\n    kubernetes cluster.local\n    forward . 10.0.0.1\n}\n\nacme.local:53 {\n    forward . 10.1.1.1\n}\n';
+    const up = migrateCorefile(input, { from: '1.6.7', to: '1.8.0' });
+    expect(up.corefile).toBe('.:53 {\n    kubernetes cluster.local\n    forward . 10.0.0.1 {\n        max_concurrent 1000\n    }\n}\n\nacme.local:53 {\n    forward . 10.1.1.1\n}\n');
+    const down = migrateCorefile(up.corefile, { from: '1.8.0', to: '1.6.9' });
+    expect(down.corefile).toBe(input);
+    expect(down.notices.filter((notice) => notice.code === 'migrate-default-removed').map((notice) => notice.option)).toEqual(['max_concurrent']);
+    // Another limit is the cluster's own: kept.
+    expect(migrateCorefile(up.corefile.replace('max_concurrent 1000', 'max_concurrent 200'), { from: '1.8.0', to: '1.6.9' }).changed).toBe(false);
+  });
+
+  it('refuses a downgrade below 1.0.3 of a kubernetes fallthrough with zones, which would fall through for every zone there', () => {
+    const input = '.:53 {\n    kubernetes cluster.local in-addr.arpa {\n        fallthrough in-addr.arpa\n    }\n    proxy . 10.0.0.1\n}\n';
+    const result = migrateCorefile(input, { from: '1.0.5', to: '1.0.0' });
+    expect(result.ok).toBe(false);
+    expect(result.notices.find((notice) => notice.code === 'migrate-option-unavailable')?.message).toContain('kubernetes fallthrough takes zones from 1.0.3');
+    expect(migrateCorefile(input.replace('fallthrough in-addr.arpa', 'fallthrough'), { from: '1.0.5', to: '1.0.0' }).ok).toBe(true);
+  });
+
   it('keeps a deprecated proxy unless --deprecations', () => {
     const input = '. {\n    proxy . 1.1.1.1\n}\n';
     expect(migrateCorefile(input, { from: '1.3.1', to: '1.4.0' }).corefile).toBe(input);
@@ -125,17 +155,39 @@ describe('migrateCorefile', () => {
     expect(refusal?.message).toMatch(/^the migrated Corefile fails for CoreDNS 1\.5\.0 \(lint zone-served-twice at \[acme\.local:53\]; its line numbers are those of the migrated text\): /);
   });
 
-  it('does not refuse for an error the input already had for the source release', () => {
+  it('does not refuse for a plugin no default build has, which it keeps for a custom build', () => {
     // alias is in no default build: lint reports it for both releases; migrate keeps it with a warning.
     const result = migrateCorefile('. {\n    alias\n    proxy . 1.1.1.1\n}\n', { from: '1.4.0', to: '1.5.0' });
     expect(result.ok).toBe(true);
     expect(result.corefile).toBe('. {\n    alias\n    forward . 1.1.1.1\n}\n');
+    expect(codes(result)).toContain('migrate-plugin-unknown');
+  });
+
+  it.each([
+    ['proxy except without names', '.:53 {\n    proxy . 10.0.0.1 {\n        except\n    }\n}\n', '1.4.0', 'forward > except'],
+    ['proxy max_fails without a number', '.:53 {\n    proxy . 10.0.0.1 {\n        max_fails\n    }\n}\n', '1.2.6', 'forward > max_fails'],
+    ['a cache TTL of 0', '.:53 {\n    cache 0\n    forward . 10.0.0.1\n}\n', '1.6.7', 'cache'],
+  ])('says the result does not start when the input did not either: %s', (_, input, from, place) => {
+    const result = migrateCorefile(input, { from, to: '1.8.0' });
+    expect(result.ok).toBe(false);
+    expect(result.corefile).toBe(input);
+    const refusal = result.notices.find((notice) => notice.code === 'migrate-target-refuses');
+    expect(refusal?.severity).toBe('error');
+    expect(refusal?.message).toContain(` at [.:53] ${place}): `);
+    expect(refusal?.message).toContain(`the Corefile given fails for CoreDNS ${from} in the same way, so it did not start there either`);
+  });
+
+  it('throws an input error naming readConfigMap when given a ConfigMap instead of a Corefile', () => {
+    const configMap = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: coredns\ndata:\n  Corefile: |\n    .:53 {\n        proxy . 10.0.0.2\n    }\n';
+    expect(() => migrateCorefile(configMap, { from: '1.4.0', to: '1.8.0', filename: 'coredns.yaml' })).toThrow(
+      expect.objectContaining({ name: 'ConfigMapInputError', code: 'configmap-given', message: expect.stringMatching(/^coredns\.yaml: migrateCorefile takes Corefile text, and this is a ConfigMap's YAML or JSON: read it with readConfigMap\(text\)/) }),
+    );
   });
 
   it('a downgrade that removes the last option of a block removes the block too', () => {
-    const input = '.:53 {\n    forward . 1.1.1.1 {\n        max_concurrent 1000\n    }\n}\n';
+    const input = '.:53 {\n    kubernetes cluster.local\n    forward . 1.1.1.1 {\n        max_concurrent 1000\n    }\n}\n';
     const result = migrateCorefile(input, { from: '1.8.0', to: '1.6.2' });
-    expect(result.corefile).toBe('.:53 {\n    forward . 1.1.1.1\n}\n');
+    expect(result.corefile).toBe('.:53 {\n    kubernetes cluster.local\n    forward . 1.1.1.1\n}\n');
     // Up again gives the start back.
     expect(migrateCorefile(result.corefile, { from: '1.6.2', to: '1.8.0' }).corefile).toBe(input);
   });

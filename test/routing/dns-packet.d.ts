@@ -31,6 +31,7 @@ declare module 'dns-packet' {
     readonly RECURSION_DESIRED: number;
     readonly RECURSION_AVAILABLE: number;
     readonly AUTHORITATIVE_ANSWER: number;
+    readonly TRUNCATED_RESPONSE: number;
   };
   export type { Answer, Packet, Question };
   export default dnsPacket;

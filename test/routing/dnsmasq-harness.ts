@@ -28,6 +28,8 @@ export interface FakeServer {
 }
 
 const QUERY_TIMEOUT_MS = 1500;
+/** The NXDOMAIN rcode in the flags field (RFC 1035 §4.1.1). */
+const NXDOMAIN = 3;
 const START_TIMEOUT_MS = 5000;
 const STOP_TIMEOUT_MS = 2000;
 
@@ -47,8 +49,11 @@ export class Lab {
     chmodSync(this.directory, 0o755);
   }
 
-  /** Starts a fake server on `<prefix><host>` (port 0: any free port). */
-  async fakeServer(host: number, port = 0): Promise<FakeServer> {
+  /**
+   * Starts a fake server on `<prefix><host>` (port 0: any free port). `nxdomain` picks the queries
+   * it answers NXDOMAIN (default none: A gets its address, other types an empty answer).
+   */
+  async fakeServer(host: number, port = 0, nxdomain: (name: string, type: string) => boolean = () => false): Promise<FakeServer> {
     const ip = `${this.prefix}${host}`;
     const socket = dgram.createSocket('udp4');
     this.#sockets.add(socket);
@@ -61,11 +66,12 @@ export class Lab {
       }
       const question = query.questions?.[0];
       if (question === undefined) return;
-      const answers = question.type === 'A' ? [{ type: 'A', name: question.name, ttl: 0, class: 'IN', data: ip }] : [];
+      const missing = nxdomain(question.name, question.type);
+      const answers = question.type === 'A' && !missing ? [{ type: 'A', name: question.name, ttl: 0, class: 'IN', data: ip }] : [];
       const reply = dnsPacket.encode({
         id: query.id ?? 0,
         type: 'response',
-        flags: dnsPacket.RECURSION_AVAILABLE | dnsPacket.AUTHORITATIVE_ANSWER | ((query.flags ?? 0) & dnsPacket.RECURSION_DESIRED),
+        flags: dnsPacket.RECURSION_AVAILABLE | dnsPacket.AUTHORITATIVE_ANSWER | ((query.flags ?? 0) & dnsPacket.RECURSION_DESIRED) | (missing ? NXDOMAIN : 0),
         questions: [question],
         answers,
       });
@@ -127,6 +133,7 @@ export class Lab {
       exited,
       stop: () => stopProcess(child, exited),
       query: (name) => this.query(listen, port, name),
+      address: `${listen}:${port}`,
     };
     const deadline = Date.now() + START_TIMEOUT_MS;
     for (;;) {
@@ -203,6 +210,8 @@ export interface Dnsmasq {
   readonly exited: Promise<number | null>;
   stop(): Promise<void>;
   query(name: string): Promise<QueryResult>;
+  /** `ip:port` dnsmasq listens on. */
+  readonly address: string;
 }
 
 async function stopProcess(child: ChildProcess, exited: Promise<unknown>): Promise<void> {

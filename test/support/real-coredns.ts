@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { Corefile, CorefileItem, Directive } from '../../src/corefile/model.js';
@@ -187,6 +187,8 @@ export interface LoopbackPlan {
   readonly apiPort: number;
   /** The first port to hand out for server keys and listeners (a few dozen above are used). */
   readonly firstPort: number;
+  /** Keep destinations that are already loopback IPs (a test's own fake servers) instead of sending them to the sink. */
+  readonly keepLoopbackDestinations?: boolean;
 }
 
 export interface LoopbackCorefile {
@@ -195,6 +197,8 @@ export interface LoopbackCorefile {
   readonly dnsPort: number;
   /** Every port handed to server keys (the DNS listeners). */
   readonly dnsPorts: readonly number[];
+  /** The port each HTTP listener (health, ready, prometheus, pprof) got, by the port it had. */
+  readonly listenPorts: ReadonlyMap<string, number>;
 }
 
 /** A Corefile the lab refuses to start (something in it could reach beyond loopback). */
@@ -224,6 +228,7 @@ export function moveToLoopback(text: string, plan: LoopbackPlan): LoopbackCorefi
 
   const destination = (text: string, where: string): string => {
     const read = readDestination(text);
+    if (plan.keepLoopbackDestinations === true && read.kind === 'ip' && read.loopback && read.scheme === 'dns') return text;
     // A port CoreDNS cannot dial keeps its port on loopback: the Corefile's mistake stays in it.
     if (read.kind === 'ip' && read.port !== undefined && !isValidPort(read.port, 'uint16')) return `${read.scheme === 'dns' ? '' : `${read.scheme}://`}127.0.0.1:${read.port}`;
     switch (read.kind) {
@@ -348,7 +353,8 @@ export function moveToLoopback(text: string, plan: LoopbackPlan): LoopbackCorefi
   const rewritten: Corefile = { ...corefile, items };
   const dnsPort = portFor('dns', '53');
   const dnsPorts = [...ports].filter(([key]) => key.startsWith('dns ')).map(([, port]) => port);
-  return { corefile: printCorefile(rewritten), dnsPort, dnsPorts };
+  const listenPorts = new Map([...ports].filter(([key]) => key.startsWith('listen ')).map(([key, port]) => [key.slice('listen '.length), port]));
+  return { corefile: printCorefile(rewritten), dnsPort, dnsPorts, listenPorts };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -401,6 +407,20 @@ async function unpackedBinary(source: string, version: RealCoreDnsRelease): Prom
   await writeFile(partial, unpacked, { mode: 0o755 });
   renameSync(partial, path);
   return path;
+}
+
+/** A CoreDNS left running by {@link RealCoreDnsLab.serve}. */
+export interface RunningCoreDns {
+  /** The loopback address its server blocks bind. */
+  readonly ip: string;
+  /** The port of keys without one (and of `:53` keys). */
+  readonly dnsPort: number;
+  /** The Corefile it runs (moved to loopback). */
+  readonly corefile: string;
+  /** The port an HTTP listener (health, ready, prometheus) got, by the port the Corefile gave it. */
+  listenPort(port: number): number | undefined;
+  output(): string;
+  stop(): Promise<void>;
 }
 
 export class RealCoreDnsLab {
@@ -597,6 +617,58 @@ export class RealCoreDnsLab {
       this.#processes.delete(child);
       rmSync(file, { force: true });
     }
+  }
+
+  /**
+   * Starts `version` with `corefile` moved to loopback (its own loopback destinations kept), written
+   * at `confPath` inside the lab's folder (`etc/coredns/Corefile`, say), and leaves it running: the
+   * handle says where it listens. Rejects when it does not start.
+   */
+  async serve(corefile: string, version: RealCoreDnsRelease, confPath = `serve-${this.#instance + 1}/Corefile`): Promise<RunningCoreDns> {
+    const binary = await this.#binary(version);
+    const plan = { ...this.#nextPlan(), keepLoopbackDestinations: true };
+    const moved = moveToLoopback(corefile, plan);
+    const file = join(this.#directory, confPath);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, moved.corefile);
+    this.started += 1;
+    const child = spawn(binary, ['-conf', file, '-dns.port', String(moved.dnsPort)], { cwd: this.#directory, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.#processes.add(child);
+    let output = '';
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const stop = async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+      this.#processes.delete(child);
+    };
+    const started = await new Promise<boolean>((resolve) => {
+      const timeout = setTimeout(() => resolve(false), DECISION_TIMEOUT_MS);
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString('utf8');
+        if (BANNER.test(output)) {
+          clearTimeout(timeout);
+          resolve(true);
+        }
+      };
+      child.stdout?.on('data', onData);
+      child.stderr?.on('data', onData);
+      child.once('close', () => {
+        clearTimeout(timeout);
+        resolve(false);
+      });
+    });
+    if (!started) {
+      await stop();
+      throw new Error(`CoreDNS ${version} did not start:\n${moved.corefile}\n${output}`);
+    }
+    return {
+      ip: plan.ip,
+      dnsPort: moved.dnsPort,
+      corefile: moved.corefile,
+      listenPort: (port: number) => moved.listenPorts.get(String(port)),
+      output: () => output,
+      stop,
+    };
   }
 
   /** Kills every server, closes the sink and the API, removes the lab's folder. Never throws. */

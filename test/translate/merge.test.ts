@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseCorefile } from '../../src/corefile/parser.js';
+import { COREDNS_VERSIONS } from '../../src/coredns/versions.js';
 import { lintCorefile } from '../../src/lint/lint.js';
 import { mergeTranslation } from '../../src/translate/merge.js';
 import { translateKubeDns } from '../../src/translate/translate.js';
@@ -37,7 +38,46 @@ describe('mergeTranslation', () => {
     expect(result.corefile).toContain('acme.local:53 {\n    errors\n    log\n    forward . 10.1.1.2\n}\n');
     expect(result.corefile).toMatch(/\nb\.corp:53 \{\n {4}errors\n {4}cache 30 \{\n {8}disable denial\n {4}\}\n {4}loop\n {4}forward \. 10\.2\.2\.2\n\}\n$/);
     expect(result.corefile).toContain('    cache 30 {\n        disable denial\n    }\n}\n\nacme.local');
-    expect(result.diagnostics.map((entry) => entry.code)).toEqual(['kube-dns-deployment-assumed', 'merge-upstream-replaced', 'merge-block-updated', 'merge-block-added', 'merge-block-updated']);
+    // acme.local went to 10.1.1.1 under the running CoreDNS, to 10.1.1.2 under kube-dns: a warning.
+    expect(result.diagnostics.map((entry) => entry.code)).toEqual(['kube-dns-deployment-assumed', 'merge-upstream-replaced', 'merge-stub-server-replaced', 'merge-block-added', 'merge-block-updated']);
+    expect(result.diagnostics.find((entry) => entry.code === 'merge-stub-server-replaced')).toMatchObject({
+      severity: 'warning',
+      path: '[acme.local:53]',
+      message: "'forward . 10.1.1.1' becomes 'forward . 10.1.1.2': the running CoreDNS sent 'acme.local' to other servers than kube-dns did",
+    });
+  });
+
+  it('updates a stub forwarding line that names the same servers (proxy to forward, another order) with an info only', () => {
+    const existing = '.:53 {\n    forward . 10.0.0.2\n}\n\nacme.local:53 {\n    forward . 10.1.1.2 10.1.1.1\n}\n';
+    const result = merge(existing, { upstreamNameservers: '["10.0.0.2"]', stubDomains: '{"acme.local": ["10.1.1.1", "10.1.1.2"]}' });
+    expect(result.ok).toBe(true);
+    expect(result.diagnostics.filter((entry) => entry.code.startsWith('merge-')).map((entry) => [entry.code, entry.severity])).toEqual([['merge-block-updated', 'info']]);
+  });
+
+  it('refuses a merged Corefile the target refuses, naming migrate: kept parts written for an older release, typos', () => {
+    // kubeadm 1.11–1.13's Corefile: kubernetes upstream and proxy, refused by CoreDNS 1.7.0+.
+    const kubeadm = '.:53 {\n    errors\n    health\n    kubernetes cluster.local in-addr.arpa ip6.arpa {\n       pods insecure\n       upstream\n       fallthrough in-addr.arpa ip6.arpa\n    }\n    prometheus :9153\n    proxy . /etc/resolv.conf\n    cache 30\n    loop\n    reload\n    loadbalance\n}\n';
+    const refused = mergeTranslation(kubeadm, translateKubeDns({ upstreamNameservers: '["8.8.8.8"]' }), 'coredns.yaml');
+    expect(refused.ok).toBe(false);
+    expect(refused.corefile).toBeUndefined();
+    const refusals = refused.diagnostics.filter((entry) => entry.code === 'merge-target-refuses');
+    expect(refusals.map((entry) => [entry.severity, entry.path])).toEqual([['error', ':6:8 [.:53] kubernetes > upstream']]);
+    expect(refusals[0]?.message).toMatch(/^the merged Corefile fails for CoreDNS 1\.14\.7 \(lint option-removed at \[\.:53\] kubernetes > upstream\): option 'upstream' of kubernetes was removed in CoreDNS 1\.7\.0/);
+    expect(refusals[0]?.message).toContain('migrate it first (the migrate command: migrate --from RUNNING --to 1.14.7 coredns.yaml)');
+    // The same Corefile suits CoreDNS 1.2.6: merged.
+    expect(mergeTranslation(kubeadm, translateKubeDns({ upstreamNameservers: '["8.8.8.8"]' }, { coredns: '1.2.6' })).ok).toBe(true);
+    const typo = mergeTranslation('.:53 {\n    errors\n    promethus :9153\n    forward . 10.0.0.2\n}\n', translateKubeDns({}));
+    expect(typo.ok).toBe(false);
+    expect(typo.diagnostics.find((entry) => entry.code === 'merge-target-refuses')?.message).toContain("did you mean 'prometheus'?");
+  });
+
+  it('throws an input error naming readConfigMap when given a ConfigMap instead of a Corefile', () => {
+    const configMap = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: coredns\ndata:\n  Corefile: |\n    .:53 {\n        forward . 10.0.0.2\n    }\n';
+    for (const text of [configMap, JSON.stringify({ kind: 'ConfigMap', data: { Corefile: '.:53 {\n}\n' } }), 'data:\n  Corefile: ".:53 {}"\n']) {
+      expect(() => merge(text, {})).toThrow(expect.objectContaining({ name: 'ConfigMapInputError', code: 'configmap-given', category: 'input', message: expect.stringContaining('readConfigMap(text)') }));
+    }
+    // A Corefile with a block named like a ConfigMap field is still a Corefile.
+    expect(merge('data:53 {\n    forward . 10.0.0.2\n}\n.:53 {\n    forward . 10.0.0.2\n}\n', {}).ok).toBe(true);
   });
 
   it("switches negative caching off in the existing Corefile's port-53 caches, keeping their other options, as kube-dns's dnsmasq ran", () => {
@@ -78,13 +118,14 @@ other.example:5353 {
   });
 
   it('gives the zones a stub would capture a copy of the main block without health for CoreDNS 1.1.0–1.6.5', () => {
-    const existing = base.replace('    errors\n    kubernetes', '    errors\n    health\n    kubernetes');
+    // expire: an option every release here has (max_concurrent arrives in 1.6.8: the merge would refuse it for 1.2.6).
+    const existing = base.replace('    errors\n    kubernetes', '    errors\n    health\n    kubernetes').replace('max_concurrent 10', 'expire 10s');
     const data = { upstreamNameservers: '["8.8.8.8"]', stubDomains: '{"arpa": ["10.3.3.3"]}' };
     const once = mergeTranslation(existing, translateKubeDns(data, { coredns: '1.2.6' }));
     expect(once.ok).toBe(true);
     // kube-dns 1.26.7's dnsmasq cached no NXDOMAIN; 1.2.6 cannot switch that off: 1 s at most.
     const cache = '    cache 30 {\n        denial 9984 1\n    }\n';
-    const copy = `in-addr.arpa:53 ip6.arpa:53 {\n    errors\n    kubernetes cluster.local in-addr.arpa ip6.arpa\n    # upstream\n    forward . 8.8.8.8 {\n        max_concurrent 10\n    }\n${cache}}\n`;
+    const copy = `in-addr.arpa:53 ip6.arpa:53 {\n    errors\n    kubernetes cluster.local in-addr.arpa ip6.arpa\n    # upstream\n    forward . 8.8.8.8 {\n        expire 10s\n    }\n${cache}}\n`;
     expect(once.corefile).toContain(`${cache}}\n\n${copy}\nacme.local:53 {`);
     expect(once.corefile).toMatch(/^\.:53 \{\n/);
     expect(once.diagnostics.map((entry) => entry.code).filter((code) => code.startsWith('merge-'))).toEqual(['merge-upstream-replaced', 'merge-block-added', 'merge-block-added', 'merge-block-updated', 'merge-block-updated']);
@@ -103,15 +144,17 @@ other.example:5353 {
   });
 
   const realworld = join(import.meta.dirname, '../../golden/realworld/corefiles');
+  // Each real-world Corefile with the newest release it lints clean for: the merge refuses what its target refuses.
   const parseable = readdirSync(realworld)
     .map((file) => readFileSync(join(realworld, file), 'utf8'))
-    .filter((text) => {
+    .flatMap((text) => {
       try {
         parseCorefile(text);
-        return true;
       } catch {
-        return false;
+        return [];
       }
+      const coredns = [...COREDNS_VERSIONS].reverse().find((version) => !lintCorefile(text, { coredns: version }).diagnostics.some((entry) => entry.severity === 'error'));
+      return coredns === undefined ? [] : [{ text, coredns }];
     });
   const data = fc.record({
     stubs: fc.dictionary(fc.constantFrom('acme.local', 'consul.local', 'corp.example', 'local', 'example.com', 'lab.example'), fc.array(fc.ipV4(), { minLength: 1, maxLength: 3 })),
@@ -121,12 +164,12 @@ other.example:5353 {
   it('is idempotent: merging the result again changes nothing (real-world Corefiles as bases)', () => {
     const outcomes = new Outcomes<'merged' | 'refused'>();
     fc.assert(
-      fc.property(fc.constantFrom(...parseable), data, (existing, input) => {
+      fc.property(fc.constantFrom(...parseable), data, ({ text: existing, coredns }, input) => {
         const values = { stubDomains: JSON.stringify(input.stubs), upstreamNameservers: JSON.stringify(input.upstreams) };
-        const once = merge(existing, values);
+        const once = mergeTranslation(existing, translateKubeDns(values, { coredns }));
         outcomes.add(once.ok ? 'merged' : 'refused');
         if (!once.ok) return; // e.g. a loopback nameserver drawn by fc.ipV4()
-        const twice = merge(once.corefile ?? '', values);
+        const twice = mergeTranslation(once.corefile ?? '', translateKubeDns(values, { coredns }));
         expect(twice.ok).toBe(true);
         expect(twice.corefile).toBe(once.corefile);
         expect(twice.diagnostics.filter((entry) => entry.code.startsWith('merge-'))).toEqual([]);

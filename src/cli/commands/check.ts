@@ -4,6 +4,7 @@ import type { RoutingCheck, RoutingInput } from '../../routing/check.js';
 import { defineCommand } from '../command.js';
 import type { CommandContext } from '../command.js';
 import { readCorefileSource } from '../corefile-source.js';
+import { composedSource, OVERLAY_OPTIONS, overlayArgs } from '../overlay-source.js';
 import { usingCorefile } from '../errors.js';
 import { readKubeDnsRoutingInput } from '../input/install.js';
 import { clusterDomain, kubeDnsVersion, port, repeated, text } from '../options.js';
@@ -28,6 +29,10 @@ others (example.com, kubernetes.default.svc.<cluster-domain>, reverse names).
                             route names, and its --no-negcache makes NXDOMAIN caching a
                             difference
   --corefile FILE           the Corefile, or a CoreDNS ConfigMap holding it; '-' for stdin
+  --platform P | --base FILE --coredns-custom CUSTOM
+                            instead of --corefile: the Corefile a coredns-custom overlay makes
+                            with the base of platform P (aks, k3s, k3s-legacy) or with the
+                            base FILE the cluster runs, as CoreDNS's import composes them
   --cluster-domain DOMAIN   the cluster domain (default: cluster.local)
   --kube-dns-version V      validate the ConfigMap with the rules of this kube-dns release
                             (a ConfigMap kube-dns rejects routes like kube-dns's defaults)
@@ -70,6 +75,7 @@ const options = {
   'kube-dns': text(),
   'kube-dns-deployment': text(),
   corefile: text(),
+  ...OVERLAY_OPTIONS,
   'cluster-domain': clusterDomain(),
   'kube-dns-version': kubeDnsVersion(),
   port: port(),
@@ -106,12 +112,15 @@ async function runCheck(context: CheckContext): Promise<number> {
     }
     return runNodeLocalCheck(nodeLocal, values.name, io, report);
   }
-  if (kubeDnsFile === undefined || corefileFile === undefined) {
+  const overlay = overlayArgs('check', values, values['cluster-domain']);
+  if (overlay !== undefined && corefileFile !== undefined) throw new UsageError("check: give --corefile FILE or --platform/--base with --coredns-custom, not both; see 'check --help'");
+  if (overlay !== undefined && overlay.custom === undefined) throw new UsageError("check: --platform and --base need --coredns-custom CUSTOM, the overlay to compose; see 'check --help'");
+  if (kubeDnsFile === undefined || (corefileFile === undefined && overlay === undefined)) {
     throw new UsageError(`check: ${kubeDnsFile === undefined ? '--kube-dns' : '--corefile'} FILE is required; see 'check --help'`);
   }
-  if (kubeDnsFile === '-' && corefileFile === '-') throw new UsageError('check: --kube-dns and --corefile cannot both read standard input');
+  if (kubeDnsFile === '-' && [corefileFile, overlay?.custom, overlay?.base].includes('-')) throw new UsageError('check: only one input can read standard input');
   const kubeDnsInput = await readKubeDnsRoutingInput(kubeDnsFile, values['kube-dns-deployment'], io);
-  const source = await readCorefileSource(corefileFile, io);
+  const source = overlay === undefined ? await readCorefileSource(corefileFile, io) : await composedSource(overlay, io);
   const input = (corefile: string): RoutingInput => ({
     kubeDns: kubeDnsInput.data,
     ...(kubeDnsInput.deployment === undefined ? {} : { kubeDnsDeployment: kubeDnsInput.deployment }),

@@ -5,6 +5,7 @@ import type { Explanation, ExplainInput } from '../../routing/explain.js';
 import { defineCommand } from '../command.js';
 import type { CommandContext } from '../command.js';
 import { readCorefileSource } from '../corefile-source.js';
+import { composedSource, OVERLAY_OPTIONS, overlayArgs } from '../overlay-source.js';
 import type { CorefileSourceText } from '../corefile-source.js';
 import { usingCorefile } from '../errors.js';
 import { readKubeDnsRoutingInput } from '../input/install.js';
@@ -24,6 +25,9 @@ for each who answers it under kube-dns and, with --corefile, under CoreDNS.
                             Deployment if you have it; '-' for stdin
   --kube-dns-deployment FILE the kube-dns Deployment, if not in --kube-dns
   --corefile FILE           the Corefile, or a CoreDNS ConfigMap holding it; '-' for stdin
+  --platform P | --base FILE --coredns-custom CUSTOM
+                            instead of --corefile: the Corefile a coredns-custom overlay makes
+                            with the base of platform P (aks, k3s, k3s-legacy) or the base FILE
   --namespace NS            the pod's namespace (default: default)
   --cluster-domain DOMAIN   the cluster domain (default: cluster.local)
   --search DOMAIN           a search domain the node adds after the cluster ones (repeatable)
@@ -57,6 +61,7 @@ const options = {
   'kube-dns': text(),
   'kube-dns-deployment': text(),
   corefile: text(),
+  ...OVERLAY_OPTIONS,
   namespace: stringOption((namespace) => {
     if (!isDns1123Label(namespace)) throw new UsageError(`explain: --namespace '${namespace}' is not a namespace name (a DNS-1123 label)`);
     return namespace;
@@ -96,7 +101,11 @@ async function runExplain(context: ExplainContext): Promise<number> {
   }
   if (kubeDnsFile === '-' && values.corefile === '-') throw new UsageError('explain: --kube-dns and --corefile cannot both read standard input');
   const kubeDnsInput = await readKubeDnsRoutingInput(kubeDnsFile, values['kube-dns-deployment'], io);
-  const source: CorefileSourceText | undefined = values.corefile === undefined ? undefined : await readCorefileSource(values.corefile, io);
+  const overlay = overlayArgs('explain', values, values['cluster-domain']);
+  if (overlay !== undefined && values.corefile !== undefined) throw new UsageError("explain: give --corefile FILE or --platform/--base with --coredns-custom, not both; see 'explain --help'");
+  if (overlay !== undefined && overlay.custom === undefined) throw new UsageError("explain: --platform and --base need --coredns-custom CUSTOM, the overlay to compose; see 'explain --help'");
+  const source: CorefileSourceText | undefined =
+    overlay !== undefined ? await composedSource(overlay, io) : values.corefile === undefined ? undefined : await readCorefileSource(values.corefile, io);
   const input = (corefile: string | undefined): ExplainInput => ({
     kubeDns: kubeDnsInput.data,
     ...(kubeDnsInput.deployment === undefined ? {} : { kubeDnsDeployment: kubeDnsInput.deployment }),

@@ -10,8 +10,9 @@ import type { CliIo } from '../io.js';
 import { flag } from '../options.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 
-export const FMT_HELP = `Usage: kube-dns-to-coredns fmt [FILE|-]
+export const FMT_HELP = `Usage: kube-dns-to-coredns fmt [-o corefile|configmap] [FILE|-]
        kube-dns-to-coredns fmt --check [FILE|-]...
+       kube-dns-to-coredns fmt --write FILE...
 
 Print the canonical form of a CoreDNS Corefile: one directive per line, four-space
 indentation, a blank line between server blocks, comments kept, quotes only where
@@ -24,21 +25,31 @@ Options:
   --check       print the name of each FILE that is not already in canonical form, one
                 per line, on stdout (like gofmt -l); nothing when all are. Takes several
                 FILEs.
+  --write       rewrite each FILE in place, all at once (as --out writes): a Corefile as
+                its canonical form, a ConfigMap with its 'Corefile' entry formatted and
+                everything else kept but the fields the API server sets. A FILE already
+                canonical is not touched. Takes several FILEs.
+  -o, --output FORMAT
+                corefile (default) or configmap: FILE's ConfigMap with the formatted
+                Corefile, its labels, annotations and other keys kept (a bare Corefile:
+                the kube-system/coredns ConfigMap)
   -q, --quiet   warnings and errors only (fmt writes no infos)
   --out FILE    write the output to FILE, only on success (see the main --help)
   -h, --help    show this help
 
 Exit status: 0 formatted (or all canonical with --check), 1 some FILE not canonical
 (--check), 2 unreadable input, a syntax error (FILE:LINE:COL: message) or bad usage;
-with --check every FILE is still checked, and the highest status wins.
+with --check and --write every FILE is still handled, and the highest status wins.
 
 Examples:
   kube-dns-to-coredns fmt Corefile > Corefile.new
   kubectl -n kube-system get configmap coredns -o yaml | kube-dns-to-coredns fmt
   kube-dns-to-coredns fmt --check deploy/*/Corefile   # in CI: lists the files to format
+  kube-dns-to-coredns fmt --write deploy/coredns-configmap.yaml
+  kubectl -n kube-system get configmap coredns -o yaml | kube-dns-to-coredns fmt -o configmap
 `;
 
-const options = { check: flag() } as const;
+const options = { check: flag(), write: flag() } as const;
 
 /**
  * `kube-dns-to-coredns fmt`: prints the canonical Corefile, or with `--check` lists the files that
@@ -51,12 +62,22 @@ export const fmtCommand = defineCommand({
   help: FMT_HELP,
   options,
   positionals: { name: 'FILE', max: Number.POSITIVE_INFINITY },
+  outputs: { kinds: ['corefile', 'configmap'] },
+  misplaced: [
+    { with: 'check', options: ['write', 'output'], message: (option) => (option === 'write' ? 'fmt: --check and --write do not go together: --check only lists the files --write would rewrite' : 'fmt: -o does not go with --check') },
+    { with: 'write', options: ['output'], message: () => 'fmt: -o does not go with --write, which writes each FILE back as it came in' },
+  ],
   run: runFmt,
 });
 
-async function runFmt(context: CommandContext<typeof options, never>): Promise<number> {
+async function runFmt(context: CommandContext<typeof options, 'corefile' | 'configmap'>): Promise<number> {
   const { io, positionals, report } = context;
-  const { check } = context.options;
+  const { check, write } = context.options;
+  if (write) {
+    if (positionals.length === 0) throw new UsageError('fmt: --write needs a FILE to rewrite');
+    if (positionals.includes('-')) throw new UsageError("fmt: --write rewrites files; standard input ('-') cannot be written back (leave out --write to print the result)");
+    return writeFiles(positionals, context);
+  }
   if (positionals.length > 1 && !check) {
     throw new UsageError(`fmt: formatting prints one Corefile, got ${positionals.length} FILEs; give one FILE, or --check to check several`);
   }
@@ -66,8 +87,44 @@ async function runFmt(context: CommandContext<typeof options, never>): Promise<n
   const source = await readCorefileSource(files[0], io);
   const result = format(source);
   for (const warning of result.warnings) report.warningLine(source.locate(warning.position, `warning: ${warning.reason}`));
-  io.stdout.write(result.text);
+  if (context.output === 'configmap') {
+    const written = source.writeBack(result.text);
+    report.diagnostics(written.diagnostics);
+    io.stdout.write(written.text);
+  } else {
+    io.stdout.write(result.text);
+  }
   return ExitCode.ok;
+}
+
+/** `--write`: each FILE that is not canonical replaced by its formatted form, as it came in; the worst status of all. */
+async function writeFiles(files: readonly string[], context: CommandContext<typeof options, 'corefile' | 'configmap'>): Promise<number> {
+  const { io, report } = context;
+  let status: number = ExitCode.ok;
+  for (const file of files) {
+    try {
+      const source = await readCorefileSource(file, io);
+      const result = format(source);
+      for (const warning of result.warnings) report.warningLine(source.locate(warning.position, `warning: ${warning.reason}`));
+      if (result.unchanged) continue;
+      let text = result.text;
+      if (source.isConfigMap) {
+        const written = source.writeBack(result.text);
+        report.diagnostics(written.diagnostics.map((entry) => ({ ...entry, message: `${source.name}: ${entry.message}` })));
+        text = written.text;
+      }
+      try {
+        await io.writeOutputFile(file, text);
+      } catch (error) {
+        // The message names FILE as given, never a temporary file or a link's target.
+        throw new UsageError(`${file}: cannot write: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    } catch (error) {
+      if (!isInputFailure(error)) throw error;
+      status = Math.max(status, reportFailure(error, io));
+    }
+  }
+  return status;
 }
 
 /** `--check`: the name of each file that is not canonical, on stdout; the worst status of all. */

@@ -1,6 +1,7 @@
 import { loadablePlugins, parsePluginCfg } from '../../coredns/plugin-cfg.js';
 import { NEWEST_COREDNS_VERSION } from '../../coredns/versions.js';
-import { diagnostic } from '../../diagnostics/diagnostic.js';
+import { diagnostic, hasErrors } from '../../diagnostics/diagnostic.js';
+import { lintOverlay } from '../../platform/overlay-lint.js';
 import { lintCorefile } from '../../lint/lint.js';
 import type { LintResult } from '../../lint/lint.js';
 import { printable } from '../../util/printable-text.js';
@@ -10,11 +11,16 @@ import type { CommandContext } from '../command.js';
 import { readCorefileSource } from '../corefile-source.js';
 import { usingCorefile } from '../errors.js';
 import type { CliIo } from '../io.js';
-import { release, text } from '../options.js';
+import { clusterDomain, flag, release, text } from '../options.js';
+import { OVERLAY_OPTIONS, overlayArgs, readOverlaySource } from '../overlay-source.js';
+import type { OverlayArgs } from '../overlay-source.js';
 import { INPUT_LIMITS, readSource } from '../read-source.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 
 export const LINT_HELP = `Usage: kube-dns-to-coredns lint [--coredns VERSION] [--plugin-cfg FILE | --plugins LIST] [-o text|json] [FILE|-]
+       kube-dns-to-coredns lint --batch [--coredns VERSION] [--plugin-cfg FILE | --plugins LIST] [FILE|-]
+       kube-dns-to-coredns lint --platform aks|k3s|k3s-legacy | --base FILE [--cluster-domain DOMAIN]
+                                [--coredns VERSION] [-o text|json] [--coredns-custom] CUSTOM
 
 Check a CoreDNS Corefile against a CoreDNS release: plugins and options that release
 does not have (yet or any more), forward destinations it cannot use, more than 15
@@ -22,8 +28,11 @@ destinations, two forwards in one block before ${SEVERAL_FORWARDS_PER_BLOCK_FROM
 zones, blocks that capture the kubernetes plugin's zones or sit on another port than
 the root block, loops, and more (see docs/lint.md).
 
-FILE is a Corefile, or a CoreDNS ConfigMap (YAML or JSON, as kubectl prints it) whose
-'Corefile' entry is checked. Without FILE, or with '-', standard input is read.
+FILE is a Corefile, a CoreDNS ConfigMap (YAML or JSON, as kubectl prints it) whose
+'Corefile' entry is checked, the EKS CoreDNS add-on's configurationValues (its 'corefile';
+the add-on's schema and probes are checked too), or the CoreDNS Helm chart's values (the
+Corefile the chart renders, its traps as findings). Without FILE, or with '-', standard
+input is read.
 
 Findings go to stdout, one per line:
   SEVERITY CODE Corefile:LINE:COL [BLOCK] DIRECTIVE: message
@@ -35,7 +44,23 @@ Options:
   --plugin-cfg FILE    check against a custom build of that release: the plugin.cfg it was
                        built from (NAME:PACKAGE lines, # comments); default: the release's own
   --plugins LIST       the same, as comma-separated directive names (e.g. errors,forward,alias)
+  --platform P         lint a coredns-custom ConfigMap (CUSTOM) as it composes with the
+                       base Corefile of platform P: aks, k3s, or k3s-legacy (k3s before
+                       k3s-io/k3s#12980, which imported *.override after forward .)
+  --base FILE          the same with the base Corefile the cluster really runs (a Corefile
+                       or the coredns ConfigMap)
+  --coredns-custom CUSTOM
+                       the coredns-custom ConfigMap (or give it as FILE); findings in it
+                       are located as coredns-custom[KEY]:LINE:COL (see docs/platforms.md)
+  --cluster-domain DOMAIN
+                       the cluster domain filled into the platform's base (cluster.local)
   -o, --output FORMAT  text (default) or json: {file, coredns, ok, diagnostics}
+  --batch              FILE (or standard input) holds one Corefile per line, as JSON:
+                       {"id", "corefile", "coredns"} and optionally "plugins" (a list of
+                       directive names; the options above are the defaults of lines without
+                       them); one JSON result line per input line, in order: {id, coredns,
+                       ok, diagnostics} or {id, ok: false, stage, error}; a summary on
+                       stderr; exit 0
   -q, --quiet          warnings and errors only: no infos, notes or summaries
   --verbose            each diagnostic followed by its code's hint
   --out FILE           write the output to FILE, only on success (see the main --help)
@@ -50,6 +75,7 @@ Examples:
   kube-dns-to-coredns lint --plugin-cfg plugin.cfg Corefile   # a build with external plugins
   kubectl -n kube-system get configmap coredns -o yaml | kube-dns-to-coredns lint --coredns 1.8.0
   kube-dns-to-coredns lint -o json Corefile | jq '.diagnostics[] | select(.severity == "error")'
+  kubectl -n kube-system get configmap coredns-custom -o yaml | kube-dns-to-coredns lint --platform aks
 `;
 
 /** `--plugin-cfg FILE` or `--plugins LIST`: how the custom build's plugins are given. */
@@ -59,6 +85,9 @@ const options = {
   coredns: release(),
   'plugin-cfg': text(),
   plugins: text(),
+  ...OVERLAY_OPTIONS,
+  'cluster-domain': clusterDomain(),
+  batch: flag(),
 } as const;
 
 /**
@@ -78,6 +107,19 @@ export const lintCommand = defineCommand({
 async function runLint(context: CommandContext<typeof options, 'text' | 'json'>): Promise<number> {
   const { io, options: values, report } = context;
   const plugins = await customBuildPlugins(pluginsArg(values['plugin-cfg'], values.plugins), io);
+  if (values.batch) {
+    const misplaced = ['output', 'platform', 'base', 'coredns-custom', 'cluster-domain'].find((option) => context.given.has(option));
+    if (misplaced !== undefined) throw new UsageError(`lint: --batch writes one JSON result line per Corefile; it takes no --${misplaced}`);
+    // Loaded only for a batch: a single lint does not pay for the batch loop.
+    const { runLintBatch } = await import('../corefile-batch.js');
+    return runLintBatch(context.positionals[0], io, { coredns: values.coredns ?? NEWEST_COREDNS_VERSION, plugins });
+  }
+  const overlay = overlayArgs('lint', values, values['cluster-domain']);
+  if (overlay === undefined && values['cluster-domain'] !== undefined) throw new UsageError('lint: --cluster-domain fills in the base of --platform; without it, the Corefile says its own domain');
+  if (overlay !== undefined) {
+    if (overlay.custom !== undefined && context.positionals.length > 0) throw new UsageError('lint: give the coredns-custom ConfigMap as --coredns-custom CUSTOM or as FILE, not both');
+    return lintOverlayFile(context, overlay, plugins);
+  }
   const source = await readCorefileSource(context.positionals[0], io);
   const linted = usingCorefile(source, (corefile) => {
     const lintOptions = { coredns: values.coredns ?? NEWEST_COREDNS_VERSION, filename: source.name };
@@ -90,12 +132,27 @@ async function runLint(context: CommandContext<typeof options, 'text' | 'json'>)
       message: `data key '${key}' of the ConfigMap was not linted: only 'Corefile' is read${/\.(?:server|override)$/.test(key) ? '; if it holds Corefile text (imported as a file), lint it on its own' : ''}`,
     }),
   );
-  const result = { ...linted, diagnostics: [...keyFindings, ...linted.diagnostics] };
+  const notes = source.notes ?? [];
+  const result = { ...linted, ok: linted.ok && !hasErrors(notes), diagnostics: [...notes, ...keyFindings, ...linted.diagnostics] };
   if (context.output === 'json') {
     report.json({ file: source.name, coredns: result.coredns, ok: result.ok, diagnostics: result.diagnostics });
   } else {
     report.diagnostics(result.diagnostics, 'stdout');
     report.info(`${printable(source.name)}: ${summary(result)} (CoreDNS ${result.coredns})\n`);
+  }
+  return result.ok ? ExitCode.ok : ExitCode.failed;
+}
+
+/** `--platform P | --base FILE`: the coredns-custom ConfigMap linted as it composes with the base. */
+async function lintOverlayFile(context: CommandContext<typeof options, 'text' | 'json'>, overlay: OverlayArgs, plugins: readonly string[] | undefined): Promise<number> {
+  const { io, report } = context;
+  const source = await readOverlaySource(overlay, overlay.custom ?? context.positionals[0], io);
+  const result = lintOverlay(source.base, source.data, { coredns: context.options.coredns ?? NEWEST_COREDNS_VERSION, text: source.text, ...(plugins === undefined ? {} : { plugins }) });
+  if (context.output === 'json') {
+    report.json({ file: source.name, base: source.base.title, coredns: result.coredns, ok: result.ok, diagnostics: result.diagnostics });
+  } else {
+    report.diagnostics(result.diagnostics, 'stdout');
+    report.info(`${printable(source.name)}: ${summary(result)} (CoreDNS ${result.coredns}, composed with the ${source.base.title} base)\n`);
   }
   return result.ok ? ExitCode.ok : ExitCode.failed;
 }
@@ -110,7 +167,7 @@ async function customBuildPlugins(given: PluginsArg, io: CliIo): Promise<readonl
   return names;
 }
 
-function summary(result: LintResult): string {
+function summary(result: Pick<LintResult, 'diagnostics'>): string {
   if (result.diagnostics.length === 0) return 'no findings';
   const count = (severity: string, word: string) => {
     const n = result.diagnostics.filter((entry) => entry.severity === severity).length;

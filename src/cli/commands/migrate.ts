@@ -4,6 +4,7 @@ import { kubeadmProfileFor } from '../../kubeadm/kubernetes-version.js';
 import { migrateCorefile } from '../../migrate/migrate.js';
 import type { MigrationResult } from '../../migrate/migrate.js';
 import { migrationNotice } from '../../migrate/notices.js';
+import { renderEksAddonConfiguration } from '../../platform/eks-addon.js';
 import { printable } from '../../util/printable-text.js';
 import { defineCommand } from '../command.js';
 import type { CommandContext } from '../command.js';
@@ -13,6 +14,7 @@ import { checkedText, flag, release } from '../options.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 
 export const MIGRATE_HELP = `Usage: kube-dns-to-coredns migrate --from VERSION --to VERSION [options] [FILE|-]
+       kube-dns-to-coredns migrate --batch [--from VERSION] [--to VERSION] [options] [FILE|-]
        kube-dns-to-coredns migrate --kubeadm-default-for KUBERNETES [FILE|-]
 
 Rewrite a CoreDNS Corefile written for one CoreDNS release for another, up or down:
@@ -37,6 +39,12 @@ Options:
   --drop-federations      remove federation for releases without it (${FEDERATION_REMOVED_IN}+) instead of
                           refusing
   --no-new-defaults       do not add loop, ready, lameduck 5s, max_concurrent 1000
+  --batch                 FILE (or standard input) holds one Corefile per line, as JSON:
+                          {"id", "corefile", "from", "to"} and optionally "deprecations",
+                          "dropFederations", "newDefaults" (the options above are the
+                          defaults of lines without them); one JSON result line per input
+                          line, in order: {id, ok, changed, from, to, corefile, notices} or
+                          {id, ok: false, stage, error}; a summary on stderr; exit 0
   --check                 print nothing but the notices; exit 1 when the Corefile would
                           change (like fmt --check)
   --kubeadm-default-for KUBERNETES
@@ -44,8 +52,12 @@ Options:
                           Kubernetes release (1.10 to 1.20) installed: kubeadm replaces a
                           default Corefile on upgrade and migrates a customised one
                           (takes -o, none of the options above)
-  -o, --output FORMAT     corefile (default: the Corefile on stdout, notices on stderr) or
-                          json: {file, from, to, ok, changed, corefile, notices}
+  -o, --output FORMAT     corefile (default: the Corefile on stdout, notices on stderr),
+                          json: {file, from, to, ok, changed, corefile, notices},
+                          configmap: FILE's ConfigMap with the migrated Corefile, its
+                          labels, annotations and other keys kept (a bare Corefile: the
+                          kube-system/coredns ConfigMap), for kubectl apply -f -; or
+                          eks-addon: the EKS add-on's configurationValues {"corefile": …}
   -q, --quiet             warnings and errors only: no infos, notes or summaries
   --verbose               each diagnostic followed by its code's hint
   --out FILE              write the output to FILE, only on success (see the main --help)
@@ -62,6 +74,7 @@ unreadable input or a syntax error.
 Examples:
   kube-dns-to-coredns migrate --from 1.6.7 --to 1.8.0 Corefile > Corefile.new
   kubectl -n kube-system get configmap coredns -o yaml | kube-dns-to-coredns migrate --from v1.7.0 --to 1.11.3
+  kube-dns-to-coredns migrate --from 1.8.0 --to 1.14.7 -o configmap coredns.yaml | kubectl apply -f -
   kube-dns-to-coredns migrate --from 1.6.7-eksbuild.1 --to 1.8.4 --check Corefile
   kube-dns-to-coredns migrate --kubeadm-default-for 1.18 Corefile
 `;
@@ -74,12 +87,13 @@ const options = {
   'no-new-defaults': flag(),
   check: flag(),
   'kubeadm-default-for': checkedText(kubeadmProfileFor),
+  batch: flag(),
 } as const;
 
 /** The migration's own options, which `--kubeadm-default-for` does not take. */
 const MIGRATION_OPTIONS = ['from', 'to', 'deprecations', 'drop-federations', 'no-new-defaults', 'check'] as const;
 
-type MigrateContext = CommandContext<typeof options, 'corefile' | 'json'>;
+type MigrateContext = CommandContext<typeof options, 'corefile' | 'json' | 'configmap' | 'eks-addon'>;
 
 /**
  * `kube-dns-to-coredns migrate`: see {@link MIGRATE_HELP}. The Corefile goes to stdout, notices
@@ -92,16 +106,32 @@ export const migrateCommand = defineCommand({
   options,
   positionals: { name: 'FILE', max: 1 },
   // `text` was the name of the Corefile output before 0.2.
-  outputs: { kinds: ['corefile', 'json'], aliases: { text: 'corefile' } },
+  outputs: { kinds: ['corefile', 'json', 'configmap', 'eks-addon'], aliases: { text: 'corefile' } },
   run: runMigrate,
 });
 
 async function runMigrate(context: MigrateContext): Promise<number> {
   const { io, options: values, report } = context;
+  if (values.batch) {
+    const misplaced = ['check', 'kubeadm-default-for', 'output'].find((option) => context.given.has(option));
+    if (misplaced !== undefined) throw new UsageError(`migrate: --batch writes one JSON result line per Corefile; it takes no --${misplaced}`);
+    // Loaded only for a batch: a single migration does not pay for the batch loop.
+    const { runMigrateBatch } = await import('../corefile-batch.js');
+    return runMigrateBatch(context.positionals[0], io, {
+      from: values.from,
+      to: values.to,
+      deprecations: values.deprecations,
+      dropFederations: values['drop-federations'],
+      newDefaults: !values['no-new-defaults'],
+    });
+  }
   const kubernetes = values['kubeadm-default-for'];
   if (kubernetes !== undefined) {
     const ignored = MIGRATION_OPTIONS.filter((option) => context.given.has(option)).map((option) => `--${option}`);
     if (ignored.length > 0) throw new UsageError(`migrate: --kubeadm-default-for takes none of the migration's options (${ignored.join(', ')}): it only says whether FILE is kubeadm's default`);
+  }
+  if ((context.output === 'configmap' || context.output === 'eks-addon') && (kubernetes !== undefined || values.check)) {
+    throw new UsageError(`migrate: -o ${context.output} writes the migrated Corefile, which ${values.check ? '--check' : '--kubeadm-default-for'} does not print; use -o corefile or json`);
   }
   const source = await readCorefileSource(context.positionals[0], io);
   if (kubernetes !== undefined) {
@@ -129,10 +159,18 @@ async function runMigrate(context: MigrateContext): Promise<number> {
   const keyNotices = (source.otherKeys ?? []).map((key) =>
     migrationNotice('migrate-configmap-key-not-migrated', {
       action: 'kept',
-      message: `data key '${key}' of the ConfigMap is not migrated: only 'Corefile' is read${/\.(?:server|override)$/.test(key) ? '; if it holds Corefile text (imported as a file), migrate it on its own' : ''}`,
+      message: `data key '${key}' of the ConfigMap is not migrated: only 'Corefile' is read${/\.(?:server|override)$/.test(key) ? '; if it holds Corefile text (imported as a file), migrate it on its own' : ''}${context.output === 'configmap' ? ' (written back unchanged)' : ''}`,
     }),
   );
-  const notices = [...result.notices.filter((notice) => notice.position === undefined), ...keyNotices, ...result.notices.filter((notice) => notice.position !== undefined)];
+  // -o configmap: FILE's ConfigMap written back, with a word on what the write-back leaves out.
+  const configMap = context.output === 'configmap' && result.ok && !values.check ? source.writeBack(result.corefile) : undefined;
+  const notices = [
+    ...result.notices.filter((notice) => notice.position === undefined),
+    ...keyNotices,
+    ...(source.notes ?? []).map((entry) => ({ ...entry, action: 'kept' as const })),
+    ...(configMap?.diagnostics ?? []).map((entry) => ({ ...entry, action: 'kept' as const })),
+    ...result.notices.filter((notice) => notice.position !== undefined),
+  ];
   if (context.output === 'json') {
     const { ok, changed } = result;
     report.json({ file: source.name, from: result.from, to: result.to, ok, changed, ...(values.check || !ok ? {} : { corefile: result.corefile }), notices });
@@ -141,7 +179,7 @@ async function runMigrate(context: MigrateContext): Promise<number> {
     if (values.check) {
       if (result.changed) io.stdout.write(`${printable(source.name)}\n`);
     } else if (result.ok) {
-      io.stdout.write(result.corefile);
+      io.stdout.write(context.output === 'eks-addon' ? renderEksAddonConfiguration(result.corefile) : configMap === undefined ? result.corefile : configMap.text);
     }
     report.info(`${printable(source.name)}: ${summary(result)}\n`);
   }
@@ -151,6 +189,10 @@ async function runMigrate(context: MigrateContext): Promise<number> {
 
 function summary(result: MigrationResult): string {
   const route = `CoreDNS ${result.from.version} → ${result.to.version}`;
-  if (!result.ok) return `${route}: refused (${result.notices.filter((notice) => notice.severity === 'error').length} error notices); nothing written`;
+  const errors = result.notices.filter((notice) => notice.severity === 'error');
+  if (!result.ok) {
+    const start = errors.some((notice) => notice.code === 'migrate-target-refuses') ? `; the result would not start on CoreDNS ${result.to.version}` : '';
+    return `${route}: refused (${errors.length} error notices${start}); nothing written`;
+  }
   return `${route}: ${result.changed ? 'migrated' : 'unchanged'}`;
 }

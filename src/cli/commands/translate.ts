@@ -1,7 +1,8 @@
 import { defineCommand } from '../command.js';
 import type { CommandContext, OptionValues } from '../command.js';
 import { MAIN_HELP } from '../help.js';
-import { flag, kubeDnsVersion, release, text } from '../options.js';
+import { flag, kubeDnsVersion, optionValue, release, stringOption, text } from '../options.js';
+import { platformBase } from '../../platform/bases.js';
 import type { TranslateArguments } from '../translate/arguments.js';
 
 /**
@@ -11,7 +12,7 @@ import type { TranslateArguments } from '../translate/arguments.js';
  */
 
 /** Options of the default translator that `--kubeadm` and `--node-local-dns` do not take. */
-const DEFAULT_MODE_ONLY = ['coredns', 'output', 'drop-federations', 'force', 'kube-dns-version', 'cluster-dns-ip', 'merge', 'kube-dns-deployment', 'kube-dns-service'] as const;
+const DEFAULT_MODE_ONLY = ['coredns', 'output', 'drop-federations', 'force', 'kube-dns-version', 'cluster-dns-ip', 'merge', 'kube-dns-deployment', 'kube-dns-service', 'platform', 'image'] as const;
 /** Options of `--node-local-dns` only. */
 const NODE_LOCAL_ONLY = ['local-ip', 'upstream-ip', 'node-local-dns-base', 'port'] as const;
 
@@ -35,16 +36,18 @@ const options = {
   'kube-dns-service': text(),
   name: text(),
   batch: flag(),
+  platform: stringOption((value, site) => optionValue(site.command, site.option, value, platformBase)),
+  image: text(),
 } as const;
 
-type TranslateContext = CommandContext<typeof options, 'corefile' | 'configmap' | 'json'>;
+type TranslateContext = CommandContext<typeof options, 'corefile' | 'configmap' | 'json' | 'coredns-custom' | 'eks-addon' | 'helm-values' | 'install'>;
 
 export const translateCommand = defineCommand({
   name: '',
   help: MAIN_HELP,
   options,
   positionals: { name: 'FILE', max: 1 },
-  outputs: { kinds: ['corefile', 'configmap', 'json'] },
+  outputs: { kinds: ['corefile', 'configmap', 'json', 'coredns-custom', 'eks-addon', 'helm-values', 'install'] },
   misplaced: [
     { with: 'dns-domain', options: ['cluster-domain'], message: () => '--cluster-domain and --dns-domain are the same option; give one' },
     { with: 'kubeadm', options: DEFAULT_MODE_ONLY, message: (option) => `--${option} belongs to the default translator; --kubeadm reproduces kubeadm exactly` },
@@ -99,5 +102,7 @@ function translateArguments(values: OptionValues<typeof options>, file: string |
     clusterDnsIp: values['cluster-dns-ip'],
     deploymentFile: values['kube-dns-deployment'],
     serviceFile: values['kube-dns-service'],
+    platform: values.platform,
+    image: values.image,
   };
 }

@@ -1,3 +1,4 @@
+import type { PlatformBase } from '../../platform/bases.js';
 import type { ResolvedCoreDnsRelease } from '../../coredns/resolve-release.js';
 
 /** The parsed command line of the translation, shared by the default translator and `--kubeadm`. */
@@ -9,7 +10,7 @@ export interface TranslateArguments {
   readonly clusterDomain: string | undefined;
   /** `--coredns`, resolved. */
   readonly coredns: ResolvedCoreDnsRelease | undefined;
-  readonly output: 'corefile' | 'configmap' | 'json';
+  readonly output: 'corefile' | 'configmap' | 'json' | 'coredns-custom' | 'eks-addon' | 'helm-values' | 'install';
   readonly merge: string | undefined;
   readonly dropFederations: boolean;
   readonly force: boolean;
@@ -20,4 +21,8 @@ export interface TranslateArguments {
   readonly deploymentFile: string | undefined;
   /** `--kube-dns-service FILE`: the kube-dns Service. */
   readonly serviceFile: string | undefined;
+  /** `--platform P` for `-o coredns-custom`: the base the overlay is written for. */
+  readonly platform: PlatformBase | undefined;
+  /** `--image REF` of `-o install`: the CoreDNS image to run. */
+  readonly image?: string | undefined;
 }

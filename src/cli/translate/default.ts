@@ -1,4 +1,8 @@
-import { renderConfigMapWithCorefile, renderCoreDnsConfigMap } from '../../configmap/write-configmap.js';
+import { renderConfigMap, renderConfigMapWithCorefile, renderCoreDnsConfigMap } from '../../configmap/write-configmap.js';
+import type { PlatformBase } from '../../platform/bases.js';
+import { eksProbeDiagnostics, renderEksAddonConfiguration } from '../../platform/eks-addon.js';
+import { helmValuesFromCorefile } from '../../platform/helm-values.js';
+import { overlayFromTranslation } from '../../platform/overlay-translate.js';
 import { mergeTranslation } from '../../translate/merge.js';
 import { checkTranslateOptions, translateKubeDns, translateKubeDnsInstall } from '../../translate/translate.js';
 import type { TranslateOptions, TranslationResult } from '../../translate/translate.js';
@@ -16,15 +20,29 @@ export async function runDefaultMode(args: TranslateArguments, io: CliIo, report
   const options = translateOptions(args);
   // Once, before any input is read: with --batch a bad option would otherwise fail every line.
   checkTranslateOptions(options);
+  if (args.image !== undefined && args.output !== 'install') throw new UsageError('--image belongs to -o install');
+  if (args.output === 'install') {
+    if (args.batch) throw new UsageError('-o install works on one install, not with --batch');
+    if (args.merge !== undefined) throw new UsageError('-o install writes the whole CoreDNS install; --merge edits an existing Corefile (use one or the other)');
+    if (args.platform !== undefined) throw new UsageError('--platform P goes with -o coredns-custom');
+    const install = await readKubeDnsInstallInput(args.file, { deployment: args.deploymentFile, service: args.serviceFile }, args.name, io);
+    const { runInstallOutput } = await import('./install-output.js');
+    return runInstallOutput(install, { ...options, ...(args.image === undefined ? {} : { image: args.image }) }, io, reporter);
+  }
   if (args.batch) {
     if (args.merge !== undefined) throw new UsageError('--merge works on one ConfigMap, not with --batch');
     if (args.deploymentFile !== undefined || args.serviceFile !== undefined) throw new UsageError('--kube-dns-deployment and --kube-dns-service work on one install, not with --batch');
     return runTranslateBatch(options, args.file, io);
   }
+  if ((args.output === 'coredns-custom') !== (args.platform !== undefined)) {
+    throw new UsageError(args.output === 'coredns-custom' ? '-o coredns-custom needs --platform P: the base Corefile the overlay is written for (aks, k3s, k3s-legacy)' : '--platform P goes with -o coredns-custom');
+  }
+  if (args.platform !== undefined && args.merge !== undefined) throw new UsageError('-o coredns-custom writes one overlay; it does not go with --merge');
   if (args.merge !== undefined && args.file === args.merge) throw new UsageError('--merge FILE and the kube-dns input must be different files');
   const existing = args.merge === undefined ? undefined : await readCorefileSource(args.merge, io);
   const install = await readKubeDnsInstallInput(args.file, { deployment: args.deploymentFile, service: args.serviceFile }, args.name, io);
   const translation = translateKubeDnsInstall(install, options);
+  if (args.platform !== undefined) return reportOverlay(translation, args.platform, args, io, reporter);
   return report(existing === undefined ? translation : merged(existing, translation), args.output, io, reporter, existing?.configMap);
 }
 
@@ -39,16 +57,47 @@ function report(translation: TranslationResult, output: TranslateArguments['outp
   if (output === 'json') {
     reporter.json({ corefile: translation.corefile ?? null, coredns: translation.coredns, diagnostics: translation.diagnostics });
   } else {
-    reporter.diagnostics(translation.diagnostics);
-    if (translation.corefile !== undefined) {
+    const probes = output === 'eks-addon' && translation.corefile !== undefined ? eksProbeDiagnostics(translation.corefile) : [];
+    const helm = output === 'helm-values' && translation.corefile !== undefined ? helmValuesFromCorefile(translation.corefile) : undefined;
+    reporter.diagnostics([...translation.diagnostics, ...probes, ...(helm?.diagnostics ?? [])]);
+    if (helm !== undefined) {
+      if (helm.values === undefined) {
+        io.stderr.write('translation refused: no Helm values were written (see the errors above)\n');
+        return ExitCode.failed;
+      }
+      io.stdout.write(helm.values);
+    } else if (translation.corefile !== undefined) {
       const { corefile } = translation;
-      io.stdout.write(output !== 'configmap' ? corefile : configMap === undefined ? renderCoreDnsConfigMap(corefile) : renderConfigMapWithCorefile(configMap, corefile));
+      io.stdout.write(
+        output === 'eks-addon'
+          ? renderEksAddonConfiguration(corefile)
+          : output !== 'configmap'
+            ? corefile
+            : configMap === undefined
+              ? renderCoreDnsConfigMap(corefile)
+              : renderConfigMapWithCorefile(configMap, corefile),
+      );
     }
   }
   if (!translation.ok) {
     if (output !== 'json') io.stderr.write('translation refused: no Corefile was written (see the errors above)\n');
     return ExitCode.failed;
   }
+  return ExitCode.ok;
+}
+
+/** `-o coredns-custom --platform P`: the translation as the platform's coredns-custom ConfigMap (docs/platforms.md). */
+function reportOverlay(translation: TranslationResult, platform: PlatformBase, args: TranslateArguments, io: CliIo, reporter: Reporter): number {
+  const overlay =
+    translation.corefile === undefined
+      ? undefined
+      : overlayFromTranslation(translation.corefile, platform, { coredns: translation.coredns, force: args.force, ...(args.clusterDomain === undefined ? {} : { clusterDomain: args.clusterDomain }) });
+  reporter.diagnostics([...translation.diagnostics, ...(overlay?.diagnostics ?? [])]);
+  if (!translation.ok || overlay === undefined || !overlay.ok) {
+    io.stderr.write('translation refused: no coredns-custom ConfigMap was written (see the errors above)\n');
+    return ExitCode.failed;
+  }
+  io.stdout.write(renderConfigMap({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'coredns-custom', namespace: 'kube-system' }, data: overlay.data }));
   return ExitCode.ok;
 }
 

@@ -3,7 +3,7 @@ import { isUsablePort, readDestination } from '../../coredns/destinations.js';
 import type { Destination } from '../../coredns/destinations.js';
 import { firstReleaseWith } from '../../coredns/features.js';
 import type { SourcePosition } from '../../util/source-position.js';
-import type { LintContext } from '../context.js';
+import type { LintContext, PathText } from '../context.js';
 import { ORIGIN, quote, where } from '../context.js';
 
 /**
@@ -18,7 +18,7 @@ import { ORIGIN, quote, where } from '../context.js';
 export function checkDestinations(context: LintContext, directive: Directive, label: string): void {
   const { name } = directive;
   const position = directive.position ?? ORIGIN;
-  const path = where(position, label, name);
+  const path = () => where(position, label, name);
   const v = context.version;
   if (directive.arguments.length < 2) {
     const after = directive.arguments[0] ?? name;
@@ -39,11 +39,11 @@ export function checkDestinations(context: LintContext, directive: Directive, la
   }
   destinations.forEach((text, index) => {
     const at = directive.argumentPositions?.[index + 1] ?? position;
-    checkDestination(context, name, readDestination(text), at, where(at, label, name, text));
+    checkDestination(context, name, readDestination(text), at, () => where(at, label, name, text));
   });
 }
 
-function checkDestination(context: LintContext, plugin: string, destination: Destination, position: SourcePosition, path: string): void {
+function checkDestination(context: LintContext, plugin: string, destination: Destination, position: SourcePosition, path: PathText): void {
   const { features, version: v } = context;
   const { text } = destination;
   if (destination.kind === 'placeholder') {
@@ -79,7 +79,7 @@ function checkDestination(context: LintContext, plugin: string, destination: Des
   }
 }
 
-function checkPort(context: LintContext, port: string | undefined, text: string, position: SourcePosition, path: string): void {
+function checkPort(context: LintContext, port: string | undefined, text: string, position: SourcePosition, path: PathText): void {
   if (port === undefined || isUsablePort(port)) return;
   context.report('destination-port-invalid', position, path, `${quote(text)}: port ${quote(port)} is not a number from 1 to 65535; CoreDNS starts, but every query sent there fails`);
 }

@@ -3,7 +3,7 @@ import { defaultDestinationPort, hasPlaceholder, readDestination } from '../../c
 import type { Destination } from '../../coredns/destinations.js';
 import { isWithin } from '../../dns/zones.js';
 import type { SourcePosition } from '../../util/source-position.js';
-import type { BlockInfo, LintContext } from '../context.js';
+import type { BlockInfo, LintContext, PathText } from '../context.js';
 import { bare, FORWARDERS, fqdn, ORIGIN, placedLabels, quote, where } from '../context.js';
 
 /**
@@ -31,14 +31,15 @@ export function checkForwarders(context: LintContext, info: BlockInfo): void {
       );
     }
   }
-  const zones = blockZones(info);
+  let zones: string[] | undefined;
   const hasLoop = info.plugins.has('loop');
   const bound = info.written.has('bind');
   for (const { directive, label } of forwarders) {
     const position = directive.position ?? ORIGIN;
     const labels = placedLabels(info, label);
     const from = directive.arguments[0];
-    if (from !== undefined && !hasPlaceholder(from) && isDomainName(from) && zones.length > 0) {
+    // Every zone is within the root: `forward .` (most of them) always overlaps.
+    if (from !== undefined && from !== '.' && !hasPlaceholder(from) && isDomainName(from) && (zones ??= blockZones(info)).length > 0) {
       const overlaps = zones.some((zone) => isWithin(bare(from), zone) || isWithin(zone, bare(from)));
       if (!overlaps) {
         context.report(
@@ -52,7 +53,7 @@ export function checkForwarders(context: LintContext, info: BlockInfo): void {
     directive.arguments.slice(1).forEach((text, index) => {
       const at = directive.argumentPositions?.[index + 1] ?? position;
       const destination = readDestination(text);
-      const path = where(at, labels, directive.name, text);
+      const path = () => where(at, labels, directive.name, text);
       if (destination.kind === 'file' && hasLoop) {
         context.report(
           'resolv-conf-loop-risk',
@@ -73,7 +74,7 @@ function checkLoopback(
   info: BlockInfo,
   destination: Destination & { kind: 'ip' | 'hostname' },
   at: SourcePosition,
-  path: string,
+  path: PathText,
   hasLoop: boolean,
   bound: boolean,
 ): void {

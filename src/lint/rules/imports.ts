@@ -35,8 +35,13 @@ export function expandImports(context: LintContext, corefile: Corefile): Expande
 
   const blockInfo = (block: ServerBlock, placed: readonly PlacedDirective[]): BlockInfo => {
     const label = blockLabel(block.keys);
-    const written = new Set(placed.map((entry) => entry.directive.name));
-    const plugins = new Set([...written].filter((name) => !hasPlaceholder(name) && context.build.loadable.has(name)));
+    const written = new Set<string>();
+    const plugins = new Set<string>();
+    for (const { directive } of placed) {
+      const { name } = directive;
+      written.add(name);
+      if (!hasPlaceholder(name) && context.build.loadable.has(name)) plugins.add(name);
+    }
     return { block, label, position: block.position ?? ORIGIN, directives: placed, plugins, written, keys: [] };
   };
 

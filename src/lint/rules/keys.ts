@@ -3,7 +3,7 @@ import { hasPlaceholder } from '../../coredns/destinations.js';
 import { firstReleaseWith } from '../../coredns/features.js';
 import { isWithin } from '../../dns/zones.js';
 import type { SourcePosition } from '../../util/source-position.js';
-import type { BlockInfo, KeyEntry, LintContext } from '../context.js';
+import type { BlockInfo, KeyEntry, LintContext, PathText } from '../context.js';
 import { bare, quote, where } from '../context.js';
 import { readServerKey, storedAddressKey } from '../server-keys.js';
 
@@ -22,7 +22,7 @@ export function checkKeys(context: LintContext, blocks: readonly BlockInfo[]): v
   for (const info of blocks) {
     info.block.keys.forEach((key, index) => {
       const position = info.block.keyPositions?.[index] ?? info.position;
-      const path = where(position, key);
+      const path = () => where(position, key);
       const reading = readServerKey(key, context.features);
       if (reading.kind === 'placeholder') {
         context.report('placeholder-not-checked', position, path, `key ${quote(key)} holds an environment placeholder and was not checked`);
@@ -43,7 +43,7 @@ export function checkKeys(context: LintContext, blocks: readonly BlockInfo[]): v
   checkKubernetesCapture(context, blocks, entries);
 }
 
-function reportUpperCase(context: LintContext, key: string, position: SourcePosition, path: string): void {
+function reportUpperCase(context: LintContext, key: string, position: SourcePosition, path: PathText): void {
   const v = context.version;
   switch (context.features.zoneKeyCase) {
     case 'upper-case-unreachable':
@@ -138,7 +138,8 @@ function checkKubernetesCapture(context: LintContext, blocks: readonly BlockInfo
 function longestMatch(entries: readonly KeyEntry[], zone: string): KeyEntry | undefined {
   let best: { entry: KeyEntry; length: number } | undefined;
   for (const entry of entries) {
-    for (const candidate of entry.reading.zones.map(bare)) {
+    for (const written of entry.reading.zones) {
+      const candidate = bare(written);
       if (!isWithin(zone, candidate)) continue;
       const length = candidate === '' ? 0 : candidate.length + 1;
       if (best === undefined || length > best.length) best = { entry, length };

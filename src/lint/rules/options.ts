@@ -3,7 +3,7 @@ import { coreDnsOptionAvailability, kubernetesUpstreamAddressesOptionalFrom } fr
 import { optionSyntax } from '../../coredns/plugin-syntax.js';
 import { hasPlaceholder } from '../../coredns/destinations.js';
 import type { SourcePosition } from '../../util/source-position.js';
-import type { LintContext } from '../context.js';
+import type { LintContext, PathText } from '../context.js';
 import { ORIGIN, quote, where } from '../context.js';
 
 /**
@@ -19,7 +19,7 @@ export function checkOption(context: LintContext, plugin: string, option: Direct
   const { name } = option;
   if (name === 'import' || hasPlaceholder(name)) return;
   const position = option.position ?? ORIGIN;
-  const path = where(position, label, plugin, name);
+  const path = () => where(position, label, plugin, name);
   const v = context.version;
   if (plugin === 'kubernetes' && name === 'upstream') {
     checkKubernetesUpstream(context, option, position, path);
@@ -50,7 +50,7 @@ export function checkOption(context: LintContext, plugin: string, option: Direct
 /** The release that refuses kubernetes `upstream`, from its row in the plugin syntax table. */
 const UPSTREAM_REMOVED_IN = optionSyntax('kubernetes', 'upstream')?.removedIn ?? '?';
 
-function checkKubernetesUpstream(context: LintContext, option: Directive, position: SourcePosition, path: string): void {
+function checkKubernetesUpstream(context: LintContext, option: Directive, position: SourcePosition, path: PathText): void {
   const v = context.version;
   const hasAddresses = option.arguments.length > 0;
   const support = context.features.kubernetesUpstream;

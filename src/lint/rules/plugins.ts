@@ -3,7 +3,7 @@ import type { Availability } from '../../coredns/availability.js';
 import { NEWEST_COREDNS_VERSION, OLDEST_COREDNS_VERSION } from '../../coredns/versions.js';
 import type { SourcePosition } from '../../util/source-position.js';
 import { knownPluginNames } from '../build.js';
-import type { LintContext } from '../context.js';
+import type { LintContext, PathText } from '../context.js';
 import { quote } from '../context.js';
 import { closestNames } from '../suggest.js';
 
@@ -21,7 +21,7 @@ import { closestNames } from '../suggest.js';
 const RANGE = `${OLDEST_COREDNS_VERSION} to ${NEWEST_COREDNS_VERSION}`;
 
 /** Reports what the build says about plugin `name`; false when nothing more should be checked. */
-export function checkPlugin(context: LintContext, name: string, position: SourcePosition, path: string): boolean {
+export function checkPlugin(context: LintContext, name: string, position: SourcePosition, path: PathText): boolean {
   const { build, version: v } = context;
   const availability = coreDnsPluginAvailability(name, v);
   if (build.custom !== undefined) {
@@ -74,7 +74,7 @@ export function checkPlugin(context: LintContext, name: string, position: Source
   }
 }
 
-function reportUsable(context: LintContext, name: string, availability: Availability, position: SourcePosition, path: string): boolean {
+function reportUsable(context: LintContext, name: string, availability: Availability, position: SourcePosition, path: PathText): boolean {
   const v = context.version;
   if (availability.status === 'deprecated') {
     const removal = availability.removedIn === undefined ? '' : ` and removed in ${availability.removedIn}`;
@@ -86,7 +86,7 @@ function reportUsable(context: LintContext, name: string, availability: Availabi
 }
 
 /** A name that no release's default build has (and the custom build, if any, does not list). */
-function reportUnknown(context: LintContext, name: string, position: SourcePosition, path: string): void {
+function reportUnknown(context: LintContext, name: string, position: SourcePosition, path: PathText): void {
   const { build, version: v } = context;
   // The same unknown name may be written a million times: its suggestions are worked out once.
   // Past the findings listed per code, none is worked out at all.

@@ -6,7 +6,7 @@ import type { ArgumentShape, PluginSyntax } from '../../coredns/plugin-syntax.js
 import { isCoreDnsVersionAtLeast } from '../../coredns/versions.js';
 import { isGoIP } from '../../dns/go-net.js';
 import type { SourcePosition } from '../../util/source-position.js';
-import type { BlockInfo, LintContext } from '../context.js';
+import type { BlockInfo, LintContext, PathText } from '../context.js';
 import { ORIGIN, placedLabels, quote, where } from '../context.js';
 import { closestNames } from '../suggest.js';
 import { checkOption } from './options.js';
@@ -40,7 +40,7 @@ function checkArguments(
     case 'ok':
       return true;
     case 'count':
-      context.report('argument-count', position, pathAt(position), `${what} takes ${verdict.expected} argument${verdict.expected === 'exactly 1' ? '' : 's'}, not ${args.length}: CoreDNS ${v} does not start`);
+      context.report('argument-count', position, pathAt(position), `${what} takes ${verdict.expected} argument${/^(?:exactly|at least) 1\b/.test(verdict.expected) ? '' : 's'}, not ${args.length}: CoreDNS ${v} does not start`);
       return false;
     case 'invalid': {
       const at = argumentPositions?.[verdict.index] ?? position;
@@ -61,7 +61,7 @@ export function checkPluginSyntax(context: LintContext, directive: Directive, la
   }
   const v = context.version;
   const position = directive.position ?? ORIGIN;
-  const path = where(position, label, name);
+  const path = () => where(position, label, name);
   const shape = eraAt(syntax.arguments, v);
   const args =
     syntax.blockExtendsArguments === true && directive.arguments.length < 2 && directive.block !== undefined
@@ -115,7 +115,7 @@ function checkOptions(context: LintContext, directive: Directive, syntax: Plugin
   for (const option of directive.block?.directives ?? []) {
     const name = syntax.caseInsensitiveOptions === true ? option.name.toLowerCase() : option.name;
     const position = option.position ?? ORIGIN;
-    const path = where(position, label, plugin, name);
+    const path = () => where(position, label, plugin, name);
     if (name === 'import' || hasPlaceholder(name)) continue;
     const facts = Object.hasOwn(syntax.options, name) ? syntax.options[name] : undefined;
     if (facts === undefined) {
@@ -163,7 +163,7 @@ function checkOptions(context: LintContext, directive: Directive, syntax: Plugin
   }
 }
 
-function reportUnknownOption(context: LintContext, plugin: string, syntax: PluginSyntax, name: string, position: SourcePosition, path: string): void {
+function reportUnknownOption(context: LintContext, plugin: string, syntax: PluginSyntax, name: string, position: SourcePosition, path: PathText): void {
   const v = context.version;
   const message = () => context.memo(`option-unknown ${plugin} ${name}`, () => {
     const known = Object.keys(syntax.options).filter((option) => isUsable(coreDnsOptionAvailability(plugin, option, v)));
@@ -189,7 +189,7 @@ export function checkBlockSyntax(context: LintContext, info: BlockInfo): void {
     const syntax = pluginSyntax(name);
     if (syntax === undefined) continue;
     const position = directive.position ?? ORIGIN;
-    const path = where(position, placedLabels(info, label), name);
+    const path = () => where(position, placedLabels(info, label), name);
     const count = (counted.get(name) ?? 0) + 1;
     counted.set(name, count);
     if (count === 2 && eraAt(syntax.oncePerBlock, v) === true) {

@@ -1,0 +1,269 @@
+/**
+ * The switch from kube-dns to CoreDNS as ordered steps, each with its kubectl commands and what to
+ * wait for (docs/migration-guide.md): pre-flight (lint and the routing check: while kube-dns and
+ * CoreDNS pods are endpoints of the same Service a name is answered by either, so the overlap is
+ * safe only when they route alike), apply, wait, live check, scale kube-dns down, what to delete
+ * later; and the rollback, with the kube-dns objects exactly as they were read.
+ */
+import { checkArgument, checkOptions } from '../errors/arguments.js';
+import type { CoreDnsVersion } from '../coredns/versions.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { KubeDnsInstall } from '../kubedns/kube-dns-install.js';
+import { lintCorefile } from '../lint/lint.js';
+import { checkRouting, formatRoutingCheck } from '../routing/check.js';
+import type { RoutingCheck } from '../routing/check.js';
+import { buildCoreDnsInstall, renderInstallYaml, withoutServerFields } from './install.js';
+import type { CoreDnsInstallOptions, KubernetesObjectValue } from './install.js';
+
+export interface CutoverOptions extends CoreDnsInstallOptions {
+  /** How the kube-dns install file is named in the commands (the live check reads it). Default `kube-dns.yaml`. */
+  readonly kubeDnsFile?: string;
+}
+
+/** One step of the plan. */
+export interface CutoverStep {
+  readonly id: string;
+  readonly title: string;
+  /** Why the step is there and what it changes. */
+  readonly why: string;
+  /** The shell commands, in order; each must succeed. */
+  readonly commands: readonly string[];
+  /** What to wait for before the next step (also a command among `commands` where it can be). */
+  readonly waitFor?: string;
+  /** A step a script does not run by itself (the live check needs the pod network; deleting kube-dns comes days later). */
+  readonly manual?: boolean;
+}
+
+/** A file the plan's commands read; the plan writes it (`-o script`: a here-document). */
+export interface CutoverFile {
+  readonly name: string;
+  readonly content: string;
+}
+
+export type CutoverPlan =
+  | {
+      readonly ok: true;
+      readonly coredns: CoreDnsVersion;
+      readonly namespace: string;
+      readonly files: readonly CutoverFile[];
+      readonly steps: readonly CutoverStep[];
+      readonly rollback: readonly CutoverStep[];
+      readonly check: RoutingCheck;
+      readonly diagnostics: readonly Diagnostic[];
+    }
+  | {
+      readonly ok: false;
+      readonly coredns: CoreDnsVersion;
+      /** Why there is no plan: the translation was refused, lint found errors, or the routing check failed. */
+      readonly refusal: string;
+      readonly check: RoutingCheck | undefined;
+      readonly diagnostics: readonly Diagnostic[];
+    };
+
+const FILES = { corefile: 'Corefile', rbac: 'coredns-rbac.yaml', configMap: 'coredns-configmap.yaml', deployment: 'coredns-deployment.yaml', service: 'coredns-service.yaml', rollback: 'kube-dns-rollback.yaml' } as const;
+const ROLLOUT_TIMEOUT = '--timeout=5m';
+
+/**
+ * Plans the cut-over for a kube-dns install. A refused translation, a Corefile the target refuses
+ * (lint errors) or a routing difference between kube-dns and the Corefile gives `ok: false` with the
+ * reason: the overlap of both would answer some names differently. Throws what
+ * {@link buildCoreDnsInstall} throws.
+ */
+export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {}): CutoverPlan {
+  checkOptions('planCutover', 'install', install, { configMap: 'object?', deployment: 'object?', service: 'object?', diagnostics: 'array' }, true);
+  checkArgument('planCutover', 'options', options, 'object?');
+  const { kubeDnsFile = 'kube-dns.yaml', ...installOptions } = options;
+  const built = buildCoreDnsInstall(install, installOptions);
+  if (!built.ok) return { ok: false, coredns: built.coredns, refusal: 'the translation was refused (see the errors): there is no CoreDNS configuration to switch to', check: undefined, diagnostics: built.diagnostics };
+  const { translation, coredns } = built;
+  const lint = lintCorefile(translation.corefile, { coredns });
+  const lintErrors = lint.diagnostics.filter((entry) => entry.severity === 'error');
+  const diagnostics = [...built.diagnostics, ...lint.diagnostics];
+  if (lintErrors.length > 0) return { ok: false, coredns, refusal: `CoreDNS ${coredns} would refuse the Corefile (lint errors above)`, check: undefined, diagnostics };
+  const check = checkRouting({
+    kubeDns: install.configMap?.data ?? null,
+    corefile: translation.model,
+    ...(options.clusterDomain === undefined ? {} : { clusterDomain: options.clusterDomain }),
+    ...(options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion }),
+    ...(install.deployment === undefined ? {} : { kubeDnsDeployment: install.deployment }),
+  });
+  // Routing must agree: during the overlap either server answers. NXDOMAIN caching that differs is a
+  // behaviour change the translator already reported (negative-caching-shortened); it does not stop the plan.
+  if (check.differences.length > 0) {
+    return { ok: false, coredns, refusal: `the check failed: during the overlap kube-dns and CoreDNS would answer these names differently\n${formatRoutingCheck(check)}`, check, diagnostics };
+  }
+  const objects = built.objects;
+  const kind = (name: string) => objects.filter((object) => object['kind'] === name);
+  const namespace = String((kind('Deployment')[0]?.['metadata'] as { namespace?: string } | undefined)?.namespace ?? 'kube-system');
+  const rollbackObjects = rollbackOf(install);
+  const files: CutoverFile[] = [
+    { name: FILES.corefile, content: translation.corefile },
+    { name: FILES.rbac, content: renderInstallYaml([...kind('ServiceAccount'), ...kind('ClusterRole'), ...kind('ClusterRoleBinding')]) },
+    { name: FILES.configMap, content: renderInstallYaml(kind('ConfigMap')) },
+    { name: FILES.deployment, content: renderInstallYaml(kind('Deployment')) },
+    { name: FILES.service, content: renderInstallYaml(kind('Service')) },
+    ...(rollbackObjects.length === 0 ? [] : [{ name: FILES.rollback, content: renderInstallYaml(rollbackObjects) }]),
+  ];
+  const kubectl = `kubectl -n ${namespace}`;
+  const kubeDnsDeployment = install.deployment?.name ?? 'kube-dns';
+  const kubeDnsKind = (install.deployment?.kind ?? 'Deployment').toLowerCase();
+  const podIps = (container: string) => `${kubectl} get pods -l k8s-app=kube-dns -o jsonpath='{range .items[?(@.spec.containers[0].name=="${container}")]}{.status.podIP}{"\\n"}{end}'`;
+  const steps: CutoverStep[] = [
+    {
+      id: 'pre-flight',
+      title: `Pre-flight: the Corefile loads on CoreDNS ${coredns} and routes every name as kube-dns does`,
+      why: `While kube-dns and CoreDNS pods are both endpoints of the kube-dns Service, each query goes to either; the overlap is safe only because the check passed (${check.names.length} names routed alike). Nothing named coredns may exist yet: the apply would replace it.`,
+      commands: [
+        `npx kube-dns-to-coredns lint --coredns ${coredns} ${FILES.corefile}`,
+        `npx kube-dns-to-coredns check --kube-dns ${kubeDnsFile} --corefile ${FILES.corefile}`,
+        `${kubectl} get deployment/coredns configmap/coredns --ignore-not-found`,
+      ],
+      waitFor: 'lint and check exit 0; the last command prints nothing',
+    },
+    {
+      id: 'apply-rbac',
+      title: 'Apply the ServiceAccount, ClusterRole and ClusterRoleBinding',
+      why: `What CoreDNS ${coredns}'s kubernetes plugin lists and watches; nothing else, no write verbs.`,
+      commands: [`kubectl apply -f ${FILES.rbac}`],
+    },
+    {
+      id: 'apply-configmap',
+      title: 'Apply the CoreDNS ConfigMap',
+      why: "The translator's Corefile as the coredns ConfigMap; the kube-dns ConfigMap stays as it is.",
+      commands: [`kubectl apply -f ${FILES.configMap}`],
+    },
+    {
+      id: 'apply-deployment',
+      title: 'Apply the CoreDNS Deployment and wait for its rollout',
+      why: 'Its pods carry k8s-app: kube-dns, so they join the kube-dns Service as each becomes Ready (its readiness probe); kube-dns keeps answering meanwhile.',
+      commands: [`kubectl apply -f ${FILES.deployment}`, `${kubectl} rollout status deployment/coredns ${ROLLOUT_TIMEOUT}`],
+      waitFor: 'every CoreDNS pod Ready (rollout status exits 0)',
+    },
+    {
+      id: 'apply-service',
+      title: 'Apply the kube-dns Service',
+      why: 'The same Service, cluster IP and selector: only ports for the Corefile listeners it lacked are added. Its endpoints never empty.',
+      commands: [`kubectl apply -f ${FILES.service}`, `${kubectl} get endpointslices -l kubernetes.io/service-name=kube-dns -o wide`],
+      waitFor: 'the endpoints list both the kube-dns and the CoreDNS pods',
+    },
+    {
+      id: 'live-check',
+      title: 'Live check: ask a kube-dns pod and a CoreDNS pod the same names',
+      why: 'From a place that reaches the pod network (a Job in the cluster, see the migration guide): exit 0 when the answers agree or every difference is expected.',
+      commands: [
+        `OLD=$(${podIps('kubedns')} | head -n 1)`,
+        `NEW=$(${podIps('coredns')} | head -n 1)`,
+        `npx kube-dns-to-coredns verify --kube-dns ${kubeDnsFile} --old "$OLD" --new "$NEW"`,
+      ],
+      waitFor: 'verify exits 0',
+      manual: true,
+    },
+    {
+      id: 'scale-down-kube-dns',
+      title: 'Scale kube-dns to 0, keeping its objects',
+      why: `CoreDNS alone answers for the Service from now on. A kube-dns-autoscaler would scale kube-dns back up: it is scaled to 0 first. The kube-dns objects stay for the rollback.`,
+      commands: [
+        `if ${kubectl} get deployment/kube-dns-autoscaler >/dev/null 2>&1; then ${kubectl} scale deployment/kube-dns-autoscaler --replicas=0; fi`,
+        `${kubectl} scale ${kubeDnsKind}/${kubeDnsDeployment} --replicas=0`,
+        ...(kubeDnsKind === 'deployment' ? [`${kubectl} rollout status deployment/${kubeDnsDeployment} ${ROLLOUT_TIMEOUT}`] : []),
+      ],
+      waitFor: 'no kube-dns pod left; the endpoints list only CoreDNS pods',
+    },
+    {
+      id: 'delete-later',
+      title: 'Later, once CoreDNS has run long enough: delete the kube-dns objects',
+      why: 'Only when no rollback can be needed any more; keep the rollback file until then.',
+      commands: [`${kubectl} delete ${kubeDnsKind}/${kubeDnsDeployment} configmap/kube-dns --ignore-not-found`, `${kubectl} delete serviceaccount/kube-dns deployment/kube-dns-autoscaler --ignore-not-found`],
+      manual: true,
+    },
+  ];
+  const rollback: CutoverStep[] = [
+    {
+      id: 'restore-kube-dns',
+      title: 'Bring kube-dns back as it was read, and wait until it is Ready',
+      why: `${FILES.rollback} holds the kube-dns objects exactly as they were read (without the fields the API server writes), written by this tool, never fetched. kube-dns must answer before CoreDNS goes.`,
+      commands: [
+        ...(rollbackObjects.length === 0 ? [`${kubectl} scale ${kubeDnsKind}/${kubeDnsDeployment} --replicas=2`] : [`kubectl apply -f ${FILES.rollback}`]),
+        ...(kubeDnsKind === 'deployment' ? [`${kubectl} rollout status deployment/${kubeDnsDeployment} ${ROLLOUT_TIMEOUT}`] : []),
+        `if ${kubectl} get deployment/kube-dns-autoscaler >/dev/null 2>&1; then ${kubectl} scale deployment/kube-dns-autoscaler --replicas=1; fi`,
+      ],
+      waitFor: 'every kube-dns pod Ready',
+    },
+    {
+      id: 'scale-down-coredns',
+      title: 'Then scale CoreDNS to 0',
+      why: 'The Service keeps kube-dns pods as endpoints throughout.',
+      commands: [`${kubectl} scale deployment/coredns --replicas=0`],
+    },
+  ];
+  return { ok: true, coredns, namespace, files, steps, rollback, check, diagnostics };
+}
+
+/** The kube-dns objects as read, without what the API server wrote: the Deployment (with its replica count), the Service, the ConfigMap. */
+function rollbackOf(install: KubeDnsInstall): KubernetesObjectValue[] {
+  return [install.deployment?.object, install.service?.object, install.configMapObject].filter((object): object is KubernetesObjectValue => object !== undefined).map(withoutServerFields);
+}
+
+const PLAN_FIELDS = { steps: 'array', rollback: 'array', files: 'array', coredns: 'string', namespace: 'string' } as const;
+
+/** The plan as text: numbered steps, their commands and waits, the rollback, the files. */
+export function formatCutoverText(plan: CutoverPlan & { readonly ok: true }): string {
+  checkOptions('formatCutoverText', 'plan', plan, PLAN_FIELDS, true);
+  const step = (entry: CutoverStep, index: number) =>
+    [`${index + 1}. ${entry.title}${entry.manual === true ? ' (by hand)' : ''}`, `   ${entry.why}`, ...entry.commands.map((command) => `     $ ${command}`), ...(entry.waitFor === undefined ? [] : [`   Wait for: ${entry.waitFor}`]), ''].join('\n');
+  return [
+    `Cut-over from kube-dns to CoreDNS ${plan.coredns} (namespace ${plan.namespace})`,
+    '',
+    `Files (write them first; -o script writes them itself): ${plan.files.map((file) => file.name).join(', ')}`,
+    '',
+    ...plan.steps.map(step),
+    'Rollback (in this order):',
+    '',
+    ...plan.rollback.map(step),
+    ...plan.files.flatMap((file) => [`--- ${file.name}`, file.content.replace(/\n?$/, '\n')]),
+  ].join('\n');
+}
+
+/** The plan as a POSIX shell script: `set -eu`, the files as here-documents, each step's commands; manual steps stop it. */
+export function formatCutoverScript(plan: CutoverPlan & { readonly ok: true }): string {
+  checkOptions('formatCutoverScript', 'plan', plan, PLAN_FIELDS, true);
+  const heredoc = (file: CutoverFile) => {
+    let marker = 'KUBE_DNS_TO_COREDNS_EOF';
+    while (file.content.split('\n').includes(marker)) marker += '_';
+    return `cat > ${file.name} <<'${marker}'\n${file.content.replace(/\n?$/, '\n')}${marker}`;
+  };
+  const lines = [
+    '#!/bin/sh',
+    `# Cut-over from kube-dns to CoreDNS ${plan.coredns}, written by kube-dns-to-coredns cutover.`,
+    '# Runs the steps in order and stops at the first failure. The live check needs the pod network:',
+    '# run this where it is reachable, or set SKIP_VERIFY=1 after running `verify` yourself.',
+    'set -eu',
+    '',
+    ...plan.files.map(heredoc),
+    '',
+  ];
+  plan.steps.forEach((step, index) => {
+    lines.push(`# ${index + 1}. ${step.title}`, `#    ${step.why}`);
+    if (step.id === 'delete-later') {
+      lines.push('#    Not run here; later:', ...step.commands.map((command) => `#    ${command}`), '');
+      return;
+    }
+    if (step.manual === true) {
+      lines.push('if [ "${SKIP_VERIFY:-}" != 1 ]; then', ...step.commands.map((command) => `  ${command}`), 'fi', '');
+      return;
+    }
+    lines.push(`echo '== ${index + 1}. ${step.title.replaceAll("'", '')}'`, ...step.commands, '');
+  });
+  lines.push('echo "kube-dns is scaled to 0; its objects and kube-dns-rollback.yaml are kept for the rollback."', '', '# Rollback (run by hand, in this order):');
+  for (const step of plan.rollback) lines.push(`#   ${step.title}`, ...step.commands.map((command) => `#     ${command}`));
+  return `${lines.join('\n')}\n`;
+}
+
+/** The plan as JSON: the steps in order, each with its commands, the rollback, the files. */
+export function formatCutoverJson(plan: CutoverPlan): string {
+  checkOptions('formatCutoverJson', 'plan', plan, { ok: 'boolean', diagnostics: 'array' }, true);
+  const body = plan.ok
+    ? { ok: true, coredns: plan.coredns, namespace: plan.namespace, steps: plan.steps, rollback: plan.rollback, files: plan.files, diagnostics: plan.diagnostics }
+    : { ok: false, coredns: plan.coredns, refusal: plan.refusal, differences: plan.check?.differences ?? [], diagnostics: plan.diagnostics };
+  return `${JSON.stringify(body, null, 2)}\n`;
+}

@@ -1,0 +1,352 @@
+/**
+ * The whole CoreDNS install that takes kube-dns's place (docs/migration-guide.md): ServiceAccount,
+ * ClusterRole, ClusterRoleBinding, the ConfigMap with the translator's Corefile, the Deployment
+ * (kubeadm's manifest for the target release as the base, with the kube-dns Deployment's
+ * scheduling carried over) and the kube-dns Service as it is, so that the Service keeps its cluster
+ * IP and its endpoints while CoreDNS pods join them. Validated before it is returned.
+ */
+import { checkArgument, checkOptions } from '../errors/arguments.js';
+import { dump, loadAll } from 'js-yaml';
+import type { CoreDnsVersion } from '../coredns/versions.js';
+import { diagnostic } from '../diagnostics/diagnostic.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
+import type { KubeDnsInstall } from '../kubedns/kube-dns-install.js';
+import { translateKubeDnsInstall } from '../translate/translate.js';
+import type { TranslateOptions, TranslationResult } from '../translate/translate.js';
+import { clusterRoleRules, corefileNeeds } from './corefile-needs.js';
+import type { CorefileNeeds, HttpListener } from './corefile-needs.js';
+import { coreDnsImage, kubeadmManifestFor, privateRepositoryOf } from '../coredns/kubeadm-coredns-manifests.js';
+import type { KubeadmCoreDnsManifest } from '../coredns/kubeadm-coredns-manifests.js';
+import { InstallValidationError, validateInstallObjects } from './validate-install.js';
+
+export interface CoreDnsInstallOptions extends TranslateOptions {
+  /** The CoreDNS image to run instead of the release's (an air-gapped mirror, say). */
+  readonly image?: string;
+}
+
+/** A Kubernetes object as a plain JSON value. */
+export type KubernetesObjectValue = Readonly<Record<string, unknown>>;
+
+/** The outcome of {@link buildCoreDnsInstall}, discriminated by `ok` like a translation. */
+export type CoreDnsInstallResult =
+  | {
+      readonly ok: true;
+      /** ServiceAccount, ClusterRole, ClusterRoleBinding, ConfigMap, Deployment, Service, in the order they are applied. */
+      readonly objects: readonly KubernetesObjectValue[];
+      /** The objects as YAML documents for `kubectl apply -f -`. */
+      readonly yaml: string;
+      /** The translation whose Corefile the ConfigMap holds. */
+      readonly translation: TranslationResult & { readonly ok: true };
+      /** The translation's diagnostics, then the install's. */
+      readonly diagnostics: readonly Diagnostic[];
+      readonly coredns: CoreDnsVersion;
+    }
+  | {
+      readonly ok: false;
+      readonly objects: undefined;
+      readonly yaml: undefined;
+      readonly translation: TranslationResult;
+      readonly diagnostics: readonly Diagnostic[];
+      readonly coredns: CoreDnsVersion;
+    };
+
+/** Why an install cannot be built from what was given. */
+export type CoreDnsInstallInputErrorCode = 'cluster-dns-ip-required' | 'cluster-dns-ip-conflict' | 'service-without-cluster-ip' | 'service-without-selector';
+
+export class CoreDnsInstallInputError extends KubeDnsToCoreDnsError {
+  override readonly name = 'CoreDnsInstallInputError';
+  readonly category = 'input';
+  declare readonly code: CoreDnsInstallInputErrorCode;
+
+  constructor(code: CoreDnsInstallInputErrorCode, reason: string) {
+    super(code, reason);
+  }
+}
+
+type Json = Readonly<Record<string, unknown>>;
+type Mutable = Record<string, unknown>;
+
+const KUBE_DNS_LABEL = { 'k8s-app': 'kube-dns' } as const;
+const COREDNS = 'coredns';
+const CLUSTER_ROLE = 'system:coredns';
+const CONFIG_MOUNT = '/etc/coredns';
+const COREFILE_KEY = 'Corefile';
+const DEFAULT_REPLICAS = 2;
+
+const record = (value: unknown): Json => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {});
+const has = (object: Json, key: string) => object[key] !== undefined && object[key] !== null;
+
+/**
+ * Builds the CoreDNS install from a kube-dns install: the translation (refused ⇒ no install), the
+ * objects, their validation and YAML. Throws {@link CoreDnsInstallInputError} when the cluster
+ * DNS IP is unknown (no Service and no `clusterDnsIp`) or contradicts the Service, and an
+ * `InstallValidationError` (internal) should the objects not validate.
+ */
+export function buildCoreDnsInstall(install: KubeDnsInstall, options: CoreDnsInstallOptions = {}): CoreDnsInstallResult {
+  checkOptions('buildCoreDnsInstall', 'install', install, { configMap: 'object?', deployment: 'object?', service: 'object?', diagnostics: 'array' }, true);
+  checkArgument('buildCoreDnsInstall', 'options', options, 'object?');
+  const serviceIp = install.service?.clusterIP;
+  if (install.service !== undefined && serviceIp === undefined) {
+    throw new CoreDnsInstallInputError('service-without-cluster-ip', `Service ${install.service.name ?? '(unnamed)'} has no cluster IP (headless): pods reach the cluster DNS at a cluster IP, so the install needs one`);
+  }
+  if (install.service !== undefined && Object.keys(record(record(install.service.object['spec'])['selector'])).length === 0) {
+    throw new CoreDnsInstallInputError('service-without-selector', `Service ${install.service.name ?? '(unnamed)'} has no selector: its endpoints are not chosen by pod labels, so CoreDNS pods would never join them (the install keeps the Service's selector; give the Service as the cluster has it)`);
+  }
+  if (serviceIp === undefined && options.clusterDnsIp === undefined) {
+    throw new CoreDnsInstallInputError('cluster-dns-ip-required', 'the install keeps the kube-dns Service and its cluster IP: give the kube-dns Service in the input (kubectl get svc/kube-dns -o yaml) or --cluster-dns-ip');
+  }
+  if (serviceIp !== undefined && options.clusterDnsIp !== undefined && options.clusterDnsIp !== serviceIp) {
+    throw new CoreDnsInstallInputError('cluster-dns-ip-conflict', `--cluster-dns-ip ${options.clusterDnsIp}, but the kube-dns Service's cluster IP is ${serviceIp}; the install keeps the Service's (drop the option)`);
+  }
+  const { image, ...translateOptions } = options;
+  const translation = translateKubeDnsInstall(install, translateOptions);
+  if (!translation.ok) return { ok: false, objects: undefined, yaml: undefined, translation, diagnostics: translation.diagnostics, coredns: translation.coredns };
+  const diagnostics: Diagnostic[] = [];
+  const objects = installObjects(install, translation, options.clusterDnsIp ?? (serviceIp as string), image, diagnostics);
+  validateInstallObjects(objects);
+  return { ok: true, objects, yaml: renderInstallYaml(objects), translation, diagnostics: [...translation.diagnostics, ...diagnostics], coredns: translation.coredns };
+}
+
+function installObjects(install: KubeDnsInstall, translation: TranslationResult & { ok: true }, clusterIp: string, image: string | undefined, diagnostics: Diagnostic[]): Json[] {
+  const coredns = translation.coredns;
+  const manifest = kubeadmManifestFor(coredns);
+  const needs = corefileNeeds(translation.model, coredns);
+  const namespace = install.service?.namespace ?? install.deployment?.namespace ?? 'kube-system';
+  const service = serviceObject(install, clusterIp, namespace, needs, diagnostics);
+  const selector = record(record(service['spec'])['selector']);
+  const meta = (name: string) => ({ name, namespace });
+  return [
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: meta(COREDNS) },
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: CLUSTER_ROLE }, rules: clusterRoleRules(needs, coredns).map((rule) => ({ ...rule })) },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: CLUSTER_ROLE },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: CLUSTER_ROLE },
+      subjects: [{ kind: 'ServiceAccount', name: COREDNS, namespace }],
+    },
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: meta(COREDNS), data: { [COREFILE_KEY]: translation.corefile } },
+    deploymentObject(install, manifest, coredns, needs, namespace, selector, image, diagnostics),
+    service,
+  ];
+}
+
+/** Fields the API server writes; never sent back. */
+const SERVER_METADATA = ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields', 'selfLink', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'ownerReferences'];
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/** An object as read, without what the API server wrote into it (status, uid, resourceVersion, …). */
+export function withoutServerFields(object: Json): Json {
+  const metadata: Mutable = { ...record(object['metadata']) };
+  for (const field of SERVER_METADATA) delete metadata[field];
+  const copy: Mutable = { ...object, metadata };
+  delete copy['status'];
+  return copy;
+}
+
+function serviceObject(install: KubeDnsInstall, clusterIp: string, namespace: string, needs: CorefileNeeds, diagnostics: Diagnostic[]): Json {
+  const key = 'Service';
+  const wanted = [...needs.dnsPorts, ...(needs.metricsPort === undefined ? [] : [{ port: needs.metricsPort, protocol: 'TCP' as const, name: 'metrics' }])];
+  if (install.service === undefined) {
+    diagnostics.push(diagnostic('install-service-created', { key, message: `no kube-dns Service in the input: Service ${namespace}/kube-dns with cluster IP ${clusterIp} (--cluster-dns-ip) as kubeadm writes it; an existing kube-dns Service keeps its other fields` }));
+    return {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'kube-dns', namespace, labels: { ...KUBE_DNS_LABEL, 'kubernetes.io/cluster-service': 'true', 'kubernetes.io/name': 'CoreDNS' }, ...(needs.metricsPort === undefined ? {} : { annotations: { 'prometheus.io/port': String(needs.metricsPort), 'prometheus.io/scrape': 'true' } }) },
+      spec: { clusterIP: clusterIp, ports: wanted.map((port) => ({ name: port.name, port: port.port, protocol: port.protocol, targetPort: port.port })), selector: { ...KUBE_DNS_LABEL } },
+    };
+  }
+  const read = withoutServerFields(install.service.object);
+  const metadata: Mutable = { ...record(read['metadata']) };
+  const annotations: Mutable = { ...record(metadata['annotations']) };
+  if (annotations[LAST_APPLIED] !== undefined) {
+    delete annotations[LAST_APPLIED];
+    if (Object.keys(annotations).length === 0) delete metadata['annotations'];
+    else metadata['annotations'] = annotations;
+  }
+  const spec: Mutable = { ...record(read['spec']) };
+  const ports = Array.isArray(spec['ports']) ? spec['ports'].map(record) : [];
+  const covered = (port: number, protocol: string) => ports.some((entry) => entry['port'] === port && (entry['protocol'] ?? 'TCP') === protocol);
+  const added = wanted.filter((port) => !covered(port.port, port.protocol));
+  const names = new Set(ports.map((entry) => entry['name']));
+  const newPorts = added.map((port) => ({ name: names.has(port.name) ? `${port.name}-${port.port}` : port.name, port: port.port, protocol: port.protocol, targetPort: port.port }));
+  for (const port of added) {
+    diagnostics.push(diagnostic('install-service-port-added', { key, path: '.spec.ports', message: `the Corefile listens on ${port.port}/${port.protocol} (${port.name === 'metrics' ? 'prometheus' : 'a server block'}), which the kube-dns Service does not expose: port added` }));
+  }
+  if (added.length > 0) spec['ports'] = [...ports, ...newPorts];
+  if (record(spec['selector'])['k8s-app'] !== 'kube-dns') {
+    diagnostics.push(diagnostic('install-setting-carried', { key, path: '.spec.selector', message: `the Service selects ${JSON.stringify(spec['selector'] ?? {})}, not only k8s-app: kube-dns: kept, and the CoreDNS pods carry those labels too` }));
+  }
+  return { apiVersion: 'v1', kind: 'Service', metadata, spec, ...Object.fromEntries(Object.entries(read).filter(([field]) => !['apiVersion', 'kind', 'metadata', 'spec'].includes(field))) };
+}
+
+/** Pod-spec fields the CoreDNS base sets itself: what kube-dns had there is replaced. */
+const REPLACED_POD_FIELDS = ['containers', 'volumes', 'serviceAccountName', 'serviceAccount', 'dnsPolicy', 'securityContext'];
+/** Deployment-spec fields the CoreDNS base sets itself. */
+const REPLACED_SPEC_FIELDS = ['selector', 'strategy', 'minReadySeconds'];
+/** Pod-spec fields carried from kube-dns. */
+const CARRIED_POD_FIELDS = ['nodeSelector', 'tolerations', 'affinity', 'priorityClassName', 'imagePullSecrets', 'topologySpreadConstraints'];
+const POD_FIELD_OWN: Readonly<Record<string, string>> = { containers: 'the coredns container', volumes: 'the coredns ConfigMap volume', dnsPolicy: 'Default', securityContext: "the container's securityContext" };
+/** Values the API server fills in when a field is not set: the same for the CoreDNS pods. */
+const API_DEFAULTS: Readonly<Record<string, unknown>> = {
+  restartPolicy: 'Always',
+  schedulerName: 'default-scheduler',
+  terminationGracePeriodSeconds: 30,
+  securityContext: {},
+  revisionHistoryLimit: 10,
+  progressDeadlineSeconds: 600,
+  enableServiceLinks: true,
+  preemptionPolicy: 'PreemptLowerPriority',
+  priority: 2000000000,
+};
+
+function deploymentObject(
+  install: KubeDnsInstall,
+  manifest: KubeadmCoreDnsManifest,
+  coredns: CoreDnsVersion,
+  needs: CorefileNeeds,
+  namespace: string,
+  serviceSelector: Json,
+  image: string | undefined,
+  diagnostics: Diagnostic[],
+): Json {
+  const key = install.deployment === undefined ? 'Deployment' : `${install.deployment.kind} ${install.deployment.name ?? '(unnamed)'}`;
+  const read = record(install.deployment?.object);
+  const readSpec = record(read['spec']);
+  const readTemplate = record(readSpec['template']);
+  const readPod = record(readTemplate['spec']);
+  const carried = (path: string, what: string) => diagnostics.push(diagnostic('install-setting-carried', { key, path, message: what }));
+  // Replicas: the kube-dns count (kubeadm keeps the running count too), 2 without one.
+  let replicas = DEFAULT_REPLICAS;
+  if (typeof readSpec['replicas'] === 'number') {
+    replicas = readSpec['replicas'];
+    if (replicas === 0) {
+      replicas = DEFAULT_REPLICAS;
+      diagnostics.push(diagnostic('install-setting-dropped', { key, path: '.spec.replicas', message: `kube-dns runs 0 replicas: CoreDNS gets ${DEFAULT_REPLICAS}, kubeadm's default` }));
+    } else carried('.spec.replicas', `replicas: ${replicas}`);
+  }
+  const pod: Mutable = {};
+  if (manifest.priorityClass) pod['priorityClassName'] = 'system-cluster-critical';
+  pod['serviceAccountName'] = COREDNS;
+  if (manifest.preferredAntiAffinity) {
+    pod['affinity'] = {
+      podAntiAffinity: {
+        preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { labelSelector: { matchExpressions: [{ key: 'k8s-app', operator: 'In', values: ['kube-dns'] }] }, topologyKey: 'kubernetes.io/hostname' } }],
+      },
+    };
+  }
+  const tolerations: Json[] = [{ key: 'CriticalAddonsOnly', operator: 'Exists' }, ...manifest.controlPlaneTaints.map((taint) => ({ key: taint, effect: 'NoSchedule' }))];
+  pod['tolerations'] = tolerations;
+  if (manifest.osLabel !== undefined) pod['nodeSelector'] = { [manifest.osLabel]: 'linux' };
+  // What the cluster chose for kube-dns carries over.
+  for (const field of CARRIED_POD_FIELDS) {
+    if (!has(readPod, field)) continue;
+    const value = readPod[field];
+    const path = `.spec.template.spec.${field}`;
+    if (field === 'tolerations' && Array.isArray(value)) {
+      const extra = value.filter((entry) => !tolerations.some((own) => JSON.stringify(own) === JSON.stringify(entry)));
+      pod['tolerations'] = [...tolerations, ...extra];
+      carried(path, extra.length === 0 ? 'tolerations: all already in the CoreDNS base' : `tolerations added to the base's: ${extra.map((entry) => JSON.stringify(entry)).join(', ')}`);
+    } else if (field === 'nodeSelector') {
+      pod['nodeSelector'] = { ...record(pod['nodeSelector']), ...record(value) };
+      carried(path, `nodeSelector: ${JSON.stringify(value)}`);
+    } else {
+      pod[field] = value;
+      carried(path, `${field}: ${field === 'affinity' && manifest.preferredAntiAffinity ? "kube-dns's, in place of the base's preferred anti-affinity" : JSON.stringify(value)}`);
+    }
+  }
+  const readTemplateMeta = record(readTemplate['metadata']);
+  for (const [field, value] of Object.entries(readPod)) {
+    if (CARRIED_POD_FIELDS.includes(field)) continue;
+    const path = `.spec.template.spec.${field}`;
+    if (JSON.stringify(API_DEFAULTS[field]) === JSON.stringify(value)) continue;
+    if (REPLACED_POD_FIELDS.includes(field)) diagnostics.push(diagnostic('install-setting-replaced', { key, path, message: `${field}: CoreDNS's own (${POD_FIELD_OWN[field] ?? 'the coredns ServiceAccount'})` }));
+    else diagnostics.push(diagnostic('install-setting-dropped', { key, path, message: `${field}: ${JSON.stringify(value)} is not carried over to the CoreDNS pods` }));
+  }
+  for (const [field, value] of Object.entries(readSpec)) {
+    if (['replicas', 'template'].includes(field) || JSON.stringify(API_DEFAULTS[field]) === JSON.stringify(value)) continue;
+    if (field === 'selector' && JSON.stringify(value) === JSON.stringify({ matchLabels: KUBE_DNS_LABEL })) continue;
+    const replaced = REPLACED_SPEC_FIELDS.includes(field);
+    diagnostics.push(diagnostic(replaced ? 'install-setting-replaced' : 'install-setting-dropped', { key, path: `.spec.${field}`, message: `${field}: ${JSON.stringify(value)} ${replaced ? "is replaced by the CoreDNS base's" : 'is not carried over'}` }));
+  }
+  if (has(readTemplateMeta, 'annotations')) diagnostics.push(diagnostic('install-setting-dropped', { key, path: '.spec.template.metadata.annotations', message: `pod annotations ${JSON.stringify(readTemplateMeta['annotations'])} are not carried over` }));
+  const otherLabels = Object.entries(record(readTemplateMeta['labels'])).filter(([label]) => serviceSelector[label] === undefined && label !== 'k8s-app');
+  if (otherLabels.length > 0) diagnostics.push(diagnostic('install-setting-dropped', { key, path: '.spec.template.metadata.labels', message: `pod labels ${JSON.stringify(Object.fromEntries(otherLabels))} are not carried over (the CoreDNS pods carry k8s-app: kube-dns and the Service's selector)` }));
+  // The image: --image, else the release's under the public registry, else under kube-dns's private one.
+  const kubeDnsImage = install.deployment?.kubedns?.image ?? install.deployment?.dnsmasq?.image;
+  const repository = privateRepositoryOf(kubeDnsImage);
+  const chosenImage = image ?? coreDnsImage(coredns, manifest, repository);
+  if (image !== undefined) carried('.image', `image ${image} (--image)`);
+  else if (repository !== undefined) carried('.image', `kube-dns's images come from ${repository}: CoreDNS is taken from there too, as kubeadm names it for a custom image repository (${chosenImage}); mirror it there or give --image`);
+  if (has(readPod, 'imagePullSecrets') && image === undefined && repository === undefined) {
+    diagnostics.push(diagnostic('install-setting-carried', { key, path: '.spec.template.spec.imagePullSecrets', message: `imagePullSecrets kept, although ${chosenImage} is public` }));
+  }
+  const podLabels = { ...serviceSelector, ...KUBE_DNS_LABEL };
+  pod['containers'] = [containerObject(manifest, needs, chosenImage)];
+  pod['dnsPolicy'] = 'Default';
+  pod['volumes'] = [{ name: 'config-volume', configMap: { name: COREDNS, items: [{ key: COREFILE_KEY, path: COREFILE_KEY }] } }];
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: COREDNS, namespace, labels: { ...KUBE_DNS_LABEL } },
+    spec: {
+      replicas,
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1 } },
+      selector: { matchLabels: { ...KUBE_DNS_LABEL } },
+      template: { metadata: { labels: podLabels }, spec: orderPodSpec(pod) },
+    },
+  };
+}
+
+/** kubeadm's field order: priorityClassName, serviceAccountName, affinity, tolerations, nodeSelector, containers, dnsPolicy, volumes. */
+function orderPodSpec(pod: Mutable): Mutable {
+  const order = ['priorityClassName', 'serviceAccountName', 'affinity', 'tolerations', 'nodeSelector', 'topologySpreadConstraints', 'imagePullSecrets', 'containers', 'dnsPolicy', 'volumes'];
+  return Object.fromEntries(order.filter((field) => pod[field] !== undefined).map((field) => [field, pod[field]]));
+}
+
+function containerObject(manifest: KubeadmCoreDnsManifest, needs: CorefileNeeds, image: string): Json {
+  const ports: Mutable[] = needs.dnsPorts.map((port) => ({ containerPort: port.port, name: port.name, protocol: port.protocol }));
+  if (needs.metricsPort !== undefined) ports.push({ containerPort: needs.metricsPort, name: 'metrics', protocol: 'TCP' });
+  // The translator's Corefile always opens health (and ready where the release has it) on all addresses; the probes target them.
+  const health = probed(needs.health, 'health', 'liveness');
+  const readiness = needs.readyAvailable ? probed(needs.ready, 'ready', 'readiness') : health;
+  // Every probe port is declared on the container (kubeadm names them from 1.34 on and probes by name; before, by number).
+  const declare = (listener: HttpListener, name: string): number | string => {
+    const existing = ports.find((port) => port['containerPort'] === listener.port && port['protocol'] === 'TCP');
+    if (existing === undefined) ports.push({ containerPort: listener.port, name, protocol: 'TCP' });
+    return manifest.namedProbePorts ? ((existing?.['name'] as string | undefined) ?? name) : listener.port;
+  };
+  const livenessPort = declare(health, 'liveness-probe');
+  const readinessPort = readiness === health ? livenessPort : declare(readiness, 'readiness-probe');
+  return {
+    name: COREDNS,
+    image,
+    imagePullPolicy: 'IfNotPresent',
+    resources: { limits: { memory: '170Mi' }, requests: { cpu: '100m', memory: '70Mi' } },
+    args: ['-conf', `${CONFIG_MOUNT}/${COREFILE_KEY}`],
+    volumeMounts: [{ name: 'config-volume', mountPath: CONFIG_MOUNT, readOnly: true }],
+    ports,
+    livenessProbe: { httpGet: { path: health.path, port: livenessPort, scheme: 'HTTP' }, initialDelaySeconds: 60, timeoutSeconds: 5, successThreshold: 1, failureThreshold: 5 },
+    readinessProbe: { httpGet: { path: readiness.path, port: readinessPort, scheme: 'HTTP' } },
+    securityContext: { allowPrivilegeEscalation: false, capabilities: { add: ['NET_BIND_SERVICE'], drop: ['ALL'] }, readOnlyRootFilesystem: true },
+  };
+}
+
+/** The listener a probe targets: it must exist and listen on all addresses (the kubelet probes the pod's IP). */
+function probed(listener: HttpListener | undefined, plugin: string, probe: string): HttpListener {
+  if (listener !== undefined && (listener.host === '' || listener.host === '0.0.0.0' || listener.host === '::')) return listener;
+  const why = listener === undefined ? `the Corefile opens no ${plugin} listener` : `${plugin} listens on ${listener.host}:${listener.port} only`;
+  throw new InstallValidationError('cross-object', 'ConfigMap/coredns', '/data/Corefile', `${why}: the ${probe} probe would fail`);
+}
+
+/**
+ * The objects as YAML documents, in order; checked to load back to exactly the objects (the
+ * Corefile as a literal block when YAML can hold it so).
+ */
+export function renderInstallYaml(objects: readonly Json[]): string {
+  const text = objects.map((object) => `---\n${dump(object, { lineWidth: -1, noRefs: true })}`).join('');
+  const back = loadAll(text, { maxAliases: 0 });
+  if (JSON.stringify(back) !== JSON.stringify(objects)) throw new Error('internal error: the install YAML does not load back to its objects');
+  return text;
+}

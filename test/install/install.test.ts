@@ -1,0 +1,159 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { COREDNS_VERSIONS, compareCoreDnsVersions } from '../../src/coredns/versions.js';
+import type { CoreDnsVersion } from '../../src/coredns/versions.js';
+import { buildCoreDnsInstall, CoreDnsInstallInputError } from '../../src/install/install.js';
+import type { KubernetesObjectValue } from '../../src/install/install.js';
+import { coreDnsImage, kubeadmManifestFor, privateRepositoryOf } from '../../src/coredns/kubeadm-coredns-manifests.js';
+import { checkCrossObjectRules, InstallValidationError, validateInstallObjects } from '../../src/install/validate-install.js';
+import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
+import { translateKubeDnsInstall } from '../../src/translate/translate.js';
+import { kubeDnsData, validKubeDnsInput } from '../support/kube-dns-arbitraries.js';
+import { configMapYaml, deploymentYaml } from '../support/kube-dns-manifests.js';
+import { Outcomes } from '../support/outcomes.js';
+
+const service = (clusterIP: string, selector: Readonly<Record<string, string>> = { 'k8s-app': 'kube-dns' }) =>
+  [
+    'apiVersion: v1',
+    'kind: Service',
+    'metadata: {name: kube-dns, namespace: kube-system}',
+    'spec:',
+    `  clusterIP: ${clusterIP}`,
+    `  selector: ${JSON.stringify(selector)}`,
+    '  ports: [{name: dns, port: 53, protocol: UDP}, {name: dns-tcp, port: 53, protocol: TCP}]',
+    '',
+  ].join('\n');
+
+const readInstall = (...texts: string[]) => readKubeDnsInstall([{ text: texts.join('---\n'), filename: 'kube-dns.yaml' }]);
+const byKind = (objects: readonly KubernetesObjectValue[], kind: string) => objects.find((object) => object['kind'] === kind) as Record<string, any>;
+
+describe('buildCoreDnsInstall', () => {
+  it('the laws: the ConfigMap holds the translator Corefile, the Service keeps its cluster IP and selector, every object validates', () => {
+    const outcomes = new Outcomes<'installed' | 'refused' | 'extra-selector'>();
+    const releases = fc.constantFrom<CoreDnsVersion>('1.2.6', '1.5.0', '1.7.0', '1.8.0', '1.8.4', '1.9.3', '1.11.0', '1.12.1', '1.14.7');
+    const selectors = fc.oneof(fc.constant({ 'k8s-app': 'kube-dns' }), fc.constant({ 'k8s-app': 'kube-dns', tier: 'dns' }));
+    fc.assert(
+      fc.property(validKubeDnsInput(), releases, fc.nat(255), selectors, (input, coredns, octet, selector) => {
+        const clusterIp = `10.96.${octet}.10`;
+        const install = readInstall(deploymentYaml(), service(clusterIp, selector), configMapYaml(kubeDnsData(input)));
+        const result = buildCoreDnsInstall(install, { coredns, dropFederations: true });
+        const translation = translateKubeDnsInstall(install, { coredns, dropFederations: true });
+        expect(result.ok).toBe(translation.ok);
+        if (!result.ok) {
+          expect(result.objects).toBeUndefined();
+          outcomes.add('refused');
+          return;
+        }
+        outcomes.add('installed');
+        if (Object.keys(selector).length > 1) outcomes.add('extra-selector');
+        expect(byKind(result.objects, 'ConfigMap')['data']['Corefile']).toBe(translation.corefile);
+        const svc = byKind(result.objects, 'Service');
+        expect(svc['spec']['clusterIP']).toBe(clusterIp);
+        expect(svc['spec']['selector']).toEqual(selector);
+        expect(() => validateInstallObjects(result.objects)).not.toThrow();
+        const deployment = byKind(result.objects, 'Deployment');
+        expect(deployment['spec']['template']['spec']['containers'][0]['image']).toBe(coreDnsImage(coredns, kubeadmManifestFor(coredns), undefined));
+      }),
+      { numRuns: 60 },
+    );
+    outcomes.expectAtLeast({ installed: 30, refused: 1, 'extra-selector': 10 });
+  });
+
+  it('grants what the release reads: Endpoints up to 1.8.0, both from 1.8.1, EndpointSlices only from 1.11.0; no write verbs', () => {
+    const install = readInstall(deploymentYaml(), service('10.96.0.10'), configMapYaml({}));
+    const seen = new Set<string>();
+    for (const coredns of COREDNS_VERSIONS) {
+      const result = buildCoreDnsInstall(install, { coredns });
+      if (!result.ok) continue;
+      const rules = byKind(result.objects, 'ClusterRole')['rules'] as { apiGroups: string[]; resources: string[]; verbs: string[] }[];
+      const granted = rules.flatMap((rule) => rule.resources.map((resource) => `${rule.apiGroups[0]}/${resource}`)).sort();
+      const slices = compareCoreDnsVersions(coredns, '1.8.1') >= 0;
+      const endpoints = compareCoreDnsVersions(coredns, '1.11.0') < 0;
+      expect(granted, coredns).toEqual(['/namespaces', '/services', ...(endpoints ? ['/endpoints'] : []), ...(slices ? ['discovery.k8s.io/endpointslices'] : [])].sort());
+      expect(rules.flatMap((rule) => rule.verbs).every((verb) => verb === 'list' || verb === 'watch')).toBe(true);
+      seen.add(granted.join(','));
+    }
+    expect(seen.size).toBe(3);
+  });
+
+  it('carries the kube-dns scheduling over, with a diagnostic for each setting', () => {
+    const deployment = deploymentYaml().replace('    spec:\n      containers:', '    spec:\n      nodeSelector: {pool: dns}\n      priorityClassName: dns-critical\n      hostNetwork: true\n      containers:').replace('  template:', '  replicas: 4\n  template:');
+    const result = buildCoreDnsInstall(readInstall(deployment, service('10.0.0.10'), configMapYaml({})), { coredns: '1.14.7' });
+    if (!result.ok) throw new Error('refused');
+    const pod = byKind(result.objects, 'Deployment')['spec'];
+    expect(pod['replicas']).toBe(4);
+    expect(pod['template']['spec']['nodeSelector']).toEqual({ 'kubernetes.io/os': 'linux', pool: 'dns' });
+    expect(pod['template']['spec']['priorityClassName']).toBe('dns-critical');
+    expect(pod['template']['spec']['hostNetwork']).toBeUndefined();
+    const codes = result.diagnostics.filter((entry) => entry.code.startsWith('install-')).map((entry) => `${entry.code} ${entry.path ?? ''}`);
+    expect(codes).toEqual(
+      expect.arrayContaining([
+        'install-setting-carried .spec.replicas',
+        'install-setting-carried .spec.template.spec.nodeSelector',
+        'install-setting-carried .spec.template.spec.priorityClassName',
+        'install-setting-dropped .spec.template.spec.hostNetwork',
+        'install-service-port-added .spec.ports',
+      ]),
+    );
+  });
+
+  it('needs the cluster IP: from the Service, or --cluster-dns-ip, never both different', () => {
+    const configMap = readInstall(configMapYaml({}));
+    expect(() => buildCoreDnsInstall(configMap, {})).toThrow(CoreDnsInstallInputError);
+    const created = buildCoreDnsInstall(configMap, { clusterDnsIp: '10.96.0.10' });
+    expect(created.ok && byKind(created.objects, 'Service')['spec']['clusterIP']).toBe('10.96.0.10');
+    expect(created.diagnostics.map((entry) => entry.code)).toContain('install-service-created');
+    const withService = readInstall(service('10.96.0.10'), configMapYaml({}));
+    expect(() => buildCoreDnsInstall(withService, { clusterDnsIp: '10.96.0.11' })).toThrow(/cluster IP is 10\.96\.0\.10/);
+    expect(() => buildCoreDnsInstall(readInstall(service('None')), {})).toThrow(/headless/);
+  });
+
+  it('a broken object is an internal error naming the object and the path', () => {
+    const result = buildCoreDnsInstall(readInstall(service('10.96.0.10'), configMapYaml({})), { coredns: '1.14.7' });
+    if (!result.ok) throw new Error('refused');
+    const edited = (kind: string, edit: (object: any) => void) =>
+      result.objects.map((object) => {
+        if (object['kind'] !== kind) return object;
+        const copy = structuredClone(object) as any;
+        edit(copy);
+        return copy;
+      });
+    const cases: [KubernetesObjectValue[], RegExp][] = [
+      [edited('Service', (object) => (object.spec.selector = { app: 'other' })), /Service\/kube-dns \/spec\/selector/],
+      [edited('Deployment', (object) => (object.spec.template.spec.volumes[0].configMap.name = 'kube-dns')), /Deployment\/coredns \/spec\/template\/spec\/volumes/],
+      [edited('Deployment', (object) => (object.spec.template.spec.containers[0].args = ['-conf', '/etc/other/Corefile'])), /volumeMounts/],
+      [edited('Deployment', (object) => (object.spec.template.spec.containers[0].readinessProbe.httpGet.port = 'nope')), /readinessProbe\/httpGet\/port/],
+      [edited('ConfigMap', (object) => (object.data = { Other: 'x' })), /ConfigMap\/coredns \/data/],
+      [edited('Deployment', (object) => (object.spec.template.spec.containers[0].ports[0].protocol = 'ICMP')), /Deployment\/coredns \/spec\/template\/spec\/containers\/0\/ports\/0\/protocol/],
+      [edited('Deployment', (object) => (object.spec.template.spec.dnsPolicy2 = 'Default')), /Deployment\/coredns \/spec\/template\/spec.*additional/],
+      [edited('ClusterRoleBinding', (object) => (object.subjects[0].name = 'default')), /ClusterRoleBinding\/system:coredns \/subjects\/0/],
+    ];
+    for (const [objects, message] of cases) {
+      const attempt = () => validateInstallObjects(objects);
+      expect(attempt).toThrow(InstallValidationError);
+      expect(attempt).toThrow(message);
+    }
+    expect(() => checkCrossObjectRules(result.objects)).not.toThrow();
+  });
+});
+
+describe('kubeadm manifest eras', () => {
+  it('picks the newest era not newer than the target, and the image path and tag of that era', () => {
+    expect(kubeadmManifestFor('1.0.0').kubernetes).toBe('1.11');
+    expect(kubeadmManifestFor('1.6.9').kubernetes).toBe('1.18');
+    expect(kubeadmManifestFor('1.8.0').kubernetes).toBe('1.21');
+    expect(kubeadmManifestFor('1.12.0').kubernetes).toBe('1.25');
+    expect(kubeadmManifestFor('1.14.7').kubernetes).toBe('1.34');
+    expect(coreDnsImage('1.7.0', kubeadmManifestFor('1.7.0'), undefined)).toBe('registry.k8s.io/coredns:1.7.0');
+    expect(coreDnsImage('1.8.0', kubeadmManifestFor('1.8.0'), undefined)).toBe('registry.k8s.io/coredns/coredns:v1.8.0');
+    expect(coreDnsImage('1.8.0', kubeadmManifestFor('1.8.0'), 'mirror.corp/k8s')).toBe('mirror.corp/k8s/coredns:v1.8.0');
+  });
+
+  it('tells a private mirror of the kube-dns images from the public registries', () => {
+    expect(privateRepositoryOf('harbor.corp.example/k8s/k8s-dns-kube-dns-amd64:1.14.13')).toBe('harbor.corp.example/k8s');
+    expect(privateRepositoryOf('localhost:5000/k8s-dns-kube-dns:1.22.20')).toBe('localhost:5000');
+    for (const image of ['registry.k8s.io/dns/k8s-dns-kube-dns:1.22.20', 'k8s.gcr.io/k8s-dns-kube-dns-amd64:1.14.13', 'gcr.io/google_containers/kubedns-amd64:1.9', 'eu.gcr.io/k8s-artifacts-prod/dns/k8s-dns-kube-dns:1.17.0', 'someone/kube-dns:1', 'kube-dns:1', undefined]) {
+      expect(privateRepositoryOf(image), String(image)).toBeUndefined();
+    }
+  });
+});
