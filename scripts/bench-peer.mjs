@@ -189,7 +189,7 @@ if (wanted('large')) {
   }
   const m = alternate(commands);
   floor ??= m.floor;
-  let ratio = `${ms(m.large.cpu / 10000)} per block`;
+  let ratio = `${((m.large.cpu / 10000) * 1e6).toFixed(0)} µs CPU per block`;
   if (m.peerLarge !== undefined) {
     const mine = m.large.rss - floor.rss;
     const peers = m.peerLarge.rss - m.peerFloor.rss;

@@ -40,6 +40,8 @@ export { GoJsonError } from './kubedns/go-json.js';
 export type { GoJsonErrorKind, GoJsonResult } from './kubedns/go-json.js';
 export { UnsupportedKubeDnsVersionError } from './kubedns/kube-dns-versions.js';
 export type { KubeDnsRules, UnsupportedKubeDnsVersionCode } from './kubedns/kube-dns-versions.js';
+export { KUBE_DNS_QUIRKS } from './kubedns/kube-dns-quirks.js';
+export type { KubeDnsQuirk } from './kubedns/kube-dns-quirks.js';
 
 // The whole kube-dns install: its Deployment (each container's arguments read as its program
 // reads them), its Service and its ConfigMap, from one text or several; and its translation.

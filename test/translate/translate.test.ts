@@ -39,7 +39,7 @@ describe('translateKubeDns', () => {
 
   it('emits the Kubernetes default main block and one block per stub domain, sorted', () => {
     const { corefile, ok, lines } = run({
-      stubDomains: '{"z.corp": ["10.0.0.2"], "a.corp": ["10.0.0.1", "[2001:db8::1]:5353", "2001:db8::2"]}',
+      stubDomains: '{"z.corp": ["10.0.0.2"], "a.corp": ["10.0.0.1", "10.0.0.3:5353", "2001:db8::2"]}',
       upstreamNameservers: '["8.8.8.8", "1.1.1.1:53"]',
     });
     expect(ok).toBe(true);
@@ -75,7 +75,7 @@ describe('translateKubeDns', () => {
         '        disable denial',
         '    }',
         '    loop',
-        '    forward . 10.0.0.1 [2001:db8::1]:5353 2001:db8::2',
+        '    forward . 10.0.0.1 10.0.0.3:5353 2001:db8::2',
         '}',
         '',
         'z.corp:53 {',
