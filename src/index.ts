@@ -57,7 +57,7 @@ export type {
   KubeDnsService,
   ReadKubeDnsInstallOptions,
 } from './kubedns/kube-dns-install.js';
-export type { ContainerArgv, UnresolvedReference } from './kubedns/container-args.js';
+export type { ContainerArgv, TooLongValue, UnresolvedReference } from './kubedns/container-args.js';
 export type { FlagProblem, FlagSetting } from './kubedns/go-flags.js';
 export type { InvalidSetting, KubeDnsArgs, KubeDnsFlagValues } from './kubedns/kubedns-args.js';
 export type { NannyArgs } from './kubedns/dnsmasq-nanny-args.js';

@@ -91,6 +91,11 @@ export const DIAGNOSTIC_CODES = {
     'Check the release; anything a newer release changed is not taken into account.',
   ),
   // Translating to CoreDNS.
+  'translation-target-refuses': translate(
+    'error',
+    'The translated Corefile has something lint says the target CoreDNS refuses (a value the input carries that the release does not take, such as --dns-forward-max beyond what max_concurrent reads): no Corefile is written.',
+    'Fix the input value the finding names (the flag or key it comes from), or translate for a release that takes it.',
+  ),
   'invalid-zone': translate('error', 'A stub domain cannot become a CoreDNS zone.', 'Stub domains must be DNS names with labels of at most 63 letters, digits, hyphens or underscores.'),
   'zone-normalized': translate('info', 'A stub domain was rewritten into the form CoreDNS matches (lower case, no trailing dot, punycode).', 'Write it that way in the ConfigMap to silence this.'),
   'duplicate-zone': translate('error', 'Two stub domains are the same zone once normalized.', 'Keep one entry per domain; CoreDNS refuses to start with the same zone twice.'),

@@ -17,6 +17,7 @@ import { coreDnsFeatures } from '../coredns/features.js';
 import { coreDnsReleaseOf } from '../coredns/resolve-release.js';
 import type { KubeDnsQuirk } from '../kubedns/kube-dns-quirks.js';
 import type { NegativeCachingBlock } from './negative-caching.js';
+import { maxOf } from '../util/lists.js';
 
 /**
  * `check`: does every name still go where it went? Routes a deterministic set of names through the
@@ -179,12 +180,12 @@ function stockManifestCachingNote(version: string, blocks: readonly NegativeCach
 /** Columns padded to their widest cell; cells may span several lines, rows are then separated by a blank line. */
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const split = [header, ...rows].map((row) => row.map((cell) => cell.split('\n')));
-  const widths = header.map((_, column) => Math.max(...split.flatMap((row) => (row[column] ?? []).map((line) => line.length))));
+  const widths = header.map((_, column) => maxOf(split.flatMap((row) => (row[column] ?? []).map((line) => line.length))));
   const tall = split.some((row) => row.some((cell) => cell.length > 1));
   const lines: string[] = [];
   for (const [index, row] of split.entries()) {
     if (tall && index > 1) lines.push('');
-    const height = Math.max(...row.map((cell) => cell.length));
+    const height = maxOf(row.map((cell) => cell.length));
     for (let index = 0; index < height; index += 1) {
       lines.push(
         row

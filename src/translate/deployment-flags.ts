@@ -14,6 +14,8 @@ import type { FlagSetting } from '../kubedns/go-flags.js';
 import type { KubeDnsDeployment } from '../kubedns/kube-dns-install.js';
 import { KUBE_DNS_RULE_TIMELINES, kubeDnsRules } from '../kubedns/kube-dns-versions.js';
 import { firstReleaseWhere } from '../util/release-profile.js';
+import { pushAll } from '../util/lists.js';
+import { isDns1123Subdomain } from '../dns/go-net.js';
 import { kubeDnsAddress, kubeDnsPod } from '../kubedns/kube-dns-pod.js';
 import type { KubeDnsPod } from '../kubedns/kube-dns-pod.js';
 import { DEFAULT_CLUSTER_DOMAIN, isWithin } from '../dns/zones.js';
@@ -276,7 +278,7 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
     // Whether a template block answers them depends on the stub domains of the ConfigMap too: the translation says so (planTemplates).
     for (const domain of entry.domains) addresses.push({ zone: domain.toLowerCase().replace(/\.$/, ''), address: entry.address, text });
   }
-  addresses.push(...localOnly);
+  pushAll(addresses, localOnly);
   if (dnsmasq.domainNeeded) push('deployment-flag-not-translated', name, as('domain-needed', '--domain-needed'), 'dnsmasq never forwarded names without a dot; CoreDNS forwards them');
   if (dnsmasq.port !== undefined) push('deployment-flag', name, as('port', `--port=${dnsmasq.port}`), 'the port dnsmasq listened on inside the Pod; the Service maps clients to it');
   for (const option of dnsmasq.otherOptions) reportOtherOption(option, name, push);
@@ -326,12 +328,15 @@ function flagText(setting: FlagSetting, dashes: string): string {
 function planClusterDomain(deployment: KubeDnsDeployment, push: (code: DiagnosticCode, container: string, path: string, message: string) => void): string | undefined {
   const kubedns = deployment.kubedns;
   const fromFlag = kubedns === undefined ? undefined : (kubedns.args.values.domain ?? 'cluster.local.').replace(/\.$/, '');
-  const probed = new Set(
-    (deployment.sidecar?.args.probes ?? [])
-      .map((entry) => /^kubernetes\.default\.svc\.(.+)\.$/.exec(entry.probe.name)?.[1])
-      .filter((domain): domain is string => domain !== undefined)
-      .map((domain) => domain.toLowerCase()),
-  );
+  const probed = new Set<string>();
+  for (const entry of deployment.sidecar?.args.probes ?? []) {
+    const written = /^kubernetes\.default\.svc\.(.+)\.$/.exec(entry.probe.name)?.[1];
+    if (written === undefined) continue;
+    const domain = written.toLowerCase();
+    // `kubernetes.default.svc...` names no domain: `..` would become the zone `.` (every name).
+    if (isDns1123Subdomain(domain)) probed.add(domain);
+    else push('deployment-flag-not-translated', deployment.sidecar?.container ?? 'sidecar', `--probe=${entry.setting.value}`, `the sidecar probes ${entry.probe.name}, whose domain '${written}' is not a DNS-1123 subdomain: not taken as the cluster domain`);
+  }
   const fromProbe = probed.size === 1 ? [...probed][0] : undefined;
   const domain = fromFlag ?? fromProbe;
   if (domain === undefined) return undefined;

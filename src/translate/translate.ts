@@ -28,6 +28,9 @@ import { HEALTH_DEFAULT_ADDRESS } from '../coredns/listen-addresses.js';
 import type { KubeDnsInstall } from '../kubedns/kube-dns-install.js';
 import { planDeployment, stockDeploymentPlan } from './deployment-flags.js';
 import type { DeploymentPlan, DeploymentServer } from './deployment-flags.js';
+import { pushAll } from '../util/lists.js';
+import { lintParsedCorefile } from '../lint/lint.js';
+import { parseCorefile } from '../corefile/parser.js';
 
 /**
  * The default translator: kube-dns semantics in, a Corefile the target CoreDNS accepts out, every
@@ -212,7 +215,7 @@ function translateWithPlan(data: ConfigMapData | null, options: TranslateOptions
       }),
     );
   }
-  diagnostics.push(...plan.diagnostics);
+  pushAll(diagnostics, plan.diagnostics);
   const context: Context = { features, clusterDomain, clusterDnsIp: options.clusterDnsIp, diagnostics, plan, repairs: new Set(options.repair ?? []), forced };
   // What the Pod ran: without dnsmasq-nanny, dnsmasq never saw the ConfigMap's servers.
   const applied = plan.pod.nannyAppliesConfigMap ? reading.config : withoutConfigMapServers(reading.config, context);
@@ -247,6 +250,15 @@ function translateWithPlan(data: ConfigMapData | null, options: TranslateOptions
   const model = buildCorefile({ mainKeys, splitMainBlock, upstreams, federation, stubs, templates, reverseBlockZones, resolver, unserved }, context);
   const corefile = printBuiltCorefile(model, 'translated');
   checkTranslatedCorefile(corefile, model, features);
+  // What lint finds the target refuses, the translation refuses too: a value the input carries
+  // that the release does not take (--dns-forward-max=99999999999999999999999 as max_concurrent).
+  const refusals = lintParsedCorefile(parseCorefile(corefile).corefile, { coredns: features.version }).diagnostics.filter((finding) => finding.severity === 'error');
+  if (refusals.length > 0) {
+    for (const finding of refusals) {
+      diagnostics.push(diagnostic('translation-target-refuses', { message: `CoreDNS ${features.version} would refuse the translated Corefile (lint ${finding.code}${finding.path === undefined ? '' : ` at ${finding.path.replace(/^:\d+:\d+ ?/, '')}`}): ${finding.message}` }));
+    }
+    return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns: features.version };
+  }
   return { ok: true, corefile, model, diagnostics, coredns: features.version };
 }
 
@@ -287,7 +299,7 @@ function planStubs(config: KubeDnsConfig, context: Context): PlannedStub[] {
   for (const stub of config.stubDomains) {
     const normalized = normalizeZone(stub.domain);
     if ('problem' in normalized) {
-      report(context, 'invalid-zone', 'stubDomains', stub.path, normalized.problem);
+      report(context, 'invalid-zone', FROM_DEPLOYMENT.has(stub) ? 'container dnsmasq' : 'stubDomains', stub.path, normalized.problem);
       continue;
     }
     const { zone } = normalized;
@@ -596,6 +608,9 @@ function withForwardOptions(forward: Directive, plan: DeploymentPlan): Directive
 }
 
 /** The ConfigMap's stub domains with the Deployment's `--server=/zone/…` servers added (dnsmasq used both). */
+/** Stub domains only the Deployment's dnsmasq flags name: their diagnostics point at the container, not at stubDomains. */
+const FROM_DEPLOYMENT = new WeakSet<object>();
+
 function withDeploymentStubs(config: KubeDnsConfig, plan: DeploymentPlan): KubeDnsConfig {
   if (plan.stubs.size === 0) return config;
   const remaining = new Map(plan.stubs);
@@ -611,7 +626,9 @@ function withDeploymentStubs(config: KubeDnsConfig, plan: DeploymentPlan): KubeD
     return { ...stub, nameservers: [...added, ...stub.nameservers.filter((nameserver) => !known.has(nameserver.value))] };
   });
   for (const [zone, servers] of remaining) {
-    stubDomains.push({ domain: zone, path: `[${JSON.stringify(zone)}]`, offset: 0, nameservers: servers.map((server, index) => entry(server, `[${JSON.stringify(zone)}][${index}]`)) });
+    const stub = { domain: zone, path: `[${servers.map((server) => server.text).join(' ')}]`, offset: 0, nameservers: servers.map((server, index) => entry(server, `[${JSON.stringify(zone)}][${index}]`)) };
+    FROM_DEPLOYMENT.add(stub);
+    stubDomains.push(stub);
   }
   return { ...config, stubDomains };
 }
