@@ -116,9 +116,10 @@ export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {
       commands: [
         `npx kube-dns-to-coredns lint --coredns ${coredns} ${FILES.corefile}`,
         `npx kube-dns-to-coredns check --kube-dns ${kubeDnsFile} --corefile ${FILES.corefile}`,
-        `${kubectl} get deployment/coredns configmap/coredns --ignore-not-found`,
+        `FOUND=$(${kubectl} get deployment/coredns configmap/coredns -o name --ignore-not-found)`,
+        `test -z "$FOUND" || { echo "kube-dns-to-coredns: $FOUND already in ${namespace}: the apply would replace it; remove it first or stop here" >&2; false; }`,
       ],
-      waitFor: 'lint and check exit 0; the last command prints nothing',
+      waitFor: 'lint and check exit 0; FOUND is empty (no coredns Deployment or ConfigMap exists), so the test succeeds',
     },
     {
       id: 'apply-rbac',

@@ -87,19 +87,20 @@ describe('planCutover', () => {
 
 describe('the cut-over script', () => {
   /** Runs the script in a folder with logging stand-ins for kubectl and npx; `failing` makes one kubectl call fail. */
-  function run(script: string, failing: string | undefined, environment: Record<string, string>): Promise<{ status: number; log: string[]; folder: string }> {
+  function run(script: string, failing: string | undefined, environment: Record<string, string>, found = ''): Promise<{ status: number; log: string[]; folder: string; stderr: string }> {
     const folder = mkdtempSync(join(scratch, 'run-'));
     const log = join(folder, 'calls.log');
     const stand = (name: string) => {
       const path = join(folder, name);
-      writeFileSync(path, `#!/bin/sh\necho "${name} $*" >> '${log}'\n${failing === undefined ? '' : `case "$*" in *'${failing}'*) exit 1;; esac\n`}case "$*" in *kube-dns-autoscaler*) exit 1;; esac\nexit 0\n`);
+      const existing = found === '' ? '' : `case "$*" in *'get deployment/coredns configmap/coredns -o name'*) echo '${found}';; esac\n`;
+      writeFileSync(path, `#!/bin/sh\necho "${name} $*" >> '${log}'\n${existing}${failing === undefined ? '' : `case "$*" in *'${failing}'*) exit 1;; esac\n`}case "$*" in *kube-dns-autoscaler*) exit 1;; esac\nexit 0\n`);
       chmodSync(path, 0o755);
     };
     stand('kubectl');
     stand('npx');
     writeFileSync(join(folder, 'cutover.sh'), script);
     return new Promise((resolve) => {
-      execFile('sh', ['cutover.sh'], { cwd: folder, timeout: 20_000, env: { PATH: `${folder}:/usr/bin:/bin`, ...environment } }, (error) => {
+      execFile('sh', ['cutover.sh'], { cwd: folder, timeout: 20_000, env: { PATH: `${folder}:/usr/bin:/bin`, ...environment } }, (error, _stdout, stderr) => {
         const calls = (() => {
           try {
             return readFileSync(log, 'utf8').trim().split('\n');
@@ -107,7 +108,7 @@ describe('the cut-over script', () => {
             return [];
           }
         })();
-        resolve({ status: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, log: calls, folder });
+        resolve({ status: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, log: calls, folder, stderr });
       });
     });
   }
@@ -133,5 +134,15 @@ describe('the cut-over script', () => {
     expect(unverified.status, unverified.log.join('\n')).not.toBe(0);
     expect(unverified.log.some((line) => /^npx kube-dns-to-coredns verify --kube-dns kube-dns\.yaml --old .* --new/.test(line)), unverified.log.join('\n')).toBe(true);
     expect(unverified.log.some((line) => line.includes('--replicas=0'))).toBe(false);
+  });
+
+  it('stops before any apply when a coredns Deployment or ConfigMap already exists', async () => {
+    const script = formatCutoverScript(planned());
+    for (const found of ['deployment.apps/coredns', 'configmap/coredns', 'deployment.apps/coredns\nconfigmap/coredns']) {
+      const stopped = await run(script, undefined, { SKIP_VERIFY: '1' }, found);
+      expect(stopped.status, stopped.log.join('\n')).not.toBe(0);
+      expect(stopped.stderr).toMatch(/coredns already in kube-system: the apply would replace it/);
+      expect(stopped.log.some((line) => line.includes('apply'))).toBe(false);
+    }
   });
 });
