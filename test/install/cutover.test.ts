@@ -46,6 +46,18 @@ describe('planCutover', () => {
     }
   });
 
+  it('with a ReplicationController kube-dns, waits on its counts where a Deployment has a rollout status', () => {
+    const rc = stock.replace('- apiVersion: apps/v1\n  kind: Deployment', '- apiVersion: v1\n  kind: ReplicationController').replace('    selector:\n      matchLabels:\n        k8s-app: kube-dns\n    strategy:', '    selector:\n      k8s-app: kube-dns\n    strategy:');
+    expect(rc).toContain('kind: ReplicationController');
+    const plan = planned(rc);
+    const down = plan.steps.find((step) => step.id === 'scale-down-kube-dns')?.commands ?? [];
+    expect(down.slice(1)).toEqual(['kubectl -n kube-system scale replicationcontroller/kube-dns --replicas=0', "kubectl -n kube-system wait --for=jsonpath='{.status.replicas}'=0 replicationcontroller/kube-dns --timeout=5m"]);
+    const rollback = plan.rollback;
+    expect(at(rollback, /apply -f kube-dns-rollback\.yaml/)).toBeLessThan(at(rollback, /wait --for=jsonpath='\{\.status\.readyReplicas\}'=2 replicationcontroller\/kube-dns --timeout=5m$/));
+    expect(at(rollback, /wait --for=jsonpath/)).toBeLessThan(at(rollback, /scale deployment\/coredns --replicas=0/));
+    expect(plan.files.find((file) => file.name === 'kube-dns-rollback.yaml')?.content).toContain('kind: ReplicationController');
+  });
+
   it('the rollback file holds the kube-dns objects exactly as read, less what the API server wrote', () => {
     const plan = planned();
     const file = plan.files.find((entry) => entry.name === 'kube-dns-rollback.yaml');
