@@ -34,7 +34,7 @@ export { KUBEADM_PROFILE_IDS, KUBEADM_PROFILES } from './kubeadm/profiles.js';
 export type { KubeadmProfile, KubeadmProfileId, YamlV2Release } from './kubeadm/profiles.js';
 export type { PortParser } from './dns/go-net.js';
 
-// node-cache (NodeLocal DNSCache): one profile per behaviour change (1.15.6–1.26.7), and the
+// node-cache (NodeLocal DNSCache): one profile per behaviour change (1.15.6–1.26.8), and the
 // template text paired with each release.
 export { NEWEST_NODE_CACHE_RELEASE, OLDEST_NODE_CACHE_RELEASE, nodeCacheProfile, UnsupportedNodeCacheReleaseError } from './nodelocal/node-cache-releases.js';
 export type { NodeCacheProfile, UnsupportedNodeCacheReleaseCode } from './nodelocal/node-cache-releases.js';

@@ -71,7 +71,7 @@ kubeadm profiles:
   --dns-domain DOMAIN        kubeadm's networking.dnsDomain (default: cluster.local)
 
 node-local-dns profile (docs/node-local-dns.md):
-  --node-local-dns RELEASE   print the Corefile node-cache RELEASE (1.15.6 to 1.26.7) writes
+  --node-local-dns RELEASE   print the Corefile node-cache RELEASE (1.15.6 to 1.26.8) writes
                              from the ConfigMap (stub blocks sorted), or exit 1 with the
                              reason it refuses the update (every node keeps its Corefile)
   --local-ip IP[,IP]         node-cache's -localip (required)
