@@ -24,7 +24,7 @@ export { loadablePlugins, parsePluginCfg, PluginCfgSyntaxError } from './coredns
 export type { PluginCfgLine, PluginCfgSyntaxErrorCode } from './coredns/plugin-cfg.js';
 
 // kube-dns: the releases whose ConfigMap rules are known.
-export { NEWEST_KUBE_DNS_VERSION, UnsupportedKubeDnsVersionError } from './kubedns/kube-dns-versions.js';
+export { GKE_COREDNS_READER, NEWEST_KUBE_DNS_VERSION, UnsupportedKubeDnsVersionError } from './kubedns/kube-dns-versions.js';
 export type { KubeDnsRules, UnsupportedKubeDnsVersionCode } from './kubedns/kube-dns-versions.js';
 
 // kubeadm: one profile per behaviour (Kubernetes 1.10–1.20).

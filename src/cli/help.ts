@@ -58,7 +58,8 @@ an explanation where that is impossible.
                              everything else; a block it would have to rewrite is a conflict
   --drop-federations         translate without federations when the target has no
                              federation plugin (CoreDNS ${FEDERATION_REMOVED_IN} and later)
-  --kube-dns-version VERSION validate with the rules of this kube-dns release (default 1.26.7)
+  --kube-dns-version VERSION validate with the rules of this kube-dns release (default 1.26.7),
+                             or gke-coredns: GKE's kube-dns on CoreDNS (up to 15 upstreams)
   --force                    translate a ConfigMap that kube-dns itself rejected
   --cluster-dns-ip IP        refuse nameservers equal to the cluster DNS Service IP
   --kube-dns-deployment FILE the kube-dns Deployment (or ReplicationController): its kubedns,
