@@ -5,7 +5,8 @@
  *
  * Uses only the package's pure core, so it runs in the browser and in Node alike.
  */
-import { readKubeDnsConfigMap, translateKubeDns, translateLikeKubeadm } from '../../src/index.js';
+import { ConfigMapInputError, readKubeDnsInstall, translateKubeDns, translateKubeDnsInstall, translateLikeKubeadm } from '../../src/index.js';
+import type { KubeDnsInstall } from '../../src/index.js';
 import type { ConfigMapData, Diagnostic } from '../../src/index.js';
 import { KUBEADM_PROFILES, NEWEST_COREDNS_VERSION } from '../../src/releases.js';
 import type { KubeadmProfileId } from '../../src/releases.js';
@@ -70,12 +71,19 @@ export function convert(input: PlaygroundInput): PlaygroundOutput {
   const base = { clusterDomain, target };
 
   let data: ConfigMapData | null;
+  let install: KubeDnsInstall | undefined;
   // Warnings about which ConfigMap was pasted (another name or namespace than kube-system/kube-dns).
   let inputMessages: Message[] = [];
   try {
-    const document = input.text.trim() === '' ? null : readKubeDnsConfigMap(input.text, { filename: 'configmap' });
-    data = document === null ? null : document.data;
-    inputMessages = (document?.diagnostics ?? []).map(fromDiagnostic);
+    // The whole install, as the docs recommend pasting it (a kubectl List of the Deployment, Service
+    // and ConfigMap): the Deployment's flags are translated too.
+    install = input.text.trim() === '' ? undefined : readKubeDnsInstall([{ text: input.text, filename: 'input' }]);
+    if (install !== undefined && install.configMap === undefined && install.deployment === undefined && install.service === undefined) {
+      throw new ConfigMapInputError('no-configmap', 'no kube-dns ConfigMap, Deployment or Service found', { filename: 'input' });
+    }
+    data = install?.configMap?.data ?? null;
+    // kubeadm read the ConfigMap alone: the install's own notes are for the default translator.
+    inputMessages = input.mode === 'kubeadm' ? (install?.configMap?.diagnostics ?? []).map(fromDiagnostic) : [];
   } catch (error) {
     return { ...base, status: 'input-error', corefile: undefined, data: undefined, messages: [failure('input', error, 'Paste the output of `kubectl -n kube-system get configmap kube-dns -o yaml` (or -o json).')] };
   }
@@ -102,12 +110,13 @@ export function convert(input: PlaygroundInput): PlaygroundOutput {
       };
       return { ...base, status: 'refused', corefile: undefined, data, messages: [...warnings, stopped] };
     }
-    const translation = translateKubeDns(data, {
+    const options = {
       coredns: input.coredns,
       clusterDomain,
       dropFederations: input.dropFederations,
       force: input.force,
-    });
+    };
+    const translation = install === undefined ? translateKubeDns(null, options) : translateKubeDnsInstall(install, options);
     const messages = [...inputMessages, ...translation.diagnostics.map(fromDiagnostic)];
     if (translation.ok && translation.corefile !== undefined) return { ...base, status: 'ok', corefile: translation.corefile, data, messages };
     return { ...base, status: 'refused', corefile: undefined, data, messages };

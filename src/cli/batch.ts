@@ -1,19 +1,26 @@
 import { validateBatchCase } from '../generated/validate-batch-case.js';
 import { stringifyAsciiJson } from '../util/ascii-json.js';
+import { batchItemFailure } from './errors.js';
 import type { CliIo } from './io.js';
 import { cannotRead, INPUT_LIMITS, isStdin, readSourceBytes, sourceName } from './read-source.js';
 import { ExitCode } from './usage-error.js';
 
-/** One output line of `--batch`: the corpus shape, plus `stage: "input"` for unusable lines. */
+/** One output line of `--batch`: the corpus shape, plus `stage: "input"` for unusable lines and `stage: "output"` for a result too large to write. */
 export type BatchResultLine =
   | { readonly id: unknown; readonly ok: true; readonly corefile: string; readonly warnings?: readonly string[]; readonly unrequested?: readonly string[] }
-  | { readonly id: unknown; readonly ok: false; readonly stage: 'translate' | 'decode' | 'input' | 'migrate' | 'lint'; readonly error: string; readonly warnings?: readonly string[] };
+  | { readonly id: unknown; readonly ok: false; readonly stage: 'translate' | 'decode' | 'input' | 'output' | 'internal' | 'migrate' | 'lint'; readonly error: string; readonly warnings?: readonly string[] };
 
-/** What the batch loop counts of a result line (the rest of it is the command's). */
-export interface BatchOutcome {
+/** What a batch's command answers for one case: its result line (the loop counts `ok` and `stage`, and the error diagnostics' codes). */
+export interface BatchResult {
+  readonly id?: unknown;
   readonly ok: boolean;
   readonly stage?: string;
+  readonly error?: string;
+  readonly diagnostics?: readonly { readonly severity: string; readonly code: string }[];
 }
+
+/** What the batch loop counts of a result line (the rest of it is the command's). */
+export type BatchOutcome = BatchResult;
 
 /** Reads one input line of a batch: the command's case, or the result line of an unusable line. */
 export type BatchCaseReader<Case> = (line: string, lineNumber: number) => Case | { readonly unusable: BatchResultLine };
@@ -29,13 +36,51 @@ const PROGRESS_EVERY = 512;
 const FLUSH_CHARACTERS = 48 * 1024;
 /** Pending output is also written once it has waited this long, so that slow cases can be watched. */
 const FLUSH_MILLISECONDS = 200;
+/**
+ * The most one result line may hold: twice the longest input line. A case whose result is longer
+ * (diagnostics quoting a long key thousands of times) gets an `output` error line instead, and
+ * its text is never built whole.
+ */
+const MAX_RESULT_CHARACTERS = 64 * 1024 * 1024;
+/** How many failing cases the summary names. */
+const NAMED_FAILURES = 10;
 
 /** One usable input line of a batch. */
 export interface BatchCase {
-  readonly id: unknown;
+  readonly id: string | number;
   readonly data: Record<string, string> | null;
   readonly dnsDomain?: string;
   readonly clusterDomain?: string;
+  /** The case's CoreDNS release (the default translator only). */
+  readonly coredns?: string;
+}
+
+/** What the summary says about the failures: which cases (first few) and how many per code. */
+class FailureSummary {
+  private readonly named: string[] = [];
+  private failures = 0;
+  private readonly codes = new Map<string, number>();
+
+  add(result: BatchResult, lineNumber: number): void {
+    this.failures += 1;
+    if (this.named.length < NAMED_FAILURES) this.named.push(result.id === null ? `line ${lineNumber}` : describeId(result.id));
+    const errors = (result.diagnostics ?? []).filter((entry) => entry.severity === 'error').map((entry) => entry.code);
+    for (const code of errors.length > 0 ? new Set(errors) : [result.stage ?? 'failed']) this.codes.set(code, (this.codes.get(code) ?? 0) + 1);
+  }
+
+  /** `batch: not ok: "b", line 3 (and 2 more); by code: input 1, json-syntax 3`, or nothing when all were ok. */
+  line(): string {
+    if (this.failures === 0) return '';
+    const more = this.failures - this.named.length;
+    const codes = [...this.codes.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([code, count]) => `${code} ${count}`);
+    return `batch: not ok: ${this.named.join(', ')}${more > 0 ? ` (and ${more} more)` : ''}; by code: ${codes.join(', ')}\n`;
+  }
+}
+
+/** An id as the summary names it: its JSON, cut to 40 characters. */
+function describeId(id: unknown): string {
+  const text = stringifyAsciiJson(id);
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }
 
 /**
@@ -43,18 +88,23 @@ export interface BatchCase {
  * is known (pending lines are written whenever the input has no more complete lines at hand, so a
  * pipe sees every answer before the next line arrives). A line that cannot be used — blank, too
  * long, not UTF-8, not JSON, not a case — yields an `input` error line for its id (`null` if it has
- * none); the batch goes on. Exit status 0 even when cases fail: failures are data here. Unreadable
- * input exits 2.
+ * none usable); a case whose translation fails in any way (a bug included) or whose result is too
+ * large to write yields its own error line: the batch always goes on. Exit status 0 even when cases
+ * fail: failures are data here, counted and named in the summary on stderr. Unreadable input exits 2.
  */
 export async function runBatch<Case = BatchCase>(
   file: string | undefined,
   io: CliIo,
-  runCase: (batchCase: Case, lineNumber: number) => BatchOutcome,
+  runCase: (batchCase: Case, lineNumber: number) => BatchResult,
   /** How a line is read: the translator's `{"id", "data", …}` cases unless a command says otherwise. */
   readCase: BatchCaseReader<Case> = readBatchCase as unknown as BatchCaseReader<Case>,
+  options: { readonly quiet?: boolean; readonly maxResultCharacters?: number } = {},
 ): Promise<number> {
+  const quiet = options.quiet === true;
+  const maxCharacters = options.maxResultCharacters ?? MAX_RESULT_CHARACTERS;
   const counts = { ok: 0, failed: 0, unusable: 0 };
-  const progress = io.stderr.isTTY === true;
+  const failures = new FailureSummary();
+  const progress = io.stderr.isTTY === true && !quiet;
   let pending: string[] = [];
   let pendingCharacters = 0;
   let lastFlush = Date.now();
@@ -66,14 +116,13 @@ export async function runBatch<Case = BatchCase>(
   };
   for await (const lines of batchInputLines(file, io)) {
     for (const line of lines) {
-      const read = 'problem' in line ? { unusable: inputError(null, `line ${line.lineNumber}: ${line.problem}`) } : readCase(line.text, line.lineNumber);
-      const result = isUnusable(read) ? read.unusable : runCase(read, line.lineNumber);
+      const { result, text } = answer(line, runCase, readCase, maxCharacters);
       if (result.ok) counts.ok += 1;
       else if (result.stage === 'input') counts.unusable += 1;
       else counts.failed += 1;
-      const resultLine = stringifyAsciiJson(result);
-      pending.push(resultLine);
-      pendingCharacters += resultLine.length + 1;
+      if (!result.ok) failures.add(result, line.lineNumber);
+      pending.push(text);
+      pendingCharacters += text.length + 1;
       const done = counts.ok + counts.failed + counts.unusable;
       const progressDue = progress && done % PROGRESS_EVERY === 0;
       if (pendingCharacters >= FLUSH_CHARACTERS || progressDue || Date.now() - lastFlush >= FLUSH_MILLISECONDS) flush();
@@ -83,8 +132,95 @@ export async function runBatch<Case = BatchCase>(
     flush();
   }
   const total = counts.ok + counts.failed + counts.unusable;
-  io.stderr.write(`${progress ? '\r' : ''}batch: ${total} case${total === 1 ? '' : 's'}: ${counts.ok} ok, ${counts.failed} refused or failed, ${counts.unusable} unusable input lines\n`);
+  // The summary is kept with --quiet when something failed: it says which cases.
+  if (!quiet) io.stderr.write(`${progress ? '\r' : ''}batch: ${total} case${total === 1 ? '' : 's'}: ${counts.ok} ok, ${counts.failed} refused or failed, ${counts.unusable} unusable input lines\n`);
+  io.stderr.write(failures.line());
   return ExitCode.ok;
+}
+
+/** The result of one input line and its text: whatever goes wrong with this line stays with it. */
+function answer<Case>(
+  line: InputLine,
+  runCase: (batchCase: Case, lineNumber: number) => BatchResult,
+  readCase: BatchCaseReader<Case>,
+  maxCharacters: number,
+): { readonly result: BatchResult; readonly text: string } {
+  const { lineNumber } = line;
+  let read: Case | { readonly unusable: BatchResultLine };
+  try {
+    read = 'problem' in line ? { unusable: inputError(null, `line ${lineNumber}: ${line.problem}`) } : readCase(line.text, lineNumber);
+  } catch (error) {
+    // JSON.parse itself may run out of stack on a deep enough line.
+    read = { unusable: lineFailure(error, null, lineNumber) };
+  }
+  let result: BatchResult;
+  if (isUnusable(read)) {
+    result = read.unusable;
+  } else {
+    try {
+      result = runCase(read, lineNumber);
+    } catch (error) {
+      result = lineFailure(error, (read as { readonly id?: unknown }).id ?? null, lineNumber);
+    }
+  }
+  const text = boundedResultText(result, maxCharacters);
+  if (text !== undefined) return { result, text };
+  const tooLarge: BatchResult = {
+    id: usableId(result.id),
+    ok: false,
+    stage: 'output',
+    error: `line ${lineNumber}: the result is longer than ${describeCharacters(maxCharacters)}, more than a result line may hold; translate this case on its own`,
+  };
+  return { result: tooLarge, text: stringifyAsciiJson(tooLarge) };
+}
+
+/**
+ * An error a case's translation threw: an input error (the case's own cluster domain or release)
+ * is that case's input error; anything else — a bug, a stack overflow on a pathological case — is
+ * an `internal` error line for it.
+ */
+function lineFailure(error: unknown, id: unknown, lineNumber: number): BatchResultLine {
+  const failure = batchItemFailure(error);
+  if (failure !== undefined) return inputError(id, `line ${lineNumber}: ${failure}`);
+  const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return { id, ok: false, stage: 'internal', error: `line ${lineNumber}: internal error, please report it: ${reason.slice(0, 1000)}` };
+}
+
+/** The id a result line may carry: a string or a number as given, else `null` (never a deep structure). */
+function usableId(id: unknown): string | number | null {
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
+
+function describeCharacters(count: number): string {
+  return count >= 1024 * 1024 ? `${Math.round(count / 1024 / 1024)} MiB` : `${count} characters`;
+}
+
+/**
+ * The result's JSON line, built member by member and diagnostic by diagnostic so that it stops
+ * as soon as it passes `maxCharacters` (undefined then): a result too large is never built whole.
+ */
+function boundedResultText(result: BatchResult, maxCharacters: number): string | undefined {
+  const record = result as unknown as Record<string, unknown>;
+  let text = '{';
+  let first = true;
+  for (const key of Object.keys(record)) {
+    const member = key === 'id' ? usableId(record[key]) : record[key];
+    if (member === undefined) continue;
+    text += `${first ? '' : ', '}${stringifyAsciiJson(key)}: `;
+    first = false;
+    if (Array.isArray(member)) {
+      text += '[';
+      for (let index = 0; index < member.length; index += 1) {
+        text += `${index === 0 ? '' : ', '}${stringifyAsciiJson(member[index])}`;
+        if (text.length > maxCharacters) return undefined;
+      }
+      text += ']';
+    } else {
+      text += stringifyAsciiJson(member);
+    }
+    if (text.length > maxCharacters) return undefined;
+  }
+  return `${text}}`;
 }
 
 /** An input line as text, or why it cannot be read as text. */
@@ -235,17 +371,22 @@ function readBatchCase(line: string, lineNumber: number): BatchCase | { readonly
   } catch (error) {
     return { unusable: inputError(null, `line ${lineNumber}: not JSON: ${error instanceof Error ? error.message : String(error)}`) };
   }
-  const id = typeof input === 'object' && input !== null && 'id' in input ? (input as { id: unknown }).id : null;
+  const id = usableId(typeof input === 'object' && input !== null && 'id' in input ? (input as { id: unknown }).id : null);
   if (!validateBatchCase(input)) {
     const [problem] = validateBatchCase.errors ?? [];
     const where = problem?.instancePath === '' || problem === undefined ? 'the line' : problem.instancePath.slice(1).replaceAll('/', '.');
-    return { unusable: inputError(id, `line ${lineNumber}: ${where} ${problem === undefined ? 'is not a batch case' : schemaProblem(problem)} (expected {"id", "data", "dnsDomain"})`) };
+    const expected = problem?.keyword === 'additionalProperties' ? '' : ' (expected {"id", "data", "dnsDomain"})';
+    return { unusable: inputError(id, `line ${lineNumber}: ${where} ${problem === undefined ? 'is not a batch case' : schemaProblem(problem)}${expected}`) };
   }
   return input as BatchCase;
 }
 
 /** A schema validator's complaint in plain English: `must be an object or null`, not `must be object,null`. */
 function schemaProblem(problem: { readonly keyword: string; readonly params: Record<string, unknown>; readonly message?: string }): string {
+  if (problem.keyword === 'additionalProperties') {
+    const field = String(problem.params['additionalProperty']);
+    return `has a field '${field.length > 40 ? `${field.slice(0, 39)}…` : field}' a batch case does not have; it would not be read (the fields: id, data, dnsDomain or clusterDomain, coredns, note)`;
+  }
   if (problem.keyword !== 'type') return problem.message ?? 'is not a batch case';
   const types = problem.params['type'];
   const names = (Array.isArray(types) ? types : String(types).split(',')).map((type) => String(type));

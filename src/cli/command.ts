@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { closestNames } from '../lint/suggest.js';
+import { OutputFileError } from './io.js';
 import type { CliIo } from './io.js';
 import { Reporter } from './reporter.js';
 import { ExitCode, UsageError } from './usage-error.js';
@@ -92,6 +93,11 @@ export interface CommandDefinition<Options extends OptionSpecs = OptionSpecs, Ki
   /** The `-o, --output` formats; a command without them takes no `-o`. */
   readonly outputs?: OutputSpec<Kind>;
   readonly misplaced?: readonly MisplacedRule[];
+  /**
+   * Whether the output of this run streams (`--batch`): with `--out FILE` it is then written to FILE
+   * as it comes instead of being collected first.
+   */
+  readonly streamsOutput?: (options: OptionValues<Options>) => boolean;
   /** Does the work; returns the exit status (0, 1 or 2, docs/cli.md). Throws errors for `main` to report. */
   readonly run: (context: CommandContext<Options, Kind>) => Promise<number>;
 }
@@ -170,17 +176,45 @@ export async function runCommand<Options extends OptionSpecs, Kind extends Outpu
   });
   // `--out -` is standard output, as `-` is standard input for FILE.
   if (out === undefined || out === '-') return definition.run(context(io));
+  if (definition.streamsOutput?.(options as OptionValues<Options>) === true && io.openOutputStream !== undefined) {
+    return runStreamingToFile(out, io.openOutputStream, (stdout) => definition.run(context({ ...io, stdout })));
+  }
   // --out FILE: collect stdout and write FILE only when the command succeeded, all at once.
   let collected = '';
   const status = await definition.run(context({ ...io, stdout: { write: (chunk) => void (collected += chunk), isTTY: false } }));
-  if (status === ExitCode.ok) {
-    try {
-      await io.writeOutputFile(out, collected);
-    } catch (error) {
-      // The message names OUT as given, never a temporary file or a link's target.
-      throw new UsageError(`${out}: cannot write: ${error instanceof Error ? error.message : String(error)}`);
-    }
+  if (status === ExitCode.ok) await cannotWrite(out, () => io.writeOutputFile(out, collected));
+  return status;
+}
+
+/** `action` with an error of the output file as the usage error naming OUT as given, never a temporary file or a link's target. */
+async function cannotWrite<T>(out: string, action: () => Promise<T> | T): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    if (error instanceof OutputFileError) throw new UsageError(`${out}: cannot write: ${error.message}`);
+    throw error;
   }
+}
+
+/**
+ * `--out FILE` for a command whose output streams (`--batch`): written as it comes, never held
+ * whole; FILE becomes the output only when the command succeeded (a regular file is replaced at the
+ * end, all at once).
+ */
+async function runStreamingToFile(out: string, open: NonNullable<CliIo['openOutputStream']>, run: (stdout: CliIo['stdout']) => Promise<number>): Promise<number> {
+  const stream = await cannotWrite(out, () => open(out));
+  let status: number;
+  try {
+    status = await cannotWrite(out, () => run({ write: (chunk) => stream.write(chunk), isTTY: false }));
+  } catch (error) {
+    await stream.discard();
+    throw error;
+  }
+  if (status !== ExitCode.ok) {
+    await stream.discard();
+    return status;
+  }
+  await cannotWrite(out, () => stream.commit());
   return status;
 }
 

@@ -34,6 +34,23 @@ export interface CliIo {
    * caller names the path the user gave).
    */
   writeOutputFile(path: string, content: string): Promise<void>;
+  /**
+   * `--out FILE` for output written as it comes (`--batch`), so that it is never held whole: the
+   * same targets as {@link writeOutputFile}, a regular file written to a temporary file next to it
+   * and renamed over it by `commit`, a FIFO or a character device opened at the first write.
+   * Optional: without it the output is collected and written by `writeOutputFile`. Rejects, and
+   * `write` throws, with an {@link OutputFileError}.
+   */
+  readonly openOutputStream?: (path: string) => Promise<OutputFileStream>;
+}
+
+/** An output file being written (see {@link CliIo.openOutputStream}). */
+export interface OutputFileStream {
+  write(chunk: string): void;
+  /** Makes the output the file's content (renames the temporary file over FILE) and closes it. */
+  commit(): Promise<void>;
+  /** Closes and removes what was written (a FIFO or device keeps what it got); never rejects. */
+  discard(): Promise<void>;
 }
 
 /** An input larger than the command accepts. */

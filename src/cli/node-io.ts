@@ -47,6 +47,7 @@ function processIo(): CliIo {
     readStdin: (maxBytes) => readAll(process.stdin, maxBytes),
     readFile: readBoundedFile,
     writeOutputFile,
+    openOutputStream: async (path) => (await import('./output-file.js')).openOutputStream(path),
   };
 }
 

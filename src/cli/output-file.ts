@@ -14,12 +14,13 @@
  * The temporary file is removed on every way out but SIGKILL (and a machine crash): errors,
  * SIGINT, SIGTERM, SIGHUP and `process.exit`.
  */
-import { constants, unlinkSync } from 'node:fs';
+import { closeSync, constants, openSync, unlinkSync, writeSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { lstat, open, readlink, realpath, rename, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { OutputFileError } from './io.js';
+import type { OutputFileStream } from './io.js';
 
 /** Where the output goes, once symbolic links are followed. */
 export type OutputTarget =
@@ -47,6 +48,88 @@ export async function writeOutputFile(path: string, content: string): Promise<vo
   } catch (error) {
     throw asOutputFileError(error);
   }
+}
+
+/**
+ * The output of `--batch --out FILE`, written as it comes: to a temporary file renamed over FILE by
+ * `commit` (FILE is replaced all at once, as with {@link writeOutputFile}), or, for a FIFO or a
+ * character device, straight to it, opened at the first write. Writes are synchronous, so that
+ * memory holds one chunk at a time whatever the batch's size.
+ */
+export async function openOutputStream(path: string): Promise<OutputFileStream> {
+  let target: OutputTarget;
+  try {
+    target = await resolveOutputTarget(path);
+  } catch (error) {
+    throw asOutputFileError(error);
+  }
+  if (target.kind === 'write-through') return writeThroughStream(target.path, target.append);
+  let temporary: TemporaryFile;
+  try {
+    temporary = await createTemporaryFile(target);
+  } catch (error) {
+    throw asOutputFileError(error);
+  }
+  const { fd } = temporary.handle;
+  return {
+    write: (chunk) => {
+      try {
+        writeFully(fd, chunk);
+      } catch (error) {
+        throw asOutputFileError(error);
+      }
+    },
+    commit: async () => {
+      try {
+        await temporary.commit();
+        await syncDirectory(dirname(target.path));
+      } catch (error) {
+        throw asOutputFileError(error);
+      } finally {
+        await temporary.discard();
+      }
+    },
+    discard: () => temporary.discard(),
+  };
+}
+
+function writeThroughStream(path: string, append: boolean): OutputFileStream {
+  let fd: number | undefined;
+  const close = (): void => {
+    if (fd !== undefined) closeSync(fd);
+    fd = undefined;
+  };
+  return {
+    write: (chunk) => {
+      try {
+        fd ??= openSync(path, constants.O_WRONLY | constants.O_NOCTTY | (append ? constants.O_APPEND : 0));
+        writeFully(fd, chunk);
+      } catch (error) {
+        throw asOutputFileError(error);
+      }
+    },
+    commit: async () => {
+      try {
+        close();
+      } catch (error) {
+        throw asOutputFileError(error);
+      }
+    },
+    discard: async () => {
+      try {
+        close();
+      } catch {
+        // Closing a device or FIFO that failed: nothing left to undo.
+      }
+    },
+  };
+}
+
+/** `writeSync` until every byte of `chunk` is written (a pipe may take part of it). */
+function writeFully(fd: number, chunk: string): void {
+  const bytes = Buffer.from(chunk, 'utf8');
+  let offset = 0;
+  while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
 }
 
 /** Follows symbolic links from `path` to what the output will be written to. */

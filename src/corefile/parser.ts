@@ -145,6 +145,8 @@ class Parser {
   /** Where a comment at the end of the current line goes. */
   private ownerNode: CommentSlots | undefined;
   private ownerField: keyof CommentSlots = 'trailingComment';
+  /** A comment that lost its slot to a `{` on its line, waiting for the line's next slot (see openBlock). */
+  private carriedComment: Comment | undefined;
   /** Comment lines waiting for the node they precede, up to `pendingTop` (a shared stack). */
   private readonly pending: Comment[] = [];
   private pendingTop = 0;
@@ -258,6 +260,12 @@ class Parser {
   private setOwner(node: CommentSlots, field: keyof CommentSlots): void {
     this.ownerNode = node;
     this.ownerField = field;
+    // A comment moved past a `{` (see openBlock) goes to the next comment slot of its line.
+    const carried = this.carriedComment;
+    if (carried !== undefined) {
+      this.carriedComment = undefined;
+      node[field] = joinedComment(carried, node[field]);
+    }
   }
 
   private comment(): void {
@@ -691,10 +699,23 @@ class Parser {
     this.directiveStack[this.directiveTop++] = directive;
   }
 
-  /** Consumes the `{` of `block` (at the scanner) and makes it the innermost open list. */
+  /**
+   * Consumes the `{` of `block` (at the scanner) and makes it the innermost open list.
+   *
+   * When the token after `{` shares its line (`firstTokenOnOpeningLine`), the block has no line of
+   * its own for comments written before that `{`, and the model would hold them where the printer
+   * cannot put them back. Comments are not read by CoreDNS; they are moved to the nearest line end
+   * before the `{`:
+   * - comment lines between the previous line and a `{` that starts a line join the comment at the
+   *   end of that previous line (`a` / `# c` / `{ }` prints `a # c` / `{ }`);
+   * - a comment inside the `{` line before the `{` (`a#b { }`: a `#` inside a word starts a comment
+   *   that ends at the next separator) moves past the tokens of that line: it joins the next comment
+   *   slot the line has (the first directive's, or the `}`'s of an empty block).
+   */
   private openBlock(block: ParsedBlock): void {
     const { line, column } = this.scan;
     const openedOnNewLine = this.atNewLine();
+    const previousLineEnd = { node: this.ownerNode, field: this.ownerField };
     this.consume();
     if (openedOnNewLine) {
       block.openedOnNewLine = true;
@@ -702,7 +723,20 @@ class Parser {
       this.warn('brace-on-own-line', "this '{' starts a line: CoreDNS accepts it, but plugins only see a block whose '{' ends the directive's line", { line, column });
     }
     // Plugins can see whether the token after `{` shares its line (NextArg does): kept.
-    if (this.sameLineFollows()) block.firstTokenOnOpeningLine = true;
+    if (this.sameLineFollows()) {
+      block.firstTokenOnOpeningLine = true;
+      if (openedOnNewLine && this.pendingTop > 0 && previousLineEnd.node !== undefined) {
+        const { node, field } = previousLineEnd;
+        for (const comment of this.takePending(false)) node[field] = joinedComment(node[field], comment);
+      } else if (!openedOnNewLine) {
+        const node = this.ownerNode;
+        const earlier = node?.[this.ownerField];
+        if (node !== undefined && earlier !== undefined && earlier.position?.line === line) {
+          node[this.ownerField] = undefined;
+          this.carriedComment = earlier;
+        }
+      }
+    }
     const depth = this.depth;
     this.openBlocks[depth] = block;
     this.openListStarts[depth] = this.directiveTop;
@@ -731,6 +765,12 @@ export function findSelfImport(name: string, body: readonly { readonly text: str
     if (word.text === 'import' && atLineStart && body[index + 1]?.text === name) return index;
   }
   return -1;
+}
+
+/** Two comments of one line as one, the way a line's second `#` joins its first (`a #b #c`). */
+function joinedComment(first: Comment | undefined, second: Comment | undefined): Comment | undefined {
+  if (first === undefined || second === undefined) return first ?? second;
+  return { text: `${first.text} #${second.text}`, ...(first.position === undefined ? {} : { position: first.position }) };
 }
 
 function withoutBlankLine(comment: Comment): Comment {

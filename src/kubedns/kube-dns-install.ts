@@ -20,7 +20,7 @@ import { parseNannyArgs } from './dnsmasq-nanny-args.js';
 import type { NannyArgs } from './dnsmasq-nanny-args.js';
 import { parseKubeDnsArgs } from './kubedns-args.js';
 import type { KubeDnsArgs } from './kubedns-args.js';
-import { readKubeDnsConfigMap } from './read-kube-dns-configmap.js';
+import { readKubeDnsConfigMapAlone } from './read-kube-dns-configmap.js';
 import type { KubeDnsConfigMapDocument } from './read-kube-dns-configmap.js';
 import { parseSidecarArgs } from './sidecar-args.js';
 import type { SidecarArgs } from './sidecar-args.js';
@@ -203,7 +203,7 @@ function readConfigMapOnce(
   const wanted = options.configMapName ?? KUBE_DNS_NAME;
   const holding = read.filter((source) => source.objects.configMaps.length > 0);
   const named = holding.filter((source) => source.objects.configMaps.some((entry) => entry.name === wanted));
-  const readFrom = (source: ReadSource) => readKubeDnsConfigMap(source.text, { filename: source.filename, ...(options.configMapName === undefined ? {} : { name: options.configMapName }) });
+  const readFrom = (source: ReadSource) => readKubeDnsConfigMapAlone(source.text, { filename: source.filename, ...(options.configMapName === undefined ? {} : { name: options.configMapName }) });
   const [first, ...rest] = named.length > 0 ? named : holding;
   if (first === undefined) return { configMap: undefined, configMapObject: undefined };
   if (named.length === 0 && rest.length > 0) {

@@ -1,5 +1,8 @@
 import { checkArgument } from '../errors/arguments.js';
 import { ConfigMapInputError, readConfigMap } from '../configmap/read-configmap.js';
+import { readKubernetesObjects } from '../configmap/read-kubernetes-objects.js';
+import type { KubernetesObjects, ObjectSource } from '../configmap/read-kubernetes-objects.js';
+import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import type { ConfigMapDocument, ReadConfigMapOptions } from '../configmap/read-configmap.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -35,6 +38,23 @@ export interface KubeDnsConfigMapDocument extends ConfigMapDocument {
 export function readKubeDnsConfigMap(text: string, options: ReadConfigMapOptions = {}): KubeDnsConfigMapDocument {
   checkArgument('readKubeDnsConfigMap', 'text', text, 'string');
   checkArgument('readKubeDnsConfigMap', 'options', options, 'object?');
+  const document = readKubeDnsConfigMapAlone(text, options);
+  // A Deployment or Service beside the ConfigMap (a `kubectl get deploy/kube-dns svc/kube-dns cm/kube-dns`
+  // List) is named, not dropped silently: readKubeDnsInstall reads them.
+  if (!MAY_HOLD_OTHER_OBJECTS.test(text)) return document;
+  const notRead = objectsNotRead(text, options.filename ?? '<input>', document, 'readKubeDnsConfigMap', ' (readKubeDnsInstall reads the whole install: its Deployment and Service too)');
+  return notRead.length === 0 ? document : { ...document, diagnostics: [...document.diagnostics, ...notRead] };
+}
+
+/** Text with a second `kind` (a List, several documents): only then can it hold objects besides the ConfigMap. */
+const MAY_HOLD_OTHER_OBJECTS = /\bkind\b[\s\S]*\bkind\b/;
+
+/**
+ * {@link readKubeDnsConfigMap} without the notes about the other objects of `text`: for readers
+ * that read those objects themselves (readKubeDnsInstall) or name them their own way (the CLI's
+ * `--kubeadm` and `--node-local-dns`).
+ */
+export function readKubeDnsConfigMapAlone(text: string, options: ReadConfigMapOptions = {}): KubeDnsConfigMapDocument {
   const document = readConfigMap(text, { preferredNames: [KUBE_DNS_CONFIGMAP_NAME], ...options });
   const filename = options.filename ?? '<input>';
   const sign = coreDnsSign(document);
@@ -82,4 +102,33 @@ function coreDnsSign(document: ConfigMapDocument): string | undefined {
   if (importFile !== undefined) return `its data key '${importFile}' is a file CoreDNS imports`;
   if (document.name === 'coredns') return 'named coredns';
   return undefined;
+}
+
+/**
+ * One `unused-object` note per object of `text` that `reader` does not read: every workload,
+ * Service and other object, and each ConfigMap but the one read; in source order. `pointer` ends
+ * each message (where to read them instead).
+ */
+export function objectsNotRead(text: string, filename: string, document: KubeDnsConfigMapDocument, reader: string, pointer: string): Diagnostic[] {
+  let objects: KubernetesObjects;
+  try {
+    objects = readKubernetesObjects(text, { filename });
+  } catch (error) {
+    // A malformed Deployment beside the ConfigMap: not read either way.
+    const reason = error instanceof KubeDnsToCoreDnsError ? error.message : String(error);
+    return [diagnostic('unused-object', { key: filename, message: `${reader} reads only the kube-dns ConfigMap; the other objects of this input are not read (${reason})${pointer}` })];
+  }
+  const named = (object: { readonly kind: string | undefined; readonly name: string | undefined; readonly notAnObject?: string }) =>
+    object.notAnObject === undefined ? `${object.kind ?? 'an object'} ${object.name ?? '(unnamed)'}` : `${object.notAnObject}, not a Kubernetes object`;
+  const at = (source: ObjectSource) => (source.position === undefined ? source.filename : `${source.filename}:${source.position.line}:${source.position.column}`);
+  let chosen = false;
+  const notRead: { readonly object: { readonly kind: string | undefined; readonly name: string | undefined; readonly notAnObject?: string }; readonly source: ObjectSource }[] = [];
+  for (const configMap of objects.configMaps) {
+    if (!chosen && configMap.name === document.name) chosen = true;
+    else notRead.push({ object: configMap, source: configMap.source });
+  }
+  for (const object of [...objects.workloads, ...objects.services.map((service) => ({ ...service, kind: 'Service' })), ...objects.others]) notRead.push({ object, source: object.source });
+  return notRead
+    .sort((a, b) => (a.source.position?.line ?? 0) - (b.source.position?.line ?? 0))
+    .map(({ object, source }) => diagnostic('unused-object', { key: at(source), message: `${named(object)}: ${reader} reads only the kube-dns ConfigMap; not read${pointer}` }));
 }

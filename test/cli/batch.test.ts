@@ -1,10 +1,13 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LineSplitter } from '../../src/cli/batch.js';
+import { LineSplitter, runBatch as runBatchCore } from '../../src/cli/batch.js';
+import type { BatchCase, BatchResult } from '../../src/cli/batch.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
+import { translateKubeDns } from '../../src/translate/translate.js';
 import { memoryIo } from '../support/memory-io.js';
 
 const root = join(import.meta.dirname, '../..');
@@ -23,6 +26,15 @@ async function runBatch(args: string[], stdin: string | Uint8Array): Promise<{ s
   return { status, lines: io.out() === '' ? [] : resultLines(io.out()), err: io.err() };
 }
 
+/** The default translator's batch with a small bound on a result line. */
+function runBatchDirect(io: CliIo, maxResultCharacters: number): Promise<number> {
+  const translate = (batchCase: BatchCase): BatchResult => {
+    const translation = translateKubeDns(batchCase.data);
+    return { id: batchCase.id, ok: translation.ok, ...(translation.corefile === undefined ? {} : { corefile: translation.corefile }), diagnostics: translation.diagnostics };
+  };
+  return runBatchCore('-', io, translate, undefined, { maxResultCharacters });
+}
+
 describe('--batch input lines', () => {
   it('answers every input line, a blank one with an input error naming its number', async () => {
     const input = `${CASE}\n\n   \r\n${CASE.replace('"a"', '"b"')}\n`;
@@ -35,7 +47,7 @@ describe('--batch input lines', () => {
         [null, false, 'line 3: blank line (expected one JSON object per line)'],
         ['b', true, undefined],
       ]);
-      expect(err).toBe('batch: 4 cases: 2 ok, 0 refused or failed, 2 unusable input lines\n');
+      expect(err).toBe('batch: 4 cases: 2 ok, 0 refused or failed, 2 unusable input lines\nbatch: not ok: line 2, line 3; by code: input 2\n');
     }
   });
 
@@ -148,6 +160,28 @@ describe('--batch streams', () => {
     expect(await run).toBe(0);
   });
 
+  it('writes results to --out FILE as they come, not kept in memory, and makes FILE the output only at the end', async () => {
+    const { io: base, push, close } = streamingIo();
+    const streamed: string[] = [];
+    let committed = false;
+    const io: CliIo = {
+      ...base,
+      writeOutputFile: () => Promise.reject(new Error('a batch must not be collected for --out')),
+      openOutputStream: async () => ({ write: (chunk) => void streamed.push(chunk), commit: async () => void (committed = true), discard: async () => undefined }),
+    };
+    const run = main(['--batch', '-', '--out', 'results.jsonl'], io);
+    push(`${CASE}\n`);
+    await until(() => streamed.join('').includes('\n'));
+    expect(resultLines(streamed.join('')).map((line) => line['id'])).toEqual(['a']);
+    expect(committed).toBe(false);
+    push(`${CASE.replace('"a"', '"b"')}\n`);
+    await until(() => streamed.join('').split('\n').length === 3);
+    close();
+    expect(await run).toBe(0);
+    expect(committed).toBe(true);
+    expect(resultLines(streamed.join('')).map((line) => line['id'])).toEqual(['a', 'b']);
+  });
+
   const bin = join(root, 'dist', 'bundle', 'kube-dns-to-coredns.cjs');
   it.skipIf(!existsSync(bin) && process.env['CI'] === undefined)('writes each result before stdin closes (the built CLI, a real pipe)', async () => {
     const child = spawn(process.execPath, [bin, '--kubeadm', '1.19', '--batch'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -166,9 +200,37 @@ describe('--batch streams', () => {
       expect(err).toBe('');
       child.stdin.end();
       expect(await exited).toBe(0);
-      expect(err).toBe('batch: 2 cases: 1 ok, 0 refused or failed, 1 unusable input lines\n');
+      expect(err).toBe('batch: 2 cases: 1 ok, 0 refused or failed, 1 unusable input lines\nbatch: not ok: line 2; by code: input 1\n');
     } finally {
       child.kill();
+    }
+  });
+});
+
+describe('--batch --out FILE with the built CLI', () => {
+  const bin = join(root, 'dist', 'bundle', 'kube-dns-to-coredns.cjs');
+  it.skipIf(!existsSync(bin) && process.env['CI'] === undefined)('streams into a temporary file next to FILE and renames it over FILE when stdin ends', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'batch-out-'));
+    const target = join(directory, 'results.jsonl');
+    writeFileSync(target, 'old\n');
+    const child = spawn(process.execPath, [bin, '--batch', '-', '--out', target], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const temporary = () => readdirSync(directory).find((name) => name.endsWith('.tmp'));
+    try {
+      child.stdin.write(`${CASE}\n`);
+      // The first result reaches the disk while stdin is still open; FILE is still the old one.
+      await until(() => {
+        const name = temporary();
+        return name !== undefined && readFileSync(join(directory, name), 'utf8').endsWith('\n');
+      });
+      expect(readFileSync(target, 'utf8')).toBe('old\n');
+      child.stdin.end(`${CASE.replace('"a"', '"b"')}\n`);
+      expect(await exited).toBe(0);
+      expect(resultLines(readFileSync(target, 'utf8')).map((line) => line['id'])).toEqual(['a', 'b']);
+      expect(temporary()).toBeUndefined();
+    } finally {
+      child.kill();
+      rmSync(directory, { recursive: true, force: true });
     }
   });
 });
@@ -186,5 +248,104 @@ describe('--kubeadm --batch and unrequested content', () => {
     expect(flagged.every((line) => /, "unrequested": \["the Corefile holds .*\]\}$|, "unrequested": \["the input changed .*\]\}$/.test(line))).toBe(true);
     // The documented filter: sed 's/, "unrequested": \[.*\]}$/}/'
     expect(io.out().replace(/, "unrequested": \[.*\]\}$/gm, '}')).toBe(expected);
+  });
+});
+
+describe('--batch: each line its own', () => {
+  const DATA = '{"stubDomains": "{\\"acme.local\\": [\\"10.0.0.1\\"]}"}';
+
+  it("honours a line's coredns and cluster domain and echoes them in its result", async () => {
+    const input = [`{"id": 1, "data": ${DATA}, "coredns": "1.2.6"}`, `{"id": 2, "data": ${DATA}, "coredns": "v1.8.7-eksbuild.3", "clusterDomain": "corp.internal"}`, `{"id": 3, "data": ${DATA}}`].join('\n');
+    const { status, lines } = await runBatch(['--coredns', '1.6.9'], input);
+    expect(status).toBe(0);
+    expect(lines.map((line) => [line['id'], line['ok'], line['coredns'], line['clusterDomain']])).toEqual([
+      [1, true, '1.2.6', undefined],
+      [2, true, '1.8.7', 'corp.internal'],
+      [3, true, '1.6.9', undefined],
+    ]);
+    for (const [line, coredns, clusterDomain] of [[lines[0], '1.2.6', undefined], [lines[1], 'v1.8.7-eksbuild.3', 'corp.internal'], [lines[2], '1.6.9', undefined]] as const) {
+      const alone = translateKubeDns({ stubDomains: '{"acme.local": ["10.0.0.1"]}' }, { coredns, ...(clusterDomain === undefined ? {} : { clusterDomain }) });
+      expect(line?.['corefile']).toBe(alone.corefile);
+      expect(line?.['diagnostics']).toEqual(alone.diagnostics);
+    }
+    expect(String(lines[1]?.['corefile'])).toContain('kubernetes corp.internal');
+  });
+
+  it('refuses a field a case does not have, and a release --kubeadm would not read, instead of ignoring it', async () => {
+    const misspelt = await runBatch([], `{"id": "m", "data": ${DATA}, "cordns": "1.2.6"}\n{"id": "n", "data": ${DATA}}`);
+    expect(misspelt.lines[0]).toEqual({
+      id: 'm',
+      ok: false,
+      stage: 'input',
+      error: "line 1: the line has a field 'cordns' a batch case does not have; it would not be read (the fields: id, data, dnsDomain or clusterDomain, coredns, note)",
+    });
+    expect(misspelt.lines[1]).toMatchObject({ id: 'n', ok: true });
+    const kubeadm = await runBatch(['--kubeadm', '1.19'], `{"id": "k", "data": ${DATA}, "coredns": "1.8.0"}`);
+    expect(kubeadm.lines[0]).toMatchObject({ id: 'k', ok: false, stage: 'input', error: expect.stringMatching(/^line 1: coredns: --kubeadm v1\.19 reproduces what kubeadm stored/) });
+    const unknown = await runBatch([], `{"id": "u", "data": ${DATA}, "coredns": "1.4.1"}\n{"id": "v", "data": ${DATA}}`);
+    expect(unknown.lines[0]).toMatchObject({ id: 'u', ok: false, stage: 'input', error: expect.stringMatching(/^line 1: cannot resolve a CoreDNS release from '1\.4\.1'/) });
+    expect(unknown.lines[1]).toMatchObject({ id: 'v', ok: true });
+  });
+
+  it('names the failing cases and counts them per code in the summary', async () => {
+    const cases = [
+      `{"id": "good", "data": ${DATA}}`,
+      '{"id": "bad-json", "data": {"stubDomains": "{"}}',
+      '{"id": "bad-zone", "data": {"stubDomains": "{\\"-x.\\": [\\"10.0.0.1\\"]}"}}',
+      '{"id": 7, "data": {"upstreamNameservers": "[1]"}}',
+      'not json',
+      ...Array.from({ length: 12 }, (_, index) => `{"id": "j${index}", "data": {"stubDomains": "{"}}`),
+    ];
+    const { lines, err } = await runBatch([], cases.join('\n'));
+    expect(lines).toHaveLength(cases.length);
+    const [first, second] = err.split('\n');
+    expect(first).toBe(`batch: ${cases.length} cases: 1 ok, 15 refused or failed, 1 unusable input lines`);
+    expect(second).toMatch(/^batch: not ok: "bad-json", "bad-zone", 7, line 5, "j0", "j1", "j2", "j3", "j4", "j5" \(and 6 more\); by code: /);
+    const counts = Object.fromEntries((second ?? '').replace(/^.*by code: /, '').split(', ').map((entry) => entry.split(' ')));
+    expect(counts['json-syntax']).toBe('13');
+    expect(counts['input']).toBe('1');
+    expect(Object.values(counts).reduce((sum: number, count) => sum + Number(count), 0)).toBeGreaterThanOrEqual(16);
+    // -q keeps the line that names the failures.
+    const quiet = memoryIo({ stdin: cases.join('\n') });
+    expect(await main(['-q', '--batch'], quiet)).toBe(0);
+    expect(quiet.err()).toBe(`${second}\n`);
+  });
+
+  it('answers an id nested 10,000 deep with an input error for that line and goes on', async () => {
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    for (const args of [[], ['--kubeadm', '1.19']]) {
+      const { status, lines } = await runBatch(args, `{"id": "before", "data": ${DATA}}\n{"id": ${deep}, "data": ${DATA}}\n{"id": "after", "data": ${DATA}}\n`);
+      expect(status).toBe(0);
+      expect(lines.map((line) => [line['id'], line['ok'], line['stage']])).toEqual([
+        ['before', true, undefined],
+        [null, false, 'input'],
+        ['after', true, undefined],
+      ]);
+    }
+  });
+
+  it('answers a result too large to write with an output error for that line, never building it, and goes on', async () => {
+    const domains = Object.fromEntries(Array.from({ length: 50 }, (_, index) => [`${'x'.repeat(60)}${index}.example`, ['10.0.0.1']]));
+    const io = memoryIo({ stdin: `{"id": "big", "data": {"stubDomains": ${JSON.stringify(JSON.stringify(domains))}}}\n{"id": "small", "data": {}}\n` });
+    const status = await runBatchDirect(io, 4096);
+    expect(status).toBe(0);
+    expect(resultLines(io.out())).toEqual([
+      { id: 'big', ok: false, stage: 'output', error: 'line 1: the result is longer than 4096 characters, more than a result line may hold; translate this case on its own' },
+      expect.objectContaining({ id: 'small', ok: true }),
+    ]);
+    expect(io.err()).toContain('batch: not ok: "big"; by code: output 1');
+  });
+
+  it('answers a case whose translation throws (a bug, a stack overflow) with an internal error for that line and goes on', async () => {
+    const io = memoryIo({ stdin: '{"id": 1, "data": {}}\n{"id": 2, "data": {}}\n' });
+    const status = await runBatchCore('-', io, (batchCase: BatchCase): BatchResult => {
+      if (batchCase.id === 1) throw new RangeError('Maximum call stack size exceeded');
+      return { id: batchCase.id, ok: true };
+    });
+    expect(status).toBe(0);
+    expect(resultLines(io.out())).toEqual([
+      { id: 1, ok: false, stage: 'internal', error: 'line 1: internal error, please report it: RangeError: Maximum call stack size exceeded' },
+      { id: 2, ok: true },
+    ]);
   });
 });

@@ -63,7 +63,7 @@ describe('migrate --batch', () => {
     // A refusal is a result like any other (federation is gone from 1.7.0 on).
     expect(results.map((result) => result['ok'])).toEqual([true, true, true, false]);
     expect(results[2]?.['corefile']).not.toBe(results[0]?.['corefile']);
-    expect(err).toBe('batch: 4 cases: 3 ok, 1 refused or failed, 0 unusable input lines\n');
+    expect(err).toBe('batch: 4 cases: 3 ok, 1 refused or failed, 0 unusable input lines\nbatch: not ok: "refused"; by code: failed 1\n');
   });
 
   it('says per line what is wrong with it, and goes on: syntax, releases, fields, JSON', async () => {
@@ -127,7 +127,7 @@ describe('lint --batch', () => {
     expect(results.map((result) => result['ok'])).toEqual([true, false, false, false, false]);
     expect(results[3]).toMatchObject({ id: 'd', stage: 'lint', error: expect.stringMatching(/^line 4: Corefile:2:15: Syntax error/) });
     expect(results[4]).toMatchObject({ id: 'e', stage: 'input', error: expect.stringMatching(/^line 5: "coredns" must be a string /) });
-    expect(err).toBe('batch: 5 cases: 1 ok, 3 refused or failed, 1 unusable input lines\n');
+    expect(err).toBe('batch: 5 cases: 1 ok, 3 refused or failed, 1 unusable input lines\nbatch: not ok: "b", "c", "d", "e"; by code: input 1, lint 1, plugin-removed 1, unknown-directive 1\n');
   });
 
   it('streams: a result line is written before the next input line arrives', async () => {

@@ -121,7 +121,7 @@ describe('kube-dns-to-coredns --kubeadm --batch', () => {
       '{"id": "b", "ok": false, "stage": "translate", "error": "failed to parse JSON from \'kube-dns ConfigMap: unexpected end of JSON input"}',
     );
     expect(JSON.parse(lines[3] ?? '')).toMatchObject({ id: 3, ok: true });
-    expect(io.err()).toBe('batch: 4 cases: 2 ok, 1 refused or failed, 1 unusable input lines\n');
+    expect(io.err()).toBe('batch: 4 cases: 2 ok, 1 refused or failed, 1 unusable input lines\nbatch: not ok: line 2, "b"; by code: input 1, translate 1\n');
   });
 
   it('answers a bad line with an error line for its id and goes on', async () => {
@@ -139,7 +139,7 @@ describe('kube-dns-to-coredns --kubeadm --batch', () => {
     expect(lines[0]?.['error']).toMatch(/^line 1: not JSON: /);
     expect(lines[1]?.['error']).toBe("line 2: the line must have required property 'data' (expected {\"id\", \"data\", \"dnsDomain\"})");
     expect(lines[2]?.['error']).toBe('line 3: data.stubDomains must be a string (expected {"id", "data", "dnsDomain"})');
-    expect(io.err()).toBe('batch: 5 cases: 1 ok, 0 refused or failed, 4 unusable input lines\n');
+    expect(io.err()).toBe('batch: 5 cases: 1 ok, 0 refused or failed, 4 unusable input lines\nbatch: not ok: line 1, "x", "y", "z"; by code: input 4\n');
   });
 });
 

@@ -3,6 +3,8 @@ import { comparableCorefile } from '../../src/corefile/compare.js';
 import { CorefileSyntaxError } from '../../src/corefile/errors.js';
 import type { Corefile, Directive, ServerBlock } from '../../src/corefile/model.js';
 import { parseCorefile } from '../../src/corefile/parser.js';
+import { printCorefile } from '../../src/corefile/printer.js';
+import { referenceParse } from './support/caddy-reference.js';
 
 function parse(text: string): Corefile {
   return parseCorefile(text).corefile;
@@ -314,5 +316,23 @@ describe('parseCorefile (corefile-syntax.md §2–§3)', () => {
     const small = Math.min(time(4000), time(4000));
     const large = Math.min(time(16000), time(16000));
     expect(large / small).toBeLessThan(8);
+  });
+});
+
+describe("comments written before a '{' whose line goes on (fast-check counterexample of the formatting law, #18 22c)", () => {
+  // Seed -1357158159, path 3858:2:11 of "formatting any accepted text keeps what CoreDNS reads":
+  // the comment between `a` and a `{` on a later line was kept as the end comment of an empty
+  // block closed on the `{` line, which the printer has no line for (`invalid-model`).
+  it.each([
+    ['"{"a\n#c\n"{"}', '"" {\n    a #c\n    { }\n}\n'],
+    ['. {\n    hosts\n    # one\n\n    # two\n    { }\n}\n', '. {\n    hosts # one # two\n    { }\n}\n'],
+    ['"{"a#ba#ba#ba { }', '"" {\n    a { } #ba#ba#ba\n}\n'],
+    ['. {\n    health#x { lameduck 5s\n    }\n}\n', '. {\n    health { lameduck 5s #x\n    }\n}\n'],
+    ['. {\nlog { a # c\n{  } {  }\n} {\n } a\n}\n', '. {\n    log { a # c\n        { } { }\n    } {\n    } a\n}\n'],
+  ])('%j formats, keeping its tokens, its lines and its comments', (text, formatted) => {
+    const printed = printCorefile(parseCorefile(text).corefile);
+    expect(printed).toBe(formatted);
+    expect(referenceParse(printed)).toEqual(referenceParse(text));
+    expect(printCorefile(parseCorefile(printed).corefile)).toBe(printed);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigMapInputError } from '../../src/configmap/read-configmap.js';
+import { installListYaml } from '../support/kube-dns-manifests.js';
 import { formatDiagnostic } from '../../src/diagnostics/diagnostic.js';
 import { readKubeDnsConfigMap } from '../../src/kubedns/read-kube-dns-configmap.js';
 
@@ -48,15 +49,30 @@ describe('readKubeDnsConfigMap', () => {
 
   it('does not warn about a name asked for with --name, but still about the namespace', () => {
     const text = `${configMap('  name: kube-dns-old\n  namespace: kube-system\n', UPSTREAMS)}---\n${configMap('  name: kube-dns-new\n  namespace: dns\n', UPSTREAMS)}`;
-    expect(warnings(text, 'kube-dns-old')).toEqual([]);
-    expect(warnings(text, 'kube-dns-new')).toEqual([
+    const notes = (name: string) => warnings(text, name).filter((line) => !line.startsWith('info unused-object'));
+    expect(notes('kube-dns-old')).toEqual([]);
+    expect(notes('kube-dns-new')).toEqual([
       'warning configmap-not-kube-dns: read ConfigMap dns/kube-dns-new, not kube-system/kube-dns: kube-dns reads only that one, so this may not be what it ran with',
     ]);
   });
 
   it('prefers kube-dns among several ConfigMaps', () => {
     const text = `${configMap('  name: coredns\n  namespace: kube-system\n', COREFILE)}---\n${configMap('  name: kube-dns\n  namespace: kube-system\n', UPSTREAMS)}`;
-    expect(readKubeDnsConfigMap(text)).toMatchObject({ name: 'kube-dns', diagnostics: [] });
+    // The other ConfigMap is named, not skipped silently.
+    expect(readKubeDnsConfigMap(text, { filename: 'cms.yaml' })).toMatchObject({
+      name: 'kube-dns',
+      diagnostics: [{ code: 'unused-object', key: 'cms.yaml:1:1', message: 'ConfigMap coredns: readKubeDnsConfigMap reads only the kube-dns ConfigMap; not read (readKubeDnsInstall reads the whole install: its Deployment and Service too)' }],
+    });
+  });
+
+  it('names the Deployment and Service of a whole install it skips, pointing at readKubeDnsInstall (#18 13)', () => {
+    const list = installListYaml(['--no-negcache'], '10.96.0.10');
+    const document = readKubeDnsConfigMap(list, { filename: 'install.yaml' });
+    expect(document.data).toEqual({ upstreamNameservers: '["8.8.8.8"]' });
+    expect(document.diagnostics.map((entry) => `${entry.code} ${entry.key}: ${entry.message}`)).toEqual([
+      'unused-object install.yaml:4:3: Deployment kube-dns: readKubeDnsConfigMap reads only the kube-dns ConfigMap; not read (readKubeDnsInstall reads the whole install: its Deployment and Service too)',
+      'unused-object install.yaml:8:3: Service kube-dns: readKubeDnsConfigMap reads only the kube-dns ConfigMap; not read (readKubeDnsInstall reads the whole install: its Deployment and Service too)',
+    ]);
   });
 
   it('refuses a CoreDNS ConfigMap, saying what it is and what to use instead', () => {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { convert, DEFAULT_INPUT } from '../../docs/playground/convert.js';
 import type { PlaygroundInput } from '../../docs/playground/convert.js';
+import { installListYaml } from '../support/kube-dns-manifests.js';
 import { readConfigMap, translateKubeDns, translateLikeKubeadm } from '../../src/index.js';
 
 // The playground's computation, in Node: what the page shows is the core's output, and no input
@@ -76,5 +77,14 @@ describe('playground convert', () => {
     expect(result.status).toBe('refused');
     expect(result.corefile).toBeUndefined();
     expect(result.messages.at(-1)).toMatchObject({ severity: 'error', code: 'kubeadm-translate-error', message: expected.ok ? '' : expected.error });
+  });
+
+  it('translates a pasted install with its Deployment, as the docs recommend pasting it (#18 13)', () => {
+    const list = installListYaml(['--no-negcache', '--server=/corp.internal/10.0.0.9']);
+    const result = convert(input({ text: list }));
+    expect(result.status).toBe('ok');
+    expect(result.corefile).toContain('corp.internal:53 {');
+    expect(result.messages.map((entry) => entry.code)).not.toContain('kube-dns-deployment-assumed');
+    expect(result.data).toEqual({ upstreamNameservers: '["8.8.8.8"]' });
   });
 });

@@ -105,3 +105,26 @@ export function coreDnsConfigMapYaml(corefile: string, parts: ConfigMapParts & {
   const { otherKeys, ...rest } = parts;
   return configMapYaml({ Corefile: corefile, ...otherKeys }, { name: 'coredns', metadata: 'block', values: 'block', ...rest });
 }
+
+/**
+ * A `kubectl get deploy/kube-dns [svc/kube-dns] cm/kube-dns -o yaml`-like List in flow style: a
+ * Deployment whose dnsmasq runs `dnsmasqArgs`, the Service when `service` is given, and the
+ * ConfigMap with `upstreamNameservers: ["8.8.8.8"]`.
+ */
+export function installListYaml(dnsmasqArgs: readonly string[], service?: string): string {
+  return [
+    'apiVersion: v1',
+    'kind: List',
+    'items:',
+    '- apiVersion: apps/v1',
+    '  kind: Deployment',
+    '  metadata: {name: kube-dns, namespace: kube-system}',
+    `  spec: {template: {spec: {containers: [{name: dnsmasq, args: ${JSON.stringify(dnsmasqArgs)}}]}}}`,
+    ...(service === undefined ? [] : ['- apiVersion: v1', '  kind: Service', '  metadata: {name: kube-dns, namespace: kube-system}', `  spec: {clusterIP: ${service}}`]),
+    '- apiVersion: v1',
+    '  kind: ConfigMap',
+    '  metadata: {name: kube-dns, namespace: kube-system}',
+    `  data: {upstreamNameservers: '["8.8.8.8"]'}`,
+    '',
+  ].join('\n');
+}

@@ -31,6 +31,15 @@ export function memoryIo(
       if (path.startsWith('/unwritable/')) throw new OutputFileError('EACCES: permission denied', { code: 'EACCES' });
       written.set(path, content);
     },
+    openOutputStream: async (path) => {
+      if (path.startsWith('/unwritable/')) throw new OutputFileError('EACCES: permission denied', { code: 'EACCES' });
+      let content = '';
+      return {
+        write: (chunk) => void (content += chunk),
+        commit: async () => void written.set(path, content),
+        discard: async () => undefined,
+      };
+    },
     written,
     out: () => out,
     err: () => err,

@@ -55,6 +55,8 @@ export const translateCommand = defineCommand({
     { with: 'node-local-dns', options: ['kubeadm'], message: () => '--kubeadm and --node-local-dns are two profiles; give one' },
     { with: 'node-local-dns', options: [...DEFAULT_MODE_ONLY, 'batch', 'name'], message: (option) => `--${option} does not go with --node-local-dns, which reproduces node-cache exactly` },
   ],
+  // A batch's results are written to --out FILE as they come: a fleet's output is never held whole.
+  streamsOutput: (values) => values.batch,
   run: runTranslate,
 });
 

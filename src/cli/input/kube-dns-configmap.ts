@@ -1,9 +1,4 @@
-import { readKubernetesObjects } from '../../configmap/read-kubernetes-objects.js';
-import type { KubernetesObjects, ObjectSource } from '../../configmap/read-kubernetes-objects.js';
-import { diagnostic } from '../../diagnostics/diagnostic.js';
-import type { Diagnostic } from '../../diagnostics/diagnostic.js';
-import { KubeDnsToCoreDnsError } from '../../errors/kube-dns-to-coredns-error.js';
-import { readKubeDnsConfigMap } from '../../kubedns/read-kube-dns-configmap.js';
+import { objectsNotRead, readKubeDnsConfigMapAlone } from '../../kubedns/read-kube-dns-configmap.js';
 import type { KubeDnsConfigMapDocument } from '../../kubedns/read-kube-dns-configmap.js';
 import type { CliIo } from '../io.js';
 import { INPUT_LIMITS, readSource } from '../read-source.js';
@@ -18,31 +13,7 @@ import { INPUT_LIMITS, readSource } from '../read-source.js';
  */
 export async function readKubeDnsInput(file: string | undefined, name: string | undefined, io: CliIo, reader: string): Promise<KubeDnsConfigMapDocument> {
   const source = await readSource(file, io, INPUT_LIMITS.configMap);
-  const document = readKubeDnsConfigMap(source.text, { filename: source.name, ...(name === undefined ? {} : { name }) });
-  const notRead = objectsNotRead(source.text, source.name, document, reader);
+  const document = readKubeDnsConfigMapAlone(source.text, { filename: source.name, ...(name === undefined ? {} : { name }) });
+  const notRead = objectsNotRead(source.text, source.name, document, reader, '');
   return notRead.length === 0 ? document : { ...document, diagnostics: [...document.diagnostics, ...notRead] };
-}
-
-function objectsNotRead(text: string, filename: string, document: KubeDnsConfigMapDocument, reader: string): Diagnostic[] {
-  let objects: KubernetesObjects;
-  try {
-    objects = readKubernetesObjects(text, { filename });
-  } catch (error) {
-    // A malformed Deployment beside the ConfigMap: not read either way.
-    const reason = error instanceof KubeDnsToCoreDnsError ? error.message : String(error);
-    return [diagnostic('unused-object', { key: filename, message: `${reader} reads only the kube-dns ConfigMap; the other objects of this input are not read (${reason})` })];
-  }
-  const named = (object: { readonly kind: string | undefined; readonly name: string | undefined; readonly notAnObject?: string }) =>
-    object.notAnObject === undefined ? `${object.kind ?? 'an object'} ${object.name ?? '(unnamed)'}` : `${object.notAnObject}, not a Kubernetes object`;
-  const at = (source: ObjectSource) => (source.position === undefined ? source.filename : `${source.filename}:${source.position.line}:${source.position.column}`);
-  let chosen = false;
-  const notRead: { readonly object: { readonly kind: string | undefined; readonly name: string | undefined; readonly notAnObject?: string }; readonly source: ObjectSource }[] = [];
-  for (const configMap of objects.configMaps) {
-    if (!chosen && configMap.name === document.name) chosen = true;
-    else notRead.push({ object: configMap, source: configMap.source });
-  }
-  for (const object of [...objects.workloads, ...objects.services.map((service) => ({ ...service, kind: 'Service' })), ...objects.others]) notRead.push({ object, source: object.source });
-  return notRead
-    .sort((a, b) => (a.source.position?.line ?? 0) - (b.source.position?.line ?? 0))
-    .map(({ object, source }) => diagnostic('unused-object', { key: at(source), message: `${named(object)}: ${reader} reads only the kube-dns ConfigMap; not read` }));
 }

@@ -1,3 +1,5 @@
+import { coreDnsReleaseOf } from '../../coredns/resolve-release.js';
+import type { ResolvedCoreDnsRelease } from '../../coredns/resolve-release.js';
 import { renderConfigMap, renderConfigMapWithCorefile, renderCoreDnsConfigMap } from '../../configmap/write-configmap.js';
 import type { PlatformBase } from '../../platform/bases.js';
 import { eksProbeDiagnostics, renderEksAddonConfiguration } from '../../platform/eks-addon.js';
@@ -8,7 +10,7 @@ import { checkTranslateOptions, translateKubeDns, translateKubeDnsInstall } from
 import type { TranslateOptions, TranslationResult } from '../../translate/translate.js';
 import { readCorefileSource } from '../corefile-source.js';
 import type { CorefileSourceText } from '../corefile-source.js';
-import { batchItemFailure, usingCorefile } from '../errors.js';
+import { usingCorefile } from '../errors.js';
 import { readKubeDnsInstallInput } from '../input/install.js';
 import type { CliIo } from '../io.js';
 import type { Reporter } from '../reporter.js';
@@ -32,7 +34,7 @@ export async function runDefaultMode(args: TranslateArguments, io: CliIo, report
   if (args.batch) {
     if (args.merge !== undefined) throw new UsageError('--merge works on one ConfigMap, not with --batch');
     if (args.deploymentFile !== undefined || args.serviceFile !== undefined) throw new UsageError('--kube-dns-deployment and --kube-dns-service work on one install, not with --batch');
-    return runTranslateBatch(options, args.file, io);
+    return runTranslateBatch(options, args.file, io, reporter.level.quiet);
   }
   if ((args.output === 'coredns-custom') !== (args.platform !== undefined)) {
     throw new UsageError(args.output === 'coredns-custom' ? '-o coredns-custom needs --platform P: the base Corefile the overlay is written for (aks, k3s, k3s-legacy)' : '--platform P goes with -o coredns-custom');
@@ -112,19 +114,45 @@ function translateOptions(args: TranslateArguments): TranslateOptions {
   };
 }
 
-/** `--batch` of the default translator: `{id, ok, corefile?, diagnostics}` per case. */
-async function runTranslateBatch(options: TranslateOptions, file: string | undefined, io: CliIo): Promise<number> {
-  const { inputError, runBatch } = await import('../batch.js');
-  return runBatch(file, io, (batchCase, lineNumber) => {
-    const clusterDomain = batchCase.clusterDomain ?? batchCase.dnsDomain ?? options.clusterDomain;
-    try {
-      const translation = translateKubeDns(batchCase.data, { ...options, ...(clusterDomain === undefined ? {} : { clusterDomain }) });
-      return { id: batchCase.id, ok: translation.ok, ...(translation.corefile === undefined ? {} : { corefile: translation.corefile }), diagnostics: translation.diagnostics };
-    } catch (error) {
-      // The case's own cluster domain, say: its result line says so, the batch goes on.
-      const failure = batchItemFailure(error);
-      if (failure === undefined) throw error;
-      return inputError(batchCase.id, `line ${lineNumber}: ${failure}`);
-    }
-  });
+/**
+ * `--batch` of the default translator: `{id, ok, coredns, clusterDomain?, corefile?, diagnostics}`
+ * per case. A case's own `coredns` and cluster domain (`clusterDomain`, or `dnsDomain`) replace the
+ * options for that case, and its result says which release and domain it was translated for.
+ */
+async function runTranslateBatch(options: TranslateOptions, file: string | undefined, io: CliIo, quiet: boolean): Promise<number> {
+  const { runBatch } = await import('../batch.js');
+  // Each distinct release text is read once, as --coredns is: its notices go with every case that names it.
+  const releases = new Map<string, ResolvedCoreDnsRelease>();
+  return runBatch(
+    file,
+    io,
+    (batchCase) => {
+      const clusterDomain = batchCase.clusterDomain ?? batchCase.dnsDomain;
+      const coredns = batchCase.coredns === undefined ? options.coredns : cachedRelease(releases, batchCase.coredns);
+      const translation = translateKubeDns(batchCase.data, {
+        ...options,
+        ...(coredns === undefined ? {} : { coredns }),
+        ...(clusterDomain === undefined ? {} : { clusterDomain }),
+      });
+      return {
+        id: batchCase.id,
+        ok: translation.ok,
+        coredns: translation.coredns,
+        ...(clusterDomain === undefined ? {} : { clusterDomain }),
+        ...(translation.corefile === undefined ? {} : { corefile: translation.corefile }),
+        diagnostics: translation.diagnostics,
+      };
+    },
+    undefined,
+    { quiet },
+  );
+}
+
+function cachedRelease(releases: Map<string, ResolvedCoreDnsRelease>, text: string): ResolvedCoreDnsRelease {
+  let release = releases.get(text);
+  if (release === undefined) {
+    release = coreDnsReleaseOf(text);
+    if (releases.size < 1024) releases.set(text, release);
+  }
+  return release;
 }

@@ -14,7 +14,7 @@ import type { TranslateArguments } from './arguments.js';
 /** `--kubeadm VERSION`: what kubeadm of that release stored, or its error (docs/cli.md). */
 export async function runKubeadmMode(version: string, args: TranslateArguments, io: CliIo, reporter: Reporter): Promise<number> {
   const profile = optionValue('', '--kubeadm', version, kubeadmProfileFor);
-  if (args.batch) return runKubeadmBatch(profile, args.file, io);
+  if (args.batch) return runKubeadmBatch(profile, args.file, io, reporter.level.quiet);
   const dnsDomain = args.clusterDomain ?? KUBEADM_DEFAULT_DNS_DOMAIN;
   if (!isDns1123Subdomain(dnsDomain)) {
     throw new UsageError(`--dns-domain '${dnsDomain}' is not a DNS-1123 subdomain (kubeadm refused such a networking.dnsDomain before translating)`);
@@ -40,13 +40,21 @@ function reportKubeadmResult(profile: KubeadmProfile, outcome: KubeadmResult, io
 }
 
 /** `--kubeadm VERSION --batch`: kubeadm's outcome per case, in the reference corpus layout. */
-async function runKubeadmBatch(profile: KubeadmProfile, file: string | undefined, io: CliIo): Promise<number> {
+async function runKubeadmBatch(profile: KubeadmProfile, file: string | undefined, io: CliIo, quiet: boolean): Promise<number> {
   const { inputError, runBatch } = await import('../batch.js');
-  return runBatch(file, io, (batchCase, lineNumber) => {
-    const dnsDomain = batchCase.dnsDomain ?? batchCase.clusterDomain ?? KUBEADM_DEFAULT_DNS_DOMAIN;
-    if (!isDns1123Subdomain(dnsDomain)) return inputError(batchCase.id, `line ${lineNumber}: dnsDomain '${dnsDomain}' is not a DNS-1123 subdomain`);
-    return resultLine(batchCase.id, translateLikeKubeadm(profile, batchCase.data, dnsDomain));
-  });
+  return runBatch(
+    file,
+    io,
+    (batchCase, lineNumber) => {
+      // kubeadm chose its CoreDNS itself: a case's release would not be read, so it is refused.
+      if (batchCase.coredns !== undefined) return inputError(batchCase.id, `line ${lineNumber}: coredns: --kubeadm ${profile.id} reproduces what kubeadm stored, for the CoreDNS release it installed; a case's coredns would not be read (translate without --kubeadm to choose the release)`);
+      const dnsDomain = batchCase.dnsDomain ?? batchCase.clusterDomain ?? KUBEADM_DEFAULT_DNS_DOMAIN;
+      if (!isDns1123Subdomain(dnsDomain)) return inputError(batchCase.id, `line ${lineNumber}: dnsDomain '${dnsDomain}' is not a DNS-1123 subdomain`);
+      return resultLine(batchCase.id, translateLikeKubeadm(profile, batchCase.data, dnsDomain));
+    },
+    undefined,
+    { quiet },
+  );
 }
 
 function resultLine(id: unknown, outcome: KubeadmResult): BatchResultLine {
