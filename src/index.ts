@@ -40,6 +40,8 @@ export { GoJsonError } from './kubedns/go-json.js';
 export type { GoJsonErrorKind, GoJsonResult } from './kubedns/go-json.js';
 export { UnsupportedKubeDnsVersionError } from './kubedns/kube-dns-versions.js';
 export type { KubeDnsRules, UnsupportedKubeDnsVersionCode } from './kubedns/kube-dns-versions.js';
+export { KUBE_DNS_QUIRKS } from './kubedns/kube-dns-quirks.js';
+export type { KubeDnsQuirk } from './kubedns/kube-dns-quirks.js';
 
 // The whole kube-dns install: its Deployment (each container's arguments read as its program
 // reads them), its Service and its ConfigMap, from one text or several; and its translation.
@@ -55,7 +57,7 @@ export type {
   KubeDnsService,
   ReadKubeDnsInstallOptions,
 } from './kubedns/kube-dns-install.js';
-export type { ContainerArgv, UnresolvedReference } from './kubedns/container-args.js';
+export type { ContainerArgv, TooLongValue, UnresolvedReference } from './kubedns/container-args.js';
 export type { FlagProblem, FlagSetting } from './kubedns/go-flags.js';
 export type { InvalidSetting, KubeDnsArgs, KubeDnsFlagValues } from './kubedns/kubedns-args.js';
 export type { NannyArgs } from './kubedns/dnsmasq-nanny-args.js';

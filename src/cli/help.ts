@@ -65,6 +65,10 @@ an explanation where that is impossible.
   --kube-dns-deployment FILE the kube-dns Deployment (or ReplicationController): its kubedns,
                              dnsmasq and sidecar arguments are translated too
   --kube-dns-service FILE    the kube-dns Service: its clusterIP feeds the loop check
+  --repair QUIRK[,QUIRK]     repair a kube-dns quirk instead of keeping it (default: every
+                             name goes where it went): unserved-cluster-zones (zones of the
+                             cluster dnsmasq sent upstream, e.g. kops's in6.arpa typo),
+                             kubedns-upstreams (names kubedns forwarded with its own resolver)
 
 kubeadm profiles:
   --kubeadm VERSION          reproduce what kubeadm VERSION (1.10 to 1.20, e.g. 1.13 or v1.18.6)

@@ -1,7 +1,7 @@
 import { formatDiagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
 import { printable } from '../util/printable-text.js';
-import { stringifyPrettyJson } from '../util/pretty-json.js';
+import { writePrettyJson } from '../util/pretty-json.js';
 import type { CliIo, OutputStream } from './io.js';
 
 /** Lines are written in chunks of about this many characters, not one `write` (a system call) each. */
@@ -67,9 +67,14 @@ export class Reporter {
     if (!this.level.quiet && text !== '') this.io.stderr.write(text);
   }
 
-  /** One JSON document on stdout, indented (JSON output is never shortened). */
+  /**
+   * One JSON document on stdout, indented (JSON output is never shortened), written in chunks: a
+   * large result (`migrate -o json` of a 16 MiB Corefile, a notice per line) makes more text than
+   * one string can hold.
+   */
   json(value: unknown): void {
-    this.io.stdout.write(`${stringifyPrettyJson(value)}\n`);
+    writePrettyJson(value, (chunk) => this.io.stdout.write(chunk));
+    this.io.stdout.write('\n');
   }
 
   /** Whether a diagnostic of this severity is shown. */

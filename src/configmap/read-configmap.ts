@@ -1,5 +1,5 @@
 import { checkArgument } from '../errors/arguments.js';
-import { CORE_SCHEMA, EVENT_ID, getScalarValue, loadAll, parseEvents, YAMLException } from 'js-yaml';
+import { CORE_SCHEMA, EVENT_ID, getScalarValue, loadAll, mergeTag, parseEvents, YAMLException } from 'js-yaml';
 import type { Event } from 'js-yaml';
 import { PositionCursor, positionAt } from '../util/source-position.js';
 import type { SourcePosition } from '../util/source-position.js';
@@ -110,6 +110,14 @@ const METADATA_FIELDS: ReadonlySet<string> = new Set([
 /** List kinds whose `items` are ConfigMaps: kubectl's `List`, and `ConfigMapList` from the API (items without `kind`). */
 const LIST_KINDS: ReadonlySet<unknown> = new Set(['List', 'ConfigMapList']);
 
+/**
+ * YAML 1.2's core schema with merge keys (`<<: *anchor`, `<<: [*a, *b]`), as kubectl reads them:
+ * its decoder (sigs.k8s.io/yaml over go-yaml v2) merges the mapping's entries in, keys written in
+ * the mapping win, and in a list of merged maps the earlier one wins. (A `<<` written after a key
+ * it repeats: go-yaml v2 lets the merged value win, this reader keeps the written key.)
+ */
+const SCHEMA = CORE_SCHEMA.withTags(mergeTag);
+
 /** The YAML (or JSON) documents of `source`; throws {@link ConfigMapInputError} `not-yaml` with the position. */
 export function parseDocuments(source: string, filename: string): unknown[] {
   const trimmed = source.trimStart();
@@ -122,7 +130,7 @@ export function parseDocuments(source: string, filename: string): unknown[] {
     }
   }
   try {
-    return loadAll(source, { schema: CORE_SCHEMA, maxAliases: MAX_ALIASES, maxDepth: MAX_DEPTH, filename });
+    return loadAll(source, { schema: SCHEMA, maxAliases: MAX_ALIASES, maxDepth: MAX_DEPTH, filename });
   } catch (error) {
     if (error instanceof YAMLException) {
       const mark = error.mark;

@@ -18,7 +18,9 @@ export type KubernetesObjectInputErrorCode =
   /** The same workload (kind, namespace and name) given twice with different containers. */
   | 'several-workloads'
   /** A text given as the kube-dns workload (or Service) holds none. */
-  | 'object-missing';
+  | 'object-missing'
+  /** A container argument or env value longer than Linux passes to a program once `$(NAME)` references are expanded: the container never started. */
+  | 'argument-too-long';
 
 /** An object of a kube-dns install is malformed; the message is `FILE:LINE:COL: reason`. */
 export class KubernetesObjectInputError extends KubeDnsToCoreDnsError {

@@ -812,7 +812,7 @@ export function argumentProblem(argument: string, spec: ArgumentSpec): string | 
       return spec.values.includes(written) ? undefined : `'${argument}' is not one of ${spec.values.join(', ')}`;
     }
     case 'number':
-      if (!/^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/.test(argument) && !/^[+-]?(?:inf|infinity|nan)$/i.test(argument)) return `'${argument}' is not a number`;
+      if (!/^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/.test(argument) && !/^[+-]?(?:inf|infinity|nan)$/i.test(argument)) return `'${argument}' is not a number`;
       return spec.min !== undefined && Number(argument) < spec.min ? `${argument} is less than ${spec.min}` : undefined;
     case 'host-port':
       return splitHostPort(argument) === undefined ? `'${argument}' is not HOST:PORT` : undefined;

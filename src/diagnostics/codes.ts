@@ -91,6 +91,11 @@ export const DIAGNOSTIC_CODES = {
     'Check the release; anything a newer release changed is not taken into account.',
   ),
   // Translating to CoreDNS.
+  'translation-target-refuses': translate(
+    'error',
+    'The translated Corefile has something lint says the target CoreDNS refuses (a value the input carries that the release does not take, such as --dns-forward-max beyond what max_concurrent reads): no Corefile is written.',
+    'Fix the input value the finding names (the flag or key it comes from), or translate for a release that takes it.',
+  ),
   'invalid-zone': translate('error', 'A stub domain cannot become a CoreDNS zone.', 'Stub domains must be DNS names with labels of at most 63 letters, digits, hyphens or underscores.'),
   'zone-normalized': translate('info', 'A stub domain was rewritten into the form CoreDNS matches (lower case, no trailing dot, punycode).', 'Write it that way in the ConfigMap to silence this.'),
   'duplicate-zone': translate('error', 'Two stub domains are the same zone once normalized.', 'Keep one entry per domain; CoreDNS refuses to start with the same zone twice.'),
@@ -442,6 +447,21 @@ export const DIAGNOSTIC_CODES = {
     'error',
     "A nameserver that is a single-label host name (a Service name, say): CoreDNS 1.14.4+ resolves it at start-up through the node's resolver, where it does not resolve, and exits.",
     "Use the server's IP address, or a fully qualified name the node can resolve.",
+  ),
+  'configmap-not-applied': translate(
+    'warning',
+    "A key of the ConfigMap the kube-dns Pod never applied: its dnsmasq ran without dnsmasq-nanny (Kubernetes 1.5 and older manifests), or the Pod had no dnsmasq. stubDomains were then never in effect (kubedns only validates them), nor upstreamNameservers, except where kube-dns 1.14.10+'s kubedns forwarded with them.",
+    'The Corefile routes as the Pod did, without them. If you meant them to apply, add the stub domains to the Corefile yourself after checking where those names go today.',
+  ),
+  'kube-dns-quirk-kept': translate(
+    'warning',
+    'kube-dns routed some names in a way that may be a mistake (a kube-dns quirk), and the translation keeps it so that every name goes where it went: the message names the quirk (unserved-cluster-zones, kubedns-upstreams). As an error: the quirk cannot be kept (the cluster domain never reached kubedns).',
+    'If the cluster was meant to work otherwise, repair the quirk on purpose: translate with --repair QUIRK, and check with the same --repair, which then reports the changed names as expected.',
+  ),
+  'kube-dns-quirk-repaired': translate(
+    'info',
+    'A kube-dns quirk was repaired as asked (--repair QUIRK): some names now go elsewhere than under kube-dns, on purpose.',
+    'Run check with the same --repair: it lists those names as expected differences.',
   ),
   'deployment-flag-not-translated': translate(
     'warning',

@@ -4,6 +4,9 @@
  * other spellings are normalized (and the translator says so).
  */
 
+/** The cluster domain of kube-dns (`--domain`), kubeadm and the translator when none is given. */
+export const DEFAULT_CLUSTER_DOMAIN = 'cluster.local';
+
 export interface NormalizedZone {
   readonly zone: string;
   /** What was changed, for the diagnostic: e.g. `lower-cased`, `trailing dot removed`, `punycode`. */

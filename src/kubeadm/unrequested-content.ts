@@ -6,6 +6,7 @@ import { printable } from '../util/printable-text.js';
 import { plainLiteralBlock, renderKubeadmManifest } from './manifest.js';
 import type { KubeadmProfile } from './profiles.js';
 import type { KubeadmRequest } from './translate-pieces.js';
+import { pushAll } from '../util/lists.js';
 
 /**
  * kubeadm pasted every ConfigMap value into its manifest unescaped, so a value holding a line
@@ -50,7 +51,7 @@ export function compareWithRequest(profile: KubeadmProfile, request: KubeadmRequ
   for (const block of blocks) {
     const match = expectedByKeys.get(keysId(block.keys))?.shift();
     if (match === undefined) findings.push(unrequested(`a server block ${blockName(block)}${at(block.position?.line)}`));
-    else findings.push(...unrequestedDirectives(block, match));
+    else pushAll(findings, unrequestedDirectives(block, match));
   }
   return findings;
 }

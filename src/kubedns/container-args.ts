@@ -7,7 +7,16 @@
  * followed by `(` or `$` is kept. Environment values are expanded the same way, each from the
  * variables listed before it. Values that come from `valueFrom` (or `envFrom`) are only known at run
  * time: a reference to one is left as written and reported.
+ *
+ * Expansion is bounded: each reference can double a value (`B=$(A)$(A)`, `C=$(B)$(B)`, …: 2.4 KB of
+ * env entries stand for gigabytes). Linux refuses to start a program with an argument or an
+ * environment string longer than {@link MAX_ARG_STRLEN} (execve fails with E2BIG), so no container
+ * ever ran with one: past that length a value is not expanded further, and it is reported in
+ * `tooLong`.
  */
+
+/** The longest argument or environment string (`NAME=value`) Linux passes to a program: 32 pages of 4 KiB (`MAX_ARG_STRLEN`, include/uapi/linux/binfmts.h), counted here in UTF-16 units. */
+export const MAX_ARG_STRLEN = 32 * 4096;
 
 export interface EnvVar {
   readonly name: string;
@@ -30,6 +39,12 @@ export interface UnresolvedReference {
   readonly reason: 'run-time' | 'undefined';
 }
 
+/** A value that expands past {@link MAX_ARG_STRLEN}: the container could not have started. */
+export interface TooLongValue {
+  readonly field: 'command' | 'args' | 'env';
+  readonly index: number;
+}
+
 export interface ContainerArgv {
   /** `command` expanded; undefined when unset — the image's ENTRYPOINT runs. */
   readonly command: readonly string[] | undefined;
@@ -42,13 +57,19 @@ export interface ContainerArgv {
    */
   readonly programArguments: readonly string[] | undefined;
   readonly unresolved: readonly UnresolvedReference[];
+  /** Items of `command`, `args` and `env` longer than {@link MAX_ARG_STRLEN} once expanded (their expansion stops there). */
+  readonly tooLong: readonly TooLongValue[];
 }
 
-/** `text` with its `$(NAME)` references replaced through `lookup` (undefined keeps the reference). */
-export function expandReferences(text: string, lookup: (name: string) => string | undefined, onUnresolved?: (name: string) => void): string {
+/**
+ * `text` with its `$(NAME)` references replaced through `lookup` (undefined keeps the reference);
+ * the expansion stops once it is longer than `maxLength` (the result is then cut there).
+ */
+export function expandReferences(text: string, lookup: (name: string) => string | undefined, onUnresolved?: (name: string) => void, maxLength = Number.POSITIVE_INFINITY): string {
   let out = '';
   let cursor = 0;
   while (cursor < text.length) {
+    if (out.length > maxLength) return out.slice(0, maxLength + 1);
     const dollar = text.indexOf('$', cursor);
     if (dollar === -1 || dollar === text.length - 1) break;
     out += text.slice(cursor, dollar);
@@ -74,32 +95,40 @@ export function expandReferences(text: string, lookup: (name: string) => string 
       cursor = dollar + 2;
     }
   }
-  return out + text.slice(cursor);
+  out += text.slice(cursor);
+  return out.length > maxLength ? out.slice(0, maxLength + 1) : out;
 }
 
 /** The argv a runtime builds for `container`, references expanded from its `env`. */
 export function readContainerArgv(container: ContainerSpec): ContainerArgv {
   const known = new Map<string, string>();
   const runTime = new Set<string>();
-  for (const variable of container.env ?? []) {
+  const tooLong: TooLongValue[] = [];
+  (container.env ?? []).forEach((variable, index) => {
     if (variable.value === undefined) {
       known.delete(variable.name);
       runTime.add(variable.name);
-      continue;
+      return;
     }
-    const value = expandReferences(variable.value, (name) => known.get(name));
+    // The environment string is NAME=value.
+    const room = Math.max(0, MAX_ARG_STRLEN - variable.name.length - 1);
+    const value = expandReferences(variable.value, (name) => known.get(name), undefined, room);
+    if (value.length > room) tooLong.push({ field: 'env', index });
     runTime.delete(variable.name);
     known.set(variable.name, value);
-  }
+  });
   const unresolved: UnresolvedReference[] = [];
   const expandAll = (field: 'command' | 'args', list: readonly string[] | undefined): string[] | undefined =>
-    list?.map((item, index) =>
-      expandReferences(
+    list?.map((item, index) => {
+      const value = expandReferences(
         item,
         (name) => known.get(name),
         (name) => unresolved.push({ field, index, name, reason: runTime.has(name) ? 'run-time' : 'undefined' }),
-      ),
-    );
+        MAX_ARG_STRLEN,
+      );
+      if (value.length > MAX_ARG_STRLEN) tooLong.push({ field, index });
+      return value;
+    });
   const command = expandAll('command', container.command);
   const args = expandAll('args', container.args);
   // An empty list counts as unset, as in Kubernetes.
@@ -111,5 +140,6 @@ export function readContainerArgv(container: ContainerSpec): ContainerArgv {
     args: argsSet ? args : undefined,
     programArguments,
     unresolved,
+    tooLong,
   };
 }

@@ -12,7 +12,7 @@ import { parseGoIP } from '../dns/go-net.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { formatAt } from '../util/source-position.js';
 import type { SourcePosition } from '../util/source-position.js';
-import { readContainerArgv } from './container-args.js';
+import { MAX_ARG_STRLEN, readContainerArgv } from './container-args.js';
 import type { ContainerArgv } from './container-args.js';
 import { parseDnsmasqArgs } from './dnsmasq-options.js';
 import type { DnsmasqSettings } from './dnsmasq-options.js';
@@ -24,6 +24,7 @@ import { readKubeDnsConfigMapAlone } from './read-kube-dns-configmap.js';
 import type { KubeDnsConfigMapDocument } from './read-kube-dns-configmap.js';
 import { parseSidecarArgs } from './sidecar-args.js';
 import type { SidecarArgs } from './sidecar-args.js';
+import { pushAll } from '../util/lists.js';
 
 /** One input text and the name error messages give it. */
 export interface KubeDnsInstallSource {
@@ -131,8 +132,8 @@ export function readKubeDnsInstall(sources: readonly KubeDnsInstallSource[], opt
     if (earlier === undefined) read.push({ text: source.text, filename, objects });
   }
   for (const { objects } of read) {
-    workloads.push(...objects.workloads);
-    services.push(...objects.services);
+    pushAll(workloads, objects.workloads);
+    pushAll(services, objects.services);
     for (const other of objects.others) {
       diagnostics.push(
         unused(
@@ -150,7 +151,7 @@ export function readKubeDnsInstall(sources: readonly KubeDnsInstallSource[], opt
     if (other === workload) continue;
     if (workload !== undefined && other.name === workload.name && other.kind === workload.kind && other.namespace === workload.namespace) {
       // The same object twice (its own file and a List): the same containers are read once; different ones are ambiguous.
-      if (JSON.stringify(other.containers) !== JSON.stringify(workload.containers)) {
+      if (containersContent(other) !== containersContent(workload)) {
         throw new KubernetesObjectInputError('several-workloads', `a second ${other.kind} ${other.name ?? '(unnamed)'} with other containers than the one at ${where(workload.source)}; give it once`, {
           filename: other.source.filename,
           position: other.source.position,
@@ -291,6 +292,11 @@ function unused(source: ObjectSource, message: string): Diagnostic {
   return diagnostic('unused-object', { key: where(source), message });
 }
 
+/** The containers of a workload as data, without where they are written: two copies of one object start on different lines. */
+function containersContent(workload: WorkloadObject): string {
+  return JSON.stringify(workload.containers, (key, value: unknown) => (key === 'positions' ? undefined : value));
+}
+
 function where(source: ObjectSource): string {
   return source.position === undefined ? source.filename : formatAt(source.filename, source.position, '').replace(/: $/, '');
 }
@@ -318,6 +324,16 @@ function readDeployment(workload: WorkloadObject, diagnostics: Diagnostic[]): Ku
       ...(container.args === undefined ? {} : { args: container.args }),
       env: container.env,
     });
+    const [tooLong] = argv.tooLong;
+    if (tooLong !== undefined) {
+      const item = tooLong.field === 'env' ? `env[${tooLong.index}] (${container.env[tooLong.index]?.name ?? ''})` : `${tooLong.field}[${tooLong.index}]`;
+      const position = tooLong.field === 'env' ? workload.source.position : (container.positions[tooLong.field][tooLong.index] ?? workload.source.position);
+      throw new KubernetesObjectInputError(
+        'argument-too-long',
+        `container ${container.name}: ${item} is longer than ${MAX_ARG_STRLEN / 1024} KiB once its $(NAME) references are expanded; Linux starts no program with an argument or environment string that long (execve: E2BIG), so this container never ran`,
+        { filename: workload.source.filename, position },
+      );
+    }
     for (const reference of argv.unresolved) {
       diagnostics.push(
         diagnostic('container-args-unresolved', {
@@ -334,7 +350,7 @@ function readDeployment(workload: WorkloadObject, diagnostics: Diagnostic[]): Ku
       );
     }
     const written = programArguments.map((_, index) => {
-      const argument = writtenArgument(workload, container.name, index);
+      const argument = writtenArgument(container, index);
       const at = argument === undefined ? undefined : positionKey(workload.source.filename, argument.position);
       return argument === undefined || at === undefined ? undefined : { key: at, path: `[container ${container.name}].${argument.field}[${argument.index}]` };
     });
@@ -373,7 +389,8 @@ function reportRefusals(
 ): void {
   // `index` counts the program's arguments (after the nanny's `--` for dnsmasq): the diagnostic points at the item of command or args that holds it.
   const refuse = (container: string, message: string, index?: number) => {
-    const written = index === undefined ? undefined : writtenArgument(workload, container, index);
+    const spec = index === undefined ? undefined : workload.containers.find((entry) => entry.name === container);
+    const written = spec === undefined || index === undefined ? undefined : writtenArgument(spec, index);
     diagnostics.push(
       diagnostic('deployment-program-exits', {
         key: (written === undefined ? undefined : positionKey(workload.source.filename, written.position)) ?? key,
@@ -401,9 +418,8 @@ function reportRefusals(
 }
 
 /** The item of `command` or `args` that holds the program's argument `index` (argv[1 + index]), with its position. */
-function writtenArgument(workload: WorkloadObject, containerName: string, index: number): { field: 'command' | 'args'; index: number; position: SourcePosition | undefined } | undefined {
-  const container = workload.containers.find((entry) => entry.name === containerName);
-  if (container === undefined) return undefined;
+/** Where program argument `index` of `container` is written (the container itself, not looked up by name: once per argument). */
+function writtenArgument(container: WorkloadObject['containers'][number], index: number): { field: 'command' | 'args'; index: number; position: SourcePosition | undefined } | undefined {
   const command = container.command ?? [];
   if (command.length > 0 && index + 1 < command.length) return { field: 'command', index: index + 1, position: container.positions.command[index + 1] };
   const argsIndex = command.length > 0 ? index - (command.length - 1) : index;

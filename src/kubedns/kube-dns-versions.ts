@@ -58,6 +58,12 @@ export interface KubeDnsRules {
    * Kubernetes 1.9 manifest that added the flag (kubernetes/kubernetes#53604, October 2017).
    */
   readonly stockManifestNoNegcache: boolean;
+  /**
+   * kubedns forwards the names it does not serve to the ConfigMap's upstreamNameservers (1.14.10+,
+   * kubernetes/dns commit ac1eec9d for issue #198); before, to its `--nameservers` or the Pod's
+   * resolv.conf.
+   */
+  readonly upstreamsFromConfigMap: boolean;
 }
 
 type Triple = readonly [number, number, number];
@@ -104,6 +110,7 @@ const KUBE_DNS_TIMELINES: ProfileTimelines<KubeDnsFacts> = {
   stubHostnamesResolved: changesIn(OLDEST_KUBE_DNS_VERSION, false, '1.15.1', true),
   ipText: changesIn<KubeDnsRules['ipText'], string>(OLDEST_KUBE_DNS_VERSION, 'lenient', '1.26.6', 'canonical'),
   stockManifestNoNegcache: changesIn(OLDEST_KUBE_DNS_VERSION, false, '1.14.7', true),
+  upstreamsFromConfigMap: changesIn(OLDEST_KUBE_DNS_VERSION, false, '1.14.10', true),
 };
 
 // Parsed once: the reader asks for the rules of each ConfigMap (each `--batch` case).

@@ -60,7 +60,11 @@ export class LintContext {
     this.build = build;
   }
 
-  report(code: DiagnosticCode, position: SourcePosition, path: PathText, message: string, extra: { severity?: Severity; hint?: string } = {}): void {
+  /**
+   * Adds a finding. `message` may be a function: it is called only when the finding is listed
+   * (past {@link FINDINGS_LISTED_PER_CODE} of its code, findings are only counted).
+   */
+  report(code: DiagnosticCode, position: SourcePosition, path: PathText, message: string | (() => string), extra: { severity?: Severity; hint?: string } = {}): void {
     const severity = extra.severity ?? DIAGNOSTIC_CODES[code].severity;
     const seen = this.#perCode.get(code);
     if (seen === undefined) this.#perCode.set(code, { count: 1, worst: severity });
@@ -69,7 +73,7 @@ export class LintContext {
       if (SEVERITY_RANK[severity] > SEVERITY_RANK[seen.worst]) seen.worst = severity;
       if (seen.count > FINDINGS_LISTED_PER_CODE) return;
     }
-    this.#diagnostics.push(diagnostic(code, { key: 'Corefile', path: typeof path === 'string' ? path : path(), position, message, ...extra }));
+    this.#diagnostics.push(diagnostic(code, { key: 'Corefile', path: typeof path === 'string' ? path : path(), position, message: typeof message === 'string' ? message : message(), ...extra }));
   }
 
   /** `compute()` once per `key` for this lint: a message that costs work (suggestions) and repeats. */

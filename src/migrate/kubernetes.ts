@@ -9,6 +9,7 @@ import { isUsable } from '../coredns/availability.js';
 import { FEDERATION_REMOVED_IN, KUBERNETES_OPTION_CHANGES, KUBERNETES_TRANSFER_MOVED_IN } from '../coredns/migration-facts.js';
 import { firstReleaseWith } from '../coredns/features.js';
 import type { MigrationPlan, PlannedDirective } from './plan.js';
+import { pushAll } from '../util/lists.js';
 
 
 /** The kubernetes plugin's options the target treats differently: endpoint trimmed, upstream and resyncperiod removed, transfer moved to the transfer plugin (1.8.0). */
@@ -100,7 +101,7 @@ export function migrateKubernetes(plan: MigrationPlan, entry: PlannedDirective):
     // list the services under in-addr.arpa names, which no secondary wants.
     const zones = entry.directive.arguments.slice(0, 1).map(formatToken);
     const lines = [`${indent}${['transfer', ...zones].join(' ')} {`, ...transfers.map((to) => `${indent}${plan.unit}${['to', ...to.map(formatToken)].join(' ')}`), `${indent}}`];
-    entry.lines.push(...lines);
+    pushAll(entry.lines, lines);
     entry.changed = true;
   }
 }

@@ -13,7 +13,11 @@ import { printable } from '../util/printable-text.js';
 import type { KubeDnsDeployment } from '../kubedns/kube-dns-install.js';
 import { parseCorefile } from '../corefile/parser.js';
 import { negativeCachingBlocks } from './negative-caching.js';
+import { coreDnsFeatures } from '../coredns/features.js';
+import { coreDnsReleaseOf } from '../coredns/resolve-release.js';
+import type { KubeDnsQuirk } from '../kubedns/kube-dns-quirks.js';
 import type { NegativeCachingBlock } from './negative-caching.js';
+import { maxOf } from '../util/lists.js';
 
 /**
  * `check`: does every name still go where it went? Routes a deterministic set of names through the
@@ -42,6 +46,17 @@ export interface RoutingInput {
   readonly names?: readonly string[];
   /** The kube-dns Deployment, when not in the `kubeDns` text: its dnsmasq flags route names and decide negative caching. */
   readonly kubeDnsDeployment?: KubeDnsDeployment;
+  /**
+   * The CoreDNS release the Corefile is for. Before 1.9.4 NXDOMAIN cannot go uncached: a block that
+   * keeps it for at most 1 s where kube-dns kept nothing is then reported as unavoidable, not as a
+   * failure.
+   */
+  readonly coredns?: string;
+  /**
+   * kube-dns quirks the Corefile repairs on purpose (the translator's `repair`): the differences
+   * they explain are listed in `repaired` and do not fail the check.
+   */
+  readonly repairs?: readonly KubeDnsQuirk[];
 }
 
 export interface RoutingDifference {
@@ -52,10 +67,12 @@ export interface RoutingDifference {
 }
 
 export interface RoutingCheck {
-  /** True when no compared name is routed differently. */
+  /** True when no compared name is routed differently (repairs and unavoidable caching aside). */
   readonly equivalent: boolean;
   /** The names routed differently, in canonical DNS order. */
   readonly differences: readonly RoutingDifference[];
+  /** The names routed differently because of the `repairs` asked for (each agrees with kube-dns repaired). */
+  readonly repaired: readonly RoutingDifference[];
   /** Every name compared, in canonical DNS order. */
   readonly names: readonly string[];
   /** What either model assumed or could not follow (e.g. kube-dns rejected the ConfigMap). */
@@ -63,7 +80,8 @@ export interface RoutingCheck {
   /**
    * Blocks that cache NXDOMAIN where kube-dns did not (its dnsmasq ran with `--no-negcache`): a
    * name created after a failed lookup stays unknown for up to `seconds`. Checked only when the
-   * Deployment is known; each one makes the check fail.
+   * Deployment is known; each one makes the check fail unless `unavoidable` (the release cannot
+   * switch denial caching off, and the block keeps NXDOMAIN for at most 1 s).
    */
   readonly negativeCaching: readonly NegativeCachingBlock[];
 }
@@ -74,6 +92,7 @@ export function routingModels(input: RoutingInput): { kubeDns: KubeDnsRouting; c
     ...(input.clusterDomain === undefined ? {} : { clusterDomain: input.clusterDomain }),
     ...(input.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: input.kubeDnsVersion }),
     ...(input.kubeDnsDeployment === undefined ? {} : { deployment: input.kubeDnsDeployment }),
+    ...(input.repairs === undefined ? {} : { repairs: input.repairs }),
   });
   const coreDns = coreDnsRouting(input.corefile, input.port === undefined ? {} : { port: input.port });
   return { kubeDns, coreDns };
@@ -126,20 +145,26 @@ export function checkRouting(input: RoutingInput): RoutingCheck {
   checkArgument('checkRouting', 'input', input, 'object');
   // Parsed once: the CoreDNS model and the caching check both read it.
   const corefile = typeof input.corefile === 'string' ? parseCorefile(input.corefile).corefile : input.corefile;
-  const { kubeDns, coreDns } = routingModels({ ...input, corefile });
+  const { kubeDns, coreDns } = routingModels({ ...input, corefile, repairs: [] });
+  const repairedModel = input.repairs === undefined || input.repairs.length === 0 ? undefined : routingModels({ ...input, corefile }).kubeDns;
   const names = namesToCheck(kubeDns, coreDns, input.names ?? []);
   const differences: RoutingDifference[] = [];
+  const repaired: RoutingDifference[] = [];
   for (const name of names) {
     const kubeRoute = kubeDns.route(name);
     const coreRoute = coreDns.route(name);
-    if (!sameDestination(kubeRoute.destination, coreRoute.destination)) differences.push({ name, kubeDns: kubeRoute, coreDns: coreRoute });
+    if (sameDestination(kubeRoute.destination, coreRoute.destination)) continue;
+    const explained = repairedModel !== undefined && sameDestination(repairedModel.route(name).destination, coreRoute.destination);
+    (explained ? repaired : differences).push({ name, kubeDns: kubeRoute, coreDns: coreRoute });
   }
   // Checked when the Deployment says what dnsmasq did (docs/routing.md, "Negative caching");
   // without it, what the stock manifest did is a note, not a failure.
-  const negativeCaching = kubeDns.cachesNegativeAnswers === false ? negativeCachingBlocks(corefile) : [];
+  const unavoidable = input.coredns !== undefined && !coreDnsFeatures(coreDnsReleaseOf(input.coredns).version).cacheDisable;
+  const negativeCaching =
+    kubeDns.cachesNegativeAnswers === false ? negativeCachingBlocks(corefile).map((block): NegativeCachingBlock => (unavoidable && block.seconds <= 1 ? { ...block, unavoidable: true } : block)) : [];
   const stockCaching = kubeDns.cachesNegativeAnswers === undefined && kubeDns.reading.rules.stockManifestNoNegcache ? stockManifestCachingNote(kubeDns.reading.rules.version, negativeCachingBlocks(corefile)) : [];
   const notes = [...new Set([...kubeDns.notes.map((note) => `kube-dns: ${note}`), ...stockCaching, ...coreDns.notes.map((note) => `Corefile: ${note}`)])];
-  return { equivalent: differences.length === 0 && negativeCaching.length === 0, differences, names, notes, negativeCaching };
+  return { equivalent: differences.length === 0 && negativeCaching.every((block) => block.unavoidable === true), differences, repaired, names, notes, negativeCaching };
 }
 
 /** Where the Corefile caches NXDOMAIN although the stock manifest of kube-dns `version` did not: one note, or none. */
@@ -155,12 +180,12 @@ function stockManifestCachingNote(version: string, blocks: readonly NegativeCach
 /** Columns padded to their widest cell; cells may span several lines, rows are then separated by a blank line. */
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const split = [header, ...rows].map((row) => row.map((cell) => cell.split('\n')));
-  const widths = header.map((_, column) => Math.max(...split.flatMap((row) => (row[column] ?? []).map((line) => line.length))));
+  const widths = header.map((_, column) => maxOf(split.flatMap((row) => (row[column] ?? []).map((line) => line.length))));
   const tall = split.some((row) => row.some((cell) => cell.length > 1));
   const lines: string[] = [];
   for (const [index, row] of split.entries()) {
     if (tall && index > 1) lines.push('');
-    const height = Math.max(...row.map((cell) => cell.length));
+    const height = maxOf(row.map((cell) => cell.length));
     for (let index = 0; index < height; index += 1) {
       lines.push(
         row
@@ -217,11 +242,21 @@ function formatDifferences(differences: readonly RoutingDifference[]): string {
 export function formatRoutingCheck(result: RoutingCheck): string {
   checkOptions('formatRoutingCheck', 'result', result, { names: 'array', differences: 'array' }, true);
   const count = result.names.length;
-  // A check built by hand (or by an older version) may lack the field.
-  const caching = (result.negativeCaching ?? []).map((block) => `kube-dns did not cache NXDOMAIN; this Corefile caches it for ${block.seconds} s in block ${printable(block.keys)}\n`).join('');
-  if (result.equivalent) return `kube-dns and the Corefile route all ${count} checked names the same way.\n${formatNotes(result.notes)}`;
-  if (result.differences.length === 0 && caching !== '') return `kube-dns and the Corefile route all ${count} checked names the same way, but cache differently:\n${caching}${formatNotes(result.notes)}`;
-  return `kube-dns and the Corefile route ${result.differences.length} of ${count} checked names differently:\n\n${formatDifferences(result.differences)}\n${caching}${formatNotes(result.notes)}`;
+  // A check built by hand (or by an older version) may lack the fields.
+  const blocks = result.negativeCaching ?? [];
+  const caching = blocks
+    .filter((block) => block.unavoidable !== true)
+    .map((block) => `kube-dns did not cache NXDOMAIN; this Corefile caches it for ${block.seconds} s in block ${printable(block.keys)}\n`)
+    .join('');
+  const unavoidable = blocks
+    .filter((block) => block.unavoidable === true)
+    .map((block) => `expected: kube-dns did not cache NXDOMAIN; this release cannot switch denial caching off, and block ${printable(block.keys)} keeps it for at most ${block.seconds} s\n`)
+    .join('');
+  const repaired = result.repaired ?? [];
+  const expected = `${repaired.length === 0 ? '' : `Repaired on purpose (${repaired.length} name${repaired.length === 1 ? '' : 's'}, expected):\n\n${formatDifferences(repaired)}\n`}${unavoidable}`;
+  if (result.equivalent) return `kube-dns and the Corefile route all ${count - repaired.length} checked names the same way${repaired.length === 0 ? '' : ` (${count} checked)`}.\n${expected}${formatNotes(result.notes)}`;
+  if (result.differences.length === 0 && caching !== '') return `kube-dns and the Corefile route all ${count} checked names the same way, but cache differently:\n${caching}${expected}${formatNotes(result.notes)}`;
+  return `kube-dns and the Corefile route ${result.differences.length} of ${count} checked names differently:\n\n${formatDifferences(result.differences)}\n${caching}${expected}${formatNotes(result.notes)}`;
 }
 
 /**

@@ -12,6 +12,7 @@ import { firstReleaseWith } from '../coredns/features.js';
 import { REFUSED, RESOLV_CONF_MEMBER, SERVFAIL, serversDestination, socketAddress } from './destination.js';
 import type { RouteDestination, Route } from './destination.js';
 import { canonicalName, displayName, fromFullyQualified, isInZone, labelsAbove, ZoneTable } from '../dns/names.js';
+import { pushAll } from '../util/lists.js';
 
 /** The first release that lower-cases server-block zones, whose matching the model follows. */
 const ZONE_KEYS_LOWERCASED_FROM = firstReleaseWith((features) => features.serverBlockZonesLowercased) ?? '?';
@@ -172,7 +173,7 @@ export function coreDnsRouting(corefile: string | Corefile, options: CoreDnsRout
         continue;
       }
       const zones = address.zones.map(fromFullyQualified);
-      all.push(...zones);
+      pushAll(all, zones);
       if (address.transport !== 'dns' || address.port !== port) {
         otherPorts += 1;
         continue;
@@ -248,7 +249,7 @@ interface PrepareContext {
 }
 
 function prepareBlock(block: ServerBlock, expanded: ExpandedServerBlock | undefined, blockZones: readonly string[], context: PrepareContext): PreparedBlock {
-  const label = `"${block.keys.join(' ')}"`;
+  const label = routingLabel(block.keys);
   // The default block (no server block written) has no expansion: its directives are its own.
   const directives = expanded === undefined ? block.directives : expanded.directives.map((entry) => entry.directive);
   for (const skipped of expanded?.unexpanded ?? []) context.notes.push(`block ${label}: 'import ${skipped.pattern}' (a file or glob) is not modelled`);
@@ -300,12 +301,25 @@ function prepareBlock(block: ServerBlock, expanded: ExpandedServerBlock | undefi
   return { label, empty: directives.length === 0, steps };
 }
 
+/** Keys a block's label lists; the rest are counted. */
+const LABEL_KEYS = 3;
+
+/**
+ * `"a.example b.example"`: the block as routes and notes name it. Every route through the block
+ * repeats it, so a block with thousands of keys is named by its first few and a count (its full
+ * key list made each description as long as the block, and `check` quadratic in its keys).
+ */
+function routingLabel(keys: readonly string[]): string {
+  if (keys.length <= LABEL_KEYS) return `"${keys.join(' ')}"`;
+  return `"${keys.slice(0, LABEL_KEYS).join(' ')} …" (${keys.length.toLocaleString('en')} keys)`;
+}
+
 /** Zones written as plugin arguments (names or CIDRs), in the models' form; unreadable ones noted. */
 function pluginZones(args: readonly string[], label: string, plugin: string, context: PrepareContext): string[] {
   const zones: string[] = [];
   for (const arg of args) {
     try {
-      zones.push(...parseServerKey(arg).zones.map(fromFullyQualified));
+      pushAll(zones, parseServerKey(arg).zones.map(fromFullyQualified));
     } catch (error) {
       if (!(error instanceof ServerKeyError)) throw error;
       context.notes.push(`block ${label}: ${plugin} zone '${arg}' is not a zone CoreDNS reads (${error.message})`);

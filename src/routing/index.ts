@@ -37,6 +37,8 @@ export { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 export type { ErrorCategory, ErrorLocation, KubeDnsToCoreDnsErrorOptions } from '../errors/kube-dns-to-coredns-error.js';
 
 // The types the routing models' inputs are made of (also exported by the main entry).
+export { KUBE_DNS_QUIRKS } from '../kubedns/kube-dns-quirks.js';
+export type { KubeDnsQuirk } from '../kubedns/kube-dns-quirks.js';
 export type { ConfigMapData } from '../configmap/config-map-data.js';
 export type { Corefile, CorefileItem, ServerBlock, SnippetDefinition, ImportStatement, TopLevelTrivia, Directive, DirectiveList, Block, AfterBlock, Comment } from '../corefile/model.js';
 export type { SourcePosition } from '../util/source-position.js';
@@ -46,7 +48,7 @@ export type {
   KubeDnsContainerReading,
   KubeDnsDeployment,
 } from '../kubedns/kube-dns-install.js';
-export type { ContainerArgv, UnresolvedReference } from '../kubedns/container-args.js';
+export type { ContainerArgv, TooLongValue, UnresolvedReference } from '../kubedns/container-args.js';
 export type { FlagProblem, FlagSetting } from '../kubedns/go-flags.js';
 export type { InvalidSetting, KubeDnsArgs, KubeDnsFlagValues } from '../kubedns/kubedns-args.js';
 export type { NannyArgs } from '../kubedns/dnsmasq-nanny-args.js';

@@ -3,14 +3,15 @@ import type { ConfigMapData } from '../configmap/config-map-data.js';
 import { isDns1123Label } from '../dns/go-net.js';
 import { EXAMINED_LIST_ITEMS, KUBE_DNS_KEYS, readKubeDnsConfig } from '../kubedns/read-kube-dns-config.js';
 import type { KubeDnsConfig, KubeDnsReading } from '../kubedns/read-kube-dns-config.js';
-import { DEFAULT_CLUSTER_DOMAIN } from '../translate/translate.js';
 import { KUBERNETES_DEFAULT_REVERSE_ZONES } from '../coredns/kubernetes-default-corefile.js';
-import { normalizeZone } from '../dns/zones.js';
+import { DEFAULT_CLUSTER_DOMAIN, normalizeZone } from '../dns/zones.js';
 import { anyOf, RESOLV_CONF, RESOLV_CONF_MEMBER, serversDestination, socketAddress } from './destination.js';
 import type { KubeDnsDeployment } from '../kubedns/kube-dns-install.js';
+import { kubeDnsPod, kubeDnsVersionOfImage } from '../kubedns/kube-dns-pod.js';
+import type { KubeDnsQuirk } from '../kubedns/kube-dns-quirks.js';
 import { inetAton } from '../kubedns/dnsmasq-options.js';
 import type { RouteDestination, Route } from './destination.js';
-import { canonicalName, displayName, labelsAbove, ZoneTable } from '../dns/names.js';
+import { canonicalName, displayName, isInZone, labelsAbove, ZoneTable } from '../dns/names.js';
 
 /**
  * Who answers a query name under kube-dns (docs/reference/kube-dns-and-coredns.md §1.3–1.6).
@@ -46,6 +47,11 @@ export interface KubeDnsRoutingOptions {
    * cluster domain and the reverse zones to kubedns).
    */
   readonly deployment?: KubeDnsDeployment;
+  /**
+   * kube-dns quirks the Corefile is meant to repair (see {@link KubeDnsQuirk}): the model routes as
+   * if kube-dns had not had them. `check` uses it to tell the differences it expects.
+   */
+  readonly repairs?: readonly KubeDnsQuirk[];
 }
 
 export interface KubeDnsRouting {
@@ -65,6 +71,8 @@ export interface KubeDnsRouting {
    * undefined without a Deployment to read.
    */
   readonly cachesNegativeAnswers: boolean | undefined;
+  /** The quirks modelled as repaired. */
+  readonly repairs: readonly KubeDnsQuirk[];
   /** Who answers `name` (any case, trailing dot optional). */
   route(name: string): Route;
 }
@@ -86,7 +94,9 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
   checkArgument('kubeDnsRouting', 'options', options, 'object?');
   const deploymentDomain = options.deployment?.kubedns === undefined ? undefined : (options.deployment.kubedns.args.values.domain ?? DEFAULT_CLUSTER_DOMAIN);
   const clusterDomain = canonicalName(options.clusterDomain ?? deploymentDomain ?? DEFAULT_CLUSTER_DOMAIN);
-  const reading = readKubeDnsConfig(data, options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion });
+  // The release of the Deployment's kubedns image when no version is given, as the translator reads it.
+  const kubeDnsVersion = options.kubeDnsVersion ?? kubeDnsVersionOfImage(options.deployment?.kubedns?.image);
+  const reading = readKubeDnsConfig(data, kubeDnsVersion === undefined ? {} : { kubeDnsVersion });
   const notes: string[] = [];
   const keys = Object.keys(data ?? {});
   if (keys.length > 0 && !keys.some((key) => (KUBE_DNS_KEYS as readonly string[]).includes(key))) {
@@ -102,20 +112,39 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
     config = EMPTY_CONFIG;
   }
 
+  const pod = kubeDnsPod(options.deployment, reading.rules.version, clusterDomain);
+  const repairs = new Set(options.repairs ?? []);
+  if (!pod.nannyAppliesConfigMap && (config.stubDomains.length > 0 || config.upstreamNameservers !== undefined)) {
+    notes.push(
+      `${pod.throughDnsmasq ? 'dnsmasq runs without dnsmasq-nanny' : 'the Pod has no dnsmasq'}: the ConfigMap's stubDomains and upstreamNameservers never reached dnsmasq${pod.kubednsUpstreams.kind === 'configmap' ? ' (kubedns forwarded with upstreamNameservers)' : ''}`,
+    );
+  }
   const manifest = manifestServers(options.deployment, notes);
   const upstreamNameservers = config.upstreamNameservers ?? [];
   const configMapUpstreams = upstreamNameservers.map((entry) => addressOf(entry.value, 'upstreamNameservers', notes));
-  const upstream: Route =
-    manifest !== undefined && manifest.upstreams.length > 0 && (manifest.noResolv || configMapUpstreams.length > 0)
-      ? { destination: serversDestination([...manifest.upstreams, ...configMapUpstreams]), via: 'dnsmasq --server with --no-resolv' }
+  const nannyUpstreams = pod.nannyAppliesConfigMap ? configMapUpstreams : [];
+  // Where kubedns forwards what it does not serve (docs/kube-dns-deployment.md, "Who applied the ConfigMap").
+  const kubednsResolver: Route =
+    pod.kubednsUpstreams.kind === 'configmap' && configMapUpstreams.length > 0
+      ? { destination: serversDestination(configMapUpstreams), via: 'kubedns forwards it to upstreamNameservers' }
+      : pod.kubednsUpstreams.kind === 'nameservers'
+        ? { destination: serversDestination(pod.kubednsUpstreams.servers.map((server) => socketAddress(server).address)), via: 'kubedns forwards it to its --nameservers' }
+        : { destination: RESOLV_CONF, via: "kubedns forwards it to the Pod's resolv.conf" };
+  const dnsmasqUpstream: Route =
+    manifest !== undefined && manifest.upstreams.length > 0 && (manifest.noResolv || nannyUpstreams.length > 0)
+      ? { destination: serversDestination([...manifest.upstreams, ...nannyUpstreams]), via: 'dnsmasq --server with --no-resolv' }
       : manifest !== undefined && manifest.upstreams.length > 0
         ? { destination: serversDestination([...manifest.upstreams, RESOLV_CONF_MEMBER]), via: 'dnsmasq --server beside resolv.conf' }
-        : upstreamNameservers.length === 0
-          ? { destination: RESOLV_CONF, via: config.upstreamNameservers === undefined ? 'no upstreamNameservers: resolv.conf' : 'upstreamNameservers is empty: resolv.conf' }
-          : { destination: serversDestination(configMapUpstreams), via: 'upstreamNameservers' };
+        : nannyUpstreams.length === 0
+          ? { destination: RESOLV_CONF, via: config.upstreamNameservers === undefined || !pod.nannyAppliesConfigMap ? 'no upstreamNameservers: resolv.conf' : 'upstreamNameservers is empty: resolv.conf' }
+          : { destination: serversDestination(nannyUpstreams), via: 'upstreamNameservers' };
+  const upstream: Route = pod.everyNameToKubeDns ? kubednsResolver : dnsmasqUpstream;
+  // Repaired (`kubedns-upstreams`): what kubedns forwarded itself goes where dnsmasq sends the rest.
+  const kubednsForwards: Route = repairs.has('kubedns-upstreams') ? upstream : kubednsResolver;
 
   const table = new ZoneTable<ZoneEntry>();
-  const toKubeDns = manifest?.toKubeDns ?? new Set([clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES]);
+  const toKubeDns: ReadonlySet<string> =
+    pod.everyNameToKubeDns || repairs.has('unserved-cluster-zones') ? new Set([clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES, ...pod.zonesToKubeDns]) : pod.zonesToKubeDns;
   if (toKubeDns.has(clusterDomain)) table.set(clusterDomain, { kind: 'cluster' });
   else notes.push(`dnsmasq has no --server for the cluster domain ${clusterDomain} to kubedns: its names go upstream`);
   for (const zone of KUBERNETES_DEFAULT_REVERSE_ZONES) {
@@ -124,7 +153,8 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
     else notes.push(`dnsmasq has no --server for ${zone} to kubedns: reverse lookups there go upstream`);
   }
   for (const zone of toKubeDns) if (!table.has(zone)) table.set(zone, { kind: 'kubedns-forward' });
-  for (const stub of config.stubDomains) {
+  const stubDomains = pod.nannyAppliesConfigMap ? config.stubDomains : [];
+  for (const stub of stubDomains) {
     const normalized = normalizeZone(stub.domain);
     if ('problem' in normalized) {
       notes.push(`stub domain '${stub.domain}' is not modelled: ${normalized.problem}`);
@@ -163,7 +193,7 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
   }
 
   const federations = new Map<string, string>((config.federations ?? []).map((entry) => [entry.name, entry.domain]));
-  const reverseDestination: RouteDestination = { kind: 'cluster', otherwise: upstream.destination };
+  const reverseDestination: RouteDestination = { kind: 'cluster', otherwise: kubednsForwards.destination };
 
   function clusterRoute(name: string, zone: string): Route {
     const federation = federationOf(name, zone, federations);
@@ -182,7 +212,10 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
       case 'reverse':
         return { destination: reverseDestination, via: `kubedns: reverse zone ${zone}` };
       case 'kubedns-forward':
-        return { destination: RESOLV_CONF, via: `dnsmasq sends ${displayName(zone)} to kubedns, which serves no such zone and forwards it` };
+        // kubedns answers the names of its own zones whichever dnsmasq zone sent them (`--server=/arpa/…`).
+        if (isInZone(name, clusterDomain)) return clusterRoute(name, clusterDomain);
+        if (KUBERNETES_DEFAULT_REVERSE_ZONES.some((reverse) => isInZone(name, reverse))) return { destination: reverseDestination, via: `kubedns: reverse lookup (dnsmasq sends ${displayName(zone)} to kubedns)` };
+        return { destination: kubednsForwards.destination, via: `dnsmasq sends ${displayName(zone)} to kubedns, which serves no such zone: ${kubednsForwards.via}` };
       case 'local':
         return { destination: LOCAL_ANSWER, via: `dnsmasq answers itself (${value.text})` };
       case 'stub':
@@ -202,11 +235,14 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
     zones: [...table.zones()],
     federations,
     cachesNegativeAnswers: negativeCachingOf(options.deployment),
+    repairs: [...repairs],
     route,
   };
 }
 
 function negativeCachingOf(deployment: KubeDnsDeployment | undefined): boolean | undefined {
+  // A Pod without dnsmasq cached nothing: kubedns answers from its records, SkyDNS forwards uncached.
+  if (deployment !== undefined && deployment.dnsmasq === undefined) return false;
   const dnsmasq = deployment?.dnsmasq?.dnsmasq;
   if (dnsmasq === undefined || dnsmasq.problem !== undefined) return undefined;
   return !(dnsmasq.noNegcache || dnsmasq.cacheSize === 0);

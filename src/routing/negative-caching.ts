@@ -15,6 +15,11 @@ export interface NegativeCachingBlock {
   /** The block's keys, as written (`.:53 cluster.local:53`). */
   readonly keys: string;
   readonly seconds: number;
+  /**
+   * Set by `check` told a release before 1.9.4: it cannot switch denial caching off, and the block
+   * keeps NXDOMAIN for at most 1 s, the least it can (`denial 9984 1`).
+   */
+  readonly unavoidable?: boolean;
 }
 
 /** CoreDNS's maximum denial TTL when `cache` names none. */

@@ -14,6 +14,11 @@ import type { FlagSetting } from '../kubedns/go-flags.js';
 import type { KubeDnsDeployment } from '../kubedns/kube-dns-install.js';
 import { KUBE_DNS_RULE_TIMELINES, kubeDnsRules } from '../kubedns/kube-dns-versions.js';
 import { firstReleaseWhere } from '../util/release-profile.js';
+import { pushAll } from '../util/lists.js';
+import { isDns1123Subdomain } from '../dns/go-net.js';
+import { kubeDnsAddress, kubeDnsPod } from '../kubedns/kube-dns-pod.js';
+import type { KubeDnsPod } from '../kubedns/kube-dns-pod.js';
+import { DEFAULT_CLUSTER_DOMAIN, isWithin } from '../dns/zones.js';
 
 /** The first kube-dns release whose stock manifest runs dnsmasq with --no-negcache. */
 const STOCK_NO_NEGCACHE_FROM = firstReleaseWhere(KUBE_DNS_RULE_TIMELINES.stockManifestNoNegcache, (value) => value) ?? '?';
@@ -45,8 +50,10 @@ export interface DeploymentPlan {
   readonly clusterDomain: string | undefined;
   /** Stub zones from `--server=/zone/address`: zone → servers, in the manifest's order. */
   readonly stubs: ReadonlyMap<string, readonly DeploymentServer[]>;
-  /** `--no-resolv` with `--server=address`: those servers are the upstreams. */
+  /** `--server=address`: those servers are upstreams (with `--no-resolv` the only ones). */
   readonly upstreams: readonly DeploymentServer[] | undefined;
+  /** dnsmasq read the node's resolv.conf too (no `--no-resolv` in the manifest). */
+  readonly besideResolvConf: boolean;
   /** `--no-negcache`: no denial caching. */
   readonly noNegativeCache: boolean;
   /** `--cache-size=0`: no cache at all. */
@@ -58,6 +65,12 @@ export interface DeploymentPlan {
   readonly addresses: readonly DeploymentAddress[];
   /** The ConfigMap's nameservers reached dnsmasq (through the nanny): addresses are read as dnsmasq reads them. */
   readonly throughDnsmasq: boolean;
+  /** Which program applied what: the nanny the ConfigMap, kubedns its own forwarding (src/kubedns/kube-dns-pod.ts). */
+  readonly pod: KubeDnsPod;
+  /** Zones of the cluster (the cluster domain, the reverse zones) dnsmasq did not send to kubedns: their names went upstream. */
+  readonly unservedZones: readonly string[];
+  /** Zones dnsmasq sent to kubedns that it has no records for: kubedns forwarded them with its own resolver. */
+  readonly kubednsForwardZones: readonly string[];
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -77,10 +90,10 @@ export function stockDeploymentPlan(kubeDnsVersion: string, clusterDomainOption:
     }),
   ];
   if (noNegativeCache && !noDenialCaching(features).exact) diagnostics.push(shortenedNegativeCaching('stock manifest', features));
-  return { ...EMPTY_PLAN, noNegativeCache, diagnostics };
+  return { ...EMPTY_PLAN, noNegativeCache, pod: kubeDnsPod(undefined, kubeDnsVersion, clusterDomainOption ?? DEFAULT_CLUSTER_DOMAIN), diagnostics };
 }
 
-const EMPTY_PLAN: DeploymentPlan = {
+const EMPTY_PLAN: Omit<DeploymentPlan, 'pod'> = {
   clusterDomain: undefined,
   stubs: new Map(),
   upstreams: undefined,
@@ -90,7 +103,10 @@ const EMPTY_PLAN: DeploymentPlan = {
   strictOrder: false,
   maxConcurrent: undefined,
   addresses: [],
+  besideResolvConf: false,
   throughDnsmasq: true,
+  unservedZones: [],
+  kubednsForwardZones: [],
   diagnostics: [],
 };
 
@@ -101,23 +117,20 @@ function shortenedNegativeCaching(source: string, features: CoreDnsFeatures): Di
   });
 }
 
-/** The kubedns address dnsmasq forwards the cluster's zones to (127.0.0.1 and kubedns's `--dns-port`). */
-function kubeDnsAddress(deployment: KubeDnsDeployment): string {
-  return `127.0.0.1#${deployment.kubedns?.args.values.dnsPort ?? 10053}`;
-}
-
 /** The plan for `deployment`, its diagnostics in the order of the containers' arguments. */
-export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsFeatures, configMapName?: string): DeploymentPlan {
+export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsFeatures, kubeDnsVersion: string, configMapName?: string): DeploymentPlan {
   const diagnostics: Diagnostic[] = [];
   const say = (code: DiagnosticCode, container: string, path: string, message: string) => diagnostic(code, { key: `container ${container}`, path: `[${path}]`, message });
   const push = (code: DiagnosticCode, container: string, path: string, message: string) => diagnostics.push(say(code, container, path, message));
   const clusterDomain = planClusterDomain(deployment, push);
-  reportKubeDnsFlags(deployment, configMapName, push);
+  const pod = kubeDnsPod(deployment, kubeDnsVersion, clusterDomain ?? DEFAULT_CLUSTER_DOMAIN);
+  reportKubeDnsFlags(deployment, configMapName, pod, push);
   reportSidecarFlags(deployment, push);
   const dnsmasqReading = deployment.dnsmasq;
   if (dnsmasqReading === undefined) {
-    // No dnsmasq in the Pod: kubedns answered clients itself (it caches nothing negative either way).
-    return { ...EMPTY_PLAN, clusterDomain, throughDnsmasq: false, diagnostics };
+    // No dnsmasq in the Pod: kubedns answered clients itself, and nothing cached its answers.
+    push('cache-disabled', deployment.kubedns?.container ?? 'kubedns', 'containers', 'the Pod has no dnsmasq: kubedns answered clients itself and nothing cached answers, so the Corefile has no cache');
+    return { ...EMPTY_PLAN, clusterDomain, noCache: true, throughDnsmasq: false, pod, diagnostics };
   }
   const name = dnsmasqReading.container;
   const nannySettings = dnsmasqReading.nanny?.settings ?? [];
@@ -140,8 +153,7 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
   const globalServers: DeploymentServer[] = [];
   const localOnly: DeploymentAddress[] = [];
   const toKubeDns = new Set<string>();
-  // An unqualified server to kubedns (old manifests: `--no-resolv --server=127.0.0.1#10053`) sends every name there.
-  let everyNameToKubeDns = false;
+  const kubednsForwardZones: string[] = [];
   for (const server of dnsmasq.servers) {
     const text = server.option.text;
     if (server.target.kind === 'local-only' && server.domains !== undefined && !server.domains.includes('') && features.template) {
@@ -169,8 +181,8 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
     }
     if (server.domains === undefined) {
       if (`${server.target.address}#${server.target.port}` === kubedns) {
-        everyNameToKubeDns = true;
-        push('deployment-flag', name, text, `every name goes to kubedns (${kubedns}), which forwarded names outside the cluster to the node's resolv.conf: the Corefile does the same`);
+        // An unqualified server to kubedns (old manifests: `--no-resolv --server=127.0.0.1#10053`) sends every name there.
+        push('deployment-flag', name, text, `every name goes to kubedns (${kubedns}), which forwarded names outside the cluster with its own resolver (${resolverText(pod)}): the Corefile does the same`);
       } else {
         globalServers.push({ target, text });
       }
@@ -180,15 +192,16 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
       const zone = domain.toLowerCase().replace(/\.$/, '');
       if (`${server.target.address}#${server.target.port}` === kubedns) {
         toKubeDns.add(zone);
-        const served = zone === (clusterDomain ?? 'cluster.local') || KUBEDNS_REVERSE_ZONES.includes(zone);
+        const served = isWithin(zone, clusterDomain ?? DEFAULT_CLUSTER_DOMAIN) || KUBEDNS_REVERSE_ZONES.some((reverse) => isWithin(zone, reverse));
         push(
           'deployment-flag',
           name,
           text,
           served
             ? `'${zone}' goes to kubedns (${kubedns}): served by the kubernetes plugin`
-            : `'${zone === '' ? '(unqualified names)' : zone}' goes to kubedns (${kubedns}), which serves no such zone and forwarded the names with its own resolver (the node's resolv.conf); the Corefile sends them to its upstreams`,
+            : `'${zone === '' ? '(unqualified names)' : zone}' goes to kubedns (${kubedns}), which has no records for it and forwarded the names with its own resolver; the Corefile does the same`,
         );
+        if (!served && zone !== '' && !kubednsForwardZones.includes(zone)) kubednsForwardZones.push(zone);
         continue;
       }
       if (zone === '') {
@@ -200,18 +213,11 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
       stubs.set(zone, list);
     }
   }
-  const kubeDnsServesAll = everyNameToKubeDns && dnsmasq.noResolv && globalServers.length === 0;
-  if (dnsmasq.problem === undefined && !kubeDnsServesAll && (dnsmasqReading.nanny !== undefined || dnsmasq.servers.length > 0)) {
-    for (const zone of [clusterDomain ?? 'cluster.local', ...KUBEDNS_REVERSE_ZONES]) {
-      if (toKubeDns.has(zone) || stubs.has(zone)) continue;
-      // kops templates sent in6.arpa (a typo) to kubedns: ip6.arpa went upstream.
-      push(
-        'deployment-flag-not-translated',
-        name,
-        `--server=/${zone}/${kubedns}`,
-        `dnsmasq had no server for '${zone}' to kubedns, so those names went upstream; the Corefile's kubernetes plugin answers them (and falls through for the rest)`,
-      );
-    }
+  const kubeDnsServesAll = pod.everyNameToKubeDns;
+  const unservedZones: string[] = [];
+  if (dnsmasq.problem === undefined && !kubeDnsServesAll) {
+    // kops templates sent in6.arpa (a typo) to kubedns: ip6.arpa went upstream. The translation reports the quirk.
+    for (const zone of [clusterDomain ?? DEFAULT_CLUSTER_DOMAIN, ...KUBEDNS_REVERSE_ZONES]) if (!toKubeDns.has(zone) && !stubs.has(zone)) unservedZones.push(zone);
   }
   for (const [zone, servers] of stubs) {
     push('deployment-stub-server', name, servers.map((server) => server.text).join(' '), `'${zone}' → ${servers.map((server) => server.target).join(' ')} (merged with the ConfigMap's servers for it, if any)`);
@@ -223,10 +229,11 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
       upstreams = globalServers;
       push('deployment-upstream-server', name, `${list} ${as('no-resolv', '--no-resolv')}`, `--no-resolv: upstreams ${globalServers.map((server) => server.target).join(' ')} instead of the node's resolv.conf`);
     } else {
-      push('deployment-flag-not-translated', name, list, `without --no-resolv, dnsmasq used these servers beside the node's resolv.conf; CoreDNS forwards to one or the other: the Corefile keeps resolv.conf`);
+      upstreams = globalServers;
+      push('deployment-upstream-server', name, list, `without --no-resolv, dnsmasq used ${globalServers.map((server) => server.target).join(' ')} beside the node's resolv.conf (unless the ConfigMap has upstreamNameservers: dnsmasq-nanny then adds --no-resolv); the Corefile forwards to both`);
     }
   } else if (kubeDnsServesAll) {
-    push('deployment-flag', name, as('no-resolv', '--no-resolv'), '--no-resolv with kubedns as the only server: kubedns forwarded the names outside its zones (to the ConfigMap\'s upstreamNameservers or the node\'s resolv.conf), as the Corefile does');
+    push('deployment-flag', name, as('no-resolv', '--no-resolv'), `--no-resolv with kubedns as the only server: kubedns forwarded the names outside its zones (${resolverText(pod)}), as the Corefile does`);
   } else if (dnsmasq.noResolv) {
     push('deployment-flag', name, as('no-resolv', '--no-resolv'), '--no-resolv without servers of the manifest: the upstreams are the ConfigMap\'s (dnsmasq-nanny adds them with --no-resolv)');
   }
@@ -267,22 +274,15 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
       push('deployment-flag-not-translated', name, text, `CoreDNS ${features.version} has no template plugin (${firstReleaseWith((release) => release.template)}+) to answer ${text}`);
       continue;
     }
-    const zones = entry.domains.map((domain) => domain.toLowerCase().replace(/\.$/, ''));
-    const cluster = clusterDomain ?? 'cluster.local';
-    const kubernetesZones = zones.filter((zone) => zone === cluster || zone.endsWith(`.${cluster}`) || KUBEDNS_REVERSE_ZONES.some((reverse) => zone === reverse || zone.endsWith(`.${reverse}`)));
-    if (kubernetesZones.length > 0) {
-      push('deployment-flag-not-translated', name, text, `${kubernetesZones.join(', ')}: inside the zones of the kubernetes plugin, which answers them; not translated`);
-    }
-    const translated = zones.filter((zone) => !kubernetesZones.includes(zone));
-    if (translated.length === 0) continue;
+    // Zones inside the cluster's too: dnsmasq answered them before kubedns saw them (a more specific domain wins).
     // Whether a template block answers them depends on the stub domains of the ConfigMap too: the translation says so (planTemplates).
-    for (const zone of translated) addresses.push({ zone, address: entry.address, text });
+    for (const domain of entry.domains) addresses.push({ zone: domain.toLowerCase().replace(/\.$/, ''), address: entry.address, text });
   }
-  addresses.push(...localOnly);
+  pushAll(addresses, localOnly);
   if (dnsmasq.domainNeeded) push('deployment-flag-not-translated', name, as('domain-needed', '--domain-needed'), 'dnsmasq never forwarded names without a dot; CoreDNS forwards them');
   if (dnsmasq.port !== undefined) push('deployment-flag', name, as('port', `--port=${dnsmasq.port}`), 'the port dnsmasq listened on inside the Pod; the Service maps clients to it');
   for (const option of dnsmasq.otherOptions) reportOtherOption(option, name, push);
-  return { clusterDomain, stubs, upstreams, noNegativeCache, noCache, logQueries: dnsmasq.logQueries, strictOrder, maxConcurrent, addresses, throughDnsmasq: true, diagnostics };
+  return { clusterDomain, stubs, upstreams, besideResolvConf: !dnsmasq.noResolv, noNegativeCache, noCache, logQueries: dnsmasq.logQueries, strictOrder, maxConcurrent, addresses, throughDnsmasq: true, pod, unservedZones, kubednsForwardZones, diagnostics };
 }
 
 /** The reverse zones kubedns serves (and the stock manifest sends it). */
@@ -328,12 +328,15 @@ function flagText(setting: FlagSetting, dashes: string): string {
 function planClusterDomain(deployment: KubeDnsDeployment, push: (code: DiagnosticCode, container: string, path: string, message: string) => void): string | undefined {
   const kubedns = deployment.kubedns;
   const fromFlag = kubedns === undefined ? undefined : (kubedns.args.values.domain ?? 'cluster.local.').replace(/\.$/, '');
-  const probed = new Set(
-    (deployment.sidecar?.args.probes ?? [])
-      .map((entry) => /^kubernetes\.default\.svc\.(.+)\.$/.exec(entry.probe.name)?.[1])
-      .filter((domain): domain is string => domain !== undefined)
-      .map((domain) => domain.toLowerCase()),
-  );
+  const probed = new Set<string>();
+  for (const entry of deployment.sidecar?.args.probes ?? []) {
+    const written = /^kubernetes\.default\.svc\.(.+)\.$/.exec(entry.probe.name)?.[1];
+    if (written === undefined) continue;
+    const domain = written.toLowerCase();
+    // `kubernetes.default.svc...` names no domain: `..` would become the zone `.` (every name).
+    if (isDns1123Subdomain(domain)) probed.add(domain);
+    else push('deployment-flag-not-translated', deployment.sidecar?.container ?? 'sidecar', `--probe=${entry.setting.value}`, `the sidecar probes ${entry.probe.name}, whose domain '${written}' is not a DNS-1123 subdomain: not taken as the cluster domain`);
+  }
   const fromProbe = probed.size === 1 ? [...probed][0] : undefined;
   const domain = fromFlag ?? fromProbe;
   if (domain === undefined) return undefined;
@@ -345,7 +348,7 @@ function planClusterDomain(deployment: KubeDnsDeployment, push: (code: Diagnosti
   return domain;
 }
 
-function reportKubeDnsFlags(deployment: KubeDnsDeployment, configMapName: string | undefined, push: (code: DiagnosticCode, container: string, path: string, message: string) => void): void {
+function reportKubeDnsFlags(deployment: KubeDnsDeployment, configMapName: string | undefined, pod: KubeDnsPod, push: (code: DiagnosticCode, container: string, path: string, message: string) => void): void {
   const kubedns = deployment.kubedns;
   if (kubedns === undefined) return;
   const { values } = kubedns.args;
@@ -365,11 +368,18 @@ function reportKubeDnsFlags(deployment: KubeDnsDeployment, configMapName: string
       'deployment-flag-not-translated',
       name,
       '--config-dir',
-      'kubedns has neither --config-dir nor --config-map: it read no ConfigMap (its federations were not in effect, --federations and --nameservers were); dnsmasq-nanny still applied stubDomains and upstreamNameservers from its own mount',
+      `kubedns has neither --config-dir nor --config-map: it read no ConfigMap (its federations were not in effect, --federations and --nameservers were)${pod.nannyAppliesConfigMap ? '; dnsmasq-nanny still applied stubDomains and upstreamNameservers from its own mount' : ''}`,
     );
   }
   if (values.nameservers !== undefined) {
-    push('deployment-flag-not-translated', name, `--nameservers=${values.nameservers}`, "kubedns's own upstreams (for names dnsmasq sent it); the Corefile forwards as dnsmasq did");
+    push(
+      pod.kubednsUpstreams.kind === 'nameservers' ? 'deployment-flag' : 'deployment-flag-not-translated',
+      name,
+      `--nameservers=${values.nameservers}`,
+      pod.kubednsUpstreams.kind === 'nameservers'
+        ? `kubedns forwarded the names it does not serve to these servers (kube-dns ${pod.kubeDnsVersion}); the Corefile does the same`
+        : `kube-dns ${pod.kubeDnsVersion} reads a ConfigMap, so kubedns ignored --nameservers (from 1.14.10 its upstreams are the ConfigMap's)`,
+    );
   }
   if (values.federations !== undefined && values.federations.size > 0) {
     push('deployment-flag-not-translated', name, '--federations', `federations ${[...values.federations.keys()].join(', ')} from the flag are not translated; put them in the ConfigMap's federations key`);
@@ -401,4 +411,16 @@ function coreDnsTarget(server: ServerEntry): string {
   const ipv6 = address.includes(':');
   if (port === 53) return address;
   return ipv6 ? `[${address}]:${port}` : `${address}:${port}`;
+}
+
+/** Where kubedns's own resolver sent names, for messages. */
+function resolverText(pod: KubeDnsPod): string {
+  switch (pod.kubednsUpstreams.kind) {
+    case 'configmap':
+      return `kube-dns ${pod.kubeDnsVersion}: the ConfigMap's upstreamNameservers, else the Pod's resolv.conf`;
+    case 'nameservers':
+      return `its --nameservers ${pod.kubednsUpstreams.servers.join(',')}`;
+    case 'resolv.conf':
+      return `kube-dns ${pod.kubeDnsVersion}: the Pod's resolv.conf`;
+  }
 }

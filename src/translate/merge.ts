@@ -12,6 +12,7 @@ import type { CoreDnsVersion } from '../coredns/versions.js';
 import { lintParsedCorefile } from '../lint/lint.js';
 import { printBuiltCorefile } from './self-check.js';
 import type { TranslationResult } from './translate.js';
+import { pushAll } from '../util/lists.js';
 
 /**
  * Merging a translation into an existing CoreDNS Corefile: the translated stub blocks and the
@@ -52,7 +53,7 @@ function servedZones(block: ServerBlock): string[] | undefined {
     try {
       const address = parseServerKey(key);
       if (address.transport !== 'dns') return undefined;
-      zones.push(...address.zones.map((zone) => `${zone}:${address.port ?? ''}`));
+      pushAll(zones, address.zones.map((zone) => `${zone}:${address.port ?? ''}`));
     } catch {
       return undefined;
     }

@@ -37,13 +37,17 @@ export type SelfCheckErrorCode =
 /**
  * The text of a model the translator built (`what`: `translated`, `merged`). The printer refuses
  * only models no parser produces, so a refusal here is the translator's bug: a
- * {@link SelfCheckError} (internal), not the caller's {@link CorefilePrintError}.
+ * {@link SelfCheckError} (internal), not the caller's {@link CorefilePrintError} — except
+ * `output-too-large`, which only the size of the input (a merged Corefile) can cause.
  */
 export function printBuiltCorefile(model: Corefile, what: string): string {
   try {
     return printCorefile(model);
   } catch (error) {
     if (!(error instanceof CorefilePrintError)) throw error;
+    // Too long to print is the input's size (a merged Corefile nested 100,000 deep), not a bug:
+    // the caller's input error, as `fmt` reports it.
+    if (error.code === 'output-too-large') throw error;
     throw new SelfCheckError('not-round-trip', `the ${what} Corefile cannot be printed: ${error.message}`, { cause: error });
   }
 }

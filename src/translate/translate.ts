@@ -7,7 +7,8 @@ import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { isDns1123Subdomain, parseGoIP } from '../dns/go-net.js';
 import { readKubeDnsConfig } from '../kubedns/read-kube-dns-config.js';
-import { kubeDnsRules } from '../kubedns/kube-dns-versions.js';
+import { kubeDnsVersionOfImage } from '../kubedns/kube-dns-pod.js';
+import type { KubeDnsQuirk } from '../kubedns/kube-dns-quirks.js';
 import { inetAton } from '../kubedns/dnsmasq-options.js';
 import type { FederationEntry, KubeDnsConfig, KubeDnsReading, StubDomainEntry, ValueEntry } from '../kubedns/read-kube-dns-config.js';
 import { coreDnsFeatures, noDenialCaching } from '../coredns/features.js';
@@ -22,19 +23,20 @@ import type { DefaultDirective } from '../coredns/kubernetes-default-corefile.js
 import { checkTranslatedCorefile, printBuiltCorefile } from './self-check.js';
 import { isLoopback, isSameAddress, readForwardTarget } from '../coredns/forward-targets.js';
 import type { ForwardTarget } from '../coredns/forward-targets.js';
-import { isStrictAncestor, isWithin, normalizeZone } from '../dns/zones.js';
+import { DEFAULT_CLUSTER_DOMAIN, isStrictAncestor, isWithin, normalizeZone } from '../dns/zones.js';
 import { HEALTH_DEFAULT_ADDRESS } from '../coredns/listen-addresses.js';
 import type { KubeDnsInstall } from '../kubedns/kube-dns-install.js';
 import { planDeployment, stockDeploymentPlan } from './deployment-flags.js';
 import type { DeploymentPlan, DeploymentServer } from './deployment-flags.js';
+import { pushAll } from '../util/lists.js';
+import { lintParsedCorefile } from '../lint/lint.js';
+import { parseCorefile } from '../corefile/parser.js';
 
 /**
  * The default translator: kube-dns semantics in, a Corefile the target CoreDNS accepts out, every
  * decision explained by a diagnostic (docs/reference/kube-dns-and-coredns.md §6). Where the
  * routing kube-dns did cannot be reproduced, it refuses instead of guessing.
  */
-
-export const DEFAULT_CLUSTER_DOMAIN = 'cluster.local';
 
 export interface TranslateOptions {
   /**
@@ -54,6 +56,12 @@ export interface TranslateOptions {
   readonly force?: boolean;
   /** The cluster DNS Service IP; a nameserver equal to it is refused (CoreDNS would query itself). */
   readonly clusterDnsIp?: string;
+  /**
+   * kube-dns quirks to repair instead of keeping ({@link KubeDnsQuirk}; docs/kube-dns-deployment.md,
+   * "Quirks the default keeps"). Each changes where some names go on purpose; `check` given the
+   * same repairs reports those names as expected.
+   */
+  readonly repair?: readonly KubeDnsQuirk[];
 }
 
 /**
@@ -103,7 +111,8 @@ const RESOLV_CONF = '/etc/resolv.conf';
 
 interface PlannedStub {
   readonly zone: string;
-  readonly targets: readonly ForwardTarget[];
+  /** The forward's destinations (`ip`, `ip:port`, a host name, `/etc/resolv.conf`). */
+  readonly targets: readonly { readonly text: string }[];
 }
 
 /**
@@ -148,7 +157,7 @@ export function translateKubeDnsInstall(install: KubeDnsInstall, options: Transl
   const result = translateWithPlan(install.configMap?.data ?? null, effective, (features, kubeDnsVersion) => {
     const optionDomain = checkTranslateOptions(effective);
     if (deployment === undefined) return { plan: stockDeploymentPlan(kubeDnsVersion, options.clusterDomain, features), clusterDomain: optionDomain };
-    const planned = planDeployment(deployment, features, install.configMap?.name);
+    const planned = planDeployment(deployment, features, kubeDnsVersion, install.configMap?.name);
     const plan =
       imageVersion === undefined
         ? planned
@@ -179,17 +188,6 @@ export function translateKubeDnsInstall(install: KubeDnsInstall, options: Transl
   return { ...result, diagnostics };
 }
 
-/** The kube-dns release an image tag names (`…/k8s-dns-kube-dns-amd64:1.14.13`), when the rules know it. */
-function kubeDnsVersionOfImage(image: string | undefined): string | undefined {
-  const tag = /:v?(\d+\.\d+\.\d+)$/.exec(image ?? '')?.[1];
-  if (tag === undefined) return undefined;
-  try {
-    return kubeDnsRules(tag).version;
-  } catch {
-    return undefined;
-  }
-}
-
 type PlanFor = (features: CoreDnsFeatures, kubeDnsVersion: string) => { readonly plan: DeploymentPlan; readonly clusterDomain: string };
 
 function translateWithPlan(data: ConfigMapData | null, options: TranslateOptions, planFor: PlanFor): TranslationResult {
@@ -217,19 +215,29 @@ function translateWithPlan(data: ConfigMapData | null, options: TranslateOptions
       }),
     );
   }
-  diagnostics.push(...plan.diagnostics);
-  const context: Context = { features, clusterDomain, clusterDnsIp: options.clusterDnsIp, diagnostics, plan };
-  const planned = planStubs(withDeploymentStubs(reading.config, plan), context);
-  const upstreams = planUpstreams(withDeploymentUpstreams(reading.config.upstreamNameservers, plan), reading.config.listedUpstreamNameservers, context);
+  pushAll(diagnostics, plan.diagnostics);
+  const context: Context = { features, clusterDomain, clusterDnsIp: options.clusterDnsIp, diagnostics, plan, repairs: new Set(options.repair ?? []), forced };
+  // What the Pod ran: without dnsmasq-nanny, dnsmasq never saw the ConfigMap's servers.
+  const applied = plan.pod.nannyAppliesConfigMap ? reading.config : withoutConfigMapServers(reading.config, context);
+  const planned = planStubs(withDeploymentStubs(applied, plan), context);
+  const dnsmasqUpstreams = plan.pod.everyNameToKubeDns ? undefined : planUpstreams(withDeploymentUpstreams(applied.upstreamNameservers, plan), applied.listedUpstreamNameservers, context);
+  // Servers of the manifest without --no-resolv: dnsmasq read resolv.conf beside them (the nanny's --no-resolv comes with the ConfigMap's upstreams).
+  if (dnsmasqUpstreams !== undefined && plan.besideResolvConf && plan.upstreams !== undefined && (applied.upstreamNameservers ?? []).length === 0 && !dnsmasqUpstreams.includes(RESOLV_CONF)) dnsmasqUpstreams.push(RESOLV_CONF);
+  // Where kubedns forwarded what it does not serve; reported here unless the same entries were planned above.
+  const resolver = kubednsResolver(reading.config, dnsmasqUpstreams !== undefined && plan.pod.nannyAppliesConfigMap, context);
+  const upstreams = dnsmasqUpstreams ?? resolver;
+  const unserved = planUnservedZones(context);
   const { templates, replacedZones } = planTemplates(plan, planned, context);
-  const stubs = replacedZones.size === 0 ? planned : planned.filter((stub) => !replacedZones.has(stub.zone));
+  const { reverseBlockZones, forwardStubs } = planKubednsForwarding(resolver, upstreams, unserved, [...planned.map((stub) => stub.zone), ...templates.map((template) => template.zone)], context);
+  const stubs = [...(replacedZones.size === 0 ? planned : planned.filter((stub) => !replacedZones.has(stub.zone))), ...forwardStubs].sort((a, b) => (a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0));
   const federation = planFederation(reading.config.federations, options.dropFederations === true, context);
   // Stub and template zones alike: a parent of the cluster's zones would capture them.
   const parents: ZoneOwner[] = [
     ...stubs.map((stub) => ({ zone: stub.zone, key: 'stubDomains', path: `[${JSON.stringify(stub.zone)}]` })),
     ...templates.map((template) => ({ zone: template.zone, key: 'container dnsmasq', path: `[${template.text}]` })),
   ];
-  const mainKeys = mainBlockKeys(parents, context);
+  const protectedZones = [context.clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES].filter((zone) => !unserved.includes(zone) && !reverseBlockZones.includes(zone));
+  const mainKeys = mainBlockKeys(parents, protectedZones, context);
   const splitMainBlock = needsMainBlockSplit(mainKeys, parents, context);
   // The entries of a large ConfigMap (a third of the live memory of a 700,000-domain translation)
   // are not needed any more; V8 would keep them to the end of this function otherwise.
@@ -239,9 +247,18 @@ function translateWithPlan(data: ConfigMapData | null, options: TranslateOptions
   }
   if (hasErrors(diagnostics)) return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns: features.version };
 
-  const model = buildCorefile(mainKeys, splitMainBlock, upstreams, federation, stubs, templates, context);
+  const model = buildCorefile({ mainKeys, splitMainBlock, upstreams, federation, stubs, templates, reverseBlockZones, resolver, unserved }, context);
   const corefile = printBuiltCorefile(model, 'translated');
   checkTranslatedCorefile(corefile, model, features);
+  // What lint finds the target refuses, the translation refuses too: a value the input carries
+  // that the release does not take (--dns-forward-max=99999999999999999999999 as max_concurrent).
+  const refusals = lintParsedCorefile(parseCorefile(corefile).corefile, { coredns: features.version }).diagnostics.filter((finding) => finding.severity === 'error');
+  if (refusals.length > 0) {
+    for (const finding of refusals) {
+      diagnostics.push(diagnostic('translation-target-refuses', { message: `CoreDNS ${features.version} would refuse the translated Corefile (lint ${finding.code}${finding.path === undefined ? '' : ` at ${finding.path.replace(/^:\d+:\d+ ?/, '')}`}): ${finding.message}` }));
+    }
+    return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns: features.version };
+  }
   return { ok: true, corefile, model, diagnostics, coredns: features.version };
 }
 
@@ -251,6 +268,9 @@ interface Context {
   readonly clusterDnsIp: string | undefined;
   readonly diagnostics: Diagnostic[];
   readonly plan: DeploymentPlan;
+  readonly repairs: ReadonlySet<KubeDnsQuirk>;
+  /** `force`: what kube-dns refused is translated with a warning. */
+  readonly forced: boolean;
 }
 
 /**
@@ -279,7 +299,7 @@ function planStubs(config: KubeDnsConfig, context: Context): PlannedStub[] {
   for (const stub of config.stubDomains) {
     const normalized = normalizeZone(stub.domain);
     if ('problem' in normalized) {
-      report(context, 'invalid-zone', 'stubDomains', stub.path, normalized.problem);
+      report(context, 'invalid-zone', FROM_DEPLOYMENT.has(stub) ? 'container dnsmasq' : 'stubDomains', stub.path, normalized.problem);
       continue;
     }
     const { zone } = normalized;
@@ -391,6 +411,9 @@ function checkedTarget(nameserver: ValueEntry, key: string, context: Context): F
   return target;
 }
 
+/** `[IPv6]:port`: the nanny turns it into a form dnsmasq refuses. */
+const BRACKETED_WITH_PORT = /^\[[^\]]*\]:\d+$/;
+
 /** IPv4 text with a port or not, for the leading-zero check. */
 const DOTTED_IPV4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)(:\d+)?$/;
 
@@ -400,6 +423,16 @@ const DOTTED_IPV4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)(:\d+)?$/;
  * decimal. Undefined (and an error) when dnsmasq refuses the address.
  */
 function asDnsmasqReadIt(nameserver: ValueEntry, key: string, context: Context): string | undefined {
+  if (BRACKETED_WITH_PORT.test(nameserver.value)) {
+    // dnsmasq-nanny writes `[v6]:port` as `[v6]#port`, and dnsmasq 2.90 does not read brackets.
+    const passed = nameserver.value.replace(/:(\d+)$/, '#$1');
+    if (context.forced) {
+      context.diagnostics.push(diagnostic('address-refused-by-dnsmasq', { key, path: nameserver.path, severity: 'warning', message: `'${nameserver.value}': dnsmasq-nanny passed it to dnsmasq as '${passed}', which dnsmasq refuses, so kube-dns's dnsmasq did not start; translated as written (--force)` }));
+      return nameserver.value;
+    }
+    report(context, 'address-refused-by-dnsmasq', key, nameserver.path, `'${nameserver.value}': dnsmasq-nanny passes it to dnsmasq as '${passed}', which dnsmasq refuses (it reads no brackets), so kube-dns's dnsmasq did not start with this ConfigMap; write the address without brackets and port 53, or translate with --force`);
+    return undefined;
+  }
   const match = DOTTED_IPV4.exec(nameserver.value);
   if (match === null) return nameserver.value;
   const octets = match.slice(1, 5) as string[];
@@ -480,9 +513,9 @@ interface ZoneOwner {
  * matching block wins), while dnsmasq still sent it to kubedns (most specific domain wins): serving
  * the zone from the main block restores that.
  */
-function mainBlockKeys(parents: readonly ZoneOwner[], context: Context): string[] {
+function mainBlockKeys(parents: readonly ZoneOwner[], protectedZones: readonly string[], context: Context): string[] {
   const keys = [`.:${DNS_PORT}`];
-  for (const zone of [context.clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES]) {
+  for (const zone of protectedZones) {
     const parent = parents.find((owner) => isStrictAncestor(owner.zone, zone));
     if (parent !== undefined) {
       keys.push(`${zone}:${DNS_PORT}`);
@@ -575,6 +608,9 @@ function withForwardOptions(forward: Directive, plan: DeploymentPlan): Directive
 }
 
 /** The ConfigMap's stub domains with the Deployment's `--server=/zone/…` servers added (dnsmasq used both). */
+/** Stub domains only the Deployment's dnsmasq flags name: their diagnostics point at the container, not at stubDomains. */
+const FROM_DEPLOYMENT = new WeakSet<object>();
+
 function withDeploymentStubs(config: KubeDnsConfig, plan: DeploymentPlan): KubeDnsConfig {
   if (plan.stubs.size === 0) return config;
   const remaining = new Map(plan.stubs);
@@ -590,7 +626,9 @@ function withDeploymentStubs(config: KubeDnsConfig, plan: DeploymentPlan): KubeD
     return { ...stub, nameservers: [...added, ...stub.nameservers.filter((nameserver) => !known.has(nameserver.value))] };
   });
   for (const [zone, servers] of remaining) {
-    stubDomains.push({ domain: zone, path: `[${JSON.stringify(zone)}]`, offset: 0, nameservers: servers.map((server, index) => entry(server, `[${JSON.stringify(zone)}][${index}]`)) });
+    const stub = { domain: zone, path: `[${servers.map((server) => server.text).join(' ')}]`, offset: 0, nameservers: servers.map((server, index) => entry(server, `[${JSON.stringify(zone)}][${index}]`)) };
+    FROM_DEPLOYMENT.add(stub);
+    stubDomains.push(stub);
   }
   return { ...config, stubDomains };
 }
@@ -619,12 +657,27 @@ function planTemplates(plan: DeploymentPlan, stubs: readonly PlannedStub[], cont
   const blocks: PlannedTemplate[] = [];
   const replacedZones = new Set<string>();
   const stubZones = new Set(stubs.map((stub) => stub.zone));
-  const taken = new Set([context.clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES]);
+  // The zones kubedns answered (dnsmasq sent them there): an NXDOMAIN entry gives way to that server, an address does not.
+  const kubednsZones = new Set([context.clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES].filter((zone) => !plan.unservedZones.includes(zone)));
+  const taken = new Set<string>();
   for (const entry of plan.addresses) {
     const normalized = normalizeZone(entry.zone);
     const where = `[${entry.text}]`;
-    if ('problem' in normalized || taken.has(normalized.zone) || isWithin(normalized.zone, context.clusterDomain)) {
-      report(context, 'deployment-flag-not-translated', 'container dnsmasq', where, `${entry.text}: '${entry.zone}' is ${'problem' in normalized ? 'not a zone CoreDNS serves' : 'served by the kubernetes plugin or another template'}; not translated`);
+    if ('problem' in normalized || taken.has(normalized.zone)) {
+      report(context, 'deployment-flag-not-translated', 'container dnsmasq', where, `${entry.text}: '${entry.zone}' is ${'problem' in normalized ? 'not a zone CoreDNS serves' : 'answered by another template'}; not translated`);
+      continue;
+    }
+    if (entry.address === undefined && plan.pod.zonesToKubeDns.has(normalized.zone) && !plan.unservedZones.includes(normalized.zone)) {
+      report(context, 'deployment-flag', 'container dnsmasq', where, `dnsmasq sent '${normalized.zone}' to kubedns all the same (its server wins over an NXDOMAIN entry)`);
+      continue;
+    }
+    if (kubednsZones.has(normalized.zone)) {
+      if (entry.address === undefined) {
+        report(context, 'deployment-flag', 'container dnsmasq', where, `dnsmasq sent '${normalized.zone}' to kubedns all the same: the kubernetes plugin answers it`);
+        continue;
+      }
+      // dnsmasq answered every name of a zone of the cluster with one address: the cluster's own names did not resolve.
+      context.diagnostics.push(diagnostic('deployment-flag-not-translated', { key: 'container dnsmasq', path: where, severity: 'error', message: `${entry.text}: dnsmasq answered every name of '${normalized.zone}' with ${entry.address}, so kubedns never answered them; not translated` }));
       continue;
     }
     if (stubZones.has(normalized.zone)) {
@@ -654,31 +707,61 @@ function planTemplates(plan: DeploymentPlan, stubs: readonly PlannedStub[], cont
 }
 const STUB_LOOP: Directive = Object.freeze({ name: 'loop', arguments: Object.freeze([]) });
 
-function buildCorefile(
-  mainKeys: readonly string[],
-  splitMainBlock: boolean,
-  upstreams: readonly string[],
-  federation: Directive | undefined,
-  stubs: readonly PlannedStub[],
-  templates: readonly PlannedTemplate[],
-  context: Context,
-): Corefile {
+/** The main block's directives, forwarding to `upstreams`; the kubernetes plugin without the `unserved` zones. */
+function mainDirectives(upstreams: readonly string[], federation: Directive | undefined, unserved: readonly string[], context: Context): Directive[] {
   const { features } = context;
-  const main = kubernetesDefaultMainBlock(features.version, { clusterDomain: context.clusterDomain, upstreams, forwarder: features.preferredForwarder });
+  const main = kubernetesDefaultMainBlock(features.version, { clusterDomain: context.clusterDomain, upstreams: [...upstreams], forwarder: features.preferredForwarder });
   const shared = sharedDirectives(context);
-  const directives = main.directives.flatMap((entry) => {
+  return main.directives.flatMap((entry) => {
     const converted = toDirective(entry);
     if (entry.name === 'cache') return shared.cache === undefined ? [] : [shared.cache];
     if (entry.name === features.preferredForwarder) return [withForwardOptions(converted, context.plan)];
     if (entry.name === 'errors' && shared.log !== undefined) return [converted, shared.log];
-    return entry.name === 'kubernetes' && federation !== undefined ? [converted, federation] : [converted];
+    const kubernetes = entry.name === 'kubernetes' && unserved.length > 0 ? withoutZones(converted, unserved) : converted;
+    return entry.name === 'kubernetes' && federation !== undefined ? [kubernetes, federation] : [kubernetes];
   });
+}
+
+/** The kubernetes directive without `zones` among its zones and its fallthrough zones (a fallthrough left with none goes). */
+function withoutZones(kubernetes: Directive, zones: readonly string[]): Directive {
+  const options = (kubernetes.block?.directives ?? []).flatMap((option) => {
+    if (option.name !== 'fallthrough' || option.arguments.length === 0) return [option];
+    const kept = option.arguments.filter((zone) => !zones.includes(zone));
+    return kept.length === 0 ? [] : [{ ...option, arguments: kept }];
+  });
+  return { ...kubernetes, arguments: kubernetes.arguments.filter((zone) => !zones.includes(zone)), ...(kubernetes.block === undefined ? {} : { block: { directives: options } }) };
+}
+
+interface CorefilePlan {
+  readonly mainKeys: readonly string[];
+  readonly splitMainBlock: boolean;
+  readonly upstreams: readonly string[];
+  readonly federation: Directive | undefined;
+  readonly stubs: readonly PlannedStub[];
+  readonly templates: readonly PlannedTemplate[];
+  /** Reverse zones served by a copy of the main block that forwards to kubedns's resolver. */
+  readonly reverseBlockZones: readonly string[];
+  readonly resolver: readonly string[];
+  /** Zones of the cluster dnsmasq did not send to kubedns: not the kubernetes plugin's. */
+  readonly unserved: readonly string[];
+}
+
+function buildCorefile(corefile: CorefilePlan, context: Context): Corefile {
+  const { mainKeys, splitMainBlock, upstreams, federation, stubs, templates, reverseBlockZones, resolver, unserved } = corefile;
+  const { features } = context;
+  const directives = mainDirectives(upstreams, federation, unserved, context);
   const mainBlocks: ServerBlock[] = splitMainBlock
     ? [
         { kind: 'server-block', keys: mainKeys.slice(0, 1), directives },
         { kind: 'server-block', keys: mainKeys.slice(1), directives: directives.filter((directive) => directive.name !== 'health') },
       ]
     : [{ kind: 'server-block', keys: mainKeys, directives }];
+  if (reverseBlockZones.length > 0) {
+    // kubedns forwarded the reverse names it has no records for to its own resolver: a copy of the main block that does the same.
+    const reverse = mainDirectives(resolver, federation, unserved, context).filter((directive) => directive.name !== 'health');
+    mainBlocks.push({ kind: 'server-block', keys: reverseBlockZones.map((zone) => `${zone}:${DNS_PORT}`), directives: reverse });
+  }
+  const shared = sharedDirectives(context);
   // Lists are built at their final length: a list grown by push reserves many more slots, and
   // every block of a large translation stays alive to the end.
   const first = mainBlocks.length;
@@ -705,4 +788,113 @@ function hasErrorSince(context: Context, reportedBefore: number): boolean {
 
 function report(context: Context, code: Parameters<typeof diagnostic>[0], key: string, path: string, message: string): void {
   context.diagnostics.push(diagnostic(code, { key, path, message }));
+}
+
+/**
+ * The ConfigMap's servers dnsmasq never saw (it ran without dnsmasq-nanny, or the Pod had no
+ * dnsmasq): stubDomains were not in effect at all (kubedns only validates them), and
+ * upstreamNameservers only where kubedns forwarded with them (1.14.10+).
+ */
+function withoutConfigMapServers(config: KubeDnsConfig, context: Context): KubeDnsConfig {
+  const { pod } = context.plan;
+  const why = pod.throughDnsmasq ? 'dnsmasq ran without dnsmasq-nanny, which is what applies them' : 'the Pod has no dnsmasq, and dnsmasq-nanny is what applies them';
+  if (config.stubDomains.length > 0) {
+    report(context, 'configmap-not-applied', 'stubDomains', '', `${config.stubDomains.map((stub) => stub.domain).join(', ')}: never in effect (${why}; kubedns does not forward stub domains): not translated`);
+  }
+  if (config.upstreamNameservers !== undefined && pod.kubednsUpstreams.kind !== 'configmap') {
+    report(context, 'configmap-not-applied', 'upstreamNameservers', '', `never in effect (${why}, and kube-dns ${pod.kubeDnsVersion}'s kubedns forwards with ${pod.kubednsUpstreams.kind === 'nameservers' ? 'its --nameservers' : "the Pod's resolv.conf"}): not translated`);
+  }
+  const { listedUpstreamNameservers: _listed, ...rest } = config;
+  return { ...rest, stubDomains: [], upstreamNameservers: undefined };
+}
+
+/**
+ * Where kubedns forwarded the names it does not serve (src/kubedns/kube-dns-pod.ts): the
+ * ConfigMap's upstreams as Go read them, its `--nameservers`, or resolv.conf. Diagnostics are
+ * reported unless the same entries were planned as the dnsmasq upstreams already.
+ */
+function kubednsResolver(config: KubeDnsConfig, alreadyPlanned: boolean, context: Context): string[] {
+  const upstreams = context.plan.pod.kubednsUpstreams;
+  // kubedns reads addresses with Go, not with dnsmasq's inet_aton.
+  const asKubeDns: Context = { ...context, plan: { ...context.plan, throughDnsmasq: false }, diagnostics: alreadyPlanned ? [] : context.diagnostics };
+  if (upstreams.kind === 'configmap' && config.upstreamNameservers !== undefined && config.upstreamNameservers.length > 0) {
+    return planUpstreams(config.upstreamNameservers, config.listedUpstreamNameservers, asKubeDns);
+  }
+  if (upstreams.kind === 'nameservers') {
+    const entries = upstreams.servers.map((value, index): ValueEntry => ({ value, path: `[--nameservers][${index}]`, offset: 0 }));
+    return planUpstreams(entries, undefined, { ...asKubeDns, diagnostics: context.diagnostics });
+  }
+  return [RESOLV_CONF];
+}
+
+/** The zones of the cluster dnsmasq did not send to kubedns, kept (not the kubernetes plugin's) unless repaired. */
+function planUnservedZones(context: Context): string[] {
+  const zones = context.plan.unservedZones;
+  if (zones.length === 0) return [];
+  const where = (zone: string) => `[--server=/${zone}/${kubeDnsAddressOf(context)}]`;
+  if (context.repairs.has('unserved-cluster-zones')) {
+    for (const zone of zones) {
+      context.diagnostics.push(
+        diagnostic('kube-dns-quirk-repaired', { key: 'container dnsmasq', path: where(zone), message: `unserved-cluster-zones: dnsmasq sent '${zone}' upstream (no --server to kubedns); repaired as asked: the kubernetes plugin answers it (check --repair unserved-cluster-zones expects the difference)` }),
+      );
+    }
+    return [];
+  }
+  for (const zone of zones) {
+    const cluster = zone === context.clusterDomain;
+    context.diagnostics.push(
+      diagnostic('kube-dns-quirk-kept', {
+        key: 'container dnsmasq',
+        path: where(zone),
+        message: cluster
+          ? `dnsmasq had no server for the cluster domain '${zone}' to kubedns, so every cluster name went upstream: not translated as it was (--repair unserved-cluster-zones lets the kubernetes plugin answer it)`
+          : `unserved-cluster-zones: dnsmasq had no server for '${zone}' to kubedns, so those names went upstream (kops sent the typo in6.arpa instead); kept: the kubernetes plugin does not serve '${zone}' (--repair unserved-cluster-zones to serve it)`,
+        ...(cluster ? { severity: 'error' as const } : {}),
+      }),
+    );
+  }
+  return [...zones];
+}
+
+/**
+ * What kubedns forwarded itself (reverse lookups it has no records for, zones dnsmasq sent it that
+ * it does not serve), where that is not where the Corefile's main block forwards: a copy of the
+ * main block for the reverse zones and a stub block per such zone, forwarding to kubedns's
+ * resolver — unless `kubedns-upstreams` is repaired.
+ */
+function planKubednsForwarding(
+  resolver: readonly string[],
+  upstreams: readonly string[],
+  unserved: readonly string[],
+  blockZones: readonly string[],
+  context: Context,
+): { reverseBlockZones: string[]; forwardStubs: PlannedStub[] } {
+  const sorted = [...upstreams].sort();
+  const same = resolver.length === upstreams.length && [...resolver].sort().every((target, index) => target === sorted[index]);
+  const reverse = context.features.kubernetesFallthroughZones ? KUBERNETES_DEFAULT_REVERSE_ZONES.filter((zone) => !unserved.includes(zone)) : [];
+  // A zone dnsmasq sent to kubedns under a stub or template zone: dnsmasq's more specific server won, so it needs its own block.
+  const zones = context.plan.kubednsForwardZones.filter((zone) => !blockZones.includes(zone));
+  const underParent = zones.filter((zone) => blockZones.some((parent) => isStrictAncestor(parent, zone)));
+  const toMain = (list: readonly string[]): PlannedStub[] => list.map((zone) => ({ zone, targets: upstreams.map((text) => ({ text })) }));
+  // Nothing to tell apart when the upstreams are already refused.
+  if (same || (reverse.length === 0 && zones.length === 0) || hasErrors(context.diagnostics)) return { reverseBlockZones: [], forwardStubs: toMain(underParent) };
+  const what = [...(reverse.length === 0 ? [] : [`reverse lookups kubedns has no records for (${reverse.join(', ')})`]), ...(zones.length === 0 ? [] : [`the names of ${zones.join(', ')}`])].join(' and ');
+  const whereTo = resolver.join(' ');
+  const main = upstreams.join(' ');
+  if (context.repairs.has('kubedns-upstreams')) {
+    report(context, 'kube-dns-quirk-repaired', 'container kubedns', '', `kubedns-upstreams: kubedns forwarded ${what} to ${whereTo}; repaired as asked: they go to ${main} like every other name (check --repair kubedns-upstreams expects the difference)`);
+    return { reverseBlockZones: [], forwardStubs: toMain(underParent) };
+  }
+  report(
+    context,
+    'kube-dns-quirk-kept',
+    'container kubedns',
+    '',
+    `kubedns-upstreams: kubedns forwarded ${what} with its own resolver, ${whereTo}, not to ${main} (kube-dns ${context.plan.pod.kubeDnsVersion}: ${context.plan.pod.kubednsUpstreams.kind === 'configmap' ? "upstreamNameservers, never dnsmasq's own --server" : 'before 1.14.10 never upstreamNameservers, kubernetes/dns#198'}); kept: ${reverse.length === 0 ? '' : 'a copy of the main block serves the reverse zones, '}forwarding to ${whereTo} (--repair kubedns-upstreams to forward them like the rest)`,
+  );
+  return { reverseBlockZones: reverse, forwardStubs: zones.map((zone) => ({ zone, targets: resolver.map((text) => ({ text })) })) };
+}
+
+function kubeDnsAddressOf(context: Context): string {
+  return context.plan.pod.kubednsAddress;
 }

@@ -25,7 +25,26 @@ export const INDENTED_LEVELS = 64;
 const STEP = '  ';
 
 export function stringifyPrettyJson(value: unknown): string {
+  const chunks: string[] = [];
+  writePrettyJson(value, (chunk) => chunks.push(chunk));
+  return chunks.join('');
+}
+
+/** Pieces written per chunk by {@link writePrettyJson}. */
+const PARTS_PER_CHUNK = 4096;
+
+/**
+ * {@link stringifyPrettyJson}'s text, handed to `write` in chunks as it is made: the whole text
+ * is never one string, so an output longer than a string can be (2^29 − 24 characters: the
+ * migration of a 16 MiB Corefile with a notice per line) is still written.
+ */
+export function writePrettyJson(value: unknown, write: (chunk: string) => void): void {
   const parts: string[] = [];
+  const flush = (): void => {
+    if (parts.length === 0) return;
+    write(parts.join(''));
+    parts.length = 0;
+  };
   const stack: Frame[] = [];
   const indents: string[] = [''];
   const indent = (level: number): string => {
@@ -50,6 +69,7 @@ export function stringifyPrettyJson(value: unknown): string {
   };
   open(value, 0);
   while (stack.length > 0) {
+    if (parts.length >= PARTS_PER_CHUNK) flush();
     const frame = stack[stack.length - 1] as Frame;
     const compact = frame.level >= INDENTED_LEVELS;
     const size = frame.items === undefined ? frame.keys.length : frame.items.length;
@@ -73,5 +93,5 @@ export function stringifyPrettyJson(value: unknown): string {
       open((frame.record as Record<string, unknown>)[key], frame.level + 1);
     }
   }
-  return parts.join('');
+  flush();
 }

@@ -148,3 +148,22 @@ spec:
     expect(withConfigMap.err()).not.toContain('no kube-dns ConfigMap');
   });
 });
+
+describe('check on a server block with thousands of keys', () => {
+  const block = (count: number) => `${Array.from({ length: count }, (_, index) => `z${index}.example`).join(' ')} {\n    forward . 10.0.0.1\n}\n`;
+  const json = async (count: number) => {
+    const io = memoryIo({ files: { 'kube-dns.yaml': KUBE_DNS, Corefile: block(count) } });
+    expect(await runCheck(['-o', 'json', '--kube-dns', 'kube-dns.yaml', '--corefile', 'Corefile'], io)).toBe(1);
+    expect(io.err()).not.toMatch(/internal error/);
+    return io.out();
+  };
+
+  it('names the block by its first keys in every route, so the output grows linearly with the keys', async () => {
+    const [small, large] = [await json(500), await json(1000)];
+    // Each of the ~2 names per key named every key: the output grew with the square of the keys.
+    expect(large.length / small.length).toBeLessThan(2.3);
+    const vias = (JSON.parse(large) as { differences: { coreDns: { via: string } }[] }).differences.map((entry) => entry.coreDns.via);
+    expect(Math.max(...vias.map((via) => via.length))).toBeLessThan(200);
+    expect(vias).toContain('block "z0.example z1.example z2.example …" (1,000 keys) > forward . 10.0.0.1');
+  });
+});

@@ -84,6 +84,16 @@ describe('deeply nested Corefiles through the real executable', () => {
   });
 });
 
+describe('--merge into a Corefile too deep to print', () => {
+  it('is the input\'s refusal (exit 2, located), as for fmt, not an internal error', async () => {
+    const io = memoryIo({ files: { Corefile: deepCorefile(100_000, 'lines'), 'kube-dns.yaml': KUBE_DNS } });
+    expect(await main(COMMANDS['merge'] as string[], io)).toBe(2);
+    expectNoCrash(io.err());
+    expect(io.out()).toBe('');
+    expect(io.err()).toMatch(/^Corefile:\d+:1: cannot print server block 1 > directive 'a' > .*: the printed Corefile would be longer than 536,870,888 characters/m);
+  });
+});
+
 describe('long fallthrough chains in JSON output', () => {
   // 6,000 `template … { fallthrough }` stanzas: each name's route nests 6,000 deep, which
   // overflowed JSON.stringify (an internal error with a stack trace before).

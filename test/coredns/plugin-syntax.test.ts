@@ -280,3 +280,13 @@ describe('docs/coredns-versions.md', () => {
     expect(markdown.slice(from + start.length, to)).toBe(syntaxTable());
   });
 });
+
+describe('a Go float argument (kubernetes apiserver_qps) at scale', () => {
+  it('reads a 300 KB token in linear time (the pattern backtracked quadratically: lint took 89 s)', () => {
+    const digits = '1'.repeat(300_000);
+    expect(argumentProblem(`${digits}x`, { kind: 'number', min: 0 })).toBe(`'${digits}x' is not a number`);
+    expect(argumentProblem(`${digits}.${digits}e${digits}`, { kind: 'number', min: 0 })).toBeUndefined();
+    for (const text of ['1', '1.', '1.5', '.5', '1e5', '1.e5', '+.5e-3', 'inf', '-Infinity']) expect(argumentProblem(text, { kind: 'number' }), text).toBeUndefined();
+    for (const text of ['', '.', '1..2', '1e', '.e5', 'e5', '0x10', '1_0']) expect(argumentProblem(text, { kind: 'number' }), text).toBe(`'${text}' is not a number`);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expandReferences, readContainerArgv } from '../../src/kubedns/container-args.js';
+import { expandReferences, MAX_ARG_STRLEN, readContainerArgv } from '../../src/kubedns/container-args.js';
 
 const env = new Map([['DOMAIN', 'cluster.local'], ['PORT', '10053']]);
 const expand = (text: string): string => expandReferences(text, (name) => env.get(name));
@@ -57,5 +57,24 @@ describe('readContainerArgv', () => {
       { field: 'args', index: 0, name: 'POD_DOMAIN', reason: 'run-time' },
       { field: 'args', index: 1, name: 'NOPE', reason: 'undefined' },
     ]);
+  });
+});
+
+describe('$(VAR) expansion is bounded by what Linux passes to a program', () => {
+  /** `count` env entries, each the previous one twice: 2^count characters once expanded. */
+  const doubling = (count: number) => [{ name: 'V0', value: 'ab' }, ...Array.from({ length: count }, (_, index) => ({ name: `V${index + 1}`, value: `$(V${index})$(V${index})` }))];
+
+  it('stops a doubling env chain at MAX_ARG_STRLEN, with work bounded by it', () => {
+    const argv = readContainerArgv({ args: ['--domain=$(V100)'], env: doubling(100) });
+    expect(argv.tooLong[0]).toEqual({ field: 'env', index: 16 }); // V16 = 2^17 characters
+    expect(argv.tooLong).toContainEqual({ field: 'args', index: 0 });
+    expect(argv.args?.[0]?.length).toBe(MAX_ARG_STRLEN + 1);
+  });
+
+  it('keeps values at the bound, and refuses one character more', () => {
+    const exact = 'x'.repeat(MAX_ARG_STRLEN);
+    expect(readContainerArgv({ args: ['$(A)'], env: [{ name: 'A', value: exact.slice(2) }] }).tooLong).toEqual([]);
+    expect(readContainerArgv({ args: [`$(A)${'x'.repeat(5)}`], env: [{ name: 'A', value: exact.slice(4) }] }).tooLong).toEqual([{ field: 'args', index: 0 }]);
+    expect(expandReferences('$(A)$(A)', () => 'xyz', undefined, 4)).toBe('xyzxy');
   });
 });

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigMapInputError } from '../../src/configmap/config-map-data.js';
+import { KubernetesObjectInputError } from '../../src/configmap/read-kubernetes-objects.js';
 import { formatDiagnostic } from '../../src/diagnostics/diagnostic.js';
 import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
 import { configMapYaml, deploymentYaml, serviceYaml, STOCK_DNSMASQ_ARGS } from '../support/kube-dns-manifests.js';
+import { thrown } from '../support/thrown.js';
 
 describe('readKubeDnsInstall', () => {
   it('reads the three objects from separate texts, each container as its program reads it', () => {
@@ -146,5 +148,63 @@ describe('readKubeDnsInstall', () => {
     const install = readKubeDnsInstall([{ text: `${elsewhere}---\n${deploymentYaml()}`, filename: 'all.yaml' }]);
     expect(install.deployment?.namespace).toBe('kube-system');
     expect(install.diagnostics.map(formatDiagnostic)).toEqual(['info unused-object all.yaml:1:1: Deployment dns-test/kube-dns is not the kube-dns workload (that is kube-system/kube-dns); not read']);
+  });
+});
+
+describe('a container whose $(NAME) references expand past what Linux passes to a program', () => {
+  it('is refused with argument-too-long, quickly, whatever the doubling asks for', () => {
+    const env = Array.from({ length: 100 }, (_, index) => `        - name: V${index + 1}\n          value: "$(V${index})$(V${index})"\n`).join('');
+    const text = `kind: Deployment\nmetadata:\n  name: kube-dns\n  namespace: kube-system\nspec:\n  template:\n    spec:\n      containers:\n      - name: kubedns\n        args:\n        - --domain=cluster.local.\n        - --v=$(V100)\n        env:\n        - name: V0\n          value: "ab"\n${env}`;
+    const error = thrown(() => readKubeDnsInstall([{ text, filename: 'kube-dns.yaml' }]));
+    expect(error).toBeInstanceOf(KubernetesObjectInputError);
+    expect(error).toMatchObject({ code: 'argument-too-long', category: 'input' });
+    expect((error as Error).message).toMatch(/^kube-dns\.yaml:1:1: container kubedns: env\[16\] \(V16\) is longer than 128 KiB .*E2BIG/);
+  });
+});
+
+describe('YAML merge keys, as kubectl reads them', () => {
+  it('reads dnsmasq arguments that come through a merge key (they were dropped, and NXDOMAIN got cached)', () => {
+    const text = `kind: Deployment
+metadata: {name: kube-dns, namespace: kube-system}
+x-dnsmasq: &dnsmasq
+  image: registry.k8s.io/dns/k8s-dns-dnsmasq-nanny:1.26.7
+  args: ["-v=2", "-configDir=/etc/k8s/dns/dnsmasq-nanny", "--", "-k", "--no-negcache", "--server=/cluster.local/127.0.0.1#10053"]
+spec:
+  template:
+    spec:
+      containers:
+      - <<: *dnsmasq
+        name: dnsmasq
+`;
+    const install = readKubeDnsInstall([{ text, filename: 'kube-dns.yaml' }]);
+    expect(install.deployment?.dnsmasq?.argv.programArguments).toContain('--no-negcache');
+  });
+
+  it('lets keys written in the mapping win over merged ones, and the earlier of several merged maps', () => {
+    const text = `kind: Deployment
+metadata: {name: kube-dns, namespace: kube-system}
+spec:
+  template:
+    spec:
+      containers:
+      - <<: [{name: kubedns, args: ["--domain=first.local."]}, {args: ["--domain=second.local."], image: x}]
+        image: registry.k8s.io/dns/k8s-dns-kube-dns:1.26.7
+`;
+    const kubedns = readKubeDnsInstall([{ text, filename: 'kube-dns.yaml' }]).deployment?.kubedns;
+    expect(kubedns?.args.values.domain).toBe('first.local.');
+    expect(kubedns?.image).toBe('registry.k8s.io/dns/k8s-dns-kube-dns:1.26.7');
+  });
+});
+
+describe('the same Deployment given twice', () => {
+  it('is read once when its copies hold the same containers, wherever each starts (positions were compared)', () => {
+    const deployment = `kind: Deployment\nmetadata: {name: kube-dns, namespace: kube-system}\nspec:\n  template:\n    spec:\n      containers:\n      - name: kubedns\n        args: ["--domain=cluster.local."]\n`;
+    const list = `apiVersion: v1\nkind: List\nitems:\n- ${deployment.replaceAll('\n', '\n  ').trimEnd()}\n`;
+    const install = readKubeDnsInstall([
+      { text: list, filename: 'all.yaml' },
+      { text: `# its own file\n\n${deployment}`, filename: 'deploy.yaml' },
+    ]);
+    expect(install.deployment?.kubedns?.args.values.domain).toBe('cluster.local.');
+    expect(install.diagnostics.map((entry) => entry.message)).toContainEqual(expect.stringMatching(/^Deployment kube-dns again, the same as at all\.yaml:\d+:\d+; read once$/));
   });
 });

@@ -14,6 +14,7 @@ describe('kube-dns rules, release by release', () => {
     ['stubPortSplit', '1.14.1', '1.14.2', 'none', 'first-colon'],
     ['stockManifestNoNegcache', '1.14.6', '1.14.7', false, true],
     ['upstreamPorts', '1.14.8', '1.14.9', false, true],
+    ['upstreamsFromConfigMap', '1.14.9', '1.14.10', false, true],
     ['stubHostnamesResolved', '1.15.0', '1.15.1', false, true],
     ['stubPortSplit', '1.16.20', '1.17.0', 'first-colon', 'host-port'],
     ['ipText', '1.26.5', '1.26.6', 'lenient', 'canonical'],

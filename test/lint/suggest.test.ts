@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ALL_PLUGIN_NAMES } from '../../src/coredns/plugin-cfg.js';
-import { closestNames, editDistance } from '../../src/lint/suggest.js';
+import { closestNames, editDistance, editDistanceWithin } from '../../src/lint/suggest.js';
+import { Outcomes } from '../support/outcomes.js';
 
 describe('editDistance', () => {
   it.each([
@@ -29,6 +30,39 @@ describe('editDistance', () => {
       }),
     );
     expect(runs).toBeGreaterThanOrEqual(100);
+  });
+});
+
+describe('editDistanceWithin', () => {
+  it('is editDistance where that is at most max, and above max elsewhere (property)', () => {
+    const outcomes = new Outcomes<'within' | 'beyond'>();
+    // Small alphabets, so that near strings are common.
+    const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c'), maxLength: 9 });
+    fc.assert(
+      fc.property(word, word, fc.integer({ min: 0, max: 3 }), (a, b, max) => {
+        const full = editDistance(a, b);
+        const bounded = editDistanceWithin(a, b, max);
+        if (full <= max) {
+          outcomes.add('within');
+          expect(bounded).toBe(full);
+        } else {
+          outcomes.add('beyond');
+          expect(bounded).toBeGreaterThan(max);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+    outcomes.expectAtLeast({ within: 300, beyond: 300 });
+  });
+
+  it('costs a long name a band of the table, not all of it: a 1 MB name against every plugin', () => {
+    const long = `${'forward'.repeat(150_000)}x`;
+    // The whole table would be 1 MB × the candidate's length for each of ~70 plugins: seconds; the
+    // band is skipped at once by the length difference.
+    const started = performance.now();
+    expect(closestNames(long, ALL_PLUGIN_NAMES)).toEqual([]);
+    expect(editDistanceWithin(long, `${long.slice(0, -1)}y`, 2)).toBe(1);
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 });
 

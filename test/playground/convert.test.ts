@@ -80,7 +80,7 @@ describe('playground convert', () => {
   });
 
   it('translates a pasted install with its Deployment, as the docs recommend pasting it (#18 13)', () => {
-    const list = installListYaml(['--no-negcache', '--server=/corp.internal/10.0.0.9']);
+    const list = installListYaml(['--no-negcache', '--server=/cluster.local/127.0.0.1#10053', '--server=/in-addr.arpa/127.0.0.1#10053', '--server=/ip6.arpa/127.0.0.1#10053', '--server=/corp.internal/10.0.0.9']);
     const result = convert(input({ text: list }));
     expect(result.status).toBe('ok');
     expect(result.corefile).toContain('corp.internal:53 {');

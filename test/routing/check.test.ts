@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { COREDNS_VERSIONS } from '../../src/coredns/versions.js';
 import { translateKubeDns } from '../../src/translate/translate.js';
 import { isStrictAncestor, isWithin } from '../../src/dns/zones.js';
-import { assertSameRouting, checkRouting, formatRoutingCheck, namesToCheck, routingModels, RoutingMismatchError } from '../../src/routing/check.js';
+import { assertSameRouting, checkRouting, formatRoutingCheck, formatTable, namesToCheck, routingModels, RoutingMismatchError } from '../../src/routing/check.js';
 import { destinationKey } from '../../src/routing/destination.js';
 import type { RoutingDifference } from '../../src/routing/check.js';
 import { Outcomes } from '../support/outcomes.js';
@@ -259,5 +259,13 @@ describe('large inputs (timings: npm run bench)', () => {
     const result = checkRouting({ kubeDns: data, corefile });
     expect(result.equivalent).toBe(true);
     expect(result.names.length).toBeGreaterThan(2000);
+  });
+});
+
+describe('formatTable at scale', () => {
+  it('lays out 200,000 rows (Math.max over a spread list overflowed the stack)', () => {
+    const rows = Array.from({ length: 200_000 }, (_, index) => [`name${index}.example`, 'resolv.conf', index % 2 === 0 ? 'REFUSED' : 'cluster\nelse']);
+    const table = formatTable(['NAME', 'KUBE-DNS', 'COREDNS'], rows);
+    expect(table.split('\n')[0]).toBe(`NAME${' '.repeat('name199999.example'.length - 4 + 2)}KUBE-DNS     COREDNS`);
   });
 });

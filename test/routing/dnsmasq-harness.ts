@@ -129,6 +129,7 @@ export class Lab {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.once('exit', () => this.#processes.delete(child));
     const dnsmasq: Dnsmasq = {
+      listen: { ip: listen, port },
       log: () => log,
       exited,
       stop: () => stopProcess(child, exited),
@@ -205,6 +206,8 @@ export type QueryResult =
   | { readonly kind: 'timeout' };
 
 export interface Dnsmasq {
+  /** Where it listens, as address and port. */
+  readonly listen: { readonly ip: string; readonly port: number };
   log(): string;
   /** Resolves with the exit code when dnsmasq exits. */
   readonly exited: Promise<number | null>;

@@ -31,6 +31,12 @@ export interface DeploymentParts {
   readonly dnsmasq?: readonly string[] | undefined;
   readonly sidecar?: readonly string[] | undefined;
   readonly kind?: string;
+  /** false: dnsmasq runs without dnsmasq-nanny (Kubernetes ≤1.5 manifests), `dnsmasq` being its whole argument list. */
+  readonly nanny?: boolean;
+  /** false: the Pod has no dnsmasq container (kubedns answers clients itself). */
+  readonly withDnsmasq?: boolean;
+  /** The kubedns image (its tag is the kube-dns release whose rules apply). */
+  readonly kubeDnsImage?: string;
 }
 
 /** A Deployment (one YAML document) with the given arguments; `dnsmasq` lists dnsmasq's own (after the nanny's `--`). */
@@ -47,11 +53,13 @@ export function deploymentYaml(parts: DeploymentParts = {}): string {
     '    spec:',
     '      containers:',
     '      - name: kubedns',
-    '        image: registry.k8s.io/dns/k8s-dns-kube-dns:1.26.7',
+    `        image: ${parts.kubeDnsImage ?? 'registry.k8s.io/dns/k8s-dns-kube-dns:1.26.7'}`,
     `        args: ${list(kubedns)}`,
-    '      - name: dnsmasq',
-    '        image: registry.k8s.io/dns/k8s-dns-dnsmasq-nanny:1.26.7',
-    `        args: ${list([...STOCK_NANNY_ARGS, ...dnsmasq])}`,
+    ...(parts.withDnsmasq === false
+      ? []
+      : parts.nanny === false
+        ? ['      - name: dnsmasq', '        image: gcr.io/google_containers/kube-dnsmasq-amd64:1.4', `        args: ${list(dnsmasq)}`]
+        : ['      - name: dnsmasq', '        image: registry.k8s.io/dns/k8s-dns-dnsmasq-nanny:1.26.7', `        args: ${list([...STOCK_NANNY_ARGS, ...dnsmasq])}`]),
     '      - name: sidecar',
     '        image: registry.k8s.io/dns/k8s-dns-sidecar:1.26.7',
     `        args: ${list(sidecar)}`,

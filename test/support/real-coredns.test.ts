@@ -15,7 +15,7 @@ const plan = { ip: '127.201.3.4', sinkPort: 40001, apiPort: 40002, firstPort: 20
 describe('moveToLoopback', () => {
   it('moves every destination, key, listener and API of a translated Corefile to loopback', () => {
     const federated = translateKubeDns(
-      { stubDomains: '{"acme.local": ["10.0.0.1", "[2001:db8::1]:5353"], "local": ["10.0.0.2"]}', upstreamNameservers: '["8.8.8.8"]', federations: 'foo=foo.example.com' },
+      { stubDomains: '{"acme.local": ["10.0.0.1", "2001:db8::1"], "local": ["10.0.0.2"]}', upstreamNameservers: '["8.8.8.8"]', federations: 'foo=foo.example.com' },
       { coredns: '1.6.9' },
     );
     const hostname = translateKubeDns({ stubDomains: '{"acme.corp": ["ns.example.com"]}' }, { coredns: '1.14.7' });

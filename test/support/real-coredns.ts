@@ -189,6 +189,11 @@ export interface LoopbackPlan {
   readonly firstPort: number;
   /** Keep destinations that are already loopback IPs (a test's own fake servers) instead of sending them to the sink. */
   readonly keepLoopbackDestinations?: boolean;
+  /**
+   * Where each forward/proxy destination goes instead, as written (`10.0.0.1:5353`,
+   * `/etc/resolv.conf`): a loopback address or a lab file (a test's fake servers, its resolv.conf).
+   */
+  readonly destinations?: ReadonlyMap<string, string>;
 }
 
 export interface LoopbackCorefile {
@@ -227,6 +232,12 @@ export function moveToLoopback(text: string, plan: LoopbackPlan): LoopbackCorefi
   const sink = `127.0.0.1:${plan.sinkPort}`;
 
   const destination = (text: string, where: string): string => {
+    const mapped = plan.destinations?.get(text);
+    if (mapped !== undefined) {
+      const target = readDestination(mapped);
+      if (!(target.kind === 'file' || (target.kind === 'ip' && target.loopback))) throw new NotLoopbackSafeError(`${where}: '${mapped}' for '${text}' is not on loopback`);
+      return mapped;
+    }
     const read = readDestination(text);
     if (plan.keepLoopbackDestinations === true && read.kind === 'ip' && read.loopback && read.scheme === 'dns') return text;
     // A port CoreDNS cannot dial keeps its port on loopback: the Corefile's mistake stays in it.
@@ -624,9 +635,9 @@ export class RealCoreDnsLab {
    * at `confPath` inside the lab's folder (`etc/coredns/Corefile`, say), and leaves it running: the
    * handle says where it listens. Rejects when it does not start.
    */
-  async serve(corefile: string, version: RealCoreDnsRelease, confPath = `serve-${this.#instance + 1}/Corefile`): Promise<RunningCoreDns> {
+  async serve(corefile: string, version: RealCoreDnsRelease, confPath = `serve-${this.#instance + 1}/Corefile`, destinations?: ReadonlyMap<string, string>): Promise<RunningCoreDns> {
     const binary = await this.#binary(version);
-    const plan = { ...this.#nextPlan(), keepLoopbackDestinations: true };
+    const plan = { ...this.#nextPlan(), keepLoopbackDestinations: true, ...(destinations === undefined ? {} : { destinations }) };
     const moved = moveToLoopback(corefile, plan);
     const file = join(this.#directory, confPath);
     mkdirSync(dirname(file), { recursive: true });

@@ -41,7 +41,8 @@ describe('translateKubeDnsInstall', () => {
   });
 
   it("takes the domain from the sidecar's probes when there is no kubedns container flag to read", () => {
-    const text = deploymentYaml({ sidecar: ['--probe=dnsmasq,127.0.0.1:53,kubernetes.default.svc.probe.example,5,A'] }).replace(/ {6}- name: kubedns\n.*\n.*\n/, '');
+    const dnsmasq = STOCK_DNSMASQ_ARGS.map((arg) => arg.replace('cluster.local', 'probe.example'));
+    const text = deploymentYaml({ dnsmasq, sidecar: ['--probe=dnsmasq,127.0.0.1:53,kubernetes.default.svc.probe.example,5,A'] }).replace(/ {6}- name: kubedns\n.*\n.*\n/, '');
     const translation = translateKubeDnsInstall(readKubeDnsInstall([{ text }]));
     expect(translation.corefile).toContain('    kubernetes probe.example in-addr.arpa ip6.arpa {');
   });
@@ -102,8 +103,11 @@ describe('translateKubeDnsInstall', () => {
     expect(upstreams.corefile).toContain('    forward . 192.0.2.53 {');
     expect(upstreams.codes).toContain('info deployment-upstream-server');
     const beside = translate({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--server=192.0.2.53'] }, undefined);
-    expect(beside.corefile).toContain('    forward . /etc/resolv.conf {');
-    expect(beside.codes).toContain('warning deployment-flag-not-translated');
+    // dnsmasq without --no-resolv asks both (the nanny adds --no-resolv only with the ConfigMap's upstreams).
+    expect(beside.corefile).toContain('    forward . 192.0.2.53 /etc/resolv.conf {');
+    expect(beside.codes).toContain('info deployment-upstream-server');
+    const besideConfigMap = translate({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--server=192.0.2.53'] }, { upstreamNameservers: '["192.0.2.60"]' });
+    expect(besideConfigMap.corefile).toContain('    forward . 192.0.2.53 192.0.2.60 {');
     const loop = translate({}, { upstreamNameservers: '["10.96.0.10"]' }, {}, '10.96.0.10');
     expect(loop.ok).toBe(false);
     expect(loop.codes).toContain('error loop-nameserver');

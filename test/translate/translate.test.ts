@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatDiagnostic } from '../../src/diagnostics/diagnostic.js';
-import { TranslateOptionsError, translateKubeDns } from '../../src/translate/translate.js';
+import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
+import { TranslateOptionsError, translateKubeDns, translateKubeDnsInstall } from '../../src/translate/translate.js';
 import type { TranslateOptions } from '../../src/translate/translate.js';
 
 /** The assumption every translation without a Deployment states (tested on its own below), left out of the lists compared here. */
@@ -36,7 +39,7 @@ describe('translateKubeDns', () => {
 
   it('emits the Kubernetes default main block and one block per stub domain, sorted', () => {
     const { corefile, ok, lines } = run({
-      stubDomains: '{"z.corp": ["10.0.0.2"], "a.corp": ["10.0.0.1", "[2001:db8::1]:5353", "2001:db8::2"]}',
+      stubDomains: '{"z.corp": ["10.0.0.2"], "a.corp": ["10.0.0.1", "10.0.0.3:5353", "2001:db8::2"]}',
       upstreamNameservers: '["8.8.8.8", "1.1.1.1:53"]',
     });
     expect(ok).toBe(true);
@@ -72,7 +75,7 @@ describe('translateKubeDns', () => {
         '        disable denial',
         '    }',
         '    loop',
-        '    forward . 10.0.0.1 [2001:db8::1]:5353 2001:db8::2',
+        '    forward . 10.0.0.1 10.0.0.3:5353 2001:db8::2',
         '}',
         '',
         'z.corp:53 {',
@@ -279,5 +282,37 @@ describe('translateKubeDns', () => {
     expect(() => translateKubeDns({}, { clusterDomain: 'Bad Domain' })).toThrow(TranslateOptionsError);
     expect(() => translateKubeDns({}, { clusterDnsIp: 'x' })).toThrow(TranslateOptionsError);
     expect(() => translateKubeDns({}, { coredns: '1.8' })).toThrow(/1\.8\.0/);
+  });
+});
+
+describe('what lint says the target refuses, the translation refuses', () => {
+  it('refuses a --dns-forward-max larger than max_concurrent reads (it became max_concurrent 1e+23, exit 0)', () => {
+    const text = readFileSync(join(import.meta.dirname, '../../golden/translate/codes/translation-target-refuses.yaml'), 'utf8');
+    const result = translateKubeDnsInstall(readKubeDnsInstall([{ text, filename: 'kube-dns.yaml' }]), { coredns: '1.14.7' });
+    expect(result.ok).toBe(false);
+    expect(result.diagnostics.filter((entry) => entry.severity === 'error').map((entry) => entry.code)).toEqual(['translation-target-refuses']);
+    expect(result.diagnostics.find((entry) => entry.code === 'translation-target-refuses')?.message).toContain("lint argument-invalid at [.:53] forward > max_concurrent): option 'max_concurrent' of forward: '1e+23' is not an integer");
+  });
+});
+
+describe('zones from the Deployment are checked and reported as the Deployment\'s', () => {
+  const deployment = (containers: string) =>
+    `kind: Deployment\nmetadata: {name: kube-dns, namespace: kube-system}\nspec:\n  template:\n    spec:\n      containers:\n${containers}`;
+  const dnsmasq = (extra: string) =>
+    `      - name: dnsmasq\n        image: registry.k8s.io/dns/k8s-dns-dnsmasq-nanny:1.26.7\n        args: ["-v=2", "-configDir=/etc/k8s/dns/dnsmasq-nanny", "--", "-k", "--no-negcache", "--server=/cluster.local/127.0.0.1#10053"${extra}]\n`;
+
+  it('does not take a domain from a sidecar --probe that names none (`kubernetes.default.svc...` became the zone `.`)', () => {
+    const sidecar = '      - name: sidecar\n        args: ["--probe=dnsmasq,127.0.0.1:53,kubernetes.default.svc...,5,SRV"]\n';
+    const result = translateKubeDnsInstall(readKubeDnsInstall([{ text: deployment(dnsmasq('') + sidecar), filename: 'kube-dns.yaml' }]));
+    expect(result.ok).toBe(true);
+    expect(result.corefile).not.toMatch(/kubernetes \. /);
+    expect(result.diagnostics.find((entry) => entry.code === 'deployment-flag-not-translated' && entry.message.includes('kubernetes.default.svc...'))?.message).toContain("whose domain '.' is not a DNS-1123 subdomain");
+  });
+
+  it('reports an invalid --server zone at the dnsmasq container, not at stubDomains', () => {
+    const result = translateKubeDnsInstall(readKubeDnsInstall([{ text: deployment(dnsmasq(', "--server=/bad..zone/10.0.0.1"')), filename: 'kube-dns.yaml' }]));
+    expect(result.ok).toBe(false);
+    const invalid = result.diagnostics.find((entry) => entry.code === 'invalid-zone');
+    expect(invalid && formatDiagnostic(invalid)).toBe("error invalid-zone container dnsmasq[--server=/bad..zone/10.0.0.1]: 'bad..zone' has an empty label");
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { INDENTED_LEVELS, stringifyPrettyJson } from '../../src/util/pretty-json.js';
+import { INDENTED_LEVELS, stringifyPrettyJson, writePrettyJson } from '../../src/util/pretty-json.js';
 
 describe('stringifyPrettyJson', () => {
   it('writes what JSON.stringify(value, null, 2) writes, for plain data with and without undefined members', () => {
@@ -48,5 +48,17 @@ describe('stringifyPrettyJson', () => {
     let shallow: Record<string, unknown> = { end: true };
     for (let level = 0; level < INDENTED_LEVELS - 2; level += 1) shallow = { next: shallow };
     expect(stringifyPrettyJson(shallow)).toBe(JSON.stringify(shallow, null, 2));
+  });
+});
+
+describe('writePrettyJson', () => {
+  it('hands the text over in bounded chunks that join to stringifyPrettyJson, never as one string', () => {
+    const value = { corefile: 'x'.repeat(1000), notices: Array.from({ length: 50_000 }, (_, index) => ({ code: 'migrate-proxy-replaced', line: index, message: `proxy on line ${index}` })) };
+    const chunks: string[] = [];
+    writePrettyJson(value, (chunk) => chunks.push(chunk));
+    expect(chunks.join('')).toBe(JSON.stringify(value, null, 2));
+    expect(chunks.length).toBeGreaterThan(50);
+    // Each chunk holds a bounded number of pieces: the largest is a few hundred KB at most.
+    expect(Math.max(...chunks.map((chunk) => chunk.length))).toBeLessThan(512 * 1024);
   });
 });

@@ -7,7 +7,8 @@ import { readCorefileSource } from '../corefile-source.js';
 import { composedSource, OVERLAY_OPTIONS, overlayArgs } from '../overlay-source.js';
 import { usingCorefile } from '../errors.js';
 import { readKubeDnsRoutingInput } from '../input/install.js';
-import { clusterDomain, kubeDnsVersion, port, repeated, text } from '../options.js';
+import { clusterDomain, kubeDnsVersion, port, release, repeated, text } from '../options.js';
+import { repair } from '../repair-option.js';
 import { NODE_LOCAL_OPTION_SPECS, nodeLocalCommandOptions, nodeLocalMisplaced, ROUTING_OUTPUTS } from '../routing/node-local-options.js';
 import { routeJson, splitNotes, withInputNotes } from '../routing/report.js';
 import { ExitCode, UsageError } from '../usage-error.js';
@@ -37,6 +38,13 @@ others (example.com, kubernetes.default.svc.<cluster-domain>, reverse names).
   --kube-dns-version V      validate the ConfigMap with the rules of this kube-dns release
                             (a ConfigMap kube-dns rejects routes like kube-dns's defaults)
   --port PORT               the CoreDNS port pods reach (default: 53)
+  --coredns VERSION         the CoreDNS release the Corefile is for: where it cannot switch
+                            denial caching off, NXDOMAIN
+                            kept for at most 1 s where kube-dns kept none is reported as
+                            unavoidable, not as a failure
+  --repair QUIRK[,QUIRK]    the kube-dns quirks the Corefile repairs on purpose (translated
+                            with the same --repair): the names they change are listed as
+                            expected, not as failures
   --name NAME               compare NAME too (repeatable)
   -o, --output FORMAT       text (the table, default) or json
   -q, --quiet               warnings and errors only: no infos, notes or summaries
@@ -79,6 +87,8 @@ const options = {
   'cluster-domain': clusterDomain(),
   'kube-dns-version': kubeDnsVersion(),
   port: port(),
+  coredns: release(),
+  repair: repair(),
   name: repeated(),
   ...NODE_LOCAL_OPTION_SPECS,
 } as const;
@@ -106,7 +116,7 @@ async function runCheck(context: CheckContext): Promise<number> {
     const nodeLocal = nodeLocalCommandOptions('check', release, kubeDnsFile, values, context.output);
     if (corefileFile === undefined) {
       // The pre-flight routes no name and reads no CoreDNS: what only the routing uses is refused, not ignored.
-      const unused = (['name', 'port', 'kube-dns-version'] as const).find((option) => context.given.has(option));
+      const unused = (['name', 'port', 'kube-dns-version', 'coredns', 'repair'] as const).find((option) => context.given.has(option));
       if (unused !== undefined) throw new UsageError(`check: --${unused} needs --corefile (the pre-flight of --node-local-dns routes no names); see 'check --help'`);
       return runNodeLocalPreflight(nodeLocal, io, report);
     }
@@ -128,6 +138,8 @@ async function runCheck(context: CheckContext): Promise<number> {
     ...(values['cluster-domain'] === undefined ? {} : { clusterDomain: values['cluster-domain'] }),
     ...(values['kube-dns-version'] === undefined ? {} : { kubeDnsVersion: values['kube-dns-version'] }),
     ...(values.port === undefined ? {} : { port: values.port }),
+    ...(values.coredns === undefined ? {} : { coredns: values.coredns.version }),
+    ...(values.repair === undefined ? {} : { repairs: values.repair }),
     names: values.name,
   });
   const result: RoutingCheck = withInputNotes(
@@ -149,6 +161,11 @@ function checkJson(result: RoutingCheck) {
     equivalent: result.equivalent,
     checked: result.names.length,
     differences: result.differences.map((difference) => ({
+      name: displayName(difference.name),
+      kubeDns: routeJson(difference.kubeDns),
+      coreDns: routeJson(difference.coreDns),
+    })),
+    repaired: result.repaired.map((difference) => ({
       name: displayName(difference.name),
       kubeDns: routeJson(difference.kubeDns),
       coreDns: routeJson(difference.coreDns),

@@ -1,3 +1,4 @@
+import { repair } from '../repair-option.js';
 import { defineCommand } from '../command.js';
 import type { CommandContext, OptionValues } from '../command.js';
 import { MAIN_HELP } from '../help.js';
@@ -12,7 +13,7 @@ import type { TranslateArguments } from '../translate/arguments.js';
  */
 
 /** Options of the default translator that `--kubeadm` and `--node-local-dns` do not take. */
-const DEFAULT_MODE_ONLY = ['coredns', 'output', 'drop-federations', 'force', 'kube-dns-version', 'cluster-dns-ip', 'merge', 'kube-dns-deployment', 'kube-dns-service', 'platform', 'image'] as const;
+const DEFAULT_MODE_ONLY = ['coredns', 'output', 'drop-federations', 'force', 'kube-dns-version', 'cluster-dns-ip', 'merge', 'kube-dns-deployment', 'kube-dns-service', 'platform', 'image', 'repair'] as const;
 /** Options of `--node-local-dns` only. */
 const NODE_LOCAL_ONLY = ['local-ip', 'upstream-ip', 'node-local-dns-base', 'port'] as const;
 
@@ -34,6 +35,7 @@ const options = {
   'cluster-dns-ip': text(),
   'kube-dns-deployment': text(),
   'kube-dns-service': text(),
+  repair: repair(),
   name: text(),
   batch: flag(),
   platform: stringOption((value, site) => optionValue(site.command, site.option, value, platformBase)),
@@ -104,6 +106,7 @@ function translateArguments(values: OptionValues<typeof options>, file: string |
     clusterDnsIp: values['cluster-dns-ip'],
     deploymentFile: values['kube-dns-deployment'],
     serviceFile: values['kube-dns-service'],
+    repair: values.repair,
     platform: values.platform,
     image: values.image,
   };

@@ -1,3 +1,4 @@
+import type { KubeDnsQuirk } from '../../kubedns/kube-dns-quirks.js';
 import type { PlatformBase } from '../../platform/bases.js';
 import type { ResolvedCoreDnsRelease } from '../../coredns/resolve-release.js';
 
@@ -21,6 +22,8 @@ export interface TranslateArguments {
   readonly deploymentFile: string | undefined;
   /** `--kube-dns-service FILE`: the kube-dns Service. */
   readonly serviceFile: string | undefined;
+  /** `--repair QUIRK[,QUIRK]`, checked. */
+  readonly repair: readonly KubeDnsQuirk[] | undefined;
   /** `--platform P` for `-o coredns-custom`: the base the overlay is written for. */
   readonly platform: PlatformBase | undefined;
   /** `--image REF` of `-o install`: the CoreDNS image to run. */

@@ -109,6 +109,7 @@ function translateOptions(args: TranslateArguments): TranslateOptions {
     ...(args.clusterDomain === undefined ? {} : { clusterDomain: args.clusterDomain }),
     ...(args.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: args.kubeDnsVersion }),
     ...(args.clusterDnsIp === undefined ? {} : { clusterDnsIp: args.clusterDnsIp }),
+    ...(args.repair === undefined ? {} : { repair: args.repair }),
     dropFederations: args.dropFederations,
     force: args.force,
   };

@@ -105,7 +105,7 @@ function parseBinary(text: string): bigint | undefined {
 
 /** Go's `strconv.ParseFloat(s, 64)` for the decimal forms yaml.v2 hands it; undefined on error. */
 function parseGoFloat(text: string): number | undefined {
-  if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) return undefined;
+  if (!/^[-+]?(\d+(?:\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(text)) return undefined;
   const value = Number(text);
   return Number.isFinite(value) ? value : undefined;
 }

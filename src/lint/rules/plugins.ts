@@ -89,12 +89,13 @@ function reportUsable(context: LintContext, name: string, availability: Availabi
 function reportUnknown(context: LintContext, name: string, position: SourcePosition, path: PathText): void {
   const { build, version: v } = context;
   // The same unknown name may be written a million times: its suggestions are worked out once.
-  const message = context.memo(`unknown-directive ${name}`, () => {
+  // Past the findings listed per code, none is worked out at all.
+  const message = () => context.memo(`unknown-directive ${name}`, () => {
     const suggestions = closestNames(name, knownPluginNames(build)).map((candidate) => `${quote(candidate)}${whereAvailable(context, candidate)}`);
     const listed = build.custom === undefined ? '' : ", nor does your build's plugin list";
     const guess = suggestions.length === 0 ? '' : `; did you mean ${suggestions.join(' or ')}?`;
     return `no CoreDNS release from ${RANGE} has a plugin ${quote(name)} in its default build${listed}: CoreDNS ${v} stops with "Unknown directive '${name}'"${guess}`;
-  });
+    });
   context.report('unknown-directive', position, path, message);
 }
 

@@ -165,13 +165,13 @@ function checkOptions(context: LintContext, directive: Directive, syntax: Plugin
 
 function reportUnknownOption(context: LintContext, plugin: string, syntax: PluginSyntax, name: string, position: SourcePosition, path: PathText): void {
   const v = context.version;
-  const message = context.memo(`option-unknown ${plugin} ${name}`, () => {
+  const message = () => context.memo(`option-unknown ${plugin} ${name}`, () => {
     const known = Object.keys(syntax.options).filter((option) => isUsable(coreDnsOptionAvailability(plugin, option, v)));
     const suggestions = closestNames(name, known).map(quote);
     const guess = suggestions.length === 0 ? '' : `; did you mean ${suggestions.join(' or ')}?`;
     const list = known.length === 0 ? `${plugin} has no options in CoreDNS ${v}` : `its options in CoreDNS ${v}: ${known.join(', ')}`;
     return `${quote(name)} is not an option of ${plugin} (${list}): CoreDNS ${v} does not start ("unknown property" or a parse error)${guess}`;
-  });
+    });
   context.report('option-unknown', position, path, message);
 }
 

@@ -1,0 +1,121 @@
+import type { KubeDnsDeployment } from './kube-dns-install.js';
+import { kubeDnsRules } from './kube-dns-versions.js';
+
+/**
+ * Which program of a kube-dns Pod applied what (docs/kube-dns-deployment.md, "Who applied the
+ * ConfigMap"): the one reading of the Deployment that the translator and the kube-dns routing model
+ * both follow.
+ *
+ * - dnsmasq-nanny turns the ConfigMap's stubDomains and upstreamNameservers into dnsmasq flags;
+ *   kubedns never applies stubDomains itself (kubernetes/dns `pkg/dns/config`: it only validates
+ *   them). A dnsmasq run without the nanny (Kubernetes ≤1.5 manifests), or a Pod without dnsmasq,
+ *   applied neither.
+ * - kubedns forwards the names it does not serve (reverse lookups of outside addresses, zones
+ *   dnsmasq sent it that it has no records for) with its embedded SkyDNS. From kube-dns 1.14.10
+ *   (kubernetes/dns commit ac1eec9d, issue #198) SkyDNS takes the ConfigMap's upstreamNameservers
+ *   when kubedns reads a ConfigMap (`--config-dir` or `--config-map`), else the Pod's resolv.conf;
+ *   before, its `--nameservers` flag, else resolv.conf. It never uses dnsmasq's own `--server`s.
+ *
+ * Pure: no Node APIs.
+ */
+export interface KubeDnsPod {
+  /** The kube-dns release whose behaviour applies. */
+  readonly kubeDnsVersion: string;
+  /** Clients reach dnsmasq; false when the Pod has no dnsmasq container (kubedns answers them). */
+  readonly throughDnsmasq: boolean;
+  /** dnsmasq-nanny applied the ConfigMap's stubDomains and upstreamNameservers. */
+  readonly nannyAppliesConfigMap: boolean;
+  /** Every name goes to kubedns: no dnsmasq, or dnsmasq with `--no-resolv` and kubedns as its only unqualified server. */
+  readonly everyNameToKubeDns: boolean;
+  /** Zones (lower case, no trailing dot) dnsmasq sends to kubedns. */
+  readonly zonesToKubeDns: ReadonlySet<string>;
+  /** Where kubedns forwards the names it does not serve. */
+  readonly kubednsUpstreams: KubednsUpstreams;
+  /** kubedns's address inside the Pod, as dnsmasq writes it (`127.0.0.1#10053`). */
+  readonly kubednsAddress: string;
+}
+
+export type KubednsUpstreams =
+  /** The ConfigMap's upstreamNameservers, or the Pod's resolv.conf when there are none. */
+  | { readonly kind: 'configmap' }
+  /** kubedns's `--nameservers` (`ip[:port]`, as written). */
+  | { readonly kind: 'nameservers'; readonly servers: readonly string[] }
+  | { readonly kind: 'resolv.conf' };
+
+/** The reverse zones of the stock manifest. */
+const REVERSE_ZONES = ['in-addr.arpa', 'ip6.arpa'];
+
+/**
+ * The Pod of `deployment` (undefined: the stock manifest of `kubeDnsVersion`, which runs the nanny
+ * and sends the cluster domain and the reverse zones to kubedns).
+ */
+export function kubeDnsPod(deployment: KubeDnsDeployment | undefined, kubeDnsVersion: string, clusterDomain: string): KubeDnsPod {
+  const version = kubeDnsRules(kubeDnsVersion).version;
+  const configMapUpstreams = kubeDnsRules(version).upstreamsFromConfigMap;
+  if (deployment === undefined) {
+    return {
+      kubeDnsVersion: version,
+      throughDnsmasq: true,
+      nannyAppliesConfigMap: true,
+      everyNameToKubeDns: false,
+      zonesToKubeDns: new Set([clusterDomain, ...REVERSE_ZONES]),
+      kubednsUpstreams: configMapUpstreams ? { kind: 'configmap' } : { kind: 'resolv.conf' },
+      kubednsAddress: '127.0.0.1#10053',
+    };
+  }
+  const values = deployment.kubedns?.args.values;
+  const readsConfigMap = values === undefined || values.configDir !== undefined || values.configMap !== undefined;
+  const nameservers = values?.nameservers
+    ?.split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  const kubednsUpstreams: KubednsUpstreams =
+    configMapUpstreams && readsConfigMap
+      ? { kind: 'configmap' }
+      : nameservers !== undefined && nameservers.length > 0
+        ? { kind: 'nameservers', servers: nameservers }
+        : { kind: 'resolv.conf' };
+  const reading = deployment.dnsmasq;
+  if (reading === undefined) {
+    return { kubeDnsVersion: version, throughDnsmasq: false, nannyAppliesConfigMap: false, everyNameToKubeDns: true, zonesToKubeDns: new Set(), kubednsUpstreams, kubednsAddress: kubeDnsAddress(deployment) };
+  }
+  const kubedns = kubeDnsAddress(deployment);
+  const zonesToKubeDns = new Set<string>();
+  let unqualifiedToKubeDns = false;
+  let otherUnqualified = false;
+  for (const server of reading.dnsmasq.servers) {
+    if (server.target.kind !== 'upstream') continue;
+    const toKubeDns = `${server.target.address}#${server.target.port}` === kubedns;
+    if (server.domains === undefined) {
+      if (toKubeDns) unqualifiedToKubeDns = true;
+      else otherUnqualified = true;
+      continue;
+    }
+    if (toKubeDns) for (const domain of server.domains) zonesToKubeDns.add(domain.toLowerCase().replace(/\.$/, ''));
+  }
+  return {
+    kubeDnsVersion: version,
+    throughDnsmasq: true,
+    nannyAppliesConfigMap: reading.nanny !== undefined,
+    everyNameToKubeDns: unqualifiedToKubeDns && reading.dnsmasq.noResolv && !otherUnqualified,
+    zonesToKubeDns,
+    kubednsUpstreams,
+    kubednsAddress: kubedns,
+  };
+}
+
+/** The kubedns address dnsmasq forwards the cluster's zones to (127.0.0.1 and kubedns's `--dns-port`), as dnsmasq writes it. */
+export function kubeDnsAddress(deployment: KubeDnsDeployment): string {
+  return `127.0.0.1#${deployment.kubedns?.args.values.dnsPort ?? 10053}`;
+}
+
+/** The kube-dns release an image tag names (`…/k8s-dns-kube-dns-amd64:1.14.13`), when the rules know it. */
+export function kubeDnsVersionOfImage(image: string | undefined): string | undefined {
+  const tag = /:v?(\d+\.\d+\.\d+)$/.exec(image ?? '')?.[1];
+  if (tag === undefined) return undefined;
+  try {
+    return kubeDnsRules(tag).version;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,106 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
+import { checkRouting, formatRoutingCheck } from '../../src/routing/check.js';
+import { translateKubeDnsInstall } from '../../src/translate/translate.js';
+import { KUBE_DNS_QUIRKS } from '../../src/kubedns/kube-dns-quirks.js';
+import { configMapYaml, deploymentYaml, STOCK_DNSMASQ_ARGS, STOCK_KUBEDNS_ARGS } from '../support/kube-dns-manifests.js';
+import type { DeploymentParts } from '../support/kube-dns-manifests.js';
+import { Outcomes } from '../support/outcomes.js';
+
+/**
+ * The law of the default mode (docs/routing.md, "check on the translator's own output"): for every
+ * install the translator accepts, `check` given the same inputs (and the target release) passes.
+ * Installs are generated from the dnsmasq and kubedns flags of every manifest family the docs name
+ * (stock manifests before and after --no-negcache, kops with its in6.arpa typo, kubeasz, the
+ * Kubernetes 1.3–1.5 ReplicationController without dnsmasq-nanny, kubespray's --local zones, the AWS
+ * private-zone tuning, a Pod without dnsmasq), with a generated ConfigMap and kube-dns release.
+ */
+
+const kubedns = '127.0.0.1#10053';
+const toKubeDns = (zone: string) => `--server=/${zone}/${kubedns}`;
+const STOCK_ZONES = ['cluster.local', 'in-addr.arpa', 'ip6.arpa'].map(toKubeDns);
+const BASE = ['-k', '--cache-size=1000', '--log-facility=-'];
+
+interface Family {
+  readonly name: string;
+  readonly parts: DeploymentParts;
+}
+
+/** The dnsmasq arguments of each family, before the generated extra flags. */
+const families: readonly Family[] = [
+  { name: 'stock 1.9+', parts: { dnsmasq: STOCK_DNSMASQ_ARGS } },
+  { name: 'stock before --no-negcache', parts: { dnsmasq: [...BASE, ...STOCK_ZONES] } },
+  { name: 'kops in6.arpa typo', parts: { dnsmasq: [...BASE, '--no-negcache', '--dns-forward-max=1000', '--min-port=1024', toKubeDns('cluster.local'), toKubeDns('in-addr.arpa'), toKubeDns('in6.arpa')] } },
+  { name: 'kubeasz', parts: { kubedns: ['--domain=cluster.local', '--dns-port=10053', '--config-dir=/kube-dns-config'], dnsmasq: [...BASE, ...STOCK_ZONES] } },
+  { name: 'no nanny (Kubernetes 1.3-1.5)', parts: { nanny: false, kubedns: ['--domain=cluster.local.', '--dns-port=10053'], dnsmasq: ['--cache-size=1000', '--no-resolv', `--server=${kubedns}`] } },
+  { name: 'no nanny with zones', parts: { nanny: false, dnsmasq: ['--cache-size=1000', '--no-negcache', ...STOCK_ZONES] } },
+  { name: 'kubespray --local', parts: { dnsmasq: [...STOCK_DNSMASQ_ARGS, '--local=/internal./local./lc./'] } },
+  { name: 'aws private zone', parts: { dnsmasq: [...STOCK_DNSMASQ_ARGS, '--server=/corp.internal/10.0.0.2', '-R', '--server=8.8.8.8', '--log-queries', '--address=/blocked.example/'] } },
+  { name: 'no dnsmasq', parts: { withDnsmasq: false } },
+  { name: 'no reverse zones', parts: { dnsmasq: [...BASE, '--no-negcache', toKubeDns('cluster.local')] } },
+];
+
+const zone = fc.constantFrom('acme.test', 'corp.example', 'consul', 'b.acme.test', 'in6.arpa', 'svc.cluster.local', 'x.cluster.local', 'local', 'arpa', '10.in-addr.arpa');
+const ip = fc.tuple(fc.integer({ min: 1, max: 223 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 254 })).map((parts) => parts.join('.')).filter((text) => !text.startsWith('127.'));
+const extraFlag = fc.oneof(
+  fc.constantFrom('--strict-order', '--log-queries', '--no-negcache', '--cache-size=0', '--dns-forward-max=300', '--no-resolv'),
+  fc.tuple(zone, ip).map(([name, address]) => `--server=/${name}/${address}`),
+  fc.tuple(zone, fc.option(ip, { nil: undefined })).map(([name, address]) => `--address=/${name}/${address ?? ''}`),
+  zone.map((name) => `--local=/${name}/`),
+  ip.map((address) => `--server=${address}`),
+);
+const configMap = fc.record({
+  stubs: fc.dictionary(zone, fc.array(ip, { minLength: 1, maxLength: 2 }), { maxKeys: 2 }),
+  upstreams: fc.option(fc.array(ip, { minLength: 1, maxLength: 2 }), { nil: undefined }),
+});
+const KUBE_DNS_RELEASES = ['1.14.4', '1.14.9', '1.14.10', '1.14.13', '1.26.7'];
+const COREDNS_RELEASES = ['1.2.6', '1.6.9', '1.8.0', '1.14.7'];
+
+const install = fc.record({
+  family: fc.constantFrom(...families),
+  extra: fc.uniqueArray(extraFlag, { maxLength: 3 }),
+  configMap: fc.option(configMap, { nil: undefined }),
+  kubeDns: fc.constantFrom(...KUBE_DNS_RELEASES),
+  coredns: fc.constantFrom(...COREDNS_RELEASES),
+  repair: fc.subarray([...KUBE_DNS_QUIRKS]),
+});
+
+type InstallValue = typeof install extends fc.Arbitrary<infer T> ? T : never;
+
+function installText(value: InstallValue): string {
+  const { parts } = value.family;
+  const dnsmasq = [...(parts.dnsmasq ?? STOCK_DNSMASQ_ARGS), ...(parts.withDnsmasq === false ? [] : value.extra)];
+  const deployment = deploymentYaml({ ...parts, kubedns: parts.kubedns ?? STOCK_KUBEDNS_ARGS, dnsmasq, kubeDnsImage: `registry.k8s.io/dns/k8s-dns-kube-dns:${value.kubeDns}` });
+  if (value.configMap === undefined) return deployment;
+  const data: Record<string, string> = {};
+  if (Object.keys(value.configMap.stubs).length > 0) data['stubDomains'] = JSON.stringify(value.configMap.stubs);
+  if (value.configMap.upstreams !== undefined) data['upstreamNameservers'] = JSON.stringify(value.configMap.upstreams);
+  return `${deployment}---\n${configMapYaml(data)}`;
+}
+
+describe('check on the translator’s own output', () => {
+  it('passes for every install the translator accepts', () => {
+    const outcomes = new Outcomes<'translated' | 'refused' | 'quirk kept' | 'repaired on purpose' | `family ${string}`>();
+    fc.assert(
+      fc.property(install, (value) => {
+        const text = installText(value);
+        const translation = translateKubeDnsInstall(readKubeDnsInstall([{ text, filename: 'install.yaml' }]), { coredns: value.coredns, repair: value.repair });
+        if (!translation.ok) {
+          outcomes.add('refused');
+          return;
+        }
+        outcomes.add('translated');
+        outcomes.add(`family ${value.family.name}`);
+        if (translation.diagnostics.some((entry) => entry.code === 'kube-dns-quirk-kept')) outcomes.add('quirk kept');
+        const check = checkRouting({ kubeDns: text, corefile: translation.corefile, coredns: value.coredns, repairs: value.repair });
+        // A repair changes names on purpose, and check lists exactly those: none without one.
+        if (check.repaired.length > 0) outcomes.add('repaired on purpose');
+        if (value.repair.length === 0) expect(check.repaired).toEqual([]);
+        expect(check.equivalent, `${formatRoutingCheck(check)}\n${translation.corefile}\n${translation.diagnostics.map((entry) => `${entry.severity} ${entry.code} ${entry.path}: ${entry.message}`).join('\n')}`).toBe(true);
+      }),
+      { numRuns: 400 },
+    );
+    outcomes.expectAtLeast({ translated: 250, refused: 1, 'quirk kept': 20, 'repaired on purpose': 20, ...Object.fromEntries(families.map((family) => [`family ${family.name}`, 10])) });
+  });
+});
