@@ -16,7 +16,7 @@ const ip = fc.tuple(fc.integer({ min: 1, max: 223 }), fc.integer({ min: 0, max: 
 const port = fc.option(fc.constantFrom(53, 5353, 8600), { nil: undefined });
 
 const flag = fc.oneof(
-  fc.constantFrom(
+  { weight: 4, arbitrary: fc.constantFrom(
     '--no-negcache',
     '-N',
     '--strict-order',
@@ -34,13 +34,14 @@ const flag = fc.oneof(
     '--dns-loop-detect',
     '--bogus-priv',
     '--neg-ttl=5',
-    // dnsmasq refuses it: the translation is refused.
-    '--no-such-option',
-  ),
-  fc.tuple(zone, ip, port).map(([name, address, p]) => `--server=/${name}/${address}${p === undefined ? '' : `#${p}`}`),
-  fc.tuple(ip, port).map(([address, p]) => `--server=${address}${p === undefined ? '' : `#${p}`}`),
-  zone.map((name) => `--server=/${name}/`),
-  fc.tuple(zone, fc.option(ip, { nil: undefined })).map(([name, address]) => `--address=/${name}/${address ?? ''}`),
+  ) },
+  // dnsmasq refuses it: the translation is refused. Its own branch, weighted so that about a
+  // quarter of the flag sets hold it: both floors below stay far from what a run usually counts.
+  { weight: 1, arbitrary: fc.constant('--no-such-option') },
+  { weight: 3, arbitrary: fc.tuple(zone, ip, port).map(([name, address, p]) => `--server=/${name}/${address}${p === undefined ? '' : `#${p}`}`) },
+  { weight: 2, arbitrary: fc.tuple(ip, port).map(([address, p]) => `--server=${address}${p === undefined ? '' : `#${p}`}`) },
+  { weight: 2, arbitrary: zone.map((name) => `--server=/${name}/`) },
+  { weight: 3, arbitrary: fc.tuple(zone, fc.option(ip, { nil: undefined })).map(([name, address]) => `--address=/${name}/${address ?? ''}`) },
 );
 
 /** Flags with at most one --server/--address per zone, and no repeated option. */
@@ -65,7 +66,7 @@ describe('translateKubeDnsInstall over generated dnsmasq flags', () => {
       }),
       { numRuns: 150 },
     );
-    outcomes.expectAtLeast({ translated: 60, refused: 5 });
+    outcomes.expectAtLeast({ translated: 80, refused: 15 });
   });
 
   it('gives the same Corefile whatever the order of the flags', () => {
@@ -83,6 +84,6 @@ describe('translateKubeDnsInstall over generated dnsmasq flags', () => {
       ),
       { numRuns: 120 },
     );
-    outcomes.expectAtLeast({ 'same Corefile': 50, 'both refused': 3 });
+    outcomes.expectAtLeast({ 'same Corefile': 60, 'both refused': 12 });
   });
 });

@@ -5,6 +5,7 @@ import { KUBEADM_PROFILES } from '../../../src/kubeadm/profiles.js';
 import type { KubeadmProfileId } from '../../../src/kubeadm/profiles.js';
 import { translateKubeadmPieces } from '../../../src/kubeadm/translate-pieces.js';
 import { decodeYamlV2Manifest, decodeYamlV2ManifestAs, yamlV2ToJson } from '../../../src/kubeadm/yaml-v2/decode-manifest.js';
+import { expectLinearGrowth } from '../../support/growth.js';
 import { YAML_V2_2017, YAML_V2_2_4, YAML_V2_2_8 } from '../../../src/kubeadm/yaml-v2/dialect.js';
 
 /*
@@ -166,19 +167,18 @@ describe('decodeYamlV2Manifest: size', () => {
     expect(yamlV2ToJson(`a: ${'['.repeat(depth)}\n`, YAML_V2_2_4)).toEqual({ ok: false, error: 'yaml: line 1: did not find expected node content' });
   });
 
-  it('decodes the manifest of a 1 MiB kube-dns ConfigMap quickly and exactly', () => {
-    const blocks: string[] = [];
-    for (let i = 0; i < 16_000; i += 1) {
-      blocks.push(`stub-${i}.corp.example.com:53 {`, '   errors', '   cache 30', '   loop', '   forward . 10.0.0.1 10.0.0.2:5353 10.0.0.3', '}', '');
-    }
-    const lines = ['.:53 {', '    errors', '}', ...blocks];
+  it('decodes the manifest of a 2 MiB kube-dns ConfigMap exactly, in linear time', () => {
+    const corefileLines = (blockCount: number): string[] => {
+      const blocks: string[] = [];
+      for (let i = 0; i < blockCount; i += 1) {
+        blocks.push(`stub-${i}.corp.example.com:53 {`, '   errors', '   cache 30', '   loop', '   forward . 10.0.0.1 10.0.0.2:5353 10.0.0.3', '}', '');
+      }
+      return ['.:53 {', '    errors', '}', ...blocks];
+    };
+    const lines = corefileLines(16_000);
     const manifest = manifestWithCorefile(lines);
     expect(manifest.length).toBeGreaterThan(2_000_000);
-    const started = performance.now();
-    const outcome = decodeYamlV2Manifest(manifest, 'yaml.v2.2');
-    const elapsed = performance.now() - started;
-    expect(outcome).toEqual({ ok: true, corefile: clipped(lines) });
-    // Generous: a quadratic step would take seconds.
-    expect(elapsed).toBeLessThan(1_000);
+    expect(decodeYamlV2Manifest(manifest, 'yaml.v2.2')).toEqual({ ok: true, corefile: clipped(lines) });
+    expectLinearGrowth((blockCount) => manifestWithCorefile(corefileLines(blockCount)), (text) => decodeYamlV2Manifest(text, 'yaml.v2.2'), { small: 1_000, large: 16_000 });
   });
 });
