@@ -6,8 +6,8 @@ import { join } from 'node:path';
 
 export const TARGET_VERSIONS = ['1.0.4', '1.2.6', '1.6.9', '1.14.7'];
 
-/** node-cache releases with a golden run each: every behaviour change, the template switch, either side of the gate, the newest. */
-export const NODE_LOCAL_RELEASES = ['1.15.6', '1.15.7', '1.15.13', '1.15.14', '1.22.9', '1.22.10', '1.26.7'];
+/** node-cache releases with a golden run each: every behaviour change, the template switch, either side of the gate, the last before and the first with timeouts (CoreDNS 1.13.2). */
+export const NODE_LOCAL_RELEASES = ['1.15.6', '1.15.7', '1.15.13', '1.15.14', '1.22.9', '1.22.10', '1.26.7', '1.26.8'];
 /** Real-world kube-dns ConfigMaps run through node-cache too. */
 const NODE_LOCAL_REALWORLD = ['01-k8s-docs-acme-stub-and-upstream.yaml', '02-k8s-docs-consul-stub-only.yaml', '26-issue-dns-539-hostname-as-stub-server.yaml'];
 /** iptables mode, as the Kubernetes documentation installs it: the link-local IP and the kube-dns ClusterIP. */

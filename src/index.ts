@@ -116,7 +116,7 @@ export type { UnsupportedKubernetesVersionCode } from './kubeadm/kubernetes-vers
 export { KUBEADM_PROFILE_IDS } from './kubeadm/profiles.js';
 export type { KubeadmProfile, KubeadmProfileId, YamlV2Release } from './kubeadm/profiles.js';
 
-// node-cache's (NodeLocal DNSCache) translation, one profile per behaviour change (1.15.6–1.26.7).
+// node-cache's (NodeLocal DNSCache) translation, one profile per behaviour change (1.15.6–1.26.8).
 export { UnsupportedNodeCacheReleaseError } from './nodelocal/node-cache-releases.js';
 export type { NodeCacheProfile, UnsupportedNodeCacheReleaseCode } from './nodelocal/node-cache-releases.js';
 export { NodeCacheInputError, translateLikeNodeCache } from './nodelocal/translate-like-node-cache.js';

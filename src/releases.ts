@@ -24,7 +24,7 @@ export { loadablePlugins, parsePluginCfg, PluginCfgSyntaxError } from './coredns
 export type { PluginCfgLine, PluginCfgSyntaxErrorCode } from './coredns/plugin-cfg.js';
 
 // kube-dns: the releases whose ConfigMap rules are known.
-export { NEWEST_KUBE_DNS_VERSION, UnsupportedKubeDnsVersionError } from './kubedns/kube-dns-versions.js';
+export { GKE_COREDNS_READER, NEWEST_KUBE_DNS_VERSION, UnsupportedKubeDnsVersionError } from './kubedns/kube-dns-versions.js';
 export type { KubeDnsRules, UnsupportedKubeDnsVersionCode } from './kubedns/kube-dns-versions.js';
 
 // kubeadm: one profile per behaviour (Kubernetes 1.10–1.20).
@@ -34,7 +34,7 @@ export { KUBEADM_PROFILE_IDS, KUBEADM_PROFILES } from './kubeadm/profiles.js';
 export type { KubeadmProfile, KubeadmProfileId, YamlV2Release } from './kubeadm/profiles.js';
 export type { PortParser } from './dns/go-net.js';
 
-// node-cache (NodeLocal DNSCache): one profile per behaviour change (1.15.6–1.26.7), and the
+// node-cache (NodeLocal DNSCache): one profile per behaviour change (1.15.6–1.26.8), and the
 // template text paired with each release.
 export { NEWEST_NODE_CACHE_RELEASE, OLDEST_NODE_CACHE_RELEASE, nodeCacheProfile, UnsupportedNodeCacheReleaseError } from './nodelocal/node-cache-releases.js';
 export type { NodeCacheProfile, UnsupportedNodeCacheReleaseCode } from './nodelocal/node-cache-releases.js';

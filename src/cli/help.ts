@@ -58,7 +58,8 @@ an explanation where that is impossible.
                              everything else; a block it would have to rewrite is a conflict
   --drop-federations         translate without federations when the target has no
                              federation plugin (CoreDNS ${FEDERATION_REMOVED_IN} and later)
-  --kube-dns-version VERSION validate with the rules of this kube-dns release (default 1.26.7)
+  --kube-dns-version VERSION validate with the rules of this kube-dns release (default 1.26.7),
+                             or gke-coredns: GKE's kube-dns on CoreDNS (up to 15 upstreams)
   --force                    translate a ConfigMap that kube-dns itself rejected
   --cluster-dns-ip IP        refuse nameservers equal to the cluster DNS Service IP
   --kube-dns-deployment FILE the kube-dns Deployment (or ReplicationController): its kubedns,
@@ -75,7 +76,7 @@ kubeadm profiles:
   --dns-domain DOMAIN        kubeadm's networking.dnsDomain (default: cluster.local)
 
 node-local-dns profile (docs/node-local-dns.md):
-  --node-local-dns RELEASE   print the Corefile node-cache RELEASE (1.15.6 to 1.26.7) writes
+  --node-local-dns RELEASE   print the Corefile node-cache RELEASE (1.15.6 to 1.26.8) writes
                              from the ConfigMap (stub blocks sorted), or exit 1 with the
                              reason it refuses the update (every node keeps its Corefile)
   --local-ip IP[,IP]         node-cache's -localip (required)

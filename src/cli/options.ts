@@ -2,7 +2,7 @@ import { resolveCoreDnsRelease } from '../coredns/resolve-release.js';
 import type { ResolvedCoreDnsRelease } from '../coredns/resolve-release.js';
 import { isDns1123Subdomain, parseGoIP } from '../dns/go-net.js';
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
-import { kubeDnsRules } from '../kubedns/kube-dns-versions.js';
+import { GKE_COREDNS_READER, kubeDnsRules } from '../kubedns/kube-dns-versions.js';
 import { commandPrefix } from './command.js';
 import type { OptionSite, OptionSpec } from './command.js';
 import { UsageError } from './usage-error.js';
@@ -85,9 +85,9 @@ export function port(): OptionSpec<string | undefined> {
   });
 }
 
-/** `--kube-dns-version`: a release whose rules are known, normalised (`v1.14.13` → `1.14.13`). */
+/** `--kube-dns-version`: a release whose rules are known, normalised (`v1.14.13` → `1.14.13`), or `gke-coredns`. */
 export function kubeDnsVersion(): OptionSpec<string | undefined> {
-  return stringOption((value, site) => readWith(site, value, (version) => kubeDnsRules(version).version));
+  return stringOption((value, site) => readWith(site, value, (version) => (kubeDnsRules(version).reader === 'kube-dns' ? kubeDnsRules(version).version : GKE_COREDNS_READER)));
 }
 
 /** An IP address (`--upstream-ip`). */

@@ -26,8 +26,18 @@ const OLDEST_KUBE_DNS_VERSION = '1.14.0';
 export const NEWEST_KUBE_DNS_VERSION = '1.26.7';
 
 export interface KubeDnsRules {
-  /** The version these rules are for, normalized (`1.22.20`). */
+  /**
+   * The version these rules are for, normalized (`1.22.20`); for {@link GKE_COREDNS_READER}, the
+   * kube-dns release whose rules it is assumed to share (the newest).
+   */
   readonly version: string;
+  /**
+   * Who reads the ConfigMap: kube-dns itself, or GKE's kube-dns on CoreDNS (GKE 1.36+), which
+   * reads the same ConfigMap (docs/platforms.md, "GKE's kube-dns on CoreDNS").
+   */
+  readonly reader: 'kube-dns' | 'gke-coredns';
+  /** The most upstream nameservers the reader accepts: 3 for kube-dns, 15 for GKE's reader; more and the ConfigMap is refused. */
+  readonly maxUpstreamNameservers: number;
   /**
    * How a stub nameserver was split into host and port: not at all (before 1.14.2), at the first
    * colon (1.14.2–1.16.x, so bare IPv6 failed), or with Go's `net.SplitHostPort` (1.17.0+).
@@ -77,7 +87,17 @@ function order(a: string, b: string): number {
   return compare(left, right);
 }
 
-type KubeDnsFacts = Omit<KubeDnsRules, 'version'>;
+type KubeDnsFacts = Omit<KubeDnsRules, 'version' | 'reader' | 'maxUpstreamNameservers'>;
+
+/**
+ * The `kubeDnsVersion` that selects GKE's kube-dns on CoreDNS as the reader: kube-dns's newest
+ * rules, with up to 15 upstream nameservers instead of 3.
+ */
+export const GKE_COREDNS_READER = 'gke-coredns';
+/** kube-dns's limit on `upstreamNameservers` (pkg/dns/config `Validate`), every version. */
+const KUBE_DNS_MAX_UPSTREAMS = 3;
+/** GKE's kube-dns on CoreDNS: up to 15 upstream nameservers (Google's GKE documentation). */
+const GKE_COREDNS_MAX_UPSTREAMS = 15;
 
 /** The kube-dns releases where the rules change, one timeline per rule. */
 const KUBE_DNS_TIMELINES: ProfileTimelines<KubeDnsFacts> = {
@@ -98,11 +118,20 @@ const OLDEST = parse(OLDEST_KUBE_DNS_VERSION) as Triple;
 const NEWEST = parse(NEWEST_KUBE_DNS_VERSION) as Triple;
 const RULES = new Map<string, KubeDnsRules>();
 
-/** The rules of kube-dns `version` (`1.22.20`, `v1.14.13`); throws for text outside 1.14.0–1.26.7. */
+let gkeRules: KubeDnsRules | undefined;
+
+/**
+ * The rules of kube-dns `version` (`1.22.20`, `v1.14.13`), or of GKE's kube-dns on CoreDNS for
+ * {@link GKE_COREDNS_READER}; throws for other text outside 1.14.0–1.26.7.
+ */
 export function kubeDnsRules(version: string = NEWEST_KUBE_DNS_VERSION): KubeDnsRules {
+  if (version.trim() === GKE_COREDNS_READER) {
+    gkeRules ??= Object.freeze({ ...kubeDnsRules(NEWEST_KUBE_DNS_VERSION), reader: 'gke-coredns', maxUpstreamNameservers: GKE_COREDNS_MAX_UPSTREAMS });
+    return gkeRules;
+  }
   const parsed = parse(version);
   if (parsed === undefined) {
-    throw new UnsupportedKubeDnsVersionError('syntax', `kube-dns version '${version}' is not a version like 1.22.20`);
+    throw new UnsupportedKubeDnsVersionError('syntax', `kube-dns version '${version}' is not a version like 1.22.20 (or ${GKE_COREDNS_READER}, GKE's kube-dns on CoreDNS)`);
   }
   if (compare(parsed, OLDEST) < 0 || compare(parsed, NEWEST) > 0) {
     throw new UnsupportedKubeDnsVersionError(
@@ -113,7 +142,7 @@ export function kubeDnsRules(version: string = NEWEST_KUBE_DNS_VERSION): KubeDns
   const normalized = parsed.join('.');
   let rules = RULES.get(normalized);
   if (rules === undefined) {
-    rules = Object.freeze({ version: normalized, ...profileAt(KUBE_DNS_TIMELINES, normalized, order) });
+    rules = Object.freeze({ version: normalized, reader: 'kube-dns', maxUpstreamNameservers: KUBE_DNS_MAX_UPSTREAMS, ...profileAt(KUBE_DNS_TIMELINES, normalized, order) } as const);
     if (RULES.size < 256) RULES.set(normalized, rules);
   }
   return rules;

@@ -133,7 +133,7 @@ export function readKubeDnsConfig(data: ConfigMapData | null, options: ReadKubeD
   const federations = readFederations(values['federations'], reporter);
   const stubTree = readJson('stubDomains', values['stubDomains'], reporter);
   const upstreamTree = readJson('upstreamNameservers', values['upstreamNameservers'], reporter);
-  checkShapes(stubTree, upstreamTree, federations, reporter);
+  checkShapes(stubTree, upstreamTree, federations, rules, reporter);
   const stubDomains = stubTree ? stubEntries(stubTree, reporter) : [];
   const upstreamNameservers = upstreamTree ? listEntries(upstreamTree, '') : values['upstreamNameservers'] === undefined ? undefined : [];
   const listedUpstreamNameservers = upstreamTree === undefined ? undefined : listedItems(upstreamTree);
@@ -336,9 +336,10 @@ function checkShapes(
   stubTree: GoJsonValue | undefined,
   upstreamTree: GoJsonValue | undefined,
   federations: FederationsReading | undefined,
+  rules: KubeDnsRules,
   reporter: Reporter,
 ): void {
-  checkSchema(stubTree, upstreamTree, federations, reporter);
+  checkSchema(stubTree, upstreamTree, federations, rules, reporter);
   if (stubTree?.kind === 'object') {
     for (const member of stubTree.members) reportOmittedKinds('stubDomains', jsonPathStep(member.key), member.value, reporter);
   }
@@ -370,11 +371,15 @@ function reportOmittedKinds(key: KubeDnsKey, prefix: string, tree: GoJsonValue, 
   reporter.report('json-type', key, `${prefix}${jsonPathStep(first.index)}`, first.offset, `must be a string, not ${TREE_KIND_NAMES[first.kind]}${more}`);
 }
 
-/** Shapes and names, declared in schemas/kube-dns-values.schema.json. */
+/**
+ * Shapes and names, declared in schemas/kube-dns-values.schema.json. The schema's `maxItems` is
+ * kube-dns's 3; a reader that takes more (`rules.maxUpstreamNameservers`) overrules it.
+ */
 function checkSchema(
   stubTree: GoJsonValue | undefined,
   upstreamTree: GoJsonValue | undefined,
   federations: FederationsReading | undefined,
+  rules: KubeDnsRules,
   reporter: Reporter,
 ): void {
   if (plainlyFollowsSchema(stubTree, upstreamTree, federations?.plain)) return;
@@ -405,7 +410,9 @@ function checkSchema(
     } else if (error.keyword === 'maxItems') {
       const tree = trees[key];
       const count = (tree === undefined ? undefined : listedItems(tree)) ?? (Array.isArray(document[key]) ? (document[key] as unknown[]).length : 0);
-      reporter.report('kube-dns-too-many-upstreams', key, '', trees[key]?.offset, `${count} upstream nameservers; kube-dns accepts at most 3`);
+      if (count <= rules.maxUpstreamNameservers) continue;
+      const reader = rules.reader === 'kube-dns' ? 'kube-dns' : "GKE's kube-dns on CoreDNS";
+      reporter.report('kube-dns-too-many-upstreams', key, '', trees[key]?.offset, `${count} upstream nameservers; ${reader} accepts at most ${rules.maxUpstreamNameservers}`);
     } else {
       const where = locate(trees[key], pointer, indexes);
       const actual = kindOf(pointer.reduce<unknown>((value, step) => (value as Record<string, unknown> | undefined)?.[step], document[key]));

@@ -25,7 +25,7 @@ export type UnsupportedNodeCacheReleaseCode = 'syntax' | 'out-of-range';
 /** The first release that read the kube-dns ConfigMap (stub domains and upstream nameservers). */
 export const OLDEST_NODE_CACHE_RELEASE = '1.15.6';
 /** The newest release whose behaviour is recorded here. */
-export const NEWEST_NODE_CACHE_RELEASE = '1.26.7';
+export const NEWEST_NODE_CACHE_RELEASE = '1.26.8';
 
 /** How one node-cache release turns the ConfigMap into its Corefile. */
 export interface NodeCacheProfile {
@@ -48,6 +48,12 @@ export interface NodeCacheProfile {
   readonly validationGate: boolean;
   /** The CoreDNS release node-cache is built with (kubernetes/dns `Gopkg.lock` or `go.mod` at the tag), which loads the Corefile. */
   readonly coreDns: string;
+  /**
+   * The directives node-cache's CoreDNS can load: node-cache compiles in only the plugins its
+   * `cmd/node-cache/main.go` imports (the `metrics` plugin is the `prometheus` directive), not
+   * CoreDNS's default build. 1.26.8 adds `timeouts`.
+   */
+  readonly plugins: readonly string[];
 }
 
 type Triple = readonly [number, number, number];
@@ -81,11 +87,18 @@ type NodeCacheFacts = Omit<NodeCacheProfile, 'release'>;
 const BIND_COMMA_FIX = '1.15.7';
 const UDP_SWITCH = '1.15.13';
 const first = OLDEST_NODE_CACHE_RELEASE;
+const PLUGINS_1_17 = 'bind cache debug errors forward health loadbalance log loop prometheus pprof reload template whoami';
+
+/** A frozen, sorted list of directive names from space-separated text. */
+function directives(names: string): readonly string[] {
+  return Object.freeze(names.split(' ').sort());
+}
 
 /**
  * The node-cache releases where a behaviour changes, one timeline per field. `coreDns`: the CoreDNS
  * release each node-cache release embeds, from the first release of a run, read from kubernetes/dns
- * at each tag (`Gopkg.lock` up to 1.15.16, `go.mod` from 1.16.0). 1.20.0 was built from a branch
+ * at each tag (`Gopkg.lock` up to 1.15.16, `go.mod` from 1.16.0; 1.26.8 from kubernetes-sigs/node-local-dns,
+ * where the code moved). `plugins`: the imports of `cmd/node-cache/main.go` at each tag. 1.20.0 was built from a branch
  * with a newer CoreDNS than the 1.21 and 1.22 lines that followed it.
  */
 export const NODE_CACHE_TIMELINES: ProfileTimelines<NodeCacheFacts> = {
@@ -106,13 +119,24 @@ export const NODE_CACHE_TIMELINES: ProfileTimelines<NodeCacheFacts> = {
     { from: '1.24.0', value: '1.11.3' },
     { from: '1.26.5', value: '1.12.2' },
     { from: '1.26.6', value: '1.13.1' },
+    { from: '1.26.8', value: '1.13.2' },
+  ],
+  plugins: [
+    { from: first, value: directives('bind cache debug errors forward health log loop prometheus reload') },
+    { from: '1.15.8', value: directives('bind cache debug errors forward health log loop prometheus pprof reload') },
+    { from: '1.15.10', value: directives('bind cache debug errors forward health loadbalance log loop prometheus pprof reload whoami') },
+    { from: UDP_SWITCH, value: directives('bind cache debug errors forward health loadbalance log loop prometheus pprof reload template whoami') },
+    { from: '1.17.0', value: directives(`${PLUGINS_1_17} hosts rewrite trace`) },
+    { from: '1.21.3', value: directives(`${PLUGINS_1_17} hosts rewrite trace dns64`) },
+    { from: '1.22.7', value: directives(`${PLUGINS_1_17} hosts rewrite trace dns64 bufsize`) },
+    { from: '1.26.8', value: directives(`${PLUGINS_1_17} hosts rewrite trace dns64 bufsize timeouts`) },
   ],
 };
 
 const OLDEST = parseRelease(OLDEST_NODE_CACHE_RELEASE) as Triple;
 const NEWEST = parseRelease(NEWEST_NODE_CACHE_RELEASE) as Triple;
 
-/** The profile of node-cache `release` (`1.22.10`, `v1.15.13`); throws for text outside 1.15.6–1.26.7. */
+/** The profile of node-cache `release` (`1.22.10`, `v1.15.13`); throws for text outside 1.15.6–1.26.8. */
 export function nodeCacheProfile(release: string = NEWEST_NODE_CACHE_RELEASE): NodeCacheProfile {
   checkArgument('nodeCacheProfile', 'release', release, 'string?');
   const parsed = parseRelease(release);

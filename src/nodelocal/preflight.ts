@@ -72,7 +72,7 @@ export function preflightNodeLocalDns(release: string, data: ConfigMapData | nul
   if (!result.ok) return { ...base, accepted: false, loads: false, reason: result.reason, diagnostics: result.diagnostics };
   let linted: readonly Diagnostic[];
   try {
-    linted = lintCorefile(result.corefile, { coredns: profile.coreDns, filename: 'node-cache Corefile' }).diagnostics.filter((entry) => entry.severity !== 'info');
+    linted = lintCorefile(result.corefile, { coredns: profile.coreDns, plugins: profile.plugins, filename: 'node-cache Corefile' }).diagnostics.filter((entry) => entry.severity !== 'info');
   } catch (error) {
     if (!(error instanceof CorefileSyntaxError)) throw error;
     return { ...base, accepted: true, loads: false, reason: `the Corefile node-cache ${profile.release} writes does not parse: ${error.message}`, diagnostics: result.diagnostics };

@@ -12,7 +12,8 @@ import { formatGoIP, parseGoIP, splitHostPort } from '../dns/go-net.js';
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import { readKubeDnsConfig } from '../kubedns/read-kube-dns-config.js';
 import type { StubDomainEntry, ValueEntry } from '../kubedns/read-kube-dns-config.js';
-import { nodeCacheProfile } from './node-cache-releases.js';
+import { NEWEST_KUBE_DNS_VERSION } from '../kubedns/kube-dns-versions.js';
+import { compareNodeCacheReleases, nodeCacheProfile } from './node-cache-releases.js';
 import type { NodeCacheProfile } from './node-cache-releases.js';
 
 /** A node-cache setting given to {@link translateLikeNodeCache} that node-cache could not have run with. */
@@ -231,7 +232,10 @@ export function translateLikeNodeCache(release: string, input: NodeCacheInput): 
   if (!/^[+-]?[0-9]{1,18}$/.test(port)) throw new NodeCacheInputError('port', `port '${port}' is not an integer; node-cache would not start`);
   const clusterDomain = input.clusterDomain ?? 'cluster.local';
   // node-cache shares kube-dns's reading and validation of the ConfigMap (pkg/dns/config), at the same tag.
-  const reading = readKubeDnsConfig(input.data, { kubeDnsVersion: profile.release });
+  // kube-dns's rules are recorded up to NEWEST_KUBE_DNS_VERSION; pkg/dns/config did not change in
+  // the node-cache releases after it (1.26.8), so those read with the newest rules.
+  const kubeDnsVersion = compareNodeCacheReleases(profile.release, NEWEST_KUBE_DNS_VERSION) > 0 ? NEWEST_KUBE_DNS_VERSION : profile.release;
+  const reading = readKubeDnsConfig(input.data, { kubeDnsVersion });
   const diagnostics: Diagnostic[] = [...reading.diagnostics];
   const notes: NodeCacheNote[] = [];
   const { config } = reading;

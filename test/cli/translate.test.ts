@@ -142,3 +142,25 @@ describe('kube-dns-to-coredns --kubeadm --batch', () => {
     expect(io.err()).toBe('batch: 5 cases: 1 ok, 0 refused or failed, 4 unusable input lines\nbatch: not ok: line 1, "x", "y", "z"; by code: input 4\n');
   });
 });
+
+describe("--kube-dns-version gke-coredns: GKE's kube-dns on CoreDNS reads the ConfigMap", () => {
+  const configMap = (count: number) =>
+    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kube-dns\n  namespace: kube-system\ndata:\n  upstreamNameservers: '${JSON.stringify(Array.from({ length: count }, (_, index) => `10.0.0.${index + 1}`))}'\n`;
+
+  it('translates 15 upstream nameservers into one forward with all 15; kube-dns would have refused them', async () => {
+    const gke = memoryIo({ files: { 'cm.yaml': configMap(15) } });
+    expect(await main(['--kube-dns-version', 'gke-coredns', 'cm.yaml'], gke)).toBe(0);
+    const forward = gke.out().split('\n').find((line) => line.trim().startsWith('forward . '));
+    expect(forward?.trim().split(/\s+/).slice(2).filter((word) => word !== '{')).toEqual(Array.from({ length: 15 }, (_, index) => `10.0.0.${index + 1}`));
+    const kubeDns = memoryIo({ files: { 'cm.yaml': configMap(15) } });
+    expect(await main(['cm.yaml'], kubeDns)).toBe(1);
+    expect(kubeDns.err()).toMatch(/15 upstream nameservers; kube-dns accepts at most 3/);
+  });
+
+  it('refuses 16, as GKE does, and writes no Corefile', async () => {
+    const io = memoryIo({ files: { 'cm.yaml': configMap(16) } });
+    expect(await main(['--kube-dns-version', 'gke-coredns', 'cm.yaml'], io)).toBe(1);
+    expect(io.out()).toBe('');
+    expect(io.err()).toMatch(/16 upstream nameservers; GKE's kube-dns on CoreDNS accepts at most 15/);
+  });
+});

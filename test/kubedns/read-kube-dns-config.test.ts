@@ -236,3 +236,29 @@ describe('readKubeDnsConfig on lists too long to translate', () => {
     expect(reading.config.stubDomains[1]?.nameservers[0]?.offset).toBe(text.lastIndexOf('"10.0.'));
   });
 });
+
+describe("GKE's kube-dns on CoreDNS as the reader (kubeDnsVersion 'gke-coredns')", () => {
+  const upstreams = (count: number) => JSON.stringify(Array.from({ length: count }, (_, index) => `10.0.${index >> 8}.${(index & 255) + 1}`));
+
+  it('takes up to 15 upstream nameservers and keeps every one, where kube-dns refuses a fourth', () => {
+    for (const count of [4, 15]) {
+      const reading = readKubeDnsConfig({ upstreamNameservers: upstreams(count) }, { kubeDnsVersion: 'gke-coredns' });
+      expect([reading.acceptedByKubeDns, reading.diagnostics, reading.config.upstreamNameservers?.length]).toEqual([true, [], count]);
+      expect(readKubeDnsConfig({ upstreamNameservers: upstreams(count) }).acceptedByKubeDns).toBe(false);
+    }
+  });
+
+  it('refuses a 16th, with the reader and its limit in the message, and keeps kube-dns’s other rules', () => {
+    expect(lines({ upstreamNameservers: upstreams(16) }, 'gke-coredns')).toEqual([
+      "error kube-dns-too-many-upstreams upstreamNameservers: 16 upstream nameservers; GKE's kube-dns on CoreDNS accepts at most 15",
+    ]);
+    expect(readKubeDnsConfig({ upstreamNameservers: upstreams(16) }, { kubeDnsVersion: 'gke-coredns' }).acceptedByKubeDns).toBe(false);
+    // Everything but the limit is the newest kube-dns's: the same diagnostics for the same values.
+    const other = { stubDomains: '{"Acme.Local": ["010.0.0.1"], "ok.local": ["ns.ok.local:53"]}', upstreamNameservers: '["dns.google", null, 5]' };
+    expect(lines(other, 'gke-coredns')).toEqual(lines(other));
+    const { reader, maxUpstreamNameservers, ...rest } = kubeDnsRules('gke-coredns');
+    const { reader: kubeReader, maxUpstreamNameservers: kubeMax, ...newest } = kubeDnsRules();
+    expect([reader, maxUpstreamNameservers, kubeReader, kubeMax]).toEqual(['gke-coredns', 15, 'kube-dns', 3]);
+    expect(rest).toEqual(newest);
+  });
+});

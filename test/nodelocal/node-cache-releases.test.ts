@@ -23,7 +23,30 @@ describe('node-cache profiles, release by release', () => {
     ['coreDns', '1.23.20', '1.24.0', '1.10.0', '1.11.3'],
     ['coreDns', '1.26.4', '1.26.5', '1.11.3', '1.12.2'],
     ['coreDns', '1.26.5', '1.26.6', '1.12.2', '1.13.1'],
+    ['coreDns', '1.26.7', '1.26.8', '1.13.1', '1.13.2'],
   ];
+
+  // The directives node-cache compiles in (cmd/node-cache/main.go's imports): each change adds these.
+  const added: Array<[string, string, readonly string[]]> = [
+    ['1.15.7', '1.15.8', ['pprof']],
+    ['1.15.9', '1.15.10', ['loadbalance', 'whoami']],
+    ['1.15.12', '1.15.13', ['template']],
+    ['1.16.9', '1.17.0', ['hosts', 'rewrite', 'trace']],
+    ['1.21.2', '1.21.3', ['dns64']],
+    ['1.22.6', '1.22.7', ['bufsize']],
+    ['1.26.7', '1.26.8', ['timeouts']],
+  ];
+
+  it('1.15.6 loads ten directives, metrics as prometheus, and no other build\'s plugins', () => {
+    expect(nodeCacheProfile('1.15.6').plugins).toEqual(['bind', 'cache', 'debug', 'errors', 'forward', 'health', 'log', 'loop', 'prometheus', 'reload']);
+  });
+
+  it.each(added)('plugins: %s → %s adds %j and removes none', (before, at, names) => {
+    const previous = nodeCacheProfile(before).plugins;
+    const next = nodeCacheProfile(at).plugins;
+    expect(next.filter((name) => !previous.includes(name))).toEqual(names);
+    expect(previous.filter((name) => !next.includes(name))).toEqual([]);
+  });
 
   it.each(deltas)('%s: %s → %s', (field, before, at, valueBefore, valueAt) => {
     expect(nodeCacheProfile(before)[field]).toEqual(valueBefore);
@@ -31,8 +54,9 @@ describe('node-cache profiles, release by release', () => {
   });
 
   it('changes at exactly these releases and nowhere else; the 1.15.13 switch moves four fields together', () => {
-    const changes = changePoints(grid('1.15.6', '1.26.7'), nodeCacheProfile, ({ release: _, ...profile }) => profile);
-    expect(changes).toEqual([...new Set(deltas.map(([, , at]) => at))]);
+    const changes = changePoints(grid('1.15.6', '1.26.8'), nodeCacheProfile, ({ release: _, ...profile }) => profile);
+    const expected = [...new Set([...deltas.map(([, , at]) => at), ...added.map(([, at]) => at)])];
+    expect(changes).toEqual(grid('1.15.6', '1.26.8').filter((release) => expected.includes(release)));
     const switched = (release: string) => {
       const profile = nodeCacheProfile(release);
       return [profile.templateListenIpsSpaceSeparated, profile.stubForwardOverUdp, profile.upstreamTcpToUdpSwap, profile.dnsServerVariableBlanked];

@@ -55,8 +55,8 @@ describe('the bundled node-local-dns template', () => {
 describe('the CoreDNS each node-cache release embeds', () => {
   it('follows kubernetes/dns Gopkg.lock and go.mod, including the 1.20.0 branch', () => {
     const embedded = (release: string) => nodeCacheProfile(release).coreDns;
-    expect(['1.15.6', '1.15.7', '1.15.8', '1.15.10', '1.15.16', '1.16.0', '1.19.1', '1.20.0', '1.21.0', '1.22.13', '1.22.14', '1.23.1', '1.24.0', '1.26.4', '1.26.5', '1.26.6', '1.26.7'].map(embedded)).toEqual([
-      '1.2.6', '1.2.6', '1.6.4', '1.6.7', '1.6.7', '1.7.0', '1.7.0', '1.8.3', '1.7.0', '1.7.0', '1.10.0', '1.10.0', '1.11.3', '1.11.3', '1.12.2', '1.13.1', '1.13.1',
+    expect(['1.15.6', '1.15.7', '1.15.8', '1.15.10', '1.15.16', '1.16.0', '1.19.1', '1.20.0', '1.21.0', '1.22.13', '1.22.14', '1.23.1', '1.24.0', '1.26.4', '1.26.5', '1.26.6', '1.26.7', '1.26.8'].map(embedded)).toEqual([
+      '1.2.6', '1.2.6', '1.6.4', '1.6.7', '1.6.7', '1.7.0', '1.7.0', '1.8.3', '1.7.0', '1.7.0', '1.10.0', '1.10.0', '1.11.3', '1.11.3', '1.12.2', '1.13.1', '1.13.1', '1.13.2',
     ]);
   });
 
@@ -104,5 +104,25 @@ describe('what node-cache writes with the bundled template', () => {
     const result = translateLikeNodeCache('1.22.10', { data: { stubDomains: '{"acme.local": ["10.0.0.1", "ns.acme.local"]}' }, baseCorefile: nodeLocalDnsTemplate('1.22.10'), localIps: '169.254.20.10', clusterDnsIp: '10.96.0.20' });
     expect(result.ok).toBe(false);
     expect(result.diagnostics.filter((entry) => entry.code === 'node-cache-rejects-update').map((entry) => [entry.key, entry.path])).toEqual([['stubDomains', '["acme.local"][1]']]);
+  });
+});
+
+describe('the plugins node-cache compiles in', () => {
+  // A base Corefile with `timeouts` (the CoreDNS plugin, in CoreDNS's default build since long
+  // before 1.13.1): node-cache 1.26.7 does not import it, 1.26.8 does.
+  const withTimeouts = nodeLocalDnsTemplate('1.26.8', { localIps: '169.254.20.10,10.96.0.10' }).replace('    errors\n', '    errors\n    timeouts {\n        read 10s\n    }\n');
+
+  it('1.26.8 embeds CoreDNS 1.13.2 and loads a template with timeouts; 1.26.7 (CoreDNS 1.13.1) refuses the directive', () => {
+    expect(withTimeouts).toContain('timeouts {');
+    const newer = preflightNodeLocalDns('1.26.8', { stubDomains: '{"acme.local": ["10.0.0.53"]}' }, { baseCorefile: withTimeouts });
+    expect([newer.coreDns, newer.loads, newer.diagnostics.map((entry) => entry.message)]).toEqual(['1.13.2', true, []]);
+    const older = preflightNodeLocalDns('1.26.7', { stubDomains: '{"acme.local": ["10.0.0.53"]}' }, { baseCorefile: withTimeouts });
+    expect(older.loads).toBe(false);
+    expect(older.diagnostics.filter((entry) => entry.severity === 'error').map((entry) => [entry.code, entry.message.includes('timeouts')])).toContainEqual([expect.any(String), true]);
+  });
+
+  it('a plugin of CoreDNS\'s default build that node-cache does not import (file) is refused in every release', () => {
+    const withFile = nodeLocalDnsTemplate('1.26.8', { localIps: '169.254.20.10,10.96.0.10' }).replace('    errors\n', '    errors\n    file /etc/coredns/db.example\n');
+    for (const release of ['1.15.6', '1.22.10', '1.26.8']) expect(preflightNodeLocalDns(release, {}, { baseCorefile: withFile }).loads).toBe(false);
   });
 });

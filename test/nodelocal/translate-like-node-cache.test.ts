@@ -219,9 +219,17 @@ describe('what will break', () => {
 describe('releases and inputs node-cache never saw', () => {
   it('refuses releases before the first that read the ConfigMap, after the newest known, and non-releases', () => {
     expect(thrown(() => nodeCacheProfile('1.15.5'))).toMatchObject({ code: 'out-of-range' });
-    expect(thrown(() => nodeCacheProfile('1.26.8'))).toMatchObject({ code: 'out-of-range' });
+    expect(thrown(() => nodeCacheProfile('1.26.9'))).toMatchObject({ code: 'out-of-range' });
     expect(thrown(() => nodeCacheProfile('latest'))).toBeInstanceOf(UnsupportedNodeCacheReleaseError);
     expect(nodeCacheProfile('v1.22.10')).toMatchObject({ release: '1.22.10', validationGate: true });
+  });
+
+  it('1.26.8, newer than the newest kube-dns rules, validates the ConfigMap with them (pkg/dns/config did not change)', () => {
+    const data = { upstreamNameservers: '["010.0.0.1"]' };
+    const codes = (release: string) => translateLikeNodeCache(release, input(data)).diagnostics.map((entry) => entry.code);
+    expect(codes('1.26.8')).toEqual(codes('1.26.7'));
+    expect(codes('1.26.8')).toContain('kube-dns-invalid-upstream');
+    expect(codes('1.26.5')).not.toContain('kube-dns-invalid-upstream');
   });
 
   it('refuses settings node-cache would not start with, and a cluster DNS IP that is not an IP', () => {

@@ -53,7 +53,7 @@ others (example.com, kubernetes.default.svc.<cluster-domain>, reverse names).
   -h, --help                show this help
 
 With NodeLocal DNSCache (docs/node-local-dns.md):
-  --node-local-dns RELEASE  the node-cache release the nodes run (1.15.6 to 1.26.7). Without
+  --node-local-dns RELEASE  the node-cache release the nodes run (1.15.6 to 1.26.8). Without
                             --corefile: the pre-flight of a kube-dns ConfigMap edit, exit 0
                             when node-cache takes it and the Corefile it writes loads, 1 with
                             the reason. With --corefile (CoreDNS's): the two-tier check, each
