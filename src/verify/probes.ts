@@ -166,8 +166,12 @@ function announcedDomains(diagnostics: readonly Diagnostic[]): { readonly domain
     .flatMap((entry) => [...(entry.path ?? '').matchAll(/\["([^"]+)"\]/g)].map((match) => ({ domain: absolute(match[1] as string), code: entry.code })));
 }
 
+/** Answers that say the server could not answer: from CoreDNS they fail the probe whatever kube-dns said. */
+const FAILURE_RCODES: ReadonlySet<string> = new Set(['SERVFAIL', 'REFUSED']);
+
 /**
- * Compares both servers' answers to one probe; a difference is expected when the translator
+ * Compares both servers' answers to one probe (a SERVFAIL or REFUSED from CoreDNS is unexpected even
+ * when kube-dns answered the same); a difference is expected when the translator
  * announced it (a warning about the probe's domain) or when it is one of the documented by-design
  * differences between kubedns and the kubernetes plugin: the zone apex's SOA, kube-dns's
  * `dns-version` TXT, and the layout of SRV answers (targets named per endpoint).
@@ -178,6 +182,10 @@ export function compareProbe(probe: VerifyProbe, old: LiveAnswer, current: LiveA
   checkOptions('compareProbe', 'current', current, { rcode: 'string', answers: 'array' }, true);
   checkArgument('compareProbe', 'clusterDomain', clusterDomain, 'string');
   checkArgument('compareProbe', 'diagnostics', diagnostics, 'array');
+  if (FAILURE_RCODES.has(current.rcode)) {
+    const both = old.rcode === current.rcode ? ', as kube-dns did: a failure all the same (two servers failing alike do not agree on an answer)' : ` (kube-dns: ${old.rcode})`;
+    return { probe, old, new: current, verdict: 'unexpected', reason: `${current.rcode} from CoreDNS${both}` };
+  }
   const oldSet = recordSet(old);
   const newSet = recordSet(current);
   if (old.rcode === current.rcode && oldSet.join('\n') === newSet.join('\n')) return { probe, old, new: current, verdict: 'agree' };

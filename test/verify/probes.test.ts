@@ -75,6 +75,19 @@ describe('compareProbe', () => {
     expect(nx).toMatchObject({ verdict: 'unexpected', reason: 'NOERROR from kube-dns, NXDOMAIN from CoreDNS' });
   });
 
+  it('a SERVFAIL or REFUSED from CoreDNS is unexpected, even when kube-dns answered the same', () => {
+    for (const rcode of ['SERVFAIL', 'REFUSED']) {
+      for (const type of ['A', 'TXT', 'SOA', 'SRV'] as const) {
+        const name = type === 'TXT' ? 'dns-version.cluster.local.' : type === 'SOA' ? 'cluster.local.' : 'kubernetes.default.svc.cluster.local.';
+        expect(compareProbe(probe(name, type), answer(rcode), answer(rcode), 'cluster.local', []), `${rcode} ${type}`).toMatchObject({ verdict: 'unexpected', reason: `${rcode} from CoreDNS, as kube-dns did: a failure all the same (two servers failing alike do not agree on an answer)` });
+      }
+      expect(compareProbe(probe('x.', 'A'), answer('NOERROR', ['x.', 'A', '1.1.1.1']), answer(rcode), 'cluster.local', []).reason).toBe(`${rcode} from CoreDNS (kube-dns: NOERROR)`);
+    }
+    // From kube-dns alone it is an ordinary difference; NXDOMAIN from both still agrees.
+    expect(compareProbe(probe('x.', 'A'), answer('SERVFAIL'), answer('NXDOMAIN'), 'cluster.local', []).reason).toBe('SERVFAIL from kube-dns, NXDOMAIN from CoreDNS');
+    expect(compareProbe(probe('x.', 'A'), answer('NXDOMAIN'), answer('NXDOMAIN'), 'cluster.local', []).verdict).toBe('agree');
+  });
+
   it('classifies the documented differences and those the translator announced', () => {
     const cases: [VerifyProbe, LiveAnswer, LiveAnswer, string][] = [
       [probe('dns-version.cluster.local.', 'TXT'), answer('NOERROR', ['dns-version.cluster.local.', 'TXT', '"1.0.0"']), answer('NXDOMAIN'), 'dns-version'],
@@ -84,10 +97,11 @@ describe('compareProbe', () => {
     for (const [entry, old, current, why] of cases) expect(compareProbe(entry, old, current, 'cluster.local', []).verdict, why).toBe('expected');
     // An SRV answer with other ports is a real difference.
     expect(compareProbe(cases[2]![0], cases[2]![1], answer('NOERROR', ['s.', 'SRV', '10 100 5353 x.']), 'cluster.local', []).verdict).toBe('unexpected');
-    const announced = compareProbe(probe('x.acme.local.', 'A'), answer('NOERROR', ['x.acme.local.', 'A', '1.2.3.4']), answer('SERVFAIL'), 'cluster.local', [
-      { code: 'hostname-nameserver-dropped', severity: 'warning', key: 'stubDomains', path: '["acme.local"][0]', message: 'm', hint: 'h' },
-    ]);
+    const dropped = [{ code: 'hostname-nameserver-dropped', severity: 'warning', key: 'stubDomains', path: '["acme.local"][0]', message: 'm', hint: 'h' }] as const;
+    const announced = compareProbe(probe('x.acme.local.', 'A'), answer('NOERROR', ['x.acme.local.', 'A', '1.2.3.4']), answer('NXDOMAIN'), 'cluster.local', dropped);
     expect(announced).toMatchObject({ verdict: 'expected', code: 'hostname-nameserver-dropped' });
+    // Announced or not, a CoreDNS that cannot answer fails the check.
+    expect(compareProbe(probe('x.acme.local.', 'A'), answer('NOERROR', ['x.acme.local.', 'A', '1.2.3.4']), answer('SERVFAIL'), 'cluster.local', dropped).verdict).toBe('unexpected');
     expect(verifyReport([announced]).ok).toBe(true);
     expect(verifyReport([announced, compareProbe(probe('x.', 'A'), answer('NOERROR'), answer('NXDOMAIN'), 'cluster.local', [])])).toMatchObject({ ok: false, expected: 1, unexpected: 1 });
   });

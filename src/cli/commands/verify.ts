@@ -37,7 +37,8 @@ kube-dns's dns-version TXT) or not. ADDR is IP or IP:PORT (port 53 by default).
   -h, --help                show this help
 
 At most 300 names, 8 queries at a time. Exit status: 0 every answer agrees or every
-difference is expected, 1 an unexpected difference, 2 bad usage, unreadable input, or a server
+difference is expected, 1 an unexpected difference or a SERVFAIL or REFUSED from --new (even
+when --old answered the same), 2 bad usage, unreadable input, or a server
 that does not answer (after the tries).
 `;
 
@@ -55,6 +56,15 @@ function serverAddress(text: string, site: OptionSite): DnsServerAddress {
     throw new UsageError(`verify: ${option} must be IP or IP:PORT ([IPv6]:PORT), not '${text}'`);
   }
   return { host, port };
+}
+
+/** The same address and port (`::ffff:10.0.0.1` is `10.0.0.1`). */
+function sameServer(a: DnsServerAddress, b: DnsServerAddress): boolean {
+  const key = (host: string) => {
+    const bytes = parseGoIP(host) ?? [];
+    return (bytes.length === 4 ? [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, ...bytes] : [...bytes]).join('.');
+  };
+  return a.port === b.port && key(a.host) === key(b.host);
 }
 
 const options = {
@@ -85,6 +95,9 @@ async function runVerify(context: CommandContext<typeof options, 'text' | 'json'
   const old = values.old;
   const current = values.new;
   if (!printNames && (old === undefined || current === undefined)) throw new UsageError("verify: --old ADDR and --new ADDR are required (or --print-names); see 'verify --help'");
+  if (old !== undefined && current !== undefined && sameServer(old, current)) {
+    throw new UsageError(`verify: --old and --new are the same server (${current.host} port ${current.port}): every answer would agree with itself; give a kube-dns pod and a CoreDNS pod`);
+  }
   const timeoutMs = values.timeout ?? 2000;
   const tries = values.tries ?? 3;
   const install = await readKubeDnsInstallInput(values['kube-dns'], {}, undefined, io);
