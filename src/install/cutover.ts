@@ -107,6 +107,10 @@ export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {
   const kubectl = `kubectl -n ${namespace}`;
   const kubeDnsDeployment = install.deployment?.name ?? 'kube-dns';
   const kubeDnsKind = (install.deployment?.kind ?? 'Deployment').toLowerCase();
+  // A ReplicationController has no rollout status; its pods cannot be told from CoreDNS's by labels
+  // (both carry k8s-app: kube-dns), so the wait reads the controller's own counts.
+  const waitForReplicationController = (field: 'replicas' | 'readyReplicas', count: number) =>
+    `${kubectl} wait --for=jsonpath='{.status.${field}}'=${count} ${kubeDnsKind}/${kubeDnsDeployment} ${ROLLOUT_TIMEOUT}`;
   const podIps = (container: string) => `${kubectl} get pods -l k8s-app=kube-dns -o jsonpath='{range .items[?(@.spec.containers[0].name=="${container}")]}{.status.podIP}{"\\n"}{end}'`;
   const steps: CutoverStep[] = [
     {
@@ -116,9 +120,10 @@ export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {
       commands: [
         `npx kube-dns-to-coredns lint --coredns ${coredns} ${FILES.corefile}`,
         `npx kube-dns-to-coredns check --kube-dns ${kubeDnsFile} --corefile ${FILES.corefile}`,
-        `${kubectl} get deployment/coredns configmap/coredns --ignore-not-found`,
+        `FOUND=$(${kubectl} get deployment/coredns configmap/coredns -o name --ignore-not-found)`,
+        `test -z "$FOUND" || { echo "kube-dns-to-coredns: $FOUND already in ${namespace}: the apply would replace it; remove it first or stop here" >&2; false; }`,
       ],
-      waitFor: 'lint and check exit 0; the last command prints nothing',
+      waitFor: 'lint and check exit 0, and so does the test: FOUND is empty (no coredns Deployment or ConfigMap exists; otherwise stop, the apply would replace it)',
     },
     {
       id: 'apply-rbac',
@@ -165,7 +170,7 @@ export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {
       commands: [
         `if ${kubectl} get deployment/kube-dns-autoscaler >/dev/null 2>&1; then ${kubectl} scale deployment/kube-dns-autoscaler --replicas=0; fi`,
         `${kubectl} scale ${kubeDnsKind}/${kubeDnsDeployment} --replicas=0`,
-        ...(kubeDnsKind === 'deployment' ? [`${kubectl} rollout status deployment/${kubeDnsDeployment} ${ROLLOUT_TIMEOUT}`] : []),
+        kubeDnsKind === 'deployment' ? `${kubectl} rollout status deployment/${kubeDnsDeployment} ${ROLLOUT_TIMEOUT}` : waitForReplicationController('replicas', 0),
       ],
       waitFor: 'no kube-dns pod left; the endpoints list only CoreDNS pods',
     },
@@ -184,7 +189,7 @@ export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {
       why: `${FILES.rollback} holds the kube-dns objects exactly as they were read (without the fields the API server writes), written by this tool, never fetched. kube-dns must answer before CoreDNS goes.`,
       commands: [
         ...(rollbackObjects.length === 0 ? [`${kubectl} scale ${kubeDnsKind}/${kubeDnsDeployment} --replicas=2`] : [`kubectl apply -f ${FILES.rollback}`]),
-        ...(kubeDnsKind === 'deployment' ? [`${kubectl} rollout status deployment/${kubeDnsDeployment} ${ROLLOUT_TIMEOUT}`] : []),
+        kubeDnsKind === 'deployment' ? `${kubectl} rollout status deployment/${kubeDnsDeployment} ${ROLLOUT_TIMEOUT}` : waitForReplicationController('readyReplicas', rollbackObjects.length === 0 ? 2 : replicasOf(install)),
         `if ${kubectl} get deployment/kube-dns-autoscaler >/dev/null 2>&1; then ${kubectl} scale deployment/kube-dns-autoscaler --replicas=1; fi`,
       ],
       waitFor: 'every kube-dns pod Ready',
@@ -197,6 +202,12 @@ export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {
     },
   ];
   return { ok: true, coredns, namespace, files, steps, rollback, check, diagnostics };
+}
+
+/** The replica count of the kube-dns workload as read (1 when it names none, as the API server defaults it, or 0: the rollback waits for one Ready pod at least). */
+function replicasOf(install: KubeDnsInstall): number {
+  const replicas = (install.deployment?.object['spec'] as { replicas?: unknown } | undefined)?.replicas;
+  return typeof replicas === 'number' && Number.isInteger(replicas) && replicas >= 1 ? replicas : 1;
 }
 
 /** The kube-dns objects as read, without what the API server wrote: the Deployment (with its replica count), the Service, the ConfigMap. */

@@ -46,6 +46,18 @@ describe('planCutover', () => {
     }
   });
 
+  it('with a ReplicationController kube-dns, waits on its counts where a Deployment has a rollout status', () => {
+    const rc = stock.replace('- apiVersion: apps/v1\n  kind: Deployment', '- apiVersion: v1\n  kind: ReplicationController').replace('    selector:\n      matchLabels:\n        k8s-app: kube-dns\n    strategy:', '    selector:\n      k8s-app: kube-dns\n    strategy:');
+    expect(rc).toContain('kind: ReplicationController');
+    const plan = planned(rc);
+    const down = plan.steps.find((step) => step.id === 'scale-down-kube-dns')?.commands ?? [];
+    expect(down.slice(1)).toEqual(['kubectl -n kube-system scale replicationcontroller/kube-dns --replicas=0', "kubectl -n kube-system wait --for=jsonpath='{.status.replicas}'=0 replicationcontroller/kube-dns --timeout=5m"]);
+    const rollback = plan.rollback;
+    expect(at(rollback, /apply -f kube-dns-rollback\.yaml/)).toBeLessThan(at(rollback, /wait --for=jsonpath='\{\.status\.readyReplicas\}'=2 replicationcontroller\/kube-dns --timeout=5m$/));
+    expect(at(rollback, /wait --for=jsonpath/)).toBeLessThan(at(rollback, /scale deployment\/coredns --replicas=0/));
+    expect(plan.files.find((file) => file.name === 'kube-dns-rollback.yaml')?.content).toContain('kind: ReplicationController');
+  });
+
   it('the rollback file holds the kube-dns objects exactly as read, less what the API server wrote', () => {
     const plan = planned();
     const file = plan.files.find((entry) => entry.name === 'kube-dns-rollback.yaml');
@@ -87,19 +99,20 @@ describe('planCutover', () => {
 
 describe('the cut-over script', () => {
   /** Runs the script in a folder with logging stand-ins for kubectl and npx; `failing` makes one kubectl call fail. */
-  function run(script: string, failing: string | undefined, environment: Record<string, string>): Promise<{ status: number; log: string[]; folder: string }> {
+  function run(script: string, failing: string | undefined, environment: Record<string, string>, found = ''): Promise<{ status: number; log: string[]; folder: string; stderr: string }> {
     const folder = mkdtempSync(join(scratch, 'run-'));
     const log = join(folder, 'calls.log');
     const stand = (name: string) => {
       const path = join(folder, name);
-      writeFileSync(path, `#!/bin/sh\necho "${name} $*" >> '${log}'\n${failing === undefined ? '' : `case "$*" in *'${failing}'*) exit 1;; esac\n`}case "$*" in *kube-dns-autoscaler*) exit 1;; esac\nexit 0\n`);
+      const existing = found === '' ? '' : `case "$*" in *'get deployment/coredns configmap/coredns -o name'*) echo '${found}';; esac\n`;
+      writeFileSync(path, `#!/bin/sh\necho "${name} $*" >> '${log}'\n${existing}${failing === undefined ? '' : `case "$*" in *'${failing}'*) exit 1;; esac\n`}case "$*" in *kube-dns-autoscaler*) exit 1;; esac\nexit 0\n`);
       chmodSync(path, 0o755);
     };
     stand('kubectl');
     stand('npx');
     writeFileSync(join(folder, 'cutover.sh'), script);
     return new Promise((resolve) => {
-      execFile('sh', ['cutover.sh'], { cwd: folder, timeout: 20_000, env: { PATH: `${folder}:/usr/bin:/bin`, ...environment } }, (error) => {
+      execFile('sh', ['cutover.sh'], { cwd: folder, timeout: 20_000, env: { PATH: `${folder}:/usr/bin:/bin`, ...environment } }, (error, _stdout, stderr) => {
         const calls = (() => {
           try {
             return readFileSync(log, 'utf8').trim().split('\n');
@@ -107,7 +120,7 @@ describe('the cut-over script', () => {
             return [];
           }
         })();
-        resolve({ status: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, log: calls, folder });
+        resolve({ status: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, log: calls, folder, stderr });
       });
     });
   }
@@ -133,5 +146,15 @@ describe('the cut-over script', () => {
     expect(unverified.status, unverified.log.join('\n')).not.toBe(0);
     expect(unverified.log.some((line) => /^npx kube-dns-to-coredns verify --kube-dns kube-dns\.yaml --old .* --new/.test(line)), unverified.log.join('\n')).toBe(true);
     expect(unverified.log.some((line) => line.includes('--replicas=0'))).toBe(false);
+  });
+
+  it('stops before any apply when a coredns Deployment or ConfigMap already exists', async () => {
+    const script = formatCutoverScript(planned());
+    for (const found of ['deployment.apps/coredns', 'configmap/coredns', 'deployment.apps/coredns\nconfigmap/coredns']) {
+      const stopped = await run(script, undefined, { SKIP_VERIFY: '1' }, found);
+      expect(stopped.status, stopped.log.join('\n')).not.toBe(0);
+      expect(stopped.stderr).toMatch(/coredns already in kube-system: the apply would replace it/);
+      expect(stopped.log.some((line) => line.includes('apply'))).toBe(false);
+    }
   });
 });
