@@ -89,7 +89,8 @@ export async function queryDns(server: DnsServerAddress, name: string, type: Que
     const overTcp = await tcpOnce(server, name, type, options.timeoutMs);
     if (overTcp !== undefined) return overTcp;
   }
-  throw new DnsUnreachable(`${server.host}:${server.port} did not answer ${name} ${type} (${options.tries} tries of ${options.timeoutMs} ms)`);
+  const host = server.host.includes(':') ? `[${server.host}]` : server.host;
+  throw new DnsUnreachable(`${host}:${server.port} did not answer ${name} ${type} (${options.tries} ${options.tries === 1 ? 'try' : 'tries'} of ${options.timeoutMs} ms)`);
 }
 
 /** Runs `work` over `items` with at most `limit` at a time, results in order. */
