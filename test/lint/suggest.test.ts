@@ -52,7 +52,8 @@ describe('editDistanceWithin', () => {
       }),
       { numRuns: 2000 },
     );
-    outcomes.expectAtLeast({ within: 300, beyond: 300 });
+    // About 315 of 2,000 runs are within (±15 by seed): the floor stays far below that.
+    outcomes.expectAtLeast({ within: 150, beyond: 300 });
   });
 
   it('costs a long name a band of the table, not all of it: a 1 MB name against every plugin', () => {
