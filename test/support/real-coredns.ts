@@ -586,12 +586,8 @@ export class RealCoreDnsLab {
     const plan = this.#nextPlan();
     const moved = moveToLoopback(corefile, plan);
     const file = join(this.#directory, `Corefile-${this.#instance}`);
-    writeFileSync(file, moved.corefile);
-    this.started += 1;
-    const child = spawn(binary, ['-conf', file, '-dns.port', String(moved.dnsPort)], { cwd: this.#directory, stdio: ['ignore', 'pipe', 'pipe'] });
-    this.#processes.add(child);
+    const { child, stop } = this.#launch(binary, file, moved);
     let output = '';
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     try {
       const verdict = await new Promise<Verdict>((resolve, reject) => {
         let settling: NodeJS.Timeout | undefined;
@@ -623,11 +619,24 @@ export class RealCoreDnsLab {
       const dnsPortInUse = !verdict.accepted && moved.dnsPorts.some((port) => verdict.reason.includes(`${plan.ip}:${port}: bind: address already in use`));
       return { verdict, dnsPortInUse };
     } finally {
+      await stop();
+      rmSync(file, { force: true });
+    }
+  }
+
+  /** Writes the moved Corefile at `file` and starts `binary` on it, tracked until `stop` has killed it and seen it exit. */
+  #launch(binary: string, file: string, moved: { readonly corefile: string; readonly dnsPort: number }): { child: ChildProcess; stop: () => Promise<void> } {
+    writeFileSync(file, moved.corefile);
+    this.started += 1;
+    const child = spawn(binary, ['-conf', file, '-dns.port', String(moved.dnsPort)], { cwd: this.#directory, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.#processes.add(child);
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const stop = async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
       this.#processes.delete(child);
-      rmSync(file, { force: true });
-    }
+    };
+    return { child, stop };
   }
 
   /**
@@ -641,17 +650,8 @@ export class RealCoreDnsLab {
     const moved = moveToLoopback(corefile, plan);
     const file = join(this.#directory, confPath);
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, moved.corefile);
-    this.started += 1;
-    const child = spawn(binary, ['-conf', file, '-dns.port', String(moved.dnsPort)], { cwd: this.#directory, stdio: ['ignore', 'pipe', 'pipe'] });
-    this.#processes.add(child);
+    const { child, stop } = this.#launch(binary, file, moved);
     let output = '';
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    const stop = async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await exited;
-      this.#processes.delete(child);
-    };
     const started = await new Promise<boolean>((resolve) => {
       const timeout = setTimeout(() => resolve(false), DECISION_TIMEOUT_MS);
       const onData = (chunk: Buffer) => {
