@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import dnsPacket from 'dns-packet';
 import type { Corefile, CorefileItem, Directive } from '../../src/corefile/model.js';
 import { parseCorefile } from '../../src/corefile/parser.js';
 import { printCorefile } from '../../src/corefile/printer.js';
@@ -587,43 +586,6 @@ async function unpackedBinary(source: string, version: RealCoreDnsRelease): Prom
   await writeFile(partial, unpacked, { mode: 0o755 });
   renameSync(partial, path);
   return path;
-}
-
-/**
- * What a server answered an A query: its rcode, the addresses of its A records (sorted) and the
- * owner names of its authority records (the zone whose SOA came with a negative answer: the
- * kubernetes plugin sends its zone's, a `template` block none), or no answer in time.
- */
-export type AAnswer = { readonly rcode: string; readonly addresses: readonly string[]; readonly authority: readonly string[] } | { readonly rcode: 'timeout' };
-
-/** Asks `ip:port` for the A records of `name` over UDP (one try, `timeoutMs`). */
-export async function askA(ip: string, port: number, name: string, timeoutMs = 2000): Promise<AAnswer> {
-  const socket = dgram.createSocket('udp4');
-  const id = Math.floor(Math.random() * 65_535) + 1;
-  try {
-    return await new Promise<AAnswer>((resolve) => {
-      const timer = setTimeout(() => resolve({ rcode: 'timeout' }), timeoutMs);
-      socket.on('message', (message) => {
-        let reply;
-        try {
-          reply = dnsPacket.decode(message);
-        } catch {
-          return;
-        }
-        if (reply.id !== id) return;
-        clearTimeout(timer);
-        const addresses = (reply.answers ?? []).filter((record) => record.type === 'A').map((record) => String(record.data));
-        resolve({ rcode: reply.rcode ?? 'UNKNOWN', addresses: addresses.sort(), authority: (reply.authorities ?? []).map((record) => record.name) });
-      });
-      socket.on('error', () => {
-        clearTimeout(timer);
-        resolve({ rcode: 'timeout' });
-      });
-      socket.send(dnsPacket.encode({ id, type: 'query', flags: dnsPacket.RECURSION_DESIRED, questions: [{ type: 'A', name, class: 'IN' }] }), port, ip);
-    });
-  } finally {
-    socket.close();
-  }
 }
 
 /** A CoreDNS left running by {@link RealCoreDnsLab.serve}. */

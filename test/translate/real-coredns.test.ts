@@ -15,8 +15,8 @@ import { goldenCases } from '../../scripts/golden-cases.mjs';
 import { anyKubeDnsInput, ipv4Text, kubeDnsData } from '../support/kube-dns-arbitraries.js';
 import type { KubeDnsInput } from '../support/kube-dns-arbitraries.js';
 import { deploymentYaml, STOCK_DNSMASQ_ARGS } from '../support/kube-dns-manifests.js';
+import { askA } from '../support/dns-query.js';
 import {
-  askA,
   KUBE_DNS_SERVICE_IP,
   KUBERNETES_SERVICE_IP,
   keepsKubernetesObjects,
