@@ -81,6 +81,8 @@ export interface ServerEntry {
   /** The domains between slashes; undefined for a server without domains (used for all names). `''` is unqualified names. */
   readonly domains: readonly string[] | undefined;
   readonly target: ServerTarget;
+  /** dnsmasq 2.86+ also applies this entry to names without a dot (see {@link trailingDotUnqualified}). */
+  readonly trailingDotUnqualified: boolean;
 }
 
 export interface AddressEntry {
@@ -89,6 +91,8 @@ export interface AddressEntry {
   readonly domains: readonly string[] | undefined;
   /** The address answered; undefined: `/domain/` alone (NXDOMAIN for those names), `#`: the null address. */
   readonly address: string | undefined;
+  /** dnsmasq 2.86+ also applies this entry to names without a dot (see {@link trailingDotUnqualified}). */
+  readonly trailingDotUnqualified: boolean;
 }
 
 export interface DnsmasqSettings {
@@ -239,6 +243,22 @@ function splitDomains(value: string): { domains: string[] | undefined; rest: str
   return { domains: value.slice(1, last).split('/'), rest: value.slice(last + 1) };
 }
 
+/**
+ * Whether dnsmasq 2.86 and later apply a `--server`/`--local`/`--address` with these domains to
+ * names without a dot too (docs/kube-dns-deployment.md, "Domains that end in a dot"): it walks the
+ * domains in the buffer it split them in, and dropping a domain's trailing dot there leaves an empty
+ * domain before the next one, which it reads as `//` (names without a dot). So any domain but the
+ * last that ends in a dot (after leading dots, or one leading `*`) counts; the last does not, and
+ * `#` is left alone.
+ */
+export function trailingDotUnqualified(domains: readonly string[] | undefined): boolean {
+  if (domains === undefined) return false;
+  return domains.slice(0, -1).some((domain) => {
+    const stripped = domain.startsWith('.') ? domain.replace(/^\.+/, '') : domain.startsWith('*') ? domain.slice(1) : domain;
+    return domain !== '#' && stripped !== '' && stripped.endsWith('.');
+  });
+}
+
 /** A `--server` value's address part: `addr[#port][@source]`. */
 function readUpstream(text: string): ServerTarget | { reason: string } {
   const [addressPart, ...sources] = text.split('@') as [string, ...string[]];
@@ -259,18 +279,20 @@ function readUpstream(text: string): ServerTarget | { reason: string } {
 /** `--server` and its alias `--local` read their value the same way. */
 function readServer(option: DnsmasqOption): ServerEntry | { reason: string } {
   const { domains, rest } = splitDomains(option.value ?? '');
-  if (rest === '') return { option, domains, target: domains === undefined ? { kind: 'empty' } : { kind: 'local-only' } };
-  if (rest === '#' && domains !== undefined) return { option, domains, target: { kind: 'default-upstreams' } };
+  const unqualified = trailingDotUnqualified(domains);
+  if (rest === '') return { option, domains, target: domains === undefined ? { kind: 'empty' } : { kind: 'local-only' }, trailingDotUnqualified: unqualified };
+  if (rest === '#' && domains !== undefined) return { option, domains, target: { kind: 'default-upstreams' }, trailingDotUnqualified: unqualified };
   const target = readUpstream(rest);
-  return 'reason' in target ? target : { option, domains, target };
+  return 'reason' in target ? target : { option, domains, target, trailingDotUnqualified: unqualified };
 }
 
 function readAddress(option: DnsmasqOption): AddressEntry | { reason: string } {
   const { domains, rest } = splitDomains(option.value ?? '');
-  if (rest === '' || rest === '#') return { option, domains, address: rest === '' ? undefined : '#' };
+  const unqualified = trailingDotUnqualified(domains);
+  if (rest === '' || rest === '#') return { option, domains, address: rest === '' ? undefined : '#', trailingDotUnqualified: unqualified };
   const address = isIPv6(rest) ? rest.toLowerCase() : inetAton(rest);
   if (address === undefined) return { reason: `"${rest}" is not an IP address` };
-  return { option, domains, address };
+  return { option, domains, address, trailingDotUnqualified: unqualified };
 }
 
 /** dnsmasq's arguments (without the program name), read as dnsmasq 2.90 reads them. */

@@ -9,7 +9,7 @@ import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { splitDnsmasqOptions } from '../kubedns/dnsmasq-options.js';
-import type { DnsmasqOption, ServerEntry } from '../kubedns/dnsmasq-options.js';
+import type { DnsmasqOption, DnsmasqSettings, ServerEntry } from '../kubedns/dnsmasq-options.js';
 import type { FlagSetting } from '../kubedns/go-flags.js';
 import type { KubeDnsDeployment } from '../kubedns/kube-dns-install.js';
 import { KUBE_DNS_RULE_TIMELINES, kubeDnsRules } from '../kubedns/kube-dns-versions.js';
@@ -71,8 +71,20 @@ export interface DeploymentPlan {
   readonly unservedZones: readonly string[];
   /** Zones dnsmasq sent to kubedns that it has no records for: kubedns forwarded them with its own resolver. */
   readonly kubednsForwardZones: readonly string[];
+  /**
+   * What the Pod's dnsmasq did with names without a dot that no zone of its own holds, when an
+   * entry with a domain ending in a dot before its last applied to them too (dnsmasq 2.86+, kube-dns
+   * 1.22.1+): answered NXDOMAIN, answered with an address, or sent to servers. Undefined: nothing special.
+   */
+  readonly unqualified: UnqualifiedNames | undefined;
   readonly diagnostics: readonly Diagnostic[];
 }
+
+/** See {@link DeploymentPlan.unqualified}; `text` is the option as written. */
+export type UnqualifiedNames =
+  | { readonly kind: 'nxdomain'; readonly text: string }
+  | { readonly kind: 'address'; readonly address: string; readonly text: string }
+  | { readonly kind: 'servers'; readonly text: string };
 
 /**
  * The stock manifest of kube-dns `kubeDnsVersion` (kubernetes/kubernetes `cluster/addons/dns/`):
@@ -107,6 +119,7 @@ const EMPTY_PLAN: Omit<DeploymentPlan, 'pod'> = {
   throughDnsmasq: true,
   unservedZones: [],
   kubednsForwardZones: [],
+  unqualified: undefined,
   diagnostics: [],
 };
 
@@ -282,7 +295,24 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
   if (dnsmasq.domainNeeded) push('deployment-flag-not-translated', name, as('domain-needed', '--domain-needed'), 'dnsmasq never forwarded names without a dot; CoreDNS forwards them');
   if (dnsmasq.port !== undefined) push('deployment-flag', name, as('port', `--port=${dnsmasq.port}`), 'the port dnsmasq listened on inside the Pod; the Service maps clients to it');
   for (const option of dnsmasq.otherOptions) reportOtherOption(option, name, push);
-  return { clusterDomain, stubs, upstreams, besideResolvConf: !dnsmasq.noResolv, noNegativeCache, noCache, logQueries: dnsmasq.logQueries, strictOrder, maxConcurrent, addresses, throughDnsmasq: true, pod, unservedZones, kubednsForwardZones, diagnostics };
+  const unqualified = pod.dnsmasqTrailingDotUnqualified ? unqualifiedNames(dnsmasq) : undefined;
+  return { clusterDomain, stubs, upstreams, besideResolvConf: !dnsmasq.noResolv, noNegativeCache, noCache, logQueries: dnsmasq.logQueries, strictOrder, maxConcurrent, addresses, throughDnsmasq: true, pod, unservedZones, kubednsForwardZones, unqualified, diagnostics };
+}
+
+/**
+ * What dnsmasq 2.86+ does with names without a dot for the entries that apply to them as well (a
+ * domain before the last ends in a dot): as for one zone, an address answers before servers, and
+ * an NXDOMAIN entry (`--local`, `--address=/…/`) gives way to them.
+ */
+function unqualifiedNames(dnsmasq: DnsmasqSettings): UnqualifiedNames | undefined {
+  const servers = dnsmasq.servers.filter((server) => server.trailingDotUnqualified);
+  const addresses = dnsmasq.addresses.filter((entry) => entry.trailingDotUnqualified && entry.address !== '#');
+  const address = addresses.find((entry) => entry.address !== undefined);
+  if (address?.address !== undefined) return { kind: 'address', address: address.address, text: address.option.text };
+  const upstream = servers.find((server) => server.target.kind === 'upstream');
+  if (upstream !== undefined) return { kind: 'servers', text: upstream.option.text };
+  const local = servers.find((server) => server.target.kind === 'local-only') ?? addresses[0];
+  return local === undefined ? undefined : { kind: 'nxdomain', text: local.option.text };
 }
 
 /** The reverse zones kubedns serves (and the stock manifest sends it). */

@@ -27,6 +27,7 @@ import { DEFAULT_CLUSTER_DOMAIN, isStrictAncestor, isWithin, normalizeZone } fro
 import { HEALTH_DEFAULT_ADDRESS } from '../coredns/listen-addresses.js';
 import type { KubeDnsInstall } from '../kubedns/kube-dns-install.js';
 import { planDeployment, stockDeploymentPlan } from './deployment-flags.js';
+import { planUnqualifiedNames } from './unqualified-names.js';
 import type { DeploymentPlan, DeploymentServer } from './deployment-flags.js';
 import { pushAll } from '../util/lists.js';
 import { lintParsedCorefile } from '../lint/lint.js';
@@ -239,6 +240,10 @@ function translateWithPlan(data: ConfigMapData | null, options: TranslateOptions
   const protectedZones = [context.clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES].filter((zone) => !unserved.includes(zone) && !reverseBlockZones.includes(zone));
   const mainKeys = mainBlockKeys(parents, protectedZones, context);
   const splitMainBlock = needsMainBlockSplit(mainKeys, parents, context);
+  // Names without a dot (dnsmasq 2.86+ quirk): one-label zones dnsmasq has an entry for keep theirs.
+  const ownZones = [...mainKeys.map((key) => key.replace(/:\d+$/, '')), ...stubs.map((stub) => stub.zone), ...templates.map((template) => template.zone), context.clusterDomain, ...plan.pod.zonesToKubeDns, ...plan.kubednsForwardZones, ...plan.unservedZones];
+  const unqualified = planUnqualifiedNames(plan.unqualified, new Set(ownZones.filter((zone) => zone !== '' && zone !== '.' && !zone.includes('.'))), features, context.repairs, plan.pod.kubeDnsVersion);
+  pushAll(diagnostics, unqualified.diagnostics);
   // The entries of a large ConfigMap (a third of the live memory of a 700,000-domain translation)
   // are not needed any more; V8 would keep them to the end of this function otherwise.
   reading = undefined;
@@ -247,7 +252,7 @@ function translateWithPlan(data: ConfigMapData | null, options: TranslateOptions
   }
   if (hasErrors(diagnostics)) return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns: features.version };
 
-  const model = buildCorefile({ mainKeys, splitMainBlock, upstreams, federation, stubs, templates, reverseBlockZones, resolver, unserved }, context);
+  const model = buildCorefile({ mainKeys, splitMainBlock, upstreams, federation, stubs, templates, reverseBlockZones, resolver, unserved, mainTemplates: unqualified.directives }, context);
   const corefile = printBuiltCorefile(model, 'translated');
   checkTranslatedCorefile(corefile, model, features);
   // What lint finds the target refuses, the translation refuses too: a value the input carries
@@ -744,12 +749,15 @@ interface CorefilePlan {
   readonly resolver: readonly string[];
   /** Zones of the cluster dnsmasq did not send to kubedns: not the kubernetes plugin's. */
   readonly unserved: readonly string[];
+  /** Templates of the main block after `errors` (names without a dot, src/translate/unqualified-names.ts). */
+  readonly mainTemplates: readonly Directive[];
 }
 
 function buildCorefile(corefile: CorefilePlan, context: Context): Corefile {
-  const { mainKeys, splitMainBlock, upstreams, federation, stubs, templates, reverseBlockZones, resolver, unserved } = corefile;
+  const { mainKeys, splitMainBlock, upstreams, federation, stubs, templates, reverseBlockZones, resolver, unserved, mainTemplates } = corefile;
   const { features } = context;
   const directives = mainDirectives(upstreams, federation, unserved, context);
+  if (mainTemplates.length > 0) directives.splice(directives.findIndex((directive) => directive.name === 'errors') + 1, 0, ...mainTemplates);
   const mainBlocks: ServerBlock[] = splitMainBlock
     ? [
         { kind: 'server-block', keys: mainKeys.slice(0, 1), directives },

@@ -98,3 +98,31 @@ describe('inetAton (each case checked against dnsmasq 2.90 --test)', () => {
     expect(inetAton(text)).toBeUndefined();
   });
 });
+
+describe('domains that end in a dot (dnsmasq 2.86+)', () => {
+  it('marks an entry whose domain before the last ends in a dot as applying to names without a dot too', () => {
+    const parsed = parseDnsmasqArgs([
+      '--local=/internal./local./lc./',
+      '--local=/a/b./',
+      '--server=/c./d/10.0.0.1',
+      '--address=/.e./f/',
+      '--address=/*g./h/192.0.2.1',
+      '--server=/#/i/10.0.0.2',
+      '--server=/./j/10.0.0.3',
+      '--local=/k./',
+    ]);
+    const marks = [...parsed.servers, ...parsed.addresses].map((entry) => `${entry.option.text} ${entry.trailingDotUnqualified}`);
+    expect(marks).toEqual([
+      '--local=/internal./local./lc./ true',
+      // The last domain's dot leaves nothing behind it: no empty domain follows.
+      '--local=/a/b./ false',
+      '--server=/c./d/10.0.0.1 true',
+      '--server=/#/i/10.0.0.2 false',
+      // `.` alone becomes the empty domain without being canonicalised: nothing is cut in place.
+      '--server=/./j/10.0.0.3 false',
+      '--local=/k./ false',
+      '--address=/.e./f/ true',
+      '--address=/*g./h/192.0.2.1 true',
+    ]);
+  });
+});
