@@ -42,8 +42,9 @@ export class Lab {
   readonly #processes = new Set<ChildProcess>();
   readonly #byIp = new Map<string, FakeServer>();
 
-  constructor() {
-    this.prefix = `127.${100 + (process.pid % 100)}.${1 + ((process.pid >> 7) % 250)}.`;
+  /** `prefix`: a `127.A.B.` range the caller claimed (default: one derived from the process id). */
+  constructor(prefix?: string) {
+    this.prefix = prefix ?? `127.${100 + (process.pid % 100)}.${1 + ((process.pid >> 7) % 250)}.`;
     this.directory = mkdtempSync(join(tmpdir(), 'kube-dns-lab-'));
     // dnsmasq drops root privileges before it reads the resolv file.
     chmodSync(this.directory, 0o755);
