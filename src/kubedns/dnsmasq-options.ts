@@ -124,6 +124,31 @@ function findLong(name: string): OptionSpec | 'ambiguous' | undefined {
   return matches.length > 1 ? 'ambiguous' : undefined;
 }
 
+/**
+ * The options dnsmasq 2.90 takes once on its command line (`ARG_ONE` in `src/option.c`'s usage
+ * table): given twice, it stops with "illegal repeated flag" (checked with the real 2.90:
+ * `--cache-size=1 --cache-size=2`, `--log-async --log-async`). `dhcp-lease` is `dhcp-leasefile`.
+ */
+const ONCE_ON_COMMAND_LINE: ReadonlySet<string> = new Set([
+  'dns-forward-max', 'enable-dbus', 'dhcp-script', 'log-facility', 'edns-packet-max', 'query-port', 'local-ttl', 'dhcp-lease-max', 'cache-size',
+  'group', 'dhcp-leasefile', 'port', 'mx-target', 'user', 'pid-file', 'add-subnet', 'dhcp-alternate-port', 'auth-server', 'auth-soa', 'auth-ttl',
+  'connmark-allowlist-enable', 'add-cpe-id', 'dhcp-ttl', 'dnssec-limits', 'dnssec-timestamp', 'dhcp-duid', 'dumpfile', 'dumpmask', 'fast-dns-retry',
+  'local-service', 'max-cache-ttl', 'max-port', 'max-ttl', 'log-async', 'max-tcp-connections', 'min-cache-ttl', 'min-port', 'neg-ttl', 'port-limit',
+  'dhcp-reply-delay', 'dhcp-scriptuser', 'servers-file', 'use-stale-cache', 'tftp-port-range', 'tftp-max', 'tftp-mtu', 'enable-ubus', 'umbrella',
+]);
+
+/** dnsmasq reads the options in order: a second one of an option it takes once stops it there. */
+function stopAtRepeated(split: { options: DnsmasqOption[]; problem: DnsmasqSettings['problem'] }): { options: DnsmasqOption[]; problem: DnsmasqSettings['problem'] } {
+  const seen = new Set<string>();
+  for (const [position, option] of split.options.entries()) {
+    const name = option.name === 'dhcp-lease' ? 'dhcp-leasefile' : option.name;
+    if (!ONCE_ON_COMMAND_LINE.has(name)) continue;
+    if (seen.has(name)) return { options: split.options.slice(0, position), problem: { index: option.index, token: option.text, reason: `illegal repeated flag (--${name} is taken once)` } };
+    seen.add(name);
+  }
+  return split;
+}
+
 /** The options in `args` (dnsmasq's argv without its name), as getopt_long splits them. */
 export function splitDnsmasqOptions(args: readonly string[]): { options: DnsmasqOption[]; problem: DnsmasqSettings['problem'] } {
   const options: DnsmasqOption[] = [];
@@ -297,7 +322,7 @@ function readAddress(option: DnsmasqOption): AddressEntry | { reason: string } {
 
 /** dnsmasq's arguments (without the program name), read as dnsmasq 2.90 reads them. */
 export function parseDnsmasqArgs(args: readonly string[]): DnsmasqSettings {
-  const { options, problem } = splitDnsmasqOptions(args);
+  const { options, problem } = stopAtRepeated(splitDnsmasqOptions(args));
   const servers: ServerEntry[] = [];
   const addresses: AddressEntry[] = [];
   const otherOptions: DnsmasqOption[] = [];

@@ -5,6 +5,7 @@ import dnsPacket from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
 import { nannyAppendedArgs } from '../../src/kubedns/dnsmasq-nanny-args.js';
+import { parseDnsmasqArgs } from '../../src/kubedns/dnsmasq-options.js';
 import { translateKubeDnsInstall } from '../../src/translate/translate.js';
 import { kubeDnsRouting } from '../../src/routing/kube-dns-routing.js';
 import { describeDestination } from '../../src/routing/destination.js';
@@ -286,6 +287,15 @@ describe.skipIf(dnsmasq === undefined)('Deployment flags against real dnsmasq', 
     }
     // Neither the stub nor the ConfigMap's upstream was ever asked.
     expect(seen.has(stub.address) || seen.has(configUpstream.address)).toBe(false);
+  });
+  it('refuses a second --cache-size or --log-async and accepts repeated servers and flags, as the reader says', async () => {
+    const { spawnSync } = await import('node:child_process');
+    for (const args of [['--cache-size=1000', '--cache-size=0'], ['--log-async', '--log-async'], ['-p', '5353', '--port=5354'], ['--no-negcache', '-N', '--server=10.0.0.1', '--server=10.0.0.1']]) {
+      const run = spawnSync(dnsmasq as string, ['--test', '--conf-file=/dev/null', ...args], { encoding: 'utf8' });
+      const problem = parseDnsmasqArgs(args).problem;
+      expect(run.status === 0, `${args.join(' ')}: ${run.stderr}`).toBe(problem === undefined);
+      if (problem !== undefined) expect(run.stderr).toContain('illegal repeated flag');
+    }
   });
 });
 
