@@ -144,8 +144,12 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
   const kubednsForwards: Route = repairs.has('kubedns-upstreams') ? upstream : kubednsResolver;
 
   const table = new ZoneTable<ZoneEntry>();
-  const toKubeDns: ReadonlySet<string> =
-    pod.everyNameToKubeDns || repairs.has('unserved-cluster-zones') ? new Set([clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES, ...pod.zonesToKubeDns]) : pod.zonesToKubeDns;
+  // Every name to kubedns through dnsmasq's default server: the cluster's zones are kubedns's unless
+  // a domain of dnsmasq's own holds them (it beats the default server), as the translator reads it.
+  const heldByDnsmasq = (zone: string) =>
+    manifest !== undefined && !pod.zonesToKubeDns.has(zone) && [...manifest.stubs.keys(), ...manifest.local.map((entry) => entry.zone)].some((domain) => domain !== '' && isInZone(zone, domain));
+  const implicit = pod.everyNameToKubeDns && !repairs.has('unserved-cluster-zones') ? [clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES].filter((zone) => !heldByDnsmasq(zone)) : [];
+  const toKubeDns: ReadonlySet<string> = repairs.has('unserved-cluster-zones') ? new Set([clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES, ...pod.zonesToKubeDns]) : new Set([...implicit, ...pod.zonesToKubeDns]);
   if (toKubeDns.has(clusterDomain)) table.set(clusterDomain, { kind: 'cluster' });
   else notes.push(`dnsmasq has no --server for the cluster domain ${clusterDomain} to kubedns: its names go upstream`);
   for (const zone of KUBERNETES_DEFAULT_REVERSE_ZONES) {

@@ -231,6 +231,10 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
   if (dnsmasq.problem === undefined && !kubeDnsServesAll) {
     // kops templates sent in6.arpa (a typo) to kubedns: ip6.arpa went upstream. The translation reports the quirk.
     for (const zone of [clusterDomain ?? DEFAULT_CLUSTER_DOMAIN, ...KUBEDNS_REVERSE_ZONES]) if (!toKubeDns.has(zone) && !stubs.has(zone)) unservedZones.push(zone);
+  } else if (dnsmasq.problem === undefined) {
+    // Every name reached kubedns through dnsmasq's default server, which any domain of its own beats:
+    // a zone of the cluster under a --server, --local or --address domain went there instead.
+    for (const zone of [clusterDomain ?? DEFAULT_CLUSTER_DOMAIN, ...KUBEDNS_REVERSE_ZONES]) if (!toKubeDns.has(zone) && dnsmasqDomainOver(dnsmasq, kubedns, zone)) unservedZones.push(zone);
   }
   for (const [zone, servers] of stubs) {
     push('deployment-stub-server', name, servers.map((server) => server.text).join(' '), `'${zone}' → ${servers.map((server) => server.target).join(' ')} (merged with the ConfigMap's servers for it, if any)`);
@@ -297,6 +301,15 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
   for (const option of dnsmasq.otherOptions) reportOtherOption(option, name, push);
   const unqualified = pod.dnsmasqTrailingDotUnqualified ? unqualifiedNames(dnsmasq) : undefined;
   return { clusterDomain, stubs, upstreams, besideResolvConf: !dnsmasq.noResolv, noNegativeCache, noCache, logQueries: dnsmasq.logQueries, strictOrder, maxConcurrent, addresses, throughDnsmasq: true, pod, unservedZones, kubednsForwardZones, unqualified, diagnostics };
+}
+
+/** Whether a `--server` (not to kubedns), `--local` or `--address` domain of dnsmasq holds `zone` (is it or a parent). */
+function dnsmasqDomainOver(dnsmasq: DnsmasqSettings, kubedns: string, zone: string): boolean {
+  const domains = [
+    ...dnsmasq.servers.filter((server) => server.target.kind === 'local-only' || (server.target.kind === 'upstream' && `${server.target.address}#${server.target.port}` !== kubedns)).flatMap((server) => server.domains ?? []),
+    ...dnsmasq.addresses.filter((entry) => entry.address !== '#').flatMap((entry) => entry.domains ?? []),
+  ];
+  return domains.some((domain) => domain !== '' && isWithin(zone, domain.toLowerCase().replace(/\.$/, '')));
 }
 
 /**

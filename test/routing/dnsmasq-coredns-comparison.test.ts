@@ -83,6 +83,7 @@ type Outcome =
   | 'reported: negative-caching-shortened'
   | 'reported: names without a dot'
   | 'known defect: template without an answer before 1.5.1'
+  | 'not compared: names without a dot under an older dnsmasq'
   | `release ${RealCoreDnsRelease}`;
 
 /** Options the comparison does not follow: cases with them are left out. */
@@ -211,6 +212,12 @@ interface Prepared {
   readonly destinations: ReadonlyMap<string, string>;
   /** The port written for this input's keys in its release's shared Corefile. */
   port: number;
+  /**
+   * The Pod's dnsmasq (before kube-dns 1.22.1: 2.85 or older) read a domain list ending a domain in
+   * a dot before its last one unlike the lab's 2.90 (docs/kube-dns-deployment.md, "Domains that end
+   * in a dot"): names without a dot cannot be compared.
+   */
+  readonly olderDnsmasqDiffers: boolean;
 }
 
 /** An input the fakes cannot stand in for (a host-name nameserver): not started. */
@@ -357,7 +364,9 @@ describe.skipIf(skip !== undefined)('real dnsmasq against real CoreDNS', () => {
         destinations.set(text, `${fake.ip}:${fake.port}`);
       }
     }
-    return { testCase, translation, real, dnsmasqArgs, kubedns, destinations, port: 0 };
+    const settings = deployment?.dnsmasq?.dnsmasq;
+    const olderDnsmasqDiffers = !pod.dnsmasqTrailingDotUnqualified && settings !== undefined && [...settings.servers, ...settings.addresses].some((entry) => entry.trailingDotUnqualified);
+    return { testCase, translation, real, dnsmasqArgs, kubedns, destinations, port: 0, olderDnsmasqDiffers };
   }
 
   /** One Corefile serving every input of `real` on its own port, without the listeners that answer no DNS. */
@@ -415,8 +424,8 @@ describe.skipIf(skip !== undefined)('real dnsmasq against real CoreDNS', () => {
         const coreRoute: RouteDestination = models.coreDns.route(name).destination;
         const shown = `${name === '' ? '.' : name}: dnsmasq ${describeAnswer(kube)}, CoreDNS ${describeAnswer(core)}`;
         const same = describeAnswer(kube) === describeAnswer(core) || (sameDestination(kubeRoute, coreRoute) && fits(kube, coreRoute) && fits(core, kubeRoute));
-        if (!same && name !== '' && !name.includes('.') && unqualifiedReported) {
-          outcomes.add('reported: names without a dot');
+        if (!same && name !== '' && !name.includes('.') && (unqualifiedReported || input.olderDnsmasqDiffers)) {
+          outcomes.add(unqualifiedReported ? 'reported: names without a dot' : 'not compared: names without a dot under an older dnsmasq');
           continue;
         }
         // The models, checked against the programs: each answer is one its model allows.
@@ -491,6 +500,7 @@ describe.skipIf(skip !== undefined)('real dnsmasq against real CoreDNS', () => {
         }
       }),
     );
+    if (process.env['KUBE_DNS_TO_COREDNS_COMPARISON_SUMMARY'] !== undefined) console.info(`${prepared.length} inputs compared (seed ${seed}): ${outcomes.toString()}`);
     expect(problems, `seed ${seed}`).toEqual([]);
     outcomes.expectAtLeast({
       compared: 60,

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
-import { checkRouting } from '../../src/routing/check.js';
+import { checkRouting, routingModels } from '../../src/routing/check.js';
+import { describeDestination } from '../../src/routing/destination.js';
 import { translateKubeDnsInstall } from '../../src/translate/translate.js';
 import type { TranslateOptions } from '../../src/translate/translate.js';
 import { singleLabelPattern } from '../../src/translate/unqualified-names.js';
@@ -83,5 +84,22 @@ describe('names without a dot under dnsmasq 2.86+ (trailing-dot-domains)', () =>
       { numRuns: 600 },
     );
     outcomes.expectAtLeast({ excluded: 30, matched: 100, 'longer name': 100, 'prefix of an excluded label': 10 });
+  });
+});
+
+describe('every name to kubedns through the default server (#18, found by the real comparison)', () => {
+  it('a --local domain above the cluster domain beats the default server: the cluster domain never reached kubedns', () => {
+    const text = deploymentYaml({ nanny: false, kubedns: ['--domain=cluster.local.', '--dns-port=10053'], dnsmasq: ['--cache-size=1000', '--no-resolv', '--server=127.0.0.1#10053', '--local=/local/'] });
+    const translation = translateKubeDnsInstall(readKubeDnsInstall([{ text, filename: 'kube-dns.yaml' }]), {});
+    // Before: translated with cluster.local protected in the main block, though dnsmasq answered every cluster name NXDOMAIN.
+    expect(translation.ok).toBe(false);
+    expect(translation.diagnostics.filter((entry) => entry.severity === 'error').map((entry) => entry.code)).toEqual(['kube-dns-quirk-kept']);
+    // The model: dnsmasq answered them itself (real dnsmasq: test/routing/dnsmasq-coredns-comparison.test.ts).
+    const model = routingModels({ kubeDns: text, corefile: '' }).kubeDns;
+    expect(describeDestination(model.route('kubernetes.default.svc.cluster.local').destination)).toBe('plugin template');
+    expect(describeDestination(model.route('example.com').destination)).toBe('resolv.conf');
+    const repaired = translateKubeDnsInstall(readKubeDnsInstall([{ text, filename: 'kube-dns.yaml' }]), { repair: ['unserved-cluster-zones'] });
+    expect(repaired.ok).toBe(true);
+    expect(checkRouting({ kubeDns: text, corefile: repaired.corefile ?? '', repairs: ['unserved-cluster-zones'] }).equivalent).toBe(true);
   });
 });
