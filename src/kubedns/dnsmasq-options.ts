@@ -276,7 +276,7 @@ function splitDomains(value: string): { domains: string[] | undefined; rest: str
  * last that ends in a dot (after leading dots, or one leading `*`) counts; the last does not, and
  * `#` is left alone.
  */
-export function trailingDotUnqualified(domains: readonly string[] | undefined): boolean {
+function trailingDotUnqualified(domains: readonly string[] | undefined): boolean {
   if (domains === undefined) return false;
   return domains.slice(0, -1).some((domain) => {
     const stripped = domain.startsWith('.') ? domain.replace(/^\.+/, '') : domain.startsWith('*') ? domain.slice(1) : domain;

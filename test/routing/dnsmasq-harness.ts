@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import dnsPacket from 'dns-packet';
-import { exchangeA } from '../support/dns-query.js';
+import { exchangeA, onQuestion } from '../support/dns-query.js';
 
 /**
  * A loopback-only laboratory for dnsmasq: fake DNS servers that answer every A query with their own
@@ -58,15 +58,7 @@ export class Lab {
     const ip = `${this.prefix}${host}`;
     const socket = dgram.createSocket('udp4');
     this.#sockets.add(socket);
-    socket.on('message', (message, remote) => {
-      let query;
-      try {
-        query = dnsPacket.decode(message);
-      } catch {
-        return;
-      }
-      const question = query.questions?.[0];
-      if (question === undefined) return;
+    onQuestion(socket, (query, question, remote) => {
       const missing = nxdomain(question.name, question.type);
       const answers = question.type === 'A' && !missing ? [{ type: 'A', name: question.name, ttl: 0, class: 'IN', data: ip }] : [];
       const reply = dnsPacket.encode({

@@ -10,7 +10,7 @@ import { canonicalName, isInZone } from '../../src/dns/names.js';
 import { inetAton } from '../../src/kubedns/dnsmasq-options.js';
 import { RESOLV_CONF_MEMBER } from '../../src/routing/destination.js';
 import type { RouteDestination } from '../../src/routing/destination.js';
-import { exchangeA } from './dns-query.js';
+import { exchangeA, onQuestion } from './dns-query.js';
 
 /**
  * Real dnsmasq against real CoreDNS on loopback: the fake servers both sides forward to, the fake
@@ -182,15 +182,7 @@ export class FakeNetwork {
   async #start(id: string, ip: string, port: number, respond: (query: Packet, name: string) => Promise<Uint8Array | undefined> | Uint8Array | undefined): Promise<Fake> {
     const socket = dgram.createSocket('udp4');
     this.#sockets.add(socket);
-    socket.on('message', (message, remote) => {
-      let query: Packet;
-      try {
-        query = dnsPacket.decode(message);
-      } catch {
-        return;
-      }
-      const question = query.questions?.[0];
-      if (question === undefined) return;
+    onQuestion(socket, (query, question, remote) => {
       const name = canonicalName(question.name);
       const counts = this.hits.get(id) ?? new Map<string, number>();
       counts.set(name, (counts.get(name) ?? 0) + 1);
