@@ -245,7 +245,7 @@ function deploymentObject(
     const value = readPod[field];
     const path = `.spec.template.spec.${field}`;
     if (field === 'tolerations' && Array.isArray(value)) {
-      const extra = value.filter((entry) => !tolerations.some((own) => JSON.stringify(own) === JSON.stringify(entry)));
+      const extra = value.filter((entry) => !tolerations.some((own) => sameToleration(own, record(entry))));
       pod['tolerations'] = [...tolerations, ...extra];
       carried(path, extra.length === 0 ? 'tolerations: all already in the CoreDNS base' : `tolerations added to the base's: ${extra.map((entry) => JSON.stringify(entry)).join(', ')}`);
     } else if (field === 'nodeSelector') {
@@ -297,6 +297,16 @@ function deploymentObject(
       template: { metadata: { labels: podLabels }, spec: orderPodSpec(pod) },
     },
   };
+}
+
+/**
+ * Two tolerations that tolerate the same taints: compared field by field, whatever the order
+ * kubectl printed the fields in (it sorts them: `effect` before `key`), with the API's defaults
+ * (`operator: Equal`, empty `value` and `effect`).
+ */
+function sameToleration(a: Json, b: Json): boolean {
+  const canonical = (toleration: Json) => [toleration['key'] ?? '', toleration['operator'] ?? 'Equal', toleration['value'] ?? '', toleration['effect'] ?? '', toleration['tolerationSeconds'] ?? null];
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 }
 
 /** kubeadm's field order: priorityClassName, serviceAccountName, affinity, tolerations, nodeSelector, containers, dnsPolicy, volumes. */

@@ -97,6 +97,22 @@ describe('buildCoreDnsInstall', () => {
     );
   });
 
+  it("keeps one of each toleration: kube-dns's own master toleration, as kubectl prints it (effect before key), is not added again", () => {
+    const tolerations = '      tolerations:\n      - {effect: NoSchedule, key: node-role.kubernetes.io/master}\n      - {key: CriticalAddonsOnly, operator: Exists}\n      - {effect: NoSchedule, key: node-role.kubernetes.io/master, operator: Exists}\n      - {key: dedicated, operator: Equal, value: dns, effect: NoSchedule}\n';
+    const deployment = deploymentYaml().replace('    spec:\n      containers:', `    spec:\n${tolerations}      containers:`);
+    for (const coredns of ['1.2.6', '1.6.9', '1.8.0', '1.14.7'] as const) {
+      const result = buildCoreDnsInstall(readInstall(deployment, service('10.0.0.10'), configMapYaml({})), { coredns });
+      if (!result.ok) throw new Error('refused');
+      const keys = (byKind(result.objects, 'Deployment')['spec']['template']['spec']['tolerations'] as Record<string, unknown>[]).map((entry) => `${String(entry['key'])} ${String(entry['operator'] ?? 'Equal')}`);
+      // Exists with the same key and effect is another toleration (it matches any value): carried.
+      const base = compareCoreDnsVersions(coredns, '1.9.3') < 0 ? ['node-role.kubernetes.io/master Equal'] : [];
+      const baseAndKubeDns = compareCoreDnsVersions(coredns, '1.9.3') < 0 ? [] : ['node-role.kubernetes.io/master Equal'];
+      expect(keys.filter((key) => key.startsWith('node-role.kubernetes.io/master Equal')), coredns).toHaveLength(1);
+      expect(keys, coredns).toEqual(expect.arrayContaining([...base, ...baseAndKubeDns, 'CriticalAddonsOnly Exists', 'node-role.kubernetes.io/master Exists', 'dedicated Equal']));
+      expect(new Set(keys).size, coredns).toBe(keys.length);
+    }
+  });
+
   it('needs the cluster IP: from the Service, or --cluster-dns-ip, never both different', () => {
     const configMap = readInstall(configMapYaml({}));
     expect(() => buildCoreDnsInstall(configMap, {})).toThrow(CoreDnsInstallInputError);
