@@ -149,12 +149,21 @@ function installObjects(install: KubeDnsInstall, translation: TranslationResult 
 
 /** Fields the API server writes; never sent back. */
 const SERVER_METADATA = ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields', 'selfLink', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'ownerReferences'];
-const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+/** Annotations written by the API server's controllers (the Deployment's revision) and by kubectl (its last-applied copy). */
+const SERVER_ANNOTATIONS = ['deployment.kubernetes.io/revision', 'kubectl.kubernetes.io/last-applied-configuration'];
 
-/** An object as read, without what the API server wrote into it (status, uid, resourceVersion, …). */
+/**
+ * An object as read, without what the API server (and kubectl) wrote into it: status, uid,
+ * resourceVersion, creationTimestamp, generation, managedFields, …, the Deployment's revision
+ * annotation and kubectl's last-applied annotation.
+ */
 export function withoutServerFields(object: Json): Json {
   const metadata: Mutable = { ...record(object['metadata']) };
   for (const field of SERVER_METADATA) delete metadata[field];
+  const annotations: Mutable = { ...record(metadata['annotations']) };
+  for (const annotation of SERVER_ANNOTATIONS) delete annotations[annotation];
+  if (Object.keys(annotations).length > 0) metadata['annotations'] = annotations;
+  else delete metadata['annotations'];
   const copy: Mutable = { ...object, metadata };
   delete copy['status'];
   return copy;
@@ -174,12 +183,6 @@ function serviceObject(install: KubeDnsInstall, clusterIp: string, namespace: st
   }
   const read = withoutServerFields(install.service.object);
   const metadata: Mutable = { ...record(read['metadata']) };
-  const annotations: Mutable = { ...record(metadata['annotations']) };
-  if (annotations[LAST_APPLIED] !== undefined) {
-    delete annotations[LAST_APPLIED];
-    if (Object.keys(annotations).length === 0) delete metadata['annotations'];
-    else metadata['annotations'] = annotations;
-  }
   const spec: Mutable = { ...record(read['spec']) };
   const ports = Array.isArray(spec['ports']) ? spec['ports'].map(record) : [];
   const covered = (port: number, protocol: string) => ports.some((entry) => entry['port'] === port && (entry['protocol'] ?? 'TCP') === protocol);
