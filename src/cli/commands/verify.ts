@@ -38,9 +38,10 @@ kube-dns's dns-version TXT) or not. ADDR is IP or IP:PORT (port 53 by default).
   -h, --help                show this help
 
 At most 300 names, 8 queries at a time. Exit status: 0 every answer agrees or every
-difference is expected, 1 an unexpected difference or a SERVFAIL or REFUSED from --new (even
-when --old answered the same), 2 bad usage, unreadable input, or a server
-that does not answer (after the tries).
+difference is expected, 1 an unexpected difference, a SERVFAIL or REFUSED from --new, or no
+A record from --new for a name every cluster has (kubernetes.default.svc.DOMAIN, the kube-dns
+Service's own name), even when --old answered the same, 2 bad usage, unreadable input, or a
+server that does not answer (after the tries).
 `;
 
 const CONCURRENCY = 8;
