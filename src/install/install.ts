@@ -126,6 +126,27 @@ const WORKLOAD_VERSIONS_BEFORE_1_16: ReadonlySet<string> = new Set(['extensions/
 const ENDPOINT_SLICES_V1_KUBERNETES = '1.21';
 
 /**
+ * The operating-system node label of the base's nodeSelector: the era's, except that a cluster of
+ * Kubernetes 1.15 or older (a kube-dns workload in an API version 1.16 stopped serving) gets
+ * `beta.kubernetes.io/os`, which its nodes carry in every release, where the kubelet sets
+ * `kubernetes.io/os` only from 1.14 (docs/reference/coredns-install.md §5): CoreDNS would stay
+ * Pending on older nodes.
+ */
+function osLabelFor(install: KubeDnsInstall, manifest: KubeadmCoreDnsManifest, diagnostics: Diagnostic[]): string {
+  const label = manifest.osLabel ?? 'kubernetes.io/os';
+  const apiVersion = install.deployment?.object['apiVersion'];
+  if (label !== 'kubernetes.io/os' || typeof apiVersion !== 'string' || !WORKLOAD_VERSIONS_BEFORE_1_16.has(apiVersion)) return label;
+  diagnostics.push(
+    diagnostic('install-base-adapted', {
+      key: 'Deployment',
+      path: '.spec.template.spec.nodeSelector',
+      message: `nodeSelector beta.kubernetes.io/os: linux in place of the base's kubernetes.io/os: the kube-dns ${install.deployment?.kind ?? 'workload'} is ${apiVersion} (Kubernetes 1.15 or older), and the kubelet labels nodes kubernetes.io/os only from 1.14: on older nodes no CoreDNS pod would be scheduled`,
+    }),
+  );
+  return 'beta.kubernetes.io/os';
+}
+
+/**
  * What the inputs say against the target release: a cluster too old for it (`install-coredns-too-new`)
  * and an `--image` whose tag is another release (`install-image-tag-mismatch`).
  */
@@ -305,7 +326,7 @@ function deploymentObject(
   }
   const tolerations: Json[] = [{ key: 'CriticalAddonsOnly', operator: 'Exists' }, ...manifest.controlPlaneTaints.map((taint) => ({ key: taint, effect: 'NoSchedule' }))];
   pod['tolerations'] = tolerations;
-  if (manifest.osLabel !== undefined) pod['nodeSelector'] = { [manifest.osLabel]: 'linux' };
+  if (manifest.osLabel !== undefined) pod['nodeSelector'] = { [osLabelFor(install, manifest, diagnostics)]: 'linux' };
   // What the cluster chose for kube-dns carries over.
   for (const field of CARRIED_POD_FIELDS) {
     if (!has(readPod, field)) continue;

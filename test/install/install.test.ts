@@ -173,6 +173,26 @@ describe('buildCoreDnsInstall', () => {
     expect(COREDNS_VERSIONS.filter((coredns) => codes(deploymentYaml(), coredns).length > 0)).toEqual([]);
   });
 
+  it('selects nodes by beta.kubernetes.io/os when the kube-dns workload shows Kubernetes 1.15 or older (kubernetes.io/os is set from 1.14 only)', () => {
+    const nodeSelector = (deployment: string, coredns: string) => {
+      const result = buildCoreDnsInstall(readInstall(deployment, service('10.0.0.10'), configMapYaml({})), { coredns });
+      if (!result.ok) throw new Error('refused');
+      return { selector: byKind(result.objects, 'Deployment')['spec']['template']['spec']['nodeSelector'], adapted: result.diagnostics.filter((entry) => entry.code === 'install-base-adapted').length };
+    };
+    const old = deploymentYaml().replace('apiVersion: apps/v1', 'apiVersion: extensions/v1beta1');
+    let adapted = 0;
+    for (const coredns of COREDNS_VERSIONS) {
+      const era = kubeadmManifestFor(coredns).osLabel;
+      const fromOld = nodeSelector(old, coredns);
+      expect(fromOld.selector, coredns).toEqual(era === undefined ? undefined : { 'beta.kubernetes.io/os': 'linux' });
+      expect(fromOld.adapted, coredns).toBe(era === 'kubernetes.io/os' ? 1 : 0);
+      adapted += fromOld.adapted;
+      // apps/v1 says nothing about the cluster's release: the era's label.
+      expect(nodeSelector(deploymentYaml(), coredns).selector, coredns).toEqual(era === undefined ? undefined : { [era]: 'linux' });
+    }
+    expect(adapted).toBeGreaterThan(30);
+  });
+
   it("warns when --image's tag is not the --coredns release, naming both", () => {
     const kubeDns = readInstall(deploymentYaml(), service('10.0.0.10'), configMapYaml({}));
     const warning = (image: string) => buildCoreDnsInstall(kubeDns, { coredns: '1.14.7', image }).diagnostics.find((entry) => entry.code === 'install-image-tag-mismatch')?.message;
