@@ -1,9 +1,13 @@
 import { checkArgument } from '../errors/arguments.js';
 import { CORE_SCHEMA, EVENT_ID, getScalarValue, loadAll, mergeTag, parseEvents, YAMLException } from 'js-yaml';
 import type { Event } from 'js-yaml';
+
+type ScalarEvent = Extract<Event, { type: typeof EVENT_ID.SCALAR }>;
 import { PositionCursor, positionAt } from '../util/source-position.js';
 import type { SourcePosition } from '../util/source-position.js';
 import { ConfigMapInputError } from './config-map-data.js';
+import { DataValueLocator } from './value-positions.js';
+import type { ValueLocator } from '../util/source-position.js';
 import type { ConfigMapData, ConfigMapInputErrorCode } from './config-map-data.js';
 
 export { ConfigMapInputError };
@@ -39,6 +43,13 @@ export interface ConfigMapDocument {
    * input was a bare data map.
    */
   readonly object: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * Where the UTF-16 unit `offset` of data key `key`'s value is written in the text (a line and
+   * column of the file, for a position Go's JSON decoder reports inside the value): traced through
+   * the YAML scalar's indentation, escapes and folding (a `ValueLocation`, `exact` false where
+   * that is impossible). Undefined for a key the data does not have.
+   */
+  readonly locate: ValueLocator;
 }
 
 
@@ -65,7 +76,10 @@ export function readConfigMap(text: string, options: ReadConfigMapOptions = {}):
   checkMetadataFields(chosen, source, filename);
   const binaryData = chosen.object?.['binaryData'];
   const binaryDataKeys = isRecord(binaryData) ? Object.keys(binaryData) : [];
-  return { name: chosen.name, namespace: chosen.namespace, data: checkData(chosen, source, filename), binaryDataKeys, object: chosen.object };
+  const data = checkData(chosen, source, filename);
+  let paths: PathLocator | undefined;
+  const values = new DataValueLocator(source, filename, data, (key) => (paths ??= new PathLocator(source)).valueAt(chosen.documentIndex, [...chosen.pathToData, key]));
+  return { name: chosen.name, namespace: chosen.namespace, data, binaryDataKeys, object: chosen.object, locate: (key, offset) => values.locate(key, offset) };
 }
 
 interface Candidate {
@@ -329,6 +343,47 @@ export class PathLocator {
   locate(documentIndex: number, path: readonly (string | number)[]): SourcePosition | undefined {
     const offset = this.offsetOf(documentIndex, path);
     return offset === undefined ? undefined : this.positions.positionAt(offset);
+  }
+
+  /**
+   * The scalar event of the value at `path` (a data value, say); for a value that is not a scalar
+   * written there (an alias, a key brought in by a merge key), the offset of what is written
+   * instead: the alias, or the deepest step found. Undefined when the text does not parse as events.
+   */
+  valueAt(documentIndex: number, path: readonly (string | number)[]): ScalarEvent | number | undefined {
+    const events = this.parsed();
+    if (events === undefined) return undefined;
+    let cursor = (this.documents(events)[documentIndex] ?? events.length) + 1;
+    let located = nodeStart(events[cursor]);
+    for (const step of path) {
+      const node = events[cursor];
+      const next =
+        node?.type === EVENT_ID.MAPPING && typeof step === 'string'
+          ? this.entries(events, cursor).get(step)?.value
+          : node?.type === EVENT_ID.SEQUENCE && typeof step === 'number'
+            ? this.items(events, cursor)[step]
+            : undefined;
+      if (next === undefined) return located;
+      cursor = next;
+      located = nodeStart(events[cursor]) ?? located;
+    }
+    const node = events[cursor];
+    if (node?.type === EVENT_ID.ALIAS) return this.anchored(events, cursor) ?? located;
+    return node?.type === EVENT_ID.SCALAR ? node : located;
+  }
+
+  /** The scalar an alias at `cursor` stands for: the nearest one before it with that anchor. */
+  private anchored(events: readonly Event[], cursor: number): ScalarEvent | undefined {
+    const alias = events[cursor];
+    if (alias?.type !== EVENT_ID.ALIAS) return undefined;
+    const name = this.source.slice(alias.anchorStart, alias.anchorEnd);
+    for (let index = cursor - 1; index >= 0; index -= 1) {
+      const event = events[index];
+      if (event === undefined || event.type === EVENT_ID.DOCUMENT) return undefined;
+      if (event.type === EVENT_ID.POP || event.type === EVENT_ID.ALIAS || event.anchorStart < 0) continue;
+      if (this.source.slice(event.anchorStart, event.anchorEnd) === name) return event.type === EVENT_ID.SCALAR ? event : undefined;
+    }
+    return undefined;
   }
 
   /** Source offset of the key (or, for the root, the node) at `path`: the deepest step found. */

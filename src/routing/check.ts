@@ -1,5 +1,6 @@
 import { checkArgument, checkOptions } from '../errors/arguments.js';
 import type { ConfigMapData } from '../configmap/config-map-data.js';
+import type { ValueLocator } from '../util/source-position.js';
 import type { Corefile } from '../corefile/model.js';
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import { coreDnsRouting } from './coredns-routing.js';
@@ -57,6 +58,11 @@ export interface RoutingInput {
    * they explain are listed in `repaired` and do not fail the check.
    */
   readonly repairs?: readonly KubeDnsQuirk[];
+  /**
+   * Where the `kubeDns` data's values are written in the file they were read from
+   * (`ConfigMapDocument.locate`), for notes that point into it; text given as `kubeDns` is located itself.
+   */
+  readonly kubeDnsLocate?: ValueLocator;
 }
 
 export interface RoutingDifference {
@@ -92,6 +98,7 @@ export function routingModels(input: RoutingInput): { kubeDns: KubeDnsRouting; c
     ...(input.clusterDomain === undefined ? {} : { clusterDomain: input.clusterDomain }),
     ...(input.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: input.kubeDnsVersion }),
     ...(input.kubeDnsDeployment === undefined ? {} : { deployment: input.kubeDnsDeployment }),
+    ...(input.kubeDnsLocate === undefined ? {} : { locate: input.kubeDnsLocate }),
     ...(input.repairs === undefined ? {} : { repairs: input.repairs }),
   });
   const coreDns = coreDnsRouting(input.corefile, input.port === undefined ? {} : { port: input.port });

@@ -134,6 +134,7 @@ async function runCheck(context: CheckContext): Promise<number> {
   const input = (corefile: string): RoutingInput => ({
     kubeDns: kubeDnsInput.data,
     ...(kubeDnsInput.deployment === undefined ? {} : { kubeDnsDeployment: kubeDnsInput.deployment }),
+    ...(kubeDnsInput.locate === undefined ? {} : { kubeDnsLocate: kubeDnsInput.locate }),
     corefile,
     ...(values['cluster-domain'] === undefined ? {} : { clusterDomain: values['cluster-domain'] }),
     ...(values['kube-dns-version'] === undefined ? {} : { kubeDnsVersion: values['kube-dns-version'] }),
