@@ -74,6 +74,12 @@ export interface RoutingDifference {
 
 export interface RoutingCheck {
   /** True when no compared name is routed differently (repairs and unavoidable caching aside). */
+  readonly ok: boolean;
+  /**
+   * The same as `ok`, under its old name.
+   *
+   * @deprecated Read `ok` (the name every other result uses); `equivalent` goes in the next minor release.
+   */
   readonly equivalent: boolean;
   /** The names routed differently, in canonical DNS order. */
   readonly differences: readonly RoutingDifference[];
@@ -146,7 +152,7 @@ export function namesToCheck(kubeDns: KubeDnsRouting, coreDns: CoreDnsRouting, e
 
 /**
  * Compares who answers each name under kube-dns and under the Corefile. Returns the differences;
- * an empty `differences` (`equivalent`) means every compared name goes where it went.
+ * an empty `differences` (`ok`) means every compared name goes where it went.
  */
 export function checkRouting(input: RoutingInput): RoutingCheck {
   checkArgument('checkRouting', 'input', input, 'object');
@@ -171,7 +177,8 @@ export function checkRouting(input: RoutingInput): RoutingCheck {
     kubeDns.cachesNegativeAnswers === false ? negativeCachingBlocks(corefile).map((block): NegativeCachingBlock => (unavoidable && block.seconds <= 1 ? { ...block, unavoidable: true } : block)) : [];
   const stockCaching = kubeDns.cachesNegativeAnswers === undefined && kubeDns.reading.rules.stockManifestNoNegcache ? stockManifestCachingNote(kubeDns.reading.rules.version, negativeCachingBlocks(corefile)) : [];
   const notes = [...new Set([...kubeDns.notes.map((note) => `kube-dns: ${note}`), ...stockCaching, ...coreDns.notes.map((note) => `Corefile: ${note}`)])];
-  return { equivalent: differences.length === 0 && negativeCaching.every((block) => block.unavoidable === true), differences, repaired, names, notes, negativeCaching };
+  const ok = differences.length === 0 && negativeCaching.every((block) => block.unavoidable === true);
+  return { ok, equivalent: ok, differences, repaired, names, notes, negativeCaching };
 }
 
 /** Where the Corefile caches NXDOMAIN although the stock manifest of kube-dns `version` did not: one note, or none. */
@@ -261,7 +268,7 @@ export function formatRoutingCheck(result: RoutingCheck): string {
     .join('');
   const repaired = result.repaired ?? [];
   const expected = `${repaired.length === 0 ? '' : `Repaired on purpose (${repaired.length} name${repaired.length === 1 ? '' : 's'}, expected):\n\n${formatDifferences(repaired)}\n`}${unavoidable}`;
-  if (result.equivalent) return `kube-dns and the Corefile route all ${count - repaired.length} checked names the same way${repaired.length === 0 ? '' : ` (${count} checked)`}.\n${expected}${formatNotes(result.notes)}`;
+  if (result.ok) return `kube-dns and the Corefile route all ${count - repaired.length} checked names the same way${repaired.length === 0 ? '' : ` (${count} checked)`}.\n${expected}${formatNotes(result.notes)}`;
   if (result.differences.length === 0 && caching !== '') return `kube-dns and the Corefile route all ${count} checked names the same way, but cache differently:\n${caching}${expected}${formatNotes(result.notes)}`;
   return `kube-dns and the Corefile route ${result.differences.length} of ${count} checked names differently:\n\n${formatDifferences(result.differences)}\n${caching}${expected}${formatNotes(result.notes)}`;
 }
@@ -290,6 +297,6 @@ export class RoutingMismatchError extends KubeDnsToCoreDnsError {
 export function assertSameRouting(input: RoutingInput): RoutingCheck {
   checkArgument('assertSameRouting', 'input', input, 'object');
   const result = checkRouting(input);
-  if (!result.equivalent) throw new RoutingMismatchError(result);
+  if (!result.ok) throw new RoutingMismatchError(result);
   return result;
 }

@@ -154,12 +154,14 @@ async function runCheck(context: CheckContext): Promise<number> {
     io.stdout.write(summary);
     report.info(notes);
   }
-  return result.equivalent ? ExitCode.ok : ExitCode.failed;
+  return result.ok ? ExitCode.ok : ExitCode.failed;
 }
 
 function checkJson(result: RoutingCheck) {
   return {
-    equivalent: result.equivalent,
+    ok: result.ok,
+    // Deprecated: the same as ok, for one release (CHANGELOG).
+    equivalent: result.ok,
     checked: result.names.length,
     differences: result.differences.map((difference) => ({
       name: displayName(difference.name),
