@@ -72,6 +72,7 @@ export function readConfigMap(text: string, options: ReadConfigMapOptions = {}):
   const documents = parseDocuments(source, filename);
   const candidates = collectCandidates(documents);
   const chosen = chooseCandidate(candidates, options, filename);
+  refuseDifferentTwin(candidates, chosen, source, filename);
   checkTopLevelFields(chosen, source, filename);
   checkMetadataFields(chosen, source, filename);
   const binaryData = chosen.object?.['binaryData'];
@@ -267,6 +268,28 @@ function chooseCandidate(candidates: readonly Candidate[], options: ReadConfigMa
     if (match) return match;
   }
   throw new ConfigMapInputError('several-configmaps', `${candidates.length} ConfigMaps found (${describeNames(candidates)}); choose one with --name`, { filename });
+}
+
+/**
+ * Refuses a second ConfigMap of the chosen one's name and namespace whose content differs: which of
+ * the two the cluster ran is not known (`kubectl apply` of such a file applies both, the last
+ * wins), as with two different copies of one Deployment. The same content twice is read once.
+ */
+function refuseDifferentTwin(candidates: readonly Candidate[], chosen: Candidate, source: string, filename: string): void {
+  if (chosen.name === undefined) return;
+  const content = configMapContent(chosen);
+  for (const other of candidates) {
+    if (other === chosen || other.name !== chosen.name || other.namespace !== chosen.namespace || configMapContent(other) === content) continue;
+    const first = new PathLocator(source).locate(chosen.documentIndex, chosen.pathToObject);
+    const at = first === undefined ? filename : `${filename}:${first.line}:${first.column}`;
+    throw positionedError(source, filename, other.documentIndex, other.pathToObject, 'several-configmaps', `a second ConfigMap ${other.name ?? '(unnamed)'} with other data than the one at ${at}; give it once`);
+  }
+}
+
+/** What a ConfigMap holds, whatever the order its keys are written in: data, binaryData, immutable. */
+function configMapContent(candidate: Candidate): string {
+  const sorted = (value: unknown): unknown => (isRecord(value) ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, value[key]])) : value);
+  return JSON.stringify([sorted(candidate.data), sorted(candidate.object?.['binaryData']), candidate.object?.['immutable']]);
 }
 
 function describeNames(candidates: readonly Candidate[]): string {
