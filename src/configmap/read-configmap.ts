@@ -371,28 +371,16 @@ export class PathLocator {
   /**
    * The scalar event of the value at `path` (a data value, say); for a value that is not a scalar
    * written there (an alias, a key brought in by a merge key), the offset of what is written
-   * instead: the alias, or the deepest step found. Undefined when the text does not parse as events.
+   * instead: the alias, or the deepest node found. Undefined when the text does not parse as events.
    */
   valueAt(documentIndex: number, path: readonly (string | number)[]): ScalarEvent | number | undefined {
-    const events = this.parsed();
-    if (events === undefined) return undefined;
-    let cursor = (this.documents(events)[documentIndex] ?? events.length) + 1;
-    let located = nodeStart(events[cursor]);
-    for (const step of path) {
-      const node = events[cursor];
-      const next =
-        node?.type === EVENT_ID.MAPPING && typeof step === 'string'
-          ? this.entries(events, cursor).get(step)?.value
-          : node?.type === EVENT_ID.SEQUENCE && typeof step === 'number'
-            ? this.items(events, cursor)[step]
-            : undefined;
-      if (next === undefined) return located;
-      cursor = next;
-      located = nodeStart(events[cursor]) ?? located;
-    }
+    const walked = this.walk(documentIndex, path);
+    if (walked === undefined) return undefined;
+    const { events, cursor } = walked;
     const node = events[cursor];
-    if (node?.type === EVENT_ID.ALIAS) return this.anchored(events, cursor) ?? located;
-    return node?.type === EVENT_ID.SCALAR ? node : located;
+    const start = nodeStart(node);
+    if (walked.complete && node?.type === EVENT_ID.ALIAS) return this.anchored(events, cursor) ?? start;
+    return walked.complete && node?.type === EVENT_ID.SCALAR ? node : start;
   }
 
   /** The scalar an alias at `cursor` stands for: the nearest one before it with that anchor. */
@@ -411,26 +399,34 @@ export class PathLocator {
 
   /** Source offset of the key (or, for the root, the node) at `path`: the deepest step found. */
   offsetOf(documentIndex: number, path: readonly (string | number)[]): number | undefined {
+    return this.walk(documentIndex, path)?.located;
+  }
+
+  /**
+   * Follows `path` from a document's root: the cursor of the deepest node reached, whether it is
+   * the node at the whole path, and where the deepest step is written (a key, or an item).
+   */
+  private walk(documentIndex: number, path: readonly (string | number)[]): { readonly events: Event[]; readonly cursor: number; readonly complete: boolean; readonly located: number | undefined } | undefined {
     const events = this.parsed();
     if (events === undefined) return undefined;
     let cursor = (this.documents(events)[documentIndex] ?? events.length) + 1;
     let located = nodeStart(events[cursor]);
     for (const step of path) {
       const node = events[cursor];
-      if (node === undefined) return undefined;
+      if (node === undefined) return { events, cursor, complete: false, located: undefined };
       if (node.type === EVENT_ID.MAPPING && typeof step === 'string') {
         const entry = this.entries(events, cursor).get(step);
-        if (entry === undefined) return located;
+        if (entry === undefined) return { events, cursor, complete: false, located };
         located = entry.keyStart;
         cursor = entry.value;
       } else if (node.type === EVENT_ID.SEQUENCE && typeof step === 'number') {
         cursor = this.items(events, cursor)[step] ?? events.length;
         located = nodeStart(events[cursor]);
       } else {
-        return located;
+        return { events, cursor, complete: false, located };
       }
     }
-    return located;
+    return { events, cursor, complete: true, located };
   }
 
   private parsed(): Event[] | undefined {

@@ -3,7 +3,7 @@ import { main } from '../../src/cli/main.js';
 import { renderCoreDnsConfigMap } from '../../src/configmap/write-configmap.js';
 import { translateKubeDns } from '../../src/translate/translate.js';
 import { memoryIo } from '../support/memory-io.js';
-import { configMapYaml } from '../support/kube-dns-manifests.js';
+import { configMapYaml, deploymentYaml, STOCK_DNSMASQ_ARGS } from '../support/kube-dns-manifests.js';
 
 const DATA = { stubDomains: '{"acme.local": ["10.150.0.1"]}', upstreamNameservers: '["8.8.8.8"]' };
 const KUBE_DNS = configMapYaml(DATA, { metadata: 'block', values: 'block' });
@@ -171,20 +171,7 @@ describe('kube-dns-to-coredns explain NAME --node-local-dns RELEASE', () => {
   });
 
   it('the two-tier kube-dns-alone column follows the Deployment plain check follows: dnsmasq --server=/corp.internal/… (in the file or --kube-dns-deployment)', async () => {
-    const deployment = `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: kube-dns, namespace: kube-system}
-spec:
-  template:
-    spec:
-      containers:
-      - name: kubedns
-        args: ["--domain=cluster.local.", "--dns-port=10053", "--config-dir=/kube-dns-config"]
-      - name: dnsmasq
-        args: ["-v=2", "-logtostderr", "-configDir=/etc/k8s/dns/dnsmasq-nanny", "-restartDnsmasq=true", "--", "-k", "--cache-size=1000", "--no-negcache",
-               "--server=/cluster.local/127.0.0.1#10053", "--server=/in-addr.arpa/127.0.0.1#10053", "--server=/ip6.arpa/127.0.0.1#10053",
-               "--server=/corp.internal/10.9.9.9"]
-`;
+    const deployment = deploymentYaml({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--server=/corp.internal/10.9.9.9'] });
     const list = `apiVersion: v1\nkind: List\nitems:\n- ${KUBE_DNS.trimEnd().replace(/\n/g, '\n  ')}\n- ${deployment.trimEnd().replace(/\n/g, '\n  ')}\n`;
     const extra = { 'corp.yaml': deployment, 'list.yaml': list };
     const runWith = async (args: readonly string[]) => {

@@ -204,16 +204,7 @@ spec:
 
 describe('a JSON error inside a ConfigMap value points into the file', () => {
   // Line 8 is `    {"acme.local": ["1.2.3.4"],, "x": []}`: the second comma is column 32 of the file, 28 of the value.
-  const broken = `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: kube-dns
-  namespace: kube-system
-data:
-  stubDomains: |
-    {"acme.local": ["1.2.3.4"],, "x": []}
-  upstreamNameservers: '["8.8.8.8", 8.8.4.4]'
-`;
+  const broken = configMapYaml({ stubDomains: '{"acme.local": ["1.2.3.4"],, "x": []}\n' }, { metadata: 'block', values: 'block', after: `  upstreamNameservers: '["8.8.8.8", 8.8.4.4]'` });
 
   it('in the text output, with the hint under --verbose', async () => {
     const { status, err } = await run(['kube-dns.yaml'], { 'kube-dns.yaml': broken });
