@@ -140,6 +140,7 @@ describe('scalarSourceMap: each character of a value traced to where the file wr
       }),
       { numRuns: 600 },
     );
-    outcomes.expectAtLeast({ traced: 300, 'multi-line': 100, escapes: 20 });
+    // Measured over seeds: ~560 traced, ~470 multi-line, 18–26 with escapes (a tenth of the runs are double-quoted).
+    outcomes.expectAtLeast({ traced: 400, 'multi-line': 300, escapes: 8 });
   });
 });
