@@ -97,6 +97,114 @@ describe('buildCoreDnsInstall', () => {
     );
   });
 
+  it("keeps one of each toleration: kube-dns's own master toleration, as kubectl prints it (effect before key), is not added again", () => {
+    const tolerations = '      tolerations:\n      - {effect: NoSchedule, key: node-role.kubernetes.io/master}\n      - {key: CriticalAddonsOnly, operator: Exists}\n      - {effect: NoSchedule, key: node-role.kubernetes.io/master, operator: Exists}\n      - {key: dedicated, operator: Equal, value: dns, effect: NoSchedule}\n';
+    const deployment = deploymentYaml().replace('    spec:\n      containers:', `    spec:\n${tolerations}      containers:`);
+    for (const coredns of ['1.2.6', '1.6.9', '1.8.0', '1.14.7'] as const) {
+      const result = buildCoreDnsInstall(readInstall(deployment, service('10.0.0.10'), configMapYaml({})), { coredns });
+      if (!result.ok) throw new Error('refused');
+      const keys = (byKind(result.objects, 'Deployment')['spec']['template']['spec']['tolerations'] as Record<string, unknown>[]).map((entry) => `${String(entry['key'])} ${String(entry['operator'] ?? 'Equal')}`);
+      // Exists with the same key and effect is another toleration (it matches any value): carried.
+      const base = compareCoreDnsVersions(coredns, '1.9.3') < 0 ? ['node-role.kubernetes.io/master Equal'] : [];
+      const baseAndKubeDns = compareCoreDnsVersions(coredns, '1.9.3') < 0 ? [] : ['node-role.kubernetes.io/master Equal'];
+      expect(keys.filter((key) => key.startsWith('node-role.kubernetes.io/master Equal')), coredns).toHaveLength(1);
+      expect(keys, coredns).toEqual(expect.arrayContaining([...base, ...baseAndKubeDns, 'CriticalAddonsOnly Exists', 'node-role.kubernetes.io/master Exists', 'dedicated Equal']));
+      expect(new Set(keys).size, coredns).toBe(keys.length);
+    }
+  });
+
+  it('a merged Corefile without health or ready: a warning naming the probe that would fail, and an install that validates without it', () => {
+    const kubeDns = readInstall(deploymentYaml(), service('10.0.0.10'), configMapYaml({ stubDomains: '{"acme.local": ["10.1.0.1"]}' }));
+    const container = (objects: readonly KubernetesObjectValue[]) => byKind(objects, 'Deployment')['spec']['template']['spec']['containers'][0] as Record<string, any>;
+    const warnings = (result: ReturnType<typeof buildCoreDnsInstall>) => result.diagnostics.filter((entry) => entry.code === 'install-probe-unanswered').map((entry) => entry.message);
+    const main = (plugins: string) => `.:53 {\n    errors\n${plugins}    kubernetes cluster.local in-addr.arpa ip6.arpa\n    forward . /etc/resolv.conf\n    cache 30\n}\n`;
+    // Neither: no probe at all on 1.14.7, two warnings.
+    const neither = buildCoreDnsInstall(kubeDns, { coredns: '1.14.7', merge: main('') });
+    if (!neither.ok) throw new Error('refused');
+    expect(neither.translation.corefile).toContain('acme.local');
+    expect(byKind(neither.objects, 'ConfigMap')['data']['Corefile']).toBe(neither.translation.corefile);
+    expect(container(neither.objects)['livenessProbe']).toBeUndefined();
+    expect(container(neither.objects)['readinessProbe']).toBeUndefined();
+    expect(warnings(neither)).toEqual([expect.stringMatching(/^the liveness probe \(GET \/health on 8080\) would fail: the Corefile has no health plugin; the install has no liveness probe/), expect.stringMatching(/^the readiness probe \(GET \/ready on 8181\) would fail: the Corefile has no ready plugin; the install has no readiness probe/)]);
+    expect(() => validateInstallObjects(neither.objects)).not.toThrow();
+    // health only: readiness falls back to health; before 1.5.0 (no ready plugin) nothing is missing.
+    const healthOnly = buildCoreDnsInstall(kubeDns, { coredns: '1.14.7', merge: main('    health :8081\n') });
+    if (!healthOnly.ok) throw new Error('refused');
+    // From the 1.34 era on the probes name their container port.
+    expect(container(healthOnly.objects)['livenessProbe']['httpGet']).toEqual({ path: '/health', port: 'liveness-probe', scheme: 'HTTP' });
+    expect(container(healthOnly.objects)['readinessProbe']['httpGet']).toEqual({ path: '/health', port: 'liveness-probe', scheme: 'HTTP' });
+    expect(container(healthOnly.objects)['ports']).toContainEqual({ containerPort: 8081, name: 'liveness-probe', protocol: 'TCP' });
+    expect(warnings(healthOnly)).toEqual([expect.stringMatching(/^the readiness probe \(GET \/ready on 8181\) would fail: .*targets health \(GET \/health on 8081\) instead/)]);
+    const old = buildCoreDnsInstall(kubeDns, { coredns: '1.2.6', merge: main('    health\n') });
+    expect(old.ok && warnings(old)).toEqual([]);
+    // health on loopback only: the kubelet cannot reach it.
+    const loopback = buildCoreDnsInstall(kubeDns, { coredns: '1.14.7', merge: main('    health 127.0.0.1:8080\n    ready\n') });
+    if (!loopback.ok) throw new Error('refused');
+    expect(warnings(loopback)).toEqual([expect.stringMatching(/^the liveness probe \(GET \/health on 8080\) would fail: health listens on 127\.0\.0\.1:8080 only/)]);
+    expect(container(loopback.objects)['livenessProbe']).toBeUndefined();
+    expect(container(loopback.objects)['readinessProbe']['httpGet']).toEqual({ path: '/ready', port: 'readiness-probe', scheme: 'HTTP' });
+    expect(container(loopback.objects)['ports'].map((port: Record<string, unknown>) => port['name'])).not.toContain('liveness-probe');
+    // The translation alone never lacks them.
+    const plain = buildCoreDnsInstall(kubeDns, { coredns: '1.14.7' });
+    expect(plain.ok && warnings(plain)).toEqual([]);
+  });
+
+  it('warns when the kube-dns workload shows a cluster too old for the target: extensions/v1beta1 and CoreDNS 1.11.0 on', () => {
+    const codes = (deployment: string, coredns: string) => {
+      const result = buildCoreDnsInstall(readInstall(deployment, service('10.0.0.10'), configMapYaml({})), { coredns });
+      if (!result.ok) throw new Error('refused');
+      return result.diagnostics.filter((entry) => entry.code === 'install-coredns-too-new');
+    };
+    let warned = 0;
+    for (const apiVersion of ['extensions/v1beta1', 'apps/v1beta1', 'apps/v1beta2']) {
+      const old = deploymentYaml().replace('apiVersion: apps/v1', `apiVersion: ${apiVersion}`);
+      expect(old).toContain(apiVersion);
+      for (const coredns of COREDNS_VERSIONS) {
+        const found = codes(old, coredns);
+        const tooNew = compareCoreDnsVersions(coredns, '1.11.0') >= 0;
+        expect(found.length, `${apiVersion} ${coredns}`).toBe(tooNew ? 1 : 0);
+        if (tooNew) {
+          expect(found[0]?.message).toMatch(new RegExp(`^the kube-dns Deployment is ${apiVersion.replace('/', '\\/')}, which Kubernetes stopped serving in 1\\.16: .*CoreDNS ${coredns.replaceAll('.', '\\.')} reads only discovery\\.k8s\\.io/v1 EndpointSlices, served from Kubernetes 1\\.21`));
+          warned += 1;
+        }
+      }
+    }
+    expect(warned).toBeGreaterThan(30);
+    expect(COREDNS_VERSIONS.filter((coredns) => codes(deploymentYaml(), coredns).length > 0)).toEqual([]);
+  });
+
+  it('selects nodes by beta.kubernetes.io/os when the kube-dns workload shows Kubernetes 1.15 or older (kubernetes.io/os is set from 1.14 only)', () => {
+    const nodeSelector = (deployment: string, coredns: string) => {
+      const result = buildCoreDnsInstall(readInstall(deployment, service('10.0.0.10'), configMapYaml({})), { coredns });
+      if (!result.ok) throw new Error('refused');
+      return { selector: byKind(result.objects, 'Deployment')['spec']['template']['spec']['nodeSelector'], adapted: result.diagnostics.filter((entry) => entry.code === 'install-base-adapted').length };
+    };
+    const old = deploymentYaml().replace('apiVersion: apps/v1', 'apiVersion: extensions/v1beta1');
+    let adapted = 0;
+    for (const coredns of COREDNS_VERSIONS) {
+      const era = kubeadmManifestFor(coredns).osLabel;
+      const fromOld = nodeSelector(old, coredns);
+      expect(fromOld.selector, coredns).toEqual(era === undefined ? undefined : { 'beta.kubernetes.io/os': 'linux' });
+      expect(fromOld.adapted, coredns).toBe(era === 'kubernetes.io/os' ? 1 : 0);
+      adapted += fromOld.adapted;
+      // apps/v1 says nothing about the cluster's release: the era's label.
+      expect(nodeSelector(deploymentYaml(), coredns).selector, coredns).toEqual(era === undefined ? undefined : { [era]: 'linux' });
+    }
+    expect(adapted).toBeGreaterThan(30);
+  });
+
+  it("warns when --image's tag is not the --coredns release, naming both", () => {
+    const kubeDns = readInstall(deploymentYaml(), service('10.0.0.10'), configMapYaml({}));
+    const warning = (image: string) => buildCoreDnsInstall(kubeDns, { coredns: '1.14.7', image }).diagnostics.find((entry) => entry.code === 'install-image-tag-mismatch')?.message;
+    for (const image of ['mirror.corp/coredns/coredns:v1.14.7', 'mirror.corp:5000/coredns:1.14.7', 'mirror.corp/coredns:v1.14.7-eksbuild.1', 'mirror.corp/coredns@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef', 'mirror.corp/coredns/coredns:v1.14.7@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef']) {
+      expect(warning(image), image).toBeUndefined();
+    }
+    expect(warning('mirror.corp/coredns/coredns:v1.9.3')).toBe('--image mirror.corp/coredns/coredns:v1.9.3 runs tag v1.9.3, but the install is for CoreDNS 1.14.7 (--coredns): its Corefile, ClusterRole and probes follow 1.14.7; give the 1.14.7 image, or --coredns for the release the image holds');
+    expect(warning('mirror.corp/coredns:1.14.70')).toMatch(/runs tag 1\.14\.70, but the install is for CoreDNS 1\.14\.7/);
+    expect(warning('mirror.corp:5000/coredns')).toMatch(/runs the untagged \(latest\), but the install is for CoreDNS 1\.14\.7/);
+    expect(warning('coredns/coredns:latest')).toMatch(/runs tag latest/);
+  });
+
   it('needs the cluster IP: from the Service, or --cluster-dns-ip, never both different', () => {
     const configMap = readInstall(configMapYaml({}));
     expect(() => buildCoreDnsInstall(configMap, {})).toThrow(CoreDnsInstallInputError);
