@@ -21,6 +21,7 @@ import type { KubeDnsPod } from '../kubedns/kube-dns-pod.js';
 import { DEFAULT_CLUSTER_DOMAIN, isWithin } from '../dns/zones.js';
 import { DNSMASQ_EFFECTS, HARMLESS_DNSMASQ_OPTIONS, IGNORED_ARGUMENTS, KUBEDNS_EFFECTS, resolverText, SERVER_WITHOUT_UPSTREAM, shortenedNegativeCachingMessage } from './deployment-effects.js';
 import type { DnsmasqFacts, EffectRow, KubednsFacts, OptionPlanFields } from './deployment-effects.js';
+import type { TranslateInput } from './options.js';
 
 /** The first kube-dns release whose stock manifest runs dnsmasq with --no-negcache. */
 const STOCK_NO_NEGCACHE_FROM = firstReleaseWhere(KUBE_DNS_RULE_TIMELINES.stockManifestNoNegcache, (value) => value) ?? '?';
@@ -81,7 +82,7 @@ export interface DeploymentPlan {
  * its dnsmasq runs with `--no-negcache` from Kubernetes 1.9 on (kubernetes/kubernetes#53604,
  * October 2017), whose manifest shipped kube-dns 1.14.7; older manifests cached NXDOMAIN.
  */
-export function stockDeploymentPlan(kubeDnsVersion: string, clusterDomainOption: string | undefined, features: CoreDnsFeatures): DeploymentPlan {
+function stockDeploymentPlan(kubeDnsVersion: string, clusterDomainOption: string | undefined, features: CoreDnsFeatures): DeploymentPlan {
   const noNegativeCache = kubeDnsRules(kubeDnsVersion).stockManifestNoNegcache;
   const domain = `cluster domain ${clusterDomainOption ?? 'cluster.local'}`;
   const diagnostics: Diagnostic[] = [
@@ -114,8 +115,47 @@ const EMPTY_PLAN: Omit<DeploymentPlan, 'pod'> = {
 
 
 
+/** The Pod's plan and the cluster domain the translation serves (the Deployment's, or the option's when they disagree and it was given). */
+export interface PodPlan {
+  readonly plan: DeploymentPlan;
+  readonly clusterDomain: string;
+}
+
+/**
+ * The plan of the kube-dns Pod: `deployment`'s (undefined: the stock manifest's) for the resolved
+ * options. A `--domain` other than the cluster domain option is a `cluster-domain-conflict`: an
+ * error, or with `force` a warning, the option winning.
+ */
+export function planKubeDnsPod(deployment: KubeDnsDeployment | undefined, input: TranslateInput, configMapName?: string): PodPlan {
+  if (deployment === undefined) return { plan: stockDeploymentPlan(input.kubeDnsRules.version, input.clusterDomainOption, input.features), clusterDomain: input.clusterDomain };
+  const planned = planDeployment(deployment, input.features, input.kubeDnsRules.version, configMapName);
+  const imageVersion = input.kubeDnsVersionFromImage;
+  const plan =
+    imageVersion === undefined
+      ? planned
+      : {
+          ...planned,
+          diagnostics: [
+            diagnostic('deployment-flag', { key: `container ${deployment.kubedns?.container ?? 'kubedns'}`, path: '[image]', message: `kube-dns ${imageVersion} (the image's tag): the ConfigMap is validated with its rules` }),
+            ...planned.diagnostics,
+          ],
+        };
+  const optionDomain = input.clusterDomain;
+  if (plan.clusterDomain === undefined || plan.clusterDomain === optionDomain) return { plan, clusterDomain: plan.clusterDomain ?? optionDomain };
+  if (input.clusterDomainOption === undefined) return { plan, clusterDomain: plan.clusterDomain };
+  // Points at kubedns's last --domain as written, when there is one.
+  const setting = deployment.kubedns?.args.lastSettings.get('domain');
+  const written = setting === undefined ? undefined : deployment.kubedns?.written?.[setting.index];
+  const conflict = diagnostic('cluster-domain-conflict', {
+    ...(written === undefined ? {} : { key: written.key, path: written.path }),
+    message: `--cluster-domain ${optionDomain}, but the Deployment serves ${plan.clusterDomain}`,
+    ...(input.force ? { severity: 'warning' as const, hint: `Translated with ${optionDomain} (--force).` } : {}),
+  });
+  return { plan: { ...plan, diagnostics: [conflict, ...plan.diagnostics] }, clusterDomain: optionDomain };
+}
+
 /** The plan for `deployment`, its diagnostics in the order of the containers' arguments. */
-export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsFeatures, kubeDnsVersion: string, configMapName?: string): DeploymentPlan {
+function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsFeatures, kubeDnsVersion: string, configMapName?: string): DeploymentPlan {
   const diagnostics: Diagnostic[] = [];
   const push = (code: DiagnosticCode, container: string, path: string, message: string) => diagnostics.push(diagnostic(code, { key: `container ${container}`, path: `[${path}]`, message }));
   const clusterDomain = planClusterDomain(deployment, push);
