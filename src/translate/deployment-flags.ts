@@ -163,7 +163,7 @@ function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsFeatures
   const { kubedns, sidecar } = deployment;
   if (kubedns !== undefined) {
     const facts: KubednsFacts = { args: kubedns.args, pod, configMapName };
-    applyRows(KUBEDNS_EFFECTS, facts, features, () => '', (row, path, message) => push(row.code, kubedns.container, path, message));
+    for (const row of KUBEDNS_EFFECTS) if (row.when(facts, features)) push(row.code, kubedns.container, pathOf(row, facts, () => `--${row.option}`), row.message(facts, features));
     reportIgnored(IGNORED_ARGUMENTS.kubedns, kubedns.container, kubedns.args.otherSettings.map((setting) => `--${setting.name}`), kubedns.args.positional, push);
   }
   if (sidecar !== undefined) {
@@ -183,17 +183,14 @@ function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsFeatures
   // How each option was written (`-N` for --no-negcache), for the diagnostics' paths: the reader kept it.
   const spelled = (option: string): string => [...new Set((dnsmasq.spellings.get(option) ?? []).map((entry) => entry.text))].join(' ') || `--${option}`;
   const facts: DnsmasqFacts = { settings: dnsmasq, upstreams: servers.upstreams, pod };
-  let fields: OptionPlanFields = {};
+  const fields: { -readonly [Field in keyof OptionPlanFields]: OptionPlanFields[Field] } = {};
   const addresses: DeploymentAddress[] = [];
   for (const row of DNSMASQ_EFFECTS) {
-    if ('entries' in row) {
-      planAddresses(dnsmasq, features, addresses, (code, path, message) => push(code, name, path, message));
-      continue;
+    if ('entries' in row) planAddresses(dnsmasq, features, addresses, (code, path, message) => push(code, name, path, message));
+    else if (row.when(facts, features)) {
+      if (row.sets !== undefined) Object.assign(fields, row.sets(facts));
+      push(row.code, name, pathOf(row, facts, spelled), row.message(facts, features));
     }
-    applyRows([row], facts, features, spelled, (applied, path, message) => {
-      if (applied.sets !== undefined) fields = { ...fields, ...applied.sets(facts) };
-      push(applied.code, name, path, message);
-    });
   }
   pushAll(addresses, servers.localOnly);
   for (const option of dnsmasq.otherOptions) {
@@ -220,13 +217,10 @@ function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsFeatures
   };
 }
 
-/** Reports every row of `rows` whose `when` holds, with its path (the option as `spelled`, unless the row says otherwise). */
-function applyRows<Facts>(rows: readonly EffectRow<Facts>[], facts: Facts, features: CoreDnsFeatures, spelled: (option: string) => string, report: (row: EffectRow<Facts>, path: string, message: string) => void): void {
-  for (const row of rows) {
-    if (!row.when(facts, features)) continue;
-    const spelling = spelled(row.option);
-    report(row, row.path === undefined ? spelling : row.path(facts, spelling), row.message(facts, features));
-  }
+/** A row's diagnostic path: the option as `spelled`, unless the row says otherwise. */
+function pathOf<Facts>(row: EffectRow<Facts>, facts: Facts, spelled: (option: string) => string): string {
+  const spelling = spelled(row.option);
+  return row.path === undefined ? spelling : row.path(facts, spelling);
 }
 
 /** One diagnostic for a container's settings without a bearing on answers, one per positional argument. */
