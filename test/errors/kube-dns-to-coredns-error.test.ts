@@ -11,6 +11,7 @@ import { InternalError } from '../../src/errors/internal-error.js';
 import { stringifyAsciiJson } from '../../src/cli/ascii-json.js';
 import { fanOutCorefile } from '../support/hostile-inputs.js';
 import { thrown } from '../support/thrown.js';
+import { configMapYaml } from '../support/kube-dns-manifests.js';
 
 const unprintable: types.Corefile = { items: [{ kind: 'server-block', keys: ['.:53'], directives: [{ name: 'forward', arguments: ['.', '{'] }] }] };
 
@@ -41,7 +42,7 @@ const TRIGGERS: Record<string, () => unknown> = {
   RoutingMismatchError: () => thrown(() => api.assertSameRouting({ kubeDns: { stubDomains: '{"acme.local": ["10.0.0.1"]}' }, corefile: '.:53 {\n    forward . 8.8.8.8\n}\n' })),
   UnsupportedNodeCacheReleaseError: () => thrown(() => api.nodeCacheProfile('1.14.0')),
   KubernetesObjectInputError: () => thrown(() => api.readKubeDnsInstall([{ text: 'kind: Deployment\nspec: {}\n', filename: 'deploy.yaml' }])),
-  CoreDnsInstallInputError: () => thrown(() => api.buildCoreDnsInstall(api.readKubeDnsInstall([{ text: 'kind: ConfigMap\nmetadata: {name: kube-dns}\ndata: {}\n' }]))),
+  CoreDnsInstallInputError: () => thrown(() => api.buildCoreDnsInstall(api.readKubeDnsInstall([{ text: configMapYaml({}, { apiVersion: false, namespace: null }) }]))),
   NodeCacheInputError: () => thrown(() => api.translateLikeNodeCache('1.26.7', { data: null, baseCorefile: '', localIps: '169.254.20.10', clusterDnsIp: 'kube-dns' })),
 };
 

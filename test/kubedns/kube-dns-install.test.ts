@@ -3,7 +3,7 @@ import { ConfigMapInputError } from '../../src/configmap/config-map-data.js';
 import { KubernetesObjectInputError } from '../../src/configmap/read-kubernetes-objects.js';
 import { formatDiagnostic } from '../../src/diagnostics/diagnostic.js';
 import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
-import { configMapYaml, deploymentYaml, serviceYaml, STOCK_DNSMASQ_ARGS } from '../support/kube-dns-manifests.js';
+import { STOCK_DNSMASQ_ARGS, configMapYaml, deploymentYaml, serviceYaml } from '../support/kube-dns-manifests.js';
 import { thrown } from '../support/thrown.js';
 
 describe('readKubeDnsInstall', () => {
@@ -109,7 +109,7 @@ describe('readKubeDnsInstall', () => {
 
   it('takes the kube-dns ConfigMap from whichever text holds it; other ConfigMaps are named, not a second kube-dns one', () => {
     // `kubectl get deploy,cm -n kube-system -o yaml` as the Deployment file holds kube-proxy's ConfigMap too.
-    const kubeProxy = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: kube-proxy, namespace: kube-system}\ndata: {config.conf: x}\n';
+    const kubeProxy = configMapYaml({ 'config.conf': 'x' }, { name: 'kube-proxy' });
     const install = readKubeDnsInstall([
       { text: configMapYaml({ upstreamNameservers: '["8.8.8.8"]' }), filename: 'cm.yaml' },
       { text: `${deploymentYaml()}---\n${kubeProxy}`, filename: 'deploy.yaml' },
