@@ -1,5 +1,6 @@
 import { checkArgument, checkOptions } from '../errors/arguments.js';
 import type { ConfigMapData } from '../configmap/config-map-data.js';
+import { locateValueDiagnostics } from '../kubedns/locate-diagnostics.js';
 import type { Corefile } from '../corefile/model.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -104,7 +105,8 @@ export function translateInstallWith(install: KubeDnsInstall, resolved: Translat
     forced && entry.severity === 'error' ? { ...entry, severity: 'warning' as const } : entry,
   );
   const result = translateReading(install.configMap?.data ?? null, input, planKubeDnsPod(install.deployment, input, install.configMap?.name));
-  const diagnostics = [...installDiagnostics, ...result.diagnostics, ...noConfigMap];
+  // Positions inside the ConfigMap's values also point into the file it was read from.
+  const diagnostics = locateValueDiagnostics([...installDiagnostics, ...result.diagnostics, ...noConfigMap], install.configMap);
   if (!forced && installDiagnostics.some((entry) => entry.severity === 'error')) {
     return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns: result.coredns };
   }
