@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadAll } from 'js-yaml';
@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { formatCutoverJson, formatCutoverScript, formatCutoverText, planCutover } from '../../src/install/cutover.js';
 import type { CutoverPlan, CutoverStep } from '../../src/install/cutover.js';
 import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
+import { translateKubeDnsInstall } from '../../src/translate/translate.js';
 
 const root = join(import.meta.dirname, '../..');
 const stock = readFileSync(join(root, 'golden/install/stock-kube-dns-1.22.20.yaml'), 'utf8');
@@ -85,6 +86,30 @@ describe('planCutover', () => {
     // Other annotations stay.
     const annotated = planned(stock.replace('      deployment.kubernetes.io/revision: "1"', '      deployment.kubernetes.io/revision: "1"\n      team: dns'));
     expect(loadAll(annotated.files.find((entry) => entry.name === 'kube-dns-rollback.yaml')?.content ?? '')[0]).toMatchObject({ metadata: { annotations: { team: 'dns' } } });
+  });
+
+  it('the rollback file, read back as the input, gives the same Corefile (check and verify read it in place of INSTALL)', () => {
+    const inputs = [
+      ...readdirSync(join(root, 'golden/deployment')).filter((name) => name.endsWith('.yaml')).map((name) => `golden/deployment/${name}`),
+      ...readdirSync(join(root, 'golden/install')).filter((name) => name.endsWith('.yaml')).map((name) => `golden/install/${name}`),
+    ];
+    let compared = 0;
+    for (const input of inputs) {
+      for (const coredns of ['1.2.6', '1.8.0', '1.14.7']) {
+        let plan: CutoverPlan;
+        try {
+          plan = planCutover(readInstall(readFileSync(join(root, input), 'utf8')), { coredns });
+        } catch {
+          continue; // an install the tool refuses (a Service without selector): no plan, nothing to compare
+        }
+        if (!plan.ok) continue;
+        const rollback = plan.files.find((file) => file.name === 'kube-dns-rollback.yaml')?.content ?? '';
+        const again = translateKubeDnsInstall(readInstall(rollback), { coredns });
+        expect(again.corefile, `${input} ${coredns}`).toBe(plan.files.find((file) => file.name === 'Corefile')?.content);
+        compared += 1;
+      }
+    }
+    expect(compared).toBeGreaterThanOrEqual(18);
   });
 
   it('scales the kube-dns-autoscaler given in INSTALL to 0 first and restores it as read; without one it says the rollback leaves it alone', () => {
