@@ -148,6 +148,14 @@ describe('planCutover', () => {
     expect(configMapOnly.steps.flatMap((step) => step.commands)).toContain('npx kube-dns-to-coredns check --coredns 1.14.7 --cluster-domain corp.internal --kube-dns kube-dns-rollback.yaml --corefile Corefile');
   });
 
+  it('refuses a Pod given on its own: there is no workload to scale down and bring back', () => {
+    const install = readInstall(stock);
+    const deployment = install.deployment as NonNullable<typeof install.deployment>;
+    const pod = { ...install, deployment: { ...deployment, kind: 'Pod', name: 'kube-dns-6d5d8b9f7-abcde', object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'kube-dns-6d5d8b9f7-abcde', namespace: 'kube-system' }, spec: {} } } };
+    expect(() => planCutover(pod, { coredns: '1.14.7' })).toThrow(expect.objectContaining({ name: 'CoreDnsInstallInputError', code: 'workload-is-pod', category: 'input' }));
+    expect(() => planCutover(pod, { coredns: '1.14.7' })).toThrow(/kube-dns is given as Pod kube-system\/kube-dns-6d5d8b9f7-abcde: .* give the Deployment \(or ReplicationController\) the Pod belongs to/);
+  });
+
   it('stops when kube-dns and the Corefile would route a name differently during the overlap', () => {
     // kube-dns rejects the whole ConfigMap (one bad value): it runs with defaults, while --force translates the stubs.
     const rejected = stock.replace('["8.8.8.8", "8.8.4.4"]', '["8.8.8.8", "8.8.4.4", "1.1.1.1", "9.9.9.9"]');
