@@ -10,6 +10,7 @@ import { dump, loadAll } from 'js-yaml';
 import type { CoreDnsVersion } from '../coredns/versions.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { InternalError } from '../errors/internal-error.js';
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import type { KubeDnsInstall } from '../kubedns/kube-dns-install.js';
 import { mergeTranslation } from '../translate/merge.js';
@@ -491,6 +492,6 @@ function probed(listener: HttpListener | undefined, plugin: string, kubeadmProbe
 export function renderInstallYaml(objects: readonly Json[]): string {
   const text = objects.map((object) => `---\n${dump(object, { lineWidth: -1, noRefs: true })}`).join('');
   const back = loadAll(text, { maxAliases: 0 });
-  if (JSON.stringify(back) !== JSON.stringify(objects)) throw new Error('internal error: the install YAML does not load back to its objects');
+  if (JSON.stringify(back) !== JSON.stringify(objects)) throw new InternalError('the install YAML does not load back to its objects');
   return text;
 }
