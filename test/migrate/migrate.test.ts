@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { migrateCorefile } from '../../src/migrate/migrate.js';
+import { migrateCorefile } from '../../src/migrate/migrate-corefile.js';
 import { isKubeadmDefaultCorefileFor } from '../../src/kubeadm/cluster-decisions.js';
 
 const codes = (result: ReturnType<typeof migrateCorefile>) => result.notices.map((notice) => notice.code).filter((code) => code !== 'migrate-release-resolved');
