@@ -1,5 +1,6 @@
 import { checkArgument, checkOptions } from '../errors/arguments.js';
 import type { ConfigMapData } from '../configmap/config-map-data.js';
+import { locateValueDiagnostics } from '../kubedns/locate-diagnostics.js';
 import type { Corefile, Directive, ServerBlock } from '../corefile/model.js';
 import { classifyToken } from '../corefile/printer.js';
 import { diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
@@ -181,7 +182,8 @@ export function translateKubeDnsInstall(install: KubeDnsInstall, options: Transl
     });
     return { plan: { ...plan, diagnostics: [conflict, ...plan.diagnostics] }, clusterDomain: optionDomain };
   });
-  const diagnostics = [...installDiagnostics, ...result.diagnostics, ...noConfigMap];
+  // Positions inside the ConfigMap's values also point into the file it was read from.
+  const diagnostics = locateValueDiagnostics([...installDiagnostics, ...result.diagnostics, ...noConfigMap], install.configMap);
   if (!forced && installDiagnostics.some((entry) => entry.severity === 'error')) {
     return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns: result.coredns };
   }

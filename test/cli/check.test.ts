@@ -47,7 +47,9 @@ describe('kube-dns-to-coredns check', () => {
   it('--output json lists differences, notes and the names compared', async () => {
     const io = memoryIo({ files: { k: KUBE_DNS }, stdin: NAIVE });
     expect(await runCheck(['--kube-dns', 'k', '--corefile', '-', '-o', 'json', '--name', 'db.cluster.local'], io)).toBe(1);
-    const json = JSON.parse(io.out()) as { equivalent: boolean; checked: number; differences: { name: string; kubeDns: { text: string; via: string; destination: unknown }; coreDns: { text: string } }[]; notes: string[]; names: string[] };
+    const json = JSON.parse(io.out()) as { ok: boolean; equivalent: boolean; checked: number; differences: { name: string; kubeDns: { text: string; via: string; destination: unknown }; coreDns: { text: string } }[]; notes: string[]; names: string[] };
+    expect(json.ok).toBe(false);
+    // The old name, for one release.
     expect(json.equivalent).toBe(false);
     expect(json.checked).toBe(json.names.length);
     expect(json.names).toContain('db.cluster.local');
