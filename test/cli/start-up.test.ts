@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'rolldown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain .mjs module shared with scripts/bundle-cli.mjs
 import { cliChunkOptions } from '../../scripts/bundle-options.mjs';
 
 /**
