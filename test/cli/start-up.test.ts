@@ -73,7 +73,7 @@ const otherCommand = (command: string) => new RegExp(`^dist/cli/commands/(?!${co
  * case's size when the budget was set; the budgets leave about 10 % for growth).
  */
 const CASES: ReadonlyArray<{ readonly name: string; readonly args: () => readonly string[]; readonly loads: RegExp; readonly never: readonly RegExp[]; readonly budget: number }> = [
-  { name: '--version', args: () => ['--version'], loads: /^dist\/cli\/main\.js$/, never: [/^dist\/cli\/commands\//, /^dist\/corefile\/parser\.js$/, /^dist\/coredns\//, JS_YAML], budget: 66_000 },
+  { name: '--version', args: () => ['--version'], loads: /^dist\/cli\/main\.js$/, never: [/^dist\/cli\/commands\//, /^dist\/corefile\/parser\.js$/, PLUGIN_TABLES, JS_YAML], budget: 96_000 },
   {
     name: 'a small migrate',
     args: () => ['migrate', '--from', '1.6.7', '--to', '1.11.3', corefile],
@@ -100,14 +100,14 @@ const CASES: ReadonlyArray<{ readonly name: string; readonly args: () => readonl
     args: () => ['--kubeadm', '1.17', example],
     loads: /^dist\/kubeadm\/kubeadm-translation\.js$/,
     never: [/^dist\/lint\/(?!suggest)/, PLUGIN_TABLES, /^dist\/migrate\//, /^dist\/translate\/(?!.*kubeadm)/, MAIN_HELP, otherCommand('translate')],
-    budget: 300_000,
+    budget: 315_000,
   },
   {
     name: 'the default translator on the example ConfigMap',
     args: () => [example],
     loads: /^dist\/translate\/translate\.js$/,
     never: [/^dist\/migrate\//, /^dist\/kubeadm\/kubeadm-translation\.js$/, MAIN_HELP, otherCommand('translate')],
-    budget: 455_000,
+    budget: 475_000,
   },
 ];
 
