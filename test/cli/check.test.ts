@@ -6,19 +6,10 @@ import { UsageError } from '../../src/cli/usage-error.js';
 import { renderCoreDnsConfigMap } from '../../src/configmap/write-configmap.js';
 import { translateKubeDns } from '../../src/translate/translate.js';
 import { memoryIo } from '../support/memory-io.js';
+import { configMapYaml } from '../support/kube-dns-manifests.js';
 
-const KUBE_DNS = `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: kube-dns
-  namespace: kube-system
-data:
-  stubDomains: |
-    {"consul.local": ["10.150.0.1"], "local": ["10.150.0.2"]}
-  upstreamNameservers: |
-    ["8.8.8.8"]
-`;
 const DATA = { stubDomains: '{"consul.local": ["10.150.0.1"], "local": ["10.150.0.2"]}', upstreamNameservers: '["8.8.8.8"]' };
+const KUBE_DNS = configMapYaml({ stubDomains: `${DATA.stubDomains}\n`, upstreamNameservers: `${DATA.upstreamNameservers}\n` }, { metadata: 'block', values: 'block' });
 const TRANSLATED = translateKubeDns(DATA).corefile ?? '';
 /** Forgets that 'local' captures cluster.local in CoreDNS. */
 const NAIVE = TRANSLATED.replace('.:53 cluster.local:53 {', '.:53 {');

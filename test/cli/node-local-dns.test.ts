@@ -3,24 +3,13 @@ import { main } from '../../src/cli/main.js';
 import { renderCoreDnsConfigMap } from '../../src/configmap/write-configmap.js';
 import { translateKubeDns } from '../../src/translate/translate.js';
 import { memoryIo } from '../support/memory-io.js';
-import { configMapYaml, deploymentYaml, STOCK_DNSMASQ_ARGS } from '../support/kube-dns-manifests.js';
+import { configMapYaml, coreDnsConfigMapYaml, deploymentYaml, STOCK_DNSMASQ_ARGS } from '../support/kube-dns-manifests.js';
 
 const DATA = { stubDomains: '{"acme.local": ["10.150.0.1"]}', upstreamNameservers: '["8.8.8.8"]' };
 const KUBE_DNS = configMapYaml(DATA, { metadata: 'block', values: 'block' });
 const HOSTNAME_STUB = configMapYaml({ ...DATA, stubDomains: '{"acme.local": ["ns.acme.local"]}' }, { metadata: 'block', values: 'block' });
 const TRANSLATED = translateKubeDns(DATA).corefile ?? '';
-const NODE_LOCAL_CONFIGMAP = `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: node-local-dns
-  namespace: kube-system
-data:
-  Corefile: |
-    .:53 {
-        bind __PILLAR__LOCAL__DNS__
-        forward . __PILLAR__UPSTREAM__SERVERS__
-    }
-`;
+const NODE_LOCAL_CONFIGMAP = coreDnsConfigMapYaml('.:53 {\n    bind __PILLAR__LOCAL__DNS__\n    forward . __PILLAR__UPSTREAM__SERVERS__\n}\n', { name: 'node-local-dns' });
 const FLAGS = ['--local-ip', '169.254.20.10,10.96.0.10', '--upstream-ip', '10.96.0.20'];
 const files = { 'kube-dns.yaml': KUBE_DNS, 'hostname.yaml': HOSTNAME_STUB, Corefile: TRANSLATED, 'node-local-dns.yaml': NODE_LOCAL_CONFIGMAP, 'base.Corefile': '.:53 {\n    forward . __PILLAR__UPSTREAM__SERVERS__\n}\n',
   'deploy.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: kube-dns}\nspec: {template: {spec: {containers: [{name: kubedns, args: ["--domain=corp.example."]}]}}}\n',

@@ -136,7 +136,7 @@ spec:
         args: ["--", "-k", "--no-negcache", "--server=/corp.example/127.0.0.1#10053", "--server=/consul/10.0.0.7#8600"]
 `;
   const service = 'apiVersion: v1\nkind: Service\nmetadata: {name: kube-dns}\nspec: {clusterIP: 10.0.0.10}\n';
-  const configMap = 'kind: ConfigMap\nmetadata: {name: kube-dns, namespace: kube-system}\ndata:\n  upstreamNameservers: \'["10.0.0.10"]\'\n';
+  const configMap = configMapYaml({ upstreamNameservers: '["10.0.0.10"]' }, { apiVersion: false });
 
   it('reads --kube-dns-deployment and --kube-dns-service beside the ConfigMap', async () => {
     const io = memoryIo({ files: { 'cm.yaml': configMap, 'deploy.yaml': deployment, 'svc.yaml': service } });
@@ -166,7 +166,7 @@ spec:
   });
 
   it('names the objects node-cache and kubeadm do not read: the Deployment and Service of a List, another ConfigMap', async () => {
-    const list = `kind: List\nitems:\n${[deployment, service, configMap.replace('10.0.0.10', '192.0.2.1'), 'kind: ConfigMap\nmetadata: {name: kube-proxy}\ndata: {a: b}\n']
+    const list = `kind: List\nitems:\n${[deployment, service, configMap.replace('10.0.0.10', '192.0.2.1'), configMapYaml({ a: 'b' }, { name: 'kube-proxy', namespace: null, apiVersion: false })]
       .map((document) => document.trimEnd().replace(/^/gm, '  ').replace(/^ {2}/, '- '))
       .join('\n')}\n`;
     const nodeLocal = memoryIo({ files: { 'all.yaml': list } });

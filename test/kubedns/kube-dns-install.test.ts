@@ -132,7 +132,7 @@ describe('readKubeDnsInstall', () => {
 
   it('takes the kube-dns ConfigMap from whichever text holds it; other ConfigMaps are named, not a second kube-dns one', () => {
     // `kubectl get deploy,cm -n kube-system -o yaml` as the Deployment file holds kube-proxy's ConfigMap too.
-    const kubeProxy = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: kube-proxy, namespace: kube-system}\ndata: {config.conf: x}\n';
+    const kubeProxy = configMapYaml({ 'config.conf': 'x' }, { name: 'kube-proxy' });
     const install = readKubeDnsInstall([
       { text: configMapYaml({ upstreamNameservers: '["8.8.8.8"]' }), filename: 'cm.yaml' },
       { text: `${deploymentYaml()}---\n${kubeProxy}`, filename: 'deploy.yaml' },
