@@ -417,8 +417,10 @@ describe.skipIf(skip !== undefined)('real dnsmasq against real CoreDNS', () => {
       const unqualifiedReported = translation.diagnostics.some(
         (entry) => entry.code === 'deployment-flag-not-translated' && ((entry.path ?? '').includes('--domain-needed') || entry.message.startsWith('trailing-dot-domains')),
       );
-      for (const name of names) {
-        const [kube, core] = await Promise.all([ask(name), askCoreDns(name)]);
+      // Every name at once (distinct names: no answer depends on another's), each asked of both programs.
+      const answers = await Promise.all(names.map(async (name) => ({ name, pair: await Promise.all([ask(name), askCoreDns(name)]) })));
+      for (const { name, pair } of answers) {
+        const [kube, core] = pair;
         outcomes.add('names compared');
         outcomes.add(kube.kind === 'server' ? 'answered by a fake server' : kube.kind === 'cluster' ? 'answered by the cluster' : 'answered locally');
         const kubeRoute: RouteDestination = models.kubeDns.route(name).destination;
@@ -437,10 +439,16 @@ describe.skipIf(skip !== undefined)('real dnsmasq against real CoreDNS', () => {
       }
       // A missing name asked twice: does the second query reach a server again?
       const shortened = translation.diagnostics.some((entry) => entry.code === 'negative-caching-shortened');
-      for (const zone of ['example.com', ...check.names.filter((name) => name.startsWith('x.')).map((name) => name.slice(2))].slice(0, 6)) {
+      const zones = ['example.com', ...check.names.filter((name) => name.startsWith('x.')).map((name) => name.slice(2))].slice(0, 6);
+      // The zones at once; the second query of each name only after the first was answered.
+      await Promise.all(
+        zones.map(async (zone) => {
+          for (let round = 0; round < 2; round += 1) await Promise.all([ask(`${NX_LABEL}.k${index}.${zone}`), askCoreDns(`${NX_LABEL}.c${index}.${zone}`)]);
+        }),
+      );
+      for (const zone of zones) {
         const kubeName = `${NX_LABEL}.k${index}.${zone}`;
         const coreName = `${NX_LABEL}.c${index}.${zone}`;
-        for (let round = 0; round < 2; round += 1) await Promise.all([ask(kubeName), askCoreDns(coreName)]);
         const kubeHits = network.hitsFor(kubeName);
         const coreHits = network.hitsFor(coreName);
         outcomes.add('NXDOMAIN repeats compared');
@@ -461,6 +469,7 @@ describe.skipIf(skip !== undefined)('real dnsmasq against real CoreDNS', () => {
     const seed = fc.readConfigureGlobal().seed ?? 0;
     // KUBE_DNS_TO_COREDNS_COMPARISON_ONLY=TEXT compares only the inputs whose name holds TEXT (to look at one; the floors then fail).
     const only = process.env['KUBE_DNS_TO_COREDNS_COMPARISON_ONLY'];
+    const started = performance.now();
     const cases = [...goldenCases(), ...sampleCases(seed, 24)].filter((testCase) => only === undefined || testCase.name.includes(only));
     // Translate and move to the fakes; an input whose both sides are the same as an earlier one's is compared once.
     const prepared: Prepared[] = [];
@@ -477,33 +486,34 @@ describe.skipIf(skip !== undefined)('real dnsmasq against real CoreDNS', () => {
       input.port = FIRST_CASE_PORT + prepared.length;
       prepared.push(input);
     }
-    // One CoreDNS per release, serving every input of that release.
+    const preparedAt = performance.now();
+    // One CoreDNS per release, serving every input of that release; the inputs of a release are
+    // compared as soon as it serves (the releases that start fastest first), one dnsmasq per input, a few at a time.
     const lab = coreDnsLab as RealCoreDnsLab;
-    const served = new Map<RealCoreDnsRelease, RunningCoreDns>();
-    await Promise.all(
-      REAL_COREDNS_RELEASES.map(async (real, position) => {
+    const served = new Map(
+      REAL_COREDNS_RELEASES.map((real, position) => {
         const inputs = prepared.filter((input) => input.real === real);
-        if (inputs.length === 0) return;
         const destinations = new Map(inputs.flatMap((input) => [...input.destinations]));
-        const server = await lab.serve(sharedCorefile(inputs), real, `comparison-${real}/Corefile`, destinations, `${range?.prefix ?? ''}3.${1 + position}`);
-        running.push(server);
-        served.set(real, server);
+        const server = inputs.length === 0 ? undefined : lab.serve(sharedCorefile(inputs), real, `comparison-${real}/Corefile`, destinations, `${range?.prefix ?? ''}3.${1 + position}`);
+        void server?.then((started) => running.push(started), () => undefined);
+        return [real, server] as const;
       }),
     );
-    // dnsmasq per input, a few at a time.
+    const queue = REAL_COREDNS_RELEASES.flatMap((real) => prepared.filter((input) => input.real === real));
     const problems: string[] = [];
     let next = 0;
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
-        for (let index = next; index < prepared.length; index = next) {
+        for (let index = next; index < queue.length; index = next) {
           next += 1;
-          const input = prepared[index] as Prepared;
+          const input = queue[index] as Prepared;
           outcomes.add(`release ${input.real}`);
-          problems.push(...(await compare(input, served.get(input.real) as RunningCoreDns, index, outcomes)));
+          const coredns = await (served.get(input.real) as Promise<RunningCoreDns>);
+          problems.push(...(await compare(input, coredns, prepared.indexOf(input), outcomes)));
         }
       }),
     );
-    if (process.env['KUBE_DNS_TO_COREDNS_COMPARISON_SUMMARY'] !== undefined) console.info(`${prepared.length} inputs compared (seed ${seed}): ${outcomes.toString()}\n${prepared.map((input) => input.testCase.name).join('\n')}`);
+    if (process.env['KUBE_DNS_TO_COREDNS_COMPARISON_SUMMARY'] !== undefined) console.info(`${prepared.length} inputs compared (seed ${seed}; ms: prepare ${Math.round(preparedAt - started)}, serve and compare ${Math.round(performance.now() - preparedAt)}): ${outcomes.toString()}\n${prepared.map((input) => input.testCase.name).join('\n')}`);
     expect(problems, `seed ${seed}`).toEqual([]);
     outcomes.expectAtLeast({
       compared: 55,
