@@ -338,6 +338,11 @@ export const DIAGNOSTIC_CODES = {
     'A plugin or option corefile-migration and kubeadm add when an upgrade crosses the release where it became a default (loop, ready, health lameduck 5s, forward max_concurrent 1000).',
     'Pass --no-new-defaults to leave them out.',
   ),
+  'migrate-upstream-added': migrate(
+    'info',
+    "A downgrade below 1.5.2 added kubernetes `upstream`: before 1.5.2 the plugin resolves an ExternalName Service's target outside the cluster only with it (kubeadm's defaults of those releases have it).",
+    'Nothing to do; without it those names would get the CNAME alone.',
+  ),
   'migrate-default-removed': migrate('info', 'A plugin or option the target release does not have yet (ready, loop, forward max_concurrent) was removed for the downgrade.', 'Nothing to do.'),
   'migrate-plugin-unavailable': migrate(
     'error',
@@ -455,7 +460,7 @@ export const DIAGNOSTIC_CODES = {
   ),
   'kube-dns-quirk-kept': translate(
     'warning',
-    'kube-dns routed some names in a way that may be a mistake (a kube-dns quirk), and the translation keeps it so that every name goes where it went: the message names the quirk (unserved-cluster-zones, kubedns-upstreams). As an error: the quirk cannot be kept (the cluster domain never reached kubedns).',
+    'kube-dns routed some names in a way that may be a mistake (a kube-dns quirk), and the translation keeps it so that every name goes where it went: the message names the quirk (unserved-cluster-zones, kubedns-upstreams, trailing-dot-domains). As an error: the quirk cannot be kept (the cluster domain never reached kubedns).',
     'If the cluster was meant to work otherwise, repair the quirk on purpose: translate with --repair QUIRK, and check with the same --repair, which then reports the changed names as expected.',
   ),
   'kube-dns-quirk-repaired': translate(

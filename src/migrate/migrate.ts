@@ -61,8 +61,22 @@ export function migrateCorefileText(corefile: string, options: MigrateOptions): 
   const to = resolveMigrationRelease('to', options.to);
   const releaseNotices = [...from.notices, ...to.notices];
   const base = { from: from.mapping, to: to.mapping };
-  if (from.version === to.version) return { ...base, ok: true, corefile, changed: false, notices: releaseNotices };
   const parseOptions = { tokenPositions: true, ...(options.filename === undefined ? {} : { filename: options.filename }) };
+  if (from.version === to.version) {
+    // Nothing to rewrite, but the answer is still checked: a Corefile the release refuses is not "unchanged and fine".
+    const input = parseCorefile(corefile, parseOptions);
+    const lineCount = corefile.split('\n').length;
+    const refusals = targetRefusals({
+      input: () => input,
+      output: corefile,
+      edited: false,
+      sourceOf: (line) => (line >= 1 && line <= lineCount ? { first: line, last: line } : undefined),
+      unchangedLine: () => true,
+      from: from.version,
+      to: to.version,
+    });
+    return { ...base, ok: refusals.length === 0, corefile, changed: false, notices: [...releaseNotices, ...refusals] };
+  }
   let parsed: ParseResult | undefined = parseCorefile(corefile, parseOptions);
   const migration = new Migration(corefile, from.version, to.version, options);
   for (const item of parsed.corefile.items) {
