@@ -58,6 +58,15 @@ export interface MigrationResult {
 export function migrateCorefile(corefile: string, options: MigrateOptions): MigrationResult {
   checkArgument('migrateCorefile', 'corefile', corefile, 'string');
   checkArgument('migrateCorefile', 'options', options, 'object');
+  return migrateCorefileText(corefile, options);
+}
+
+/**
+ * {@link migrateCorefile} after its argument checks. `wholeText`: the target check lints the
+ * result parsed as one text instead of the input's kept items plus the rewritten lines (what the
+ * shortcut's property test compares with). Not part of the API.
+ */
+export function migrateCorefileText(corefile: string, options: MigrateOptions, wholeText = false): MigrationResult {
   assertCorefileNotConfigMap(corefile, 'migrateCorefile', options.filename);
   const from = resolveMigrationRelease('from', options.from);
   const to = resolveMigrationRelease('to', options.to);
@@ -65,7 +74,7 @@ export function migrateCorefile(corefile: string, options: MigrateOptions): Migr
   const base = { from: from.mapping, to: to.mapping };
   if (from.version === to.version) return { ...base, ok: true, corefile, changed: false, notices: releaseNotices };
   const parseOptions = { tokenPositions: true, ...(options.filename === undefined ? {} : { filename: options.filename }) };
-  let parsed: ParseResult | undefined = parseCorefile(corefile, parseOptions);
+  const parsed: ParseResult = parseCorefile(corefile, parseOptions);
   const migration = new Migration(corefile, from.version, to.version, options);
   for (const item of parsed.corefile.items) {
     if (item.kind === 'import') migration.fileImport(item.pattern, item.position);
@@ -76,17 +85,16 @@ export function migrateCorefile(corefile: string, options: MigrateOptions): Migr
   }
   const edited = migration.editor.changed ? migration.editor.applyWithSourceLines() : undefined;
   const text = edited?.text ?? corefile;
-  // An edited result is parsed anew for the target check: the input's model is let go first (it
-  // is parsed again only when the result has errors), so that both are never in memory at once.
-  if (edited !== undefined) parsed = undefined;
   // The result's lines are only needed to place a refusal: split when one is made.
   let outputLines: string[] | undefined;
   const lines = (): string[] => (outputLines ??= text.split('\n'));
   const sourceOf = (line: number): SourceLines | undefined => (edited === undefined ? (line >= 1 && line <= lines().length ? { first: line, last: line } : undefined) : edited.source(line));
   const refusals = targetRefusals({
-    input: () => (parsed ??= parseCorefile(corefile, parseOptions)),
+    input: () => parsed,
+    inputLines: migration.editor.lineCount,
     output: text,
-    edited: edited !== undefined,
+    edited,
+    wholeText,
     sourceOf,
     unchangedLine: (line) => {
       const source = sourceOf(line);

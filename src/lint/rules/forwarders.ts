@@ -1,5 +1,5 @@
 import { isDomainName } from '../../corefile/server-key.js';
-import { defaultDestinationPort, hasPlaceholder, readDestination } from '../../coredns/destinations.js';
+import { defaultDestinationPort, hasPlaceholder } from '../../coredns/destinations.js';
 import type { Destination } from '../../coredns/destinations.js';
 import { isWithin } from '../../dns/zones.js';
 import type { SourcePosition } from '../../util/source-position.js';
@@ -36,7 +36,7 @@ export function checkForwarders(context: LintContext, info: BlockInfo): void {
   const bound = info.written.has('bind');
   for (const { directive, label } of forwarders) {
     const position = directive.position ?? ORIGIN;
-    const labels = placedLabels(info, label);
+    const labels = () => placedLabels(info, label);
     const from = directive.arguments[0];
     // Every zone is within the root: `forward .` (most of them) always overlaps.
     if (from !== undefined && from !== '.' && !hasPlaceholder(from) && isDomainName(from) && (zones ??= blockZones(info)).length > 0) {
@@ -45,15 +45,15 @@ export function checkForwarders(context: LintContext, info: BlockInfo): void {
         context.report(
           'forward-from-outside-zones',
           position,
-          where(position, labels, directive.name),
+          where(position, labels(), directive.name),
           `${directive.name} handles names under ${quote(fqdn(from))} only, but block ${quote(info.label)} serves none of them: the line never forwards`,
         );
       }
     }
-    directive.arguments.slice(1).forEach((text, index) => {
+    context.destinations(directive).forEach((destination, index) => {
+      const text = destination.text;
       const at = directive.argumentPositions?.[index + 1] ?? position;
-      const destination = readDestination(text);
-      const path = () => where(at, labels, directive.name, text);
+      const path = () => where(at, labels(), directive.name, text);
       if (destination.kind === 'file' && hasLoop) {
         context.report(
           'resolv-conf-loop-risk',

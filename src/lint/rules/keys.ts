@@ -74,7 +74,7 @@ function checkDuplicates(context: LintContext, entries: readonly KeyEntry[]): vo
       if (exempt) continue;
       const wording = context.features.zoneDefinedTwiceWording === 'it-is-already-defined' ? `"cannot serve ${stored} - it is already defined"` : `"cannot serve ${stored} - zone already defined for …"`;
       const place = first.block === entry.block ? `by key ${quote(first.key)} of the same block` : `by block ${quote(first.block.label)}`;
-      context.report('zone-served-twice', entry.position, where(entry.position, entry.key), `${quote(entry.key)} is ${zone} on port ${address.port ?? '-'}, served ${place} (line ${first.position.line}) already: CoreDNS ${v} stops with ${wording}`);
+      context.report('zone-served-twice', entry.position, where(entry.position, entry.key), `${quote(entry.key)} is ${zone} on port ${address.port ?? '-'}, served ${place} (line ${context.lineNumber(first.position)}) already: CoreDNS ${v} stops with ${wording}`);
       break;
     }
   }
@@ -125,7 +125,7 @@ function checkKubernetesCapture(context: LintContext, blocks: readonly BlockInfo
               'zone-captures-kubernetes',
               owner.position,
               where(owner.position, owner.key),
-              `${quote(owner.key)} is the most specific key for ${shown}, which the kubernetes plugin of block ${quote(info.label)} (line ${info.position.line}) serves: those names are answered by this block instead`,
+              `${quote(owner.key)} is the most specific key for ${shown}, which the kubernetes plugin of block ${quote(info.label)} (line ${context.lineNumber(info.position)}) serves: those names are answered by this block instead`,
             );
           }
         }
