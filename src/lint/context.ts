@@ -115,19 +115,12 @@ export class LintContext {
     return availability;
   }
 
-  readonly #destinations = new Map<Directive, readonly Destination[]>();
-
-  /** The destinations of a `forward`/`proxy` line (its arguments after the first), read once for the rules that ask. */
-  destinations(directive: Directive): readonly Destination[] {
-    let list = this.#destinations.get(directive);
-    if (list === undefined) {
-      const args = directive.arguments;
-      const read: Destination[] = new Array(Math.max(0, args.length - 1));
-      for (let index = 1; index < args.length; index += 1) read[index - 1] = readDestination(args[index] as string);
-      list = read;
-      this.#destinations.set(directive, list);
-    }
-    return list;
+  /** The destinations of a `forward`/`proxy` line: its arguments after the first, read. */
+  destinations(directive: Directive): Destination[] {
+    const args = directive.arguments;
+    const read: Destination[] = new Array(Math.max(0, args.length - 1));
+    for (let index = 1; index < args.length; index += 1) read[index - 1] = readDestination(args[index] as string);
+    return read;
   }
 
   /** `compute()` once per `key` for this lint: a message that costs work (suggestions) and repeats. */
@@ -195,11 +188,35 @@ export interface BlockInfo {
   readonly position: SourcePosition;
   readonly directives: readonly PlacedDirective[];
   /** Names of the plugins the block uses (after imports) that the build linted against loads. */
-  readonly plugins: ReadonlySet<string>;
+  readonly plugins: NameSet;
   /** Every directive name of the block (after imports), loadable or not. */
-  readonly written: ReadonlySet<string>;
+  readonly written: NameSet;
   /** Its valid keys, filled in by the key rules. */
   readonly keys: KeyEntry[];
+}
+
+/**
+ * A set of directive names: a list while it is short (a block has a handful of plugins, and lint
+ * makes two of these per block), a `Set` past {@link NameSet.LIST_LIMIT} names.
+ */
+export class NameSet {
+  static readonly LIST_LIMIT = 16;
+  #list: string[] = [];
+  #set: Set<string> | undefined;
+
+  add(name: string): void {
+    if (this.#set !== undefined) {
+      this.#set.add(name);
+      return;
+    }
+    if (this.#list.includes(name)) return;
+    this.#list.push(name);
+    if (this.#list.length > NameSet.LIST_LIMIT) this.#set = new Set(this.#list);
+  }
+
+  has(name: string): boolean {
+    return this.#set === undefined ? this.#list.includes(name) : this.#set.has(name);
+  }
 }
 
 /** `:LINE:COL [LABEL] NAME > NAME` (see the module comment); several labels for a snippet inside a block. */

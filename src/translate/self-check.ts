@@ -55,9 +55,10 @@ export function printBuiltCorefile(model: Corefile, what: string): string {
 /**
  * Every Corefile the translator emits (`text`, printed from `model`) must read back as that
  * model, with keys CoreDNS accepts, no zone served twice, and only plugins the target release
- * has. Throws {@link SelfCheckError} otherwise.
+ * has. Throws {@link SelfCheckError} otherwise. Returns the model `text` parses to (for the
+ * target lint, which then needs no parse of its own).
  */
-export function checkTranslatedCorefile(text: string, model: Corefile, features: CoreDnsFeatures): void {
+export function checkTranslatedCorefile(text: string, model: Corefile, features: CoreDnsFeatures): Corefile {
   const reparsed = parseCorefile(text).corefile;
   // Equal models print the same text (that is what corefilesEqual means), so this is the check
   // "the reparsed model prints `text`", made by walking both models instead of printing again.
@@ -83,6 +84,7 @@ export function checkTranslatedCorefile(text: string, model: Corefile, features:
   if (features.healthListener === 'exclusive' && healthListeners > 1) {
     throw new SelfCheckError('health-listeners', `health would listen ${healthListeners} times on ${HEALTH_DEFAULT_ADDRESS}, which CoreDNS ${features.version} refuses`);
   }
+  return reparsed;
 }
 
 function checkDirective(directive: Directive, features: CoreDnsFeatures, usable: Set<string>): void {

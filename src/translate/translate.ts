@@ -30,7 +30,6 @@ import { planDeployment, stockDeploymentPlan } from './deployment-flags.js';
 import type { DeploymentPlan, DeploymentServer } from './deployment-flags.js';
 import { pushAll } from '../util/lists.js';
 import { lintParsedCorefile } from '../lint/lint.js';
-import { parseCorefile } from '../corefile/parser.js';
 
 /**
  * The default translator: kube-dns semantics in, a Corefile the target CoreDNS accepts out, every
@@ -249,10 +248,11 @@ function translateWithPlan(data: ConfigMapData | null, options: TranslateOptions
 
   const model = buildCorefile({ mainKeys, splitMainBlock, upstreams, federation, stubs, templates, reverseBlockZones, resolver, unserved }, context);
   const corefile = printBuiltCorefile(model, 'translated');
-  checkTranslatedCorefile(corefile, model, features);
+  const reparsed = checkTranslatedCorefile(corefile, model, features);
   // What lint finds the target refuses, the translation refuses too: a value the input carries
   // that the release does not take (--dns-forward-max=99999999999999999999999 as max_concurrent).
-  const refusals = lintParsedCorefile(parseCorefile(corefile).corefile, { coredns: features.version }).diagnostics.filter((finding) => finding.severity === 'error');
+  // Linted on the self-check's parse of the text.
+  const refusals = lintParsedCorefile(reparsed, { coredns: features.version }).diagnostics.filter((finding) => finding.severity === 'error');
   if (refusals.length > 0) {
     for (const finding of refusals) {
       diagnostics.push(diagnostic('translation-target-refuses', { message: `CoreDNS ${features.version} would refuse the translated Corefile (lint ${finding.code}${finding.path === undefined ? '' : ` at ${finding.path.replace(/^:\d+:\d+ ?/, '')}`}): ${finding.message}` }));

@@ -20,23 +20,24 @@ import { readServerKey, storedAddressKey } from '../server-keys.js';
 export function checkKeys(context: LintContext, blocks: readonly BlockInfo[]): void {
   const entries: KeyEntry[] = [];
   for (const info of blocks) {
-    info.block.keys.forEach((key, index) => {
-      const position = info.block.keyPositions?.[index] ?? info.position;
-      const path = () => where(position, key);
+    const { keys, keyPositions } = info.block;
+    for (let index = 0; index < keys.length; index += 1) {
+      const key = keys[index] as string;
+      const position = keyPositions?.[index] ?? info.position;
       const reading = readServerKey(key, context.features);
       if (reading.kind === 'placeholder') {
-        context.report('placeholder-not-checked', position, path, `key ${quote(key)} holds an environment placeholder and was not checked`);
-        return;
+        context.report('placeholder-not-checked', position, () => where(position, key), `key ${quote(key)} holds an environment placeholder and was not checked`);
+        continue;
       }
       if (reading.kind === 'invalid') {
-        context.report('invalid-server-key', position, path, `${quote(key)}: ${reading.error.reason}`);
-        return;
+        context.report('invalid-server-key', position, () => where(position, key), `${quote(key)}: ${reading.error.reason}`);
+        continue;
       }
-      if (reading.upperCase) reportUpperCase(context, key, position, path);
+      if (reading.upperCase) reportUpperCase(context, key, position, () => where(position, key));
       const entry = { block: info, key, position, reading };
       info.keys.push(entry);
       entries.push(entry);
-    });
+    }
   }
   checkDuplicates(context, entries);
   checkPorts(context, entries);

@@ -196,10 +196,11 @@ export function checkBlockSyntax(context: LintContext, info: BlockInfo): void {
     if (name === 'forward' || !info.plugins.has(name)) continue;
     const syntax = pluginSyntax(name);
     if (syntax === undefined) continue;
-    const position = directive.position ?? ORIGIN;
-    const path = () => where(position, placedLabels(info, label), name);
     const count = (counted.get(name) ?? 0) + 1;
     counted.set(name, count);
+    if (count > 2 || (count === 1 && syntax.requiresPlugin === undefined)) continue;
+    const position = directive.position ?? ORIGIN;
+    const path = () => where(position, placedLabels(info, label), name);
     if (count === 2 && eraAt(syntax.oncePerBlock, v) === true) {
       context.report('plugin-repeated', position, path, `a second ${name} in block ${quote(info.label)}: CoreDNS ${v} stops with "this plugin can only be used once per Server Block"`);
     }
