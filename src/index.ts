@@ -50,6 +50,7 @@ export type { KubernetesObjectInputErrorCode, ObjectSource } from './configmap/r
 export { readKubeDnsInstall } from './kubedns/kube-dns-install.js';
 export type {
   DnsmasqContainerReading,
+  KubeDnsAutoscaler,
   KubeDnsContainerReading,
   KubeDnsDeployment,
   KubeDnsInstall,

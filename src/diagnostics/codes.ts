@@ -484,6 +484,11 @@ export const DIAGNOSTIC_CODES = {
     'A setting of the kube-dns workload that the CoreDNS install does not carry over (hostNetwork, init containers, pod annotations, a replica count of 0, …).',
     'Decide whether CoreDNS needs it; add it to the Deployment of the install by hand if so.',
   ),
+  'install-probe-unanswered': install(
+    'warning',
+    "The Corefile of the install (a merged one, say) has no `health` listener the kubelet can reach, or no `ready` on a release that has the plugin: the probe kubeadm's manifest has would fail. The install leaves the liveness probe out, and readiness falls back to `health` (or is left out).",
+    'Add `health` (and `ready` from CoreDNS 1.5.0 on) to the main server block, listening on all addresses, and build the install again.',
+  ),
   'install-service-port-added': install(
     'info',
     "The Corefile listens on a port the kube-dns Service does not expose (prometheus' 9153, another server block's port): the install's Service gains it.",

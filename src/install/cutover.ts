@@ -62,6 +62,8 @@ export type CutoverPlan =
 
 const FILES = { corefile: 'Corefile', rbac: 'coredns-rbac.yaml', configMap: 'coredns-configmap.yaml', deployment: 'coredns-deployment.yaml', service: 'coredns-service.yaml', rollback: 'kube-dns-rollback.yaml' } as const;
 const ROLLOUT_TIMEOUT = '--timeout=5m';
+/** How the plan's commands run this tool (docs: installed in the project, run with npx); the script puts a variable in its place. */
+const TOOL = 'npx kube-dns-to-coredns';
 
 /**
  * Plans the cut-over for a kube-dns install. A refused translation, a Corefile the target refuses
@@ -104,22 +106,39 @@ export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {
     { name: FILES.service, content: renderInstallYaml(kind('Service')) },
     ...(rollbackObjects.length === 0 ? [] : [{ name: FILES.rollback, content: renderInstallYaml(rollbackObjects) }]),
   ];
+  // check and verify read the kube-dns objects the plan writes (the rollback file), with the options of this plan.
+  const kubeDnsInput = rollbackObjects.length === 0 ? kubeDnsFile : FILES.rollback;
+  const sameOptions = [
+    `--coredns ${coredns}`,
+    ...(options.clusterDomain === undefined ? [] : [`--cluster-domain ${options.clusterDomain}`]),
+    ...(options.kubeDnsVersion === undefined ? [] : [`--kube-dns-version ${options.kubeDnsVersion}`]),
+  ].join(' ');
   const kubectl = `kubectl -n ${namespace}`;
   const kubeDnsDeployment = install.deployment?.name ?? 'kube-dns';
   const kubeDnsKind = (install.deployment?.kind ?? 'Deployment').toLowerCase();
+  const serviceName = install.service?.name ?? 'kube-dns';
+  const autoscaler = install.autoscaler === undefined ? undefined : `${install.autoscaler.kind.toLowerCase()}/${install.autoscaler.name ?? 'kube-dns-autoscaler'}`;
+  const replicas = replicasOf(install.deployment);
   // A ReplicationController has no rollout status; its pods cannot be told from CoreDNS's by labels
   // (both carry k8s-app: kube-dns), so the wait reads the controller's own counts.
   const waitForReplicationController = (field: 'replicas' | 'readyReplicas', count: number) =>
     `${kubectl} wait --for=jsonpath='{.status.${field}}'=${count} ${kubeDnsKind}/${kubeDnsDeployment} ${ROLLOUT_TIMEOUT}`;
   const podIps = (container: string) => `${kubectl} get pods -l k8s-app=kube-dns -o jsonpath='{range .items[?(@.spec.containers[0].name=="${container}")]}{.status.podIP}{"\\n"}{end}'`;
+  // The Service's ready endpoints, by pod name: CoreDNS's pods are named after the coredns
+  // Deployment, kube-dns's after its workload; both must be listed before kube-dns goes.
+  const endpointTries = 60;
+  const endpointsListBoth = [
+    `BOTH=no; i=0; while [ "$i" -lt ${endpointTries} ]; do EP=" $(${kubectl} get endpoints ${serviceName} -o jsonpath='{.subsets[*].addresses[*].targetRef.name}') "; case "$EP" in *" coredns-"*) case "$EP" in *" ${kubeDnsDeployment}-"*) BOTH=yes; break ;; esac ;; esac; i=$((i + 1)); sleep 5; done`,
+    `test "$BOTH" = yes || { echo "kube-dns-to-coredns: after ${(endpointTries * 5) / 60} minutes the endpoints of Service ${serviceName} do not list both a ${kubeDnsDeployment} and a coredns pod (listed:$EP); stop here" >&2; false; }`,
+  ];
   const steps: CutoverStep[] = [
     {
       id: 'pre-flight',
       title: `Pre-flight: the Corefile loads on CoreDNS ${coredns} and routes every name as kube-dns does`,
       why: `While kube-dns and CoreDNS pods are both endpoints of the kube-dns Service, each query goes to either; the overlap is safe only because the check passed (${check.names.length} names routed alike). Nothing named coredns may exist yet: the apply would replace it.`,
       commands: [
-        `npx kube-dns-to-coredns lint --coredns ${coredns} ${FILES.corefile}`,
-        `npx kube-dns-to-coredns check --kube-dns ${kubeDnsFile} --corefile ${FILES.corefile}`,
+        `${TOOL} lint --coredns ${coredns} ${FILES.corefile}`,
+        `${TOOL} check ${sameOptions} --kube-dns ${kubeDnsInput} --corefile ${FILES.corefile}`,
         `FOUND=$(${kubectl} get deployment/coredns configmap/coredns -o name --ignore-not-found)`,
         `test -z "$FOUND" || { echo "kube-dns-to-coredns: $FOUND already in ${namespace}: the apply would replace it; remove it first or stop here" >&2; false; }`,
       ],
@@ -146,29 +165,30 @@ export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {
     },
     {
       id: 'apply-service',
-      title: 'Apply the kube-dns Service',
-      why: 'The same Service, cluster IP and selector: only ports for the Corefile listeners it lacked are added. Its endpoints never empty.',
-      commands: [`kubectl apply -f ${FILES.service}`, `${kubectl} get endpointslices -l kubernetes.io/service-name=kube-dns -o wide`],
-      waitFor: 'the endpoints list both the kube-dns and the CoreDNS pods',
+      title: 'Apply the kube-dns Service and wait until its endpoints list both kube-dns and CoreDNS pods',
+      why: `The same Service, cluster IP and selector: only ports for the Corefile listeners it lacked are added. Its endpoints never empty. The wait reads the Service's ready endpoints (Endpoints, served by every Kubernetes release) every 5 s, at most ${endpointTries} times.`,
+      commands: [`kubectl apply -f ${FILES.service}`, ...endpointsListBoth],
+      waitFor: `the endpoints of Service ${serviceName} list both a ${kubeDnsDeployment} pod and a coredns pod (the loop above; it fails after ${(endpointTries * 5) / 60} minutes)`,
     },
     {
       id: 'live-check',
       title: 'Live check: ask a kube-dns pod and a CoreDNS pod the same names',
       why: 'From a place that reaches the pod network (a Job in the cluster, see the migration guide): exit 0 when the answers agree or every difference is expected.',
-      commands: [
-        `OLD=$(${podIps('kubedns')} | head -n 1)`,
-        `NEW=$(${podIps('coredns')} | head -n 1)`,
-        `npx kube-dns-to-coredns verify --kube-dns ${kubeDnsFile} --old "$OLD" --new "$NEW"`,
-      ],
+      commands: [`OLD=$(${podIps('kubedns')} | head -n 1)`, `NEW=$(${podIps('coredns')} | head -n 1)`, `${TOOL} verify ${sameOptions} --kube-dns ${kubeDnsInput} --old "$OLD" --new "$NEW"`],
       waitFor: 'verify exits 0',
       manual: true,
     },
     {
       id: 'scale-down-kube-dns',
       title: 'Scale kube-dns to 0, keeping its objects',
-      why: `CoreDNS alone answers for the Service from now on. A kube-dns-autoscaler would scale kube-dns back up: it is scaled to 0 first. The kube-dns objects stay for the rollback.`,
+      why:
+        autoscaler === undefined
+          ? `CoreDNS alone answers for the Service from now on. A kube-dns-autoscaler would scale kube-dns back up: if the cluster has one it is scaled to 0 first (INSTALL does not hold it, so the rollback leaves it at 0: give it in INSTALL to have it restored). The kube-dns objects stay for the rollback.`
+          : `CoreDNS alone answers for the Service from now on. ${install.autoscaler?.name ?? 'The autoscaler'} would scale kube-dns back up: it is scaled to 0 first (the rollback restores it as read). The kube-dns objects stay for the rollback.`,
       commands: [
-        `if ${kubectl} get deployment/kube-dns-autoscaler >/dev/null 2>&1; then ${kubectl} scale deployment/kube-dns-autoscaler --replicas=0; fi`,
+        autoscaler === undefined
+          ? `if ${kubectl} get deployment/kube-dns-autoscaler >/dev/null 2>&1; then ${kubectl} scale deployment/kube-dns-autoscaler --replicas=0; fi`
+          : `${kubectl} scale ${autoscaler} --replicas=0`,
         `${kubectl} scale ${kubeDnsKind}/${kubeDnsDeployment} --replicas=0`,
         kubeDnsKind === 'deployment' ? `${kubectl} rollout status deployment/${kubeDnsDeployment} ${ROLLOUT_TIMEOUT}` : waitForReplicationController('replicas', 0),
       ],
@@ -178,7 +198,7 @@ export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {
       id: 'delete-later',
       title: 'Later, once CoreDNS has run long enough: delete the kube-dns objects',
       why: 'Only when no rollback can be needed any more; keep the rollback file until then.',
-      commands: [`${kubectl} delete ${kubeDnsKind}/${kubeDnsDeployment} configmap/kube-dns --ignore-not-found`, `${kubectl} delete serviceaccount/kube-dns deployment/kube-dns-autoscaler --ignore-not-found`],
+      commands: [`${kubectl} delete ${kubeDnsKind}/${kubeDnsDeployment} configmap/kube-dns --ignore-not-found`, `${kubectl} delete serviceaccount/kube-dns ${autoscaler ?? 'deployment/kube-dns-autoscaler'} --ignore-not-found`],
       manual: true,
     },
   ];
@@ -186,11 +206,20 @@ export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {
     {
       id: 'restore-kube-dns',
       title: 'Bring kube-dns back as it was read, and wait until it is Ready',
-      why: `${FILES.rollback} holds the kube-dns objects exactly as they were read (without the fields the API server writes), written by this tool, never fetched. kube-dns must answer before CoreDNS goes.`,
+      why: [
+        rollbackObjects.length === 0
+          ? `INSTALL held no kube-dns object to restore: kube-dns is scaled back to ${replicas}.`
+          : `${FILES.rollback} holds the kube-dns objects exactly as they were read (without the fields the API server and kubectl write: status, uid, resourceVersion, creationTimestamp, generation, managedFields, the revision and last-applied annotations), written by this tool, never fetched. The scale makes sure of ${replicas} replica${replicas === 1 ? '' : 's'} (an apply keeps the count the cut-over set when the object names none).`,
+        autoscaler === undefined
+          ? 'INSTALL held no kube-dns-autoscaler: the rollback leaves it alone (if the cut-over scaled one to 0, scale it back to its count yourself).'
+          : `${install.autoscaler?.name ?? 'The autoscaler'} comes back with the file, as it was read, and its ${replicasOf(install.autoscaler)} replica${replicasOf(install.autoscaler) === 1 ? '' : 's'}.`,
+        'kube-dns must answer before CoreDNS goes.',
+      ].join(' '),
       commands: [
-        ...(rollbackObjects.length === 0 ? [`${kubectl} scale ${kubeDnsKind}/${kubeDnsDeployment} --replicas=2`] : [`kubectl apply -f ${FILES.rollback}`]),
-        kubeDnsKind === 'deployment' ? `${kubectl} rollout status deployment/${kubeDnsDeployment} ${ROLLOUT_TIMEOUT}` : waitForReplicationController('readyReplicas', rollbackObjects.length === 0 ? 2 : replicasOf(install)),
-        `if ${kubectl} get deployment/kube-dns-autoscaler >/dev/null 2>&1; then ${kubectl} scale deployment/kube-dns-autoscaler --replicas=1; fi`,
+        ...(rollbackObjects.length === 0 ? [] : [`kubectl apply -f ${FILES.rollback}`]),
+        `${kubectl} scale ${kubeDnsKind}/${kubeDnsDeployment} --replicas=${replicas}`,
+        kubeDnsKind === 'deployment' ? `${kubectl} rollout status deployment/${kubeDnsDeployment} ${ROLLOUT_TIMEOUT}` : waitForReplicationController('readyReplicas', replicas),
+        ...(autoscaler === undefined ? [] : [`${kubectl} scale ${autoscaler} --replicas=${replicasOf(install.autoscaler)}`]),
       ],
       waitFor: 'every kube-dns pod Ready',
     },
@@ -204,15 +233,19 @@ export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {
   return { ok: true, coredns, namespace, files, steps, rollback, check, diagnostics };
 }
 
-/** The replica count of the kube-dns workload as read (1 when it names none, as the API server defaults it, or 0: the rollback waits for one Ready pod at least). */
-function replicasOf(install: KubeDnsInstall): number {
-  const replicas = (install.deployment?.object['spec'] as { replicas?: unknown } | undefined)?.replicas;
-  return typeof replicas === 'number' && Number.isInteger(replicas) && replicas >= 1 ? replicas : 1;
+/**
+ * The replica count kube-dns (or its autoscaler) comes back with: its `spec.replicas` as read, else (a manifest that
+ * names none) the count its status showed, else 1, as the API server defaults it; never 0.
+ */
+function replicasOf(workload: { readonly object: KubernetesObjectValue } | undefined): number {
+  const counted = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : undefined);
+  const object = workload?.object;
+  return counted((object?.['spec'] as { replicas?: unknown } | undefined)?.replicas) ?? counted((object?.['status'] as { replicas?: unknown } | undefined)?.replicas) ?? 1;
 }
 
-/** The kube-dns objects as read, without what the API server wrote: the Deployment (with its replica count), the Service, the ConfigMap. */
+/** The kube-dns objects as read, without what the API server wrote: the workload (with its replica count), the Service, the ConfigMap, the autoscaler. */
 function rollbackOf(install: KubeDnsInstall): KubernetesObjectValue[] {
-  return [install.deployment?.object, install.service?.object, install.configMapObject].filter((object): object is KubernetesObjectValue => object !== undefined).map(withoutServerFields);
+  return [install.deployment?.object, install.service?.object, install.configMapObject, install.autoscaler?.object].filter((object): object is KubernetesObjectValue => object !== undefined).map(withoutServerFields);
 }
 
 const PLAN_FIELDS = { steps: 'array', rollback: 'array', files: 'array', coredns: 'string', namespace: 'string' } as const;
@@ -235,24 +268,59 @@ export function formatCutoverText(plan: CutoverPlan & { readonly ok: true }): st
   ].join('\n');
 }
 
-/** The plan as a POSIX shell script: `set -eu`, the files as here-documents, each step's commands; manual steps stop it. */
+/**
+ * The plan as a POSIX shell script (`sh cutover.sh` runs the cut-over, `sh cutover.sh rollback`
+ * the rollback): `set -eu`; the files as here-documents written next to the script (`$DIR`), and
+ * the commands naming them there, so the script runs from any folder; the tool run as
+ * `$KUBE_DNS_TO_COREDNS` (default `npx --offline kube-dns-to-coredns`: the copy installed where the
+ * script runs, never one fetched from a registry), checked before the first step; each step's
+ * commands and waits. The live check is skipped with `SKIP_VERIFY=1`; deleting kube-dns is left as
+ * comments.
+ */
 export function formatCutoverScript(plan: CutoverPlan & { readonly ok: true }): string {
   checkOptions('formatCutoverScript', 'plan', plan, PLAN_FIELDS, true);
+  const names = new Set(plan.files.map((file) => file.name));
+  // The plan's commands name its files as written in the current folder and run the tool with npx:
+  // here each file is "$DIR/NAME" and the tool $KUBE_DNS_TO_COREDNS.
+  const scripted = (command: string) =>
+    (command.startsWith(`${TOOL} `) ? `$KUBE_DNS_TO_COREDNS ${command.slice(TOOL.length + 1)}` : command)
+      .split(' ')
+      .map((word) => (names.has(word) ? `"$DIR/${word}"` : word))
+      .join(' ');
   const heredoc = (file: CutoverFile) => {
     let marker = 'KUBE_DNS_TO_COREDNS_EOF';
     while (file.content.split('\n').includes(marker)) marker += '_';
-    return `cat > ${file.name} <<'${marker}'\n${file.content.replace(/\n?$/, '\n')}${marker}`;
+    return `cat > "$DIR/${file.name}" <<'${marker}'\n${file.content.replace(/\n?$/, '\n')}${marker}`;
   };
+  const echo = (text: string) => `echo '${text.replaceAll("'", '')}'`;
   const lines = [
     '#!/bin/sh',
     `# Cut-over from kube-dns to CoreDNS ${plan.coredns}, written by kube-dns-to-coredns cutover.`,
-    '# Runs the steps in order and stops at the first failure. The live check needs the pod network:',
-    '# run this where it is reachable, or set SKIP_VERIFY=1 after running `verify` yourself.',
+    '#   sh cutover.sh            the cut-over: the steps in order, stopping at the first failure',
+    '#   sh cutover.sh rollback   the rollback: kube-dns back and Ready, then CoreDNS scaled to 0',
+    '# The files are written next to this script. The live check needs the pod network: run this where',
+    '# it is reachable, or set SKIP_VERIFY=1 after running `verify` yourself. KUBE_DNS_TO_COREDNS is the',
+    '# command that runs kube-dns-to-coredns (default: the copy installed in the project you run this',
+    '# from, see its README; never fetched).',
     'set -eu',
+    'DIR=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)',
+    'KUBE_DNS_TO_COREDNS=${KUBE_DNS_TO_COREDNS:-npx --offline kube-dns-to-coredns}',
+    'ACTION=${1:-cutover}',
+    'case "$ACTION" in cutover | rollback) ;; *) echo "usage: sh $0 [cutover|rollback]" >&2; exit 2 ;; esac',
     '',
     ...plan.files.map(heredoc),
     '',
+    'if [ "$ACTION" = rollback ]; then',
   ];
+  for (const step of plan.rollback) lines.push(`  # ${step.why}`, `  ${echo(`== Rollback: ${step.title}`)}`, ...step.commands.map((command) => `  ${scripted(command)}`));
+  lines.push(
+    `  ${echo(`kube-dns is back and CoreDNS is scaled to 0.`)}`,
+    '  exit 0',
+    'fi',
+    '',
+    '$KUBE_DNS_TO_COREDNS --version >/dev/null 2>&1 || { echo "kube-dns-to-coredns: cannot run \'$KUBE_DNS_TO_COREDNS\': install the package in the project you run this script from (see its README), or set KUBE_DNS_TO_COREDNS to a command that runs it" >&2; exit 1; }',
+    '',
+  );
   plan.steps.forEach((step, index) => {
     lines.push(`# ${index + 1}. ${step.title}`, `#    ${step.why}`);
     if (step.id === 'delete-later') {
@@ -260,13 +328,12 @@ export function formatCutoverScript(plan: CutoverPlan & { readonly ok: true }): 
       return;
     }
     if (step.manual === true) {
-      lines.push('if [ "${SKIP_VERIFY:-}" != 1 ]; then', ...step.commands.map((command) => `  ${command}`), 'fi', '');
+      lines.push('if [ "${SKIP_VERIFY:-}" != 1 ]; then', ...step.commands.map((command) => `  ${scripted(command)}`), 'fi', '');
       return;
     }
-    lines.push(`echo '== ${index + 1}. ${step.title.replaceAll("'", '')}'`, ...step.commands, '');
+    lines.push(echo(`== ${index + 1}. ${step.title}`), ...step.commands.map(scripted), '');
   });
-  lines.push('echo "kube-dns is scaled to 0; its objects and kube-dns-rollback.yaml are kept for the rollback."', '', '# Rollback (run by hand, in this order):');
-  for (const step of plan.rollback) lines.push(`#   ${step.title}`, ...step.commands.map((command) => `#     ${command}`));
+  lines.push(`echo "kube-dns is scaled to 0; its objects are kept. To go back: sh $0 rollback"`);
   return `${lines.join('\n')}\n`;
 }
 

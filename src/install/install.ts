@@ -5,24 +5,30 @@
  * scheduling carried over) and the kube-dns Service as it is, so that the Service keeps its cluster
  * IP and its endpoints while CoreDNS pods join them. Validated before it is returned.
  */
-import { checkArgument, checkOptions } from '../errors/arguments.js';
+import { checkOptions } from '../errors/arguments.js';
 import { dump, loadAll } from 'js-yaml';
 import type { CoreDnsVersion } from '../coredns/versions.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import type { KubeDnsInstall } from '../kubedns/kube-dns-install.js';
+import { mergeTranslation } from '../translate/merge.js';
 import { translateKubeDnsInstall } from '../translate/translate.js';
 import type { TranslateOptions, TranslationResult } from '../translate/translate.js';
 import { clusterRoleRules, corefileNeeds } from './corefile-needs.js';
 import type { CorefileNeeds, HttpListener } from './corefile-needs.js';
 import { coreDnsImage, kubeadmManifestFor, privateRepositoryOf } from '../coredns/kubeadm-coredns-manifests.js';
 import type { KubeadmCoreDnsManifest } from '../coredns/kubeadm-coredns-manifests.js';
-import { InstallValidationError, validateInstallObjects } from './validate-install.js';
+import { validateInstallObjects } from './validate-install.js';
 
 export interface CoreDnsInstallOptions extends TranslateOptions {
   /** The CoreDNS image to run instead of the release's (an air-gapped mirror, say). */
   readonly image?: string;
+  /**
+   * An existing Corefile (its text) the translation is merged into, as {@link mergeTranslation}
+   * does (`--merge`): the ConfigMap carries the merged Corefile instead of the translation alone.
+   */
+  readonly merge?: string;
 }
 
 /** A Kubernetes object as a plain JSON value. */
@@ -36,7 +42,7 @@ export type CoreDnsInstallResult =
       readonly objects: readonly KubernetesObjectValue[];
       /** The objects as YAML documents for `kubectl apply -f -`. */
       readonly yaml: string;
-      /** The translation whose Corefile the ConfigMap holds. */
+      /** The translation whose Corefile the ConfigMap holds (merged into `merge` when given). */
       readonly translation: TranslationResult & { readonly ok: true };
       /** The translation's diagnostics, then the install's. */
       readonly diagnostics: readonly Diagnostic[];
@@ -85,7 +91,7 @@ const has = (object: Json, key: string) => object[key] !== undefined && object[k
  */
 export function buildCoreDnsInstall(install: KubeDnsInstall, options: CoreDnsInstallOptions = {}): CoreDnsInstallResult {
   checkOptions('buildCoreDnsInstall', 'install', install, { configMap: 'object?', deployment: 'object?', service: 'object?', diagnostics: 'array' }, true);
-  checkArgument('buildCoreDnsInstall', 'options', options, 'object?');
+  checkOptions('buildCoreDnsInstall', 'options', options, { image: 'string?', merge: 'string?' });
   const serviceIp = install.service?.clusterIP;
   if (install.service !== undefined && serviceIp === undefined) {
     throw new CoreDnsInstallInputError('service-without-cluster-ip', `Service ${install.service.name ?? '(unnamed)'} has no cluster IP (headless): pods reach the cluster DNS at a cluster IP, so the install needs one`);
@@ -99,13 +105,22 @@ export function buildCoreDnsInstall(install: KubeDnsInstall, options: CoreDnsIns
   if (serviceIp !== undefined && options.clusterDnsIp !== undefined && options.clusterDnsIp !== serviceIp) {
     throw new CoreDnsInstallInputError('cluster-dns-ip-conflict', `--cluster-dns-ip ${options.clusterDnsIp}, but the kube-dns Service's cluster IP is ${serviceIp}; the install keeps the Service's (drop the option)`);
   }
-  const { image, ...translateOptions } = options;
-  const translation = translateKubeDnsInstall(install, translateOptions);
+  const { image, merge, ...translateOptions } = options;
+  const translated = translateKubeDnsInstall(install, translateOptions);
+  const translation = merge === undefined || !translated.ok ? translated : mergedTranslation(merge, translated);
   if (!translation.ok) return { ok: false, objects: undefined, yaml: undefined, translation, diagnostics: translation.diagnostics, coredns: translation.coredns };
   const diagnostics: Diagnostic[] = [];
   const objects = installObjects(install, translation, options.clusterDnsIp ?? (serviceIp as string), image, diagnostics);
   validateInstallObjects(objects);
   return { ok: true, objects, yaml: renderInstallYaml(objects), translation, diagnostics: [...translation.diagnostics, ...diagnostics], coredns: translation.coredns };
+}
+
+/** The translation merged into an existing Corefile: a translation result whose Corefile is the merged one. */
+function mergedTranslation(existing: string, translation: TranslationResult & { readonly ok: true }): TranslationResult {
+  const merged = mergeTranslation(existing, translation);
+  return merged.ok
+    ? { ok: true, corefile: merged.corefile, model: merged.model, diagnostics: merged.diagnostics, coredns: translation.coredns }
+    : { ok: false, corefile: undefined, model: undefined, diagnostics: merged.diagnostics, coredns: translation.coredns };
 }
 
 function installObjects(install: KubeDnsInstall, translation: TranslationResult & { ok: true }, clusterIp: string, image: string | undefined, diagnostics: Diagnostic[]): Json[] {
@@ -134,12 +149,21 @@ function installObjects(install: KubeDnsInstall, translation: TranslationResult 
 
 /** Fields the API server writes; never sent back. */
 const SERVER_METADATA = ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields', 'selfLink', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'ownerReferences'];
-const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+/** Annotations written by the API server's controllers (the Deployment's revision) and by kubectl (its last-applied copy). */
+const SERVER_ANNOTATIONS = ['deployment.kubernetes.io/revision', 'kubectl.kubernetes.io/last-applied-configuration'];
 
-/** An object as read, without what the API server wrote into it (status, uid, resourceVersion, …). */
+/**
+ * An object as read, without what the API server (and kubectl) wrote into it: status, uid,
+ * resourceVersion, creationTimestamp, generation, managedFields, …, the Deployment's revision
+ * annotation and kubectl's last-applied annotation.
+ */
 export function withoutServerFields(object: Json): Json {
   const metadata: Mutable = { ...record(object['metadata']) };
   for (const field of SERVER_METADATA) delete metadata[field];
+  const annotations: Mutable = { ...record(metadata['annotations']) };
+  for (const annotation of SERVER_ANNOTATIONS) delete annotations[annotation];
+  if (Object.keys(annotations).length > 0) metadata['annotations'] = annotations;
+  else delete metadata['annotations'];
   const copy: Mutable = { ...object, metadata };
   delete copy['status'];
   return copy;
@@ -159,12 +183,6 @@ function serviceObject(install: KubeDnsInstall, clusterIp: string, namespace: st
   }
   const read = withoutServerFields(install.service.object);
   const metadata: Mutable = { ...record(read['metadata']) };
-  const annotations: Mutable = { ...record(metadata['annotations']) };
-  if (annotations[LAST_APPLIED] !== undefined) {
-    delete annotations[LAST_APPLIED];
-    if (Object.keys(annotations).length === 0) delete metadata['annotations'];
-    else metadata['annotations'] = annotations;
-  }
   const spec: Mutable = { ...record(read['spec']) };
   const ports = Array.isArray(spec['ports']) ? spec['ports'].map(record) : [];
   const covered = (port: number, protocol: string) => ports.some((entry) => entry['port'] === port && (entry['protocol'] ?? 'TCP') === protocol);
@@ -245,7 +263,7 @@ function deploymentObject(
     const value = readPod[field];
     const path = `.spec.template.spec.${field}`;
     if (field === 'tolerations' && Array.isArray(value)) {
-      const extra = value.filter((entry) => !tolerations.some((own) => JSON.stringify(own) === JSON.stringify(entry)));
+      const extra = value.filter((entry) => !tolerations.some((own) => sameToleration(own, record(entry))));
       pod['tolerations'] = [...tolerations, ...extra];
       carried(path, extra.length === 0 ? 'tolerations: all already in the CoreDNS base' : `tolerations added to the base's: ${extra.map((entry) => JSON.stringify(entry)).join(', ')}`);
     } else if (field === 'nodeSelector') {
@@ -283,7 +301,7 @@ function deploymentObject(
     diagnostics.push(diagnostic('install-setting-carried', { key, path: '.spec.template.spec.imagePullSecrets', message: `imagePullSecrets kept, although ${chosenImage} is public` }));
   }
   const podLabels = { ...serviceSelector, ...KUBE_DNS_LABEL };
-  pod['containers'] = [containerObject(manifest, needs, chosenImage)];
+  pod['containers'] = [containerObject(manifest, needs, chosenImage, diagnostics)];
   pod['dnsPolicy'] = 'Default';
   pod['volumes'] = [{ name: 'config-volume', configMap: { name: COREDNS, items: [{ key: COREFILE_KEY, path: COREFILE_KEY }] } }];
   return {
@@ -299,26 +317,39 @@ function deploymentObject(
   };
 }
 
+/**
+ * Two tolerations that tolerate the same taints: compared field by field, whatever the order
+ * kubectl printed the fields in (it sorts them: `effect` before `key`), with the API's defaults
+ * (`operator: Equal`, empty `value` and `effect`).
+ */
+function sameToleration(a: Json, b: Json): boolean {
+  const canonical = (toleration: Json) => [toleration['key'] ?? '', toleration['operator'] ?? 'Equal', toleration['value'] ?? '', toleration['effect'] ?? '', toleration['tolerationSeconds'] ?? null];
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
 /** kubeadm's field order: priorityClassName, serviceAccountName, affinity, tolerations, nodeSelector, containers, dnsPolicy, volumes. */
 function orderPodSpec(pod: Mutable): Mutable {
   const order = ['priorityClassName', 'serviceAccountName', 'affinity', 'tolerations', 'nodeSelector', 'topologySpreadConstraints', 'imagePullSecrets', 'containers', 'dnsPolicy', 'volumes'];
   return Object.fromEntries(order.filter((field) => pod[field] !== undefined).map((field) => [field, pod[field]]));
 }
 
-function containerObject(manifest: KubeadmCoreDnsManifest, needs: CorefileNeeds, image: string): Json {
+function containerObject(manifest: KubeadmCoreDnsManifest, needs: CorefileNeeds, image: string, diagnostics: Diagnostic[]): Json {
   const ports: Mutable[] = needs.dnsPorts.map((port) => ({ containerPort: port.port, name: port.name, protocol: port.protocol }));
   if (needs.metricsPort !== undefined) ports.push({ containerPort: needs.metricsPort, name: 'metrics', protocol: 'TCP' });
-  // The translator's Corefile always opens health (and ready where the release has it) on all addresses; the probes target them.
-  const health = probed(needs.health, 'health', 'liveness');
-  const readiness = needs.readyAvailable ? probed(needs.ready, 'ready', 'readiness') : health;
+  // The translator's Corefile opens health (and ready where the release has it) on all addresses;
+  // a merged or given Corefile may not: the probe that would fail is left out (or readiness falls
+  // back to health), with a warning naming it.
+  const health = probed(needs.health, 'health', HEALTH_PROBE, 'liveness', diagnostics);
+  const ready = needs.readyAvailable ? probed(needs.ready, 'ready', READY_PROBE, 'readiness', diagnostics, health) : undefined;
+  const readiness = needs.readyAvailable ? ready : health;
   // Every probe port is declared on the container (kubeadm names them from 1.34 on and probes by name; before, by number).
   const declare = (listener: HttpListener, name: string): number | string => {
     const existing = ports.find((port) => port['containerPort'] === listener.port && port['protocol'] === 'TCP');
     if (existing === undefined) ports.push({ containerPort: listener.port, name, protocol: 'TCP' });
     return manifest.namedProbePorts ? ((existing?.['name'] as string | undefined) ?? name) : listener.port;
   };
-  const livenessPort = declare(health, 'liveness-probe');
-  const readinessPort = readiness === health ? livenessPort : declare(readiness, 'readiness-probe');
+  const livenessPort = health === undefined ? undefined : declare(health, 'liveness-probe');
+  const readinessPort = readiness === undefined ? undefined : readiness === health ? livenessPort : declare(readiness, 'readiness-probe');
   return {
     name: COREDNS,
     image,
@@ -327,17 +358,34 @@ function containerObject(manifest: KubeadmCoreDnsManifest, needs: CorefileNeeds,
     args: ['-conf', `${CONFIG_MOUNT}/${COREFILE_KEY}`],
     volumeMounts: [{ name: 'config-volume', mountPath: CONFIG_MOUNT, readOnly: true }],
     ports,
-    livenessProbe: { httpGet: { path: health.path, port: livenessPort, scheme: 'HTTP' }, initialDelaySeconds: 60, timeoutSeconds: 5, successThreshold: 1, failureThreshold: 5 },
-    readinessProbe: { httpGet: { path: readiness.path, port: readinessPort, scheme: 'HTTP' } },
+    ...(health === undefined ? {} : { livenessProbe: { httpGet: { path: health.path, port: livenessPort, scheme: 'HTTP' }, initialDelaySeconds: 60, timeoutSeconds: 5, successThreshold: 1, failureThreshold: 5 } }),
+    ...(readiness === undefined ? {} : { readinessProbe: { httpGet: { path: readiness.path, port: readinessPort, scheme: 'HTTP' } } }),
     securityContext: { allowPrivilegeEscalation: false, capabilities: { add: ['NET_BIND_SERVICE'], drop: ['ALL'] }, readOnlyRootFilesystem: true },
   };
 }
 
-/** The listener a probe targets: it must exist and listen on all addresses (the kubelet probes the pod's IP). */
-function probed(listener: HttpListener | undefined, plugin: string, probe: string): HttpListener {
+/** kubeadm's probes (port and path) where the Corefile has no listener for them. */
+const HEALTH_PROBE = 'GET /health on 8080';
+const READY_PROBE = 'GET /ready on 8181';
+
+/**
+ * The listener a probe targets: it must exist and listen on all addresses (the kubelet probes the
+ * pod's IP). Otherwise an `install-probe-unanswered` warning naming the probe kubeadm's manifest
+ * would have and why it would fail; readiness then falls back to `fallback` (health), liveness is
+ * left out.
+ */
+function probed(listener: HttpListener | undefined, plugin: string, kubeadmProbe: string, probe: 'liveness' | 'readiness', diagnostics: Diagnostic[], fallback?: HttpListener): HttpListener | undefined {
   if (listener !== undefined && (listener.host === '' || listener.host === '0.0.0.0' || listener.host === '::')) return listener;
-  const why = listener === undefined ? `the Corefile opens no ${plugin} listener` : `${plugin} listens on ${listener.host}:${listener.port} only`;
-  throw new InstallValidationError('cross-object', 'ConfigMap/coredns', '/data/Corefile', `${why}: the ${probe} probe would fail`);
+  const target = listener === undefined ? kubeadmProbe : `GET ${listener.path} on ${listener.port}`;
+  const why = listener === undefined ? `the Corefile has no ${plugin} plugin` : `${plugin} listens on ${listener.host}:${listener.port} only, and the kubelet probes the pod's IP`;
+  const instead =
+    probe === 'liveness'
+      ? 'the install has no liveness probe: a CoreDNS that hangs is not restarted'
+      : fallback === undefined
+        ? 'the install has no readiness probe: each pod joins the Service as soon as it runs, before its kubernetes plugin has read the API'
+        : `the readiness probe targets health (GET ${fallback.path} on ${fallback.port}) instead: a pod joins the Service once its server runs, before its kubernetes plugin has read the API`;
+  diagnostics.push(diagnostic('install-probe-unanswered', { key: 'Corefile', message: `the ${probe} probe (${target}) would fail: ${why}; ${instead}. Add ${plugin === 'health' ? '`health`' : '`ready`'} to the main server block to have it` }));
+  return probe === 'readiness' ? fallback : undefined;
 }
 
 /**

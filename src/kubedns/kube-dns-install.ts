@@ -92,8 +92,23 @@ export interface KubeDnsInstall {
   readonly configMapObject?: Readonly<Record<string, unknown>>;
   readonly deployment: KubeDnsDeployment | undefined;
   readonly service: KubeDnsService | undefined;
+  /**
+   * The workload that scales kube-dns (cluster-proportional-autoscaler with `--target=KIND/NAME`
+   * naming the kube-dns workload, usually Deployment `kube-dns-autoscaler`), as read: no part in
+   * the DNS settings, but the cut-over scales it with kube-dns and its rollback restores it.
+   */
+  readonly autoscaler?: KubeDnsAutoscaler;
   /** About what was read: objects and containers not used, references only known at run time, arguments a program refuses. */
   readonly diagnostics: readonly Diagnostic[];
+}
+
+/** The workload that scales kube-dns: see {@link KubeDnsInstall.autoscaler}. */
+export interface KubeDnsAutoscaler {
+  readonly kind: string;
+  readonly name: string | undefined;
+  readonly namespace: string | undefined;
+  /** The whole object as read. */
+  readonly object: Readonly<Record<string, unknown>>;
 }
 
 const KUBE_DNS_NAME = 'kube-dns';
@@ -147,8 +162,13 @@ export function readKubeDnsInstall(sources: readonly KubeDnsInstallSource[], opt
   }
   const { configMap, configMapObject } = readConfigMapOnce(read, options, diagnostics);
   const workload = pick(workloads, isKubeDnsWorkload);
+  const autoscaler = workloads.find((other) => other !== workload && scaledWorkload(other)?.toLowerCase() === `${(workload?.kind ?? 'Deployment').toLowerCase()}/${workload?.name ?? KUBE_DNS_NAME}`);
   for (const other of workloads) {
     if (other === workload) continue;
+    if (other === autoscaler) {
+      diagnostics.push(unused(other.source, `${other.kind} ${other.name ?? '(unnamed)'} scales kube-dns (--target=${scaledWorkload(other) ?? ''}) and plays no part in its DNS settings; not read for the translation (the cut-over scales it to 0 with kube-dns, and its rollback restores it as read)`));
+      continue;
+    }
     if (workload !== undefined && other.name === workload.name && other.kind === workload.kind && other.namespace === workload.namespace) {
       // The same object twice (its own file and a List): the same containers are read once; different ones are ambiguous.
       if (containersContent(other) !== containersContent(workload)) {
@@ -180,6 +200,7 @@ export function readKubeDnsInstall(sources: readonly KubeDnsInstallSource[], opt
     ...(configMapObject === undefined ? {} : { configMapObject }),
     deployment: workload === undefined ? undefined : readDeployment(workload, diagnostics),
     service: service === undefined ? undefined : { name: service.name, namespace: service.namespace, clusterIP: checkedServiceIp(service), source: service.source, object: service.object },
+    ...(autoscaler === undefined ? {} : { autoscaler: { kind: autoscaler.kind, name: autoscaler.name, namespace: autoscaler.namespace, object: autoscaler.object } }),
     diagnostics,
   };
 }
@@ -241,6 +262,17 @@ function readConfigMapOnce(
 
 function isKubeDnsWorkload(workload: WorkloadObject): boolean {
   return workload.containers.some((container) => containerRole(container) !== undefined);
+}
+
+/** `KIND/NAME` of cluster-proportional-autoscaler's `--target` (`Deployment/kube-dns`), when a container of `workload` runs it. */
+function scaledWorkload(workload: WorkloadObject): string | undefined {
+  for (const container of workload.containers) {
+    const words = [...(container.command ?? []), ...(container.args ?? [])];
+    if (!(container.image ?? '').includes('cluster-proportional-autoscaler') && !words.some((word) => word.endsWith('cluster-proportional-autoscaler'))) continue;
+    const target = words.find((word) => /^--?target=/.test(word));
+    if (target !== undefined) return target.slice(target.indexOf('=') + 1);
+  }
+  return undefined;
 }
 
 /** Refuses a text given as the workload (or the Service) that holds none, naming what it holds. */

@@ -21,6 +21,11 @@ export interface VerifyProbe {
   readonly type: QueryType;
   /** Why it is asked. */
   readonly why: string;
+  /**
+   * A name every cluster has (`kubernetes.default.svc.<domain>`, the cluster DNS Service's own
+   * name): CoreDNS must answer it with a record of the type asked, whatever kube-dns answered.
+   */
+  readonly mustExist?: boolean;
 }
 
 /** At most this many probes (each is sent to both servers). */
@@ -69,17 +74,18 @@ export function verifyProbes(install: KubeDnsInstall, translation: TranslationRe
   });
   const probes: VerifyProbe[] = [];
   const seen = new Set<string>();
-  const add = (name: string, type: QueryType, why: string, again = false) => {
-    const probe = { name: absolute(name), type, why };
+  const add = (name: string, type: QueryType, why: string, again = false, mustExist = false) => {
+    const probe = { name: absolute(name), type, why, ...(mustExist ? { mustExist } : {}) };
     const key = `${probe.name} ${type}`;
     if (!again && seen.has(key)) return;
     seen.add(key);
     probes.push(probe);
   };
   const cd = clusterDomain;
-  add(`kubernetes.default.svc.${cd}`, 'A', 'a Service of the cluster');
-  add(`kube-dns.kube-system.svc.${cd}`, 'A', 'the cluster DNS Service');
-  add(`_dns._udp.kube-dns.kube-system.svc.${cd}`, 'SRV', "the cluster DNS Service's port (SRV)");
+  const dnsService = `${install.service?.name ?? 'kube-dns'}.${install.service?.namespace ?? 'kube-system'}`;
+  add(`kubernetes.default.svc.${cd}`, 'A', "the API server's Service, which every cluster has", false, true);
+  add(`${dnsService}.svc.${cd}`, 'A', 'the cluster DNS Service, which answers these queries', false, true);
+  add(`_dns._udp.${dnsService}.svc.${cd}`, 'SRV', "the cluster DNS Service's port (SRV)");
   add(cd, 'SOA', 'the cluster zone apex');
   add(`dns-version.${cd}`, 'TXT', "kube-dns's version record");
   const serviceIp = install.service?.clusterIP;
@@ -186,6 +192,17 @@ export function compareProbe(probe: VerifyProbe, old: LiveAnswer, current: LiveA
     const both = old.rcode === current.rcode ? ', as kube-dns did: a failure all the same (two servers failing alike do not agree on an answer)' : ` (kube-dns: ${old.rcode})`;
     return { probe, old, new: current, verdict: 'unexpected', reason: `${current.rcode} from CoreDNS${both}` };
   }
+  if (probe.mustExist === true && !answers(current, probe.type)) {
+    const got = `${current.rcode}${current.rcode === 'NOERROR' ? ` without a ${probe.type} record` : ''}`;
+    const kubeDns = answers(old, probe.type) ? 'kube-dns answered it' : 'kube-dns did not answer it either: a failure all the same (two servers failing alike do not agree on an answer)';
+    return {
+      probe,
+      old,
+      new: current,
+      verdict: 'unexpected',
+      reason: `${got} from CoreDNS for a name that must exist (${probe.why}); ${kubeDns}. CoreDNS does not see the cluster's Services: check its ClusterRole and binding, its access to the API server, and that its kubernetes block serves the cluster domain`,
+    };
+  }
   const oldSet = recordSet(old);
   const newSet = recordSet(current);
   if (old.rcode === current.rcode && oldSet.join('\n') === newSet.join('\n')) return { probe, old, new: current, verdict: 'agree' };
@@ -198,6 +215,11 @@ export function compareProbe(probe: VerifyProbe, old: LiveAnswer, current: LiveA
   const announced = announcedDomains(diagnostics).find(({ domain }) => probe.name === domain || probe.name.endsWith(`.${domain}`));
   if (announced !== undefined) return expected(`announced by the translator (${announced.code})`, announced.code);
   return { probe, old, new: current, verdict: 'unexpected', reason: what };
+}
+
+/** A positive answer: NOERROR with a record of the type asked. */
+function answers(answer: LiveAnswer, type: QueryType): boolean {
+  return answer.rcode === 'NOERROR' && answer.answers.some((record) => record.type === type);
 }
 
 function srvPorts(answer: LiveAnswer): string {

@@ -33,15 +33,20 @@ describe('planCutover', () => {
       const json = JSON.parse(formatCutoverJson(planned(stock, coredns))) as { steps: CutoverStep[]; rollback: CutoverStep[] };
       const steps = json.steps;
       expect(at(steps, /lint --coredns/)).toBeLessThan(at(steps, /kubectl apply -f coredns-rbac\.yaml/));
-      expect(at(steps, /check --kube-dns/)).toBeLessThan(at(steps, /kubectl apply -f coredns-rbac\.yaml/));
+      expect(at(steps, /check --coredns .* --kube-dns kube-dns-rollback\.yaml/)).toBeLessThan(at(steps, /kubectl apply -f coredns-rbac\.yaml/));
       expect(at(steps, /apply -f coredns-rbac/)).toBeLessThan(at(steps, /apply -f coredns-configmap/));
       expect(at(steps, /apply -f coredns-configmap/)).toBeLessThan(at(steps, /apply -f coredns-deployment/));
       expect(at(steps, /apply -f coredns-deployment/)).toBeLessThan(at(steps, /rollout status deployment\/coredns/));
-      expect(at(steps, /rollout status deployment\/coredns/)).toBeLessThan(at(steps, /verify --kube-dns/));
-      expect(at(steps, /verify --kube-dns/)).toBeLessThan(at(steps, /scale deployment\/kube-dns --replicas=0/));
+      expect(at(steps, /rollout status deployment\/coredns/)).toBeLessThan(at(steps, /apply -f coredns-service/));
+      // The endpoints are read until they list both kube-dns and CoreDNS pods, before the live check and the scale-down.
+      expect(at(steps, /apply -f coredns-service/)).toBeLessThan(at(steps, /get endpoints kube-dns .*\*" coredns-"\*.*\*" kube-dns-"\*\) BOTH=yes/));
+      expect(at(steps, /get endpoints kube-dns/)).toBeLessThan(at(steps, /test "\$BOTH" = yes \|\|/));
+      expect(at(steps, /test "\$BOTH" = yes/)).toBeLessThan(at(steps, /verify --coredns/));
+      expect(at(steps, /verify --coredns/)).toBeLessThan(at(steps, /scale deployment\/kube-dns --replicas=0/));
       expect(at(steps, /scale deployment\/kube-dns-autoscaler --replicas=0/)).toBeLessThan(at(steps, /scale deployment\/kube-dns --replicas=0/));
       const rollback = json.rollback;
-      expect(at(rollback, /apply -f kube-dns-rollback\.yaml/)).toBeLessThan(at(rollback, /rollout status deployment\/kube-dns/));
+      expect(at(rollback, /apply -f kube-dns-rollback\.yaml/)).toBeLessThan(at(rollback, /scale deployment\/kube-dns --replicas=2$/));
+      expect(at(rollback, /scale deployment\/kube-dns --replicas=2$/)).toBeLessThan(at(rollback, /rollout status deployment\/kube-dns/));
       expect(at(rollback, /rollout status deployment\/kube-dns/)).toBeLessThan(at(rollback, /scale deployment\/coredns --replicas=0/));
     }
   });
@@ -58,7 +63,7 @@ describe('planCutover', () => {
     expect(plan.files.find((file) => file.name === 'kube-dns-rollback.yaml')?.content).toContain('kind: ReplicationController');
   });
 
-  it('the rollback file holds the kube-dns objects exactly as read, less what the API server wrote', () => {
+  it('the rollback file holds the kube-dns objects exactly as read, less what the API server and kubectl wrote', () => {
     const plan = planned();
     const file = plan.files.find((entry) => entry.name === 'kube-dns-rollback.yaml');
     const objects = loadAll(file?.content ?? '') as Record<string, any>[];
@@ -66,12 +71,56 @@ describe('planCutover', () => {
     expect(objects.map((object) => object['kind'])).toEqual(['Deployment', 'Service', 'ConfigMap']);
     for (const object of objects) {
       const read = structuredClone(list.find((item) => item['kind'] === object['kind'])) as Record<string, any>;
-      for (const field of ['uid', 'resourceVersion', 'creationTimestamp', 'generation']) delete read['metadata'][field];
+      for (const field of ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields']) delete read['metadata'][field];
+      // The Deployment's revision and kubectl's last-applied copy were their only annotations.
+      delete read['metadata']['annotations'];
       delete read['status'];
       expect(object).toEqual(read);
     }
+    // What was stripped was there to strip.
+    expect(stock).toContain('deployment.kubernetes.io/revision');
+    expect(stock).toContain('kubectl.kubernetes.io/last-applied-configuration');
+    expect(file?.content).not.toMatch(/kubernetes.io\/revision|last-applied|resourceVersion|uid:|creationTimestamp|generation:|managedFields|status:/);
     expect(objects[0]?.['spec']['replicas']).toBe(2);
-    expect(objects[1]?.['metadata']['annotations']['kubectl.kubernetes.io/last-applied-configuration']).toBeDefined();
+    // Other annotations stay.
+    const annotated = planned(stock.replace('      deployment.kubernetes.io/revision: "1"', '      deployment.kubernetes.io/revision: "1"\n      team: dns'));
+    expect(loadAll(annotated.files.find((entry) => entry.name === 'kube-dns-rollback.yaml')?.content ?? '')[0]).toMatchObject({ metadata: { annotations: { team: 'dns' } } });
+  });
+
+  it('scales the kube-dns-autoscaler given in INSTALL to 0 first and restores it as read; without one it says the rollback leaves it alone', () => {
+    const kops = readFileSync(join(root, 'golden/deployment/kops-1.12-kube-dns-1.14.13.yaml'), 'utf8');
+    const plan = planned(kops, '1.8.0');
+    const down = plan.steps.find((step) => step.id === 'scale-down-kube-dns');
+    expect(down?.commands.slice(0, 2)).toEqual(['kubectl -n kube-system scale deployment/kube-dns-autoscaler --replicas=0', 'kubectl -n kube-system scale deployment/kube-dns --replicas=0']);
+    const rollbackFile = loadAll(plan.files.find((entry) => entry.name === 'kube-dns-rollback.yaml')?.content ?? '') as Record<string, any>[];
+    expect(rollbackFile.map((object) => `${object['kind']}/${object['metadata']['name']}`)).toEqual(['Deployment/kube-dns', 'Service/kube-dns', 'Deployment/kube-dns-autoscaler']);
+    // Neither names a replica count (a manifest): the scale brings kube-dns back with 1, as the API server would have defaulted it, then the autoscaler.
+    const rollback = plan.rollback.flatMap((step) => step.commands);
+    expect(rollback).toEqual([
+      'kubectl apply -f kube-dns-rollback.yaml',
+      'kubectl -n kube-system scale deployment/kube-dns --replicas=1',
+      'kubectl -n kube-system rollout status deployment/kube-dns --timeout=5m',
+      'kubectl -n kube-system scale deployment/kube-dns-autoscaler --replicas=1',
+      'kubectl -n kube-system scale deployment/coredns --replicas=0',
+    ]);
+    expect(plan.rollback[0]?.why).toMatch(/kube-dns-autoscaler comes back with the file, as it was read/);
+    expect(plan.diagnostics.map((entry) => entry.message)).toContainEqual(expect.stringMatching(/^Deployment kube-dns-autoscaler scales kube-dns \(--target=Deployment\/kube-dns\)/));
+    // Not given: scaled to 0 only if the cluster has one, and left alone by the rollback, which says so.
+    const without = planned();
+    expect(without.steps.find((step) => step.id === 'scale-down-kube-dns')?.commands[0]).toMatch(/^if kubectl -n kube-system get deployment\/kube-dns-autoscaler .* then kubectl -n kube-system scale deployment\/kube-dns-autoscaler --replicas=0; fi$/);
+    expect(without.rollback.flatMap((step) => step.commands).join('\n')).not.toContain('autoscaler');
+    expect(without.rollback[0]?.why).toMatch(/INSTALL held no kube-dns-autoscaler: the rollback leaves it alone/);
+  });
+
+  it('check and verify read the rollback file with the options of the plan: the target release, the cluster domain, the kube-dns version', () => {
+    const plan = planCutover(readInstall(stock), { coredns: '1.8.0', kubeDnsVersion: '1.14.10' });
+    if (!plan.ok) throw new Error(plan.refusal);
+    const commands = plan.steps.flatMap((step) => step.commands);
+    expect(commands).toContain('npx kube-dns-to-coredns check --coredns 1.8.0 --kube-dns-version 1.14.10 --kube-dns kube-dns-rollback.yaml --corefile Corefile');
+    expect(commands).toContainEqual(expect.stringMatching(/^npx kube-dns-to-coredns verify --coredns 1\.8\.0 --kube-dns-version 1\.14\.10 --kube-dns kube-dns-rollback\.yaml --old "\$OLD" --new "\$NEW"$/));
+    const configMapOnly = planCutover(readInstall('kind: ConfigMap\nmetadata: {name: kube-dns, namespace: kube-system}\ndata: {}\n'), { coredns: '1.14.7', clusterDnsIp: '10.0.0.10', clusterDomain: 'corp.internal' });
+    if (!configMapOnly.ok) throw new Error(configMapOnly.refusal);
+    expect(configMapOnly.steps.flatMap((step) => step.commands)).toContain('npx kube-dns-to-coredns check --coredns 1.14.7 --cluster-domain corp.internal --kube-dns kube-dns-rollback.yaml --corefile Corefile');
   });
 
   it('stops when kube-dns and the Corefile would route a name differently during the overlap', () => {
@@ -98,21 +147,51 @@ describe('planCutover', () => {
 });
 
 describe('the cut-over script', () => {
-  /** Runs the script in a folder with logging stand-ins for kubectl and npx; `failing` makes one kubectl call fail. */
-  function run(script: string, failing: string | undefined, environment: Record<string, string>, found = ''): Promise<{ status: number; log: string[]; folder: string; stderr: string }> {
+  interface Run {
+    readonly status: number;
+    readonly log: string[];
+    readonly folder: string;
+    readonly stderr: string;
+  }
+  interface RunOptions {
+    /** A kubectl or npx call containing this fails. */
+    readonly failing?: string;
+    readonly environment?: Record<string, string>;
+    /** What `get deployment/coredns configmap/coredns -o name` prints. */
+    readonly found?: string;
+    /** The pod names `get endpoints` prints. */
+    readonly endpoints?: string;
+    readonly action?: string;
+    /** The cluster has a kube-dns-autoscaler (default: not). */
+    readonly autoscaler?: boolean;
+  }
+
+  /**
+   * Runs the script from another folder than its own, with logging stand-ins for kubectl, npx and
+   * sleep on PATH.
+   */
+  function run(script: string, { failing, environment = { SKIP_VERIFY: '1' }, found = '', endpoints = 'coredns-5d78c9869d-7xk2p kube-dns-6d5d8b9f7-abcde', action, autoscaler = false }: RunOptions = {}): Promise<Run> {
     const folder = mkdtempSync(join(scratch, 'run-'));
+    const elsewhere = mkdtempSync(join(scratch, 'cwd-'));
     const log = join(folder, 'calls.log');
-    const stand = (name: string) => {
+    const stand = (name: string, answers = '') => {
       const path = join(folder, name);
-      const existing = found === '' ? '' : `case "$*" in *'get deployment/coredns configmap/coredns -o name'*) echo '${found}';; esac\n`;
-      writeFileSync(path, `#!/bin/sh\necho "${name} $*" >> '${log}'\n${existing}${failing === undefined ? '' : `case "$*" in *'${failing}'*) exit 1;; esac\n`}case "$*" in *kube-dns-autoscaler*) exit 1;; esac\nexit 0\n`);
+      writeFileSync(path, `#!/bin/sh\necho "${name} $*" >> '${log}'\n${failing === undefined ? '' : `case "$*" in *'${failing}'*) exit 1;; esac\n`}${answers}exit 0\n`);
       chmodSync(path, 0o755);
     };
-    stand('kubectl');
+    stand(
+      'kubectl',
+      [
+        found === '' ? '' : `case "$*" in *'get deployment/coredns configmap/coredns -o name'*) echo '${found}';; esac\n`,
+        `case "$*" in *'get endpoints'*) echo '${endpoints}';; esac\n`,
+        autoscaler ? '' : 'case "$*" in *kube-dns-autoscaler*) exit 1;; esac\n',
+      ].join(''),
+    );
     stand('npx');
+    stand('sleep');
     writeFileSync(join(folder, 'cutover.sh'), script);
     return new Promise((resolve) => {
-      execFile('sh', ['cutover.sh'], { cwd: folder, timeout: 20_000, env: { PATH: `${folder}:/usr/bin:/bin`, ...environment } }, (error, _stdout, stderr) => {
+      execFile('sh', [join(folder, 'cutover.sh'), ...(action === undefined ? [] : [action])], { cwd: elsewhere, timeout: 20_000, env: { PATH: `${folder}:/usr/bin:/bin`, ...environment } }, (error, _stdout, stderr) => {
         const calls = (() => {
           try {
             return readFileSync(log, 'utf8').trim().split('\n');
@@ -124,37 +203,111 @@ describe('the cut-over script', () => {
       });
     });
   }
+  const index = (done: Run, pattern: RegExp) => {
+    const found = done.log.findIndex((line) => pattern.test(line));
+    expect(found, `${String(pattern)} in\n${done.log.join('\n')}`).toBeGreaterThanOrEqual(0);
+    return found;
+  };
 
-  it('writes the files, runs the steps in order and stops at the first failure (set -eu)', async () => {
+  it('is a shell script bash and dash read, for every input and release of the goldens', async () => {
+    const inputs = [stock, readFileSync(join(root, 'golden/install/private-registry-scheduling.yaml'), 'utf8'), readFileSync(join(root, 'golden/deployment/kops-1.12-kube-dns-1.14.13.yaml'), 'utf8')];
+    let checked = 0;
+    for (const input of inputs) {
+      for (const coredns of ['1.2.6', '1.8.0', '1.14.7']) {
+        const path = join(scratch, `syntax-${checked}.sh`);
+        writeFileSync(path, formatCutoverScript(planned(input, coredns)));
+        for (const shell of ['bash', 'dash']) {
+          const status = await new Promise<number>((resolve) => execFile(shell, ['-n', path], (error) => resolve(error === null ? 0 : 1)));
+          expect(status, `${shell} -n ${coredns}`).toBe(0);
+        }
+        checked += 1;
+      }
+    }
+    expect(checked).toBe(9);
+  });
+
+  it('writes the files next to itself, runs the steps in order and stops at the first failure (set -eu)', async () => {
     const plan = planned();
     const script = formatCutoverScript(plan);
-    const done = await run(script, undefined, { SKIP_VERIFY: '1' });
-    expect(done.status).toBe(0);
+    const done = await run(script);
+    expect(done.status, done.stderr).toBe(0);
     for (const file of plan.files) expect(readFileSync(join(done.folder, file.name), 'utf8')).toBe(file.content);
-    const index = (pattern: RegExp) => done.log.findIndex((line) => pattern.test(line));
-    expect(index(/^npx kube-dns-to-coredns lint/)).toBe(0);
-    expect(index(/rollout status deployment\/coredns/)).toBeGreaterThan(index(/apply -f coredns-deployment\.yaml/));
-    expect(index(/scale deployment\/kube-dns --replicas=0/)).toBeGreaterThan(index(/apply -f coredns-service\.yaml/));
+    const file = (name: string) => join(done.folder, name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    // The tool, by default the copy installed where the script runs (npx --offline: never fetched), is tried first.
+    expect(done.log[0]).toBe('npx --offline kube-dns-to-coredns --version');
+    expect(index(done, new RegExp(`^npx --offline kube-dns-to-coredns lint --coredns 1\\.14\\.7 ${file('Corefile')}$`))).toBe(1);
+    expect(index(done, new RegExp(`^npx --offline kube-dns-to-coredns check --coredns 1\\.14\\.7 --kube-dns ${file('kube-dns-rollback.yaml')} --corefile ${file('Corefile')}$`))).toBe(2);
+    expect(index(done, /rollout status deployment\/coredns/)).toBeGreaterThan(index(done, new RegExp(`apply -f ${file('coredns-deployment.yaml')}$`)));
+    expect(index(done, /get endpoints kube-dns/)).toBeGreaterThan(index(done, new RegExp(`apply -f ${file('coredns-service.yaml')}$`)));
+    expect(index(done, /scale deployment\/kube-dns --replicas=0/)).toBeGreaterThan(index(done, /get endpoints kube-dns/));
     expect(done.log.some((line) => line.includes('verify'))).toBe(false);
     expect(done.log.some((line) => line.includes('delete'))).toBe(false);
+    expect(done.log.some((line) => line.startsWith('sleep'))).toBe(false);
     // The rollout of CoreDNS fails: kube-dns is never scaled down.
-    const stopped = await run(script, 'rollout status deployment/coredns', { SKIP_VERIFY: '1' });
+    const stopped = await run(script, { failing: 'rollout status deployment/coredns' });
     expect(stopped.status).not.toBe(0);
     expect(stopped.log.some((line) => line.includes('--replicas=0'))).toBe(false);
     // Without SKIP_VERIFY the live check runs, and its failure stops the script too.
-    const unverified = await run(script, 'verify', {});
+    const unverified = await run(script, { failing: 'verify', environment: {} });
     expect(unverified.status, unverified.log.join('\n')).not.toBe(0);
-    expect(unverified.log.some((line) => /^npx kube-dns-to-coredns verify --kube-dns kube-dns\.yaml --old .* --new/.test(line)), unverified.log.join('\n')).toBe(true);
+    index(unverified, new RegExp(`^npx --offline kube-dns-to-coredns verify --coredns 1\\.14\\.7 --kube-dns ${file('kube-dns-rollback.yaml').replace(done.folder, unverified.folder)} --old .* --new`));
     expect(unverified.log.some((line) => line.includes('--replicas=0'))).toBe(false);
+    // KUBE_DNS_TO_COREDNS replaces the command.
+    const own = await run(script, { environment: { SKIP_VERIFY: '1', KUBE_DNS_TO_COREDNS: 'npx my-mirror/kube-dns-to-coredns' } });
+    expect(own.log[0]).toBe('npx my-mirror/kube-dns-to-coredns --version');
+  });
+
+  it('stops, naming the variable, when the tool does not run; nothing is applied', async () => {
+    const stopped = await run(formatCutoverScript(planned()), { failing: '--version' });
+    expect(stopped.status).toBe(1);
+    expect(stopped.stderr).toMatch(/cannot run 'npx --offline kube-dns-to-coredns': install the package .* or set KUBE_DNS_TO_COREDNS/);
+    expect(stopped.log.some((line) => line.startsWith('kubectl'))).toBe(false);
+  });
+
+  it('waits until the endpoints list both kube-dns and CoreDNS pods, a bounded number of times, and stops before the scale-down when they never do', async () => {
+    const script = formatCutoverScript(planned());
+    for (const endpoints of ['kube-dns-6d5d8b9f7-abcde kube-dns-6d5d8b9f7-fghij', 'coredns-5d78c9869d-7xk2p', '']) {
+      const stopped = await run(script, { endpoints });
+      expect(stopped.status, endpoints).not.toBe(0);
+      expect(stopped.log.filter((line) => /get endpoints kube-dns/.test(line))).toHaveLength(60);
+      expect(stopped.log.filter((line) => line === 'sleep 5')).toHaveLength(60);
+      expect(stopped.stderr).toMatch(/after 5 minutes the endpoints of Service kube-dns do not list both a kube-dns and a coredns pod/);
+      expect(stopped.log.some((line) => line.includes('--replicas=0'))).toBe(false);
+    }
+    // In either order.
+    const done = await run(script, { endpoints: 'kube-dns-6d5d8b9f7-abcde coredns-5d78c9869d-7xk2p' });
+    expect(done.status, done.stderr).toBe(0);
   });
 
   it('stops before any apply when a coredns Deployment or ConfigMap already exists', async () => {
     const script = formatCutoverScript(planned());
     for (const found of ['deployment.apps/coredns', 'configmap/coredns', 'deployment.apps/coredns\nconfigmap/coredns']) {
-      const stopped = await run(script, undefined, { SKIP_VERIFY: '1' }, found);
+      const stopped = await run(script, { found });
       expect(stopped.status, stopped.log.join('\n')).not.toBe(0);
       expect(stopped.stderr).toMatch(/coredns already in kube-system: the apply would replace it/);
       expect(stopped.log.some((line) => line.includes('apply'))).toBe(false);
     }
+  });
+
+  it("'rollback' brings kube-dns back and waits until it is Ready before CoreDNS is scaled down, and runs nothing of the cut-over", async () => {
+    const plan = planned(readFileSync(join(root, 'golden/deployment/kops-1.12-kube-dns-1.14.13.yaml'), 'utf8'), '1.8.0');
+    const script = formatCutoverScript(plan);
+    const done = await run(script, { action: 'rollback', autoscaler: true });
+    expect(done.status, done.stderr).toBe(0);
+    expect(done.log).toEqual([
+      `kubectl apply -f ${join(done.folder, 'kube-dns-rollback.yaml')}`,
+      'kubectl -n kube-system scale deployment/kube-dns --replicas=1',
+      'kubectl -n kube-system rollout status deployment/kube-dns --timeout=5m',
+      'kubectl -n kube-system scale deployment/kube-dns-autoscaler --replicas=1',
+      'kubectl -n kube-system scale deployment/coredns --replicas=0',
+    ]);
+    expect(readFileSync(join(done.folder, 'kube-dns-rollback.yaml'), 'utf8')).toBe(plan.files.find((file) => file.name === 'kube-dns-rollback.yaml')?.content);
+    // kube-dns never becomes Ready: CoreDNS stays.
+    const stuck = await run(script, { action: 'rollback', failing: 'rollout status deployment/kube-dns' });
+    expect(stuck.status).not.toBe(0);
+    expect(stuck.log.some((line) => line.includes('deployment/coredns'))).toBe(false);
+    const wrong = await run(script, { action: 'rolback' });
+    expect(wrong.status).toBe(2);
+    expect(wrong.log).toEqual([]);
   });
 });

@@ -97,6 +97,58 @@ describe('buildCoreDnsInstall', () => {
     );
   });
 
+  it("keeps one of each toleration: kube-dns's own master toleration, as kubectl prints it (effect before key), is not added again", () => {
+    const tolerations = '      tolerations:\n      - {effect: NoSchedule, key: node-role.kubernetes.io/master}\n      - {key: CriticalAddonsOnly, operator: Exists}\n      - {effect: NoSchedule, key: node-role.kubernetes.io/master, operator: Exists}\n      - {key: dedicated, operator: Equal, value: dns, effect: NoSchedule}\n';
+    const deployment = deploymentYaml().replace('    spec:\n      containers:', `    spec:\n${tolerations}      containers:`);
+    for (const coredns of ['1.2.6', '1.6.9', '1.8.0', '1.14.7'] as const) {
+      const result = buildCoreDnsInstall(readInstall(deployment, service('10.0.0.10'), configMapYaml({})), { coredns });
+      if (!result.ok) throw new Error('refused');
+      const keys = (byKind(result.objects, 'Deployment')['spec']['template']['spec']['tolerations'] as Record<string, unknown>[]).map((entry) => `${String(entry['key'])} ${String(entry['operator'] ?? 'Equal')}`);
+      // Exists with the same key and effect is another toleration (it matches any value): carried.
+      const base = compareCoreDnsVersions(coredns, '1.9.3') < 0 ? ['node-role.kubernetes.io/master Equal'] : [];
+      const baseAndKubeDns = compareCoreDnsVersions(coredns, '1.9.3') < 0 ? [] : ['node-role.kubernetes.io/master Equal'];
+      expect(keys.filter((key) => key.startsWith('node-role.kubernetes.io/master Equal')), coredns).toHaveLength(1);
+      expect(keys, coredns).toEqual(expect.arrayContaining([...base, ...baseAndKubeDns, 'CriticalAddonsOnly Exists', 'node-role.kubernetes.io/master Exists', 'dedicated Equal']));
+      expect(new Set(keys).size, coredns).toBe(keys.length);
+    }
+  });
+
+  it('a merged Corefile without health or ready: a warning naming the probe that would fail, and an install that validates without it', () => {
+    const kubeDns = readInstall(deploymentYaml(), service('10.0.0.10'), configMapYaml({ stubDomains: '{"acme.local": ["10.1.0.1"]}' }));
+    const container = (objects: readonly KubernetesObjectValue[]) => byKind(objects, 'Deployment')['spec']['template']['spec']['containers'][0] as Record<string, any>;
+    const warnings = (result: ReturnType<typeof buildCoreDnsInstall>) => result.diagnostics.filter((entry) => entry.code === 'install-probe-unanswered').map((entry) => entry.message);
+    const main = (plugins: string) => `.:53 {\n    errors\n${plugins}    kubernetes cluster.local in-addr.arpa ip6.arpa\n    forward . /etc/resolv.conf\n    cache 30\n}\n`;
+    // Neither: no probe at all on 1.14.7, two warnings.
+    const neither = buildCoreDnsInstall(kubeDns, { coredns: '1.14.7', merge: main('') });
+    if (!neither.ok) throw new Error('refused');
+    expect(neither.translation.corefile).toContain('acme.local');
+    expect(byKind(neither.objects, 'ConfigMap')['data']['Corefile']).toBe(neither.translation.corefile);
+    expect(container(neither.objects)['livenessProbe']).toBeUndefined();
+    expect(container(neither.objects)['readinessProbe']).toBeUndefined();
+    expect(warnings(neither)).toEqual([expect.stringMatching(/^the liveness probe \(GET \/health on 8080\) would fail: the Corefile has no health plugin; the install has no liveness probe/), expect.stringMatching(/^the readiness probe \(GET \/ready on 8181\) would fail: the Corefile has no ready plugin; the install has no readiness probe/)]);
+    expect(() => validateInstallObjects(neither.objects)).not.toThrow();
+    // health only: readiness falls back to health; before 1.5.0 (no ready plugin) nothing is missing.
+    const healthOnly = buildCoreDnsInstall(kubeDns, { coredns: '1.14.7', merge: main('    health :8081\n') });
+    if (!healthOnly.ok) throw new Error('refused');
+    // From the 1.34 era on the probes name their container port.
+    expect(container(healthOnly.objects)['livenessProbe']['httpGet']).toEqual({ path: '/health', port: 'liveness-probe', scheme: 'HTTP' });
+    expect(container(healthOnly.objects)['readinessProbe']['httpGet']).toEqual({ path: '/health', port: 'liveness-probe', scheme: 'HTTP' });
+    expect(container(healthOnly.objects)['ports']).toContainEqual({ containerPort: 8081, name: 'liveness-probe', protocol: 'TCP' });
+    expect(warnings(healthOnly)).toEqual([expect.stringMatching(/^the readiness probe \(GET \/ready on 8181\) would fail: .*targets health \(GET \/health on 8081\) instead/)]);
+    const old = buildCoreDnsInstall(kubeDns, { coredns: '1.2.6', merge: main('    health\n') });
+    expect(old.ok && warnings(old)).toEqual([]);
+    // health on loopback only: the kubelet cannot reach it.
+    const loopback = buildCoreDnsInstall(kubeDns, { coredns: '1.14.7', merge: main('    health 127.0.0.1:8080\n    ready\n') });
+    if (!loopback.ok) throw new Error('refused');
+    expect(warnings(loopback)).toEqual([expect.stringMatching(/^the liveness probe \(GET \/health on 8080\) would fail: health listens on 127\.0\.0\.1:8080 only/)]);
+    expect(container(loopback.objects)['livenessProbe']).toBeUndefined();
+    expect(container(loopback.objects)['readinessProbe']['httpGet']).toEqual({ path: '/ready', port: 'readiness-probe', scheme: 'HTTP' });
+    expect(container(loopback.objects)['ports'].map((port: Record<string, unknown>) => port['name'])).not.toContain('liveness-probe');
+    // The translation alone never lacks them.
+    const plain = buildCoreDnsInstall(kubeDns, { coredns: '1.14.7' });
+    expect(plain.ok && warnings(plain)).toEqual([]);
+  });
+
   it('needs the cluster IP: from the Service, or --cluster-dns-ip, never both different', () => {
     const configMap = readInstall(configMapYaml({}));
     expect(() => buildCoreDnsInstall(configMap, {})).toThrow(CoreDnsInstallInputError);

@@ -6,6 +6,7 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import dnsPacket from 'dns-packet';
+import { exchangeA } from '../support/dns-query.js';
 
 /**
  * A loopback-only laboratory for dnsmasq: fake DNS servers that answer every A query with their own
@@ -40,7 +41,6 @@ export class Lab {
   readonly #sockets = new Set<Socket>();
   readonly #processes = new Set<ChildProcess>();
   readonly #byIp = new Map<string, FakeServer>();
-  #queryId = 1;
 
   constructor() {
     this.prefix = `127.${100 + (process.pid % 100)}.${1 + ((process.pid >> 7) % 250)}.`;
@@ -149,40 +149,12 @@ export class Lab {
 
   /** Sends an A query for `name` to `ip:port`; resolves with who answered. */
   async query(ip: string, port: number, name: string, timeoutMs = QUERY_TIMEOUT_MS): Promise<QueryResult> {
-    const socket = dgram.createSocket('udp4');
-    this.#sockets.add(socket);
-    const id = (this.#queryId = (this.#queryId % 65535) + 1);
-    try {
-      return await new Promise<QueryResult>((resolve) => {
-        const timer = setTimeout(() => resolve({ kind: 'timeout' }), timeoutMs);
-        socket.on('message', (message) => {
-          let reply;
-          try {
-            reply = dnsPacket.decode(message);
-          } catch {
-            return;
-          }
-          if (reply.id !== id) return;
-          clearTimeout(timer);
-          const answer = reply.answers?.find((record) => record.type === 'A');
-          if (answer === undefined) {
-            resolve({ kind: 'rcode', rcode: reply.rcode ?? 'UNKNOWN' });
-            return;
-          }
-          const server = this.serverAt(String(answer.data));
-          resolve(server === undefined ? { kind: 'rcode', rcode: `A ${String(answer.data)}` } : { kind: 'answered', by: server });
-        });
-        socket.on('error', () => {
-          clearTimeout(timer);
-          resolve({ kind: 'timeout' });
-        });
-        const query = dnsPacket.encode({ id, type: 'query', flags: dnsPacket.RECURSION_DESIRED, questions: [{ type: 'A', name, class: 'IN' }] });
-        socket.send(query, port, ip);
-      });
-    } finally {
-      this.#sockets.delete(socket);
-      socket.close();
-    }
+    const reply = await exchangeA(ip, port, name, timeoutMs);
+    if (reply === 'timeout') return { kind: 'timeout' };
+    const answer = reply.answers?.find((record) => record.type === 'A');
+    if (answer === undefined) return { kind: 'rcode', rcode: reply.rcode ?? 'UNKNOWN' };
+    const server = this.serverAt(String(answer.data));
+    return server === undefined ? { kind: 'rcode', rcode: `A ${String(answer.data)}` } : { kind: 'answered', by: server };
   }
 
   /** Stops every process and closes every socket; removes the lab directory. Never throws. */

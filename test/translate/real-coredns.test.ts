@@ -8,12 +8,27 @@ import { printCorefile } from '../../src/corefile/printer.js';
 import { coreDnsReleaseOf } from '../../src/coredns/resolve-release.js';
 import { NEWEST_COREDNS_VERSION } from '../../src/coredns/versions.js';
 import type { CoreDnsVersion } from '../../src/coredns/versions.js';
-import { translateKubeDns } from '../../src/translate/translate.js';
+import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
+import { translateKubeDns, translateKubeDnsInstall } from '../../src/translate/translate.js';
 // @ts-expect-error: a plain .mjs module shared with scripts/update-golden.mjs
 import { goldenCases } from '../../scripts/golden-cases.mjs';
 import { anyKubeDnsInput, ipv4Text, kubeDnsData } from '../support/kube-dns-arbitraries.js';
 import type { KubeDnsInput } from '../support/kube-dns-arbitraries.js';
-import { moveToLoopback, NotLoopbackSafeError, realCoreDnsDirectory, RealCoreDnsLab, realReleaseFor, REAL_COREDNS_RELEASES, targetsOf } from '../support/real-coredns.js';
+import { deploymentYaml, STOCK_DNSMASQ_ARGS } from '../support/kube-dns-manifests.js';
+import { askA } from '../support/dns-query.js';
+import {
+  KUBE_DNS_SERVICE_IP,
+  KUBERNETES_SERVICE_IP,
+  keepsKubernetesObjects,
+  moveToLoopback,
+  NotLoopbackSafeError,
+  realCoreDnsDirectory,
+  RealCoreDnsLab,
+  realReleaseFor,
+  REAL_COREDNS_RELEASES,
+  STOCK_CLUSTER,
+  targetsOf,
+} from '../support/real-coredns.js';
 import type { RealCoreDnsRelease, Verdict } from '../support/real-coredns.js';
 
 /**
@@ -145,4 +160,68 @@ describe.skipIf('skip' in found)('the translator against real CoreDNS', () => {
     expect(beforeVerdict.accepted).toBe(false);
     if (!beforeVerdict.accepted) expect(beforeVerdict.reason).toMatch(/^listen tcp 127\.[0-9.]+:\d+: bind: address already in use$/);
   });
+});
+
+describe.skipIf('skip' in found)('the translator’s Corefile answers cluster names from a Kubernetes API (real CoreDNS)', () => {
+  let lab: RealCoreDnsLab;
+
+  beforeAll(async () => {
+    // The fake API serves kubernetes.default and kube-system/kube-dns with their endpoints.
+    if ('directory' in found) lab = await RealCoreDnsLab.open(found.directory, 4, STOCK_CLUSTER);
+  });
+
+  afterAll(async () => {
+    await lab?.close();
+  });
+
+  /** What `corefile` running on `real` answers for each name (A queries): `NAME RCODE [ADDRESSES] [soa ZONE]`. */
+  async function answers(corefile: string, real: RealCoreDnsRelease, names: readonly string[]): Promise<string[]> {
+    const server = await lab.serve(corefile, real);
+    try {
+      return await Promise.all(
+        names.map(async (name) => {
+          const answer = await askA(server.ip, server.dnsPort, name);
+          if (!('addresses' in answer)) return `${name} ${answer.rcode}`;
+          return [name, answer.rcode, answer.addresses.join(','), ...answer.authority.map((zone) => `soa ${zone}`)].filter((part) => part !== '').join(' ');
+        }),
+      );
+    } finally {
+      await server.stop();
+    }
+  }
+
+  /** What the kubernetes plugin answers for a Service the API serves (see keepsKubernetesObjects: 1.6.9's binary keeps none). */
+  const service = (real: RealCoreDnsRelease, name: string, ip: string) => (keepsKubernetesObjects(real) ? `${name} NOERROR ${ip}` : `${name} NXDOMAIN soa cluster.local`);
+
+  it.each(REAL_COREDNS_RELEASES)('the stock translation for %s answers the Services the API serves, and NXDOMAIN for one it does not', async (real) => {
+    const translation = translateKubeDns({}, { coredns: real });
+    const names = ['kubernetes.default.svc.cluster.local', 'kube-dns.kube-system.svc.cluster.local', 'missing.default.svc.cluster.local'];
+    expect(await answers(translation.corefile ?? '', real, names)).toEqual([
+      service(real, 'kubernetes.default.svc.cluster.local', KUBERNETES_SERVICE_IP),
+      service(real, 'kube-dns.kube-system.svc.cluster.local', KUBE_DNS_SERVICE_IP),
+      'missing.default.svc.cluster.local NXDOMAIN soa cluster.local',
+    ]);
+  });
+
+  it.each(REAL_COREDNS_RELEASES)(
+    "kubespray's --local=/internal./local./lc./ Deployment on %s: kubernetes.default.svc.cluster.local gets the Service's A record, not the local template's NXDOMAIN (#18 1)",
+    async (real) => {
+      const text = deploymentYaml({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--local=/internal./local./lc./'] });
+      const translation = translateKubeDnsInstall(readKubeDnsInstall([{ text, filename: 'kube-dns.yaml' }]), { coredns: real });
+      if (!translation.ok) throw new Error(`refused: ${translation.diagnostics.map((entry) => entry.code).join(', ')}`);
+      const names = ['kubernetes.default.svc.cluster.local', 'anything.local', 'other.internal'];
+      // The template blocks answer NXDOMAIN without an SOA; the kubernetes plugin's NXDOMAIN carries cluster.local's.
+      expect(await answers(translation.corefile, real, names)).toEqual([service(real, 'kubernetes.default.svc.cluster.local', KUBERNETES_SERVICE_IP), 'anything.local NXDOMAIN', 'other.internal NXDOMAIN']);
+      // The test can fail: without the zones the translator gave the cluster (the output before #18 1
+      // was fixed), the local:53 template block answers the cluster's names.
+      expect(translation.diagnostics.filter((entry) => entry.code === 'main-block-key-added')).toHaveLength(1);
+      const before = printCorefile({
+        items: serverBlocks(translation.model)
+          .map((block) => ({ ...block, keys: block.keys.filter((key) => key !== 'cluster.local:53') }))
+          .filter((block) => block.keys.length > 0),
+      });
+      expect(before).not.toContain('cluster.local:53');
+      expect(await answers(before, real, names.slice(0, 1))).toEqual(['kubernetes.default.svc.cluster.local NXDOMAIN']);
+    },
+  );
 });

@@ -88,6 +88,30 @@ describe('compareProbe', () => {
     expect(compareProbe(probe('x.', 'A'), answer('NXDOMAIN'), answer('NXDOMAIN'), 'cluster.local', []).verdict).toBe('agree');
   });
 
+  it('a name that must exist without a record of its type from CoreDNS is unexpected, even when kube-dns did not answer it either', () => {
+    const name = 'kubernetes.default.svc.cluster.local.';
+    const must: VerifyProbe = { name, type: 'A', why: "the API server's Service, which every cluster has", mustExist: true };
+    const positive = answer('NOERROR', [name, 'A', '10.96.0.1']);
+    const negatives = [answer('NXDOMAIN'), answer('NOERROR'), answer('NOERROR', [name, 'CNAME', 'x.example.'])];
+    let failed = 0;
+    for (const negative of negatives) {
+      const both = compareProbe(must, negative, negative, 'cluster.local', []);
+      expect(both.verdict, both.reason).toBe('unexpected');
+      expect(both.reason).toMatch(/^(NXDOMAIN|NOERROR without a A record) from CoreDNS for a name that must exist \(the API server's Service, which every cluster has\); kube-dns did not answer it either: a failure all the same/);
+      // Without the mark the same answers agree: the mark is what fails them.
+      expect(compareProbe({ ...must, mustExist: false }, negative, negative, 'cluster.local', []).verdict).toBe('agree');
+      expect(compareProbe(must, positive, negative, 'cluster.local', []).reason).toMatch(/; kube-dns answered it\. CoreDNS does not see the cluster's Services/);
+      failed += 1;
+    }
+    expect(failed).toBe(3);
+    // A positive answer from CoreDNS is compared as usual; announced differences do not excuse a missing one.
+    expect(compareProbe(must, positive, positive, 'cluster.local', []).verdict).toBe('agree');
+    expect(compareProbe(must, positive, answer('NOERROR', [name, 'A', '10.96.0.2']), 'cluster.local', []).verdict).toBe('unexpected');
+    const announced = [{ code: 'hostname-nameserver-dropped', severity: 'warning', key: 'stubDomains', path: '["cluster.local"]', message: 'm', hint: 'h' }] as const;
+    expect(compareProbe(must, positive, answer('NXDOMAIN'), 'cluster.local', announced).verdict).toBe('unexpected');
+    expect(compareProbe(must, answer('SERVFAIL'), answer('SERVFAIL'), 'cluster.local', []).reason).toMatch(/^SERVFAIL from CoreDNS, as kube-dns did/);
+  });
+
   it('classifies the documented differences and those the translator announced', () => {
     const cases: [VerifyProbe, LiveAnswer, LiveAnswer, string][] = [
       [probe('dns-version.cluster.local.', 'TXT'), answer('NOERROR', ['dns-version.cluster.local.', 'TXT', '"1.0.0"']), answer('NXDOMAIN'), 'dns-version'],
@@ -133,6 +157,20 @@ describe('verifyProbes', () => {
       { numRuns: 40 },
     );
     outcomes.expectAtLeast({ stubs: 15 });
+  });
+
+  it("marks kubernetes.default and the cluster DNS Service's own name as names that must exist, and nothing else", () => {
+    const input = (service: string) => readKubeDnsInstall([{ text: [deploymentYaml(), service, configMapYaml({ stubDomains: '{"acme.local": ["10.1.0.1"]}' })].join('---\n') }]);
+    for (const [service, own] of [
+      ['apiVersion: v1\nkind: Service\nmetadata: {name: kube-dns, namespace: kube-system}\nspec: {clusterIP: 10.96.0.10}\n', 'kube-dns.kube-system'],
+      ['apiVersion: v1\nkind: Service\nmetadata: {name: cluster-dns, namespace: dns}\nspec: {clusterIP: 10.96.0.10}\n', 'cluster-dns.dns'],
+    ] as const) {
+      const install = input(service);
+      const translation = translateKubeDnsInstall(install, {});
+      if (!translation.ok) throw new Error('refused');
+      const marked = verifyProbes(install, translation).filter((entry) => entry.mustExist === true).map((entry) => `${entry.name} ${entry.type}`);
+      expect(marked).toEqual(['kubernetes.default.svc.cluster.local. A', `${own}.svc.cluster.local. A`]);
+    }
   });
 
   it('reads and prints NAME TYPE lists (the dnsperf format)', () => {

@@ -7,16 +7,17 @@ import { translateKubeDnsInstall } from '../../src/translate/translate.js';
 import { findDnsmasq, Lab, nannyArgs } from '../routing/dnsmasq-harness.js';
 import { configMapYaml, deploymentYaml } from '../support/kube-dns-manifests.js';
 import { memoryIo } from '../support/memory-io.js';
-import { realCoreDnsDirectory, RealCoreDnsLab } from '../support/real-coredns.js';
+import { realCoreDnsDirectory, RealCoreDnsLab, STOCK_CLUSTER } from '../support/real-coredns.js';
 import type { RunningCoreDns } from '../support/real-coredns.js';
 
 /**
  * `verify` against real servers, all on loopback: dnsmasq started with the flags dnsmasq-nanny
- * gives it for the ConfigMap (the kube-dns side; a real CoreDNS serving the cluster zone from an
- * empty fake API stands in for kubedns), and real CoreDNS running the translated Corefile (the
- * same fake API). The stub and upstream nameservers are fake servers that answer A queries with
- * their own address and NXDOMAIN for everything else. Exit 0 for the translation; exit 1, naming
- * the stub domain, when its block is removed from the Corefile.
+ * gives it for the ConfigMap (the kube-dns side; a real CoreDNS serving the cluster zone from the
+ * lab's fake API, which serves the Services every cluster has, stands in for kubedns), and real
+ * CoreDNS running the translated Corefile (the same fake API). The stub and upstream nameservers
+ * are fake servers that answer A queries with their own address and NXDOMAIN for everything else.
+ * Exit 0 for the translation; exit 1, naming the stub domain, when its block is removed from the
+ * Corefile; exit 1, naming kubernetes.default, when neither server sees that Service.
  */
 
 const dnsmasq = findDnsmasq();
@@ -35,7 +36,7 @@ describe.skipIf(skip !== undefined)('verify against real dnsmasq and real CoreDN
 
   beforeAll(async () => {
     if (dnsmasq === undefined || !('directory' in found)) return;
-    coredns = await RealCoreDnsLab.open(found.directory, 4);
+    coredns = await RealCoreDnsLab.open(found.directory, 4, STOCK_CLUSTER);
     // Fake nameservers: A gets their own address; NXDOMAIN for the missing names and for other types.
     const nxdomain = (name: string, type: string) => type !== 'A' || name.toLowerCase().startsWith('kube-dns-to-coredns-missing');
     const [upstream, acme, corp] = await Promise.all([lab.fakeServer(11, 0, nxdomain), lab.fakeServer(12, 0, nxdomain), lab.fakeServer(13, 0, nxdomain)]);
@@ -49,7 +50,7 @@ describe.skipIf(skip !== undefined)('verify against real dnsmasq and real CoreDN
     if (!translation.ok) throw new Error('refused');
     corefile = [...fakes].reduce((text, [ip, server]) => text.replaceAll(ip, server?.address ?? ''), translation.corefile);
     expect(corefile).not.toMatch(/10\.200\./);
-    // kubedns's stand-in: the cluster zone and the reverse zones from the same empty fake API, the rest upstream.
+    // kubedns's stand-in: the cluster zone and the reverse zones from the same fake API, the rest upstream.
     const kubedns = await coredns.serve(`.:53 {\n    kubernetes cluster.local in-addr.arpa ip6.arpa {\n        pods insecure\n        fallthrough in-addr.arpa ip6.arpa\n    }\n    forward . ${upstream?.address}\n}\n`, '1.14.7');
     running.push(kubedns);
     const server = await lab.startDnsmasq(
@@ -72,12 +73,12 @@ describe.skipIf(skip !== undefined)('verify against real dnsmasq and real CoreDN
     await lab.close();
   });
 
-  async function verify(corefileText: string): Promise<{ status: number; out: string; err: string }> {
+  async function verify(corefileText: string, old = kubeDnsAddress): Promise<{ status: number; out: string; err: string }> {
     const server = await (coredns as RealCoreDnsLab).serve(corefileText, '1.14.7');
     running.push(server);
-    // The kubernetes plugin answers once it has listed the (empty) API.
+    // The kubernetes plugin answers once it has listed the API.
     const io = memoryIo({ files: { 'kube-dns.yaml': installText } });
-    const status = await main(['verify', '--kube-dns', 'kube-dns.yaml', '--old', kubeDnsAddress, '--new', `${server.ip}:${server.dnsPort}`, '--timeout', '1500'], io);
+    const status = await main(['verify', '--kube-dns', 'kube-dns.yaml', '--old', old, '--new', `${server.ip}:${server.dnsPort}`, '--timeout', '1500'], io);
     return { status, out: io.out(), err: io.err() };
   }
 
@@ -99,6 +100,19 @@ describe.skipIf(skip !== undefined)('verify against real dnsmasq and real CoreDN
     expect(run.out).toMatch(/^DIFFERENT acme\.local\. A: other answers/m);
     expect(run.out).toMatch(/^DIFFERENT x\.acme\.local\. A/m);
     expect(run.out).not.toMatch(/^DIFFERENT corp\.example\./m);
+  }, 60_000);
+
+  it('exits 1 when neither server answers kubernetes.default (its namespace is not served), naming it', async () => {
+    // Both sides alike: the same Corefile, whose kubernetes plugin exposes kube-system only.
+    const hidden = corefile.replace(/( *)kubernetes cluster\.local in-addr\.arpa ip6\.arpa \{\n/, (line, indent: string) => `${line}${indent}    namespaces kube-system\n`);
+    expect(hidden).toContain('namespaces kube-system');
+    const old = await (coredns as RealCoreDnsLab).serve(hidden, '1.14.7');
+    running.push(old);
+    const run = await verify(hidden, `${old.ip}:${old.dnsPort}`);
+    expect(run.status, run.out).toBe(1);
+    expect(run.out).toMatch(/^DIFFERENT kubernetes\.default\.svc\.cluster\.local\. A: NXDOMAIN from CoreDNS for a name that must exist \(the API server's Service, which every cluster has\); kube-dns did not answer it either/m);
+    expect(run.out).toMatch(/ 1 differ unexpectedly\n/);
+    expect(run.out).not.toMatch(/^DIFFERENT kube-dns\.kube-system/m);
   }, 60_000);
 
   it('exits 2 when a server does not answer', async () => {

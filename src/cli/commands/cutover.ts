@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { formatCutoverJson, formatCutoverScript, formatCutoverText, planCutover } from '../../install/cutover.js';
 import { defineCommand } from '../command.js';
 import type { CommandContext } from '../command.js';
@@ -63,7 +64,8 @@ async function runCutover(context: CommandContext<typeof options, 'text' | 'json
   const install = await readKubeDnsInstallInput(file, {}, values.name, io);
   const plan = planCutover(install, {
     coredns: values.coredns,
-    kubeDnsFile: file === '-' ? 'kube-dns.yaml' : file,
+    // Named only when INSTALL holds no object to write into the rollback file (check and verify read that file otherwise).
+    kubeDnsFile: file === '-' ? 'kube-dns.yaml' : resolve(file),
     ...(values.image === undefined ? {} : { image: values.image }),
     ...(values['cluster-domain'] === undefined ? {} : { clusterDomain: values['cluster-domain'] }),
     ...(values['cluster-dns-ip'] === undefined ? {} : { clusterDnsIp: values['cluster-dns-ip'] }),

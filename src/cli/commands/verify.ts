@@ -7,7 +7,7 @@ import type { CommandContext, OptionSite } from '../command.js';
 import { DnsUnreachable, mapLimited, queryDns } from '../dns-client.js';
 import type { DnsServerAddress } from '../dns-client.js';
 import { readKubeDnsInstallInput } from '../input/install.js';
-import { clusterDomain, flag, integer, release, stringOption, text } from '../options.js';
+import { clusterDomain, flag, integer, kubeDnsVersion, release, stringOption, text } from '../options.js';
 import { INPUT_LIMITS, readSource } from '../read-source.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 
@@ -29,6 +29,7 @@ kube-dns's dns-version TXT) or not. ADDR is IP or IP:PORT (port 53 by default).
                             file) and exit; --old and --new are not needed
   --coredns VERSION         the CoreDNS release the translation was for (default: newest)
   --cluster-domain DOMAIN   the cluster domain (default: the Deployment's, else cluster.local)
+  --kube-dns-version V      the kube-dns release whose rules apply, as for the translation
   --timeout MS              per query and try (default 2000); --tries N (default 3)
   -o, --output FORMAT       text (default) or json
   -q, --quiet               warnings and errors only
@@ -37,9 +38,10 @@ kube-dns's dns-version TXT) or not. ADDR is IP or IP:PORT (port 53 by default).
   -h, --help                show this help
 
 At most 300 names, 8 queries at a time. Exit status: 0 every answer agrees or every
-difference is expected, 1 an unexpected difference or a SERVFAIL or REFUSED from --new (even
-when --old answered the same), 2 bad usage, unreadable input, or a server
-that does not answer (after the tries).
+difference is expected, 1 an unexpected difference, a SERVFAIL or REFUSED from --new, or no
+A record from --new for a name every cluster has (kubernetes.default.svc.DOMAIN, the kube-dns
+Service's own name), even when --old answered the same, 2 bad usage, unreadable input, or a
+server that does not answer (after the tries).
 `;
 
 const CONCURRENCY = 8;
@@ -75,6 +77,7 @@ const options = {
   'print-names': flag(),
   coredns: release(),
   'cluster-domain': clusterDomain(),
+  'kube-dns-version': kubeDnsVersion(),
   timeout: integer(1, 60_000),
   tries: integer(1, 10),
 } as const;
@@ -102,7 +105,11 @@ async function runVerify(context: CommandContext<typeof options, 'text' | 'json'
   const tries = values.tries ?? 3;
   const install = await readKubeDnsInstallInput(values['kube-dns'], {}, undefined, io);
   const extra = values.names === undefined ? [] : parseProbeNames((await readSource(values.names, io, INPUT_LIMITS.configMap)).text);
-  const translation = translateKubeDnsInstall(install, { ...(values.coredns === undefined ? {} : { coredns: values.coredns }), ...(values['cluster-domain'] === undefined ? {} : { clusterDomain: values['cluster-domain'] }) });
+  const translation = translateKubeDnsInstall(install, {
+    ...(values.coredns === undefined ? {} : { coredns: values.coredns }),
+    ...(values['cluster-domain'] === undefined ? {} : { clusterDomain: values['cluster-domain'] }),
+    ...(values['kube-dns-version'] === undefined ? {} : { kubeDnsVersion: values['kube-dns-version'] }),
+  });
   if (!translation.ok) {
     reporter.diagnostics(translation.diagnostics);
     io.stderr.write('verify: the translation is refused, so there is no CoreDNS configuration to compare with (see the errors above)\n');

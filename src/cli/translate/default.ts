@@ -25,11 +25,16 @@ export async function runDefaultMode(args: TranslateArguments, io: CliIo, report
   if (args.image !== undefined && args.output !== 'install') throw new UsageError('--image belongs to -o install');
   if (args.output === 'install') {
     if (args.batch) throw new UsageError('-o install works on one install, not with --batch');
-    if (args.merge !== undefined) throw new UsageError('-o install writes the whole CoreDNS install; --merge edits an existing Corefile (use one or the other)');
     if (args.platform !== undefined) throw new UsageError('--platform P goes with -o coredns-custom');
+    if (args.merge !== undefined && args.file === args.merge) throw new UsageError('--merge FILE and the kube-dns input must be different files');
+    const existing = args.merge === undefined ? undefined : await readCorefileSource(args.merge, io);
+    if (existing?.otherKeys !== undefined && existing.otherKeys.length > 0) {
+      throw new UsageError(`-o install --merge ${existing.name}: the install's ConfigMap holds only the Corefile, and this ConfigMap has other keys (${existing.otherKeys.join(', ')}) its Corefile may import; merge with -o configmap instead`);
+    }
     const install = await readKubeDnsInstallInput(args.file, { deployment: args.deploymentFile, service: args.serviceFile }, args.name, io);
     const { runInstallOutput } = await import('./install-output.js');
-    return runInstallOutput(install, { ...options, ...(args.image === undefined ? {} : { image: args.image }) }, io, reporter);
+    const installOptions = { ...options, ...(args.image === undefined ? {} : { image: args.image }), ...(existing === undefined ? {} : { merge: existing.corefile }) };
+    return existing === undefined ? runInstallOutput(install, installOptions, io, reporter) : usingCorefile(existing, () => runInstallOutput(install, installOptions, io, reporter));
   }
   if (args.batch) {
     if (args.merge !== undefined) throw new UsageError('--merge works on one ConfigMap, not with --batch');
