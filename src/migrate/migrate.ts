@@ -23,7 +23,6 @@ import type { CoreDnsReleaseMapping } from '../coredns/resolve-release.js';
 import { sortNotices } from './notices.js';
 import type { MigrationNotice } from './notices.js';
 import { resolveMigrationRelease } from './releases.js';
-import { ownedSpan } from './spans.js';
 import { targetRefusals } from './target-check.js';
 import type { SourcePosition } from '../util/source-position.js';
 import { migrateProxy } from './proxy.js';
@@ -129,7 +128,7 @@ class Migration extends MigrationPlan {
   }
 
   migrateList(item: ServerBlock | SnippetDefinition): void {
-    const planned = item.directives.map((directive, index) => new PlannedDirective(directive, ownedSpan(this.editor, item, index), this.editor));
+    const planned = item.directives.map((_, index) => new PlannedDirective(item, index, this.editor));
     this.inKubernetesBlock = item.directives.some((directive) => directive.name === 'kubernetes');
     for (const entry of planned) this.migrateDirective(entry, planned);
     if (item.kind === 'server-block') {

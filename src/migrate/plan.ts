@@ -4,7 +4,7 @@
  *
  * Pure: no Node APIs.
  */
-import type { Directive } from '../corefile/model.js';
+import type { Directive, DirectiveList } from '../corefile/model.js';
 import { coreDnsOptionAvailability, coreDnsPluginAvailability } from '../coredns/availability.js';
 import type { Availability } from '../coredns/availability.js';
 import { coreDnsFeatures } from '../coredns/features.js';
@@ -29,13 +29,30 @@ export class PlannedDirective {
   changed = false;
   #removed = false;
   #lines: string[] | undefined;
+  /** The span, worked out on first use (`null`: not yet): most directives never need it. */
+  #span: LineSpan | undefined | null = null;
 
+  /** `list.directives[index]`, planned on the text of `editor`. */
   constructor(
-    readonly directive: Directive,
-    readonly span: LineSpan | undefined,
+    private readonly list: DirectiveList,
+    private readonly index: number,
     private readonly editor: LineEditor,
   ) {
-    this.name = directive.name;
+    this.directive = list.directives[index] as Directive;
+    this.name = this.directive.name;
+  }
+
+  readonly directive: Directive;
+
+  /** The lines the directive has to itself ({@link ownedSpan}); undefined when it shares them. */
+  get span(): LineSpan | undefined {
+    if (this.#span === null) this.#span = ownedSpan(this.editor, this.list, this.index);
+    return this.#span;
+  }
+
+  /** Whether a rule removed the directive. */
+  get removed(): boolean {
+    return this.#removed;
   }
 
   get lines(): string[] | null {

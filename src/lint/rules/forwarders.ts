@@ -3,7 +3,7 @@ import { defaultDestinationPort, hasPlaceholder } from '../../coredns/destinatio
 import type { Destination } from '../../coredns/destinations.js';
 import { isWithin } from '../../dns/zones.js';
 import type { SourcePosition } from '../../util/source-position.js';
-import type { BlockInfo, LintContext, PathText } from '../context.js';
+import type { BlockInfo, LintContext, PathText, PlacedDirective } from '../context.js';
 import { bare, FORWARDERS, fqdn, ORIGIN, placedLabels, quote, where } from '../context.js';
 
 /**
@@ -16,9 +16,17 @@ import { bare, FORWARDERS, fqdn, ORIGIN, placedLabels, quote, where } from '../c
  */
 export function checkForwarders(context: LintContext, info: BlockInfo): void {
   const v = context.version;
-  const forwarders = info.directives.filter(({ directive }) => FORWARDERS.has(directive.name) && info.plugins.has(directive.name));
-  const forwards = forwarders.filter(({ directive }) => directive.name === 'forward');
-  if (forwards.length > 1 && !context.features.multipleForwardPerBlock) {
+  let forwarders: PlacedDirective[] | undefined;
+  let forwardCount = 0;
+  for (const placed of info.directives) {
+    const { name } = placed.directive;
+    if (!FORWARDERS.has(name) || !info.plugins.has(name)) continue;
+    (forwarders ??= []).push(placed);
+    if (name === 'forward') forwardCount += 1;
+  }
+  if (forwarders === undefined) return;
+  if (forwardCount > 1 && !context.features.multipleForwardPerBlock) {
+    const forwards = forwarders.filter(({ directive }) => directive.name === 'forward');
     const enforced = context.features.forwardOncePerBlock === true;
     for (const { directive, label } of forwards.slice(1)) {
       const position = directive.position ?? ORIGIN;
@@ -50,7 +58,9 @@ export function checkForwarders(context: LintContext, info: BlockInfo): void {
         );
       }
     }
-    context.destinations(directive).forEach((destination, index) => {
+    const destinations = context.destinations(directive);
+    for (let index = 0; index < destinations.length; index += 1) {
+      const destination = destinations[index] as Destination;
       const text = destination.text;
       const at = directive.argumentPositions?.[index + 1] ?? position;
       const path = () => where(at, labels(), directive.name, text);
@@ -65,7 +75,7 @@ export function checkForwarders(context: LintContext, info: BlockInfo): void {
       if ((destination.kind === 'ip' || destination.kind === 'hostname') && destination.loopback) {
         checkLoopback(context, info, destination, at, path, hasLoop, bound);
       }
-    });
+    }
   }
 }
 

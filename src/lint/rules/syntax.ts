@@ -2,7 +2,7 @@ import type { Directive } from '../../corefile/model.js';
 import { isUsable } from '../../coredns/availability.js';
 import { hasPlaceholder } from '../../coredns/destinations.js';
 import { eraAt, judgeArguments, optionArgumentsAt, pluginSyntax } from '../../coredns/plugin-syntax.js';
-import type { ArgumentShape, PluginSyntax } from '../../coredns/plugin-syntax.js';
+import type { ArgumentShape, BlockReading, PluginSyntax } from '../../coredns/plugin-syntax.js';
 import { isCoreDnsVersionAtLeast } from '../../coredns/versions.js';
 import { isGoIP } from '../../dns/go-net.js';
 import type { SourcePosition } from '../../util/source-position.js';
@@ -55,19 +55,45 @@ function checkArguments(
   }
 }
 
+/** What the plugin syntax table says about one plugin at the release linted against. */
+interface SyntaxAtRelease {
+  readonly syntax: PluginSyntax;
+  readonly arguments: ArgumentShape | 'unchecked' | undefined;
+  readonly block: BlockReading;
+}
+
+/** Per lint (a context), per plugin name: asked once, since every directive asks. */
+const SYNTAX_AT = new WeakMap<LintContext, Map<string, SyntaxAtRelease | null>>();
+
+function syntaxAt(context: LintContext, name: string): SyntaxAtRelease | null {
+  let byName = SYNTAX_AT.get(context);
+  if (byName === undefined) {
+    byName = new Map();
+    SYNTAX_AT.set(context, byName);
+  }
+  let entry = byName.get(name);
+  if (entry === undefined) {
+    const syntax = pluginSyntax(name);
+    entry = syntax === undefined ? null : { syntax, arguments: eraAt(syntax.arguments, context.version), block: eraAt(syntax.block, context.version) ?? 'unchecked' };
+    byName.set(name, entry);
+  }
+  return entry;
+}
+
 /** Checks one written plugin line: its arguments and the lines of its block. */
 export function checkPluginSyntax(context: LintContext, directive: Directive, label: string): void {
   const { name } = directive;
-  const syntax = pluginSyntax(name);
+  const known = syntaxAt(context, name);
   const options = directive.block?.directives ?? [];
-  if (syntax === undefined) {
+  if (known === null) {
     for (const option of options) checkOption(context, name, option, label);
     return;
   }
+  const { syntax } = known;
   const v = context.version;
   const position = directive.position ?? ORIGIN;
   const path = () => where(position, label, name);
-  const shape = eraAt(syntax.arguments, v);
+  const shape = known.arguments;
   const args =
     syntax.blockExtendsArguments === true && directive.arguments.length < 2 && directive.block !== undefined
       ? [...directive.arguments, ...options.flatMap((option) => [option.name, ...option.arguments])]
@@ -81,7 +107,7 @@ export function checkPluginSyntax(context: LintContext, directive: Directive, la
     }
   }
   if (directive.block === undefined) return;
-  const reading = eraAt(syntax.block, v) ?? 'unchecked';
+  const reading = known.block;
   switch (reading) {
     case 'unchecked':
       for (const option of options) checkOption(context, name, option, label);
