@@ -112,11 +112,13 @@ function checkKubernetesCapture(context: LintContext, blocks: readonly BlockInfo
         const group = entries.filter(
           (entry) => entry.reading.address.transport === own.reading.address.transport && entry.reading.address.port === own.reading.address.port,
         );
+        // Each entry's zones as `isWithin` compares them, made once for the zones asked below.
+        const groupZones = group.map((entry) => entry.reading.zones.map(bare));
         for (const ownZone of own.reading.zones.map(bare)) {
           // The zones the plugin answers for in this block: its zones inside the key, or the key inside one of its zones.
           const served = pluginZones.flatMap((zone) => (isWithin(zone, ownZone) ? [zone] : isWithin(ownZone, zone) ? [ownZone] : []));
           for (const zone of served) {
-            const owner = longestMatch(group, zone);
+            const owner = longestMatch(group, groupZones, zone);
             if (owner === undefined || owner.block === info || owner.block.plugins.has('kubernetes')) continue;
             const once = `${owner.position.line}:${owner.position.column} ${zone}`;
             if (reported.has(once)) continue;
@@ -135,16 +137,19 @@ function checkKubernetesCapture(context: LintContext, blocks: readonly BlockInfo
   }
 }
 
-/** The entry whose zone is the longest one containing `zone` (the block CoreDNS picks, §2.9). */
-function longestMatch(entries: readonly KeyEntry[], zone: string): KeyEntry | undefined {
-  let best: { entry: KeyEntry; length: number } | undefined;
-  for (const entry of entries) {
-    for (const written of entry.reading.zones) {
-      const candidate = bare(written);
+/** The entry whose zone is the longest one containing `zone` (the block CoreDNS picks, §2.9); `zones`: each entry's zones, bare. */
+function longestMatch(entries: readonly KeyEntry[], zones: readonly (readonly string[])[], zone: string): KeyEntry | undefined {
+  let best: KeyEntry | undefined;
+  let bestLength = -1;
+  for (let index = 0; index < entries.length; index += 1) {
+    for (const candidate of zones[index] as readonly string[]) {
       if (!isWithin(zone, candidate)) continue;
       const length = candidate === '' ? 0 : candidate.length + 1;
-      if (best === undefined || length > best.length) best = { entry, length };
+      if (length > bestLength) {
+        best = entries[index];
+        bestLength = length;
+      }
     }
   }
-  return best?.entry;
+  return best;
 }
