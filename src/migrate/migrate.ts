@@ -5,7 +5,9 @@
  * drives the rules: proxy.ts, kubernetes.ts, block-level.ts and the option checks here, all on
  * plan.ts's shared state, facts from src/coredns) → apply them to the original text
  * (text-edits.ts), so that every line not changed stays byte for byte as written → lint the
- * result for the target release (target-check.ts), refusing what it would refuse.
+ * result for the target release (target-check.ts), refusing what it would refuse; the result's
+ * model for that lint is the input's parse for the items the edits left alone plus the rewritten
+ * lines parsed anew (target-model.ts).
  * docs/migrate.md describes every rule.
  *
  * Pure: no Node APIs.
