@@ -61,7 +61,7 @@ export function renderDiagnosticsDoc(codes) {
     const expected = readFileSync(join(root, 'golden', 'translate', 'codes', `${code}.expected`), 'utf8');
     const options = /^# options:(.*)$/m.exec(input)?.[1]?.trim() ?? '';
     const configMap = input.replace(/^#.*\n/gm, '');
-    const stderr = expected.slice(expected.indexOf('## stderr\n') + '## stderr\n'.length);
+    const stderr = shownLocations(expected.slice(expected.indexOf('## stderr\n') + '## stderr\n'.length), code, input);
     const status = /^# exit (\d+)/.exec(expected)?.[1];
     lines.push(
       `## ${code}`,
@@ -85,6 +85,18 @@ export function renderDiagnosticsDoc(codes) {
     );
   }
   return lines.join('\n');
+}
+
+/**
+ * The golden case's file locations (`golden/translate/codes/CODE.yaml:LINE:COL`) as the example
+ * shows the file: named kube-dns.yaml, its comment lines left out.
+ */
+function shownLocations(stderr, code, input) {
+  const lines = input.split('\n');
+  return stderr.replaceAll(new RegExp(`golden/translate/codes/${code}\\.yaml:(\\d+):(\\d+)`, 'g'), (_, line, column) => {
+    const removed = lines.slice(0, Number(line) - 1).filter((text) => text.startsWith('#')).length;
+    return `kube-dns.yaml:${Number(line) - removed}:${column}`;
+  });
 }
 
 /** A long output as its first and last lines, with how many were left out between them. */

@@ -175,7 +175,7 @@ export type {
   UnexpandedImport,
   WordLexeme,
 } from './corefile/index.js';
-export type { SourcePosition } from './util/source-position.js';
+export type { SourcePosition, ValueLocation, ValueLocator } from './util/source-position.js';
 
 // Linting a Corefile against a CoreDNS release.
 export { lintCorefile, lintParsedCorefile, PluginCfgSyntaxError } from './lint/index.js';

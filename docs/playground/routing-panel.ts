@@ -38,11 +38,11 @@ export function renderRoutingPanel(panel: HTMLElement, input: RoutingPanelInput)
     panel.dataset['state'] = 'unavailable';
   } else {
     const { check } = result;
-    panel.dataset['state'] = check.equivalent ? 'equivalent' : 'different';
-    summary.textContent = check.equivalent
+    panel.dataset['state'] = check.ok ? 'equivalent' : 'different';
+    summary.textContent = check.ok
       ? `kube-dns and the Corefile route all ${check.names.length} checked names the same way.`
       : `kube-dns and the Corefile route ${check.differences.length} of ${check.names.length} checked names differently:`;
-    if (!check.equivalent) parts.push(differencesTable(doc, check));
+    if (!check.ok) parts.push(differencesTable(doc, check));
     if (check.notes.length > 0) {
       const notes = doc.createElement('ul');
       notes.className = 'routing-notes';

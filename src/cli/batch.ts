@@ -1,5 +1,5 @@
 import { validateBatchCase } from '../generated/validate-batch-case.js';
-import { stringifyAsciiJson } from '../util/ascii-json.js';
+import { stringifyAsciiJson } from './ascii-json.js';
 import { batchItemFailure } from './errors.js';
 import type { CliIo } from './io.js';
 import { cannotRead, INPUT_LIMITS, isStdin, readSourceBytes, sourceName } from './read-source.js';

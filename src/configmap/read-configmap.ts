@@ -1,9 +1,13 @@
 import { checkArgument } from '../errors/arguments.js';
 import { CORE_SCHEMA, EVENT_ID, getScalarValue, loadAll, mergeTag, parseEvents, YAMLException } from 'js-yaml';
 import type { Event } from 'js-yaml';
+
+type ScalarEvent = Extract<Event, { type: typeof EVENT_ID.SCALAR }>;
 import { PositionCursor, positionAt } from '../util/source-position.js';
 import type { SourcePosition } from '../util/source-position.js';
 import { ConfigMapInputError } from './config-map-data.js';
+import { DataValueLocator } from './value-positions.js';
+import type { ValueLocator } from '../util/source-position.js';
 import type { ConfigMapData, ConfigMapInputErrorCode } from './config-map-data.js';
 
 export { ConfigMapInputError };
@@ -39,6 +43,13 @@ export interface ConfigMapDocument {
    * input was a bare data map.
    */
   readonly object: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * Where the UTF-16 unit `offset` of data key `key`'s value is written in the text (a line and
+   * column of the file, for a position Go's JSON decoder reports inside the value): traced through
+   * the YAML scalar's indentation, escapes and folding (a `ValueLocation`, `exact` false where
+   * that is impossible). Undefined for a key the data does not have.
+   */
+  readonly locate: ValueLocator;
 }
 
 
@@ -61,11 +72,15 @@ export function readConfigMap(text: string, options: ReadConfigMapOptions = {}):
   const documents = parseDocuments(source, filename);
   const candidates = collectCandidates(documents);
   const chosen = chooseCandidate(candidates, options, filename);
+  refuseDifferentTwin(candidates, chosen, source, filename);
   checkTopLevelFields(chosen, source, filename);
   checkMetadataFields(chosen, source, filename);
   const binaryData = chosen.object?.['binaryData'];
   const binaryDataKeys = isRecord(binaryData) ? Object.keys(binaryData) : [];
-  return { name: chosen.name, namespace: chosen.namespace, data: checkData(chosen, source, filename), binaryDataKeys, object: chosen.object };
+  const data = checkData(chosen, source, filename);
+  let paths: PathLocator | undefined;
+  const values = new DataValueLocator(source, filename, data, (key) => (paths ??= new PathLocator(source)).valueAt(chosen.documentIndex, [...chosen.pathToData, key]));
+  return { name: chosen.name, namespace: chosen.namespace, data, binaryDataKeys, object: chosen.object, locate: (key, offset) => values.locate(key, offset) };
 }
 
 interface Candidate {
@@ -255,6 +270,28 @@ function chooseCandidate(candidates: readonly Candidate[], options: ReadConfigMa
   throw new ConfigMapInputError('several-configmaps', `${candidates.length} ConfigMaps found (${describeNames(candidates)}); choose one with --name`, { filename });
 }
 
+/**
+ * Refuses a second ConfigMap of the chosen one's name and namespace whose content differs: which of
+ * the two the cluster ran is not known (`kubectl apply` of such a file applies both, the last
+ * wins), as with two different copies of one Deployment. The same content twice is read once.
+ */
+function refuseDifferentTwin(candidates: readonly Candidate[], chosen: Candidate, source: string, filename: string): void {
+  if (chosen.name === undefined) return;
+  const content = configMapContent(chosen);
+  for (const other of candidates) {
+    if (other === chosen || other.name !== chosen.name || other.namespace !== chosen.namespace || configMapContent(other) === content) continue;
+    const first = new PathLocator(source).locate(chosen.documentIndex, chosen.pathToObject);
+    const at = first === undefined ? filename : `${filename}:${first.line}:${first.column}`;
+    throw positionedError(source, filename, other.documentIndex, other.pathToObject, 'several-configmaps', `a second ConfigMap ${other.name ?? '(unnamed)'} with other data than the one at ${at}; give it once`);
+  }
+}
+
+/** What a ConfigMap holds, whatever the order its keys are written in: data, binaryData, immutable. */
+function configMapContent(candidate: Candidate): string {
+  const sorted = (value: unknown): unknown => (isRecord(value) ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, value[key]])) : value);
+  return JSON.stringify([sorted(candidate.data), sorted(candidate.object?.['binaryData']), candidate.object?.['immutable']]);
+}
+
 function describeNames(candidates: readonly Candidate[]): string {
   if (candidates.length === 0) return 'none';
   return candidates.map((candidate) => candidate.name ?? '(unnamed)').join(', ');
@@ -331,28 +368,65 @@ export class PathLocator {
     return offset === undefined ? undefined : this.positions.positionAt(offset);
   }
 
+  /**
+   * The scalar event of the value at `path` (a data value, say); for a value that is not a scalar
+   * written there (an alias, a key brought in by a merge key), the offset of what is written
+   * instead: the alias, or the deepest node found. Undefined when the text does not parse as events.
+   */
+  valueAt(documentIndex: number, path: readonly (string | number)[]): ScalarEvent | number | undefined {
+    const walked = this.walk(documentIndex, path);
+    if (walked === undefined) return undefined;
+    const { events, cursor } = walked;
+    const node = events[cursor];
+    const start = nodeStart(node);
+    if (walked.complete && node?.type === EVENT_ID.ALIAS) return this.anchored(events, cursor) ?? start;
+    return walked.complete && node?.type === EVENT_ID.SCALAR ? node : start;
+  }
+
+  /** The scalar an alias at `cursor` stands for: the nearest one before it with that anchor. */
+  private anchored(events: readonly Event[], cursor: number): ScalarEvent | undefined {
+    const alias = events[cursor];
+    if (alias?.type !== EVENT_ID.ALIAS) return undefined;
+    const name = this.source.slice(alias.anchorStart, alias.anchorEnd);
+    for (let index = cursor - 1; index >= 0; index -= 1) {
+      const event = events[index];
+      if (event === undefined || event.type === EVENT_ID.DOCUMENT) return undefined;
+      if (event.type === EVENT_ID.POP || event.type === EVENT_ID.ALIAS || event.anchorStart < 0) continue;
+      if (this.source.slice(event.anchorStart, event.anchorEnd) === name) return event.type === EVENT_ID.SCALAR ? event : undefined;
+    }
+    return undefined;
+  }
+
   /** Source offset of the key (or, for the root, the node) at `path`: the deepest step found. */
   offsetOf(documentIndex: number, path: readonly (string | number)[]): number | undefined {
+    return this.walk(documentIndex, path)?.located;
+  }
+
+  /**
+   * Follows `path` from a document's root: the cursor of the deepest node reached, whether it is
+   * the node at the whole path, and where the deepest step is written (a key, or an item).
+   */
+  private walk(documentIndex: number, path: readonly (string | number)[]): { readonly events: Event[]; readonly cursor: number; readonly complete: boolean; readonly located: number | undefined } | undefined {
     const events = this.parsed();
     if (events === undefined) return undefined;
     let cursor = (this.documents(events)[documentIndex] ?? events.length) + 1;
     let located = nodeStart(events[cursor]);
     for (const step of path) {
       const node = events[cursor];
-      if (node === undefined) return undefined;
+      if (node === undefined) return { events, cursor, complete: false, located: undefined };
       if (node.type === EVENT_ID.MAPPING && typeof step === 'string') {
         const entry = this.entries(events, cursor).get(step);
-        if (entry === undefined) return located;
+        if (entry === undefined) return { events, cursor, complete: false, located };
         located = entry.keyStart;
         cursor = entry.value;
       } else if (node.type === EVENT_ID.SEQUENCE && typeof step === 'number') {
         cursor = this.items(events, cursor)[step] ?? events.length;
         located = nodeStart(events[cursor]);
       } else {
-        return located;
+        return { events, cursor, complete: false, located };
       }
     }
-    return located;
+    return { events, cursor, complete: true, located };
   }
 
   private parsed(): Event[] | undefined {

@@ -484,6 +484,21 @@ export const DIAGNOSTIC_CODES = {
     'A setting of the kube-dns workload that the CoreDNS install does not carry over (hostNetwork, init containers, pod annotations, a replica count of 0, …).',
     'Decide whether CoreDNS needs it; add it to the Deployment of the install by hand if so.',
   ),
+  'install-base-adapted': install(
+    'info',
+    "A field of kubeadm's Deployment for the target release that the inputs show the cluster cannot honour, written the way the cluster can: for a kube-dns workload in an API version Kubernetes 1.16 stopped serving, the OS nodeSelector beta.kubernetes.io/os instead of kubernetes.io/os (set by the kubelet only from 1.14).",
+    'Nothing to do; once the cluster is 1.14 or newer either label selects the same nodes.',
+  ),
+  'install-coredns-too-new': install(
+    'warning',
+    'The inputs show a cluster older than the target CoreDNS release needs: a kube-dns workload in extensions/v1beta1, apps/v1beta1 or apps/v1beta2 (not served from Kubernetes 1.16) while CoreDNS 1.11.0 and later read only discovery.k8s.io/v1 EndpointSlices (served from Kubernetes 1.21): the kubernetes plugin never syncs and no CoreDNS pod becomes Ready.',
+    'Target a CoreDNS release before 1.11.0 (--coredns), which falls back to Endpoints, or upgrade the cluster before the switch.',
+  ),
+  'install-image-tag-mismatch': install(
+    'warning',
+    "The --image tag is not the --coredns release (or the image has no tag): the install's Corefile, ClusterRole and probes are for --coredns, the pods run the image.",
+    'Give the image of the --coredns release, or --coredns for the release the image holds.',
+  ),
   'install-probe-unanswered': install(
     'warning',
     "The Corefile of the install (a merged one, say) has no `health` listener the kubelet can reach, or no `ready` on a release that has the plugin: the probe kubeadm's manifest has would fail. The install leaves the liveness probe out, and readiness falls back to `health` (or is left out).",

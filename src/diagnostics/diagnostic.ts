@@ -1,5 +1,5 @@
 import { checkArgument } from '../errors/arguments.js';
-import type { SourcePosition } from '../util/source-position.js';
+import type { SourcePosition, ValueLocation } from '../util/source-position.js';
 import { printable } from '../util/printable-text.js';
 import { DIAGNOSTIC_CODES } from './codes.js';
 import type { DiagnosticCode, Severity } from './codes.js';
@@ -20,6 +20,13 @@ export interface Diagnostic {
   readonly path?: string;
   /** Line and column inside the key's value text, when known. */
   readonly position?: SourcePosition;
+  /**
+   * Where `position` is in the input file, when the value was read from one (the CLI, and
+   * `translateKubeDnsInstall` with a ConfigMap read from text): `kube-dns.yaml` line 8, column 60
+   * for line 1, column 28 of the `stubDomains` value, traced through the YAML scalar's
+   * indentation, escapes and folding; `exact` false when only the value's start is known.
+   */
+  readonly location?: ValueLocation;
   /** One line saying what happened. */
   readonly message: string;
   /** One line saying what to do about it. */
@@ -30,6 +37,7 @@ export interface DiagnosticDetails {
   readonly key?: string;
   readonly path?: string;
   readonly position?: SourcePosition;
+  readonly location?: ValueLocation;
   readonly message: string;
   /** Overrides the code's standard hint. */
   readonly hint?: string;
@@ -46,6 +54,7 @@ export function diagnostic(code: DiagnosticCode, details: DiagnosticDetails): Di
   if (details.key !== undefined) built.key = details.key;
   if (details.path !== undefined) built.path = details.path;
   if (details.position !== undefined) built.position = details.position;
+  if (details.location !== undefined) built.location = details.location;
   built.message = details.message;
   built.hint = details.hint ?? entry.hint;
   return built;
@@ -56,14 +65,21 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
 }
 
 /**
- * `severity code key.path: message` — the one-line form the CLI prints on stderr. Always one line:
+ * `severity code key.path: message` — the one-line form the CLI prints on stderr; with a
+ * `location`, `severity code FILE:LINE:COL key.path: message` (where the value's start is all that is
+ * known, `FILE:LINE:COL key.path (value start; LINE:COL inside it)`). Always one line:
  * control characters (and other characters that could forge a line or drive a terminal) in a key,
  * path or message, e.g. a stub domain holding a line feed, are written as escapes (`\n`,
  * `\u001b`); see {@link printable}.
  */
 export function formatDiagnostic(entry: Diagnostic): string {
   checkArgument('formatDiagnostic', 'entry', entry, 'object');
-  const where = `${entry.key ?? ''}${entry.path ?? ''}`;
+  const named = `${entry.key ?? ''}${entry.path ?? ''}`;
+  const { location, position } = entry;
+  const where =
+    location === undefined
+      ? named
+      : `${location.filename}:${location.line}:${location.column}${named === '' ? '' : ` ${named}`}${location.exact || position === undefined ? '' : ` (value start; ${position.line}:${position.column} inside it)`}`;
   return printable(`${entry.severity} ${entry.code}${where === '' ? '' : ` ${where}`}: ${entry.message}`);
 }
 

@@ -10,6 +10,7 @@ import { dump, loadAll } from 'js-yaml';
 import type { CoreDnsVersion } from '../coredns/versions.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { InternalError } from '../errors/internal-error.js';
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import type { KubeDnsInstall } from '../kubedns/kube-dns-install.js';
 import { mergeTranslation } from '../translate/merge.js';
@@ -17,7 +18,8 @@ import { translateKubeDnsInstall } from '../translate/translate.js';
 import type { TranslateOptions, TranslationResult } from '../translate/translate.js';
 import { clusterRoleRules, corefileNeeds } from './corefile-needs.js';
 import type { CorefileNeeds, HttpListener } from './corefile-needs.js';
-import { coreDnsImage, kubeadmManifestFor, privateRepositoryOf } from '../coredns/kubeadm-coredns-manifests.js';
+import { coreDnsImage, kubeadmManifestFor, privateRepositoryOf, SLICES_ONLY_FROM } from '../coredns/kubeadm-coredns-manifests.js';
+import { compareCoreDnsVersions } from '../coredns/versions.js';
 import type { KubeadmCoreDnsManifest } from '../coredns/kubeadm-coredns-manifests.js';
 import { validateInstallObjects } from './validate-install.js';
 
@@ -109,10 +111,79 @@ export function buildCoreDnsInstall(install: KubeDnsInstall, options: CoreDnsIns
   const translated = translateKubeDnsInstall(install, translateOptions);
   const translation = merge === undefined || !translated.ok ? translated : mergedTranslation(merge, translated);
   if (!translation.ok) return { ok: false, objects: undefined, yaml: undefined, translation, diagnostics: translation.diagnostics, coredns: translation.coredns };
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: Diagnostic[] = [...releaseDiagnostics(install, translation.coredns, image)];
   const objects = installObjects(install, translation, options.clusterDnsIp ?? (serviceIp as string), image, diagnostics);
   validateInstallObjects(objects);
   return { ok: true, objects, yaml: renderInstallYaml(objects), translation, diagnostics: [...translation.diagnostics, ...diagnostics], coredns: translation.coredns };
+}
+
+/**
+ * Workload API versions Kubernetes stopped serving in 1.16 (kubernetes/kubernetes CHANGELOG-1.16,
+ * docs/reference/coredns-install.md §5): a kube-dns workload read in one of them comes from a
+ * cluster of Kubernetes 1.15 or older.
+ */
+const WORKLOAD_VERSIONS_BEFORE_1_16: ReadonlySet<string> = new Set(['extensions/v1beta1', 'apps/v1beta1', 'apps/v1beta2']);
+/** EndpointSlices `discovery.k8s.io/v1` are served from this Kubernetes release on (the only ones CoreDNS reads from {@link SLICES_ONLY_FROM}). */
+const ENDPOINT_SLICES_V1_KUBERNETES = '1.21';
+
+/**
+ * The operating-system node label of the base's nodeSelector: the era's, except that a cluster of
+ * Kubernetes 1.15 or older (a kube-dns workload in an API version 1.16 stopped serving) gets
+ * `beta.kubernetes.io/os`, which its nodes carry in every release, where the kubelet sets
+ * `kubernetes.io/os` only from 1.14 (docs/reference/coredns-install.md §5): CoreDNS would stay
+ * Pending on older nodes.
+ */
+function osLabelFor(install: KubeDnsInstall, manifest: KubeadmCoreDnsManifest, diagnostics: Diagnostic[]): string {
+  const label = manifest.osLabel ?? 'kubernetes.io/os';
+  const apiVersion = install.deployment?.object['apiVersion'];
+  if (label !== 'kubernetes.io/os' || typeof apiVersion !== 'string' || !WORKLOAD_VERSIONS_BEFORE_1_16.has(apiVersion)) return label;
+  diagnostics.push(
+    diagnostic('install-base-adapted', {
+      key: 'Deployment',
+      path: '.spec.template.spec.nodeSelector',
+      message: `nodeSelector beta.kubernetes.io/os: linux in place of the base's kubernetes.io/os: the kube-dns ${install.deployment?.kind ?? 'workload'} is ${apiVersion} (Kubernetes 1.15 or older), and the kubelet labels nodes kubernetes.io/os only from 1.14: on older nodes no CoreDNS pod would be scheduled`,
+    }),
+  );
+  return 'beta.kubernetes.io/os';
+}
+
+/**
+ * What the inputs say against the target release: a cluster too old for it (`install-coredns-too-new`)
+ * and an `--image` whose tag is another release (`install-image-tag-mismatch`).
+ */
+function releaseDiagnostics(install: KubeDnsInstall, coredns: CoreDnsVersion, image: string | undefined): Diagnostic[] {
+  const found: Diagnostic[] = [];
+  const workload = install.deployment;
+  const apiVersion = workload?.object['apiVersion'];
+  if (workload !== undefined && typeof apiVersion === 'string' && WORKLOAD_VERSIONS_BEFORE_1_16.has(apiVersion) && compareCoreDnsVersions(coredns, SLICES_ONLY_FROM) >= 0) {
+    found.push(
+      diagnostic('install-coredns-too-new', {
+        key: `${workload.kind} ${workload.name ?? '(unnamed)'}`,
+        path: '.apiVersion',
+        message: `the kube-dns ${workload.kind} is ${apiVersion}, which Kubernetes stopped serving in 1.16: the cluster runs 1.15 or older, and CoreDNS ${coredns} reads only discovery.k8s.io/v1 EndpointSlices, served from Kubernetes ${ENDPOINT_SLICES_V1_KUBERNETES}: its kubernetes plugin would never sync and no CoreDNS pod would become Ready. Target a release before ${SLICES_ONLY_FROM} (which fall back to Endpoints), or upgrade the cluster first`,
+      }),
+    );
+  }
+  if (image !== undefined) {
+    const tag = imageTag(image);
+    const sameRelease = tag !== undefined && (tag.replace(/^v/, '') === coredns || new RegExp(`^v?${coredns.replaceAll('.', '\\.')}[-+_]`).test(tag));
+    if (!sameRelease && !(tag === undefined && image.includes('@'))) {
+      found.push(
+        diagnostic('install-image-tag-mismatch', {
+          key: '--image',
+          message: `--image ${image} runs ${tag === undefined ? 'the untagged (latest)' : `tag ${tag}`}, but the install is for CoreDNS ${coredns} (--coredns): its Corefile, ClusterRole and probes follow ${coredns}; give the ${coredns} image, or --coredns for the release the image holds`,
+        }),
+      );
+    }
+  }
+  return found;
+}
+
+/** The tag of an image reference (`v1.11.1` of `mirror:5000/coredns/coredns:v1.11.1@sha256:…`); undefined without one. */
+function imageTag(image: string): string | undefined {
+  const name = image.replace(/@.*$/, '');
+  const colon = name.lastIndexOf(':');
+  return colon > name.lastIndexOf('/') ? name.slice(colon + 1) : undefined;
 }
 
 /** The translation merged into an existing Corefile: a translation result whose Corefile is the merged one. */
@@ -256,7 +327,7 @@ function deploymentObject(
   }
   const tolerations: Json[] = [{ key: 'CriticalAddonsOnly', operator: 'Exists' }, ...manifest.controlPlaneTaints.map((taint) => ({ key: taint, effect: 'NoSchedule' }))];
   pod['tolerations'] = tolerations;
-  if (manifest.osLabel !== undefined) pod['nodeSelector'] = { [manifest.osLabel]: 'linux' };
+  if (manifest.osLabel !== undefined) pod['nodeSelector'] = { [osLabelFor(install, manifest, diagnostics)]: 'linux' };
   // What the cluster chose for kube-dns carries over.
   for (const field of CARRIED_POD_FIELDS) {
     if (!has(readPod, field)) continue;
@@ -395,6 +466,6 @@ function probed(listener: HttpListener | undefined, plugin: string, kubeadmProbe
 export function renderInstallYaml(objects: readonly Json[]): string {
   const text = objects.map((object) => `---\n${dump(object, { lineWidth: -1, noRefs: true })}`).join('');
   const back = loadAll(text, { maxAliases: 0 });
-  if (JSON.stringify(back) !== JSON.stringify(objects)) throw new Error('internal error: the install YAML does not load back to its objects');
+  if (JSON.stringify(back) !== JSON.stringify(objects)) throw new InternalError('the install YAML does not load back to its objects');
   return text;
 }

@@ -68,7 +68,14 @@ export interface DnsmasqOption {
 /** Where a `--server` sends queries. */
 export type ServerTarget =
   /** An upstream: IPv4 read the way inet_aton reads it (octal, hex, short forms), IPv6 as written. */
-  | { readonly kind: 'upstream'; readonly address: string; readonly port: number; readonly source: string | undefined }
+  | {
+      readonly kind: 'upstream';
+      readonly address: string;
+      readonly port: number;
+      readonly source: string | undefined;
+      /** The address as written (before `#port` and `@source`): `127.0.0.010` where `address` is `127.0.0.8`. */
+      readonly written: string;
+    }
   /** `/domain/` with nothing after it (or `--local`): answer from local data only, never forward. */
   | { readonly kind: 'local-only' }
   /** `/domain/#`: use the ordinary upstreams for these domains. */
@@ -109,6 +116,12 @@ export interface DnsmasqSettings {
   readonly invalid: readonly { readonly option: DnsmasqOption; readonly reason: string }[];
   /** The first command-line error (unknown or ambiguous option, missing value, non-option token): dnsmasq does not start. */
   readonly problem: { readonly index: number; readonly token: string; readonly reason: string } | undefined;
+  /**
+   * Every option read, by its long name, as written (`-N` or `--no-negcache`, a value joined or in
+   * the next token), in command-line order, whether its value was valid or not: how each setting
+   * above was spelled, so that nothing splits the arguments again.
+   */
+  readonly spellings: ReadonlyMap<string, readonly DnsmasqOption[]>;
 }
 
 function findLong(name: string): OptionSpec | 'ambiguous' | undefined {
@@ -253,7 +266,7 @@ function readUpstream(text: string): ServerTarget | { reason: string } {
   }
   const address = isIPv6(host) ? host.toLowerCase() : inetAton(host);
   if (address === undefined) return { reason: `"${host}" is not an IP address dnsmasq reads (it refuses names and bracketed IPv6 here)` };
-  return { kind: 'upstream', address, port, source: sources.length === 0 ? undefined : sources.join('@') };
+  return { kind: 'upstream', address, port, source: sources.length === 0 ? undefined : sources.join('@'), written: host };
 }
 
 /** `--server` and its alias `--local` read their value the same way. */
@@ -291,7 +304,12 @@ export function parseDnsmasqArgs(args: readonly string[]): DnsmasqSettings {
     'domain-needed': 'domainNeeded',
   };
   const NUMBER_OPTIONS: Record<string, keyof typeof numbers> = { 'cache-size': 'cacheSize', 'dns-forward-max': 'dnsForwardMax', port: 'port' };
+  const spellings = new Map<string, DnsmasqOption[]>();
   for (const option of options) {
+    // Appended in place: copying the list per option was quadratic (20,000 --server flags: 13 s).
+    const spelled = spellings.get(option.name);
+    if (spelled === undefined) spellings.set(option.name, [option]);
+    else spelled.push(option);
     const flag = FLAG_OPTIONS[option.name];
     const number = NUMBER_OPTIONS[option.name];
     if (option.name === 'server' || option.name === 'local') {
@@ -322,5 +340,6 @@ export function parseDnsmasqArgs(args: readonly string[]): DnsmasqSettings {
     otherOptions,
     invalid,
     problem,
+    spellings,
   };
 }

@@ -240,7 +240,16 @@ function readConfigMapOnce(
     for (const other of source.objects.configMaps) {
       if (other === chosen) continue;
       if (other.name === configMap.name && source === first) {
-        diagnostics.push(unused(other.source, `ConfigMap ${other.name ?? '(unnamed)'} again in the same text; only the first (at ${chosen === undefined ? first.filename : where(chosen.source)}) is read`));
+        // readConfigMap refused a different copy of the same namespace; another namespace is another object.
+        const same = other.namespace === chosen?.namespace;
+        diagnostics.push(
+          unused(
+            other.source,
+            same
+              ? `ConfigMap ${other.name ?? '(unnamed)'} again, the same as at ${chosen === undefined ? first.filename : where(chosen.source)}; read once`
+              : `ConfigMap ${qualified(other)} is not the kube-dns ConfigMap (that is ${chosen === undefined ? first.filename : qualified(chosen)}); not read`,
+          ),
+        );
         continue;
       }
       if (other.name === configMap.name) {

@@ -105,7 +105,7 @@ export function kubeDnsPod(deployment: KubeDnsDeployment | undefined, kubeDnsVer
 }
 
 /** The kubedns address dnsmasq forwards the cluster's zones to (127.0.0.1 and kubedns's `--dns-port`), as dnsmasq writes it. */
-export function kubeDnsAddress(deployment: KubeDnsDeployment): string {
+function kubeDnsAddress(deployment: KubeDnsDeployment): string {
   return `127.0.0.1#${deployment.kubedns?.args.values.dnsPort ?? 10053}`;
 }
 

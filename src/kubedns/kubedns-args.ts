@@ -82,6 +82,11 @@ export interface KubeDnsArgs {
   readonly positional: readonly { readonly index: number; readonly value: string }[];
   /** An unknown flag, a flag without its value, bad syntax or `--help`: kube-dns exits on it. */
   readonly problem: FlagProblem | undefined;
+  /**
+   * The last setting of each flag, valid or not, by its declared name: how and where it was written
+   * (`index` into the arguments, `separateValue`), so that nothing splits the arguments again.
+   */
+  readonly lastSettings: ReadonlyMap<string, FlagSetting>;
 }
 
 /** kube-dns's reading of `--domain`: drop one trailing dot, every label a DNS-1123 label, store with a dot. */
@@ -120,7 +125,9 @@ export function parseKubeDnsArgs(args: readonly string[]): KubeDnsArgs {
     if (value === undefined) invalid.push({ setting, reason: `"${setting.value}" is not an integer` });
     return value;
   };
+  const lastSettings = new Map<string, FlagSetting>();
   for (const setting of parsed.settings) {
+    lastSettings.set(setting.name, setting);
     switch (setting.name) {
       case 'domain': {
         const domain = readDomainFlag(setting.value);
@@ -162,5 +169,5 @@ export function parseKubeDnsArgs(args: readonly string[]): KubeDnsArgs {
         otherSettings.push(setting);
     }
   }
-  return { values, otherSettings, invalid, positional: parsed.positional, problem: parsed.problem };
+  return { values, otherSettings, invalid, positional: parsed.positional, problem: parsed.problem, lastSettings };
 }

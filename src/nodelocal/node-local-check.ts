@@ -21,6 +21,8 @@ import type { Route } from '../routing/destination.js';
 import { clusterSearchPath, resolverCandidates } from '../routing/explain.js';
 import { kubeDnsRoutingOfInput } from '../routing/kube-dns-input.js';
 import type { KubeDnsRouting } from '../routing/kube-dns-routing.js';
+import type { KubeDnsDeployment } from '../kubedns/kube-dns-install.js';
+import type { ValueLocator } from '../util/source-position.js';
 import { nodeLocalDnsRouting } from '../routing/node-local-routing.js';
 import type { NodeLocalRoute, NodeLocalRouting } from '../routing/node-local-routing.js';
 import { printable } from '../util/printable-text.js';
@@ -51,6 +53,14 @@ export interface NodeLocalCheckInput {
   readonly nodeLocalPort?: number | string;
   /** More names to compare. */
   readonly names?: readonly string[];
+  /**
+   * The kube-dns Deployment, when not in the `kubeDns` text: the kube-dns-alone column follows it
+   * as `checkRouting` does (dnsmasq's own `--server`, `--address`, `--no-resolv` flags; who applied
+   * the ConfigMap). node-cache reads the ConfigMap alone either way.
+   */
+  readonly kubeDnsDeployment?: KubeDnsDeployment;
+  /** Where the `kubeDns` data's values are written in their file (`ConfigMapDocument.locate`), for notes. */
+  readonly kubeDnsLocate?: ValueLocator;
 }
 
 export interface NodeLocalDifference {
@@ -95,7 +105,13 @@ function models(input: NodeLocalCheckInput): Models {
     ...(input.baseCorefile === undefined ? {} : { baseCorefile: input.baseCorefile }),
     ...(input.nodeLocalPort === undefined ? {} : { port: String(input.nodeLocalPort) }),
   });
-  const kubeDns = kubeDnsRoutingOfInput(input.kubeDns, { ...clusterDomain, ...(input.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: input.kubeDnsVersion }) });
+  // The kube-dns model reads the Deployment (given, or in the kubeDns text) as plain check does.
+  const kubeDns = kubeDnsRoutingOfInput(input.kubeDns, {
+    ...clusterDomain,
+    ...(input.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: input.kubeDnsVersion }),
+    ...(input.kubeDnsDeployment === undefined ? {} : { deployment: input.kubeDnsDeployment }),
+    ...(input.kubeDnsLocate === undefined ? {} : { locate: input.kubeDnsLocate }),
+  });
   const coreDns = coreDnsRouting(input.corefile, input.port === undefined ? {} : { port: input.port });
   const { result } = preflight;
   const twoTier = result.ok

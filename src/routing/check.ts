@@ -1,5 +1,6 @@
 import { checkArgument, checkOptions } from '../errors/arguments.js';
 import type { ConfigMapData } from '../configmap/config-map-data.js';
+import type { ValueLocator } from '../util/source-position.js';
 import type { Corefile } from '../corefile/model.js';
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import { coreDnsRouting } from './coredns-routing.js';
@@ -57,6 +58,11 @@ export interface RoutingInput {
    * they explain are listed in `repaired` and do not fail the check.
    */
   readonly repairs?: readonly KubeDnsQuirk[];
+  /**
+   * Where the `kubeDns` data's values are written in the file they were read from
+   * (`ConfigMapDocument.locate`), for notes that point into it; text given as `kubeDns` is located itself.
+   */
+  readonly kubeDnsLocate?: ValueLocator;
 }
 
 export interface RoutingDifference {
@@ -68,6 +74,12 @@ export interface RoutingDifference {
 
 export interface RoutingCheck {
   /** True when no compared name is routed differently (repairs and unavoidable caching aside). */
+  readonly ok: boolean;
+  /**
+   * The same as `ok`, under its old name.
+   *
+   * @deprecated Read `ok` (the name every other result uses); `equivalent` goes in the next minor release.
+   */
   readonly equivalent: boolean;
   /** The names routed differently, in canonical DNS order. */
   readonly differences: readonly RoutingDifference[];
@@ -92,6 +104,7 @@ export function routingModels(input: RoutingInput): { kubeDns: KubeDnsRouting; c
     ...(input.clusterDomain === undefined ? {} : { clusterDomain: input.clusterDomain }),
     ...(input.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: input.kubeDnsVersion }),
     ...(input.kubeDnsDeployment === undefined ? {} : { deployment: input.kubeDnsDeployment }),
+    ...(input.kubeDnsLocate === undefined ? {} : { locate: input.kubeDnsLocate }),
     ...(input.repairs === undefined ? {} : { repairs: input.repairs }),
   });
   const coreDns = coreDnsRouting(input.corefile, input.port === undefined ? {} : { port: input.port });
@@ -139,7 +152,7 @@ export function namesToCheck(kubeDns: KubeDnsRouting, coreDns: CoreDnsRouting, e
 
 /**
  * Compares who answers each name under kube-dns and under the Corefile. Returns the differences;
- * an empty `differences` (`equivalent`) means every compared name goes where it went.
+ * an empty `differences` (`ok`) means every compared name goes where it went.
  */
 export function checkRouting(input: RoutingInput): RoutingCheck {
   checkArgument('checkRouting', 'input', input, 'object');
@@ -164,7 +177,8 @@ export function checkRouting(input: RoutingInput): RoutingCheck {
     kubeDns.cachesNegativeAnswers === false ? negativeCachingBlocks(corefile).map((block): NegativeCachingBlock => (unavoidable && block.seconds <= 1 ? { ...block, unavoidable: true } : block)) : [];
   const stockCaching = kubeDns.cachesNegativeAnswers === undefined && kubeDns.reading.rules.stockManifestNoNegcache ? stockManifestCachingNote(kubeDns.reading.rules.version, negativeCachingBlocks(corefile)) : [];
   const notes = [...new Set([...kubeDns.notes.map((note) => `kube-dns: ${note}`), ...stockCaching, ...coreDns.notes.map((note) => `Corefile: ${note}`)])];
-  return { equivalent: differences.length === 0 && negativeCaching.every((block) => block.unavoidable === true), differences, repaired, names, notes, negativeCaching };
+  const ok = differences.length === 0 && negativeCaching.every((block) => block.unavoidable === true);
+  return { ok, equivalent: ok, differences, repaired, names, notes, negativeCaching };
 }
 
 /** Where the Corefile caches NXDOMAIN although the stock manifest of kube-dns `version` did not: one note, or none. */
@@ -254,7 +268,7 @@ export function formatRoutingCheck(result: RoutingCheck): string {
     .join('');
   const repaired = result.repaired ?? [];
   const expected = `${repaired.length === 0 ? '' : `Repaired on purpose (${repaired.length} name${repaired.length === 1 ? '' : 's'}, expected):\n\n${formatDifferences(repaired)}\n`}${unavoidable}`;
-  if (result.equivalent) return `kube-dns and the Corefile route all ${count - repaired.length} checked names the same way${repaired.length === 0 ? '' : ` (${count} checked)`}.\n${expected}${formatNotes(result.notes)}`;
+  if (result.ok) return `kube-dns and the Corefile route all ${count - repaired.length} checked names the same way${repaired.length === 0 ? '' : ` (${count} checked)`}.\n${expected}${formatNotes(result.notes)}`;
   if (result.differences.length === 0 && caching !== '') return `kube-dns and the Corefile route all ${count} checked names the same way, but cache differently:\n${caching}${expected}${formatNotes(result.notes)}`;
   return `kube-dns and the Corefile route ${result.differences.length} of ${count} checked names differently:\n\n${formatDifferences(result.differences)}\n${caching}${expected}${formatNotes(result.notes)}`;
 }
@@ -283,6 +297,6 @@ export class RoutingMismatchError extends KubeDnsToCoreDnsError {
 export function assertSameRouting(input: RoutingInput): RoutingCheck {
   checkArgument('assertSameRouting', 'input', input, 'object');
   const result = checkRouting(input);
-  if (!result.equivalent) throw new RoutingMismatchError(result);
+  if (!result.ok) throw new RoutingMismatchError(result);
   return result;
 }

@@ -1,5 +1,6 @@
 import { checkArgument, checkOptions } from '../errors/arguments.js';
 import type { ConfigMapData } from '../configmap/config-map-data.js';
+import type { ValueLocator } from '../util/source-position.js';
 import type { Corefile } from '../corefile/model.js';
 import { formatNotes, formatTable, routeCell } from './check.js';
 import { coreDnsRouting } from './coredns-routing.js';
@@ -41,6 +42,11 @@ export interface ExplainInput {
   readonly searchPath?: readonly string[];
   /** The kube-dns Deployment, when not in the `kubeDns` text: its dnsmasq flags route names. */
   readonly kubeDnsDeployment?: KubeDnsDeployment;
+  /**
+   * Where the `kubeDns` data's values are written in the file they were read from
+   * (`ConfigMapDocument.locate`), for notes that point into it; text given as `kubeDns` is located itself.
+   */
+  readonly kubeDnsLocate?: ValueLocator;
 }
 
 export interface CandidateExplanation {
@@ -94,6 +100,7 @@ export function explainName(query: string, input: ExplainInput): Explanation {
     ...(input.clusterDomain === undefined ? {} : { clusterDomain: input.clusterDomain }),
     ...(input.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: input.kubeDnsVersion }),
     ...(input.kubeDnsDeployment === undefined ? {} : { deployment: input.kubeDnsDeployment }),
+    ...(input.kubeDnsLocate === undefined ? {} : { locate: input.kubeDnsLocate }),
   });
   const coreDns = input.corefile === undefined ? undefined : coreDnsRouting(input.corefile, input.port === undefined ? {} : { port: input.port });
   const ndots = input.ndots ?? KUBELET_NDOTS;

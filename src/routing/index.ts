@@ -41,7 +41,7 @@ export { KUBE_DNS_QUIRKS } from '../kubedns/kube-dns-quirks.js';
 export type { KubeDnsQuirk } from '../kubedns/kube-dns-quirks.js';
 export type { ConfigMapData } from '../configmap/config-map-data.js';
 export type { Corefile, CorefileItem, ServerBlock, SnippetDefinition, ImportStatement, TopLevelTrivia, Directive, DirectiveList, Block, AfterBlock, Comment } from '../corefile/model.js';
-export type { SourcePosition } from '../util/source-position.js';
+export type { SourcePosition, ValueLocation, ValueLocator } from '../util/source-position.js';
 export type { KubeDnsReading, KubeDnsConfig, StubDomainEntry, ValueEntry, FederationEntry } from '../kubedns/read-kube-dns-config.js';
 export type {
   DnsmasqContainerReading,

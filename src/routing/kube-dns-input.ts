@@ -18,7 +18,8 @@ export function kubeDnsRoutingOfInput(kubeDns: ConfigMapData | string | null, op
   // Neither a ConfigMap nor a Deployment: the ConfigMap reader says why (no ConfigMap found, …).
   if (install.configMap === undefined && install.deployment === undefined) readKubeDnsConfigMap(kubeDns);
   const deployment: KubeDnsDeployment | undefined = options.deployment ?? install.deployment;
-  const routing = kubeDnsRouting(install.configMap?.data ?? null, { ...options, ...(deployment === undefined ? {} : { deployment }) });
+  const locate = options.locate ?? install.configMap?.locate;
+  const routing = kubeDnsRouting(install.configMap?.data ?? null, { ...options, ...(deployment === undefined ? {} : { deployment }), ...(locate === undefined ? {} : { locate }) });
   const notes = [...(install.configMap?.diagnostics ?? []), ...install.diagnostics].map((entry) => entry.message);
   if (notes.length === 0) return routing;
   return { ...routing, notes: [...notes, ...routing.notes] };

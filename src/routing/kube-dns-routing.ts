@@ -1,5 +1,7 @@
 import { checkArgument } from '../errors/arguments.js';
 import type { ConfigMapData } from '../configmap/config-map-data.js';
+import type { ValueLocator } from '../util/source-position.js';
+import { locateValueDiagnostics } from '../kubedns/locate-diagnostics.js';
 import { isDns1123Label } from '../dns/go-net.js';
 import { EXAMINED_LIST_ITEMS, KUBE_DNS_KEYS, readKubeDnsConfig } from '../kubedns/read-kube-dns-config.js';
 import type { KubeDnsConfig, KubeDnsReading } from '../kubedns/read-kube-dns-config.js';
@@ -52,6 +54,11 @@ export interface KubeDnsRoutingOptions {
    * if kube-dns had not had them. `check` uses it to tell the differences it expects.
    */
   readonly repairs?: readonly KubeDnsQuirk[];
+  /**
+   * Where the ConfigMap's values are written in the file it was read from (`ConfigMapDocument.locate`):
+   * the note on a ConfigMap kube-dns rejects then says where its first problem is in that file.
+   */
+  readonly locate?: ValueLocator;
 }
 
 export interface KubeDnsRouting {
@@ -105,9 +112,10 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
   let config = reading.config;
   if (!reading.acceptedByKubeDns) {
     const problems = reading.diagnostics.filter((entry) => entry.severity === 'error' || entry.code === 'federations-json');
-    const first = problems[0];
+    const [first] = options.locate === undefined ? problems : locateValueDiagnostics(problems.slice(0, 1), { data: data ?? {}, locate: options.locate });
+    const at = first?.location === undefined ? '' : ` (${first.location.filename}:${first.location.line}:${first.location.column})`;
     notes.push(
-      `kube-dns ${reading.rules.version} rejects this ConfigMap (${problems.length} problem${problems.length === 1 ? '' : 's'}${first === undefined ? '' : `, first: ${first.message}`}) and runs its defaults at startup: no stub domains, no federations, upstreams from resolv.conf; the kube-dns routes are those defaults (after a later edit, kube-dns would keep its previous configuration instead)`,
+      `kube-dns ${reading.rules.version} rejects this ConfigMap (${problems.length} problem${problems.length === 1 ? '' : 's'}${first === undefined ? '' : `, first: ${first.message}${at}`}) and runs its defaults at startup: no stub domains, no federations, upstreams from resolv.conf; the kube-dns routes are those defaults (after a later edit, kube-dns would keep its previous configuration instead)`,
     );
     config = EMPTY_CONFIG;
   }

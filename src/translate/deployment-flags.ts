@@ -1,24 +1,27 @@
 /**
- * What the kube-dns Deployment's container arguments mean for the Corefile (docs/kube-dns-deployment.md,
- * "What each flag becomes"): the cluster domain, dnsmasq's extra servers, its caching and its
- * logging. Every flag ends up in the plan or in a diagnostic: none is dropped without a word.
+ * The plan stage's first step: what the kube-dns Deployment's container arguments mean for the
+ * Corefile (docs/kube-dns-deployment.md, "What each flag becomes"): the cluster domain, dnsmasq's
+ * extra servers, its caching and its logging. The options' meanings are the rows of
+ * deployment-effects.ts; this module walks them and plans the servers. Every flag ends up in the
+ * plan or in a diagnostic: none is dropped without a word.
  */
-import { CACHE_DEFAULT_CAPACITY, firstReleaseWith, noDenialCaching } from '../coredns/features.js';
+import { firstReleaseWith, noDenialCaching } from '../coredns/features.js';
 import type { CoreDnsFeatures } from '../coredns/features.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
-import { splitDnsmasqOptions } from '../kubedns/dnsmasq-options.js';
-import type { DnsmasqOption, ServerEntry } from '../kubedns/dnsmasq-options.js';
-import type { FlagSetting } from '../kubedns/go-flags.js';
+import type { DnsmasqSettings } from '../kubedns/dnsmasq-options.js';
 import type { KubeDnsDeployment } from '../kubedns/kube-dns-install.js';
 import { KUBE_DNS_RULE_TIMELINES, kubeDnsRules } from '../kubedns/kube-dns-versions.js';
 import { firstReleaseWhere } from '../util/release-profile.js';
 import { pushAll } from '../util/lists.js';
 import { isDns1123Subdomain } from '../dns/go-net.js';
-import { kubeDnsAddress, kubeDnsPod } from '../kubedns/kube-dns-pod.js';
+import { kubeDnsPod } from '../kubedns/kube-dns-pod.js';
 import type { KubeDnsPod } from '../kubedns/kube-dns-pod.js';
 import { DEFAULT_CLUSTER_DOMAIN, isWithin } from '../dns/zones.js';
+import { DNSMASQ_EFFECTS, HARMLESS_DNSMASQ_OPTIONS, IGNORED_ARGUMENTS, KUBEDNS_EFFECTS, resolverText, SERVER_WITHOUT_UPSTREAM, shortenedNegativeCachingMessage } from './deployment-effects.js';
+import type { DnsmasqFacts, EffectRow, KubednsFacts, OptionPlanFields } from './deployment-effects.js';
+import type { TranslateInput } from './options.js';
 
 /** The first kube-dns release whose stock manifest runs dnsmasq with --no-negcache. */
 const STOCK_NO_NEGCACHE_FROM = firstReleaseWhere(KUBE_DNS_RULE_TIMELINES.stockManifestNoNegcache, (value) => value) ?? '?';
@@ -79,7 +82,7 @@ export interface DeploymentPlan {
  * its dnsmasq runs with `--no-negcache` from Kubernetes 1.9 on (kubernetes/kubernetes#53604,
  * October 2017), whose manifest shipped kube-dns 1.14.7; older manifests cached NXDOMAIN.
  */
-export function stockDeploymentPlan(kubeDnsVersion: string, clusterDomainOption: string | undefined, features: CoreDnsFeatures): DeploymentPlan {
+function stockDeploymentPlan(kubeDnsVersion: string, clusterDomainOption: string | undefined, features: CoreDnsFeatures): DeploymentPlan {
   const noNegativeCache = kubeDnsRules(kubeDnsVersion).stockManifestNoNegcache;
   const domain = `cluster domain ${clusterDomainOption ?? 'cluster.local'}`;
   const diagnostics: Diagnostic[] = [
@@ -89,7 +92,7 @@ export function stockDeploymentPlan(kubeDnsVersion: string, clusterDomainOption:
         : `no Deployment given: assuming the stock kube-dns ${kubeDnsVersion} manifest (${domain}; dnsmasq without --no-negcache before kube-dns ${STOCK_NO_NEGCACHE_FROM}: NXDOMAIN cached)`,
     }),
   ];
-  if (noNegativeCache && !noDenialCaching(features).exact) diagnostics.push(shortenedNegativeCaching('stock manifest', features));
+  if (noNegativeCache && !noDenialCaching(features).exact) diagnostics.push(diagnostic('negative-caching-shortened', { key: 'stock manifest', message: shortenedNegativeCachingMessage(features) }));
   return { ...EMPTY_PLAN, noNegativeCache, pod: kubeDnsPod(undefined, kubeDnsVersion, clusterDomainOption ?? DEFAULT_CLUSTER_DOMAIN), diagnostics };
 }
 
@@ -110,22 +113,63 @@ const EMPTY_PLAN: Omit<DeploymentPlan, 'pod'> = {
   diagnostics: [],
 };
 
-function shortenedNegativeCaching(source: string, features: CoreDnsFeatures): Diagnostic {
-  return diagnostic('negative-caching-shortened', {
-    key: source,
-    message: `CoreDNS ${features.version} cannot switch denial caching off: NXDOMAIN is cached for at most 1 s (${noDenialCaching(features).text}) where kube-dns never cached it`,
+
+
+/** The Pod's plan and the cluster domain the translation serves (the Deployment's, or the option's when they disagree and it was given). */
+export interface PodPlan {
+  readonly plan: DeploymentPlan;
+  readonly clusterDomain: string;
+}
+
+/**
+ * The plan of the kube-dns Pod: `deployment`'s (undefined: the stock manifest's) for the resolved
+ * options. A `--domain` other than the cluster domain option is a `cluster-domain-conflict`: an
+ * error, or with `force` a warning, the option winning.
+ */
+export function planKubeDnsPod(deployment: KubeDnsDeployment | undefined, input: TranslateInput, configMapName?: string): PodPlan {
+  if (deployment === undefined) return { plan: stockDeploymentPlan(input.kubeDnsRules.version, input.clusterDomainOption, input.features), clusterDomain: input.clusterDomain };
+  const planned = planDeployment(deployment, input.features, input.kubeDnsRules.version, configMapName);
+  const imageVersion = input.kubeDnsVersionFromImage;
+  const plan =
+    imageVersion === undefined
+      ? planned
+      : {
+          ...planned,
+          diagnostics: [
+            diagnostic('deployment-flag', { key: `container ${deployment.kubedns?.container ?? 'kubedns'}`, path: '[image]', message: `kube-dns ${imageVersion} (the image's tag): the ConfigMap is validated with its rules` }),
+            ...planned.diagnostics,
+          ],
+        };
+  const optionDomain = input.clusterDomain;
+  if (plan.clusterDomain === undefined || plan.clusterDomain === optionDomain) return { plan, clusterDomain: plan.clusterDomain ?? optionDomain };
+  if (input.clusterDomainOption === undefined) return { plan, clusterDomain: plan.clusterDomain };
+  // Points at kubedns's last --domain as written, when there is one.
+  const setting = deployment.kubedns?.args.lastSettings.get('domain');
+  const written = setting === undefined ? undefined : deployment.kubedns?.written?.[setting.index];
+  const conflict = diagnostic('cluster-domain-conflict', {
+    ...(written === undefined ? {} : { key: written.key, path: written.path }),
+    message: `--cluster-domain ${optionDomain}, but the Deployment serves ${plan.clusterDomain}`,
+    ...(input.force ? { severity: 'warning' as const, hint: `Translated with ${optionDomain} (--force).` } : {}),
   });
+  return { plan: { ...plan, diagnostics: [conflict, ...plan.diagnostics] }, clusterDomain: optionDomain };
 }
 
 /** The plan for `deployment`, its diagnostics in the order of the containers' arguments. */
-export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsFeatures, kubeDnsVersion: string, configMapName?: string): DeploymentPlan {
+function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsFeatures, kubeDnsVersion: string, configMapName?: string): DeploymentPlan {
   const diagnostics: Diagnostic[] = [];
-  const say = (code: DiagnosticCode, container: string, path: string, message: string) => diagnostic(code, { key: `container ${container}`, path: `[${path}]`, message });
-  const push = (code: DiagnosticCode, container: string, path: string, message: string) => diagnostics.push(say(code, container, path, message));
+  const push = (code: DiagnosticCode, container: string, path: string, message: string) => diagnostics.push(diagnostic(code, { key: `container ${container}`, path: `[${path}]`, message }));
   const clusterDomain = planClusterDomain(deployment, push);
   const pod = kubeDnsPod(deployment, kubeDnsVersion, clusterDomain ?? DEFAULT_CLUSTER_DOMAIN);
-  reportKubeDnsFlags(deployment, configMapName, pod, push);
-  reportSidecarFlags(deployment, push);
+  const { kubedns, sidecar } = deployment;
+  if (kubedns !== undefined) {
+    const facts: KubednsFacts = { args: kubedns.args, pod, configMapName };
+    for (const row of KUBEDNS_EFFECTS) if (row.when(facts, features)) push(row.code, kubedns.container, pathOf(row, facts, () => `--${row.option}`), row.message(facts, features));
+    reportIgnored(IGNORED_ARGUMENTS.kubedns, kubedns.container, kubedns.args.otherSettings.map((setting) => `--${setting.name}`), kubedns.args.positional, push);
+  }
+  if (sidecar !== undefined) {
+    const flags = [...sidecar.args.probes.map((entry) => entry.setting), ...sidecar.args.otherSettings].map((setting) => `--${setting.name}`);
+    reportIgnored(IGNORED_ARGUMENTS.sidecar, sidecar.container, [...new Set(flags)], sidecar.args.positional, push);
+  }
   const dnsmasqReading = deployment.dnsmasq;
   if (dnsmasqReading === undefined) {
     // No dnsmasq in the Pod: kubedns answered clients itself, and nothing cached its answers.
@@ -133,24 +177,77 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
     return { ...EMPTY_PLAN, clusterDomain, noCache: true, throughDnsmasq: false, pod, diagnostics };
   }
   const name = dnsmasqReading.container;
-  const nannySettings = dnsmasqReading.nanny?.settings ?? [];
-  if (nannySettings.length > 0) {
-    push('deployment-flag', name, nannySettings.map((setting) => flagText(setting, '-')).join(' '), "dnsmasq-nanny's own settings (where it reads the ConfigMap, restarts, logging): no bearing on answers");
-  }
-  for (const ignored of dnsmasqReading.nanny?.ignored ?? []) push('deployment-flag', name, ignored.value, 'dnsmasq-nanny stops reading its flags before this argument and ignores it');
+  reportIgnored(IGNORED_ARGUMENTS.nanny, name, (dnsmasqReading.nanny?.settings ?? []).map((setting) => `-${setting.name}=${setting.value}`), dnsmasqReading.nanny?.ignored ?? [], push);
   const dnsmasq = dnsmasqReading.dnsmasq;
-  const kubedns = kubeDnsAddress(deployment);
-  // The options as written (`-N` for --no-negcache), for the diagnostics' paths.
-  const written = new Map<string, string[]>();
-  for (const option of splitDnsmasqOptions(dnsmasqReading.dnsmasqArgs).options) {
-    // Appended in place: copying the list per option was quadratic (20,000 --server flags: 13 s).
-    const texts = written.get(option.name);
-    if (texts === undefined) written.set(option.name, [option.text]);
-    else texts.push(option.text);
+  const servers = planServers(dnsmasq, pod, clusterDomain ?? DEFAULT_CLUSTER_DOMAIN, features, (code, path, message) => push(code, name, path, message));
+  // How each option was written (`-N` for --no-negcache), for the diagnostics' paths: the reader kept it.
+  const spelled = (option: string): string => [...new Set((dnsmasq.spellings.get(option) ?? []).map((entry) => entry.text))].join(' ') || `--${option}`;
+  const facts: DnsmasqFacts = { settings: dnsmasq, upstreams: servers.upstreams, pod };
+  const fields: { -readonly [Field in keyof OptionPlanFields]: OptionPlanFields[Field] } = {};
+  const addresses: DeploymentAddress[] = [];
+  for (const row of DNSMASQ_EFFECTS) {
+    if ('entries' in row) planAddresses(dnsmasq, features, addresses, (code, path, message) => push(code, name, path, message));
+    else if (row.when(facts, features)) {
+      if (row.sets !== undefined) Object.assign(fields, row.sets(facts));
+      push(row.code, name, pathOf(row, facts, spelled), row.message(facts, features));
+    }
   }
-  const as = (name: string, fallback: string): string => [...new Set(written.get(name) ?? [fallback])].join(' ');
+  pushAll(addresses, servers.localOnly);
+  for (const option of dnsmasq.otherOptions) {
+    const note = HARMLESS_DNSMASQ_OPTIONS.get(option.name);
+    if (note !== undefined) push('deployment-flag', name, option.text, `--${option.name}: ${note}`);
+    else push('deployment-flag-not-translated', name, option.text, `--${option.name}${option.value === undefined ? '' : `=${option.value}`} is not translated`);
+  }
+  return {
+    clusterDomain,
+    stubs: servers.stubs,
+    upstreams: servers.upstreams.length > 0 ? servers.upstreams : undefined,
+    besideResolvConf: !dnsmasq.noResolv,
+    noNegativeCache: fields.noNegativeCache ?? false,
+    noCache: fields.noCache ?? false,
+    logQueries: fields.logQueries ?? false,
+    strictOrder: fields.strictOrder ?? false,
+    maxConcurrent: fields.maxConcurrent,
+    addresses,
+    throughDnsmasq: true,
+    pod,
+    unservedZones: servers.unservedZones,
+    kubednsForwardZones: servers.kubednsForwardZones,
+    diagnostics,
+  };
+}
+
+/** A row's diagnostic path: the option as `spelled`, unless the row says otherwise. */
+function pathOf<Facts>(row: EffectRow<Facts>, facts: Facts, spelled: (option: string) => string): string {
+  const spelling = spelled(row.option);
+  return row.path === undefined ? spelling : row.path(facts, spelling);
+}
+
+/** One diagnostic for a container's settings without a bearing on answers, one per positional argument. */
+function reportIgnored(
+  say: { readonly settings: string; readonly positional: string },
+  container: string,
+  settings: readonly string[],
+  positional: readonly { readonly value: string }[],
+  push: (code: DiagnosticCode, container: string, path: string, message: string) => void,
+): void {
+  if (settings.length > 0) push('deployment-flag', container, settings.join(' '), say.settings);
+  for (const argument of positional) push('deployment-flag', container, argument.value, say.positional);
+}
+
+/** What dnsmasq's `--server`s come to: stub zones, upstreams, the zones kubedns served or forwarded. */
+interface PlannedServers {
+  readonly stubs: Map<string, DeploymentServer[]>;
+  readonly upstreams: DeploymentServer[];
+  readonly localOnly: DeploymentAddress[];
+  readonly unservedZones: string[];
+  readonly kubednsForwardZones: string[];
+}
+
+function planServers(dnsmasq: DnsmasqSettings, pod: KubeDnsPod, clusterDomain: string, features: CoreDnsFeatures, push: (code: DiagnosticCode, path: string, message: string) => void): PlannedServers {
+  const kubedns = pod.kubednsAddress;
   const stubs = new Map<string, DeploymentServer[]>();
-  const globalServers: DeploymentServer[] = [];
+  const upstreams: DeploymentServer[] = [];
   const localOnly: DeploymentAddress[] = [];
   const toKubeDns = new Set<string>();
   const kubednsForwardZones: string[] = [];
@@ -162,29 +259,23 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
       continue;
     }
     if (server.target.kind !== 'upstream') {
-      const meaning =
-        server.target.kind === 'local-only'
-          ? 'answers these names from local data only (NXDOMAIN)'
-          : server.target.kind === 'default-upstreams'
-            ? 'sends these names to the ordinary upstreams'
-            : 'has no address';
-      push('deployment-flag-not-translated', name, text, `${text} ${meaning}; not translated`);
+      push('deployment-flag-not-translated', text, `${text} ${SERVER_WITHOUT_UPSTREAM[server.target.kind]}; not translated`);
       continue;
     }
-    const target = coreDnsTarget(server);
+    const target = coreDnsTarget(server.target);
     if (server.target.source !== undefined) {
-      push('deployment-flag-not-translated', name, text, `${text} sends from ${server.target.source}: CoreDNS cannot choose the source; the server is used without it`);
+      push('deployment-flag-not-translated', text, `${text} sends from ${server.target.source}: CoreDNS cannot choose the source; the server is used without it`);
     }
-    const written = serverAddressText(server.option);
-    if (written !== undefined && written !== server.target.address && !written.includes(':')) {
-      push('deployment-flag', name, text, `dnsmasq reads '${written}' as ${server.target.address} (inet_aton: a leading 0 is octal); translated to ${server.target.address}`);
+    const { written } = server.target;
+    if (written !== server.target.address && !written.includes(':')) {
+      push('deployment-flag', text, `dnsmasq reads '${written}' as ${server.target.address} (inet_aton: a leading 0 is octal); translated to ${server.target.address}`);
     }
     if (server.domains === undefined) {
       if (`${server.target.address}#${server.target.port}` === kubedns) {
         // An unqualified server to kubedns (old manifests: `--no-resolv --server=127.0.0.1#10053`) sends every name there.
-        push('deployment-flag', name, text, `every name goes to kubedns (${kubedns}), which forwarded names outside the cluster with its own resolver (${resolverText(pod)}): the Corefile does the same`);
+        push('deployment-flag', text, `every name goes to kubedns (${kubedns}), which forwarded names outside the cluster with its own resolver (${resolverText(pod)}): the Corefile does the same`);
       } else {
-        globalServers.push({ target, text });
+        upstreams.push({ target, text });
       }
       continue;
     }
@@ -192,10 +283,9 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
       const zone = domain.toLowerCase().replace(/\.$/, '');
       if (`${server.target.address}#${server.target.port}` === kubedns) {
         toKubeDns.add(zone);
-        const served = isWithin(zone, clusterDomain ?? DEFAULT_CLUSTER_DOMAIN) || KUBEDNS_REVERSE_ZONES.some((reverse) => isWithin(zone, reverse));
+        const served = isWithin(zone, clusterDomain) || KUBEDNS_REVERSE_ZONES.some((reverse) => isWithin(zone, reverse));
         push(
           'deployment-flag',
-          name,
           text,
           served
             ? `'${zone}' goes to kubedns (${kubedns}): served by the kubernetes plugin`
@@ -205,7 +295,7 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
         continue;
       }
       if (zone === '') {
-        push('deployment-flag-not-translated', name, text, `${text} is for names without a dot; CoreDNS has no such zone`);
+        push('deployment-flag-not-translated', text, `${text} is for names without a dot; CoreDNS has no such zone`);
         continue;
       }
       const list = stubs.get(zone) ?? [];
@@ -213,116 +303,37 @@ export function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsF
       stubs.set(zone, list);
     }
   }
-  const kubeDnsServesAll = pod.everyNameToKubeDns;
   const unservedZones: string[] = [];
-  if (dnsmasq.problem === undefined && !kubeDnsServesAll) {
+  if (dnsmasq.problem === undefined && !pod.everyNameToKubeDns) {
     // kops templates sent in6.arpa (a typo) to kubedns: ip6.arpa went upstream. The translation reports the quirk.
-    for (const zone of [clusterDomain ?? DEFAULT_CLUSTER_DOMAIN, ...KUBEDNS_REVERSE_ZONES]) if (!toKubeDns.has(zone) && !stubs.has(zone)) unservedZones.push(zone);
+    for (const zone of [clusterDomain, ...KUBEDNS_REVERSE_ZONES]) if (!toKubeDns.has(zone) && !stubs.has(zone)) unservedZones.push(zone);
   }
   for (const [zone, servers] of stubs) {
-    push('deployment-stub-server', name, servers.map((server) => server.text).join(' '), `'${zone}' → ${servers.map((server) => server.target).join(' ')} (merged with the ConfigMap's servers for it, if any)`);
+    push('deployment-stub-server', servers.map((server) => server.text).join(' '), `'${zone}' → ${servers.map((server) => server.target).join(' ')} (merged with the ConfigMap's servers for it, if any)`);
   }
-  let upstreams: DeploymentServer[] | undefined;
-  if (globalServers.length > 0) {
-    const list = globalServers.map((server) => server.text).join(' ');
-    if (dnsmasq.noResolv) {
-      upstreams = globalServers;
-      push('deployment-upstream-server', name, `${list} ${as('no-resolv', '--no-resolv')}`, `--no-resolv: upstreams ${globalServers.map((server) => server.target).join(' ')} instead of the node's resolv.conf`);
-    } else {
-      upstreams = globalServers;
-      push('deployment-upstream-server', name, list, `without --no-resolv, dnsmasq used ${globalServers.map((server) => server.target).join(' ')} beside the node's resolv.conf (unless the ConfigMap has upstreamNameservers: dnsmasq-nanny then adds --no-resolv); the Corefile forwards to both`);
-    }
-  } else if (kubeDnsServesAll) {
-    push('deployment-flag', name, as('no-resolv', '--no-resolv'), `--no-resolv with kubedns as the only server: kubedns forwarded the names outside its zones (${resolverText(pod)}), as the Corefile does`);
-  } else if (dnsmasq.noResolv) {
-    push('deployment-flag', name, as('no-resolv', '--no-resolv'), '--no-resolv without servers of the manifest: the upstreams are the ConfigMap\'s (dnsmasq-nanny adds them with --no-resolv)');
-  }
-  const noNegativeCache = dnsmasq.noNegcache;
-  const noCache = dnsmasq.cacheSize === 0;
-  if (noCache) push('cache-disabled', name, as('cache-size', '--cache-size=0'), 'dnsmasq cached nothing: the Corefile has no cache');
-  else if (dnsmasq.cacheSize !== undefined) push('deployment-flag', name, as('cache-size', `--cache-size=${dnsmasq.cacheSize}`), `dnsmasq held ${dnsmasq.cacheSize} names; CoreDNS's cache holds up to ${CACHE_DEFAULT_CAPACITY} answers per block (capacity not carried over)`);
-  if (noNegativeCache && noCache) push('deployment-flag', name, as('no-negcache', '--no-negcache'), 'no negative caching, and --cache-size=0 turns every cache off anyway');
-  if (noNegativeCache && !noCache) {
-    if (noDenialCaching(features).exact) diagnostics.push(diagnostic('negative-caching-disabled', { key: `container ${name}`, path: `[${as('no-negcache', '--no-negcache')}]`, message: 'NXDOMAIN was never cached: every cache gets disable denial' }));
-    else diagnostics.push({ ...shortenedNegativeCaching(`container ${name}`, features), path: `[${as('no-negcache', '--no-negcache')}]` });
-  }
-  if (dnsmasq.logQueries) push('dnsmasq-option-translated', name, as('log-queries', '--log-queries'), 'dnsmasq logged every query: every block gets log');
-  let strictOrder = false;
-  if (dnsmasq.strictOrder) {
-    strictOrder = features.preferredForwarder === 'forward' && features.forwardPolicySequential;
-    if (strictOrder) push('dnsmasq-option-translated', name, as('strict-order', '--strict-order'), 'servers tried in order: every forward gets policy sequential');
-    else push('deployment-flag-not-translated', name, as('strict-order', '--strict-order'), `CoreDNS ${features.version} has no forward policy sequential (${firstReleaseWith((release) => release.forwardPolicySequential)}+); servers are picked at random`);
-  }
-  if (dnsmasq.allServers) push('deployment-flag-not-translated', name, as('all-servers', '--all-servers'), 'dnsmasq sent every query to all servers and took the first answer; CoreDNS forwards to one at a time');
-  let maxConcurrent: number | undefined;
-  if (dnsmasq.dnsForwardMax !== undefined) {
-    if (features.forwardMaxConcurrent && features.preferredForwarder === 'forward' && dnsmasq.dnsForwardMax > 0) {
-      maxConcurrent = dnsmasq.dnsForwardMax;
-      push('dnsmasq-option-translated', name, as('dns-forward-max', `--dns-forward-max=${dnsmasq.dnsForwardMax}`), `at most ${dnsmasq.dnsForwardMax} queries in flight: every forward gets max_concurrent ${dnsmasq.dnsForwardMax} (a limit per forward, where dnsmasq had one for the process)`);
-    } else {
-      push('deployment-flag-not-translated', name, as('dns-forward-max', `--dns-forward-max=${dnsmasq.dnsForwardMax}`), `CoreDNS ${features.version} has no forward max_concurrent (${firstReleaseWith((release) => release.forwardMaxConcurrent)}+); no limit`);
-    }
-  }
-  const addresses: DeploymentAddress[] = [];
+  return { stubs, upstreams, localOnly, unservedZones, kubednsForwardZones };
+}
+
+/** `--address=/zone/[ip]`: a fixed answer per zone, where the target has the template plugin. */
+function planAddresses(dnsmasq: DnsmasqSettings, features: CoreDnsFeatures, addresses: DeploymentAddress[], push: (code: DiagnosticCode, path: string, message: string) => void): void {
   for (const entry of dnsmasq.addresses) {
     const text = entry.option.text;
     if (entry.domains === undefined || entry.address === '#' || entry.domains.includes('')) {
-      push('deployment-flag-not-translated', name, text, `${text} is not translated (only --address=/domain/ip and --address=/domain/ are)`);
+      push('deployment-flag-not-translated', text, `${text} is not translated (only --address=/domain/ip and --address=/domain/ are)`);
       continue;
     }
     if (!features.template) {
-      push('deployment-flag-not-translated', name, text, `CoreDNS ${features.version} has no template plugin (${firstReleaseWith((release) => release.template)}+) to answer ${text}`);
+      push('deployment-flag-not-translated', text, `CoreDNS ${features.version} has no template plugin (${firstReleaseWith((release) => release.template)}+) to answer ${text}`);
       continue;
     }
     // Zones inside the cluster's too: dnsmasq answered them before kubedns saw them (a more specific domain wins).
     // Whether a template block answers them depends on the stub domains of the ConfigMap too: the translation says so (planTemplates).
     for (const domain of entry.domains) addresses.push({ zone: domain.toLowerCase().replace(/\.$/, ''), address: entry.address, text });
   }
-  pushAll(addresses, localOnly);
-  if (dnsmasq.domainNeeded) push('deployment-flag-not-translated', name, as('domain-needed', '--domain-needed'), 'dnsmasq never forwarded names without a dot; CoreDNS forwards them');
-  if (dnsmasq.port !== undefined) push('deployment-flag', name, as('port', `--port=${dnsmasq.port}`), 'the port dnsmasq listened on inside the Pod; the Service maps clients to it');
-  for (const option of dnsmasq.otherOptions) reportOtherOption(option, name, push);
-  return { clusterDomain, stubs, upstreams, besideResolvConf: !dnsmasq.noResolv, noNegativeCache, noCache, logQueries: dnsmasq.logQueries, strictOrder, maxConcurrent, addresses, throughDnsmasq: true, pod, unservedZones, kubednsForwardZones, diagnostics };
 }
 
 /** The reverse zones kubedns serves (and the stock manifest sends it). */
 const KUBEDNS_REVERSE_ZONES: readonly string[] = ['in-addr.arpa', 'ip6.arpa'];
-
-/** dnsmasq options that do not change answers or routing. */
-const HARMLESS_DNSMASQ_OPTIONS: ReadonlySet<string> = new Set([
-  'keep-in-foreground',
-  'no-daemon',
-  'log-facility',
-  'log-async',
-  'dns-loop-detect',
-  'user',
-  'group',
-  'pid-file',
-  'bind-interfaces',
-  'bind-dynamic',
-  'listen-address',
-  'interface',
-  'except-interface',
-  'log-dhcp',
-  'no-poll',
-  // The source ports of upstream queries.
-  'min-port',
-  'max-port',
-  'query-port',
-]);
-
-function reportOtherOption(option: DnsmasqOption, container: string, push: (code: DiagnosticCode, container: string, path: string, message: string) => void): void {
-  if (HARMLESS_DNSMASQ_OPTIONS.has(option.name)) {
-    const note = option.name === 'dns-loop-detect' ? 'loop detection: the loop plugin does the same' : 'no bearing on answers';
-    push('deployment-flag', container, option.text, `--${option.name}: ${note}`);
-    return;
-  }
-  push('deployment-flag-not-translated', container, option.text, `--${option.name}${option.value === undefined ? '' : `=${option.value}`} is not translated`);
-}
-
-function flagText(setting: FlagSetting, dashes: string): string {
-  return `${dashes}${setting.name}=${setting.value}`;
-}
 
 /** The cluster domain the Deployment says: kubedns's `--domain`, else the sidecar's probes. */
 function planClusterDomain(deployment: KubeDnsDeployment, push: (code: DiagnosticCode, container: string, path: string, message: string) => void): string | undefined {
@@ -348,79 +359,10 @@ function planClusterDomain(deployment: KubeDnsDeployment, push: (code: Diagnosti
   return domain;
 }
 
-function reportKubeDnsFlags(deployment: KubeDnsDeployment, configMapName: string | undefined, pod: KubeDnsPod, push: (code: DiagnosticCode, container: string, path: string, message: string) => void): void {
-  const kubedns = deployment.kubedns;
-  if (kubedns === undefined) return;
-  const { values } = kubedns.args;
-  const name = kubedns.container;
-  if (values.dnsPort !== undefined) push('deployment-flag', name, `--dns-port=${values.dnsPort}`, 'the port dnsmasq reached kubedns on, inside the Pod; the kubernetes plugin takes its place');
-  if (values.dnsBindAddress !== undefined) push('deployment-flag', name, `--dns-bind-address=${values.dnsBindAddress}`, 'where kubedns listened inside the Pod');
-  if (values.configDir !== undefined) push('deployment-flag', name, `--config-dir=${values.configDir}`, 'kubedns read its ConfigMap from this mounted directory: translate that ConfigMap');
-  if (values.configMap !== undefined) {
-    push('deployment-flag', name, `--config-map=${values.configMap}`, `kubedns read ConfigMap ${values.configMapNamespace ?? 'kube-system'}/${values.configMap} from the API: translate that one`);
-    if (configMapName !== undefined && configMapName !== values.configMap) {
-      push('deployment-flag-not-translated', name, `--config-map=${values.configMap}`, `kubedns read ConfigMap ${values.configMap}, but the ConfigMap given is ${configMapName}`);
-    }
-  }
-  if (values.configMap === undefined && values.configDir === undefined) {
-    // cmd/kube-dns/app/server.go: without either, kubedns takes federations and upstreams from its flags.
-    push(
-      'deployment-flag-not-translated',
-      name,
-      '--config-dir',
-      `kubedns has neither --config-dir nor --config-map: it read no ConfigMap (its federations were not in effect, --federations and --nameservers were)${pod.nannyAppliesConfigMap ? '; dnsmasq-nanny still applied stubDomains and upstreamNameservers from its own mount' : ''}`,
-    );
-  }
-  if (values.nameservers !== undefined) {
-    push(
-      pod.kubednsUpstreams.kind === 'nameservers' ? 'deployment-flag' : 'deployment-flag-not-translated',
-      name,
-      `--nameservers=${values.nameservers}`,
-      pod.kubednsUpstreams.kind === 'nameservers'
-        ? `kubedns forwarded the names it does not serve to these servers (kube-dns ${pod.kubeDnsVersion}); the Corefile does the same`
-        : `kube-dns ${pod.kubeDnsVersion} reads a ConfigMap, so kubedns ignored --nameservers (from 1.14.10 its upstreams are the ConfigMap's)`,
-    );
-  }
-  if (values.federations !== undefined && values.federations.size > 0) {
-    push('deployment-flag-not-translated', name, '--federations', `federations ${[...values.federations.keys()].join(', ')} from the flag are not translated; put them in the ConfigMap's federations key`);
-  }
-  const other = kubedns.args.otherSettings.map((setting) => `--${setting.name}`);
-  if (other.length > 0) push('deployment-flag', name, other.join(' '), 'API access, health port, timers and logging: no bearing on answers');
-  for (const positional of kubedns.args.positional) push('deployment-flag', name, positional.value, 'an argument kube-dns accepts and ignores');
-}
-
-function reportSidecarFlags(deployment: KubeDnsDeployment, push: (code: DiagnosticCode, container: string, path: string, message: string) => void): void {
-  const sidecar = deployment.sidecar;
-  if (sidecar === undefined) return;
-  const flags = [...sidecar.args.probes.map((entry) => entry.setting), ...sidecar.args.otherSettings].map((setting) => `--${setting.name}`);
-  if (flags.length > 0) push('deployment-flag', sidecar.container, [...new Set(flags)].join(' '), 'health probes and metrics of the sidecar: CoreDNS has health, ready and prometheus');
-  for (const positional of sidecar.args.positional) push('deployment-flag', sidecar.container, positional.value, 'an argument the sidecar accepts and ignores');
-}
-
-/** The address part of a `--server` value as written (after the domains, before `#` and `@`). */
-function serverAddressText(option: DnsmasqOption): string | undefined {
-  const value = option.value ?? '';
-  const afterDomains = value.startsWith('/') ? value.slice(value.lastIndexOf('/') + 1) : value;
-  return afterDomains.split('@')[0]?.split('#')[0];
-}
-
 /** `ip`, `ip:port` or `[v6]:port`: a CoreDNS destination for a dnsmasq upstream. */
-function coreDnsTarget(server: ServerEntry): string {
-  if (server.target.kind !== 'upstream') return '';
-  const { address, port } = server.target;
+function coreDnsTarget(target: { readonly address: string; readonly port: number }): string {
+  const { address, port } = target;
   const ipv6 = address.includes(':');
   if (port === 53) return address;
   return ipv6 ? `[${address}]:${port}` : `${address}:${port}`;
-}
-
-/** Where kubedns's own resolver sent names, for messages. */
-function resolverText(pod: KubeDnsPod): string {
-  switch (pod.kubednsUpstreams.kind) {
-    case 'configmap':
-      return `kube-dns ${pod.kubeDnsVersion}: the ConfigMap's upstreamNameservers, else the Pod's resolv.conf`;
-    case 'nameservers':
-      return `its --nameservers ${pod.kubednsUpstreams.servers.join(',')}`;
-    case 'resolv.conf':
-      return `kube-dns ${pod.kubeDnsVersion}: the Pod's resolv.conf`;
-  }
 }

@@ -8,6 +8,9 @@ import { parseServerKey, zoneAddressKeys } from '../corefile/server-key.js';
 import { coreDnsPluginAvailability, isUsable } from '../coredns/availability.js';
 import type { CoreDnsFeatures } from '../coredns/features.js';
 import { HEALTH_DEFAULT_ADDRESS, healthListenersOfBlock } from '../coredns/listen-addresses.js';
+import { diagnostic } from '../diagnostics/diagnostic.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { lintParsedCorefile } from '../lint/lint.js';
 
 /** The translator produced a Corefile that fails its own checks: a bug, never a data problem. */
 export class SelfCheckError extends KubeDnsToCoreDnsError {
@@ -33,6 +36,12 @@ export type SelfCheckErrorCode =
   | 'plugin-unavailable'
   | 'no-destination'
   | 'too-many-destinations';
+
+/**
+ * The translator's last stage (docs/architecture.md, "The translator"): the printed Corefile must
+ * read back as its model and pass the checks below, or the translator has a bug; and what lint finds
+ * the target refuses, the translation refuses too ({@link targetRefusals}).
+ */
 
 /**
  * The text of a model the translator built (`what`: `translated`, `merged`). The printer refuses
@@ -99,4 +108,17 @@ function checkDirective(directive: Directive, features: CoreDnsFeatures, usable:
   if ((directive.name === 'forward' || directive.name === 'proxy') && directive.arguments.length - 1 > features.upstreamLimit.max) {
     throw new SelfCheckError('too-many-destinations', `${directive.name} with more than ${features.upstreamLimit.max} destinations`);
   }
+}
+
+/**
+ * What lint finds the target release refuses in the translated Corefile (`parsed`: its text as
+ * {@link checkTranslatedCorefile} parsed it), each as a `translation-target-refuses` error: a
+ * value the input carries that the release does not take (`--dns-forward-max=99999999999999999999999`
+ * as max_concurrent).
+ */
+export function targetRefusals(parsed: Corefile, features: CoreDnsFeatures): Diagnostic[] {
+  const refusals = lintParsedCorefile(parsed, { coredns: features.version }).diagnostics.filter((finding) => finding.severity === 'error');
+  return refusals.map((finding) =>
+    diagnostic('translation-target-refuses', { message: `CoreDNS ${features.version} would refuse the translated Corefile (lint ${finding.code}${finding.path === undefined ? '' : ` at ${finding.path.replace(/^:\d+:\d+ ?/, '')}`}): ${finding.message}` }),
+  );
 }

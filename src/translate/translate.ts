@@ -1,67 +1,36 @@
 import { checkArgument, checkOptions } from '../errors/arguments.js';
 import type { ConfigMapData } from '../configmap/config-map-data.js';
-import type { Corefile, Directive, ServerBlock } from '../corefile/model.js';
-import { classifyToken } from '../corefile/printer.js';
-import { diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
-import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
+import { locateValueDiagnostics } from '../kubedns/locate-diagnostics.js';
+import type { Corefile } from '../corefile/model.js';
+import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { isDns1123Subdomain, parseGoIP } from '../dns/go-net.js';
 import { readKubeDnsConfig } from '../kubedns/read-kube-dns-config.js';
-import { kubeDnsVersionOfImage } from '../kubedns/kube-dns-pod.js';
-import type { KubeDnsQuirk } from '../kubedns/kube-dns-quirks.js';
-import { inetAton } from '../kubedns/dnsmasq-options.js';
-import type { FederationEntry, KubeDnsConfig, KubeDnsReading, StubDomainEntry, ValueEntry } from '../kubedns/read-kube-dns-config.js';
-import { coreDnsFeatures, noDenialCaching } from '../coredns/features.js';
-import type { CoreDnsFeatures, NoDenialCaching } from '../coredns/features.js';
-import { coreDnsReleaseOf } from '../coredns/resolve-release.js';
-import type { CoreDnsReleaseInput } from '../coredns/resolve-release.js';
-import { NEWEST_COREDNS_VERSION } from '../coredns/versions.js';
-import { releaseDiagnostics } from '../diagnostics/release-notices.js';
+import type { KubeDnsReading } from '../kubedns/read-kube-dns-config.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
-import { KUBERNETES_DEFAULT_REVERSE_ZONES, kubernetesDefaultMainBlock } from '../coredns/kubernetes-default-corefile.js';
-import type { DefaultDirective } from '../coredns/kubernetes-default-corefile.js';
-import { checkTranslatedCorefile, printBuiltCorefile } from './self-check.js';
-import { isLoopback, isSameAddress, readForwardTarget } from '../coredns/forward-targets.js';
-import type { ForwardTarget } from '../coredns/forward-targets.js';
-import { DEFAULT_CLUSTER_DOMAIN, isStrictAncestor, isWithin, normalizeZone } from '../dns/zones.js';
-import { HEALTH_DEFAULT_ADDRESS } from '../coredns/listen-addresses.js';
+import { releaseDiagnostics } from '../diagnostics/release-notices.js';
 import type { KubeDnsInstall } from '../kubedns/kube-dns-install.js';
-import { planDeployment, stockDeploymentPlan } from './deployment-flags.js';
-import type { DeploymentPlan, DeploymentServer } from './deployment-flags.js';
 import { pushAll } from '../util/lists.js';
-import { lintParsedCorefile } from '../lint/lint.js';
+import { resolveTranslateOptions, withInstallFacts } from './options.js';
+import type { TranslateInput, TranslateOptions } from './options.js';
+import { planKubeDnsPod } from './deployment-flags.js';
+import type { PodPlan } from './deployment-flags.js';
+import { planCorefile } from './plan.js';
+import { renderCorefile } from './render.js';
+import { checkTranslatedCorefile, printBuiltCorefile, targetRefusals } from './self-check.js';
+
+export { resolveTranslateOptions, TranslateOptionsError } from './options.js';
+export type { TranslateInput, TranslateOptions, TranslateOptionsErrorCode } from './options.js';
 
 /**
  * The default translator: kube-dns semantics in, a Corefile the target CoreDNS accepts out, every
  * decision explained by a diagnostic (docs/reference/kube-dns-and-coredns.md §6). Where the
  * routing kube-dns did cannot be reproduced, it refuses instead of guessing.
+ *
+ * The data flows one way through five stages, each its own module (docs/architecture.md, "The
+ * translator"): the install is read (src/kubedns), the options resolved once (options.ts), the
+ * Pod and then the Corefile planned (deployment-flags.ts with its tables, plan.ts), the model
+ * rendered (render.ts) and checked (self-check.ts). No stage calls back into an earlier one.
  */
-
-export interface TranslateOptions {
-  /**
-   * Target CoreDNS release (default: the newest the package knows), in the grammar `migrate` reads
-   * (`1.8.7`, `v1.8.7-eksbuild.3`, an image reference, newer than known: see
-   * {@link resolveCoreDnsRelease}), or a release it resolved. How the text was read is reported as
-   * `release-resolved` and `release-assumed` diagnostics.
-   */
-  readonly coredns?: CoreDnsReleaseInput;
-  /** The cluster domain (default `cluster.local`). */
-  readonly clusterDomain?: string;
-  /** The kube-dns version whose validation rules apply (default: the newest known). */
-  readonly kubeDnsVersion?: string;
-  /** Translate without the federations when the target has no federation plugin. */
-  readonly dropFederations?: boolean;
-  /** Translate a ConfigMap kube-dns itself rejected (its errors become warnings). */
-  readonly force?: boolean;
-  /** The cluster DNS Service IP; a nameserver equal to it is refused (CoreDNS would query itself). */
-  readonly clusterDnsIp?: string;
-  /**
-   * kube-dns quirks to repair instead of keeping ({@link KubeDnsQuirk}; docs/kube-dns-deployment.md,
-   * "Quirks the default keeps"). Each changes where some names go on purpose; `check` given the
-   * same repairs reports those names as expected.
-   */
-  readonly repair?: readonly KubeDnsQuirk[];
-}
 
 /**
  * The outcome of {@link translateKubeDns}, discriminated by `ok`: after `if (translation.ok)` the
@@ -90,30 +59,6 @@ export type TranslationResult =
       readonly coredns: CoreDnsVersion;
     };
 
-/** Options that make no sense at all (as opposed to data problems, which are diagnostics). */
-export class TranslateOptionsError extends KubeDnsToCoreDnsError {
-  override readonly name = 'TranslateOptionsError';
-  readonly category = 'input';
-  declare readonly code: TranslateOptionsErrorCode;
-
-  constructor(code: TranslateOptionsErrorCode, message: string) {
-    super(code, message);
-  }
-}
-
-/** Which option of {@link translateKubeDns} makes no sense. */
-export type TranslateOptionsErrorCode = 'invalid-cluster-domain' | 'invalid-cluster-dns-ip';
-
-/** Port of every server block: the main block's, as in Kubernetes' default. */
-const DNS_PORT = '53';
-const RESOLV_CONF = '/etc/resolv.conf';
-
-interface PlannedStub {
-  readonly zone: string;
-  /** The forward's destinations (`ip`, `ip:port`, a host name, `/etc/resolv.conf`). */
-  readonly targets: readonly { readonly text: string }[];
-}
-
 /**
  * Translates a kube-dns ConfigMap's data (`null`: there is none) into a Corefile. Without the
  * Deployment, the stock kube-dns manifest is assumed (a `kube-dns-deployment-assumed` diagnostic
@@ -121,7 +66,12 @@ interface PlannedStub {
  */
 export function translateKubeDns(data: ConfigMapData | null, options: TranslateOptions = {}): TranslationResult {
   checkArgument('translateKubeDns', 'options', options, 'object?');
-  return translateWithPlan(data, options, (features, kubeDnsVersion) => ({ plan: stockDeploymentPlan(kubeDnsVersion, options.clusterDomain, features), clusterDomain: checkTranslateOptions(options) }));
+  return translateConfigMapWith(data, resolveTranslateOptions(options));
+}
+
+/** {@link translateKubeDns} with options resolved by {@link resolveTranslateOptions} (a batch resolves them once). */
+export function translateConfigMapWith(data: ConfigMapData | null, input: TranslateInput): TranslationResult {
+  return translateReading(data, input, planKubeDnsPod(undefined, input));
 }
 
 /**
@@ -133,14 +83,16 @@ export function translateKubeDns(data: ConfigMapData | null, options: TranslateO
 export function translateKubeDnsInstall(install: KubeDnsInstall, options: TranslateOptions = {}): TranslationResult {
   checkOptions('translateKubeDnsInstall', 'install', install, { configMap: 'object?', deployment: 'object?', service: 'object?', diagnostics: 'array' }, true);
   checkArgument('translateKubeDnsInstall', 'options', options, 'object?');
-  const clusterDnsIp = options.clusterDnsIp ?? install.service?.clusterIP;
-  const imageVersion = options.kubeDnsVersion === undefined ? kubeDnsVersionOfImage(install.deployment?.kubedns?.image) : undefined;
-  const effective: TranslateOptions = {
-    ...options,
-    ...(clusterDnsIp === undefined ? {} : { clusterDnsIp }),
-    ...(imageVersion === undefined ? {} : { kubeDnsVersion: imageVersion }),
-  };
-  const forced = options.force === true;
+  return translateInstallWith(install, resolveTranslateOptions(options), options.kubeDnsVersion !== undefined);
+}
+
+/**
+ * {@link translateKubeDnsInstall} with options resolved by {@link resolveTranslateOptions}
+ * (`kubeDnsVersionGiven`: the options named a kube-dns release, so the image's tag does not apply).
+ */
+export function translateInstallWith(install: KubeDnsInstall, resolved: TranslateInput, kubeDnsVersionGiven: boolean): TranslationResult {
+  const input = withInstallFacts(resolved, install, kubeDnsVersionGiven);
+  const forced = input.force;
   const noConfigMap =
     install.configMap === undefined
       ? [
@@ -152,59 +104,29 @@ export function translateKubeDnsInstall(install: KubeDnsInstall, options: Transl
   const installDiagnostics = [...(install.configMap?.diagnostics ?? []), ...install.diagnostics].map((entry) =>
     forced && entry.severity === 'error' ? { ...entry, severity: 'warning' as const } : entry,
   );
-  const { deployment } = install;
-  const result = translateWithPlan(install.configMap?.data ?? null, effective, (features, kubeDnsVersion) => {
-    const optionDomain = checkTranslateOptions(effective);
-    if (deployment === undefined) return { plan: stockDeploymentPlan(kubeDnsVersion, options.clusterDomain, features), clusterDomain: optionDomain };
-    const planned = planDeployment(deployment, features, kubeDnsVersion, install.configMap?.name);
-    const plan =
-      imageVersion === undefined
-        ? planned
-        : {
-            ...planned,
-            diagnostics: [
-              diagnostic('deployment-flag', { key: `container ${deployment.kubedns?.container ?? 'kubedns'}`, path: '[image]', message: `kube-dns ${imageVersion} (the image's tag): the ConfigMap is validated with its rules` }),
-              ...planned.diagnostics,
-            ],
-          };
-    if (plan.clusterDomain === undefined || plan.clusterDomain === optionDomain) return { plan, clusterDomain: plan.clusterDomain ?? optionDomain };
-    if (options.clusterDomain === undefined) return { plan, clusterDomain: plan.clusterDomain };
-    // Points at kubedns's last --domain as written, when there is one.
-    const programArguments = deployment.kubedns?.argv.programArguments ?? [];
-    const domainIndex = programArguments.findLastIndex((argument) => /^--domain(=|$)/.test(argument));
-    const written = domainIndex === -1 ? undefined : deployment.kubedns?.written?.[domainIndex];
-    const conflict = diagnostic('cluster-domain-conflict', {
-      ...(written === undefined ? {} : { key: written.key, path: written.path }),
-      message: `--cluster-domain ${optionDomain}, but the Deployment serves ${plan.clusterDomain}`,
-      ...(forced ? { severity: 'warning' as const, hint: `Translated with ${optionDomain} (--force).` } : {}),
-    });
-    return { plan: { ...plan, diagnostics: [conflict, ...plan.diagnostics] }, clusterDomain: optionDomain };
-  });
-  const diagnostics = [...installDiagnostics, ...result.diagnostics, ...noConfigMap];
+  const result = translateReading(install.configMap?.data ?? null, input, planKubeDnsPod(install.deployment, input, install.configMap?.name));
+  // Positions inside the ConfigMap's values also point into the file it was read from.
+  const diagnostics = locateValueDiagnostics([...installDiagnostics, ...result.diagnostics, ...noConfigMap], install.configMap);
   if (!forced && installDiagnostics.some((entry) => entry.severity === 'error')) {
     return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns: result.coredns };
   }
   return { ...result, diagnostics };
 }
 
-type PlanFor = (features: CoreDnsFeatures, kubeDnsVersion: string) => { readonly plan: DeploymentPlan; readonly clusterDomain: string };
-
-function translateWithPlan(data: ConfigMapData | null, options: TranslateOptions, planFor: PlanFor): TranslationResult {
-  const release = coreDnsReleaseOf(options.coredns ?? NEWEST_COREDNS_VERSION);
-  const features = coreDnsFeatures(release.version);
-  checkTranslateOptions(options);
+/** The stages from the reading of the ConfigMap on: read, plan, render, check. */
+function translateReading(data: ConfigMapData | null, input: TranslateInput, pod: PodPlan): TranslationResult {
+  const { features, force: forced } = input;
+  const coredns = features.version;
   // `let`: released once planned (below), so that a large reading is not kept alongside the model.
-  let reading: KubeDnsReading | undefined = readKubeDnsConfig(data, options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion });
-  const { plan, clusterDomain } = planFor(features, reading.rules.version);
+  let reading: KubeDnsReading | undefined = readKubeDnsConfig(data, input.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: input.kubeDnsVersion });
   const isValidation = (entry: Diagnostic) => entry.code.startsWith('kube-dns-') && entry.severity === 'error';
   // kube-dns could not parse JSON federations either: the ConfigMap was ignored as a whole, so
   // translating it as written would switch on stub domains that were not in effect.
   const validationErrors = reading.diagnostics.filter((entry) => isValidation(entry) || entry.code === 'federations-json').length;
-  const forced = options.force === true;
-  const diagnostics: Diagnostic[] = [...releaseDiagnostics('coredns', release), ...reading.diagnostics.map((entry): Diagnostic => (forced && isValidation(entry) ? { ...entry, severity: 'warning' } : entry))];
+  const diagnostics: Diagnostic[] = [...releaseDiagnostics('coredns', input.release), ...reading.diagnostics.map((entry): Diagnostic => (forced && isValidation(entry) ? { ...entry, severity: 'warning' } : entry))];
   if (reading.diagnostics.some((entry) => entry.code === 'json-syntax' || entry.code === 'json-type' || entry.code === 'federations-format')) {
     // What kube-dns could not even read cannot be translated, forced or not.
-    return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns: features.version };
+    return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns };
   }
   if (validationErrors > 0) {
     diagnostics.push(
@@ -214,687 +136,19 @@ function translateWithPlan(data: ConfigMapData | null, options: TranslateOptions
       }),
     );
   }
-  pushAll(diagnostics, plan.diagnostics);
-  const context: Context = { features, clusterDomain, clusterDnsIp: options.clusterDnsIp, diagnostics, plan, repairs: new Set(options.repair ?? []), forced };
-  // What the Pod ran: without dnsmasq-nanny, dnsmasq never saw the ConfigMap's servers.
-  const applied = plan.pod.nannyAppliesConfigMap ? reading.config : withoutConfigMapServers(reading.config, context);
-  const planned = planStubs(withDeploymentStubs(applied, plan), context);
-  const dnsmasqUpstreams = plan.pod.everyNameToKubeDns ? undefined : planUpstreams(withDeploymentUpstreams(applied.upstreamNameservers, plan), applied.listedUpstreamNameservers, context);
-  // Servers of the manifest without --no-resolv: dnsmasq read resolv.conf beside them (the nanny's --no-resolv comes with the ConfigMap's upstreams).
-  if (dnsmasqUpstreams !== undefined && plan.besideResolvConf && plan.upstreams !== undefined && (applied.upstreamNameservers ?? []).length === 0 && !dnsmasqUpstreams.includes(RESOLV_CONF)) dnsmasqUpstreams.push(RESOLV_CONF);
-  // Where kubedns forwarded what it does not serve; reported here unless the same entries were planned above.
-  const resolver = kubednsResolver(reading.config, dnsmasqUpstreams !== undefined && plan.pod.nannyAppliesConfigMap, context);
-  const upstreams = dnsmasqUpstreams ?? resolver;
-  const unserved = planUnservedZones(context);
-  const { templates, replacedZones } = planTemplates(plan, planned, context);
-  const { reverseBlockZones, forwardStubs } = planKubednsForwarding(resolver, upstreams, unserved, [...planned.map((stub) => stub.zone), ...templates.map((template) => template.zone)], context);
-  const stubs = [...(replacedZones.size === 0 ? planned : planned.filter((stub) => !replacedZones.has(stub.zone))), ...forwardStubs].sort((a, b) => (a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0));
-  const federation = planFederation(reading.config.federations, options.dropFederations === true, context);
-  // Stub and template zones alike: a parent of the cluster's zones would capture them.
-  const parents: ZoneOwner[] = [
-    ...stubs.map((stub) => ({ zone: stub.zone, key: 'stubDomains', path: `[${JSON.stringify(stub.zone)}]` })),
-    ...templates.map((template) => ({ zone: template.zone, key: 'container dnsmasq', path: `[${template.text}]` })),
-  ];
-  const protectedZones = [context.clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES].filter((zone) => !unserved.includes(zone) && !reverseBlockZones.includes(zone));
-  const mainKeys = mainBlockKeys(parents, protectedZones, context);
-  const splitMainBlock = needsMainBlockSplit(mainKeys, parents, context);
+  pushAll(diagnostics, pod.plan.diagnostics);
+  const plan = planCorefile(reading.config, pod, input, diagnostics);
   // The entries of a large ConfigMap (a third of the live memory of a 700,000-domain translation)
   // are not needed any more; V8 would keep them to the end of this function otherwise.
   reading = undefined;
-  if (!features.kubernetesFallthroughZones) {
-    report(context, 'reverse-lookups-not-forwarded', '', '', `CoreDNS ${features.version}'s kubernetes plugin cannot fall through for in-addr.arpa and ip6.arpa`);
-  }
-  if (hasErrors(diagnostics)) return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns: features.version };
-
-  const model = buildCorefile({ mainKeys, splitMainBlock, upstreams, federation, stubs, templates, reverseBlockZones, resolver, unserved }, context);
+  if (plan === undefined) return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns };
+  const model = renderCorefile(plan);
   const corefile = printBuiltCorefile(model, 'translated');
   const reparsed = checkTranslatedCorefile(corefile, model, features);
-  // What lint finds the target refuses, the translation refuses too: a value the input carries
-  // that the release does not take (--dns-forward-max=99999999999999999999999 as max_concurrent).
-  // Linted on the self-check's parse of the text.
-  const refusals = lintParsedCorefile(reparsed, { coredns: features.version }).diagnostics.filter((finding) => finding.severity === 'error');
+  const refusals = targetRefusals(reparsed, features);
   if (refusals.length > 0) {
-    for (const finding of refusals) {
-      diagnostics.push(diagnostic('translation-target-refuses', { message: `CoreDNS ${features.version} would refuse the translated Corefile (lint ${finding.code}${finding.path === undefined ? '' : ` at ${finding.path.replace(/^:\d+:\d+ ?/, '')}`}): ${finding.message}` }));
-    }
-    return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns: features.version };
+    pushAll(diagnostics, refusals);
+    return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns };
   }
-  return { ok: true, corefile, model, diagnostics, coredns: features.version };
-}
-
-interface Context {
-  readonly features: CoreDnsFeatures;
-  readonly clusterDomain: string;
-  readonly clusterDnsIp: string | undefined;
-  readonly diagnostics: Diagnostic[];
-  readonly plan: DeploymentPlan;
-  readonly repairs: ReadonlySet<KubeDnsQuirk>;
-  /** `force`: what kube-dns refused is translated with a warning. */
-  readonly forced: boolean;
-}
-
-/**
- * Checks the options that make no sense whatever the data (a cluster domain that is no DNS-1123
- * subdomain, a cluster DNS IP that is no IP) and returns the cluster domain in normal form. A
- * caller translating many ConfigMaps with the same options (`--batch`) checks them once, first.
- *
- * @throws {TranslateOptionsError}
- */
-export function checkTranslateOptions(options: TranslateOptions): string {
-  const clusterDomain = checkClusterDomain(options.clusterDomain ?? DEFAULT_CLUSTER_DOMAIN);
-  if (options.clusterDnsIp !== undefined && parseGoIP(options.clusterDnsIp) === undefined) {
-    throw new TranslateOptionsError('invalid-cluster-dns-ip', `cluster DNS IP '${options.clusterDnsIp}' is not an IP address`);
-  }
-  return clusterDomain;
-}
-
-function checkClusterDomain(domain: string): string {
-  const normalized = domain.endsWith('.') ? domain.slice(0, -1).toLowerCase() : domain.toLowerCase();
-  if (!isDns1123Subdomain(normalized)) throw new TranslateOptionsError('invalid-cluster-domain', `cluster domain '${domain}' is not a DNS-1123 subdomain`);
-  return normalized;
-}
-
-function planStubs(config: KubeDnsConfig, context: Context): PlannedStub[] {
-  const planned = new Map<string, PlannedStub>();
-  for (const stub of config.stubDomains) {
-    const normalized = normalizeZone(stub.domain);
-    if ('problem' in normalized) {
-      report(context, 'invalid-zone', FROM_DEPLOYMENT.has(stub) ? 'container dnsmasq' : 'stubDomains', stub.path, normalized.problem);
-      continue;
-    }
-    const { zone } = normalized;
-    if (normalized.changes.length > 0) report(context, 'zone-normalized', 'stubDomains', stub.path, `'${stub.domain}' becomes '${zone}' (${normalized.changes.join(', ')})`);
-    if (planned.has(zone)) {
-      report(context, 'duplicate-zone', 'stubDomains', stub.path, `'${stub.domain}' is the zone '${zone}' a second time`);
-      continue;
-    }
-    if (!checkStubPlacement(zone, stub, context)) continue;
-    if (stub.nameservers.length === 0) {
-      report(context, 'empty-stub-domain', 'stubDomains', stub.path, `'${zone}' has no nameservers; no server block is emitted`);
-      continue;
-    }
-    if (stub.listedNameservers !== undefined) {
-      // Only the first nameservers were read (the reader's long-list-not-examined): over the limit whatever they are.
-      report(context, 'too-many-nameservers', 'stubDomains', stub.path, `'${zone}' has ${stub.listedNameservers} nameservers; CoreDNS forwards to at most ${context.features.upstreamLimit.max}`);
-      continue;
-    }
-    const reportedBefore = context.diagnostics.length;
-    // Sized up front and cut to what was kept (the list lives as long as the translation).
-    const targets = new Array<ForwardTarget>(stub.nameservers.length);
-    let kept = 0;
-    for (const nameserver of stub.nameservers) {
-      const target = stubTarget(nameserver, context);
-      if (target !== undefined) targets[kept++] = target;
-    }
-    targets.length = kept;
-    if (hasErrorSince(context, reportedBefore)) continue;
-    if (targets.length === 0) {
-      report(context, 'stub-without-nameservers', 'stubDomains', stub.path, `no nameserver of '${zone}' is left`);
-      continue;
-    }
-    if (targets.length > context.features.upstreamLimit.max) {
-      report(context, 'too-many-nameservers', 'stubDomains', stub.path, `'${zone}' has ${targets.length} nameservers; CoreDNS forwards to at most ${context.features.upstreamLimit.max}`);
-      continue;
-    }
-    planned.set(zone, { zone, targets });
-  }
-  // Deterministic output whatever the key order in the JSON.
-  return [...planned.values()].sort((a, b) => (a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0));
-}
-
-/** Routing checks that depend on where the stub sits relative to the cluster's own zones. */
-function checkStubPlacement(zone: string, stub: StubDomainEntry, context: Context): boolean {
-  if (zone === context.clusterDomain) {
-    report(context, 'stub-equals-cluster-domain', 'stubDomains', stub.path, `'${zone}' is the cluster domain`);
-    return false;
-  }
-  const reverse = KUBERNETES_DEFAULT_REVERSE_ZONES.find((reverseZone) => reverseZone === zone);
-  if (reverse !== undefined) {
-    report(context, 'stub-equals-reverse-zone', 'stubDomains', stub.path, `'${zone}' is served by the kubernetes plugin`);
-    return false;
-  }
-  if (isWithin(zone, context.clusterDomain)) {
-    report(context, 'stub-under-cluster-domain', 'stubDomains', stub.path, `'${zone}' lies inside the cluster domain '${context.clusterDomain}'`);
-  }
-  return true;
-}
-
-function stubTarget(nameserver: ValueEntry, context: Context): ForwardTarget | undefined {
-  const target = checkedTarget(nameserver, 'stubDomains', context);
-  if (target === undefined) return undefined;
-  if (target.kind === 'hostname' && !acceptHostname(target.name, nameserver, 'stubDomains', context)) return undefined;
-  return target;
-}
-
-/** Whether a hostname target can be emitted for the target CoreDNS; reports either way. */
-function acceptHostname(name: string, nameserver: ValueEntry, key: string, context: Context): boolean {
-  if (isWithin(name, context.clusterDomain)) {
-    report(context, 'cluster-hostname-nameserver', key, nameserver.path, `'${name}' is a name inside the cluster domain`);
-    return false;
-  }
-  if (!context.features.forwardHostnameTargets) {
-    report(context, 'hostname-nameserver-dropped', key, nameserver.path, `'${name}' dropped: CoreDNS ${context.features.version} forwards to IP addresses only`);
-    return false;
-  }
-  // CoreDNS 1.14.4+ (plugin/forward/resolve.go) looks the name up at start-up, through the node's resolver, and exits when that fails.
-  if (!name.includes('.')) {
-    report(context, 'single-label-hostname-nameserver', key, nameserver.path, `'${name}' has one label: CoreDNS ${context.features.version} looks it up through the node's resolver when it starts, where it does not resolve, and exits`);
-    return false;
-  }
-  report(
-    context,
-    'hostname-nameserver',
-    key,
-    nameserver.path,
-    `'${name}' is resolved once when CoreDNS starts, through the node's resolver; CoreDNS ${context.features.version} exits if it does not resolve then; kube-dns used only its first address`,
-  );
-  return true;
-}
-
-/** Reads a nameserver as a forward target and applies the checks every target needs. */
-function checkedTarget(nameserver: ValueEntry, key: string, context: Context): ForwardTarget | undefined {
-  const value = context.plan.throughDnsmasq ? asDnsmasqReadIt(nameserver, key, context) : nameserver.value;
-  if (value === undefined) return undefined;
-  const reading = readForwardTarget(value);
-  if (!reading.ok) {
-    report(context, reading.code, key, nameserver.path, reading.problem);
-    return undefined;
-  }
-  const { target } = reading;
-  if (reading.rewritten && target.kind === 'ip') {
-    report(context, 'ip-rewritten', key, nameserver.path, `'${nameserver.value}' is written as '${target.text}'`);
-  }
-  if (isLoopback(target) || (context.clusterDnsIp !== undefined && isSameAddress(target, context.clusterDnsIp))) {
-    report(context, 'loop-nameserver', key, nameserver.path, `'${nameserver.value}' would make CoreDNS forward to itself`);
-    return undefined;
-  }
-  return target;
-}
-
-/** `[IPv6]:port`: the nanny turns it into a form dnsmasq refuses. */
-const BRACKETED_WITH_PORT = /^\[[^\]]*\]:\d+$/;
-
-/** IPv4 text with a port or not, for the leading-zero check. */
-const DOTTED_IPV4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)(:\d+)?$/;
-
-/**
- * A ConfigMap nameserver as dnsmasq read it (dnsmasq-nanny passes the text through): an IPv4
- * octet with a leading zero is octal there (inet_aton), while kube-dns's Go validation read it as
- * decimal. Undefined (and an error) when dnsmasq refuses the address.
- */
-function asDnsmasqReadIt(nameserver: ValueEntry, key: string, context: Context): string | undefined {
-  if (BRACKETED_WITH_PORT.test(nameserver.value)) {
-    // dnsmasq-nanny writes `[v6]:port` as `[v6]#port`, and dnsmasq 2.90 does not read brackets.
-    const passed = nameserver.value.replace(/:(\d+)$/, '#$1');
-    if (context.forced) {
-      context.diagnostics.push(diagnostic('address-refused-by-dnsmasq', { key, path: nameserver.path, severity: 'warning', message: `'${nameserver.value}': dnsmasq-nanny passed it to dnsmasq as '${passed}', which dnsmasq refuses, so kube-dns's dnsmasq did not start; translated as written (--force)` }));
-      return nameserver.value;
-    }
-    report(context, 'address-refused-by-dnsmasq', key, nameserver.path, `'${nameserver.value}': dnsmasq-nanny passes it to dnsmasq as '${passed}', which dnsmasq refuses (it reads no brackets), so kube-dns's dnsmasq did not start with this ConfigMap; write the address without brackets and port 53, or translate with --force`);
-    return undefined;
-  }
-  const match = DOTTED_IPV4.exec(nameserver.value);
-  if (match === null) return nameserver.value;
-  const octets = match.slice(1, 5) as string[];
-  if (!octets.some((octet) => octet.length > 1 && octet.startsWith('0'))) return nameserver.value;
-  const decimal = octets.map((octet) => String(Number(octet))).join('.');
-  const port = match[5] ?? '';
-  const dnsmasqAddress = inetAton(octets.join('.'));
-  if (dnsmasqAddress === undefined) {
-    report(context, 'address-refused-by-dnsmasq', key, nameserver.path, `'${nameserver.value}': Go's validation read ${decimal}, but dnsmasq reads a leading-zero octet as octal and refuses 8 and 9 in one, so kube-dns's dnsmasq did not start`);
-    return undefined;
-  }
-  if (dnsmasqAddress === decimal) return nameserver.value;
-  report(context, 'octal-address', key, nameserver.path, `'${nameserver.value}': dnsmasq read ${dnsmasqAddress} (octal), Go's validation ${decimal}; translated to ${dnsmasqAddress}, the server kube-dns's dnsmasq forwarded to`);
-  return `${dnsmasqAddress}${port}`;
-}
-
-function planUpstreams(nameservers: readonly ValueEntry[] | undefined, listed: number | undefined, context: Context): string[] {
-  if (nameservers === undefined || nameservers.length === 0) {
-    report(context, 'upstream-resolv-conf', 'upstreamNameservers', '', `forwarding to ${RESOLV_CONF} of the node`);
-    return [RESOLV_CONF];
-  }
-  const { max } = context.features.upstreamLimit;
-  if (listed !== undefined) {
-    // Only the first ones were read (the reader's long-list-not-examined): over the limit whatever they are.
-    report(context, 'too-many-nameservers', 'upstreamNameservers', '', `${listed} upstream nameservers; CoreDNS forwards to at most ${max}`);
-    return [];
-  }
-  const targets = nameservers.flatMap((nameserver) => {
-    const target = checkedTarget(nameserver, 'upstreamNameservers', context);
-    if (target?.kind === 'hostname' && !acceptHostname(target.name, nameserver, 'upstreamNameservers', context)) return [];
-    return target === undefined ? [] : [target.text];
-  });
-  if (targets.length > max) {
-    // Only reachable with --force (kube-dns took at most 3): CoreDNS would refuse the forward line.
-    report(context, 'too-many-nameservers', 'upstreamNameservers', '', `${targets.length} upstream nameservers; CoreDNS forwards to at most ${max}`);
-    return [];
-  }
-  if (targets.length === 0 && !hasErrors(context.diagnostics)) {
-    report(context, 'no-upstream-left', 'upstreamNameservers', '', `every upstream nameserver was dropped; falling back to ${RESOLV_CONF} would change where names go`);
-  }
-  return targets;
-}
-
-function planFederation(federations: readonly FederationEntry[] | undefined, dropFederations: boolean, context: Context): Directive | undefined {
-  if (federations === undefined || federations.length === 0) return undefined;
-  if (context.features.federation === 'removed') {
-    if (!dropFederations) {
-      report(context, 'federation-unsupported', 'federations', '', `CoreDNS ${context.features.version} cannot serve ${federations.length} federation${federations.length === 1 ? '' : 's'}`);
-      return undefined;
-    }
-    report(context, 'federations-dropped', 'federations', '', `dropped ${federations.map((entry) => entry.name).join(', ')}`);
-    return undefined;
-  }
-  for (const entry of federations) {
-    for (const token of [entry.name, entry.domain]) {
-      const form = classifyToken(token);
-      if (form.form === 'unrepresentable') report(context, 'unrepresentable-value', 'federations', entry.path, form.reason);
-    }
-  }
-  report(context, 'federation-semantics', 'federations', '', `federation ${federations.map((entry) => entry.name).join(', ')} translated to the federation plugin`);
-  return {
-    name: 'federation',
-    arguments: [context.clusterDomain],
-    block: { directives: federations.map((entry) => ({ name: entry.name, arguments: [entry.domain] })) },
-  };
-}
-
-/** A zone with a block of its own (a stub domain, a dnsmasq template), and where it was written. */
-interface ZoneOwner {
-  readonly zone: string;
-  readonly key: string;
-  readonly path: string;
-}
-
-/**
- * The main block's keys. A stub or template zone that is a parent of a zone the kubernetes plugin
- * serves (`--local=/local/` above `cluster.local`) would capture that zone in CoreDNS (longest
- * matching block wins), while dnsmasq still sent it to kubedns (most specific domain wins): serving
- * the zone from the main block restores that.
- */
-function mainBlockKeys(parents: readonly ZoneOwner[], protectedZones: readonly string[], context: Context): string[] {
-  const keys = [`.:${DNS_PORT}`];
-  for (const zone of protectedZones) {
-    const parent = parents.find((owner) => isStrictAncestor(owner.zone, zone));
-    if (parent !== undefined) {
-      keys.push(`${zone}:${DNS_PORT}`);
-      // Where health binds once per key, the added zones get a copy of the main block instead (main-block-split).
-      const where = context.features.healthListener === 'exclusive' ? 'served by a copy of the main block' : 'added to the main block';
-      report(context, 'main-block-key-added', parent.key, parent.path, `'${zone}' ${where} so that '${parent.zone}' does not capture it`);
-    }
-  }
-  return keys;
-}
-
-/**
- * Whether the zones added to the main block need a block of their own: CoreDNS 1.1.0–1.6.5 set
- * `health` up once per key, each binding its address, so a main block with several keys does not
- * start there. The copy without `health` answers exactly as the main block would (plugin setup runs
- * per key in those releases anyway, so every other plugin is set up as often as before).
- */
-function needsMainBlockSplit(mainKeys: readonly string[], parents: readonly ZoneOwner[], context: Context): boolean {
-  if (context.features.healthListener !== 'exclusive' || mainKeys.length < 2) return false;
-  const added = mainKeys.slice(1).map((key) => key.slice(0, key.lastIndexOf(':')));
-  const parent = parents.find((owner) => added.some((zone) => isStrictAncestor(owner.zone, zone)));
-  report(
-    context,
-    'main-block-split',
-    parent?.key ?? 'stubDomains',
-    parent?.path ?? '',
-    `${added.join(', ')} ${added.length === 1 ? 'is' : 'are'} served by a copy of the main block without health: CoreDNS ${context.features.version} sets health up once per key, and the second listener on ${HEALTH_DEFAULT_ADDRESS} would stop it`,
-  );
-  return true;
-}
-
-function toDirective(source: DefaultDirective): Directive {
-  const block = source.block === undefined ? {} : { block: { directives: source.block.map(toDirective) } };
-  return { name: source.name, arguments: source.args, ...block };
-}
-
-/**
- * The directives every stub block has, shared by all of them: models are read-only (the parser
- * shares its frozen one-word and empty lists the same way), and for a large translation these
- * were a third of the model's objects.
- */
-const STUB_ERRORS: Directive = Object.freeze({ name: 'errors', arguments: Object.freeze([]) });
-const STUB_CACHE: Directive = Object.freeze({ name: 'cache', arguments: Object.freeze(['30']) });
-/**
- * `cache 30 { OPTION }` for kube-dns's dnsmasq with --no-negcache, OPTION from the rule of
- * src/coredns ({@link noDenialCaching}: `disable denial`, or `denial 9984 1` before it exists).
- * One frozen directive per answer of the rule.
- */
-const CACHE_WITHOUT_DENIAL = new Map<NoDenialCaching, Directive>();
-
-function cacheWithoutDenial(features: CoreDnsFeatures): Directive {
-  const rule = noDenialCaching(features);
-  let directive = CACHE_WITHOUT_DENIAL.get(rule);
-  if (directive === undefined) {
-    directive = Object.freeze({
-      name: 'cache',
-      arguments: Object.freeze(['30']),
-      block: Object.freeze({ directives: Object.freeze([Object.freeze({ name: rule.name, arguments: rule.arguments })]) }),
-    });
-    CACHE_WITHOUT_DENIAL.set(rule, directive);
-  }
-  return directive;
-}
-const LOG: Directive = Object.freeze({ name: 'log', arguments: Object.freeze([]) });
-
-/** The cache and log directives of every block, decided once per translation. */
-function sharedDirectives(context: Context): { readonly cache: Directive | undefined; readonly log: Directive | undefined } {
-  const { plan } = context;
-  const cache = plan.noCache ? undefined : !plan.noNegativeCache ? STUB_CACHE : cacheWithoutDenial(context.features);
-  return { cache, log: plan.logQueries ? LOG : undefined };
-}
-
-function stubDirectives(shared: { readonly cache: Directive | undefined; readonly log: Directive | undefined }, forward: Directive, loop: boolean): Directive[] {
-  const directives: Directive[] = [STUB_ERRORS];
-  if (shared.log !== undefined) directives.push(shared.log);
-  if (shared.cache !== undefined) directives.push(shared.cache);
-  if (loop) directives.push(STUB_LOOP);
-  directives.push(forward);
-  return directives;
-}
-
-/** `policy sequential` (--strict-order) and `max_concurrent N` (--dns-forward-max) on a forward. */
-function withForwardOptions(forward: Directive, plan: DeploymentPlan): Directive {
-  if (forward.name !== 'forward' || (!plan.strictOrder && plan.maxConcurrent === undefined)) return forward;
-  const existing = (forward.block?.directives ?? []).filter((entry) => !(entry.name === 'max_concurrent' && plan.maxConcurrent !== undefined));
-  const added: Directive[] = [];
-  if (plan.maxConcurrent !== undefined) added.push({ name: 'max_concurrent', arguments: [String(plan.maxConcurrent)] });
-  if (plan.strictOrder) added.push({ name: 'policy', arguments: ['sequential'] });
-  return { ...forward, block: { directives: [...existing, ...added] } };
-}
-
-/** The ConfigMap's stub domains with the Deployment's `--server=/zone/…` servers added (dnsmasq used both). */
-/** Stub domains only the Deployment's dnsmasq flags name: their diagnostics point at the container, not at stubDomains. */
-const FROM_DEPLOYMENT = new WeakSet<object>();
-
-function withDeploymentStubs(config: KubeDnsConfig, plan: DeploymentPlan): KubeDnsConfig {
-  if (plan.stubs.size === 0) return config;
-  const remaining = new Map(plan.stubs);
-  const entry = (server: DeploymentServer, prefix: string): ValueEntry => ({ value: server.target, path: `${prefix} (${server.text})`, offset: 0 });
-  const stubDomains = config.stubDomains.map((stub) => {
-    const zone = stub.domain.toLowerCase().replace(/\.$/, '');
-    const servers = remaining.get(zone);
-    if (servers === undefined) return stub;
-    remaining.delete(zone);
-    // dnsmasq tries the servers of one domain in the order given (the nanny appends the ConfigMap's): the manifest's first.
-    const added = servers.map((server) => entry(server, stub.path));
-    const known = new Set(servers.map((server) => server.target));
-    return { ...stub, nameservers: [...added, ...stub.nameservers.filter((nameserver) => !known.has(nameserver.value))] };
-  });
-  for (const [zone, servers] of remaining) {
-    const stub = { domain: zone, path: `[${servers.map((server) => server.text).join(' ')}]`, offset: 0, nameservers: servers.map((server, index) => entry(server, `[${JSON.stringify(zone)}][${index}]`)) };
-    FROM_DEPLOYMENT.add(stub);
-    stubDomains.push(stub);
-  }
-  return { ...config, stubDomains };
-}
-
-/** The ConfigMap's upstreams with the Deployment's `--no-resolv` servers added (the nanny appends the ConfigMap's to the manifest's). */
-function withDeploymentUpstreams(nameservers: readonly ValueEntry[] | undefined, plan: DeploymentPlan): readonly ValueEntry[] | undefined {
-  if (plan.upstreams === undefined) return nameservers;
-  const known = new Set((nameservers ?? []).map((nameserver) => nameserver.value));
-  const added = plan.upstreams.filter((server) => !known.has(server.target)).map((server, index) => ({ value: server.target, path: `[${index}] (${server.text})`, offset: 0 }));
-  return [...added, ...(nameservers ?? [])];
-}
-
-/**
- * One block per `--address=/zone/[ip]` (and `--server=/zone/`): a template answering the address,
- * or NXDOMAIN, as dnsmasq did. An address replaces the stub block of the same zone (dnsmasq
- * answered before forwarding); NXDOMAIN gives way to it (dnsmasq forwarded).
- */
-/** A template block for a dnsmasq `--address`/`--local` zone, with the flag as written. */
-interface PlannedTemplate {
-  readonly zone: string;
-  readonly text: string;
-  readonly block: ServerBlock;
-}
-
-function planTemplates(plan: DeploymentPlan, stubs: readonly PlannedStub[], context: Context): { templates: PlannedTemplate[]; replacedZones: Set<string> } {
-  const blocks: PlannedTemplate[] = [];
-  const replacedZones = new Set<string>();
-  const stubZones = new Set(stubs.map((stub) => stub.zone));
-  // The zones kubedns answered (dnsmasq sent them there): an NXDOMAIN entry gives way to that server, an address does not.
-  const kubednsZones = new Set([context.clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES].filter((zone) => !plan.unservedZones.includes(zone)));
-  const taken = new Set<string>();
-  for (const entry of plan.addresses) {
-    const normalized = normalizeZone(entry.zone);
-    const where = `[${entry.text}]`;
-    if ('problem' in normalized || taken.has(normalized.zone)) {
-      report(context, 'deployment-flag-not-translated', 'container dnsmasq', where, `${entry.text}: '${entry.zone}' is ${'problem' in normalized ? 'not a zone CoreDNS serves' : 'answered by another template'}; not translated`);
-      continue;
-    }
-    if (entry.address === undefined && plan.pod.zonesToKubeDns.has(normalized.zone) && !plan.unservedZones.includes(normalized.zone)) {
-      report(context, 'deployment-flag', 'container dnsmasq', where, `dnsmasq sent '${normalized.zone}' to kubedns all the same (its server wins over an NXDOMAIN entry)`);
-      continue;
-    }
-    if (kubednsZones.has(normalized.zone)) {
-      if (entry.address === undefined) {
-        report(context, 'deployment-flag', 'container dnsmasq', where, `dnsmasq sent '${normalized.zone}' to kubedns all the same: the kubernetes plugin answers it`);
-        continue;
-      }
-      // dnsmasq answered every name of a zone of the cluster with one address: the cluster's own names did not resolve.
-      context.diagnostics.push(diagnostic('deployment-flag-not-translated', { key: 'container dnsmasq', path: where, severity: 'error', message: `${entry.text}: dnsmasq answered every name of '${normalized.zone}' with ${entry.address}, so kubedns never answered them; not translated` }));
-      continue;
-    }
-    if (stubZones.has(normalized.zone)) {
-      if (entry.address === undefined) {
-        report(context, 'deployment-flag', 'container dnsmasq', where, `dnsmasq forwarded '${normalized.zone}' to its servers all the same: the stub block stays`);
-        continue;
-      }
-      replacedZones.add(normalized.zone);
-      report(context, 'deployment-flag', 'container dnsmasq', where, `dnsmasq answered '${normalized.zone}' with ${entry.address} and never used its servers: the template replaces the stub block`);
-    }
-    taken.add(normalized.zone);
-    const answer = entry.address === undefined ? 'NXDOMAIN' : `with ${entry.address}`;
-    report(context, 'dnsmasq-option-translated', 'container dnsmasq', where, `${normalized.zone} answered ${answer} by a template block${entry.localOnly === true ? ' (dnsmasq answers from local data only)' : ''}`);
-    const type = entry.address === undefined ? undefined : entry.address.includes(':') ? 'AAAA' : 'A';
-    const directives: Directive[] =
-      entry.address === undefined || type === undefined
-        ? [{ name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [{ name: 'rcode', arguments: ['NXDOMAIN'] }] } }]
-        : [
-            { name: 'template', arguments: ['IN', type], block: { directives: [{ name: 'answer', arguments: [`{{ .Name }} 0 IN ${type} ${entry.address}`] }] } },
-            { name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [{ name: 'rcode', arguments: ['NOERROR'] }] } },
-          ];
-    blocks.push({ zone: normalized.zone, text: entry.text, block: { kind: 'server-block', keys: [`${normalized.zone}:${DNS_PORT}`], directives: [STUB_ERRORS, ...directives] } });
-  }
-  // Deterministic whatever the order of the flags.
-  blocks.sort((a, b) => (a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0));
-  return { templates: blocks, replacedZones };
-}
-const STUB_LOOP: Directive = Object.freeze({ name: 'loop', arguments: Object.freeze([]) });
-
-/** The main block's directives, forwarding to `upstreams`; the kubernetes plugin without the `unserved` zones. */
-function mainDirectives(upstreams: readonly string[], federation: Directive | undefined, unserved: readonly string[], context: Context): Directive[] {
-  const { features } = context;
-  const main = kubernetesDefaultMainBlock(features.version, { clusterDomain: context.clusterDomain, upstreams: [...upstreams], forwarder: features.preferredForwarder });
-  const shared = sharedDirectives(context);
-  return main.directives.flatMap((entry) => {
-    const converted = toDirective(entry);
-    if (entry.name === 'cache') return shared.cache === undefined ? [] : [shared.cache];
-    if (entry.name === features.preferredForwarder) return [withForwardOptions(converted, context.plan)];
-    if (entry.name === 'errors' && shared.log !== undefined) return [converted, shared.log];
-    const kubernetes = entry.name === 'kubernetes' && unserved.length > 0 ? withoutZones(converted, unserved) : converted;
-    return entry.name === 'kubernetes' && federation !== undefined ? [kubernetes, federation] : [kubernetes];
-  });
-}
-
-/** The kubernetes directive without `zones` among its zones and its fallthrough zones (a fallthrough left with none goes). */
-function withoutZones(kubernetes: Directive, zones: readonly string[]): Directive {
-  const options = (kubernetes.block?.directives ?? []).flatMap((option) => {
-    if (option.name !== 'fallthrough' || option.arguments.length === 0) return [option];
-    const kept = option.arguments.filter((zone) => !zones.includes(zone));
-    return kept.length === 0 ? [] : [{ ...option, arguments: kept }];
-  });
-  return { ...kubernetes, arguments: kubernetes.arguments.filter((zone) => !zones.includes(zone)), ...(kubernetes.block === undefined ? {} : { block: { directives: options } }) };
-}
-
-interface CorefilePlan {
-  readonly mainKeys: readonly string[];
-  readonly splitMainBlock: boolean;
-  readonly upstreams: readonly string[];
-  readonly federation: Directive | undefined;
-  readonly stubs: readonly PlannedStub[];
-  readonly templates: readonly PlannedTemplate[];
-  /** Reverse zones served by a copy of the main block that forwards to kubedns's resolver. */
-  readonly reverseBlockZones: readonly string[];
-  readonly resolver: readonly string[];
-  /** Zones of the cluster dnsmasq did not send to kubedns: not the kubernetes plugin's. */
-  readonly unserved: readonly string[];
-}
-
-function buildCorefile(corefile: CorefilePlan, context: Context): Corefile {
-  const { mainKeys, splitMainBlock, upstreams, federation, stubs, templates, reverseBlockZones, resolver, unserved } = corefile;
-  const { features } = context;
-  const directives = mainDirectives(upstreams, federation, unserved, context);
-  const mainBlocks: ServerBlock[] = splitMainBlock
-    ? [
-        { kind: 'server-block', keys: mainKeys.slice(0, 1), directives },
-        { kind: 'server-block', keys: mainKeys.slice(1), directives: directives.filter((directive) => directive.name !== 'health') },
-      ]
-    : [{ kind: 'server-block', keys: mainKeys, directives }];
-  if (reverseBlockZones.length > 0) {
-    // kubedns forwarded the reverse names it has no records for to its own resolver: a copy of the main block that does the same.
-    const reverse = mainDirectives(resolver, federation, unserved, context).filter((directive) => directive.name !== 'health');
-    mainBlocks.push({ kind: 'server-block', keys: reverseBlockZones.map((zone) => `${zone}:${DNS_PORT}`), directives: reverse });
-  }
-  const shared = sharedDirectives(context);
-  // Lists are built at their final length: a list grown by push reserves many more slots, and
-  // every block of a large translation stays alive to the end.
-  const first = mainBlocks.length;
-  const items = new Array<ServerBlock>(stubs.length + first + templates.length);
-  for (let index = 0; index < first; index += 1) items[index] = mainBlocks[index] as ServerBlock;
-  for (let index = 0; index < stubs.length; index += 1) {
-    const { zone, targets } = stubs[index] as PlannedStub;
-    const destinations = new Array<string>(targets.length + 1);
-    destinations[0] = '.';
-    for (let target = 0; target < targets.length; target += 1) destinations[target + 1] = (targets[target] as ForwardTarget).text;
-    const forward: Directive = withForwardOptions({ name: features.preferredForwarder, arguments: destinations }, context.plan);
-    items[index + first] = { kind: 'server-block', keys: [`${zone}:${DNS_PORT}`], directives: stubDirectives(shared, forward, features.loop) };
-  }
-  for (let index = 0; index < templates.length; index += 1) items[index + first + stubs.length] = (templates[index] as PlannedTemplate).block;
-  return { items };
-}
-
-/** Whether a diagnostic reported after the first `reportedBefore` is an error (looking only at those). */
-function hasErrorSince(context: Context, reportedBefore: number): boolean {
-  const { diagnostics } = context;
-  for (let index = reportedBefore; index < diagnostics.length; index += 1) if ((diagnostics[index] as Diagnostic).severity === 'error') return true;
-  return false;
-}
-
-function report(context: Context, code: Parameters<typeof diagnostic>[0], key: string, path: string, message: string): void {
-  context.diagnostics.push(diagnostic(code, { key, path, message }));
-}
-
-/**
- * The ConfigMap's servers dnsmasq never saw (it ran without dnsmasq-nanny, or the Pod had no
- * dnsmasq): stubDomains were not in effect at all (kubedns only validates them), and
- * upstreamNameservers only where kubedns forwarded with them (1.14.10+).
- */
-function withoutConfigMapServers(config: KubeDnsConfig, context: Context): KubeDnsConfig {
-  const { pod } = context.plan;
-  const why = pod.throughDnsmasq ? 'dnsmasq ran without dnsmasq-nanny, which is what applies them' : 'the Pod has no dnsmasq, and dnsmasq-nanny is what applies them';
-  if (config.stubDomains.length > 0) {
-    report(context, 'configmap-not-applied', 'stubDomains', '', `${config.stubDomains.map((stub) => stub.domain).join(', ')}: never in effect (${why}; kubedns does not forward stub domains): not translated`);
-  }
-  if (config.upstreamNameservers !== undefined && pod.kubednsUpstreams.kind !== 'configmap') {
-    report(context, 'configmap-not-applied', 'upstreamNameservers', '', `never in effect (${why}, and kube-dns ${pod.kubeDnsVersion}'s kubedns forwards with ${pod.kubednsUpstreams.kind === 'nameservers' ? 'its --nameservers' : "the Pod's resolv.conf"}): not translated`);
-  }
-  const { listedUpstreamNameservers: _listed, ...rest } = config;
-  return { ...rest, stubDomains: [], upstreamNameservers: undefined };
-}
-
-/**
- * Where kubedns forwarded the names it does not serve (src/kubedns/kube-dns-pod.ts): the
- * ConfigMap's upstreams as Go read them, its `--nameservers`, or resolv.conf. Diagnostics are
- * reported unless the same entries were planned as the dnsmasq upstreams already.
- */
-function kubednsResolver(config: KubeDnsConfig, alreadyPlanned: boolean, context: Context): string[] {
-  const upstreams = context.plan.pod.kubednsUpstreams;
-  // kubedns reads addresses with Go, not with dnsmasq's inet_aton.
-  const asKubeDns: Context = { ...context, plan: { ...context.plan, throughDnsmasq: false }, diagnostics: alreadyPlanned ? [] : context.diagnostics };
-  if (upstreams.kind === 'configmap' && config.upstreamNameservers !== undefined && config.upstreamNameservers.length > 0) {
-    return planUpstreams(config.upstreamNameservers, config.listedUpstreamNameservers, asKubeDns);
-  }
-  if (upstreams.kind === 'nameservers') {
-    const entries = upstreams.servers.map((value, index): ValueEntry => ({ value, path: `[--nameservers][${index}]`, offset: 0 }));
-    return planUpstreams(entries, undefined, { ...asKubeDns, diagnostics: context.diagnostics });
-  }
-  return [RESOLV_CONF];
-}
-
-/** The zones of the cluster dnsmasq did not send to kubedns, kept (not the kubernetes plugin's) unless repaired. */
-function planUnservedZones(context: Context): string[] {
-  const zones = context.plan.unservedZones;
-  if (zones.length === 0) return [];
-  const where = (zone: string) => `[--server=/${zone}/${kubeDnsAddressOf(context)}]`;
-  if (context.repairs.has('unserved-cluster-zones')) {
-    for (const zone of zones) {
-      context.diagnostics.push(
-        diagnostic('kube-dns-quirk-repaired', { key: 'container dnsmasq', path: where(zone), message: `unserved-cluster-zones: dnsmasq sent '${zone}' upstream (no --server to kubedns); repaired as asked: the kubernetes plugin answers it (check --repair unserved-cluster-zones expects the difference)` }),
-      );
-    }
-    return [];
-  }
-  for (const zone of zones) {
-    const cluster = zone === context.clusterDomain;
-    context.diagnostics.push(
-      diagnostic('kube-dns-quirk-kept', {
-        key: 'container dnsmasq',
-        path: where(zone),
-        message: cluster
-          ? `dnsmasq had no server for the cluster domain '${zone}' to kubedns, so every cluster name went upstream: not translated as it was (--repair unserved-cluster-zones lets the kubernetes plugin answer it)`
-          : `unserved-cluster-zones: dnsmasq had no server for '${zone}' to kubedns, so those names went upstream (kops sent the typo in6.arpa instead); kept: the kubernetes plugin does not serve '${zone}' (--repair unserved-cluster-zones to serve it)`,
-        ...(cluster ? { severity: 'error' as const } : {}),
-      }),
-    );
-  }
-  return [...zones];
-}
-
-/**
- * What kubedns forwarded itself (reverse lookups it has no records for, zones dnsmasq sent it that
- * it does not serve), where that is not where the Corefile's main block forwards: a copy of the
- * main block for the reverse zones and a stub block per such zone, forwarding to kubedns's
- * resolver — unless `kubedns-upstreams` is repaired.
- */
-function planKubednsForwarding(
-  resolver: readonly string[],
-  upstreams: readonly string[],
-  unserved: readonly string[],
-  blockZones: readonly string[],
-  context: Context,
-): { reverseBlockZones: string[]; forwardStubs: PlannedStub[] } {
-  const sorted = [...upstreams].sort();
-  const same = resolver.length === upstreams.length && [...resolver].sort().every((target, index) => target === sorted[index]);
-  const reverse = context.features.kubernetesFallthroughZones ? KUBERNETES_DEFAULT_REVERSE_ZONES.filter((zone) => !unserved.includes(zone)) : [];
-  // A zone dnsmasq sent to kubedns under a stub or template zone: dnsmasq's more specific server won, so it needs its own block.
-  const zones = context.plan.kubednsForwardZones.filter((zone) => !blockZones.includes(zone));
-  const underParent = zones.filter((zone) => blockZones.some((parent) => isStrictAncestor(parent, zone)));
-  const toMain = (list: readonly string[]): PlannedStub[] => list.map((zone) => ({ zone, targets: upstreams.map((text) => ({ text })) }));
-  // Nothing to tell apart when the upstreams are already refused.
-  if (same || (reverse.length === 0 && zones.length === 0) || hasErrors(context.diagnostics)) return { reverseBlockZones: [], forwardStubs: toMain(underParent) };
-  const what = [...(reverse.length === 0 ? [] : [`reverse lookups kubedns has no records for (${reverse.join(', ')})`]), ...(zones.length === 0 ? [] : [`the names of ${zones.join(', ')}`])].join(' and ');
-  const whereTo = resolver.join(' ');
-  const main = upstreams.join(' ');
-  if (context.repairs.has('kubedns-upstreams')) {
-    report(context, 'kube-dns-quirk-repaired', 'container kubedns', '', `kubedns-upstreams: kubedns forwarded ${what} to ${whereTo}; repaired as asked: they go to ${main} like every other name (check --repair kubedns-upstreams expects the difference)`);
-    return { reverseBlockZones: [], forwardStubs: toMain(underParent) };
-  }
-  report(
-    context,
-    'kube-dns-quirk-kept',
-    'container kubedns',
-    '',
-    `kubedns-upstreams: kubedns forwarded ${what} with its own resolver, ${whereTo}, not to ${main} (kube-dns ${context.plan.pod.kubeDnsVersion}: ${context.plan.pod.kubednsUpstreams.kind === 'configmap' ? "upstreamNameservers, never dnsmasq's own --server" : 'before 1.14.10 never upstreamNameservers, kubernetes/dns#198'}); kept: ${reverse.length === 0 ? '' : 'a copy of the main block serves the reverse zones, '}forwarding to ${whereTo} (--repair kubedns-upstreams to forward them like the rest)`,
-  );
-  return { reverseBlockZones: reverse, forwardStubs: zones.map((zone) => ({ zone, targets: resolver.map((text) => ({ text })) })) };
-}
-
-function kubeDnsAddressOf(context: Context): string {
-  return context.plan.pod.kubednsAddress;
+  return { ok: true, corefile, model, diagnostics, coredns };
 }

@@ -128,7 +128,43 @@ describe('the import graph of src/', () => {
     ]);
     expect(commandViolations(sample)).toEqual(['cli/commands/explain.ts → cli/commands/check.ts', 'cli/routing/report.ts → cli/commands/check.ts']);
   });
+
+  it("keeps the translator's data flowing one way: each stage imports only the stages before it", () => {
+    expect(stageViolations(graph)).toEqual([]);
+    // The checker itself works: a planner that calls back up into the entry point.
+    expect(stageViolations(new Map([['translate/plan.ts', ['translate/translate.ts', 'translate/options.ts']]]))).toEqual(['translate/plan.ts → translate/translate.ts']);
+  });
 });
+
+/**
+ * The default translator's stages in order (docs/architecture.md, "The translator"): resolve the
+ * options, the Pod's tables and plan, the Corefile plan, render, self-check, and the entry point
+ * that runs them. `merge.ts` edits an existing Corefile with a translation's result, after all of them.
+ */
+const TRANSLATOR_STAGES = [
+  'translate/options.ts',
+  'translate/deployment-effects.ts',
+  'translate/deployment-flags.ts',
+  'translate/plan.ts',
+  'translate/render.ts',
+  'translate/self-check.ts',
+  'translate/translate.ts',
+  'translate/merge.ts',
+];
+
+/** Imports of a translator stage by a stage before it (or a module of translate/ that is no stage). */
+function stageViolations(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const violations: string[] = [];
+  for (const [module, targets] of graph) {
+    if (!module.startsWith('translate/')) continue;
+    const stage = TRANSLATOR_STAGES.indexOf(module);
+    if (stage === -1) violations.push(`${module}: not a stage of the translator`);
+    for (const target of targets) {
+      if (target.startsWith('translate/') && TRANSLATOR_STAGES.indexOf(target) >= stage) violations.push(`${module} → ${target}`);
+    }
+  }
+  return violations;
+}
 
 /** Imports of a module of cli/commands/ (one file per command) from anywhere but main.ts and registry.ts. */
 function commandViolations(graph: ReadonlyMap<string, readonly string[]>): string[] {

@@ -6,19 +6,10 @@ import { UsageError } from '../../src/cli/usage-error.js';
 import { renderCoreDnsConfigMap } from '../../src/configmap/write-configmap.js';
 import { translateKubeDns } from '../../src/translate/translate.js';
 import { memoryIo } from '../support/memory-io.js';
+import { configMapYaml } from '../support/kube-dns-manifests.js';
 
-const KUBE_DNS = `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: kube-dns
-  namespace: kube-system
-data:
-  stubDomains: |
-    {"consul.local": ["10.150.0.1"], "local": ["10.150.0.2"]}
-  upstreamNameservers: |
-    ["8.8.8.8"]
-`;
 const DATA = { stubDomains: '{"consul.local": ["10.150.0.1"], "local": ["10.150.0.2"]}', upstreamNameservers: '["8.8.8.8"]' };
+const KUBE_DNS = configMapYaml({ stubDomains: `${DATA.stubDomains}\n`, upstreamNameservers: `${DATA.upstreamNameservers}\n` }, { metadata: 'block', values: 'block' });
 const TRANSLATED = translateKubeDns(DATA).corefile ?? '';
 /** Forgets that 'local' captures cluster.local in CoreDNS. */
 const NAIVE = TRANSLATED.replace('.:53 cluster.local:53 {', '.:53 {');
@@ -47,7 +38,9 @@ describe('kube-dns-to-coredns check', () => {
   it('--output json lists differences, notes and the names compared', async () => {
     const io = memoryIo({ files: { k: KUBE_DNS }, stdin: NAIVE });
     expect(await runCheck(['--kube-dns', 'k', '--corefile', '-', '-o', 'json', '--name', 'db.cluster.local'], io)).toBe(1);
-    const json = JSON.parse(io.out()) as { equivalent: boolean; checked: number; differences: { name: string; kubeDns: { text: string; via: string; destination: unknown }; coreDns: { text: string } }[]; notes: string[]; names: string[] };
+    const json = JSON.parse(io.out()) as { ok: boolean; equivalent: boolean; checked: number; differences: { name: string; kubeDns: { text: string; via: string; destination: unknown }; coreDns: { text: string } }[]; notes: string[]; names: string[] };
+    expect(json.ok).toBe(false);
+    // The old name, for one release.
     expect(json.equivalent).toBe(false);
     expect(json.checked).toBe(json.names.length);
     expect(json.names).toContain('db.cluster.local');

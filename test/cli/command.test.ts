@@ -10,6 +10,7 @@ import { defineCommand, parseCommandLine } from '../../src/cli/command.js';
 import type { OptionSpecs } from '../../src/cli/command.js';
 import { flag, repeated, text } from '../../src/cli/options.js';
 import { memoryIo } from '../support/memory-io.js';
+import { configMapYaml } from '../support/kube-dns-manifests.js';
 
 /** A command declared for the test: `options`, with or without `-o`. */
 const demo = (options: OptionSpecs, outputs = false) =>
@@ -146,7 +147,7 @@ describe('one word per kind of output', () => {
 });
 
 describe('--quiet and --verbose', () => {
-  const STOCK = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kube-dns\n  namespace: kube-system\ndata:\n  upstreamNameservers: \'["8.8.8.8"]\'\n';
+  const STOCK = configMapYaml({ upstreamNameservers: '["8.8.8.8"]' }, { metadata: 'block' });
 
   it('-q leaves out the infos of a stock translation and keeps its warnings and the Corefile', async () => {
     const loud = memoryIo({ files: { 'kube-dns.yaml': STOCK } });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { memoryIo } from '../support/memory-io.js';
+import { configMapYaml } from '../support/kube-dns-manifests.js';
 
 /**
  * Deeply nested Corefiles through every command that reads one: a result or a typed, located
@@ -13,7 +14,7 @@ import { memoryIo } from '../support/memory-io.js';
  * indentation grows with depth.
  */
 
-const KUBE_DNS = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kube-dns\n  namespace: kube-system\ndata: {}\n';
+const KUBE_DNS = configMapYaml({}, { metadata: 'block' });
 
 /** The kube-dns default as a Corefile, plus `depth` nested blocks, one per line or all on one line. */
 function deepCorefile(depth: number, layout: 'lines' | 'one line'): string {

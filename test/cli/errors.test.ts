@@ -100,7 +100,7 @@ describe('describeFailure', () => {
   });
 
   it('exits 1 for a refusal, keeping the lines of its table', () => {
-    const check = { equivalent: false, names: ['a.org'], differences: [], notes: [] };
+    const check = { ok: false, equivalent: false, names: ['a.org'], differences: [], notes: [] };
     const failure = describeFailure(new RoutingMismatchError(check as never));
     expect(failure.status).toBe(1);
     expect(failure.text).toMatch(/^kube-dns-to-coredns: kube-dns and the Corefile route 0 of 1 checked names differently:\n/);

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { fanOutCorefile } from '../support/hostile-inputs.js';
 import { memoryIo } from '../support/memory-io.js';
+import { configMapYaml } from '../support/kube-dns-manifests.js';
 
 /**
  * Inputs built to hurt: each must end in one clear line on stderr and exit 2, never a crash, a
@@ -73,7 +74,7 @@ describe('hostile input through the real executable', () => {
 });
 
 describe('a snippet fan-out (60 million directives from under 1 KB)', () => {
-  const kubeDns = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kube-dns\n  namespace: kube-system\ndata: {}\n';
+  const kubeDns = configMapYaml({}, { metadata: 'block' });
   const run = async (args: string[]) => {
     const io = memoryIo({ files: { 'kube-dns.yaml': kubeDns, Corefile: fanOutCorefile(6, 10) } });
     const status = await main(args, io);

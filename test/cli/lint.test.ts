@@ -5,24 +5,14 @@ import { runLint } from '../support/commands.js';
 import { main } from '../../src/cli/main.js';
 import { UsageError } from '../../src/cli/usage-error.js';
 import { memoryIo } from '../support/memory-io.js';
+import { coreDnsConfigMapYaml } from '../support/kube-dns-manifests.js';
 
 const clean = '.:53 {\n    errors\n    forward . 8.8.8.8\n}\n';
 const broken = '.:53 {\n    errors\n    proxy . 8.8.8.8\n    whoami\n}\n';
 const external = '.:53 {\n    errors\n    alias\n    forward . 8.8.8.8\n}\n';
 const pluginCfg = '# a custom build\nerrors:errors\nalias:github.com/serverwentdown/alias\nforward:forward\n';
 
-const configMap = `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: coredns
-  namespace: kube-system
-data:
-  Corefile: |
-    .:53 {
-        errors
-        proxy . 8.8.8.8
-    }
-`;
+const configMap = coreDnsConfigMapYaml('.:53 {\n    errors\n    proxy . 8.8.8.8\n}\n');
 
 describe('kube-dns-to-coredns lint', () => {
   it('prints nothing on stdout and exits 0 for a clean Corefile', async () => {

@@ -3,21 +3,11 @@ import { readConfigMap } from '../../src/configmap/read-configmap.js';
 import { MIGRATE_HELP } from '../../src/cli/commands/migrate.js';
 import { main } from '../../src/cli/main.js';
 import { memoryIo } from '../support/memory-io.js';
+import { coreDnsConfigMapYaml } from '../support/kube-dns-manifests.js';
 
 const old = '# cluster DNS\n.:53 {\n    errors\n    proxy . 8.8.8.8\n}\n';
 const federated = '.:53 {\n    kubernetes cluster.local\n    federation cluster.local {\n        prod prod.example.com\n    }\n    forward . 8.8.8.8\n}\n';
-const configMap = `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: coredns
-  namespace: kube-system
-data:
-  Corefile: |
-    .:53 {
-        errors
-        proxy . 8.8.8.8
-    }
-`;
+const configMap = coreDnsConfigMapYaml('.:53 {\n    errors\n    proxy . 8.8.8.8\n}\n');
 
 describe('kube-dns-to-coredns migrate', () => {
   it('prints the migrated Corefile on stdout, notices on stderr, and exits 0', async () => {

@@ -3,24 +3,13 @@ import { main } from '../../src/cli/main.js';
 import { renderCoreDnsConfigMap } from '../../src/configmap/write-configmap.js';
 import { translateKubeDns } from '../../src/translate/translate.js';
 import { memoryIo } from '../support/memory-io.js';
-import { configMapYaml } from '../support/kube-dns-manifests.js';
+import { configMapYaml, coreDnsConfigMapYaml, deploymentYaml, STOCK_DNSMASQ_ARGS } from '../support/kube-dns-manifests.js';
 
 const DATA = { stubDomains: '{"acme.local": ["10.150.0.1"]}', upstreamNameservers: '["8.8.8.8"]' };
 const KUBE_DNS = configMapYaml(DATA, { metadata: 'block', values: 'block' });
 const HOSTNAME_STUB = configMapYaml({ ...DATA, stubDomains: '{"acme.local": ["ns.acme.local"]}' }, { metadata: 'block', values: 'block' });
 const TRANSLATED = translateKubeDns(DATA).corefile ?? '';
-const NODE_LOCAL_CONFIGMAP = `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: node-local-dns
-  namespace: kube-system
-data:
-  Corefile: |
-    .:53 {
-        bind __PILLAR__LOCAL__DNS__
-        forward . __PILLAR__UPSTREAM__SERVERS__
-    }
-`;
+const NODE_LOCAL_CONFIGMAP = coreDnsConfigMapYaml('.:53 {\n    bind __PILLAR__LOCAL__DNS__\n    forward . __PILLAR__UPSTREAM__SERVERS__\n}\n', { name: 'node-local-dns' });
 const FLAGS = ['--local-ip', '169.254.20.10,10.96.0.10', '--upstream-ip', '10.96.0.20'];
 const files = { 'kube-dns.yaml': KUBE_DNS, 'hostname.yaml': HOSTNAME_STUB, Corefile: TRANSLATED, 'node-local-dns.yaml': NODE_LOCAL_CONFIGMAP, 'base.Corefile': '.:53 {\n    forward . __PILLAR__UPSTREAM__SERVERS__\n}\n',
   'deploy.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: kube-dns}\nspec: {template: {spec: {containers: [{name: kubedns, args: ["--domain=corp.example."]}]}}}\n',
@@ -170,18 +159,35 @@ describe('kube-dns-to-coredns explain NAME --node-local-dns RELEASE', () => {
     expect(parsed.candidates[0]).toMatchObject({ name: 'my-svc.default.svc.cluster.local', twoTier: { nodeLocal: { text: '10.96.0.20:53' }, coreDns: { text: 'cluster cluster.local' } }, same: true });
   });
 
-  it('refuses --kube-dns-deployment with --node-local-dns in check and explain, as the translation does (node-cache reads the ConfigMap alone)', async () => {
-    const io = (args: readonly string[]) => run([...args, '--kube-dns-deployment', 'deploy.yaml']);
-    for (const args of [
-      ['check', '--node-local-dns', '1.26.7', '--kube-dns', 'kube-dns.yaml'],
-      ['check', '--node-local-dns', '1.26.7', '--kube-dns', 'kube-dns.yaml', '--corefile', 'Corefile', ...FLAGS],
-      ['explain', 'x', '--node-local-dns', '1.26.7', '--kube-dns', 'kube-dns.yaml', '--corefile', 'Corefile', ...FLAGS],
-    ]) {
-      const { status, out, err } = await io(args);
-      expect(status, args.join(' ')).toBe(2);
-      expect(out).toBe('');
-      expect(err).toMatch(/^kube-dns-to-coredns: (check|explain): --kube-dns-deployment does not go with --node-local-dns: node-cache reads the kube-dns ConfigMap alone/);
+  it('the two-tier kube-dns-alone column follows the Deployment plain check follows: dnsmasq --server=/corp.internal/… (in the file or --kube-dns-deployment)', async () => {
+    const deployment = deploymentYaml({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--server=/corp.internal/10.9.9.9'] });
+    const list = `apiVersion: v1\nkind: List\nitems:\n- ${KUBE_DNS.trimEnd().replace(/\n/g, '\n  ')}\n- ${deployment.trimEnd().replace(/\n/g, '\n  ')}\n`;
+    const extra = { 'corp.yaml': deployment, 'list.yaml': list };
+    const runWith = async (args: readonly string[]) => {
+      const io = memoryIo({ files: { ...files, ...extra } });
+      const status = await main(args, io);
+      return { status, out: io.out(), err: io.err() };
+    };
+    // Plain check sees the flag: the translated ConfigMap alone does not route corp.internal there.
+    const plain = await runWith(['check', '--kube-dns', 'kube-dns.yaml', '--kube-dns-deployment', 'corp.yaml', '--corefile', 'Corefile', '--name', 'host.corp.internal', '-o', 'json']);
+    const plainJson = JSON.parse(plain.out) as { differences: { name: string; kubeDns: { text: string } }[] };
+    expect(plainJson.differences.find((difference) => difference.name === 'host.corp.internal')?.kubeDns.text).toBe('10.9.9.9:53');
+    for (const kubeDns of [['--kube-dns', 'kube-dns.yaml', '--kube-dns-deployment', 'corp.yaml'], ['--kube-dns', 'list.yaml']]) {
+      const check = await runWith(['check', '--node-local-dns', '1.26.7', ...kubeDns, '--corefile', 'Corefile', ...FLAGS, '--name', 'host.corp.internal', '-o', 'json']);
+      expect(check.status, kubeDns.join(' ')).toBe(1);
+      const json = JSON.parse(check.out) as { differences: { name: string; kubeDnsAlone: { text: string } }[] };
+      expect(json.differences.find((difference) => difference.name === 'host.corp.internal')?.kubeDnsAlone.text, kubeDns.join(' ')).toBe('10.9.9.9:53');
+      const explain = await runWith(['explain', 'host.corp.internal.', '--node-local-dns', '1.26.7', ...kubeDns, '--corefile', 'Corefile', ...FLAGS, '-o', 'json']);
+      const candidates = (JSON.parse(explain.out) as { candidates: { kubeDnsAlone: { text: string }; same: boolean }[] }).candidates;
+      expect(candidates[0]).toMatchObject({ kubeDnsAlone: { text: '10.9.9.9:53' }, same: false });
     }
+    // The List's Deployment is read now, not named as unused.
+    const fromList = await runWith(['check', '--node-local-dns', '1.26.7', '--kube-dns', 'list.yaml', '--corefile', 'Corefile', ...FLAGS]);
+    expect(fromList.err).not.toContain('node-cache reads only the kube-dns ConfigMap');
+    // The pre-flight routes no names: --kube-dns-deployment there is refused, like the routing options.
+    const preflight = await runWith(['check', '--node-local-dns', '1.26.7', '--kube-dns', 'kube-dns.yaml', '--kube-dns-deployment', 'corp.yaml']);
+    expect(preflight.status).toBe(2);
+    expect(preflight.err).toContain('check: --kube-dns-deployment needs --corefile');
     expect((await run(['--node-local-dns', '1.26.7', ...FLAGS, '--kube-dns-deployment', 'deploy.yaml', 'kube-dns.yaml'])).status).toBe(2);
   });
 

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { readConfigMap } from '../../src/configmap/read-configmap.js';
 import { main } from '../../src/cli/main.js';
 import { memoryIo } from '../support/memory-io.js';
+import { configMapYaml } from '../support/kube-dns-manifests.js';
 
-const KUBE_DNS = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kube-dns\n  namespace: kube-system\ndata:\n  stubDomains: |\n    {"acme.local": ["10.0.0.1"]}\n  upstreamNameservers: |\n    ["8.8.8.8"]\n';
-const CUSTOM = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: coredns-custom\n  namespace: kube-system\ndata:\n  example-com.override: |\n    forward example.com 10.0.0.1\n';
+const KUBE_DNS = configMapYaml({ stubDomains: '{"acme.local": ["10.0.0.1"]}\n', upstreamNameservers: '["8.8.8.8"]\n' }, { metadata: 'block', values: 'block' });
+const CUSTOM = configMapYaml({ 'example-com.override': 'forward example.com 10.0.0.1\n' }, { name: 'coredns-custom', metadata: 'block', values: 'block' });
 
 describe('coredns-custom overlays on the command line', () => {
   it('-o coredns-custom --platform k3s writes an overlay that check passes on, composed with the same base', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { memoryIo } from '../support/memory-io.js';
+import { configMapYaml } from '../support/kube-dns-manifests.js';
 
 const example = readFileSync(join(import.meta.dirname, '../../examples/kube-dns-configmap.yaml'), 'utf8');
 
@@ -37,7 +38,7 @@ describe('kube-dns-to-coredns (default translator)', () => {
   });
 
   it('refuses a ConfigMap with a kube-dns setting under binaryData, and translates it as a warning with --force', async () => {
-    const stdin = 'kind: ConfigMap\nmetadata:\n  name: kube-dns\ndata:\n  upstreamNameservers: \'["1.1.1.1"]\'\nbinaryData:\n  stubDomains: e30K\n';
+    const stdin = configMapYaml({ upstreamNameservers: '["1.1.1.1"]' }, { apiVersion: false, namespace: null, metadata: 'block', after: 'binaryData:\n  stubDomains: e30K' });
     const refused = memoryIo({ stdin });
     expect(await main([], refused)).toBe(1);
     expect(refused.out()).toBe('');

@@ -114,8 +114,9 @@ describe('reading the kube-dns ConfigMap', () => {
   it('warns about a data key that holds a whole kube-dns configuration', async () => {
     const result = await run(['cm.yaml'], { 'cm.yaml': FROM_FILE });
     expect(result.status).toBe(0);
+    // Located at the `stubDomains:` line inside the key's value: line 8 of the file.
     expect(result.err.split('\n')[0]).toBe(
-      "warning settings-in-other-key kube-dns.yaml: data key 'kube-dns.yaml' holds kube-dns settings (stubDomains, upstreamNameservers) in its text; kube-dns reads only data keys of those names, so it ignored them, and they are not translated",
+      "warning settings-in-other-key cm.yaml:8:5 kube-dns.yaml: data key 'kube-dns.yaml' holds kube-dns settings (stubDomains, upstreamNameservers) in its text; kube-dns reads only data keys of those names, so it ignored them, and they are not translated",
     );
   });
 });
@@ -135,7 +136,7 @@ spec:
         args: ["--", "-k", "--no-negcache", "--server=/corp.example/127.0.0.1#10053", "--server=/consul/10.0.0.7#8600"]
 `;
   const service = 'apiVersion: v1\nkind: Service\nmetadata: {name: kube-dns}\nspec: {clusterIP: 10.0.0.10}\n';
-  const configMap = 'kind: ConfigMap\nmetadata: {name: kube-dns, namespace: kube-system}\ndata:\n  upstreamNameservers: \'["10.0.0.10"]\'\n';
+  const configMap = configMapYaml({ upstreamNameservers: '["10.0.0.10"]' }, { apiVersion: false });
 
   it('reads --kube-dns-deployment and --kube-dns-service beside the ConfigMap', async () => {
     const io = memoryIo({ files: { 'cm.yaml': configMap, 'deploy.yaml': deployment, 'svc.yaml': service } });
@@ -165,7 +166,7 @@ spec:
   });
 
   it('names the objects node-cache and kubeadm do not read: the Deployment and Service of a List, another ConfigMap', async () => {
-    const list = `kind: List\nitems:\n${[deployment, service, configMap.replace('10.0.0.10', '192.0.2.1'), 'kind: ConfigMap\nmetadata: {name: kube-proxy}\ndata: {a: b}\n']
+    const list = `kind: List\nitems:\n${[deployment, service, configMap.replace('10.0.0.10', '192.0.2.1'), configMapYaml({ a: 'b' }, { name: 'kube-proxy', namespace: null, apiVersion: false })]
       .map((document) => document.trimEnd().replace(/^/gm, '  ').replace(/^ {2}/, '- '))
       .join('\n')}\n`;
     const nodeLocal = memoryIo({ files: { 'all.yaml': list } });
@@ -198,5 +199,50 @@ spec:
     const noService = memoryIo({ files: { 'cm.yaml': configMap, 'deploy.yaml': deployment } });
     expect(await main(['--kube-dns-service', 'deploy.yaml', 'cm.yaml'], noService)).toBe(2);
     expect(noService.err()).toContain('deploy.yaml: no Service in this file; it holds Deployment kube-dns');
+  });
+});
+
+describe('a JSON error inside a ConfigMap value points into the file', () => {
+  // Line 8 is `    {"acme.local": ["1.2.3.4"],, "x": []}`: the second comma is column 32 of the file, 28 of the value.
+  const broken = configMapYaml({ stubDomains: '{"acme.local": ["1.2.3.4"],, "x": []}\n' }, { metadata: 'block', values: 'block', after: `  upstreamNameservers: '["8.8.8.8", 8.8.4.4]'` });
+
+  it('in the text output, with the hint under --verbose', async () => {
+    const { status, err } = await run(['kube-dns.yaml'], { 'kube-dns.yaml': broken });
+    expect(status).toBe(1);
+    expect(err.split('\n').slice(0, 2)).toEqual([
+      "error json-syntax kube-dns.yaml:8:32 stubDomains: not valid JSON: invalid character ',' looking for beginning of object key string",
+      "error json-syntax kube-dns.yaml:9:40 upstreamNameservers: not valid JSON: invalid character '.' after array element",
+    ]);
+    const verbose = await run(['--verbose', 'kube-dns.yaml'], { 'kube-dns.yaml': broken });
+    expect(verbose.err).toContain("kube-dns.yaml:8:32 stubDomains: not valid JSON: invalid character ','");
+    expect(verbose.err).toContain('\n  hint: Fix the JSON text; kube-dns ignored the whole ConfigMap because of it.\n');
+  });
+
+  it('in the JSON output: the position inside the value and the location in the file', async () => {
+    const { status, out } = await run(['-o', 'json', 'kube-dns.yaml'], { 'kube-dns.yaml': broken });
+    expect(status).toBe(1);
+    const [stub] = (JSON.parse(out) as { diagnostics: Record<string, unknown>[] }).diagnostics;
+    expect(stub).toMatchObject({
+      code: 'json-syntax',
+      key: 'stubDomains',
+      position: { line: 1, column: 28 },
+      location: { filename: 'kube-dns.yaml', line: 8, column: 32, exact: true },
+    });
+  });
+
+  it('where only the value start is known (a key a merge key brings in), says so', async () => {
+    const merged = 'kind: ConfigMap\nmetadata:\n  name: kube-dns\ndata:\n  <<: {upstreamNameservers: \'["8.8.8.8", x]\'}\n';
+    const { err } = await run(['cm.yaml'], { 'cm.yaml': merged });
+    expect(err).toContain("error json-syntax cm.yaml:5:3 upstreamNameservers (value start; 1:13 inside it): not valid JSON: invalid character 'x'");
+  });
+
+  it('in the note of check and explain, and with --node-local-dns', async () => {
+    const files = { 'kube-dns.yaml': broken, Corefile: '.:53 {\n    forward . /etc/resolv.conf\n}\n' };
+    const check = await run(['check', '--kube-dns', 'kube-dns.yaml', '--corefile', 'Corefile'], files);
+    expect(check.err).toContain("first: not valid JSON: invalid character ',' looking for beginning of object key string (kube-dns.yaml:8:32))");
+    const explain = await run(['explain', '--kube-dns', 'kube-dns.yaml', 'x.com'], files);
+    expect(explain.err).toContain('(kube-dns.yaml:8:32))');
+    const nodeLocal = await run(['--node-local-dns', '1.26.8', '--local-ip', '169.254.20.10', '--upstream-ip', '10.96.0.10', 'kube-dns.yaml'], files);
+    expect(nodeLocal.err).toContain('error json-syntax kube-dns.yaml:8:32 stubDomains: not valid JSON');
   });
 });

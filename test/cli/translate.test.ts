@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { memoryIo } from '../support/memory-io.js';
+import { configMapYaml } from '../support/kube-dns-manifests.js';
 
 const example = readFileSync(join(import.meta.dirname, '../../examples/kube-dns-configmap.yaml'), 'utf8');
 
@@ -144,8 +145,7 @@ describe('kube-dns-to-coredns --kubeadm --batch', () => {
 });
 
 describe("--kube-dns-version gke-coredns: GKE's kube-dns on CoreDNS reads the ConfigMap", () => {
-  const configMap = (count: number) =>
-    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kube-dns\n  namespace: kube-system\ndata:\n  upstreamNameservers: '${JSON.stringify(Array.from({ length: count }, (_, index) => `10.0.0.${index + 1}`))}'\n`;
+  const configMap = (count: number) => configMapYaml({ upstreamNameservers: JSON.stringify(Array.from({ length: count }, (_, index) => `10.0.0.${index + 1}`)) }, { metadata: 'block' });
 
   it('translates 15 upstream nameservers into one forward with all 15; kube-dns would have refused them', async () => {
     const gke = memoryIo({ files: { 'cm.yaml': configMap(15) } });

@@ -9,7 +9,7 @@ describe('readConfigMap', () => {
   it('reads a kubectl-style ConfigMap', () => {
     const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kube-dns\ndata:\n  upstreamNameservers: |\n    ["8.8.8.8"]\n';
     const data = { upstreamNameservers: '["8.8.8.8"]\n' };
-    expect(readConfigMap(text)).toEqual({ name: 'kube-dns', data, binaryDataKeys: [], object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kube-dns' }, data } });
+    expect(readConfigMap(text)).toEqual({ name: 'kube-dns', data, binaryDataKeys: [], object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kube-dns' }, data }, locate: expect.any(Function) });
   });
 
   it('reads JSON and a List of ConfigMaps, preferring a name', () => {
@@ -41,6 +41,7 @@ describe('readConfigMap', () => {
       data: { upstreamNameservers: '["8.8.8.8"]' },
       binaryDataKeys: [],
       object: { metadata: { name: 'kube-dns', namespace: 'kube-system' }, data: { upstreamNameservers: '["8.8.8.8"]' } },
+      locate: expect.any(Function),
     });
     expect(readConfigMap('kind: ConfigMapList\nitems:\n- kind: ConfigMap\n  data:\n    a: b\n').data).toEqual({ a: 'b' });
     // A plain List still needs kind on its items: anything else in it is not a ConfigMap.
@@ -114,6 +115,27 @@ describe('readConfigMap', () => {
       expect(readConfigMap(list, { preferredNames: ['kube-dns'] }).data).toEqual({ a: 'b' });
       expect(() => readConfigMap(list, { name: 'other', filename: 'l.yaml' })).toThrow(/^l\.yaml:5:3: extra is at the top level/);
     });
+  });
+
+  it('locates a place inside a data value in the file: a block, a quoted value, JSON, an alias, a List item', () => {
+    const yaml = readConfigMap(
+      "kind: ConfigMap\nmetadata:\n  name: kube-dns\n  annotations: {x: &u '[\"8.8.8.8\", 1]'}\ndata:\n  stubDomains: |\n    {\"a.local\":\n      [x]}\n  upstreamNameservers: *u\n  federations: \"a=b\\tc\"\n",
+      { filename: 'kube-dns.yaml' },
+    );
+    // Line 2 column 5 of the value: the x, line 8 column 8 of the file.
+    expect(yaml.locate('stubDomains', yaml.data['stubDomains']?.indexOf('x') ?? -1)).toEqual({ filename: 'kube-dns.yaml', line: 8, column: 8, exact: true });
+    // An alias: where its anchor's scalar writes it.
+    expect(yaml.locate('upstreamNameservers', 12)).toEqual({ filename: 'kube-dns.yaml', line: 4, column: 36, exact: true });
+    // After an escape, one character of the value is two of the file: the c of a=b\tc.
+    expect(yaml.locate('federations', 4)).toEqual({ filename: 'kube-dns.yaml', line: 10, column: 22, exact: true });
+    expect(yaml.locate('nothing', 0)).toBeUndefined();
+    const jsonText = JSON.stringify({ kind: 'List', items: [{ kind: 'ConfigMap', metadata: { name: 'kube-dns' }, data: { stubDomains: '{"a": [x]}' } }] });
+    const json = readConfigMap(jsonText, { filename: 'cm.json' });
+    // The x of the value, after the escaped quotes of kubectl -o json.
+    expect(json.locate('stubDomains', 7)).toEqual({ filename: 'cm.json', line: 1, column: jsonText.indexOf('[x]') + 2, exact: true });
+    // A key brought in by a merge key: only the data mapping's start is known.
+    const merged = readConfigMap('kind: ConfigMap\ndata:\n  <<: {stubDomains: "{x}"}\n', { filename: 'm.yaml' });
+    expect(merged.locate('stubDomains', 1)).toEqual({ filename: 'm.yaml', line: 3, column: 3, exact: false });
   });
 
   it('treats a ConfigMap without data as empty data', () => {

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALL as api } from '../support/entries.js';
 import type * as types from '../../src/index.js';
@@ -5,8 +7,11 @@ import { KubeDnsToCoreDnsError, locatedMessage } from '../../src/errors/kube-dns
 import { GoPanicError, YamlDecodeError, YamlSyntaxError } from '../../src/kubeadm/yaml-v2/errors.js';
 import { JsonConversionError } from '../../src/kubeadm/yaml-v2/yaml-to-json.js';
 import { printBuiltCorefile } from '../../src/translate/self-check.js';
+import { InternalError } from '../../src/errors/internal-error.js';
+import { stringifyAsciiJson } from '../../src/cli/ascii-json.js';
 import { fanOutCorefile } from '../support/hostile-inputs.js';
 import { thrown } from '../support/thrown.js';
+import { configMapYaml } from '../support/kube-dns-manifests.js';
 
 const unprintable: types.Corefile = { items: [{ kind: 'server-block', keys: ['.:53'], directives: [{ name: 'forward', arguments: ['.', '{'] }] }] };
 
@@ -37,7 +42,7 @@ const TRIGGERS: Record<string, () => unknown> = {
   RoutingMismatchError: () => thrown(() => api.assertSameRouting({ kubeDns: { stubDomains: '{"acme.local": ["10.0.0.1"]}' }, corefile: '.:53 {\n    forward . 8.8.8.8\n}\n' })),
   UnsupportedNodeCacheReleaseError: () => thrown(() => api.nodeCacheProfile('1.14.0')),
   KubernetesObjectInputError: () => thrown(() => api.readKubeDnsInstall([{ text: 'kind: Deployment\nspec: {}\n', filename: 'deploy.yaml' }])),
-  CoreDnsInstallInputError: () => thrown(() => api.buildCoreDnsInstall(api.readKubeDnsInstall([{ text: 'kind: ConfigMap\nmetadata: {name: kube-dns}\ndata: {}\n' }]))),
+  CoreDnsInstallInputError: () => thrown(() => api.buildCoreDnsInstall(api.readKubeDnsInstall([{ text: configMapYaml({}, { apiVersion: false, namespace: null }) }]))),
   NodeCacheInputError: () => thrown(() => api.translateLikeNodeCache('1.26.7', { data: null, baseCorefile: '', localIps: '169.254.20.10', clusterDnsIp: 'kube-dns' })),
 };
 
@@ -113,5 +118,22 @@ describe('the error family', () => {
       ['JsonConversionError', 'json-conversion', 'input', 'json: unsupported value: NaN'],
     ]);
     for (const error of errors) expect(error).toBeInstanceOf(KubeDnsToCoreDnsError);
+  });
+
+  it('has no module throw a built-in error: a thrown error is always one of the family (src/errors)', () => {
+    const srcRoot = resolve(import.meta.dirname, '../../src');
+    const files = (folder: string): string[] =>
+      readdirSync(folder, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(folder, entry.name)) : entry.name.endsWith('.ts') ? [join(folder, entry.name)] : []));
+    const builtIn = /\bthrow\s+(?:new\s+)?(Error|TypeError|RangeError|SyntaxError|ReferenceError|EvalError|URIError|AggregateError)\s*\(/g;
+    const found = files(srcRoot).flatMap((file) => [...readFileSync(file, 'utf8').matchAll(builtIn)].map((match) => `${relative(srcRoot, file)}: ${match[1]}`));
+    expect(found).toEqual([]);
+    // The pattern finds what it is for.
+    expect('  throw new TypeError(`x`);\n'.match(builtIn)).toHaveLength(1);
+  });
+
+  it('reports a value the batch writer cannot represent as its own bug (InternalError), not a TypeError', () => {
+    const error = thrown(() => stringifyAsciiJson({ id: 1n }));
+    expect(error).toBeInstanceOf(InternalError);
+    expect(error).toMatchObject({ code: 'invariant-broken', category: 'internal', message: 'internal: cannot represent a bigint as JSON' });
   });
 });

@@ -149,6 +149,62 @@ describe('buildCoreDnsInstall', () => {
     expect(plain.ok && warnings(plain)).toEqual([]);
   });
 
+  it('warns when the kube-dns workload shows a cluster too old for the target: extensions/v1beta1 and CoreDNS 1.11.0 on', () => {
+    const codes = (deployment: string, coredns: string) => {
+      const result = buildCoreDnsInstall(readInstall(deployment, service('10.0.0.10'), configMapYaml({})), { coredns });
+      if (!result.ok) throw new Error('refused');
+      return result.diagnostics.filter((entry) => entry.code === 'install-coredns-too-new');
+    };
+    let warned = 0;
+    for (const apiVersion of ['extensions/v1beta1', 'apps/v1beta1', 'apps/v1beta2']) {
+      const old = deploymentYaml().replace('apiVersion: apps/v1', `apiVersion: ${apiVersion}`);
+      expect(old).toContain(apiVersion);
+      for (const coredns of COREDNS_VERSIONS) {
+        const found = codes(old, coredns);
+        const tooNew = compareCoreDnsVersions(coredns, '1.11.0') >= 0;
+        expect(found.length, `${apiVersion} ${coredns}`).toBe(tooNew ? 1 : 0);
+        if (tooNew) {
+          expect(found[0]?.message).toMatch(new RegExp(`^the kube-dns Deployment is ${apiVersion.replace('/', '\\/')}, which Kubernetes stopped serving in 1\\.16: .*CoreDNS ${coredns.replaceAll('.', '\\.')} reads only discovery\\.k8s\\.io/v1 EndpointSlices, served from Kubernetes 1\\.21`));
+          warned += 1;
+        }
+      }
+    }
+    expect(warned).toBeGreaterThan(30);
+    expect(COREDNS_VERSIONS.filter((coredns) => codes(deploymentYaml(), coredns).length > 0)).toEqual([]);
+  });
+
+  it('selects nodes by beta.kubernetes.io/os when the kube-dns workload shows Kubernetes 1.15 or older (kubernetes.io/os is set from 1.14 only)', () => {
+    const nodeSelector = (deployment: string, coredns: string) => {
+      const result = buildCoreDnsInstall(readInstall(deployment, service('10.0.0.10'), configMapYaml({})), { coredns });
+      if (!result.ok) throw new Error('refused');
+      return { selector: byKind(result.objects, 'Deployment')['spec']['template']['spec']['nodeSelector'], adapted: result.diagnostics.filter((entry) => entry.code === 'install-base-adapted').length };
+    };
+    const old = deploymentYaml().replace('apiVersion: apps/v1', 'apiVersion: extensions/v1beta1');
+    let adapted = 0;
+    for (const coredns of COREDNS_VERSIONS) {
+      const era = kubeadmManifestFor(coredns).osLabel;
+      const fromOld = nodeSelector(old, coredns);
+      expect(fromOld.selector, coredns).toEqual(era === undefined ? undefined : { 'beta.kubernetes.io/os': 'linux' });
+      expect(fromOld.adapted, coredns).toBe(era === 'kubernetes.io/os' ? 1 : 0);
+      adapted += fromOld.adapted;
+      // apps/v1 says nothing about the cluster's release: the era's label.
+      expect(nodeSelector(deploymentYaml(), coredns).selector, coredns).toEqual(era === undefined ? undefined : { [era]: 'linux' });
+    }
+    expect(adapted).toBeGreaterThan(30);
+  });
+
+  it("warns when --image's tag is not the --coredns release, naming both", () => {
+    const kubeDns = readInstall(deploymentYaml(), service('10.0.0.10'), configMapYaml({}));
+    const warning = (image: string) => buildCoreDnsInstall(kubeDns, { coredns: '1.14.7', image }).diagnostics.find((entry) => entry.code === 'install-image-tag-mismatch')?.message;
+    for (const image of ['mirror.corp/coredns/coredns:v1.14.7', 'mirror.corp:5000/coredns:1.14.7', 'mirror.corp/coredns:v1.14.7-eksbuild.1', 'mirror.corp/coredns@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef', 'mirror.corp/coredns/coredns:v1.14.7@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef']) {
+      expect(warning(image), image).toBeUndefined();
+    }
+    expect(warning('mirror.corp/coredns/coredns:v1.9.3')).toBe('--image mirror.corp/coredns/coredns:v1.9.3 runs tag v1.9.3, but the install is for CoreDNS 1.14.7 (--coredns): its Corefile, ClusterRole and probes follow 1.14.7; give the 1.14.7 image, or --coredns for the release the image holds');
+    expect(warning('mirror.corp/coredns:1.14.70')).toMatch(/runs tag 1\.14\.70, but the install is for CoreDNS 1\.14\.7/);
+    expect(warning('mirror.corp:5000/coredns')).toMatch(/runs the untagged \(latest\), but the install is for CoreDNS 1\.14\.7/);
+    expect(warning('coredns/coredns:latest')).toMatch(/runs tag latest/);
+  });
+
   it('needs the cluster IP: from the Service, or --cluster-dns-ip, never both different', () => {
     const configMap = readInstall(configMapYaml({}));
     expect(() => buildCoreDnsInstall(configMap, {})).toThrow(CoreDnsInstallInputError);

@@ -25,8 +25,17 @@ describe('kube-dns flags (pflag)', () => {
     fc.assert(
       fc.property(fc.array(kubeDnsFlag, { maxLength: 6 }), fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }), (flags, separate) => {
         const joined = parseKubeDnsArgs(flags.map(([name, value]) => `--${name}=${value}`));
-        const split = parseKubeDnsArgs(flags.flatMap(([name, value], index) => (separate[index] === true ? [`--${name}`, value] : [`--${name}=${value}`])));
+        const splitArgs = flags.flatMap(([name, value], index) => (separate[index] === true ? [`--${name}`, value] : [`--${name}=${value}`]));
+        const split = parseKubeDnsArgs(splitArgs);
         outcomes.add(joined.invalid.length === 0 ? 'valid' : 'invalid');
+        // Each flag's last setting says where and how it was written, valid or not.
+        for (const [name] of flags) {
+          const last = flags.findLastIndex(([other]) => other === name);
+          const setting = split.lastSettings.get(name);
+          expect(setting?.value).toBe(flags[last]?.[1]);
+          expect(setting?.separateValue).toBe(separate[last] === true);
+          expect(splitArgs[setting?.index ?? -1]).toBe(separate[last] === true ? `--${name}` : `--${name}=${flags[last]?.[1]}`);
+        }
         expect(split.values).toEqual(joined.values);
         expect(split.invalid.map((entry) => entry.reason)).toEqual(joined.invalid.map((entry) => entry.reason));
         expect(split.problem).toBeUndefined();

@@ -7,9 +7,9 @@ describe('parseDnsmasqArgs', () => {
     expect(parsed.cacheSize).toBe(1000);
     expect(parsed.noNegcache).toBe(true);
     expect(parsed.servers.map((entry) => [entry.domains, entry.target])).toEqual([
-      [['cluster.local'], { kind: 'upstream', address: '127.0.0.1', port: 10053, source: undefined }],
-      [['in-addr.arpa'], { kind: 'upstream', address: '127.0.0.1', port: 10053, source: undefined }],
-      [['ip6.arpa'], { kind: 'upstream', address: '127.0.0.1', port: 10053, source: undefined }],
+      [['cluster.local'], { kind: 'upstream', address: '127.0.0.1', port: 10053, source: undefined, written: '127.0.0.1' }],
+      [['in-addr.arpa'], { kind: 'upstream', address: '127.0.0.1', port: 10053, source: undefined, written: '127.0.0.1' }],
+      [['ip6.arpa'], { kind: 'upstream', address: '127.0.0.1', port: 10053, source: undefined, written: '127.0.0.1' }],
     ]);
     expect(parsed.otherOptions.map((option) => [option.name, option.value])).toEqual([['keep-in-foreground', undefined], ['dns-loop-detect', undefined], ['log-facility', '-']]);
     expect(parsed.problem).toBeUndefined();
@@ -19,8 +19,21 @@ describe('parseDnsmasqArgs', () => {
   it('reads long and short forms alike', () => {
     const long = parseDnsmasqArgs(['--server', '8.8.8.8', '--no-resolv', '--strict-order', '--cache-size', '0', '--dns-forward-max=300', '--log-queries', '--all-servers', '--address=/ads.example/0.0.0.0', '--domain-needed', '--port=5353']);
     const short = parseDnsmasqArgs(['-S', '8.8.8.8', '-Ro', '-c0', '-0', '300', '-q', '--all-servers', '-A/ads.example/0.0.0.0', '-D', '-p5353']);
-    const strip = (settings: ReturnType<typeof parseDnsmasqArgs>) => ({ ...settings, servers: settings.servers.map((entry) => [entry.domains, entry.target]), addresses: settings.addresses.map((entry) => [entry.domains, entry.address]) });
+    const strip = (settings: ReturnType<typeof parseDnsmasqArgs>) => ({ ...settings, servers: settings.servers.map((entry) => [entry.domains, entry.target]), addresses: settings.addresses.map((entry) => [entry.domains, entry.address]), spellings: [...settings.spellings.keys()] });
     expect(strip(short)).toEqual(strip(long));
+    // Each setting keeps how it was written.
+    expect([...short.spellings].map(([name, options]) => [name, options.map((option) => option.text)])).toEqual([
+      ['server', ['-S 8.8.8.8']],
+      ['no-resolv', ['-Ro']],
+      ['strict-order', ['-Ro']],
+      ['cache-size', ['-c0']],
+      ['dns-forward-max', ['-0 300']],
+      ['log-queries', ['-q']],
+      ['all-servers', ['--all-servers']],
+      ['address', ['-A/ads.example/0.0.0.0']],
+      ['domain-needed', ['-D']],
+      ['port', ['-p5353']],
+    ]);
     expect(long).toMatchObject({ noResolv: true, strictOrder: true, cacheSize: 0, dnsForwardMax: 300, logQueries: true, allServers: true, domainNeeded: true, port: 5353 });
   });
 
@@ -39,17 +52,17 @@ describe('parseDnsmasqArgs', () => {
       '--server=1.2.3.4#',
     ]);
     expect(parsed.servers.map((entry) => [entry.domains, entry.target])).toEqual([
-      [['a', 'b'], { kind: 'upstream', address: '10.0.0.1', port: 5353, source: undefined }],
+      [['a', 'b'], { kind: 'upstream', address: '10.0.0.1', port: 5353, source: undefined, written: '10.0.0.1' }],
       [['zone'], { kind: 'local-only' }],
       [['zone'], { kind: 'default-upstreams' }],
-      [undefined, { kind: 'upstream', address: '1.2.3.4', port: 53, source: 'eth0' }],
-      [undefined, { kind: 'upstream', address: '1.2.3.4', port: 53, source: '5.6.7.8#53' }],
-      [undefined, { kind: 'upstream', address: '::1', port: 53, source: undefined }],
-      [[''], { kind: 'upstream', address: '10.0.0.2', port: 53, source: undefined }],
+      [undefined, { kind: 'upstream', address: '1.2.3.4', port: 53, source: 'eth0', written: '1.2.3.4' }],
+      [undefined, { kind: 'upstream', address: '1.2.3.4', port: 53, source: '5.6.7.8#53', written: '1.2.3.4' }],
+      [undefined, { kind: 'upstream', address: '::1', port: 53, source: undefined, written: '::1' }],
+      [[''], { kind: 'upstream', address: '10.0.0.2', port: 53, source: undefined, written: '10.0.0.2' }],
       [['home.lan'], { kind: 'local-only' }],
       [undefined, { kind: 'empty' }],
-      [undefined, { kind: 'upstream', address: '127.0.0.8', port: 53, source: undefined }],
-      [undefined, { kind: 'upstream', address: '1.2.3.4', port: 53, source: undefined }],
+      [undefined, { kind: 'upstream', address: '127.0.0.8', port: 53, source: undefined, written: '127.0.0.010' }],
+      [undefined, { kind: 'upstream', address: '1.2.3.4', port: 53, source: undefined, written: '1.2.3.4' }],
     ]);
     expect(parsed.invalid).toEqual([]);
   });

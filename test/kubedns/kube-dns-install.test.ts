@@ -3,6 +3,7 @@ import { ConfigMapInputError } from '../../src/configmap/config-map-data.js';
 import { KubernetesObjectInputError } from '../../src/configmap/read-kubernetes-objects.js';
 import { formatDiagnostic } from '../../src/diagnostics/diagnostic.js';
 import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
+import { readKubeDnsConfigMap } from '../../src/kubedns/read-kube-dns-configmap.js';
 import { configMapYaml, deploymentYaml, serviceYaml, STOCK_DNSMASQ_ARGS } from '../support/kube-dns-manifests.js';
 import { thrown } from '../support/thrown.js';
 
@@ -80,6 +81,28 @@ describe('readKubeDnsInstall', () => {
     );
   });
 
+  it('treats a second kube-dns ConfigMap in the same text as a second Deployment: the same content is read once, a different one refused with both places', () => {
+    const cm = configMapYaml({ upstreamNameservers: '["8.8.8.8"]', stubDomains: '{"a.local": ["1.1.1.1"]}' });
+    // The same data, its keys in another order: the same content.
+    const reordered = configMapYaml({ stubDomains: '{"a.local": ["1.1.1.1"]}', upstreamNameservers: '["8.8.8.8"]' });
+    const twice = readKubeDnsInstall([{ text: `${cm}---\n${reordered}`, filename: 'all.yaml' }]);
+    expect(twice.configMap?.data).toEqual({ upstreamNameservers: '["8.8.8.8"]', stubDomains: '{"a.local": ["1.1.1.1"]}' });
+    expect(twice.diagnostics.map(formatDiagnostic)).toEqual([expect.stringMatching(/^info unused-object all\.yaml:\d+:1: ConfigMap kube-dns again, the same as at all\.yaml:1:1; read once$/)]);
+    const other = configMapYaml({ upstreamNameservers: '["8.8.4.4"]' });
+    // The second document starts after the first's lines and the --- line.
+    const lines = cm.split('\n').length + 1;
+    expect(() => readKubeDnsInstall([{ text: `${cm}---\n${other}`, filename: 'all.yaml' }])).toThrowError(
+      new RegExp(`^all\\.yaml:${lines}:1: a second ConfigMap kube-dns with other data than the one at all\\.yaml:1:1; give it once$`),
+    );
+    // The readers of the ConfigMap alone (--kubeadm, node-cache, readKubeDnsConfigMap) refuse it the same way.
+    expect(() => readKubeDnsConfigMap(`${cm}---\n${other}`, { filename: 'all.yaml' })).toThrowError(/a second ConfigMap kube-dns with other data than the one at all\.yaml:1:1/);
+    // Another namespace is another object: named, not refused.
+    const elsewhere = configMapYaml({ upstreamNameservers: '["8.8.4.4"]' }, { namespace: 'default' });
+    const both = readKubeDnsInstall([{ text: `${cm}---\n${elsewhere}`, filename: 'all.yaml' }]);
+    expect(both.configMap?.data['upstreamNameservers']).toBe('["8.8.8.8"]');
+    expect(both.diagnostics.map((entry) => entry.message)).toEqual([expect.stringMatching(/^ConfigMap default\/kube-dns is not the kube-dns ConfigMap/)]);
+  });
+
   it('reads the same object given twice (its own file and a List) once, and says so', () => {
     const cm = configMapYaml({ upstreamNameservers: '["8.8.8.8"]' });
     const all = [deploymentYaml(), serviceYaml(), cm].join('---\n');
@@ -109,7 +132,7 @@ describe('readKubeDnsInstall', () => {
 
   it('takes the kube-dns ConfigMap from whichever text holds it; other ConfigMaps are named, not a second kube-dns one', () => {
     // `kubectl get deploy,cm -n kube-system -o yaml` as the Deployment file holds kube-proxy's ConfigMap too.
-    const kubeProxy = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: kube-proxy, namespace: kube-system}\ndata: {config.conf: x}\n';
+    const kubeProxy = configMapYaml({ 'config.conf': 'x' }, { name: 'kube-proxy' });
     const install = readKubeDnsInstall([
       { text: configMapYaml({ upstreamNameservers: '["8.8.8.8"]' }), filename: 'cm.yaml' },
       { text: `${deploymentYaml()}---\n${kubeProxy}`, filename: 'deploy.yaml' },

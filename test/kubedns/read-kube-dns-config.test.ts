@@ -6,6 +6,7 @@ import { formatDiagnostic } from '../../src/diagnostics/diagnostic.js';
 import { kubeDnsRules, UnsupportedKubeDnsVersionError } from '../../src/kubedns/kube-dns-versions.js';
 import { stubNameserverProblem, upstreamNameserverProblem } from '../../src/kubedns/nameserver-rules.js';
 import { EXAMINED_LIST_ITEMS, readKubeDnsConfig } from '../../src/kubedns/read-kube-dns-config.js';
+import { configMapYaml } from '../support/kube-dns-manifests.js';
 
 function lines(data: Record<string, string> | null, kubeDnsVersion?: string): string[] {
   return readKubeDnsConfig(data, kubeDnsVersion === undefined ? {} : { kubeDnsVersion }).diagnostics.map(formatDiagnostic);
@@ -105,7 +106,7 @@ describe('readKubeDnsConfig', () => {
     expect(fromYamlFile.acceptedByKubeDns).toBe(true);
     expect(fromYamlFile.config).toEqual({ stubDomains: [], upstreamNameservers: undefined, federations: undefined });
     // A whole ConfigMap as the file, and JSON on one line.
-    const wholeConfigMap = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kube-dns\ndata:\n  federations: "a=b.example"\n';
+    const wholeConfigMap = configMapYaml({ federations: 'a=b.example' }, { metadata: 'block', namespace: null });
     expect(readKubeDnsConfig({ 'cm.yaml': wholeConfigMap }).diagnostics.map((entry) => [entry.code, entry.position])).toEqual([['settings-in-other-key', { line: 6, column: 3 }]]);
     expect(lines({ 'settings.json': '{"upstreamNameservers": "[\\"8.8.8.8\\"]"}' })[0]).toMatch(/^warning settings-in-other-key settings\.json: .*\(upstreamNameservers\)/);
     // A key that merely mentions a setting is unrelated.

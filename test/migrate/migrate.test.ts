@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { migrateCorefile } from '../../src/migrate/migrate.js';
 import { isKubeadmDefaultCorefileFor } from '../../src/kubeadm/cluster-decisions.js';
+import { coreDnsConfigMapYaml } from '../support/kube-dns-manifests.js';
 
 const codes = (result: ReturnType<typeof migrateCorefile>) => result.notices.map((notice) => notice.code).filter((code) => code !== 'migrate-release-resolved');
 
@@ -178,7 +179,7 @@ describe('migrateCorefile', () => {
   });
 
   it('throws an input error naming readConfigMap when given a ConfigMap instead of a Corefile', () => {
-    const configMap = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: coredns\ndata:\n  Corefile: |\n    .:53 {\n        proxy . 10.0.0.2\n    }\n';
+    const configMap = coreDnsConfigMapYaml('.:53 {\n    proxy . 10.0.0.2\n}\n', { namespace: null });
     expect(() => migrateCorefile(configMap, { from: '1.4.0', to: '1.8.0', filename: 'coredns.yaml' })).toThrow(
       expect.objectContaining({ name: 'ConfigMapInputError', code: 'configmap-given', message: expect.stringMatching(/^coredns\.yaml: migrateCorefile takes Corefile text, and this is a ConfigMap's YAML or JSON: read it with readConfigMap\(text\)/) }),
     );

@@ -4,6 +4,7 @@ import { formatDiagnostic } from '../../src/diagnostics/diagnostic.js';
 import { PLATFORM_BASES } from '../../src/platform/bases.js';
 import type { PlatformName } from '../../src/platform/bases.js';
 import { lintOverlay } from '../../src/platform/overlay-lint.js';
+import { configMapYaml } from '../support/kube-dns-manifests.js';
 
 function lint(platform: PlatformName, text: string, coredns?: string) {
   const base = PLATFORM_BASES[platform];
@@ -13,10 +14,13 @@ function lint(platform: PlatformName, text: string, coredns?: string) {
   return { ok: result.ok, findings: result.diagnostics.filter((entry) => entry.code !== 'resolv-conf-loop-risk').map(formatDiagnostic) };
 }
 
+/** A coredns-custom ConfigMap whose data is written as given: the documented examples, as their pages print them. */
 const configMap = (data: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: coredns-custom\n  namespace: kube-system\ndata:\n${data}`;
+/** A coredns-custom ConfigMap holding `data`, each value a literal block. */
+const overlay = (data: Readonly<Record<string, string>>) => configMapYaml(data, { name: 'coredns-custom', metadata: 'block', values: 'block' });
 
 describe('lintOverlay', () => {
-  const k3sDocs = configMap('  example-com.override: |\n    forward example.com 10.0.0.1\n');
+  const k3sDocs = overlay({ 'example-com.override': 'forward example.com 10.0.0.1\n' });
 
   it("k3s's documented forward override works on the current base, is shadowed on the old one, and stops CoreDNS before 1.9.4", () => {
     expect(lint('k3s', k3sDocs)).toEqual({ ok: true, findings: [] });
@@ -53,18 +57,18 @@ describe('lintOverlay', () => {
   });
 
   it('finds each known trap, at the key and line where it is written', () => {
-    expect(lint('aks', configMap('  cache.override: |\n    log\n    cache 300\n')).findings).toEqual([
+    expect(lint('aks', overlay({ 'cache.override': 'log\ncache 300\n' })).findings).toEqual([
       'error overlay-override-refused coredns-custom[cache.override]:2:1 [.:53] cache: cache is already in block .:53 (AKS base line 14): CoreDNS 1.14.7 allows it once per server block and stops with "this plugin can only be used once per Server Block"',
     ]);
-    expect(lint('aks', configMap('  forward.override: |\n    forward . 10.1.2.3\n')).findings).toEqual([
+    expect(lint('aks', overlay({ 'forward.override': 'forward . 10.1.2.3\n' })).findings).toEqual([
       "warning overlay-forward-shadowed coredns-custom[forward.override]:1:1 [.:53] forward: forward . never sees a query: the AKS base's forward . (line 13) comes first in block .:53 and takes every name under . (from CoreDNS 1.9.4 several forwards are tried in the order written)",
     ]);
-    expect(lint('aks', configMap('  root.server: |\n    .:53 {\n        forward . 8.8.8.8\n    }\n')).findings[0]).toMatch(/^error overlay-zone-redefined coredns-custom\[root\.server\]:1:1 .*: a \.server key defines a zone the AKS base already serves: /);
-    expect(lint('aks', configMap('  test.server: |\n    example.com:53 {\n        forward foo.com 1.1.1.1\n    }\n')).findings[0]).toMatch(/^warning forward-from-outside-zones coredns-custom\[test\.server\]:2:5 \[example\.com:53\] forward: forward handles names under .foo\.com\.. only/);
-    expect(lint('aks', configMap('  zone.db: |\n    $ORIGIN example.com.\n')).findings).toEqual([
+    expect(lint('aks', overlay({ 'root.server': '.:53 {\n    forward . 8.8.8.8\n}\n' })).findings[0]).toMatch(/^error overlay-zone-redefined coredns-custom\[root\.server\]:1:1 .*: a \.server key defines a zone the AKS base already serves: /);
+    expect(lint('aks', overlay({ 'test.server': 'example.com:53 {\n    forward foo.com 1.1.1.1\n}\n' })).findings[0]).toMatch(/^warning forward-from-outside-zones coredns-custom\[test\.server\]:2:5 \[example\.com:53\] forward: forward handles names under .foo\.com\.. only/);
+    expect(lint('aks', overlay({ 'zone.db': '$ORIGIN example.com.\n' })).findings).toEqual([
       "warning overlay-key-not-imported coredns-custom[zone.db]: 'zone.db' ends in neither .server nor .override, so it is not imported, and no plugin reads the file /etc/coredns/custom/zone.db (AKS imports only keys ending in .server or .override; any other key is not read)",
     ]);
-    const used = configMap('  zone.db: |\n    $ORIGIN example.com.\n  zone.server: |\n    example.com:53 {\n        file /etc/coredns/custom/zone.db\n    }\n');
+    const used = overlay({ 'zone.db': '$ORIGIN example.com.\n', 'zone.server': 'example.com:53 {\n    file /etc/coredns/custom/zone.db\n}\n' });
     expect(lint('k3s', used).findings.filter((finding) => finding.includes('zone.db'))).toEqual([
       "info overlay-key-not-imported coredns-custom[zone.db]: 'zone.db' ends in neither .server nor .override, so it is not imported; a plugin reads it as the file /etc/coredns/custom/zone.db (k3s mounts every key as a file under /etc/coredns/custom, for plugins such as file to read; only *.server and *.override are imported)",
     ]);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { convert, DEFAULT_INPUT } from '../../docs/playground/convert.js';
 import type { PlaygroundInput } from '../../docs/playground/convert.js';
-import { installListYaml } from '../support/kube-dns-manifests.js';
+import { coreDnsConfigMapYaml, installListYaml } from '../support/kube-dns-manifests.js';
 import { readConfigMap, translateKubeDns, translateLikeKubeadm } from '../../src/index.js';
 
 // The playground's computation, in Node: what the page shows is the core's output, and no input
@@ -64,7 +64,7 @@ describe('playground convert', () => {
       expect(result.status).toBe('ok');
       expect(result.messages[0]).toMatchObject({ severity: 'warning', code: 'configmap-not-kube-dns' });
     }
-    const coredns = convert(input({ text: 'kind: ConfigMap\nmetadata:\n  name: coredns\ndata:\n  Corefile: |\n    .:53 {\n    }\n' }));
+    const coredns = convert(input({ text: coreDnsConfigMapYaml('.:53 {\n}\n', { apiVersion: false, namespace: null }) }));
     expect(coredns.status).toBe('input-error');
     expect(coredns.messages[0]?.message).toMatch(/ConfigMap 'coredns' is a CoreDNS ConfigMap/);
   });

@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configMapYaml } from '../support/kube-dns-manifests.js';
 
 // The playground page (docs/playground) in headless Chromium: built by scripts/build-playground.mjs
 // into a temporary site, served from 127.0.0.1, driven by playwright-core. Debian's chromium comes
@@ -48,7 +49,7 @@ const CONSUL_CONFIGMAP = JSON.stringify(
 /** A stub domain served by a nameserver given by name. */
 const HOSTNAME_CONFIGMAP = 'data:\n  stubDomains: \'{"consul.local": ["ns.consul.example"]}\'\n';
 /** stubDomains whose JSON misses its closing brace. */
-const INVALID_JSON_CONFIGMAP = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kube-dns\ndata:\n  stubDomains: |\n    {"consul.local": ["10.150.0.1"]\n';
+const INVALID_JSON_CONFIGMAP = configMapYaml({ stubDomains: '{"consul.local": ["10.150.0.1"]\n' }, { metadata: 'block', namespace: null, values: 'block' });
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -40,7 +40,9 @@ describe('check', () => {
     expect(data.stubDomains.map((stub) => stub.domain)).toEqual(['acme.local', 'local']);
     const corefile = translated({ stubDomains: '{"acme.local": ["10.150.0.1"], "local": ["10.150.0.2:5353"]}', upstreamNameservers: '["8.8.8.8", "8.8.4.4"]' });
     const result = checkRouting({ kubeDns: KUBE_DNS_YAML, corefile });
-    expect(result).toMatchObject({ equivalent: true, differences: [], notes: [] });
+    expect(result).toMatchObject({ ok: true, differences: [], notes: [] });
+    // `equivalent` is the deprecated name of `ok` (CHANGELOG): the same value, for one release.
+    expect(result.equivalent).toBe(true);
     expect(result.names).toContain('kubernetes.default.svc.cluster.local');
   });
 
@@ -49,7 +51,7 @@ describe('check', () => {
     const caching = corefile.replaceAll(/cache 30 \{\n\s*disable denial\n\s*\}/g, 'cache 30');
     expect(caching).not.toBe(corefile);
     const stock = checkRouting({ kubeDns: KUBE_DNS_YAML, corefile: caching });
-    expect(stock).toMatchObject({ equivalent: true, differences: [], negativeCaching: [] });
+    expect(stock).toMatchObject({ ok: true, differences: [], negativeCaching: [] });
     expect(stock.notes).toEqual([expect.stringMatching(/^kube-dns: no Deployment given: the stock kube-dns 1\.26\.7 manifest runs dnsmasq with --no-negcache .* caches NXDOMAIN in block \.:53 cluster\.local:53 \(30 s\) and 2 more blocks;/)]);
     // The manifests before kube-dns 1.14.7 cached NXDOMAIN: nothing to say.
     expect(checkRouting({ kubeDns: KUBE_DNS_YAML, corefile: caching, kubeDnsVersion: '1.14.5' }).notes).toEqual([]);
@@ -57,7 +59,7 @@ describe('check', () => {
 
   it('reports each differing name with both destinations', () => {
     const result = checkRouting({ kubeDns: KUBE_DNS_YAML, corefile: NAIVE_COREFILE });
-    expect(result.equivalent).toBe(false);
+    expect(result.ok).toBe(false);
     const summary = result.differences.map((difference) => [difference.name, destinationKey(difference.kubeDns.destination), destinationKey(difference.coreDns.destination)]);
     expect(summary).toEqual([
       ['acme.local', 'servers(10.150.0.1:53)', 'servers(10.150.0.2:5353)'],
@@ -120,7 +122,7 @@ x.cluster.local
   it('reports what kube-dns did with a ConfigMap it rejects', () => {
     const data = { stubDomains: '{"Acme.local": ["10.0.0.1"]}' };
     const result = checkRouting({ kubeDns: data, corefile: translated(data, { force: true }) });
-    expect(result.equivalent).toBe(false);
+    expect(result.ok).toBe(false);
     expect(result.notes[0]).toMatch(/^kube-dns: kube-dns 1\.26\.7 rejects this ConfigMap/);
     expect(result.differences.map((difference) => difference.name)).toEqual(['acme.local', 'x.acme.local']);
     expect(formatRoutingCheck(result)).toMatch(/\nNotes:\n {2}- kube-dns: kube-dns 1\.26\.7 rejects this ConfigMap/);
@@ -132,7 +134,7 @@ x.cluster.local
       const corefile = translated(data, { coredns });
       expect(corefile, coredns).toContain('\n\ncluster.local:53 in-addr.arpa:53 ip6.arpa:53 {\n');
       const result = checkRouting({ kubeDns: data, corefile });
-      expect(result.equivalent, coredns).toBe(true);
+      expect(result.ok, coredns).toBe(true);
       expect(result.names).toEqual(expect.arrayContaining(['kubernetes.default.svc.cluster.local', '1.0.96.10.in-addr.arpa', '8.8.8.8.in-addr.arpa', 'x.arpa', 'x.local']));
     }
   });
@@ -140,7 +142,7 @@ x.cluster.local
   it('checks another port and cluster domain', () => {
     const data = { stubDomains: '{"corp": ["10.0.0.1"]}' };
     const corefile = translated(data, { clusterDomain: 'k8s.corp' }).replaceAll(':53', ':1053');
-    expect(checkRouting({ kubeDns: data, corefile, clusterDomain: 'k8s.corp', port: 1053 }).equivalent).toBe(true);
+    expect(checkRouting({ kubeDns: data, corefile, clusterDomain: 'k8s.corp', port: 1053 }).ok).toBe(true);
     expect(checkRouting({ kubeDns: data, corefile, clusterDomain: 'k8s.corp' }).differences.every((difference) => difference.coreDns.destination.kind === 'refused')).toBe(true);
   });
 });
@@ -148,7 +150,7 @@ x.cluster.local
 describe('assertSameRouting', () => {
   it('returns the check when every name agrees', () => {
     const data = { stubDomains: '{"acme.local": ["10.0.0.1"]}' };
-    expect(assertSameRouting({ kubeDns: data, corefile: translated(data) }).equivalent).toBe(true);
+    expect(assertSameRouting({ kubeDns: data, corefile: translated(data) }).ok).toBe(true);
   });
 
   it('throws an Error whose message is the table of differing names', () => {
@@ -191,7 +193,7 @@ describe('the default translator keeps kube-dns routing (property)', () => {
         accepted += 1;
         for (const placement of placements(data, clusterDomain)) covered.set(placement, (covered.get(placement) ?? 0) + 1);
         const result = checkRouting({ kubeDns: data, corefile: translation.corefile, clusterDomain });
-        if (!result.equivalent) throw new Error(`${translation.corefile}\n${formatRoutingCheck(result)}`);
+        if (!result.ok) throw new Error(`${translation.corefile}\n${formatRoutingCheck(result)}`);
       }),
       { numRuns: 400, seed: 5 },
     );
@@ -257,7 +259,7 @@ describe('large inputs (timings: npm run bench)', () => {
     const data = { stubDomains: JSON.stringify(stubs), upstreamNameservers: '["8.8.8.8"]' };
     const corefile = translated(data);
     const result = checkRouting({ kubeDns: data, corefile });
-    expect(result.equivalent).toBe(true);
+    expect(result.ok).toBe(true);
     expect(result.names.length).toBeGreaterThan(2000);
   });
 });

@@ -97,7 +97,7 @@ describe('check on the translator’s own output', () => {
         // A repair changes names on purpose, and check lists exactly those: none without one.
         if (check.repaired.length > 0) outcomes.add('repaired on purpose');
         if (value.repair.length === 0) expect(check.repaired).toEqual([]);
-        expect(check.equivalent, `${formatRoutingCheck(check)}\n${translation.corefile}\n${translation.diagnostics.map((entry) => `${entry.severity} ${entry.code} ${entry.path}: ${entry.message}`).join('\n')}`).toBe(true);
+        expect(check.ok, `${formatRoutingCheck(check)}\n${translation.corefile}\n${translation.diagnostics.map((entry) => `${entry.severity} ${entry.code} ${entry.path}: ${entry.message}`).join('\n')}`).toBe(true);
       }),
       { numRuns: 400 },
     );

@@ -8,6 +8,7 @@ import { lintCorefile } from '../../src/lint/lint.js';
 import { mergeTranslation } from '../../src/translate/merge.js';
 import { translateKubeDns } from '../../src/translate/translate.js';
 import { Outcomes } from '../support/outcomes.js';
+import { coreDnsConfigMapYaml } from '../support/kube-dns-manifests.js';
 
 const base = `.:53 {
     errors
@@ -72,7 +73,7 @@ describe('mergeTranslation', () => {
   });
 
   it('throws an input error naming readConfigMap when given a ConfigMap instead of a Corefile', () => {
-    const configMap = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: coredns\ndata:\n  Corefile: |\n    .:53 {\n        forward . 10.0.0.2\n    }\n';
+    const configMap = coreDnsConfigMapYaml('.:53 {\n    forward . 10.0.0.2\n}\n', { namespace: null });
     for (const text of [configMap, JSON.stringify({ kind: 'ConfigMap', data: { Corefile: '.:53 {\n}\n' } }), 'data:\n  Corefile: ".:53 {}"\n']) {
       expect(() => merge(text, {})).toThrow(expect.objectContaining({ name: 'ConfigMapInputError', code: 'configmap-given', category: 'input', message: expect.stringContaining('readConfigMap(text)') }));
     }

@@ -27,8 +27,8 @@ others (example.com, kubernetes.default.svc.<cluster-domain>, reverse names).
                             just its data map), with the Deployment if you have it ('kubectl
                             get deploy/kube-dns cm/kube-dns -o yaml'); '-' reads standard input
   --kube-dns-deployment FILE the kube-dns Deployment, if not in --kube-dns: its dnsmasq flags
-                            route names, and its --no-negcache makes NXDOMAIN caching a
-                            difference
+                            route names (also the kube-dns column of --node-local-dns), and
+                            its --no-negcache makes NXDOMAIN caching a difference
   --corefile FILE           the Corefile, or a CoreDNS ConfigMap holding it; '-' for stdin
   --platform P | --base FILE --coredns-custom CUSTOM
                             instead of --corefile: the Corefile a coredns-custom overlay makes
@@ -116,7 +116,7 @@ async function runCheck(context: CheckContext): Promise<number> {
     const nodeLocal = nodeLocalCommandOptions('check', release, kubeDnsFile, values, context.output);
     if (corefileFile === undefined) {
       // The pre-flight routes no name and reads no CoreDNS: what only the routing uses is refused, not ignored.
-      const unused = (['name', 'port', 'kube-dns-version', 'coredns', 'repair'] as const).find((option) => context.given.has(option));
+      const unused = (['name', 'port', 'kube-dns-version', 'coredns', 'repair', 'kube-dns-deployment'] as const).find((option) => context.given.has(option));
       if (unused !== undefined) throw new UsageError(`check: --${unused} needs --corefile (the pre-flight of --node-local-dns routes no names); see 'check --help'`);
       return runNodeLocalPreflight(nodeLocal, io, report);
     }
@@ -134,6 +134,7 @@ async function runCheck(context: CheckContext): Promise<number> {
   const input = (corefile: string): RoutingInput => ({
     kubeDns: kubeDnsInput.data,
     ...(kubeDnsInput.deployment === undefined ? {} : { kubeDnsDeployment: kubeDnsInput.deployment }),
+    ...(kubeDnsInput.locate === undefined ? {} : { kubeDnsLocate: kubeDnsInput.locate }),
     corefile,
     ...(values['cluster-domain'] === undefined ? {} : { clusterDomain: values['cluster-domain'] }),
     ...(values['kube-dns-version'] === undefined ? {} : { kubeDnsVersion: values['kube-dns-version'] }),
@@ -153,12 +154,14 @@ async function runCheck(context: CheckContext): Promise<number> {
     io.stdout.write(summary);
     report.info(notes);
   }
-  return result.equivalent ? ExitCode.ok : ExitCode.failed;
+  return result.ok ? ExitCode.ok : ExitCode.failed;
 }
 
 function checkJson(result: RoutingCheck) {
   return {
-    equivalent: result.equivalent,
+    ok: result.ok,
+    // Deprecated: the same as ok, for one release (CHANGELOG).
+    equivalent: result.ok,
     checked: result.names.length,
     differences: result.differences.map((difference) => ({
       name: displayName(difference.name),

@@ -109,6 +109,7 @@ async function runExplain(context: ExplainContext): Promise<number> {
   const input = (corefile: string | undefined): ExplainInput => ({
     kubeDns: kubeDnsInput.data,
     ...(kubeDnsInput.deployment === undefined ? {} : { kubeDnsDeployment: kubeDnsInput.deployment }),
+    ...(kubeDnsInput.locate === undefined ? {} : { kubeDnsLocate: kubeDnsInput.locate }),
     ...(corefile === undefined ? {} : { corefile }),
     ...(values['cluster-domain'] === undefined ? {} : { clusterDomain: values['cluster-domain'] }),
     ...(values['kube-dns-version'] === undefined ? {} : { kubeDnsVersion: values['kube-dns-version'] }),

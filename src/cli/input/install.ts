@@ -1,5 +1,6 @@
 import { ConfigMapInputError } from '../../configmap/config-map-data.js';
 import type { ConfigMapData } from '../../configmap/config-map-data.js';
+import type { ValueLocator } from '../../util/source-position.js';
 import { diagnostic } from '../../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { readKubeDnsInstall } from '../../kubedns/kube-dns-install.js';
@@ -54,11 +55,22 @@ export async function readKubeDnsRoutingInput(
   kubeDnsFile: string,
   deploymentFile: string | undefined,
   io: CliIo,
-): Promise<{ readonly data: ConfigMapData | null; readonly deployment: KubeDnsDeployment | undefined; readonly diagnostics: readonly Diagnostic[] }> {
+): Promise<{
+  readonly data: ConfigMapData | null;
+  readonly deployment: KubeDnsDeployment | undefined;
+  readonly diagnostics: readonly Diagnostic[];
+  /** Where the ConfigMap's values are written, for notes that point into the file. */
+  readonly locate: ValueLocator | undefined;
+}> {
   const install = await readKubeDnsInstallInput(kubeDnsFile, { deployment: deploymentFile }, undefined, io);
   const noConfigMap =
     install.configMap === undefined
       ? [diagnostic('kube-dns-configmap-assumed', { message: "no kube-dns ConfigMap in the input: kube-dns is routed as if it had no data (no stub domains; upstreams from the node's resolv.conf)" })]
       : [];
-  return { data: install.configMap?.data ?? null, deployment: install.deployment, diagnostics: [...(install.configMap?.diagnostics ?? []), ...install.diagnostics, ...noConfigMap] };
+  return {
+    data: install.configMap?.data ?? null,
+    deployment: install.deployment,
+    diagnostics: [...(install.configMap?.diagnostics ?? []), ...install.diagnostics, ...noConfigMap],
+    locate: install.configMap?.locate,
+  };
 }

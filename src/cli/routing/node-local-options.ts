@@ -45,12 +45,6 @@ export const NODE_LOCAL_OPTION_SPECS = {
 export function nodeLocalMisplaced(command: 'check' | 'explain'): readonly MisplacedRule[] {
   return [
     { without: 'node-local-dns', options: NODE_LOCAL_OPTIONS, message: (option) => `${command}: --${option} belongs to --node-local-dns RELEASE; see '${command} --help'` },
-    {
-      with: 'node-local-dns',
-      options: ['kube-dns-deployment'],
-      message: () =>
-        `${command}: --kube-dns-deployment does not go with --node-local-dns: node-cache reads the kube-dns ConfigMap alone, and the kube-dns column follows the ConfigMap; see '${command} --help'`,
-    },
   ];
 }
 
@@ -69,6 +63,8 @@ export interface NodeLocalCommandOptions {
   readonly clusterDomain: string | undefined;
   readonly kubeDnsVersion: string | undefined;
   readonly port: string | undefined;
+  /** `--kube-dns-deployment FILE`: the kube-dns column of the two-tier runs follows it. */
+  readonly deploymentFile: string | undefined;
   readonly output: 'text' | 'json';
 }
 
@@ -81,6 +77,7 @@ interface RoutingOptionValues {
   readonly 'cluster-domain': string | undefined;
   readonly 'kube-dns-version': string | undefined;
   readonly port: string | undefined;
+  readonly 'kube-dns-deployment': string | undefined;
 }
 
 /** The node-local-dns run of `check` or `explain` (`--node-local-dns RELEASE` given). */
@@ -102,6 +99,7 @@ export function nodeLocalCommandOptions(
     clusterDomain: values['cluster-domain'],
     kubeDnsVersion: values['kube-dns-version'],
     port: values.port,
+    deploymentFile: values['kube-dns-deployment'],
     output,
   };
 }

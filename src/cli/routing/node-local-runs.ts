@@ -7,7 +7,9 @@ import type { NodeLocalRoute } from '../../routing/node-local-routing.js';
 import { printable } from '../../util/printable-text.js';
 import { readCorefileSource } from '../corefile-source.js';
 import { usingCorefile } from '../errors.js';
+import { ConfigMapInputError } from '../../configmap/config-map-data.js';
 import { readKubeDnsInput } from '../input/kube-dns-configmap.js';
+import { readKubeDnsRoutingInput } from '../input/install.js';
 import type { CliIo } from '../io.js';
 import type { Reporter } from '../reporter.js';
 import { ExitCode, UsageError } from '../usage-error.js';
@@ -24,15 +26,29 @@ function stdinTwice(files: readonly (string | undefined)[]): boolean {
   return files.filter((file) => file === '-').length > 1;
 }
 
-/** The settings both commands share, checked and read. */
-async function readSettings(options: NodeLocalCommandOptions, io: CliIo) {
+/**
+ * The settings both commands share, checked and read. The pre-flight (`configmap`) reads the
+ * ConfigMap alone, as node-cache does, and names the other objects as not read; the two-tier runs
+ * (`install`) read the whole install as plain `check` does, since the kube-dns-alone column follows
+ * the Deployment (in the `--kube-dns` file or `--kube-dns-deployment FILE`).
+ */
+async function readSettings(options: NodeLocalCommandOptions, io: CliIo, reading: 'configmap' | 'install') {
   const { command } = options;
   const release = nodeLocalRelease(command, options.release);
-  if (stdinTwice([options.kubeDnsFile, options.corefileFile, options.baseFile])) throw new UsageError(`${command}: only one of --kube-dns, --corefile and --node-local-dns-base can read standard input`);
+  if (stdinTwice([options.kubeDnsFile, options.corefileFile, options.baseFile, options.deploymentFile])) {
+    throw new UsageError(`${command}: only one of --kube-dns, --kube-dns-deployment, --corefile and --node-local-dns-base can read standard input`);
+  }
   const { localIps, upstreamIp } = options;
   const baseCorefile = await readNodeLocalBase(options.baseFile, io);
-  const kubeDnsInput = await readKubeDnsInput(options.kubeDnsFile, undefined, io, 'node-cache');
+  const kubeDnsInput = reading === 'configmap' ? await configMapAlone(options.kubeDnsFile, io) : await readKubeDnsRoutingInput(options.kubeDnsFile, options.deploymentFile, io);
+  // node-cache reads the ConfigMap: without one there is nothing to route (as the pre-flight says).
+  if (kubeDnsInput.data === null) throw new ConfigMapInputError('no-configmap', 'no ConfigMap found (expected kind: ConfigMap, a List or ConfigMapList of them, or a data map)', { filename: options.kubeDnsFile });
   return { release, localIps, upstreamIp, baseCorefile, kubeDnsInput };
+}
+
+async function configMapAlone(file: string, io: CliIo) {
+  const document = await readKubeDnsInput(file, undefined, io, 'node-cache');
+  return { data: document.data, deployment: undefined, diagnostics: document.diagnostics, locate: document.locate };
 }
 
 /**
@@ -40,7 +56,7 @@ async function readSettings(options: NodeLocalCommandOptions, io: CliIo) {
  * node-cache takes the ConfigMap and the Corefile it writes loads, 1 otherwise, with the reason.
  */
 export async function runNodeLocalPreflight(options: NodeLocalCommandOptions, io: CliIo, reporter: Reporter): Promise<number> {
-  const { release, localIps, upstreamIp, baseCorefile, kubeDnsInput } = await readSettings(options, io);
+  const { release, localIps, upstreamIp, baseCorefile, kubeDnsInput } = await readSettings(options, io, 'configmap');
   const preflight = preflightNodeLocalDns(release, kubeDnsInput.data, {
     ...(localIps === undefined ? {} : { localIps }),
     ...(upstreamIp === undefined ? {} : { clusterDnsIp: upstreamIp }),
@@ -80,11 +96,14 @@ async function twoTierInput(options: NodeLocalCommandOptions, io: CliIo) {
   const { command } = options;
   if (options.corefileFile === undefined) throw new UsageError(`${command}: --corefile FILE is required with --node-local-dns; see '${command} --help'`);
   requireNodeLocalFlags(command, { '--local-ip': options.localIps, '--upstream-ip': options.upstreamIp });
-  const settings = await readSettings(options, io);
+  const settings = await readSettings(options, io, 'install');
   const source = await readCorefileSource(options.corefileFile, io);
+  const { kubeDnsInput } = settings;
   const input = {
     release: settings.release,
-    kubeDns: settings.kubeDnsInput.data,
+    kubeDns: kubeDnsInput.data,
+    ...(kubeDnsInput.deployment === undefined ? {} : { kubeDnsDeployment: kubeDnsInput.deployment }),
+    ...(kubeDnsInput.locate === undefined ? {} : { kubeDnsLocate: kubeDnsInput.locate }),
     localIps: settings.localIps as string,
     upstreamIp: settings.upstreamIp as string,
     ...(settings.baseCorefile === undefined ? {} : { baseCorefile: settings.baseCorefile }),
@@ -92,7 +111,7 @@ async function twoTierInput(options: NodeLocalCommandOptions, io: CliIo) {
     ...(options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion }),
     ...(options.port === undefined ? {} : { port: options.port }),
   };
-  return { input, source, inputDiagnostics: settings.kubeDnsInput.diagnostics };
+  return { input, source, inputDiagnostics: kubeDnsInput.diagnostics };
 }
 
 /** `check --node-local-dns RELEASE --kube-dns FILE --corefile FILE --local-ip … --upstream-ip …`: the two-tier check. */

@@ -6,8 +6,8 @@ import { eksProbeDiagnostics, renderEksAddonConfiguration } from '../../platform
 import { helmValuesFromCorefile } from '../../platform/helm-values.js';
 import { overlayFromTranslation } from '../../platform/overlay-translate.js';
 import { mergeTranslation } from '../../translate/merge.js';
-import { checkTranslateOptions, translateKubeDns, translateKubeDnsInstall } from '../../translate/translate.js';
-import type { TranslateOptions, TranslationResult } from '../../translate/translate.js';
+import { resolveTranslateOptions, translateConfigMapWith, translateInstallWith } from '../../translate/translate.js';
+import type { TranslateInput, TranslateOptions, TranslationResult } from '../../translate/translate.js';
 import { readCorefileSource } from '../corefile-source.js';
 import type { CorefileSourceText } from '../corefile-source.js';
 import { usingCorefile } from '../errors.js';
@@ -20,8 +20,8 @@ import type { TranslateArguments } from './arguments.js';
 /** The default translator (docs/cli.md): kube-dns semantics to a Corefile for a target CoreDNS. */
 export async function runDefaultMode(args: TranslateArguments, io: CliIo, reporter: Reporter): Promise<number> {
   const options = translateOptions(args);
-  // Once, before any input is read: with --batch a bad option would otherwise fail every line.
-  checkTranslateOptions(options);
+  // Resolved once, before any input is read: with --batch a bad option would otherwise fail every line.
+  const input = resolveTranslateOptions(options);
   if (args.image !== undefined && args.output !== 'install') throw new UsageError('--image belongs to -o install');
   if (args.output === 'install') {
     if (args.batch) throw new UsageError('-o install works on one install, not with --batch');
@@ -39,7 +39,7 @@ export async function runDefaultMode(args: TranslateArguments, io: CliIo, report
   if (args.batch) {
     if (args.merge !== undefined) throw new UsageError('--merge works on one ConfigMap, not with --batch');
     if (args.deploymentFile !== undefined || args.serviceFile !== undefined) throw new UsageError('--kube-dns-deployment and --kube-dns-service work on one install, not with --batch');
-    return runTranslateBatch(options, args.file, io, reporter.level.quiet);
+    return runTranslateBatch(options, input, args.file, io, reporter.level.quiet);
   }
   if ((args.output === 'coredns-custom') !== (args.platform !== undefined)) {
     throw new UsageError(args.output === 'coredns-custom' ? '-o coredns-custom needs --platform P: the base Corefile the overlay is written for (aks, k3s, k3s-legacy)' : '--platform P goes with -o coredns-custom');
@@ -48,7 +48,7 @@ export async function runDefaultMode(args: TranslateArguments, io: CliIo, report
   if (args.merge !== undefined && args.file === args.merge) throw new UsageError('--merge FILE and the kube-dns input must be different files');
   const existing = args.merge === undefined ? undefined : await readCorefileSource(args.merge, io);
   const install = await readKubeDnsInstallInput(args.file, { deployment: args.deploymentFile, service: args.serviceFile }, args.name, io);
-  const translation = translateKubeDnsInstall(install, options);
+  const translation = translateInstallWith(install, input, options.kubeDnsVersion !== undefined);
   if (args.platform !== undefined) return reportOverlay(translation, args.platform, args, io, reporter);
   return report(existing === undefined ? translation : merged(existing, translation), args.output, io, reporter, existing?.configMap);
 }
@@ -125,7 +125,7 @@ function translateOptions(args: TranslateArguments): TranslateOptions {
  * per case. A case's own `coredns` and cluster domain (`clusterDomain`, or `dnsDomain`) replace the
  * options for that case, and its result says which release and domain it was translated for.
  */
-async function runTranslateBatch(options: TranslateOptions, file: string | undefined, io: CliIo, quiet: boolean): Promise<number> {
+async function runTranslateBatch(options: TranslateOptions, input: TranslateInput, file: string | undefined, io: CliIo, quiet: boolean): Promise<number> {
   const { runBatch } = await import('../batch.js');
   // Each distinct release text is read once, as --coredns is: its notices go with every case that names it.
   const releases = new Map<string, ResolvedCoreDnsRelease>();
@@ -135,11 +135,12 @@ async function runTranslateBatch(options: TranslateOptions, file: string | undef
     (batchCase) => {
       const clusterDomain = batchCase.clusterDomain ?? batchCase.dnsDomain;
       const coredns = batchCase.coredns === undefined ? options.coredns : cachedRelease(releases, batchCase.coredns);
-      const translation = translateKubeDns(batchCase.data, {
-        ...options,
-        ...(coredns === undefined ? {} : { coredns }),
-        ...(clusterDomain === undefined ? {} : { clusterDomain }),
-      });
+      // The options as resolved once, unless the case names its own release or domain.
+      const caseInput =
+        batchCase.coredns === undefined && clusterDomain === undefined
+          ? input
+          : resolveTranslateOptions({ ...options, ...(coredns === undefined ? {} : { coredns }), ...(clusterDomain === undefined ? {} : { clusterDomain }) });
+      const translation = translateConfigMapWith(batchCase.data, caseInput);
       return {
         id: batchCase.id,
         ok: translation.ok,

@@ -1,3 +1,4 @@
+import { locateValueDiagnostics } from '../../kubedns/locate-diagnostics.js';
 import { preflightNodeLocalDns } from '../../nodelocal/preflight.js';
 import { readKubeDnsInput } from '../input/kube-dns-configmap.js';
 import type { CliIo } from '../io.js';
@@ -42,7 +43,7 @@ export async function runNodeLocalDnsMode(args: NodeLocalDnsArguments, io: CliIo
     ...(port === undefined ? {} : { port }),
     ...(clusterDomain === undefined ? {} : { clusterDomain }),
   });
-  reporter.diagnostics(preflight.diagnostics);
+  reporter.diagnostics(locateValueDiagnostics(preflight.diagnostics, input));
   for (const note of preflight.result.notes) reporter.note(note.message);
   const { result } = preflight;
   if (!result.ok) {

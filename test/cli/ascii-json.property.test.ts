@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stringifyAsciiJson } from '../../src/util/ascii-json.js';
+import { stringifyAsciiJson } from '../../src/cli/ascii-json.js';
 
 /**
  * `stringifyAsciiJson` builds its text by concatenation and skips escaping work for plain strings;

@@ -1,3 +1,5 @@
+import { InternalError } from '../errors/internal-error.js';
+
 /**
  * JSON text in the layout of Python's `json.dumps` defaults — `", "` and `": "` separators and
  * every non-ASCII character escaped — which is the layout of the kubeadm reference corpus. Batch
@@ -7,6 +9,9 @@
  * text is built by plain concatenation, and every string it returns is stored one byte per
  * character: a single two-byte piece (an escaped `…`) would otherwise make V8 store the whole
  * joined output two bytes per character and encode it to UTF-8 the slow way.
+ *
+ * The batch writes only JSON values it built itself: anything else (a bigint, a function, a
+ * symbol) is the package's own bug, an {@link InternalError}.
  */
 export function stringifyAsciiJson(value: unknown): string {
   if (value === null || typeof value === 'boolean' || typeof value === 'number') return JSON.stringify(value);
@@ -33,7 +38,7 @@ export function stringifyAsciiJson(value: unknown): string {
     }
     return `${text}}`;
   }
-  throw new TypeError(`cannot represent a ${typeof value} as JSON`);
+  throw new InternalError(`cannot represent a ${typeof value} as JSON`);
 }
 
 /** Printable ASCII other than `"` and `\`: such a string is its own JSON body. */

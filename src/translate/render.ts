@@ -1,0 +1,157 @@
+/**
+ * The translator's render stage: the Corefile model of a plan (plan.ts). It decides nothing and
+ * reports nothing: every choice was made, and said, when planning.
+ */
+import type { Corefile, Directive, ServerBlock } from '../corefile/model.js';
+import { noDenialCaching } from '../coredns/features.js';
+import type { CoreDnsFeatures, NoDenialCaching } from '../coredns/features.js';
+import { kubernetesDefaultMainBlock } from '../coredns/kubernetes-default-corefile.js';
+import type { DefaultDirective } from '../coredns/kubernetes-default-corefile.js';
+import type { ForwardTarget } from '../coredns/forward-targets.js';
+import { DNS_PORT } from './plan.js';
+import type { CorefilePlan, PlannedStub, PlannedTemplate } from './plan.js';
+
+function toDirective(source: DefaultDirective): Directive {
+  const block = source.block === undefined ? {} : { block: { directives: source.block.map(toDirective) } };
+  return { name: source.name, arguments: source.args, ...block };
+}
+
+/**
+ * The directives every stub block has, shared by all of them: models are read-only (the parser
+ * shares its frozen one-word and empty lists the same way), and for a large translation these
+ * were a third of the model's objects.
+ */
+const STUB_ERRORS: Directive = Object.freeze({ name: 'errors', arguments: Object.freeze([]) });
+const STUB_CACHE: Directive = Object.freeze({ name: 'cache', arguments: Object.freeze(['30']) });
+/**
+ * `cache 30 { OPTION }` for kube-dns's dnsmasq with --no-negcache, OPTION from the rule of
+ * src/coredns ({@link noDenialCaching}: `disable denial`, or `denial 9984 1` before it exists).
+ * One frozen directive per answer of the rule.
+ */
+const CACHE_WITHOUT_DENIAL = new Map<NoDenialCaching, Directive>();
+
+function cacheWithoutDenial(features: CoreDnsFeatures): Directive {
+  const rule = noDenialCaching(features);
+  let directive = CACHE_WITHOUT_DENIAL.get(rule);
+  if (directive === undefined) {
+    directive = Object.freeze({
+      name: 'cache',
+      arguments: Object.freeze(['30']),
+      block: Object.freeze({ directives: Object.freeze([Object.freeze({ name: rule.name, arguments: rule.arguments })]) }),
+    });
+    CACHE_WITHOUT_DENIAL.set(rule, directive);
+  }
+  return directive;
+}
+const LOG: Directive = Object.freeze({ name: 'log', arguments: Object.freeze([]) });
+
+/** The cache and log directives of every block, decided once per translation. */
+function sharedDirectives(plan: CorefilePlan): { readonly cache: Directive | undefined; readonly log: Directive | undefined } {
+  const cache = plan.cache === 'none' ? undefined : plan.cache === 'default' ? STUB_CACHE : cacheWithoutDenial(plan.features);
+  return { cache, log: plan.log ? LOG : undefined };
+}
+
+function stubDirectives(shared: { readonly cache: Directive | undefined; readonly log: Directive | undefined }, forward: Directive, loop: boolean): Directive[] {
+  const directives: Directive[] = [STUB_ERRORS];
+  if (shared.log !== undefined) directives.push(shared.log);
+  if (shared.cache !== undefined) directives.push(shared.cache);
+  if (loop) directives.push(STUB_LOOP);
+  directives.push(forward);
+  return directives;
+}
+
+/** `policy sequential` (--strict-order) and `max_concurrent N` (--dns-forward-max) on a forward. */
+function withForwardOptions(forward: Directive, plan: CorefilePlan): Directive {
+  if (forward.name !== 'forward' || (!plan.strictOrder && plan.maxConcurrent === undefined)) return forward;
+  const existing = (forward.block?.directives ?? []).filter((entry) => !(entry.name === 'max_concurrent' && plan.maxConcurrent !== undefined));
+  const added: Directive[] = [];
+  if (plan.maxConcurrent !== undefined) added.push({ name: 'max_concurrent', arguments: [String(plan.maxConcurrent)] });
+  if (plan.strictOrder) added.push({ name: 'policy', arguments: ['sequential'] });
+  return { ...forward, block: { directives: [...existing, ...added] } };
+}
+
+const STUB_LOOP: Directive = Object.freeze({ name: 'loop', arguments: Object.freeze([]) });
+
+/** The main block's directives, forwarding to `upstreams`; the kubernetes plugin without the `unserved` zones. */
+function mainDirectives(upstreams: readonly string[], federation: Directive | undefined, unserved: readonly string[], plan: CorefilePlan): Directive[] {
+  const { features } = plan;
+  const main = kubernetesDefaultMainBlock(features.version, { clusterDomain: plan.clusterDomain, upstreams: [...upstreams], forwarder: features.preferredForwarder });
+  const shared = sharedDirectives(plan);
+  return main.directives.flatMap((entry) => {
+    const converted = toDirective(entry);
+    if (entry.name === 'cache') return shared.cache === undefined ? [] : [shared.cache];
+    if (entry.name === features.preferredForwarder) return [withForwardOptions(converted, plan)];
+    if (entry.name === 'errors' && shared.log !== undefined) return [converted, shared.log];
+    const kubernetes = entry.name === 'kubernetes' && unserved.length > 0 ? withoutZones(converted, unserved) : converted;
+    return entry.name === 'kubernetes' && federation !== undefined ? [kubernetes, federation] : [kubernetes];
+  });
+}
+
+/** The kubernetes directive without `zones` among its zones and its fallthrough zones (a fallthrough left with none goes). */
+function withoutZones(kubernetes: Directive, zones: readonly string[]): Directive {
+  const options = (kubernetes.block?.directives ?? []).flatMap((option) => {
+    if (option.name !== 'fallthrough' || option.arguments.length === 0) return [option];
+    const kept = option.arguments.filter((zone) => !zones.includes(zone));
+    return kept.length === 0 ? [] : [{ ...option, arguments: kept }];
+  });
+  return { ...kubernetes, arguments: kubernetes.arguments.filter((zone) => !zones.includes(zone)), ...(kubernetes.block === undefined ? {} : { block: { directives: options } }) };
+}
+
+/** The Corefile model of `corefile`: the main block (and its copies), the stub blocks, the template blocks. */
+export function renderCorefile(corefile: CorefilePlan): Corefile {
+  const { mainKeys, splitMainBlock, upstreams, stubs, templates, reverseBlockZones, resolver, unserved, features } = corefile;
+  const federation = federationDirective(corefile);
+  const directives = mainDirectives(upstreams, federation, unserved, corefile);
+  const mainBlocks: ServerBlock[] = splitMainBlock
+    ? [
+        { kind: 'server-block', keys: mainKeys.slice(0, 1), directives },
+        { kind: 'server-block', keys: mainKeys.slice(1), directives: directives.filter((directive) => directive.name !== 'health') },
+      ]
+    : [{ kind: 'server-block', keys: mainKeys, directives }];
+  if (reverseBlockZones.length > 0) {
+    // kubedns forwarded the reverse names it has no records for to its own resolver: a copy of the main block that does the same.
+    const reverse = mainDirectives(resolver, federation, unserved, corefile).filter((directive) => directive.name !== 'health');
+    mainBlocks.push({ kind: 'server-block', keys: reverseBlockZones.map((zone) => `${zone}:${DNS_PORT}`), directives: reverse });
+  }
+  const shared = sharedDirectives(corefile);
+  // Lists are built at their final length: a list grown by push reserves many more slots, and
+  // every block of a large translation stays alive to the end.
+  const first = mainBlocks.length;
+  const items = new Array<ServerBlock>(stubs.length + first + templates.length);
+  for (let index = 0; index < first; index += 1) items[index] = mainBlocks[index] as ServerBlock;
+  for (let index = 0; index < stubs.length; index += 1) {
+    const { zone, targets } = stubs[index] as PlannedStub;
+    const destinations = new Array<string>(targets.length + 1);
+    destinations[0] = '.';
+    for (let target = 0; target < targets.length; target += 1) destinations[target + 1] = (targets[target] as ForwardTarget).text;
+    const forward: Directive = withForwardOptions({ name: features.preferredForwarder, arguments: destinations }, corefile);
+    items[index + first] = { kind: 'server-block', keys: [`${zone}:${DNS_PORT}`], directives: stubDirectives(shared, forward, features.loop) };
+  }
+  for (let index = 0; index < templates.length; index += 1) items[index + first + stubs.length] = templateBlock(templates[index] as PlannedTemplate);
+  return { items };
+}
+
+/** `federation CLUSTER_DOMAIN { NAME DOMAIN … }`, when the plan has federations. */
+function federationDirective(plan: CorefilePlan): Directive | undefined {
+  const { federations } = plan;
+  if (federations === undefined) return undefined;
+  return {
+    name: 'federation',
+    arguments: [plan.clusterDomain],
+    block: { directives: federations.map((entry) => ({ name: entry.name, arguments: [entry.domain] })) },
+  };
+}
+
+/** The block of a dnsmasq `--address` (or `--local`) zone: a template answering its address, or NXDOMAIN. */
+function templateBlock(template: PlannedTemplate): ServerBlock {
+  const { address } = template;
+  const type = address === undefined ? undefined : address.includes(':') ? 'AAAA' : 'A';
+  const directives: Directive[] =
+    address === undefined || type === undefined
+      ? [{ name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [{ name: 'rcode', arguments: ['NXDOMAIN'] }] } }]
+      : [
+          { name: 'template', arguments: ['IN', type], block: { directives: [{ name: 'answer', arguments: [`{{ .Name }} 0 IN ${type} ${address}`] }] } },
+          { name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [{ name: 'rcode', arguments: ['NOERROR'] }] } },
+        ];
+  return { kind: 'server-block', keys: [`${template.zone}:${DNS_PORT}`], directives: [STUB_ERRORS, ...directives] };
+}
