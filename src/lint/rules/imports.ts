@@ -1,7 +1,7 @@
 import { expandSnippets } from '../../corefile/expand.js';
 import type { ExpansionLimit } from '../../corefile/expand.js';
 import { firstReleaseWith } from '../../coredns/features.js';
-import type { Corefile, ServerBlock, SnippetDefinition } from '../../corefile/model.js';
+import type { Corefile, ImportStatement, ServerBlock, SnippetDefinition } from '../../corefile/model.js';
 import { hasPlaceholder } from '../../coredns/destinations.js';
 import type { BlockInfo, LintContext, PlacedDirective } from '../context.js';
 import { blockLabel, NameSet, ORIGIN, placedLabels, quote, where } from '../context.js';
@@ -38,8 +38,7 @@ export function expandImports(context: LintContext, corefile: Corefile): Expande
   let expanded = 0;
   for (const item of corefile.items) {
     if (item.kind === 'import') {
-      const position = item.position ?? ORIGIN;
-      context.report('import-not-checked', position, where(position, undefined, 'import'), `${quote(item.pattern)} is imported at the top level; its server blocks were not linted`);
+      reportTopLevelImport(context, item);
       continue;
     }
     if (item.kind !== 'server-block') continue;
@@ -69,6 +68,11 @@ export function expandImports(context: LintContext, corefile: Corefile): Expande
   return { blocks, usedSnippets: expansion.usedSnippets };
 }
 
+function reportTopLevelImport(context: LintContext, item: ImportStatement): void {
+  const position = item.position ?? ORIGIN;
+  context.report('import-not-checked', position, where(position, undefined, 'import'), `${quote(item.pattern)} is imported at the top level; its server blocks were not linted`);
+}
+
 function blockInfo(context: LintContext, block: ServerBlock, label: string, placed: readonly PlacedDirective[]): BlockInfo {
   const written = new NameSet();
   const plugins = new NameSet();
@@ -88,8 +92,7 @@ function withoutSnippets(context: LintContext, corefile: Corefile): ExpandedCore
   const blocks: BlockInfo[] = [];
   for (const item of corefile.items) {
     if (item.kind === 'import') {
-      const position = item.position ?? ORIGIN;
-      context.report('import-not-checked', position, where(position, undefined, 'import'), `${quote(item.pattern)} is imported at the top level; its server blocks were not linted`);
+      reportTopLevelImport(context, item);
       continue;
     }
     if (item.kind !== 'server-block') continue;
