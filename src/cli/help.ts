@@ -68,7 +68,9 @@ an explanation where that is impossible.
   --repair QUIRK[,QUIRK]     repair a kube-dns quirk instead of keeping it (default: every
                              name goes where it went): unserved-cluster-zones (zones of the
                              cluster dnsmasq sent upstream, e.g. kops's in6.arpa typo),
-                             kubedns-upstreams (names kubedns forwarded with its own resolver)
+                             kubedns-upstreams (names kubedns forwarded with its own resolver),
+                             trailing-dot-domains (names without a dot dnsmasq 2.86+ answered
+                             for a domain list like --local=/internal./local./lc./)
 
 kubeadm profiles:
   --kubeadm VERSION          reproduce what kubeadm VERSION (1.10 to 1.20, e.g. 1.13 or v1.18.6)

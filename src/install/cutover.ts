@@ -12,7 +12,7 @@ import type { KubeDnsInstall } from '../kubedns/kube-dns-install.js';
 import { lintCorefile } from '../lint/lint.js';
 import { checkRouting, formatRoutingCheck } from '../routing/check.js';
 import type { RoutingCheck } from '../routing/check.js';
-import { buildCoreDnsInstall, renderInstallYaml, withoutServerFields } from './install.js';
+import { buildCoreDnsInstall, CoreDnsInstallInputError, renderInstallYaml, withoutServerFields } from './install.js';
 import type { CoreDnsInstallOptions, KubernetesObjectValue } from './install.js';
 
 export interface CutoverOptions extends CoreDnsInstallOptions {
@@ -69,12 +69,20 @@ const TOOL = 'npx kube-dns-to-coredns';
  * Plans the cut-over for a kube-dns install. A refused translation, a Corefile the target refuses
  * (lint errors) or a routing difference between kube-dns and the Corefile gives `ok: false` with the
  * reason: the overlap of both would answer some names differently. Throws what
- * {@link buildCoreDnsInstall} throws.
+ * {@link buildCoreDnsInstall} throws, and `CoreDnsInstallInputError` (`workload-is-pod`) when the
+ * kube-dns workload is a Pod given on its own (there is nothing to scale down and bring back).
  */
 export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {}): CutoverPlan {
   checkOptions('planCutover', 'install', install, { configMap: 'object?', deployment: 'object?', service: 'object?', diagnostics: 'array' }, true);
   checkArgument('planCutover', 'options', options, 'object?');
   const { kubeDnsFile = 'kube-dns.yaml', ...installOptions } = options;
+  if (install.deployment?.kind === 'Pod') {
+    const name = `${install.deployment.namespace ?? 'kube-system'}/${install.deployment.name ?? '(unnamed)'}`;
+    throw new CoreDnsInstallInputError(
+      'workload-is-pod',
+      `kube-dns is given as Pod ${name}: the cut-over scales kube-dns's workload to 0 and its rollback brings that workload back, and a Pod is one replica of it; give the Deployment (or ReplicationController) the Pod belongs to (kubectl -n ${install.deployment.namespace ?? 'kube-system'} get deploy/kube-dns svc/kube-dns cm/kube-dns -o yaml)`,
+    );
+  }
   const built = buildCoreDnsInstall(install, installOptions);
   if (!built.ok) return { ok: false, coredns: built.coredns, refusal: 'the translation was refused (see the errors): there is no CoreDNS configuration to switch to', check: undefined, diagnostics: built.diagnostics };
   const { translation, coredns } = built;

@@ -60,7 +60,7 @@ export type CoreDnsInstallResult =
     };
 
 /** Why an install cannot be built from what was given. */
-export type CoreDnsInstallInputErrorCode = 'cluster-dns-ip-required' | 'cluster-dns-ip-conflict' | 'service-without-cluster-ip' | 'service-without-selector';
+export type CoreDnsInstallInputErrorCode = 'cluster-dns-ip-required' | 'cluster-dns-ip-conflict' | 'service-without-cluster-ip' | 'service-without-selector' | 'workload-is-pod';
 
 export class CoreDnsInstallInputError extends KubeDnsToCoreDnsError {
   override readonly name = 'CoreDnsInstallInputError';
@@ -302,12 +302,18 @@ function deploymentObject(
 ): Json {
   const key = install.deployment === undefined ? 'Deployment' : `${install.deployment.kind} ${install.deployment.name ?? '(unnamed)'}`;
   const read = record(install.deployment?.object);
-  const readSpec = record(read['spec']);
-  const readTemplate = record(readSpec['template']);
+  // A Pod given on its own is one replica of kube-dns: its spec is what a template's would be; it
+  // names no replica count and holds what the scheduler and admission wrote (see podSpecAsTemplate).
+  const isPod = install.deployment?.kind === 'Pod';
+  const readSpec = isPod ? {} : record(read['spec']);
+  const readTemplate = isPod ? { metadata: read['metadata'], spec: podSpecAsTemplate(record(read['spec'])) } : record(readSpec['template']);
   const readPod = record(readTemplate['spec']);
+  const podPath = isPod ? '.spec' : '.spec.template.spec';
+  const podMetadataPath = isPod ? '.metadata' : '.spec.template.metadata';
   const carried = (path: string, what: string) => diagnostics.push(diagnostic('install-setting-carried', { key, path, message: what }));
   // Replicas: the kube-dns count (kubeadm keeps the running count too), 2 without one.
   let replicas = DEFAULT_REPLICAS;
+  if (isPod) diagnostics.push(diagnostic('install-setting-replaced', { key, path: '.spec.replicas', message: `a Pod names no replica count (its workload does): CoreDNS gets ${DEFAULT_REPLICAS}, kubeadm's default; give the Deployment to carry its count` }));
   if (typeof readSpec['replicas'] === 'number') {
     replicas = readSpec['replicas'];
     if (replicas === 0) {
@@ -332,7 +338,7 @@ function deploymentObject(
   for (const field of CARRIED_POD_FIELDS) {
     if (!has(readPod, field)) continue;
     const value = readPod[field];
-    const path = `.spec.template.spec.${field}`;
+    const path = `${podPath}.${field}`;
     if (field === 'tolerations' && Array.isArray(value)) {
       const extra = value.filter((entry) => !tolerations.some((own) => sameToleration(own, record(entry))));
       pod['tolerations'] = [...tolerations, ...extra];
@@ -348,7 +354,7 @@ function deploymentObject(
   const readTemplateMeta = record(readTemplate['metadata']);
   for (const [field, value] of Object.entries(readPod)) {
     if (CARRIED_POD_FIELDS.includes(field)) continue;
-    const path = `.spec.template.spec.${field}`;
+    const path = `${podPath}.${field}`;
     if (JSON.stringify(API_DEFAULTS[field]) === JSON.stringify(value)) continue;
     if (REPLACED_POD_FIELDS.includes(field)) diagnostics.push(diagnostic('install-setting-replaced', { key, path, message: `${field}: CoreDNS's own (${POD_FIELD_OWN[field] ?? 'the coredns ServiceAccount'})` }));
     else diagnostics.push(diagnostic('install-setting-dropped', { key, path, message: `${field}: ${JSON.stringify(value)} is not carried over to the CoreDNS pods` }));
@@ -359,9 +365,10 @@ function deploymentObject(
     const replaced = REPLACED_SPEC_FIELDS.includes(field);
     diagnostics.push(diagnostic(replaced ? 'install-setting-replaced' : 'install-setting-dropped', { key, path: `.spec.${field}`, message: `${field}: ${JSON.stringify(value)} ${replaced ? "is replaced by the CoreDNS base's" : 'is not carried over'}` }));
   }
-  if (has(readTemplateMeta, 'annotations')) diagnostics.push(diagnostic('install-setting-dropped', { key, path: '.spec.template.metadata.annotations', message: `pod annotations ${JSON.stringify(readTemplateMeta['annotations'])} are not carried over` }));
-  const otherLabels = Object.entries(record(readTemplateMeta['labels'])).filter(([label]) => serviceSelector[label] === undefined && label !== 'k8s-app');
-  if (otherLabels.length > 0) diagnostics.push(diagnostic('install-setting-dropped', { key, path: '.spec.template.metadata.labels', message: `pod labels ${JSON.stringify(Object.fromEntries(otherLabels))} are not carried over (the CoreDNS pods carry k8s-app: kube-dns and the Service's selector)` }));
+  if (has(readTemplateMeta, 'annotations')) diagnostics.push(diagnostic('install-setting-dropped', { key, path: `${podMetadataPath}.annotations`, message: `pod annotations ${JSON.stringify(readTemplateMeta['annotations'])} are not carried over` }));
+  // pod-template-hash is the ReplicaSet's, written on each of its Pods.
+  const otherLabels = Object.entries(record(readTemplateMeta['labels'])).filter(([label]) => serviceSelector[label] === undefined && label !== 'k8s-app' && !(isPod && label === 'pod-template-hash'));
+  if (otherLabels.length > 0) diagnostics.push(diagnostic('install-setting-dropped', { key, path: `${podMetadataPath}.labels`, message: `pod labels ${JSON.stringify(Object.fromEntries(otherLabels))} are not carried over (the CoreDNS pods carry k8s-app: kube-dns and the Service's selector)` }));
   // The image: --image, else the release's under the public registry, else under kube-dns's private one.
   const kubeDnsImage = install.deployment?.kubedns?.image ?? install.deployment?.dnsmasq?.image;
   const repository = privateRepositoryOf(kubeDnsImage);
@@ -396,6 +403,25 @@ function deploymentObject(
 function sameToleration(a: Json, b: Json): boolean {
   const canonical = (toleration: Json) => [toleration['key'] ?? '', toleration['operator'] ?? 'Equal', toleration['value'] ?? '', toleration['effect'] ?? '', toleration['tolerationSeconds'] ?? null];
   return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+/** The tolerations the DefaultTolerationSeconds admission plugin adds to every Pod (not-ready and unreachable, NoExecute, 300 s). */
+const ADMISSION_TOLERATIONS: readonly Json[] = ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable'].map((key) => ({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }));
+/** What the scheduler (`nodeName`) and the API server (the deprecated `serviceAccount` copy, the defaulted `priority`) write into a Pod's spec: not the cluster's choice. */
+const POD_RUNTIME_FIELDS: readonly string[] = ['nodeName', 'priority'];
+
+/**
+ * A Pod's spec read as its template's: without what the scheduler and admission wrote into the Pod
+ * (the node it runs on, its priority value, the tolerations every Pod is given).
+ */
+function podSpecAsTemplate(spec: Json): Json {
+  const copy: Mutable = Object.fromEntries(Object.entries(spec).filter(([field]) => !POD_RUNTIME_FIELDS.includes(field)));
+  if (Array.isArray(copy['tolerations'])) {
+    const own = copy['tolerations'].filter((entry) => !ADMISSION_TOLERATIONS.some((added) => sameToleration(added, record(entry))));
+    if (own.length > 0) copy['tolerations'] = own;
+    else delete copy['tolerations'];
+  }
+  return copy;
 }
 
 /** kubeadm's field order: priorityClassName, serviceAccountName, affinity, tolerations, nodeSelector, containers, dnsPolicy, volumes. */

@@ -88,6 +88,8 @@ export interface ServerEntry {
   /** The domains between slashes; undefined for a server without domains (used for all names). `''` is unqualified names. */
   readonly domains: readonly string[] | undefined;
   readonly target: ServerTarget;
+  /** dnsmasq 2.86+ also applies this entry to names without a dot (see {@link trailingDotUnqualified}). */
+  readonly trailingDotUnqualified: boolean;
 }
 
 export interface AddressEntry {
@@ -96,6 +98,8 @@ export interface AddressEntry {
   readonly domains: readonly string[] | undefined;
   /** The address answered; undefined: `/domain/` alone (NXDOMAIN for those names), `#`: the null address. */
   readonly address: string | undefined;
+  /** dnsmasq 2.86+ also applies this entry to names without a dot (see {@link trailingDotUnqualified}). */
+  readonly trailingDotUnqualified: boolean;
 }
 
 export interface DnsmasqSettings {
@@ -131,6 +135,31 @@ function findLong(name: string): OptionSpec | 'ambiguous' | undefined {
   const matches = OPTIONS.filter((option) => option.name.startsWith(name));
   if (matches.length === 1) return matches[0];
   return matches.length > 1 ? 'ambiguous' : undefined;
+}
+
+/**
+ * The options dnsmasq 2.90 takes once on its command line (`ARG_ONE` in `src/option.c`'s usage
+ * table): given twice, it stops with "illegal repeated flag" (checked with the real 2.90:
+ * `--cache-size=1 --cache-size=2`, `--log-async --log-async`). `dhcp-lease` is `dhcp-leasefile`.
+ */
+const ONCE_ON_COMMAND_LINE: ReadonlySet<string> = new Set([
+  'dns-forward-max', 'enable-dbus', 'dhcp-script', 'log-facility', 'edns-packet-max', 'query-port', 'local-ttl', 'dhcp-lease-max', 'cache-size',
+  'group', 'dhcp-leasefile', 'port', 'mx-target', 'user', 'pid-file', 'add-subnet', 'dhcp-alternate-port', 'auth-server', 'auth-soa', 'auth-ttl',
+  'connmark-allowlist-enable', 'add-cpe-id', 'dhcp-ttl', 'dnssec-limits', 'dnssec-timestamp', 'dhcp-duid', 'dumpfile', 'dumpmask', 'fast-dns-retry',
+  'local-service', 'max-cache-ttl', 'max-port', 'max-ttl', 'log-async', 'max-tcp-connections', 'min-cache-ttl', 'min-port', 'neg-ttl', 'port-limit',
+  'dhcp-reply-delay', 'dhcp-scriptuser', 'servers-file', 'use-stale-cache', 'tftp-port-range', 'tftp-max', 'tftp-mtu', 'enable-ubus', 'umbrella',
+]);
+
+/** dnsmasq reads the options in order: a second one of an option it takes once stops it there. */
+function stopAtRepeated(split: { options: DnsmasqOption[]; problem: DnsmasqSettings['problem'] }): { options: DnsmasqOption[]; problem: DnsmasqSettings['problem'] } {
+  const seen = new Set<string>();
+  for (const [position, option] of split.options.entries()) {
+    const name = option.name === 'dhcp-lease' ? 'dhcp-leasefile' : option.name;
+    if (!ONCE_ON_COMMAND_LINE.has(name)) continue;
+    if (seen.has(name)) return { options: split.options.slice(0, position), problem: { index: option.index, token: option.text, reason: `illegal repeated flag (--${name} is taken once)` } };
+    seen.add(name);
+  }
+  return split;
 }
 
 /** The options in `args` (dnsmasq's argv without its name), as getopt_long splits them. */
@@ -252,6 +281,22 @@ function splitDomains(value: string): { domains: string[] | undefined; rest: str
   return { domains: value.slice(1, last).split('/'), rest: value.slice(last + 1) };
 }
 
+/**
+ * Whether dnsmasq 2.86 and later apply a `--server`/`--local`/`--address` with these domains to
+ * names without a dot too (docs/kube-dns-deployment.md, "Domains that end in a dot"): it walks the
+ * domains in the buffer it split them in, and dropping a domain's trailing dot there leaves an empty
+ * domain before the next one, which it reads as `//` (names without a dot). So any domain but the
+ * last that ends in a dot (after leading dots, or one leading `*`) counts; the last does not, and
+ * `#` is left alone.
+ */
+function trailingDotUnqualified(domains: readonly string[] | undefined): boolean {
+  if (domains === undefined) return false;
+  return domains.slice(0, -1).some((domain) => {
+    const stripped = domain.startsWith('.') ? domain.replace(/^\.+/, '') : domain.startsWith('*') ? domain.slice(1) : domain;
+    return domain !== '#' && stripped !== '' && stripped.endsWith('.');
+  });
+}
+
 /** A `--server` value's address part: `addr[#port][@source]`. */
 function readUpstream(text: string): ServerTarget | { reason: string } {
   const [addressPart, ...sources] = text.split('@') as [string, ...string[]];
@@ -272,23 +317,25 @@ function readUpstream(text: string): ServerTarget | { reason: string } {
 /** `--server` and its alias `--local` read their value the same way. */
 function readServer(option: DnsmasqOption): ServerEntry | { reason: string } {
   const { domains, rest } = splitDomains(option.value ?? '');
-  if (rest === '') return { option, domains, target: domains === undefined ? { kind: 'empty' } : { kind: 'local-only' } };
-  if (rest === '#' && domains !== undefined) return { option, domains, target: { kind: 'default-upstreams' } };
+  const unqualified = trailingDotUnqualified(domains);
+  if (rest === '') return { option, domains, target: domains === undefined ? { kind: 'empty' } : { kind: 'local-only' }, trailingDotUnqualified: unqualified };
+  if (rest === '#' && domains !== undefined) return { option, domains, target: { kind: 'default-upstreams' }, trailingDotUnqualified: unqualified };
   const target = readUpstream(rest);
-  return 'reason' in target ? target : { option, domains, target };
+  return 'reason' in target ? target : { option, domains, target, trailingDotUnqualified: unqualified };
 }
 
 function readAddress(option: DnsmasqOption): AddressEntry | { reason: string } {
   const { domains, rest } = splitDomains(option.value ?? '');
-  if (rest === '' || rest === '#') return { option, domains, address: rest === '' ? undefined : '#' };
+  const unqualified = trailingDotUnqualified(domains);
+  if (rest === '' || rest === '#') return { option, domains, address: rest === '' ? undefined : '#', trailingDotUnqualified: unqualified };
   const address = isIPv6(rest) ? rest.toLowerCase() : inetAton(rest);
   if (address === undefined) return { reason: `"${rest}" is not an IP address` };
-  return { option, domains, address };
+  return { option, domains, address, trailingDotUnqualified: unqualified };
 }
 
 /** dnsmasq's arguments (without the program name), read as dnsmasq 2.90 reads them. */
 export function parseDnsmasqArgs(args: readonly string[]): DnsmasqSettings {
-  const { options, problem } = splitDnsmasqOptions(args);
+  const { options, problem } = stopAtRepeated(splitDnsmasqOptions(args));
   const servers: ServerEntry[] = [];
   const addresses: AddressEntry[] = [];
   const otherOptions: DnsmasqOption[] = [];

@@ -33,6 +33,11 @@ export interface KubeDnsPod {
   readonly kubednsUpstreams: KubednsUpstreams;
   /** kubedns's address inside the Pod, as dnsmasq writes it (`127.0.0.1#10053`). */
   readonly kubednsAddress: string;
+  /**
+   * The Pod's dnsmasq (that of the kube-dns release) also applies a `--server`/`--local`/`--address`
+   * to names without a dot when a domain before its last ends in a dot (dnsmasq 2.86+).
+   */
+  readonly dnsmasqTrailingDotUnqualified: boolean;
 }
 
 export type KubednsUpstreams =
@@ -52,6 +57,7 @@ const REVERSE_ZONES = ['in-addr.arpa', 'ip6.arpa'];
 export function kubeDnsPod(deployment: KubeDnsDeployment | undefined, kubeDnsVersion: string, clusterDomain: string): KubeDnsPod {
   const version = kubeDnsRules(kubeDnsVersion).version;
   const configMapUpstreams = kubeDnsRules(version).upstreamsFromConfigMap;
+  const dnsmasqTrailingDotUnqualified = kubeDnsRules(version).dnsmasqTrailingDotUnqualified;
   if (deployment === undefined) {
     return {
       kubeDnsVersion: version,
@@ -61,6 +67,7 @@ export function kubeDnsPod(deployment: KubeDnsDeployment | undefined, kubeDnsVer
       zonesToKubeDns: new Set([clusterDomain, ...REVERSE_ZONES]),
       kubednsUpstreams: configMapUpstreams ? { kind: 'configmap' } : { kind: 'resolv.conf' },
       kubednsAddress: '127.0.0.1#10053',
+      dnsmasqTrailingDotUnqualified,
     };
   }
   const values = deployment.kubedns?.args.values;
@@ -77,7 +84,7 @@ export function kubeDnsPod(deployment: KubeDnsDeployment | undefined, kubeDnsVer
         : { kind: 'resolv.conf' };
   const reading = deployment.dnsmasq;
   if (reading === undefined) {
-    return { kubeDnsVersion: version, throughDnsmasq: false, nannyAppliesConfigMap: false, everyNameToKubeDns: true, zonesToKubeDns: new Set(), kubednsUpstreams, kubednsAddress: kubeDnsAddress(deployment) };
+    return { kubeDnsVersion: version, throughDnsmasq: false, nannyAppliesConfigMap: false, everyNameToKubeDns: true, zonesToKubeDns: new Set(), kubednsUpstreams, kubednsAddress: kubeDnsAddress(deployment), dnsmasqTrailingDotUnqualified };
   }
   const kubedns = kubeDnsAddress(deployment);
   const zonesToKubeDns = new Set<string>();
@@ -101,6 +108,7 @@ export function kubeDnsPod(deployment: KubeDnsDeployment | undefined, kubeDnsVer
     zonesToKubeDns,
     kubednsUpstreams,
     kubednsAddress: kubedns,
+    dnsmasqTrailingDotUnqualified,
   };
 }
 

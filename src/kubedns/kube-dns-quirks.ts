@@ -13,10 +13,15 @@
  *   before kube-dns 1.14.10 the Pod's resolv.conf or `--nameservers`, never upstreamNameservers
  *   (kubernetes/dns#198), and never dnsmasq's own `--server`s. Repaired, they go to the upstreams
  *   of the main block like every other name.
+ * - `trailing-dot-domains`: a dnsmasq `--server`, `--local` or `--address` listing several domains
+ *   of which one before the last ends in a dot (kubespray's `--local=/internal./local./lc./`): the
+ *   dnsmasq of kube-dns 1.22.1 and later (2.86+) applied it to names without a dot as well, which no
+ *   zone of their own holds. Kept, the main block answers them the same way (a template matching
+ *   names of one label); repaired, they go where every other name goes.
  *
  * Pure: no Node APIs.
  */
-export const KUBE_DNS_QUIRKS = ['unserved-cluster-zones', 'kubedns-upstreams'] as const;
+export const KUBE_DNS_QUIRKS = ['unserved-cluster-zones', 'kubedns-upstreams', 'trailing-dot-domains'] as const;
 
 /** One of {@link KUBE_DNS_QUIRKS}. */
 export type KubeDnsQuirk = (typeof KUBE_DNS_QUIRKS)[number];

@@ -64,6 +64,13 @@ export interface KubeDnsRules {
    * resolv.conf.
    */
   readonly upstreamsFromConfigMap: boolean;
+  /**
+   * The release's dnsmasq (kubernetes/dns `images/dnsmasq/Makefile`, `DNSMASQ_VERSION`: 2.78–2.85
+   * up to 1.22.0, 2.86 from 1.22.1, 2.90 from 1.23.0) applies a `--server`, `--local` or `--address`
+   * whose domain list has a domain ending in a dot before its last one to names without a dot as
+   * well (dnsmasq 2.86+, docs/kube-dns-deployment.md "Domains that end in a dot").
+   */
+  readonly dnsmasqTrailingDotUnqualified: boolean;
 }
 
 type Triple = readonly [number, number, number];
@@ -111,6 +118,7 @@ const KUBE_DNS_TIMELINES: ProfileTimelines<KubeDnsFacts> = {
   ipText: changesIn<KubeDnsRules['ipText'], string>(OLDEST_KUBE_DNS_VERSION, 'lenient', '1.26.6', 'canonical'),
   stockManifestNoNegcache: changesIn(OLDEST_KUBE_DNS_VERSION, false, '1.14.7', true),
   upstreamsFromConfigMap: changesIn(OLDEST_KUBE_DNS_VERSION, false, '1.14.10', true),
+  dnsmasqTrailingDotUnqualified: changesIn(OLDEST_KUBE_DNS_VERSION, false, '1.22.1', true),
 };
 
 // Parsed once: the reader asks for the rules of each ConfigMap (each `--batch` case).

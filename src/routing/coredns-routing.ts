@@ -478,9 +478,47 @@ function zonePluginStep(
   if (shape.zoneColon === true) args = args.map((arg) => arg.slice(0, Math.max(arg.indexOf(':'), 0)) || arg);
   const zones = args.length > 0 ? pluginZones(args, label, directive.name, context) : [...blockZones];
   const fallthrough = fallthroughZones(directive, label, context);
+  const matches = directive.name === 'template' ? templateMatches(directive, label, context) : undefined;
   return (name) => {
     if (inAny(name, zones) === undefined) return undefined;
     const falls = fallthrough !== undefined && inAny(name, fallthrough) !== undefined;
+    // A template with `match` answers only the names a regex matches; the others pass on with `fallthrough`.
+    if (matches !== undefined && !matches(name)) {
+      if (falls) return undefined;
+      return { destination: { kind: 'plugin', plugin: directive.name }, via: `${directive.name} (no regex matches)`, fallthrough: false };
+    }
+    if (matches !== undefined) return { destination: { kind: 'plugin', plugin: directive.name }, via: `${directive.name} (a regex matches)`, fallthrough: false };
     return { destination: { kind: 'plugin', plugin: directive.name }, via: directive.name, fallthrough: falls };
+  };
+}
+
+/**
+ * The names a template's `match` regexes select (CoreDNS tries each, unanchored, on the lower-case
+ * query name with its trailing dot); undefined when it has none (it answers every name of its
+ * zones) or when one is outside the syntax that reads the same in Go's regexp and here (noted;
+ * the template is then taken to answer every name, as without `match`).
+ */
+function templateMatches(directive: Directive, label: string, context: PrepareContext): ((name: string) => boolean) | undefined {
+  const patterns = subDirectives(directive, 'match').flatMap((option) => option.arguments);
+  if (patterns.length === 0) return undefined;
+  const regexes: RegExp[] = [];
+  for (const pattern of patterns) {
+    // Literals, classes, groups (capturing or `(?:`), anchors, alternation and the usual
+    // quantifiers mean the same in both; lookarounds, back-references, named groups, flags and
+    // Go's own escapes do not, and are not followed.
+    if (!/^(?:[^\\(]|\\[.\\^$|?*+()[\]{}\-dDwWsS]|\((?!\?)|\(\?:)*$/.test(pattern)) {
+      context.notes.push(`block ${label}: template match '${pattern}' is not modelled (taken to match every name)`);
+      return undefined;
+    }
+    try {
+      regexes.push(new RegExp(pattern));
+    } catch {
+      context.notes.push(`block ${label}: template match '${pattern}' is not modelled (taken to match every name)`);
+      return undefined;
+    }
+  }
+  return (name) => {
+    const text = name === '' ? '.' : `${name}.`;
+    return regexes.some((regex) => regex.test(text));
   };
 }

@@ -10,6 +10,7 @@ import { DEFAULT_CLUSTER_DOMAIN, normalizeZone } from '../dns/zones.js';
 import { anyOf, RESOLV_CONF, RESOLV_CONF_MEMBER, serversDestination, socketAddress } from './destination.js';
 import type { KubeDnsDeployment } from '../kubedns/kube-dns-install.js';
 import { kubeDnsPod, kubeDnsVersionOfImage } from '../kubedns/kube-dns-pod.js';
+import type { KubeDnsPod } from '../kubedns/kube-dns-pod.js';
 import type { KubeDnsQuirk } from '../kubedns/kube-dns-quirks.js';
 import { inetAton } from '../kubedns/dnsmasq-options.js';
 import type { RouteDestination, Route } from './destination.js';
@@ -127,7 +128,7 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
       `${pod.throughDnsmasq ? 'dnsmasq runs without dnsmasq-nanny' : 'the Pod has no dnsmasq'}: the ConfigMap's stubDomains and upstreamNameservers never reached dnsmasq${pod.kubednsUpstreams.kind === 'configmap' ? ' (kubedns forwarded with upstreamNameservers)' : ''}`,
     );
   }
-  const manifest = manifestServers(options.deployment, notes);
+  const manifest = manifestServers(options.deployment, pod, notes);
   const upstreamNameservers = config.upstreamNameservers ?? [];
   const configMapUpstreams = upstreamNameservers.map((entry) => addressOf(entry.value, 'upstreamNameservers', notes));
   const nannyUpstreams = pod.nannyAppliesConfigMap ? configMapUpstreams : [];
@@ -151,8 +152,12 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
   const kubednsForwards: Route = repairs.has('kubedns-upstreams') ? upstream : kubednsResolver;
 
   const table = new ZoneTable<ZoneEntry>();
-  const toKubeDns: ReadonlySet<string> =
-    pod.everyNameToKubeDns || repairs.has('unserved-cluster-zones') ? new Set([clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES, ...pod.zonesToKubeDns]) : pod.zonesToKubeDns;
+  // Every name to kubedns through dnsmasq's default server: the cluster's zones are kubedns's unless
+  // a domain of dnsmasq's own holds them (it beats the default server), as the translator reads it.
+  const heldByDnsmasq = (zone: string) =>
+    manifest !== undefined && !pod.zonesToKubeDns.has(zone) && [...manifest.stubs.keys(), ...manifest.local.map((entry) => entry.zone)].some((domain) => domain !== '' && isInZone(zone, domain));
+  const implicit = pod.everyNameToKubeDns && !repairs.has('unserved-cluster-zones') ? [clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES].filter((zone) => !heldByDnsmasq(zone)) : [];
+  const toKubeDns: ReadonlySet<string> = repairs.has('unserved-cluster-zones') ? new Set([clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES, ...pod.zonesToKubeDns]) : new Set([...implicit, ...pod.zonesToKubeDns]);
   if (toKubeDns.has(clusterDomain)) table.set(clusterDomain, { kind: 'cluster' });
   else notes.push(`dnsmasq has no --server for the cluster domain ${clusterDomain} to kubedns: its names go upstream`);
   for (const zone of KUBERNETES_DEFAULT_REVERSE_ZONES) {
@@ -209,9 +214,14 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
     return { destination: { kind: 'cluster', zone }, via: `kubedns: cluster domain ${zone}` };
   }
 
+  // Repaired (`trailing-dot-domains`): names without a dot go where every other name goes.
+  const unqualified = repairs.has('trailing-dot-domains') ? undefined : manifest?.unqualified;
+
   function route(query: string): Route {
     const name = canonicalName(query);
     const match = table.longestMatch(name);
+    // A name without a dot: its own zone first, else what dnsmasq applies to such names (dnsmasq 2.86+).
+    if (unqualified !== undefined && name !== '' && !name.includes('.') && match?.zone !== name) return unqualified;
     if (match === undefined) return upstream;
     const { zone, value } = match;
     switch (value.kind) {
@@ -269,10 +279,16 @@ interface ManifestServers {
   readonly upstreams: readonly string[];
   readonly noResolv: boolean;
   readonly local: readonly { readonly zone: string; readonly address: string | undefined; readonly text: string }[];
+  /**
+   * Where dnsmasq sends names without a dot that no zone of its own matches, when an entry applies
+   * to them as well (a domain before the last ending in a dot, dnsmasq 2.86+); undefined: nowhere
+   * special.
+   */
+  readonly unqualified: Route | undefined;
 }
 
 /** What the Deployment's dnsmasq flags say about where names go; undefined without a dnsmasq to read. */
-function manifestServers(deployment: KubeDnsDeployment | undefined, notes: string[]): ManifestServers | undefined {
+function manifestServers(deployment: KubeDnsDeployment | undefined, pod: KubeDnsPod, notes: string[]): ManifestServers | undefined {
   const dnsmasq = deployment?.dnsmasq?.dnsmasq;
   if (deployment === undefined || dnsmasq === undefined || dnsmasq.problem !== undefined) return undefined;
   const kubedns = `127.0.0.1:${deployment.kubedns?.args.values.dnsPort ?? 10053}`;
@@ -280,7 +296,15 @@ function manifestServers(deployment: KubeDnsDeployment | undefined, notes: strin
   const stubs = new Map<string, string[]>();
   const upstreams: string[] = [];
   const local: { zone: string; address: string | undefined; text: string }[] = [];
+  // dnsmasq 2.86+ (kube-dns 1.22.1+): entries that also hold names without a dot, by kind.
+  const trailingDot = pod.dnsmasqTrailingDotUnqualified;
+  const unqualifiedServers: string[] = [];
+  let unqualifiedLocal: { readonly text: string; readonly address: boolean } | undefined;
   for (const server of dnsmasq.servers) {
+    if (trailingDot && server.trailingDotUnqualified) {
+      if (server.target.kind === 'upstream') unqualifiedServers.push(dnsmasqTarget(server.target));
+      else if (server.target.kind === 'local-only') unqualifiedLocal ??= { text: server.option.text, address: false };
+    }
     if (server.domains?.includes('') === true) {
       notes.push(`${server.option.text} (names without a dot) is not modelled`);
       continue;
@@ -294,8 +318,7 @@ function manifestServers(deployment: KubeDnsDeployment | undefined, notes: strin
       notes.push(`${server.option.text} is not modelled`);
       continue;
     }
-    const { address, port } = server.target;
-    const target = address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
+    const target = dnsmasqTarget(server.target);
     if (zones === undefined) {
       if (target !== kubedns) upstreams.push(target);
       continue;
@@ -306,6 +329,9 @@ function manifestServers(deployment: KubeDnsDeployment | undefined, notes: strin
     }
   }
   for (const entry of dnsmasq.addresses) {
+    if (trailingDot && entry.trailingDotUnqualified && entry.address !== '#' && (unqualifiedLocal === undefined || (!unqualifiedLocal.address && entry.address !== undefined))) {
+      unqualifiedLocal = { text: entry.option.text, address: entry.address !== undefined };
+    }
     if (entry.domains === undefined || entry.address === '#' || entry.domains.includes('')) {
       notes.push(`${entry.option.text} is not modelled`);
       continue;
@@ -314,7 +340,20 @@ function manifestServers(deployment: KubeDnsDeployment | undefined, notes: strin
   }
   // Addresses first, so that an NXDOMAIN entry (which gives way to servers) never hides one.
   local.sort((a, b) => (a.address === undefined ? 1 : 0) - (b.address === undefined ? 1 : 0));
-  return { toKubeDns, stubs, upstreams, noResolv: dnsmasq.noResolv, local };
+  // As for one zone (dnsmasq 2.90): an address answers before servers; an NXDOMAIN entry gives way to them.
+  const unqualifiedVia = 'names without a dot: dnsmasq applies';
+  const unqualified: Route | undefined =
+    unqualifiedLocal !== undefined && (unqualifiedLocal.address || unqualifiedServers.length === 0)
+      ? { destination: LOCAL_ANSWER, via: `${unqualifiedVia} ${unqualifiedLocal.text} to them and answers itself` }
+      : unqualifiedServers.length > 0
+        ? { destination: serversDestination(unqualifiedServers), via: `${unqualifiedVia} the --server entries whose domains end in a dot to them` }
+        : undefined;
+  return { toKubeDns, stubs, upstreams, noResolv: dnsmasq.noResolv, local, unqualified };
+}
+
+/** A dnsmasq upstream as the routing models write socket addresses. */
+function dnsmasqTarget(target: { readonly address: string; readonly port: number }): string {
+  return target.address.includes(':') ? `[${target.address}]:${target.port}` : `${target.address}:${target.port}`;
 }
 
 /** A nameserver as dnsmasq uses it, noting what dnsmasq-nanny does to it. */

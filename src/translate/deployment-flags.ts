@@ -74,8 +74,20 @@ export interface DeploymentPlan {
   readonly unservedZones: readonly string[];
   /** Zones dnsmasq sent to kubedns that it has no records for: kubedns forwarded them with its own resolver. */
   readonly kubednsForwardZones: readonly string[];
+  /**
+   * What the Pod's dnsmasq did with names without a dot that no zone of its own holds, when an
+   * entry with a domain ending in a dot before its last applied to them too (dnsmasq 2.86+, kube-dns
+   * 1.22.1+): answered NXDOMAIN, answered with an address, or sent to servers. Undefined: nothing special.
+   */
+  readonly unqualified: UnqualifiedNames | undefined;
   readonly diagnostics: readonly Diagnostic[];
 }
+
+/** See {@link DeploymentPlan.unqualified}; `text` is the option as written. */
+export type UnqualifiedNames =
+  | { readonly kind: 'nxdomain'; readonly text: string }
+  | { readonly kind: 'address'; readonly address: string; readonly text: string }
+  | { readonly kind: 'servers'; readonly text: string };
 
 /**
  * The stock manifest of kube-dns `kubeDnsVersion` (kubernetes/kubernetes `cluster/addons/dns/`):
@@ -110,6 +122,7 @@ const EMPTY_PLAN: Omit<DeploymentPlan, 'pod'> = {
   throughDnsmasq: true,
   unservedZones: [],
   kubednsForwardZones: [],
+  unqualified: undefined,
   diagnostics: [],
 };
 
@@ -213,6 +226,7 @@ function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsFeatures
     pod,
     unservedZones: servers.unservedZones,
     kubednsForwardZones: servers.kubednsForwardZones,
+    unqualified: pod.dnsmasqTrailingDotUnqualified ? unqualifiedNames(dnsmasq) : undefined,
     diagnostics,
   };
 }
@@ -307,6 +321,10 @@ function planServers(dnsmasq: DnsmasqSettings, pod: KubeDnsPod, clusterDomain: s
   if (dnsmasq.problem === undefined && !pod.everyNameToKubeDns) {
     // kops templates sent in6.arpa (a typo) to kubedns: ip6.arpa went upstream. The translation reports the quirk.
     for (const zone of [clusterDomain, ...KUBEDNS_REVERSE_ZONES]) if (!toKubeDns.has(zone) && !stubs.has(zone)) unservedZones.push(zone);
+  } else if (dnsmasq.problem === undefined) {
+    // Every name reached kubedns through dnsmasq's default server, which any domain of its own beats:
+    // a zone of the cluster under a --server, --local or --address domain went there instead.
+    for (const zone of [clusterDomain, ...KUBEDNS_REVERSE_ZONES]) if (!toKubeDns.has(zone) && dnsmasqDomainOver(dnsmasq, kubedns, zone)) unservedZones.push(zone);
   }
   for (const [zone, servers] of stubs) {
     push('deployment-stub-server', servers.map((server) => server.text).join(' '), `'${zone}' → ${servers.map((server) => server.target).join(' ')} (merged with the ConfigMap's servers for it, if any)`);
@@ -365,4 +383,29 @@ function coreDnsTarget(target: { readonly address: string; readonly port: number
   const ipv6 = address.includes(':');
   if (port === 53) return address;
   return ipv6 ? `[${address}]:${port}` : `${address}:${port}`;
+}
+
+/** Whether a `--server` (not to kubedns), `--local` or `--address` domain of dnsmasq holds `zone` (is it or a parent). */
+function dnsmasqDomainOver(dnsmasq: DnsmasqSettings, kubedns: string, zone: string): boolean {
+  const domains = [
+    ...dnsmasq.servers.filter((server) => server.target.kind === 'local-only' || (server.target.kind === 'upstream' && `${server.target.address}#${server.target.port}` !== kubedns)).flatMap((server) => server.domains ?? []),
+    ...dnsmasq.addresses.filter((entry) => entry.address !== '#').flatMap((entry) => entry.domains ?? []),
+  ];
+  return domains.some((domain) => domain !== '' && isWithin(zone, domain.toLowerCase().replace(/\.$/, '')));
+}
+
+/**
+ * What dnsmasq 2.86+ does with names without a dot for the entries that apply to them as well (a
+ * domain before the last ends in a dot): as for one zone, an address answers before servers, and
+ * an NXDOMAIN entry (`--local`, `--address=/…/`) gives way to them.
+ */
+function unqualifiedNames(dnsmasq: DnsmasqSettings): UnqualifiedNames | undefined {
+  const servers = dnsmasq.servers.filter((server) => server.trailingDotUnqualified);
+  const addresses = dnsmasq.addresses.filter((entry) => entry.trailingDotUnqualified && entry.address !== '#');
+  const address = addresses.find((entry) => entry.address !== undefined);
+  if (address?.address !== undefined) return { kind: 'address', address: address.address, text: address.option.text };
+  const upstream = servers.find((server) => server.target.kind === 'upstream');
+  if (upstream !== undefined) return { kind: 'servers', text: upstream.option.text };
+  const local = servers.find((server) => server.target.kind === 'local-only') ?? addresses[0];
+  return local === undefined ? undefined : { kind: 'nxdomain', text: local.option.text };
 }

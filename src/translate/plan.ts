@@ -18,6 +18,9 @@ import { isStrictAncestor, isWithin, normalizeZone } from '../dns/zones.js';
 import { HEALTH_DEFAULT_ADDRESS } from '../coredns/listen-addresses.js';
 import type { DeploymentPlan, DeploymentServer, PodPlan } from './deployment-flags.js';
 import type { TranslateInput } from './options.js';
+import { planUnqualifiedNames } from './unqualified-names.js';
+import type { Directive } from '../corefile/model.js';
+import { pushAll } from '../util/lists.js';
 
 /** Port of every server block: the main block's, as in Kubernetes' default. */
 export const DNS_PORT = '53';
@@ -61,6 +64,8 @@ export interface CorefilePlan {
   readonly strictOrder: boolean;
   /** Every forward's max_concurrent (--dns-forward-max). */
   readonly maxConcurrent: number | undefined;
+  /** Templates of the main block after `errors` (names without a dot, src/translate/unqualified-names.ts). */
+  readonly mainTemplates: readonly Directive[];
 }
 
 /**
@@ -93,6 +98,10 @@ export function planCorefile(config: KubeDnsConfig, pod: PodPlan, input: Transla
   const protectedZones = [clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES].filter((zone) => !unserved.includes(zone) && !reverseBlockZones.includes(zone));
   const mainKeys = mainBlockKeys(parents, protectedZones, context);
   const splitMainBlock = needsMainBlockSplit(mainKeys, parents, context);
+  // Names without a dot (dnsmasq 2.86+ quirk): one-label zones dnsmasq has an entry for keep theirs.
+  const ownZones = [...mainKeys.map((key) => key.replace(/:\d+$/, '')), ...stubs.map((stub) => stub.zone), ...templates.map((template) => template.zone), clusterDomain, ...plan.pod.zonesToKubeDns, ...plan.kubednsForwardZones, ...plan.unservedZones];
+  const unqualified = planUnqualifiedNames(plan.unqualified, new Set(ownZones.filter((zone) => zone !== '' && zone !== '.' && !zone.includes('.'))), features, context.repairs, plan.pod.kubeDnsVersion);
+  pushAll(diagnostics, unqualified.diagnostics);
   if (!features.kubernetesFallthroughZones) {
     report(context, 'reverse-lookups-not-forwarded', '', '', `CoreDNS ${features.version}'s kubernetes plugin cannot fall through for in-addr.arpa and ip6.arpa`);
   }
@@ -113,6 +122,7 @@ export function planCorefile(config: KubeDnsConfig, pod: PodPlan, input: Transla
     log: plan.logQueries,
     strictOrder: plan.strictOrder,
     maxConcurrent: plan.maxConcurrent,
+    mainTemplates: unqualified.directives,
   };
 }
 

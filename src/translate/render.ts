@@ -99,9 +99,10 @@ function withoutZones(kubernetes: Directive, zones: readonly string[]): Directiv
 
 /** The Corefile model of `corefile`: the main block (and its copies), the stub blocks, the template blocks. */
 export function renderCorefile(corefile: CorefilePlan): Corefile {
-  const { mainKeys, splitMainBlock, upstreams, stubs, templates, reverseBlockZones, resolver, unserved, features } = corefile;
+  const { mainKeys, splitMainBlock, upstreams, stubs, templates, reverseBlockZones, resolver, unserved, features, mainTemplates } = corefile;
   const federation = federationDirective(corefile);
   const directives = mainDirectives(upstreams, federation, unserved, corefile);
+  if (mainTemplates.length > 0) directives.splice(directives.findIndex((directive) => directive.name === 'errors') + 1, 0, ...mainTemplates);
   const mainBlocks: ServerBlock[] = splitMainBlock
     ? [
         { kind: 'server-block', keys: mainKeys.slice(0, 1), directives },

@@ -145,6 +145,7 @@ const TRANSLATOR_STAGES = [
   'translate/options.ts',
   'translate/deployment-effects.ts',
   'translate/deployment-flags.ts',
+  'translate/unqualified-names.ts',
   'translate/plan.ts',
   'translate/render.ts',
   'translate/self-check.ts',

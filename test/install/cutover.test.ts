@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadAll } from 'js-yaml';
@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { formatCutoverJson, formatCutoverScript, formatCutoverText, planCutover } from '../../src/install/cutover.js';
 import type { CutoverPlan, CutoverStep } from '../../src/install/cutover.js';
 import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
+import { translateKubeDnsInstall } from '../../src/translate/translate.js';
 
 const root = join(import.meta.dirname, '../..');
 const stock = readFileSync(join(root, 'golden/install/stock-kube-dns-1.22.20.yaml'), 'utf8');
@@ -87,6 +88,30 @@ describe('planCutover', () => {
     expect(loadAll(annotated.files.find((entry) => entry.name === 'kube-dns-rollback.yaml')?.content ?? '')[0]).toMatchObject({ metadata: { annotations: { team: 'dns' } } });
   });
 
+  it('the rollback file, read back as the input, gives the same Corefile (check and verify read it in place of INSTALL)', () => {
+    const inputs = [
+      ...readdirSync(join(root, 'golden/deployment')).filter((name) => name.endsWith('.yaml')).map((name) => `golden/deployment/${name}`),
+      ...readdirSync(join(root, 'golden/install')).filter((name) => name.endsWith('.yaml')).map((name) => `golden/install/${name}`),
+    ];
+    let compared = 0;
+    for (const input of inputs) {
+      for (const coredns of ['1.2.6', '1.8.0', '1.14.7']) {
+        let plan: CutoverPlan;
+        try {
+          plan = planCutover(readInstall(readFileSync(join(root, input), 'utf8')), { coredns });
+        } catch {
+          continue; // an install the tool refuses (a Service without selector): no plan, nothing to compare
+        }
+        if (!plan.ok) continue;
+        const rollback = plan.files.find((file) => file.name === 'kube-dns-rollback.yaml')?.content ?? '';
+        const again = translateKubeDnsInstall(readInstall(rollback), { coredns });
+        expect(again.corefile, `${input} ${coredns}`).toBe(plan.files.find((file) => file.name === 'Corefile')?.content);
+        compared += 1;
+      }
+    }
+    expect(compared).toBeGreaterThanOrEqual(18);
+  });
+
   it('scales the kube-dns-autoscaler given in INSTALL to 0 first and restores it as read; without one it says the rollback leaves it alone', () => {
     const kops = readFileSync(join(root, 'golden/deployment/kops-1.12-kube-dns-1.14.13.yaml'), 'utf8');
     const plan = planned(kops, '1.8.0');
@@ -121,6 +146,14 @@ describe('planCutover', () => {
     const configMapOnly = planCutover(readInstall('kind: ConfigMap\nmetadata: {name: kube-dns, namespace: kube-system}\ndata: {}\n'), { coredns: '1.14.7', clusterDnsIp: '10.0.0.10', clusterDomain: 'corp.internal' });
     if (!configMapOnly.ok) throw new Error(configMapOnly.refusal);
     expect(configMapOnly.steps.flatMap((step) => step.commands)).toContain('npx kube-dns-to-coredns check --coredns 1.14.7 --cluster-domain corp.internal --kube-dns kube-dns-rollback.yaml --corefile Corefile');
+  });
+
+  it('refuses a Pod given on its own: there is no workload to scale down and bring back', () => {
+    const install = readInstall(stock);
+    const deployment = install.deployment as NonNullable<typeof install.deployment>;
+    const pod = { ...install, deployment: { ...deployment, kind: 'Pod', name: 'kube-dns-6d5d8b9f7-abcde', object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'kube-dns-6d5d8b9f7-abcde', namespace: 'kube-system' }, spec: {} } } };
+    expect(() => planCutover(pod, { coredns: '1.14.7' })).toThrow(expect.objectContaining({ name: 'CoreDnsInstallInputError', code: 'workload-is-pod', category: 'input' }));
+    expect(() => planCutover(pod, { coredns: '1.14.7' })).toThrow(/kube-dns is given as Pod kube-system\/kube-dns-6d5d8b9f7-abcde: .* give the Deployment \(or ReplicationController\) the Pod belongs to/);
   });
 
   it('stops when kube-dns and the Corefile would route a name differently during the overlap', () => {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { COREDNS_VERSIONS, compareCoreDnsVersions } from '../../src/coredns/versions.js';
@@ -203,6 +205,41 @@ describe('buildCoreDnsInstall', () => {
     expect(warning('mirror.corp/coredns:1.14.70')).toMatch(/runs tag 1\.14\.70, but the install is for CoreDNS 1\.14\.7/);
     expect(warning('mirror.corp:5000/coredns')).toMatch(/runs the untagged \(latest\), but the install is for CoreDNS 1\.14\.7/);
     expect(warning('coredns/coredns:latest')).toMatch(/runs tag latest/);
+  });
+
+  it("a Pod given on its own (one replica of kube-dns) is read as its template: what the scheduler and admission wrote is not the cluster's choice", () => {
+    const stockText = readFileSync(join(import.meta.dirname, '../../golden/install/stock-kube-dns-1.22.20.yaml'), 'utf8');
+    const stock = readKubeDnsInstall([{ text: stockText, filename: 'kube-dns.yaml' }]);
+    const deployment = stock.deployment as NonNullable<typeof stock.deployment>;
+    const template = (deployment.object['spec'] as Record<string, any>)['template'];
+    const podObject = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'kube-dns-6d5d8b9f7-abcde', namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns', 'pod-template-hash': '6d5d8b9f7' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'kube-dns-6d5d8b9f7', uid: 'u', controller: true }] },
+      spec: {
+        ...template['spec'],
+        nodeName: 'node-1',
+        priority: 2000001000,
+        tolerations: [...template['spec']['tolerations'], { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }, { effect: 'NoExecute', key: 'node.kubernetes.io/unreachable', operator: 'Exists', tolerationSeconds: 300 }],
+      },
+      status: { phase: 'Running', podIP: '10.244.0.7' },
+    };
+    // How the reader gives a Pod (#18 item 34): the workload's kind and name are the Pod's, the object the Pod.
+    const install = { ...stock, deployment: { ...deployment, kind: 'Pod', name: podObject.metadata.name, object: podObject } };
+    const result = buildCoreDnsInstall(install, { coredns: '1.14.7' });
+    if (!result.ok) throw new Error('refused');
+    const fromDeployment = buildCoreDnsInstall(stock, { coredns: '1.14.7' });
+    if (!fromDeployment.ok) throw new Error('refused');
+    // The same CoreDNS pods as from its Deployment: its scheduling carried, the admission's tolerations and the node left out.
+    expect(byKind(result.objects, 'Deployment')['spec']['template']).toEqual(byKind(fromDeployment.objects, 'Deployment')['spec']['template']);
+    expect(byKind(result.objects, 'Deployment')['spec']['replicas']).toBe(2);
+    const install_ = result.diagnostics.filter((entry) => entry.code.startsWith('install-'));
+    const paths = install_.map((entry) => `${entry.code} ${entry.path ?? ''}`);
+    expect(paths).toEqual(
+      expect.arrayContaining(['install-setting-replaced .spec.replicas', 'install-setting-carried .spec.nodeSelector', 'install-setting-carried .spec.tolerations', 'install-setting-carried .spec.priorityClassName', 'install-setting-replaced .spec.containers']),
+    );
+    expect(paths.filter((path) => /template|nodeName|priority$|pod-template-hash|labels/.test(path))).toEqual([]);
+    expect(install_.find((entry) => entry.path === '.spec.tolerations')?.message).toBe('tolerations: all already in the CoreDNS base');
   });
 
   it('needs the cluster IP: from the Service, or --cluster-dns-ip, never both different', () => {

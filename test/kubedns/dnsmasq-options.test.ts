@@ -68,7 +68,7 @@ describe('parseDnsmasqArgs', () => {
   });
 
   it('reports the values dnsmasq 2.90 refuses (checked with dnsmasq --test)', () => {
-    const parsed = parseDnsmasqArgs(['--server=127.0.0.08', '--server=[::1]#53', '--server=1.2.3.4#99999', '--server=/a/1.2.3.4#abc', '--server=256.1.1.1', '--server=/a/b', '--cache-size=-1', '--cache-size=0x10', '--port=70000', '--server=ns.example.com']);
+    const parsed = parseDnsmasqArgs(['--server=127.0.0.08', '--server=[::1]#53', '--server=1.2.3.4#99999', '--server=/a/1.2.3.4#abc', '--server=256.1.1.1', '--server=/a/b', '--cache-size=-1', '--dns-forward-max=0x10', '--port=70000', '--server=ns.example.com']);
     expect(parsed.invalid.map((entry) => entry.option.value)).toEqual(['127.0.0.08', '[::1]#53', '1.2.3.4#99999', '/a/1.2.3.4#abc', '256.1.1.1', '/a/b', '-1', '0x10', '70000', 'ns.example.com']);
   });
 
@@ -109,5 +109,43 @@ describe('inetAton (each case checked against dnsmasq 2.90 --test)', () => {
 
   it.each(['127.0.0.08', '127.0.0.09', '256.1.1.1', '1.2.3.4.5', '', '1..2', '1.2.3.256', '4294967296', ' 1.2.3.4', 'a.b.c.d', '0x'])('refuses %j', (text) => {
     expect(inetAton(text)).toBeUndefined();
+  });
+});
+
+describe('domains that end in a dot (dnsmasq 2.86+)', () => {
+  it('marks an entry whose domain before the last ends in a dot as applying to names without a dot too', () => {
+    const parsed = parseDnsmasqArgs([
+      '--local=/internal./local./lc./',
+      '--local=/a/b./',
+      '--server=/c./d/10.0.0.1',
+      '--address=/.e./f/',
+      '--address=/*g./h/192.0.2.1',
+      '--server=/#/i/10.0.0.2',
+      '--server=/./j/10.0.0.3',
+      '--local=/k./',
+    ]);
+    const marks = [...parsed.servers, ...parsed.addresses].map((entry) => `${entry.option.text} ${entry.trailingDotUnqualified}`);
+    expect(marks).toEqual([
+      '--local=/internal./local./lc./ true',
+      // The last domain's dot leaves nothing behind it: no empty domain follows.
+      '--local=/a/b./ false',
+      '--server=/c./d/10.0.0.1 true',
+      '--server=/#/i/10.0.0.2 false',
+      // `.` alone becomes the empty domain without being canonicalised: nothing is cut in place.
+      '--server=/./j/10.0.0.3 false',
+      '--local=/k./ false',
+      '--address=/.e./f/ true',
+      '--address=/*g./h/192.0.2.1 true',
+    ]);
+  });
+});
+
+describe('options dnsmasq takes once', () => {
+  it('stops at the second of an option dnsmasq takes once ("illegal repeated flag"), not at repeated servers or flags', () => {
+    const repeated = parseDnsmasqArgs(['--cache-size=1000', '--no-negcache', '--server=/a/10.0.0.1', '--cache-size=0', '--port=53']);
+    expect(repeated.problem).toEqual({ index: 3, token: '--cache-size=0', reason: 'illegal repeated flag (--cache-size is taken once)' });
+    expect(parseDnsmasqArgs(['-c', '10', '--cache-size=5']).problem?.token).toBe('--cache-size=5');
+    expect(parseDnsmasqArgs(['--log-async', '--log-async']).problem?.reason).toBe('illegal repeated flag (--log-async is taken once)');
+    expect(parseDnsmasqArgs(['--no-negcache', '-N', '--server=10.0.0.1', '--server=10.0.0.1', '--address=/a/', '--address=/a/']).problem).toBeUndefined();
   });
 });

@@ -17,6 +17,7 @@ describe('kube-dns rules, release by release', () => {
     ['upstreamsFromConfigMap', '1.14.9', '1.14.10', false, true],
     ['stubHostnamesResolved', '1.15.0', '1.15.1', false, true],
     ['stubPortSplit', '1.16.20', '1.17.0', 'first-colon', 'host-port'],
+    ['dnsmasqTrailingDotUnqualified', '1.22.0', '1.22.1', false, true],
     ['ipText', '1.26.5', '1.26.6', 'lenient', 'canonical'],
   ];
 

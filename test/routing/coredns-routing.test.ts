@@ -194,3 +194,19 @@ describe('the plugin order the model routes by', () => {
     expect(compared).toBeGreaterThan(COREDNS_VERSIONS.length * 8);
   });
 });
+
+describe('CoreDNS routing model: template match', () => {
+  it('answers only the names a match regex selects; the others pass on with fallthrough, and a regex it cannot read is noted', () => {
+    const corefile = (options: string) => `.:53 {\n    template ANY ANY {\n        match ^[^.]+\\.$\n        rcode NXDOMAIN\n${options}    }\n    forward . 10.0.0.1\n}\n`;
+    const through = corefile('        fallthrough\n');
+    expect(keyOf(through, 'example')).toBe('plugin:template');
+    expect(keyOf(through, 'example.com')).toBe('servers(10.0.0.1:53)');
+    expect(keyOf(through, '.')).toBe('servers(10.0.0.1:53)');
+    // Without fallthrough the template answers (SERVFAIL) what no regex matches.
+    expect(keyOf(corefile(''), 'example.com')).toBe('plugin:template');
+    const lookahead = coreDnsRouting('.:53 {\n    template ANY ANY {\n        match ^(?!a).*$\n        fallthrough\n    }\n    forward . 10.0.0.1\n}\n');
+    expect(lookahead.notes).toEqual(["block \".:53\": template match '^(?!a).*$' is not modelled (taken to match every name)"]);
+    // As without match: the template, falling through to what follows.
+    expect(destinationKey(lookahead.route('b.example').destination)).toBe('plugin:template>servers(10.0.0.1:53)');
+  });
+});

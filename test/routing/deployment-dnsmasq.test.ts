@@ -5,6 +5,7 @@ import dnsPacket from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
 import { nannyAppendedArgs } from '../../src/kubedns/dnsmasq-nanny-args.js';
+import { parseDnsmasqArgs } from '../../src/kubedns/dnsmasq-options.js';
 import { translateKubeDnsInstall } from '../../src/translate/translate.js';
 import { kubeDnsRouting } from '../../src/routing/kube-dns-routing.js';
 import { describeDestination } from '../../src/routing/destination.js';
@@ -177,6 +178,124 @@ describe.skipIf(dnsmasq === undefined)('Deployment flags against real dnsmasq', 
     expect(seen.join('\n')).toMatch(/a\.fixed\.test A 10\.1\.2\.3/);
     expect(seen.join('\n')).toMatch(/y\.b\.corp\.test NXDOMAIN/);
     expect(seen.join('\n')).toContain(`example.com ${upstream.address}`);
+  });
+  /** What dnsmasq answered `name`: the fake server's address, or the rcode / answer it gave itself. */
+  const observed = async (running: Awaited<ReturnType<Lab['startDnsmasq']>>, name: string) => {
+    const result = await running.query(name);
+    return result.kind === 'answered' ? result.by.address : result.kind === 'rcode' ? result.rcode : 'timeout';
+  };
+
+  /** Where the kube-dns model sends `name`, as `observed` names it (`kubedns`, a server address, or a local answer). */
+  const predicted = (model: ReturnType<typeof kubeDnsRouting>, name: string, resolver: FakeServer, local: readonly string[]): string[] => {
+    const { destination, via } = model.route(name);
+    if (destination.kind === 'servers') return [...destination.servers];
+    if (destination.kind === 'resolv.conf') return [via.includes('kubedns') ? kubedns.address : resolver.address];
+    if (destination.kind === 'cluster') return [kubedns.address];
+    if (destination.kind === 'plugin') return [...local];
+    return [describeDestination(destination)];
+  };
+
+  it('applies a domain list with a dot before its last domain to names without a dot too (dnsmasq 2.86+), as the model of kube-dns 1.22.1+ says', async () => {
+    const [resolver, corp] = await Promise.all([lab.fakeServer(80, 53), lab.fakeServer(81)]);
+    const resolvFile = lab.writeFile('resolv-80.conf', `nameserver ${resolver.ip}\n`);
+    const base = ['--cache-size=0', `--resolv-file=${resolvFile}`, `--server=/cluster.local/${kubedns.ip}#${kubedns.port}`];
+    const cases: Array<[string, readonly string[], readonly string[]]> = [
+      // kubespray: names of one label answered NXDOMAIN, the zones themselves too, the rest forwarded.
+      ['--local=/internal./local./lc./', ['example', 'x', 'local', 'lc', 'x.lc', 'example.com', 'kubernetes.default.svc.cluster.local'], ['NXDOMAIN']],
+      // The dot on the last domain leaves nothing behind it.
+      ['--local=/internal/local/lc./', ['example', 'x.lc'], ['NXDOMAIN']],
+      [`--server=/corp./lan/${corp.ip}#${corp.port}`, ['example', 'x.corp', 'x.lan', 'example.com'], []],
+      ['--address=/ads./track/10.1.2.3', ['example', 'x.ads', 'example.com'], ['A 10.1.2.3']],
+    ];
+    const seen: string[] = [];
+    for (const [flag, names, local] of cases) {
+      const text = deploymentYaml({ dnsmasq: [...STOCK_DNSMASQ_ARGS, flag], kubeDnsImage: 'registry.k8s.io/dns/k8s-dns-kube-dns:1.26.7' });
+      const model = kubeDnsRouting(null, { deployment: readKubeDnsInstall([{ text }]).deployment! });
+      const running = await lab.startDnsmasq(dnsmasq as string, [...base, flag.replace(corp.address, `${corp.ip}#${corp.port}`)]);
+      try {
+        for (const name of names) {
+          const answer = await observed(running, name);
+          expect(predicted(model, name, resolver, local), `${flag} ${name}: model ${describeDestination(model.route(name).destination)}, dnsmasq ${answer}`).toContain(answer);
+          seen.push(`${flag} ${name} ${answer}`);
+        }
+      } finally {
+        await running.stop();
+      }
+    }
+    // The quirk is real: one label answered locally or sent to corp where a list without the dots forwards it.
+    expect(seen).toContain('--local=/internal./local./lc./ example NXDOMAIN');
+    expect(seen).toContain(`--local=/internal/local/lc./ example ${resolver.address}`);
+    expect(seen).toContain(`--server=/corp./lan/${corp.ip}#${corp.port} example ${corp.address}`);
+    expect(seen).toContain('--address=/ads./track/10.1.2.3 example A 10.1.2.3');
+    // kube-dns 1.22.0's dnsmasq (2.85) did not: its model forwards names of one label.
+    const older = kubeDnsRouting(null, { deployment: readKubeDnsInstall([{ text: deploymentYaml({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--local=/internal./local./lc./'], kubeDnsImage: 'registry.k8s.io/dns/k8s-dns-kube-dns:1.22.0' }) }]).deployment! });
+    expect(describeDestination(older.route('example').destination)).toBe('resolv.conf');
+  });
+
+  it('answers --local=/zone/ NXDOMAIN itself, except the more specific zones it has servers for (kubespray --local=/local/)', async () => {
+    const [resolver] = await Promise.all([lab.fakeServer(82, 53)]);
+    const resolvFile = lab.writeFile('resolv-82.conf', `nameserver ${resolver.ip}\n`);
+    const manifest = [...STOCK_DNSMASQ_ARGS.filter((arg) => arg !== '-k' && arg !== '--dns-loop-detect' && !arg.startsWith('--log-facility')), '--local=/local/', '--local=/corp.test/'];
+    const model = kubeDnsRouting(null, { deployment: readKubeDnsInstall([{ text: deploymentYaml({ dnsmasq: manifest }) }]).deployment! });
+    const running = await lab.startDnsmasq(dnsmasq as string, [...manifest.map((arg) => arg.replace('127.0.0.1#10053', `${kubedns.ip}#${kubedns.port}`).replace('--cache-size=1000', '--cache-size=0')), `--resolv-file=${resolvFile}`]);
+    const seen: string[] = [];
+    try {
+      for (const name of ['kubernetes.default.svc.cluster.local', 'cluster.local', 'x.local', 'local', 'a.corp.test', 'corp.test', 'example.com', 'example']) {
+        const answer = await observed(running, name);
+        expect(predicted(model, name, resolver, ['NXDOMAIN']), `${name}: model ${describeDestination(model.route(name).destination)}, dnsmasq ${answer}\n${running.log()}`).toContain(answer);
+        seen.push(`${name} ${answer}`);
+      }
+    } finally {
+      await running.stop();
+    }
+    expect(seen).toEqual([
+      `kubernetes.default.svc.cluster.local ${kubedns.address}`,
+      `cluster.local ${kubedns.address}`,
+      'x.local NXDOMAIN',
+      'local NXDOMAIN',
+      'a.corp.test NXDOMAIN',
+      'corp.test NXDOMAIN',
+      `example.com ${resolver.address}`,
+      `example ${resolver.address}`,
+    ]);
+  });
+
+  it.each([
+    ['every name to kubedns (Kubernetes 1.3-1.5: --no-resolv --server=127.0.0.1#10053)', ['--cache-size=1000', '--no-resolv', '--server=127.0.0.1#10053']],
+    ['the cluster zones to kubedns, the rest to resolv.conf', ['--cache-size=1000', '--no-negcache', '--server=/cluster.local/127.0.0.1#10053', '--server=/in-addr.arpa/127.0.0.1#10053', '--server=/ip6.arpa/127.0.0.1#10053']],
+  ] as const)('without dnsmasq-nanny (%s) the ConfigMap never reaches dnsmasq: its stub and upstreams are not used, as the model and the translation say', async (_, manifest) => {
+    const [resolver, stub, configUpstream] = await Promise.all([lab.fakeServer(manifest.length === 3 ? 83 : 84, 53), lab.fakeServer(manifest.length === 3 ? 85 : 86), lab.fakeServer(manifest.length === 3 ? 87 : 88)]);
+    const resolvFile = lab.writeFile(`resolv-${resolver.ip}.conf`, `nameserver ${resolver.ip}\n`);
+    const data = { stubDomains: JSON.stringify({ 'acme.test': [stub.address] }), upstreamNameservers: JSON.stringify([configUpstream.address]) };
+    const text = deploymentYaml({ nanny: false, kubedns: ['--domain=cluster.local.', '--dns-port=10053'], dnsmasq: manifest });
+    const install = readKubeDnsInstall([{ text: `${text}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: kube-dns, namespace: kube-system}\ndata: ${JSON.stringify(data)}\n` }]);
+    const model = kubeDnsRouting(install.configMap?.data ?? null, { deployment: install.deployment! });
+    const translation = translateKubeDnsInstall(install);
+    expect(translation.diagnostics.filter((entry) => entry.code === 'configmap-not-applied').map((entry) => entry.key)).toEqual(['stubDomains', 'upstreamNameservers']);
+    expect(translation.corefile).not.toContain('acme.test');
+    // No nanny: dnsmasq runs with the manifest's arguments only (the Pod's resolv.conf is the lab's file).
+    const running = await lab.startDnsmasq(dnsmasq as string, [...manifest.map((arg) => arg.replace('127.0.0.1#10053', `${kubedns.ip}#${kubedns.port}`).replace('--cache-size=1000', '--cache-size=0')), `--resolv-file=${resolvFile}`]);
+    const seen = new Set<string>();
+    try {
+      for (const name of ['x.acme.test', 'example.com', 'kubernetes.default.svc.cluster.local']) {
+        const answer = await observed(running, name);
+        expect(predicted(model, name, resolver, []), `${name}: model ${describeDestination(model.route(name).destination)} (${model.route(name).via}), dnsmasq ${answer}`).toContain(answer);
+        seen.add(answer);
+      }
+    } finally {
+      await running.stop();
+    }
+    // Neither the stub nor the ConfigMap's upstream was ever asked.
+    expect(seen.has(stub.address) || seen.has(configUpstream.address)).toBe(false);
+  });
+  it('refuses a second --cache-size or --log-async and accepts repeated servers and flags, as the reader says', async () => {
+    const { spawnSync } = await import('node:child_process');
+    for (const args of [['--cache-size=1000', '--cache-size=0'], ['--log-async', '--log-async'], ['-p', '5353', '--port=5354'], ['--no-negcache', '-N', '--server=10.0.0.1', '--server=10.0.0.1']]) {
+      const run = spawnSync(dnsmasq as string, ['--test', '--conf-file=/dev/null', ...args], { encoding: 'utf8' });
+      const problem = parseDnsmasqArgs(args).problem;
+      expect(run.status === 0, `${args.join(' ')}: ${run.stderr}`).toBe(problem === undefined);
+      if (problem !== undefined) expect(run.stderr).toContain('illegal repeated flag');
+    }
   });
 });
 

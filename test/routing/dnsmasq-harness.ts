@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import dnsPacket from 'dns-packet';
-import { exchangeA } from '../support/dns-query.js';
+import { exchangeA, onQuestion } from '../support/dns-query.js';
 
 /**
  * A loopback-only laboratory for dnsmasq: fake DNS servers that answer every A query with their own
@@ -42,8 +42,9 @@ export class Lab {
   readonly #processes = new Set<ChildProcess>();
   readonly #byIp = new Map<string, FakeServer>();
 
-  constructor() {
-    this.prefix = `127.${100 + (process.pid % 100)}.${1 + ((process.pid >> 7) % 250)}.`;
+  /** `prefix`: a `127.A.B.` range the caller claimed (default: one derived from the process id). */
+  constructor(prefix?: string) {
+    this.prefix = prefix ?? `127.${100 + (process.pid % 100)}.${1 + ((process.pid >> 7) % 250)}.`;
     this.directory = mkdtempSync(join(tmpdir(), 'kube-dns-lab-'));
     // dnsmasq drops root privileges before it reads the resolv file.
     chmodSync(this.directory, 0o755);
@@ -57,15 +58,7 @@ export class Lab {
     const ip = `${this.prefix}${host}`;
     const socket = dgram.createSocket('udp4');
     this.#sockets.add(socket);
-    socket.on('message', (message, remote) => {
-      let query;
-      try {
-        query = dnsPacket.decode(message);
-      } catch {
-        return;
-      }
-      const question = query.questions?.[0];
-      if (question === undefined) return;
+    onQuestion(socket, (query, question, remote) => {
       const missing = nxdomain(question.name, question.type);
       const answers = question.type === 'A' && !missing ? [{ type: 'A', name: question.name, ttl: 0, class: 'IN', data: ip }] : [];
       const reply = dnsPacket.encode({

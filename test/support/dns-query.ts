@@ -1,6 +1,6 @@
 import dgram from 'node:dgram';
 import dnsPacket from 'dns-packet';
-import type { Packet } from 'dns-packet';
+import type { Packet, Question } from 'dns-packet';
 
 /**
  * One DNS query over UDP for the tests that ask real servers (dnsmasq, CoreDNS) on loopback: sends
@@ -49,4 +49,18 @@ export async function askA(ip: string, port: number, name: string, timeoutMs = 2
   if (reply === 'timeout') return { rcode: 'timeout' };
   const addresses = (reply.answers ?? []).filter((record) => record.type === 'A').map((record) => String(record.data));
   return { rcode: reply.rcode ?? 'UNKNOWN', addresses: addresses.sort(), authority: (reply.authorities ?? []).map((record) => record.name) };
+}
+
+/** Calls `handle` with each query `socket` receives that decodes and has a question (others are dropped), for the tests' fake servers. */
+export function onQuestion(socket: dgram.Socket, handle: (query: Packet, question: Question, remote: dgram.RemoteInfo) => void): void {
+  socket.on('message', (message, remote) => {
+    let query: Packet;
+    try {
+      query = dnsPacket.decode(message);
+    } catch {
+      return;
+    }
+    const question = query.questions?.[0];
+    if (question !== undefined) handle(query, question, remote);
+  });
 }

@@ -203,6 +203,8 @@ export interface LoopbackCorefile {
   readonly dnsPort: number;
   /** Every port handed to server keys (the DNS listeners). */
   readonly dnsPorts: readonly number[];
+  /** The port each server key's port became, by the port written (`53` for keys without one). */
+  readonly dnsPortOf: ReadonlyMap<number, number>;
   /** The port each HTTP listener (health, ready, prometheus, pprof) got, by the port it had. */
   readonly listenPorts: ReadonlyMap<string, number>;
 }
@@ -365,8 +367,9 @@ export function moveToLoopback(text: string, plan: LoopbackPlan): LoopbackCorefi
   const rewritten: Corefile = { ...corefile, items };
   const dnsPort = portFor('dns', '53');
   const dnsPorts = [...ports].filter(([key]) => key.startsWith('dns ')).map(([, port]) => port);
+  const dnsPortOf = new Map([...ports].filter(([key]) => key.startsWith('dns ')).map(([key, port]) => [Number(key.slice('dns '.length)), port]));
   const listenPorts = new Map([...ports].filter(([key]) => key.startsWith('listen ')).map(([key, port]) => [key.slice('listen '.length), port]));
-  return { corefile: printCorefile(rewritten), dnsPort, dnsPorts, listenPorts };
+  return { corefile: printCorefile(rewritten), dnsPort, dnsPorts, dnsPortOf, listenPorts };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -594,6 +597,8 @@ export interface RunningCoreDns {
   readonly ip: string;
   /** The port of keys without one (and of `:53` keys). */
   readonly dnsPort: number;
+  /** The port a key written with `port` listens on (undefined: no key had it). */
+  dnsPortFor(port: number): number | undefined;
   /** The Corefile it runs (moved to loopback). */
   readonly corefile: string;
   /** The port an HTTP listener (health, ready, prometheus) got, by the port the Corefile gave it. */
@@ -796,13 +801,15 @@ export class RealCoreDnsLab {
   }
 
   /**
-   * Starts `version` with `corefile` moved to loopback (its own loopback destinations kept), written
-   * at `confPath` inside the lab's folder (`etc/coredns/Corefile`, say), and leaves it running: the
-   * handle says where it listens. Rejects when it does not start.
+   * Starts `version` with `corefile` moved to loopback (its own loopback destinations kept, the
+   * others as `destinations` says), written at `confPath` inside the lab's folder
+   * (`etc/coredns/Corefile`, say), and leaves it running: the handle says where it listens. `ip`:
+   * the loopback address its blocks bind instead of one of the lab's range (a test that claimed a
+   * range of its own). Rejects when it does not start.
    */
-  async serve(corefile: string, version: RealCoreDnsRelease, confPath = `serve-${this.#instance + 1}/Corefile`, destinations?: ReadonlyMap<string, string>): Promise<RunningCoreDns> {
+  async serve(corefile: string, version: RealCoreDnsRelease, confPath = `serve-${this.#instance + 1}/Corefile`, destinations?: ReadonlyMap<string, string>, ip?: string): Promise<RunningCoreDns> {
     const binary = await this.#binary(version);
-    const plan = { ...this.#nextPlan(), keepLoopbackDestinations: true, ...(destinations === undefined ? {} : { destinations }) };
+    const plan = { ...this.#nextPlan(), ...(ip === undefined ? {} : { ip }), keepLoopbackDestinations: true, ...(destinations === undefined ? {} : { destinations }) };
     const moved = moveToLoopback(corefile, plan);
     const file = join(this.#directory, confPath);
     mkdirSync(dirname(file), { recursive: true });
@@ -831,6 +838,7 @@ export class RealCoreDnsLab {
     return {
       ip: plan.ip,
       dnsPort: moved.dnsPort,
+      dnsPortFor: (port: number) => moved.dnsPortOf.get(port),
       corefile: moved.corefile,
       listenPort: (port: number) => moved.listenPorts.get(String(port)),
       output: () => output,

@@ -1,0 +1,105 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
+import { checkRouting, routingModels } from '../../src/routing/check.js';
+import { describeDestination } from '../../src/routing/destination.js';
+import { translateKubeDnsInstall } from '../../src/translate/translate.js';
+import type { TranslateOptions } from '../../src/translate/translate.js';
+import { singleLabelPattern } from '../../src/translate/unqualified-names.js';
+import { deploymentYaml, STOCK_DNSMASQ_ARGS } from '../support/kube-dns-manifests.js';
+import { Outcomes } from '../support/outcomes.js';
+
+/** The translation of a Deployment with `extra` dnsmasq flags and a kubedns image of `kubeDns`. */
+function translate(extra: readonly string[], kubeDns: string, options: TranslateOptions = {}) {
+  const text = deploymentYaml({ dnsmasq: [...STOCK_DNSMASQ_ARGS, ...extra], kubeDnsImage: `registry.k8s.io/dns/k8s-dns-kube-dns:${kubeDns}` });
+  const translation = translateKubeDnsInstall(readKubeDnsInstall([{ text, filename: 'kube-dns.yaml' }]), options);
+  const quirk = translation.diagnostics.filter((entry) => entry.message.startsWith('trailing-dot-domains')).map((entry) => `${entry.severity} ${entry.code}`);
+  return { text, translation, quirk, main: (translation.corefile ?? '').split('\n\n')[0] ?? '' };
+}
+
+describe('names without a dot under dnsmasq 2.86+ (trailing-dot-domains)', () => {
+  it("keeps kubespray's --local=/internal./local./lc./ answering names of one label NXDOMAIN from kube-dns 1.22.1, as its dnsmasq did", () => {
+    const kept = translate(['--local=/internal./local./lc./'], '1.22.1');
+    expect(kept.quirk).toEqual(['warning kube-dns-quirk-kept']);
+    expect(kept.main).toContain('    template ANY ANY {\n        match ^');
+    expect(kept.main).toContain('        rcode NXDOMAIN\n        fallthrough\n    }');
+    expect(checkRouting({ kubeDns: kept.text, corefile: kept.translation.corefile ?? '' }).equivalent).toBe(true);
+    // kube-dns 1.22.0 shipped dnsmasq 2.85, which read the domains one by one: nothing to keep.
+    const before = translate(['--local=/internal./local./lc./'], '1.22.0');
+    expect(before.quirk).toEqual([]);
+    expect(before.main).not.toContain('template');
+    expect(checkRouting({ kubeDns: before.text, corefile: before.translation.corefile ?? '' }).equivalent).toBe(true);
+  });
+
+  it('before the fix, the same Corefile without the template fails check on the names of one label (the model follows dnsmasq)', () => {
+    const kept = translate(['--local=/internal./local./lc./'], '1.26.7');
+    const without = (kept.translation.corefile ?? '').replace(/ {4}template ANY ANY \{\n {8}match [^\n]*\n {8}rcode NXDOMAIN\n {8}fallthrough\n {4}\}\n/, '');
+    expect(without).not.toContain('match');
+    const check = checkRouting({ kubeDns: kept.text, corefile: without });
+    expect(check.differences.map((difference) => difference.name)).toEqual(['arpa', 'example', 'x']);
+  });
+
+  it('repairs it on request (check --repair expects exactly those names), and reports what it cannot keep', () => {
+    const repaired = translate(['--local=/internal./local./lc./'], '1.26.7', { repair: ['trailing-dot-domains'] });
+    expect(repaired.quirk).toEqual(['info kube-dns-quirk-repaired']);
+    expect(repaired.main).not.toContain('template');
+    const check = checkRouting({ kubeDns: repaired.text, corefile: repaired.translation.corefile ?? '', repairs: ['trailing-dot-domains'] });
+    expect(check.equivalent).toBe(true);
+    expect(check.repaired.map((difference) => difference.name)).toEqual(['arpa', 'example', 'x']);
+    // Servers for names without a dot: CoreDNS has no zone to send them elsewhere.
+    const servers = translate(['--server=/corp./lan/10.0.0.9'], '1.26.7');
+    expect(servers.quirk).toEqual(['warning deployment-flag-not-translated']);
+    // `local` too: dnsmasq has no zone of that name here, so its servers got it.
+    expect(checkRouting({ kubeDns: servers.text, corefile: servers.translation.corefile ?? '' }).differences.map((difference) => difference.name)).toEqual(['arpa', 'example', 'local', 'x']);
+    // An address answers them with it.
+    const address = translate(['--address=/ads./track/192.0.2.7'], '1.26.7');
+    expect(address.main).toContain('    template IN A {\n        match ^');
+    expect(address.main).toContain('        answer "{{ .Name }} 0 IN A 192.0.2.7"');
+    expect(checkRouting({ kubeDns: address.text, corefile: address.translation.corefile ?? '' }).equivalent).toBe(true);
+  });
+
+  it('leaves the one-label zones dnsmasq has an entry for to that entry (a cluster domain of one label)', () => {
+    const kubedns = ['--domain=local.', '--dns-port=10053'];
+    const text = deploymentYaml({ kubedns, dnsmasq: [...STOCK_DNSMASQ_ARGS.map((arg) => arg.replace('cluster.local', 'local')), '--local=/lan./internal/'] });
+    const translation = translateKubeDnsInstall(readKubeDnsInstall([{ text, filename: 'kube-dns.yaml' }]), {});
+    expect(checkRouting({ kubeDns: text, corefile: translation.corefile ?? '', names: ['local', 'lan', 'internal', 'loc', 'locals', 'other'] }).equivalent).toBe(true);
+  });
+
+  it('singleLabelPattern matches exactly the names of one label outside the excluded ones', () => {
+    const outcomes = new Outcomes<'excluded' | 'matched' | 'longer name' | 'prefix of an excluded label'>();
+    const label = fc.stringMatching(/^[a-c-]{1,4}$/);
+    fc.assert(
+      // The candidate is one of the excluded labels a third of the time.
+      fc.property(fc.uniqueArray(label, { maxLength: 5 }).chain((excluded) => fc.tuple(fc.constant(excluded), excluded.length === 0 ? label : fc.oneof(label, label, fc.constantFrom(...excluded)), fc.boolean())), ([excluded, candidate, dotted]) => {
+        const regex = new RegExp(singleLabelPattern(excluded));
+        const name = dotted ? `${candidate}.x.` : `${candidate}.`;
+        const expected = !dotted && !excluded.includes(candidate);
+        expect(regex.test(name), `${singleLabelPattern(excluded)} on ${name}`).toBe(expected);
+        expect(regex.test('.')).toBe(false);
+        if (dotted) outcomes.add('longer name');
+        else if (excluded.includes(candidate)) outcomes.add('excluded');
+        else outcomes.add('matched');
+        if (!dotted && excluded.some((other) => other !== candidate && other.startsWith(candidate))) outcomes.add('prefix of an excluded label');
+      }),
+      { numRuns: 600 },
+    );
+    outcomes.expectAtLeast({ excluded: 30, matched: 100, 'longer name': 100, 'prefix of an excluded label': 10 });
+  });
+});
+
+describe('every name to kubedns through the default server (#18, found by the real comparison)', () => {
+  it('a --local domain above the cluster domain beats the default server: the cluster domain never reached kubedns', () => {
+    const text = deploymentYaml({ nanny: false, kubedns: ['--domain=cluster.local.', '--dns-port=10053'], dnsmasq: ['--cache-size=1000', '--no-resolv', '--server=127.0.0.1#10053', '--local=/local/'] });
+    const translation = translateKubeDnsInstall(readKubeDnsInstall([{ text, filename: 'kube-dns.yaml' }]), {});
+    // Before: translated with cluster.local protected in the main block, though dnsmasq answered every cluster name NXDOMAIN.
+    expect(translation.ok).toBe(false);
+    expect(translation.diagnostics.filter((entry) => entry.severity === 'error').map((entry) => entry.code)).toEqual(['kube-dns-quirk-kept']);
+    // The model: dnsmasq answered them itself (real dnsmasq: test/routing/dnsmasq-coredns-comparison.test.ts).
+    const model = routingModels({ kubeDns: text, corefile: '' }).kubeDns;
+    expect(describeDestination(model.route('kubernetes.default.svc.cluster.local').destination)).toBe('plugin template');
+    expect(describeDestination(model.route('example.com').destination)).toBe('resolv.conf');
+    const repaired = translateKubeDnsInstall(readKubeDnsInstall([{ text, filename: 'kube-dns.yaml' }]), { repair: ['unserved-cluster-zones'] });
+    expect(repaired.ok).toBe(true);
+    expect(checkRouting({ kubeDns: text, corefile: repaired.corefile ?? '', repairs: ['unserved-cluster-zones'] }).equivalent).toBe(true);
+  });
+});
