@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { migrateCorefile } from '../../src/migrate/migrate.js';
+import { migrateCorefile } from '../../src/migrate/migrate-corefile.js';
 import { expectLinearGrowth } from '../support/growth.js';
 
 /**
