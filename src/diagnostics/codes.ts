@@ -489,6 +489,11 @@ export const DIAGNOSTIC_CODES = {
     "A field of kubeadm's Deployment for the target release that the inputs show the cluster cannot honour, written the way the cluster can: for a kube-dns workload in an API version Kubernetes 1.16 stopped serving, the OS nodeSelector beta.kubernetes.io/os instead of kubernetes.io/os (set by the kubelet only from 1.14).",
     'Nothing to do; once the cluster is 1.14 or newer either label selects the same nodes.',
   ),
+  'install-anti-affinity-relaxed': install(
+    'warning',
+    "kube-dns's affinity has a REQUIRED pod anti-affinity term that selects the CoreDNS pods too (they carry k8s-app: kube-dns, as the kube-dns pods do): kept required, no CoreDNS pod could be scheduled on a node that runs a kube-dns pod during the overlap, and the rollback could not bring kube-dns back on the nodes CoreDNS holds. The install carries the term as a preferred anti-affinity (weight 100).",
+    'Nothing to do for the switch; once kube-dns is deleted, make the term required again in the coredns Deployment if replicas must never share a node (and the cluster has a node per replica).',
+  ),
   'install-coredns-too-new': install(
     'warning',
     'The inputs show a cluster older than the target CoreDNS release needs: a kube-dns workload in extensions/v1beta1, apps/v1beta1 or apps/v1beta2 (not served from Kubernetes 1.16) while CoreDNS 1.11.0 and later read only discovery.k8s.io/v1 EndpointSlices (served from Kubernetes 1.21): the kubernetes plugin never syncs and no CoreDNS pod becomes Ready.',

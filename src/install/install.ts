@@ -346,9 +346,12 @@ function deploymentObject(
     } else if (field === 'nodeSelector') {
       pod['nodeSelector'] = { ...record(pod['nodeSelector']), ...record(value) };
       carried(path, `nodeSelector: ${JSON.stringify(value)}`);
+    } else if (field === 'affinity') {
+      pod[field] = relaxedAffinity(record(value), { ...serviceSelector, ...KUBE_DNS_LABEL }, namespace, key, `${podPath}.affinity`, diagnostics);
+      carried(path, `${field}: ${manifest.preferredAntiAffinity ? "kube-dns's, in place of the base's preferred anti-affinity" : JSON.stringify(value)}`);
     } else {
       pod[field] = value;
-      carried(path, `${field}: ${field === 'affinity' && manifest.preferredAntiAffinity ? "kube-dns's, in place of the base's preferred anti-affinity" : JSON.stringify(value)}`);
+      carried(path, `${field}: ${JSON.stringify(value)}`);
     }
   }
   const readTemplateMeta = record(readTemplate['metadata']);
@@ -393,6 +396,67 @@ function deploymentObject(
       template: { metadata: { labels: podLabels }, spec: orderPodSpec(pod) },
     },
   };
+}
+
+/**
+ * kube-dns's affinity with every REQUIRED pod anti-affinity term that selects the CoreDNS pods'
+ * own labels made a preferred one (weight 100, the same term), with an `install-anti-affinity-relaxed`
+ * warning: the CoreDNS pods carry `k8s-app: kube-dns` (and the Service's selector), as the kube-dns
+ * pods do, so such a term keeps every CoreDNS pod off each node that runs a kube-dns pod during the
+ * overlap (the rollout can time out), and keeps kube-dns off the nodes CoreDNS holds on rollback;
+ * on a cluster with fewer nodes than replicas it leaves replicas Pending (docs/migration-guide.md).
+ */
+function relaxedAffinity(affinity: Json, podLabels: Json, namespace: string, key: string, path: string, diagnostics: Diagnostic[]): Json {
+  const anti = record(affinity['podAntiAffinity']);
+  const required = anti['requiredDuringSchedulingIgnoredDuringExecution'];
+  if (!Array.isArray(required)) return affinity;
+  const selectsOwn = (term: Json) => {
+    const namespaces = term['namespaces'];
+    if (Array.isArray(namespaces) && namespaces.length > 0 && !namespaces.includes(namespace)) return false;
+    // A term without a labelSelector selects no pod.
+    return term['labelSelector'] !== undefined && term['labelSelector'] !== null && selectorMatches(record(term['labelSelector']), podLabels);
+  };
+  const relaxed = required.filter((term) => selectsOwn(record(term)));
+  if (relaxed.length === 0) return affinity;
+  const kept = required.filter((term) => !selectsOwn(record(term)));
+  const preferred = Array.isArray(anti['preferredDuringSchedulingIgnoredDuringExecution']) ? anti['preferredDuringSchedulingIgnoredDuringExecution'] : [];
+  const newAnti: Mutable = { ...anti, preferredDuringSchedulingIgnoredDuringExecution: [...preferred, ...relaxed.map((term) => ({ weight: 100, podAffinityTerm: term }))] };
+  if (kept.length > 0) newAnti['requiredDuringSchedulingIgnoredDuringExecution'] = kept;
+  else delete newAnti['requiredDuringSchedulingIgnoredDuringExecution'];
+  for (const term of relaxed) {
+    diagnostics.push(
+      diagnostic('install-anti-affinity-relaxed', {
+        key,
+        path: `${path}.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution`,
+        message: `the required pod anti-affinity ${JSON.stringify(term)} selects the CoreDNS pods too (they carry ${JSON.stringify(podLabels)}, as the kube-dns pods do): kept required, no CoreDNS pod could be scheduled where (${String(record(term)['topologyKey'])}) a kube-dns pod runs (the rollout can time out) and the rollback could not bring kube-dns back where CoreDNS runs; carried as a preferred anti-affinity (weight 100) instead`,
+      }),
+    );
+  }
+  return { ...affinity, podAntiAffinity: newAnti };
+}
+
+/** Whether a Kubernetes label selector (matchLabels and matchExpressions: In, NotIn, Exists, DoesNotExist) selects a pod with these labels. */
+function selectorMatches(selector: Json, labels: Json): boolean {
+  const matchLabels = record(selector['matchLabels']);
+  if (!Object.entries(matchLabels).every(([label, value]) => labels[label] === value)) return false;
+  const expressions = Array.isArray(selector['matchExpressions']) ? selector['matchExpressions'].map(record) : [];
+  return expressions.every((expression) => {
+    const label = expression['key'];
+    const values = Array.isArray(expression['values']) ? expression['values'] : [];
+    const value = typeof label === 'string' ? labels[label] : undefined;
+    switch (expression['operator']) {
+      case 'In':
+        return value !== undefined && values.includes(value);
+      case 'NotIn':
+        return value === undefined || !values.includes(value);
+      case 'Exists':
+        return value !== undefined;
+      case 'DoesNotExist':
+        return value === undefined;
+      default:
+        return false;
+    }
+  });
 }
 
 /**

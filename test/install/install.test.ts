@@ -99,6 +99,32 @@ describe('buildCoreDnsInstall', () => {
     );
   });
 
+  it('a REQUIRED anti-affinity selecting the CoreDNS pods (k8s-app: kube-dns, as kube-dns pods) becomes preferred with a warning; other required terms stay', () => {
+    const term = (selector: string, topology = 'kubernetes.io/hostname') => `          - {labelSelector: ${selector}, topologyKey: ${topology}}\n`;
+    const affinity = (terms: string) => `      affinity:\n        podAntiAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n${terms}`;
+    const build = (terms: string) => {
+      const deployment = deploymentYaml().replace('    spec:\n      containers:', `    spec:\n${affinity(terms)}      containers:`);
+      const result = buildCoreDnsInstall(readInstall(deployment, service('10.0.0.10'), configMapYaml({})), { coredns: '1.14.7' });
+      if (!result.ok) throw new Error('refused');
+      const anti = byKind(result.objects, 'Deployment')['spec']['template']['spec']['affinity']['podAntiAffinity'];
+      return { anti, relaxed: result.diagnostics.filter((entry) => entry.code === 'install-anti-affinity-relaxed') };
+    };
+    const own = build(term('{matchLabels: {k8s-app: kube-dns}}'));
+    expect(own.anti['requiredDuringSchedulingIgnoredDuringExecution']).toBeUndefined();
+    expect(own.anti['preferredDuringSchedulingIgnoredDuringExecution']).toEqual([{ weight: 100, podAffinityTerm: { labelSelector: { matchLabels: { 'k8s-app': 'kube-dns' } }, topologyKey: 'kubernetes.io/hostname' } }]);
+    expect(own.relaxed).toHaveLength(1);
+    expect(own.relaxed[0]?.severity).toBe('warning');
+    const expression = build(term('{matchExpressions: [{key: k8s-app, operator: In, values: [kube-dns, coredns]}]}'));
+    expect(expression.relaxed).toHaveLength(1);
+    // A term that does not select the CoreDNS pods (another app) stays required, and so does NotIn kube-dns.
+    const other = build(term('{matchLabels: {app: ingress}}') + term('{matchExpressions: [{key: k8s-app, operator: NotIn, values: [kube-dns]}]}', 'zone'));
+    expect(other.relaxed).toHaveLength(0);
+    expect(other.anti['requiredDuringSchedulingIgnoredDuringExecution']).toHaveLength(2);
+    const mixed = build(term('{matchLabels: {app: ingress}}') + term('{matchLabels: {k8s-app: kube-dns}}'));
+    expect(mixed.anti['requiredDuringSchedulingIgnoredDuringExecution']).toEqual([{ labelSelector: { matchLabels: { app: 'ingress' } }, topologyKey: 'kubernetes.io/hostname' }]);
+    expect(mixed.anti['preferredDuringSchedulingIgnoredDuringExecution']).toHaveLength(1);
+  });
+
   it("keeps one of each toleration: kube-dns's own master toleration, as kubectl prints it (effect before key), is not added again", () => {
     const tolerations = '      tolerations:\n      - {effect: NoSchedule, key: node-role.kubernetes.io/master}\n      - {key: CriticalAddonsOnly, operator: Exists}\n      - {effect: NoSchedule, key: node-role.kubernetes.io/master, operator: Exists}\n      - {key: dedicated, operator: Equal, value: dns, effect: NoSchedule}\n';
     const deployment = deploymentYaml().replace('    spec:\n      containers:', `    spec:\n${tolerations}      containers:`);
