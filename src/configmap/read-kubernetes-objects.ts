@@ -7,8 +7,9 @@ import { parseDocuments, PathLocator } from './read-configmap.js';
  * Reading the Kubernetes objects of a kube-dns install from YAML or JSON text, as
  * `kubectl get -o yaml|json` prints them: one object, a `List` (or `DeploymentList`,
  * `ServiceList`, …) of them, or several YAML documents. Only the fields that bear on DNS are kept:
- * the containers of a Deployment's (or ReplicationController's, DaemonSet's) Pod template and a
- * Service's `clusterIP`. Every other object is listed, so that the caller can say it was not used.
+ * the containers of a Deployment's (or ReplicationController's, DaemonSet's) Pod template, or of a
+ * Pod itself (`kubectl get pod -o yaml`: its `spec.containers` are what a template's
+ * `spec.template.spec.containers` are), and a Service's `clusterIP`. Every other object is listed, so that the caller can say it was not used.
  */
 
 /** Why a text does not hold Kubernetes objects this package can read. */
@@ -58,7 +59,7 @@ export interface ObjectContainer {
   readonly positions: { readonly command: readonly (SourcePosition | undefined)[]; readonly args: readonly (SourcePosition | undefined)[] };
 }
 
-/** A Deployment, ReplicationController, DaemonSet or ReplicaSet: its Pod template's containers. */
+/** A Deployment, ReplicationController, DaemonSet, ReplicaSet or StatefulSet: its Pod template's containers; or a Pod: its own. */
 export interface WorkloadObject {
   readonly kind: string;
   readonly name: string | undefined;
@@ -103,7 +104,7 @@ export interface KubernetesObjects {
   readonly others: readonly OtherObject[];
 }
 
-const WORKLOAD_KINDS: ReadonlySet<unknown> = new Set(['Deployment', 'ReplicationController', 'DaemonSet', 'ReplicaSet', 'StatefulSet']);
+const WORKLOAD_KINDS: ReadonlySet<unknown> = new Set(['Deployment', 'ReplicationController', 'DaemonSet', 'ReplicaSet', 'StatefulSet', 'Pod']);
 /** List kinds whose items are objects of the kind in front of `List` (the API leaves `kind` out of the items). */
 const LIST_ITEM_KIND: Readonly<Record<string, string | undefined>> = {
   List: undefined,
@@ -112,6 +113,7 @@ const LIST_ITEM_KIND: Readonly<Record<string, string | undefined>> = {
   DaemonSetList: 'DaemonSet',
   ReplicaSetList: 'ReplicaSet',
   StatefulSetList: 'StatefulSet',
+  PodList: 'Pod',
   ServiceList: 'Service',
   ConfigMapList: 'ConfigMap',
 };
@@ -137,7 +139,7 @@ export function readKubernetesObjects(text: string, options: { readonly filename
     const where: ObjectSource = { filename, position: locator.locate(documentIndex, path) };
     const common = { name: text('name'), namespace: text('namespace') };
     if (WORKLOAD_KINDS.has(kind)) {
-      workloads.push({ kind: kind as string, ...common, containers: reader.containers(object, documentIndex, path), source: where, object });
+      workloads.push({ kind: kind as string, ...common, containers: reader.containers(object, kind as string, documentIndex, path), source: where, object });
     } else if (kind === 'Service') {
       services.push({ ...common, ...reader.clusterIPs(object, documentIndex, path), source: where, object });
     } else if (kind === 'ConfigMap') {
@@ -191,14 +193,17 @@ class ObjectReader {
     throw new KubernetesObjectInputError('invalid-field', reason, { filename: this.filename, position: this.locator.locate(documentIndex, path) });
   }
 
-  containers(object: Record<string, unknown>, documentIndex: number, path: readonly (string | number)[]): ObjectContainer[] {
-    const podPath = [...path, 'spec', 'template', 'spec'];
+  /** The containers of a workload of `kind` (the List's item kind when the item has none). */
+  containers(object: Record<string, unknown>, kind: string, documentIndex: number, path: readonly (string | number)[]): ObjectContainer[] {
+    // A Pod's spec is what a workload's Pod template holds under spec.template.spec.
+    const pod = kind === 'Pod';
+    const podPath = pod ? [...path, 'spec'] : [...path, 'spec', 'template', 'spec'];
     const spec = object['spec'];
     const template = isRecord(spec) ? spec['template'] : undefined;
-    const podSpec = isRecord(template) ? template['spec'] : undefined;
-    if (!isRecord(podSpec)) this.fail(documentIndex, path, `${String(object['kind'])} has no spec.template.spec (the Pod template)`);
+    const podSpec = pod ? spec : isRecord(template) ? template['spec'] : undefined;
+    if (!isRecord(podSpec)) this.fail(documentIndex, path, pod ? 'Pod has no spec (its containers)' : `${kind} has no spec.template.spec (the Pod template)`);
     const list = podSpec['containers'];
-    if (!Array.isArray(list)) this.fail(documentIndex, podPath, 'spec.template.spec.containers must be a list of containers');
+    if (!Array.isArray(list)) this.fail(documentIndex, podPath, `${pod ? 'spec' : 'spec.template.spec'}.containers must be a list of containers`);
     return list.map((container: unknown, index) => {
       const at = [...podPath, 'containers', index];
       if (!isRecord(container) || typeof container['name'] !== 'string') this.fail(documentIndex, at, 'a container must be a mapping with a name');

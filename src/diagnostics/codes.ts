@@ -338,6 +338,11 @@ export const DIAGNOSTIC_CODES = {
     'A plugin or option corefile-migration and kubeadm add when an upgrade crosses the release where it became a default (loop, ready, health lameduck 5s, forward max_concurrent 1000).',
     'Pass --no-new-defaults to leave them out.',
   ),
+  'migrate-upstream-added': migrate(
+    'info',
+    "A downgrade below 1.5.2 added kubernetes `upstream`: before 1.5.2 the plugin resolves an ExternalName Service's target outside the cluster only with it (kubeadm's defaults of those releases have it).",
+    'Nothing to do; without it those names would get the CNAME alone.',
+  ),
   'migrate-default-removed': migrate('info', 'A plugin or option the target release does not have yet (ready, loop, forward max_concurrent) was removed for the downgrade.', 'Nothing to do.'),
   'migrate-plugin-unavailable': migrate(
     'error',

@@ -63,7 +63,10 @@ export interface DnsmasqContainerReading extends KubeDnsContainerReading {
 
 /** The kube-dns workload with each known container's arguments read. */
 export interface KubeDnsDeployment {
-  /** `Deployment`, `ReplicationController`, … */
+  /**
+   * `Deployment`, `ReplicationController`, …, or `Pod` for a Pod given on its own (its
+   * `spec.containers` read as a template's; `object` is the Pod).
+   */
   readonly kind: string;
   readonly name: string | undefined;
   readonly namespace: string | undefined;
@@ -161,7 +164,8 @@ export function readKubeDnsInstall(sources: readonly KubeDnsInstallSource[], opt
     }
   }
   const { configMap, configMapObject } = readConfigMapOnce(read, options, diagnostics);
-  const workload = pick(workloads, isKubeDnsWorkload);
+  // A Pod is one replica of a workload: the workload is read when both are given.
+  const workload = pick(workloads.filter((entry) => entry.kind !== 'Pod'), isKubeDnsWorkload) ?? pick(workloads, isKubeDnsWorkload);
   const autoscaler = workloads.find((other) => other !== workload && scaledWorkload(other)?.toLowerCase() === `${(workload?.kind ?? 'Deployment').toLowerCase()}/${workload?.name ?? KUBE_DNS_NAME}`);
   for (const other of workloads) {
     if (other === workload) continue;
@@ -178,6 +182,11 @@ export function readKubeDnsInstall(sources: readonly KubeDnsInstallSource[], opt
         });
       }
       diagnostics.push(unused(other.source, `${other.kind} ${other.name ?? '(unnamed)'} again, the same as at ${where(workload.source)}; read once`));
+      continue;
+    }
+    if (workload !== undefined && other.kind === 'Pod' && isPodOf(other, workload)) {
+      const differs = containersContent(other) !== containersContent(workload) ? `; its containers differ from the ${workload.kind}'s (a Pod of another rollout?), and the ${workload.kind}'s are what new Pods run` : '';
+      diagnostics.push(unused(other.source, `Pod ${qualified(other)} is a Pod of ${workload.kind} ${qualified(workload)} (${podOwnership(other, workload)}): the ${workload.kind} is read, not the Pod${differs}`));
       continue;
     }
     diagnostics.push(
@@ -269,6 +278,58 @@ function readConfigMapOnce(
   return { configMap, configMapObject: chosen?.object };
 }
 
+/**
+ * Whether `pod` belongs to `workload`: in its namespace, and matched by its selector (what the
+ * controller counts as its own: a Deployment's or ReplicaSet's `spec.selector`, a
+ * ReplicationController's plain map), or owned through `metadata.ownerReferences` (the
+ * ReplicaSet `NAME-HASH` a Deployment `NAME` makes, or the controller itself).
+ */
+function isPodOf(pod: WorkloadObject, workload: WorkloadObject): boolean {
+  if (pod.namespace !== undefined && workload.namespace !== undefined && pod.namespace !== workload.namespace) return false;
+  return podOwnership(pod, workload) !== undefined;
+}
+
+/** How `pod` belongs to `workload`, in words; undefined when it does not. */
+function podOwnership(pod: WorkloadObject, workload: WorkloadObject): string | undefined {
+  const metadata = record(pod.object['metadata']);
+  const owners = Array.isArray(metadata['ownerReferences']) ? metadata['ownerReferences'].map(record) : [];
+  const owned = owners.some(
+    (owner) => owner['name'] === workload.name || (workload.kind === 'Deployment' && owner['kind'] === 'ReplicaSet' && typeof owner['name'] === 'string' && owner['name'].startsWith(`${workload.name ?? ''}-`)),
+  );
+  if (owned) return 'its ownerReferences';
+  const selector = record(record(workload.object['spec'])['selector']);
+  const labels = record(metadata['labels']);
+  return selectorMatches(workload.kind === 'ReplicationController' ? { matchLabels: selector } : selector, labels) ? `its labels match the ${workload.kind}'s selector` : undefined;
+}
+
+/** A label selector (`matchLabels`, `matchExpressions`) applied to `labels`; an empty selector matches nothing here. */
+function selectorMatches(selector: Readonly<Record<string, unknown>>, labels: Readonly<Record<string, unknown>>): boolean {
+  const matchLabels = Object.entries(record(selector['matchLabels']));
+  const expressions = Array.isArray(selector['matchExpressions']) ? selector['matchExpressions'].map(record) : [];
+  if (matchLabels.length === 0 && expressions.length === 0) return false;
+  if (!matchLabels.every(([key, value]) => labels[key] === value)) return false;
+  return expressions.every((expression) => {
+    const key = String(expression['key']);
+    const values = Array.isArray(expression['values']) ? expression['values'] : [];
+    switch (expression['operator']) {
+      case 'In':
+        return values.includes(labels[key]);
+      case 'NotIn':
+        return !values.includes(labels[key]);
+      case 'Exists':
+        return key in labels;
+      case 'DoesNotExist':
+        return !(key in labels);
+      default:
+        return false;
+    }
+  });
+}
+
+function record(value: unknown): Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
 function isKubeDnsWorkload(workload: WorkloadObject): boolean {
   return workload.containers.some((container) => containerRole(container) !== undefined);
 }
@@ -293,7 +354,7 @@ function requireObject(holds: 'workload' | 'service', objects: KubernetesObjects
     ...objects.configMaps.map((configMap) => `ConfigMap ${configMap.name ?? '(a data map)'}`),
     ...objects.others.map((other) => `${other.kind ?? 'an object'} ${other.name ?? '(unnamed)'}`),
   ];
-  const wanted = holds === 'workload' ? 'no kube-dns workload (a Deployment or ReplicationController with a kubedns, dnsmasq or sidecar container)' : 'no Service';
+  const wanted = holds === 'workload' ? 'no kube-dns workload (a Deployment, ReplicationController or Pod with a kubedns, dnsmasq or sidecar container)' : 'no Service';
   const shown = found.length > 5 ? [...found.slice(0, 5), `${found.length - 5} more`] : found;
   throw new KubernetesObjectInputError('object-missing', `${wanted} in this file; it holds ${shown.length === 0 ? 'no Kubernetes object' : shown.join('; ')}`, { filename });
 }

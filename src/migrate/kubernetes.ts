@@ -5,7 +5,7 @@
  * Pure: no Node APIs.
  */
 import { formatToken } from '../corefile/printer.js';
-import { isUsable } from '../coredns/availability.js';
+import { isUsable, kubernetesUpstreamSupport } from '../coredns/availability.js';
 import { FEDERATION_REMOVED_IN, KUBERNETES_OPTION_CHANGES, KUBERNETES_TRANSFER_MOVED_IN } from '../coredns/migration-facts.js';
 import { firstReleaseWith } from '../coredns/features.js';
 import type { MigrationPlan, PlannedDirective } from './plan.js';
@@ -15,7 +15,10 @@ import { pushAll } from '../util/lists.js';
 /** The kubernetes plugin's options the target treats differently: endpoint trimmed, upstream and resyncperiod removed, transfer moved to the transfer plugin (1.8.0). */
 export function migrateKubernetes(plan: MigrationPlan, entry: PlannedDirective): void {
   const block = entry.directive.block;
-  if (block === undefined) return;
+  if (block === undefined) {
+    restoreUpstream(plan, entry);
+    return;
+  }
   const transfers: string[][] = [];
   block.directives.forEach((option, index) => {
     const position = option.position === undefined ? {} : { position: option.position };
@@ -94,6 +97,7 @@ export function migrateKubernetes(plan: MigrationPlan, entry: PlannedDirective):
       message: `kubernetes ${option.name} keeps its first address only: ${why}`,
     });
   });
+  restoreUpstream(plan, entry);
   plan.collapseEmptyBlock(entry);
   if (transfers.length > 0 && entry.lines !== null && entry.span !== undefined) {
     const indent = plan.editor.indentation(entry.span.first);
@@ -104,6 +108,28 @@ export function migrateKubernetes(plan: MigrationPlan, entry: PlannedDirective):
     pushAll(entry.lines, lines);
     entry.changed = true;
   }
+}
+
+/**
+ * A downgrade from a release where kubernetes `upstream` does nothing (1.5.2 on: CoreDNS always
+ * resolves an ExternalName Service's target itself) to one where the option is what makes it do so
+ * (plugin/kubernetes/setup.go; kubeadm's defaults of those releases carry it): without it the older
+ * CoreDNS answers such a name with the CNAME alone. The option is added back — bare, or
+ * `upstream /etc/resolv.conf` where a bare one is an argument error (before 1.0.6).
+ */
+function restoreUpstream(plan: MigrationPlan, entry: PlannedDirective): void {
+  const ignoredFrom = KUBERNETES_OPTION_CHANGES.find((change) => change.option === 'upstream')?.ineffectiveFrom;
+  if (ignoredFrom === undefined || !plan.sourceHas(ignoredFrom) || plan.targetHas(ignoredFrom)) return;
+  if (entry.directive.block?.directives.some((option) => option.name === 'upstream') === true) return;
+  const text = kubernetesUpstreamSupport(plan.to) === 'addresses-required' ? 'upstream /etc/resolv.conf' : 'upstream';
+  if (!plan.addOption(entry, text)) return;
+  plan.notice('migrate-upstream-added', {
+    action: 'added',
+    plugin: 'kubernetes',
+    option: 'upstream',
+    ...(entry.directive.position === undefined ? {} : { position: entry.directive.position }),
+    message: `added \`${text}\` to kubernetes: before ${ignoredFrom} the plugin resolves an ExternalName Service's target outside the cluster only with it (from ${ignoredFrom} it always does), so CoreDNS ${plan.to} would answer those names with the CNAME alone`,
+  });
 }
 
 /** Below 1.8.0: `transfer [ZONES] { to … }` back into the kubernetes plugin of the block. */

@@ -11,7 +11,6 @@
  * Pure: no Node APIs.
  */
 import { checkArgument } from '../errors/arguments.js';
-import { assertCorefileNotConfigMap } from '../configmap/not-a-configmap.js';
 import { parseCorefile } from '../corefile/parser.js';
 import type { ParseResult } from '../corefile/parser.js';
 import type { ServerBlock, SnippetDefinition } from '../corefile/model.js';
@@ -48,23 +47,36 @@ export interface MigrationResult {
 }
 
 /**
- * Migrates `corefile` from `options.from` to `options.to`.
+ * Migrates `corefile`, known to be Corefile text, from `options.from` to `options.to`: the
+ * library's `migrateCorefile` (migrate-corefile.ts) once it has made sure that the
+ * text is no ConfigMap (which takes the YAML reader, which the CLI loads only for YAML input).
  *
  * @throws {UnresolvedCoreDnsReleaseError} when `from` or `to` names no known release.
  * @throws {CorefileSyntaxError} when the Corefile does not parse.
- * @throws {ConfigMapInputError} (`configmap-given`) when `corefile` is a ConfigMap's YAML or JSON:
- *   pass its `Corefile` entry (`readConfigMap(text).data.Corefile`).
  */
-export function migrateCorefile(corefile: string, options: MigrateOptions): MigrationResult {
+export function migrateCorefileText(corefile: string, options: MigrateOptions): MigrationResult {
   checkArgument('migrateCorefile', 'corefile', corefile, 'string');
   checkArgument('migrateCorefile', 'options', options, 'object');
-  assertCorefileNotConfigMap(corefile, 'migrateCorefile', options.filename);
   const from = resolveMigrationRelease('from', options.from);
   const to = resolveMigrationRelease('to', options.to);
   const releaseNotices = [...from.notices, ...to.notices];
   const base = { from: from.mapping, to: to.mapping };
-  if (from.version === to.version) return { ...base, ok: true, corefile, changed: false, notices: releaseNotices };
   const parseOptions = { tokenPositions: true, ...(options.filename === undefined ? {} : { filename: options.filename }) };
+  if (from.version === to.version) {
+    // Nothing to rewrite, but the answer is still checked: a Corefile the release refuses is not "unchanged and fine".
+    const input = parseCorefile(corefile, parseOptions);
+    const lineCount = corefile.split('\n').length;
+    const refusals = targetRefusals({
+      input: () => input,
+      output: corefile,
+      edited: false,
+      sourceOf: (line) => (line >= 1 && line <= lineCount ? { first: line, last: line } : undefined),
+      unchangedLine: () => true,
+      from: from.version,
+      to: to.version,
+    });
+    return { ...base, ok: refusals.length === 0, corefile, changed: false, notices: [...releaseNotices, ...refusals] };
+  }
   let parsed: ParseResult | undefined = parseCorefile(corefile, parseOptions);
   const migration = new Migration(corefile, from.version, to.version, options);
   for (const item of parsed.corefile.items) {

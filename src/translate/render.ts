@@ -3,11 +3,13 @@
  * reports nothing: every choice was made, and said, when planning.
  */
 import type { Corefile, Directive, ServerBlock } from '../corefile/model.js';
+import { kubernetesUpstreamSupport } from '../coredns/availability.js';
 import { noDenialCaching } from '../coredns/features.js';
 import type { CoreDnsFeatures, NoDenialCaching } from '../coredns/features.js';
 import { kubernetesDefaultMainBlock } from '../coredns/kubernetes-default-corefile.js';
 import type { DefaultDirective } from '../coredns/kubernetes-default-corefile.js';
 import type { ForwardTarget } from '../coredns/forward-targets.js';
+import type { CoreDnsVersion } from '../coredns/versions.js';
 import { DNS_PORT } from './plan.js';
 import type { CorefilePlan, PlannedStub, PlannedTemplate } from './plan.js';
 
@@ -82,9 +84,39 @@ function mainDirectives(upstreams: readonly string[], federation: Directive | un
     if (entry.name === 'cache') return shared.cache === undefined ? [] : [shared.cache];
     if (entry.name === features.preferredForwarder) return [withForwardOptions(converted, plan)];
     if (entry.name === 'errors' && shared.log !== undefined) return [converted, shared.log];
-    const kubernetes = entry.name === 'kubernetes' && unserved.length > 0 ? withoutZones(converted, unserved) : converted;
-    return entry.name === 'kubernetes' && federation !== undefined ? [kubernetes, federation] : [kubernetes];
+    if (entry.name !== 'kubernetes') return [converted];
+    const kubernetes = withExternalNameUpstream(withKubeDnsTtl(unserved.length > 0 ? withoutZones(converted, unserved) : converted), features.version);
+    return federation !== undefined ? [kubernetes, federation] : [kubernetes];
   });
+}
+
+/**
+ * kube-dns answered its records with TTL 30 (kubernetes/dns `pkg/dns/util/util.go`, `defaultTTL`,
+ * 1.14.0–1.26.7); the kubernetes plugin's own default is 5 (`defaultTTL` in plugin/kubernetes,
+ * v1.0.0 on). kubeadm's default Corefile sets `ttl 30` only from CoreDNS 1.3.1, but every release
+ * takes the option (range [5, 3600] before 1.3.0): the translation sets it wherever the block lacks it.
+ */
+function withKubeDnsTtl(kubernetes: Directive): Directive {
+  const options = kubernetes.block?.directives ?? [];
+  if (options.some((option) => option.name === 'ttl')) return kubernetes;
+  return { ...kubernetes, block: { ...kubernetes.block, directives: [...options, { name: 'ttl', arguments: ['30'] }] } };
+}
+
+/**
+ * kube-dns answered an ExternalName Service with the CNAME and its target's address (SkyDNS looked
+ * the target up with its forwarders). Before 1.5.2 the kubernetes plugin does so only with
+ * `upstream` present (see `kubernetesUpstreamSupport`); kubeadm's block has it up to 1.4.0, so
+ * 1.5.0 and 1.5.1, which no kubeadm release shipped, get it here.
+ */
+function withExternalNameUpstream(kubernetes: Directive, version: CoreDnsVersion): Directive {
+  const support = kubernetesUpstreamSupport(version);
+  if (support === 'no-op' || support === 'removed') return kubernetes;
+  const options = kubernetes.block?.directives ?? [];
+  if (options.some((option) => option.name === 'upstream')) return kubernetes;
+  const at = options.findIndex((option) => option.name === 'fallthrough' || option.name === 'ttl');
+  const upstream: Directive = { name: 'upstream', arguments: support === 'addresses-required' ? ['/etc/resolv.conf'] : [] };
+  const directives = at < 0 ? [...options, upstream] : [...options.slice(0, at), upstream, ...options.slice(at)];
+  return { ...kubernetes, block: { ...kubernetes.block, directives } };
 }
 
 /** The kubernetes directive without `zones` among its zones and its fallthrough zones (a fallthrough left with none goes). */

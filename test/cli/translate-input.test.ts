@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { memoryIo } from '../support/memory-io.js';
-import { configMapYaml, coreDnsConfigMapYaml } from '../support/kube-dns-manifests.js';
+import { configMapYaml, coreDnsConfigMapYaml, deploymentYaml, STOCK_DNSMASQ_ARGS } from '../support/kube-dns-manifests.js';
 
 // What every command that reads the kube-dns ConfigMap (translate, --kubeadm, check, explain) makes
 // of input that is not plainly kube-system/kube-dns.
@@ -244,5 +244,27 @@ describe('a JSON error inside a ConfigMap value points into the file', () => {
     expect(explain.err).toContain('(kube-dns.yaml:8:32))');
     const nodeLocal = await run(['--node-local-dns', '1.26.8', '--local-ip', '169.254.20.10', '--upstream-ip', '10.96.0.10', 'kube-dns.yaml'], files);
     expect(nodeLocal.err).toContain('error json-syntax kube-dns.yaml:8:32 stubDomains: not valid JSON');
+  });
+});
+
+describe('a kube-dns Pod given as FILE', () => {
+  it('is translated like its Deployment: its containers carry the dnsmasq flags', async () => {
+    const deployment = deploymentYaml({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--server=/corp.internal/10.9.9.9'] });
+    const pod = deployment
+      .replace('apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: kube-dns, namespace: kube-system}', 'apiVersion: v1\nkind: Pod\nmetadata: {name: kube-dns-5c9f8d7b6-x2x7q, namespace: kube-system, labels: {k8s-app: kube-dns}}')
+      .replace('spec:\n  template:\n    spec:\n      containers:\n', 'spec:\n  containers:\n')
+      .replaceAll('\n      ', '\n  ');
+    const files = { 'cm.yaml': configMapYaml({ upstreamNameservers: '["8.8.8.8"]' }), 'pod.yaml': pod };
+    const fromPod = await run(['--kube-dns-deployment', 'pod.yaml', 'cm.yaml'], files);
+    const fromDeployment = await run(['--kube-dns-deployment', 'deploy.yaml', 'cm.yaml'], { ...files, 'deploy.yaml': deployment });
+    expect(fromPod.status).toBe(0);
+    expect(fromPod.out).toContain('corp.internal:53 {');
+    expect(fromPod.out).toBe(fromDeployment.out);
+    expect(fromPod.err).not.toContain('plays no part');
+    // -o install from a Pod ends normally (what it carries over from a Pod is the install's to decide).
+    const service = 'apiVersion: v1\nkind: Service\nmetadata: {name: kube-dns, namespace: kube-system}\nspec: {clusterIP: 10.96.0.10, selector: {k8s-app: kube-dns}}\n';
+    const install = await run(['-o', 'install', '--kube-dns-deployment', 'pod.yaml', '--kube-dns-service', 'svc.yaml', 'cm.yaml'], { ...files, 'svc.yaml': service });
+    expect(install.status).toBe(0);
+    expect(install.out).toContain('kind: Deployment');
   });
 });

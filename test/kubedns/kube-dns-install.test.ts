@@ -152,7 +152,7 @@ describe('readKubeDnsInstall', () => {
     const coreDns = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: coredns}\nspec: {template: {spec: {containers: [{name: coredns, image: registry.k8s.io/coredns/coredns:v1.11.1}]}}}\n';
     const cm = { text: configMapYaml({ upstreamNameservers: '["8.8.8.8"]' }), filename: 'cm.yaml' };
     expect(() => readKubeDnsInstall([cm, { text: coreDns, filename: 'deploy.yaml', holds: 'workload' }])).toThrowError(
-      /^deploy\.yaml: no kube-dns workload \(a Deployment or ReplicationController with a kubedns, dnsmasq or sidecar container\) in this file; it holds Deployment coredns \(containers: coredns\)$/,
+      /^deploy\.yaml: no kube-dns workload \(a Deployment, ReplicationController or Pod with a kubedns, dnsmasq or sidecar container\) in this file; it holds Deployment coredns \(containers: coredns\)$/,
     );
     expect(() => readKubeDnsInstall([cm, { text: deploymentYaml(), filename: 'svc.yaml', holds: 'service' }])).toThrowError(/^svc\.yaml: no Service in this file; it holds Deployment kube-dns/);
     expect(readKubeDnsInstall([cm, { text: `${deploymentYaml()}---\n${serviceYaml()}`, filename: 'both.yaml', holds: 'service' }]).service?.clusterIP).toBe('10.96.0.10');
@@ -229,5 +229,52 @@ describe('the same Deployment given twice', () => {
     ]);
     expect(install.deployment?.kubedns?.args.values.domain).toBe('cluster.local.');
     expect(install.diagnostics.map((entry) => entry.message)).toContainEqual(expect.stringMatching(/^Deployment kube-dns again, the same as at all\.yaml:\d+:\d+; read once$/));
+  });
+});
+
+describe('a Pod given as the workload', () => {
+  /** `kubectl get pod -o yaml` of a kube-dns Pod: the Deployment's Pod template under spec, with its labels and owner. */
+  const podOf = (deployment: string, name: string, owner?: string): string =>
+    deployment
+      .replace('kind: Deployment', 'apiVersion: v1\nkind: Pod')
+      .replace('apiVersion: apps/v1\n', '')
+      .replace('metadata: {name: kube-dns, namespace: kube-system}', `metadata:\n  name: ${name}\n  namespace: kube-system\n  labels: {k8s-app: kube-dns, pod-template-hash: 5c9f8d7b6}${owner === undefined ? '' : `\n  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: ${owner}, controller: true}]`}`)
+      .replace('spec:\n  template:\n    spec:\n      containers:\n', 'spec:\n  containers:\n')
+      .replaceAll('\n      ', '\n  ');
+  const withSelector = (deployment: string): string => deployment.replace('spec:\n  template:\n', 'spec:\n  selector: {matchLabels: {k8s-app: kube-dns}}\n  template:\n');
+  const corp = deploymentYaml({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--server=/corp.internal/10.9.9.9'] });
+
+  it("reads a Pod's containers like a Deployment's, with the Pod's own name and namespace (also in a PodList)", () => {
+    const pod = podOf(corp, 'kube-dns-5c9f8d7b6-x2x7q');
+    for (const text of [pod, `apiVersion: v1\nkind: PodList\nitems:\n- ${pod.replace(/^apiVersion: v1\nkind: Pod\n/, '').trimEnd().replaceAll('\n', '\n  ')}\n`]) {
+      const install = readKubeDnsInstall([{ text: `${configMapYaml({ upstreamNameservers: '["8.8.8.8"]' })}---\n${text}`, filename: 'pod.yaml' }]);
+      expect(install.deployment).toMatchObject({ kind: 'Pod', name: 'kube-dns-5c9f8d7b6-x2x7q', namespace: 'kube-system' });
+      expect(install.deployment?.dnsmasq?.dnsmasq.servers.flatMap((server) => server.domains ?? [])).toContain('corp.internal');
+      expect(install.deployment?.kubedns?.image).toBe('registry.k8s.io/dns/k8s-dns-kube-dns:1.26.7');
+      expect(install.diagnostics).toEqual([]);
+    }
+    // Given as --kube-dns-deployment FILE, a Pod is a kube-dns workload.
+    expect(readKubeDnsInstall([{ text: pod, filename: 'pod.yaml', holds: 'workload' }]).deployment?.kind).toBe('Pod');
+  });
+
+  it('with its Deployment: the Deployment is read and the Pod named, by selector or by owner; a Pod of another rollout says its containers differ', () => {
+    const deployment = withSelector(corp);
+    const bySelector = readKubeDnsInstall([{ text: `${deployment}---\n${podOf(corp, 'kube-dns-5c9f8d7b6-x2x7q')}`, filename: 'all.yaml' }]);
+    expect(bySelector.deployment?.kind).toBe('Deployment');
+    expect(bySelector.diagnostics.map(formatDiagnostic)).toEqual([
+      expect.stringMatching(/^info unused-object all\.yaml:\d+:1: Pod kube-system\/kube-dns-5c9f8d7b6-x2x7q is a Pod of Deployment kube-system\/kube-dns \(its labels match the Deployment's selector\): the Deployment is read, not the Pod$/),
+    ]);
+    // The Pod first, the Deployment (without a selector) second: owned through its ReplicaSet.
+    const older = podOf(deploymentYaml(), 'kube-dns-6d4b75cb6d-abcde', 'kube-dns-6d4b75cb6d');
+    const byOwner = readKubeDnsInstall([{ text: older, filename: 'pod.yaml' }, { text: corp, filename: 'deploy.yaml' }]);
+    expect(byOwner.deployment?.kind).toBe('Deployment');
+    expect(byOwner.deployment?.dnsmasq?.dnsmasq.servers.flatMap((server) => server.domains ?? [])).toContain('corp.internal');
+    expect(byOwner.diagnostics.map((entry) => entry.message)).toEqual([
+      "Pod kube-system/kube-dns-6d4b75cb6d-abcde is a Pod of Deployment kube-system/kube-dns (its ownerReferences): the Deployment is read, not the Pod; its containers differ from the Deployment's (a Pod of another rollout?), and the Deployment's are what new Pods run",
+    ]);
+    // A Pod the Deployment does not select is another workload, named as such.
+    const stray = readKubeDnsInstall([{ text: `${deployment}---\n${podOf(corp, 'kube-dns-other').replace('k8s-app: kube-dns,', 'k8s-app: other,')}`, filename: 'all.yaml' }]);
+    expect(stray.deployment?.kind).toBe('Deployment');
+    expect(stray.diagnostics.map((entry) => entry.message)).toEqual([expect.stringMatching(/^Pod kube-system\/kube-dns-other is not the kube-dns workload \(that is kube-system\/kube-dns\); not read$/)]);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DIAGNOSTIC_CODES } from '../../src/diagnostics/codes.js';
 import type { DiagnosticCode } from '../../src/diagnostics/codes.js';
 import { main } from '../../src/cli/main.js';
-import { migrateCorefile } from '../../src/migrate/migrate.js';
+import { migrateCorefile } from '../../src/migrate/migrate-corefile.js';
 import type { MigrateOptions } from '../../src/migrate/options.js';
 import { memoryIo } from '../support/memory-io.js';
 import { coreDnsConfigMapYaml } from '../support/kube-dns-manifests.js';
@@ -26,6 +26,7 @@ const EMITTERS: Readonly<Record<string, { corefile: string; options: MigrateOpti
   'migrate-federation-removed': { corefile: '. {\n    kubernetes cluster.local\n    federation cluster.local {\n        prod prod.example\n    }\n}\n', options: { from: '1.6.7', to: '1.7.0' } },
   'migrate-federation-dropped': { corefile: '. {\n    kubernetes cluster.local\n    federation cluster.local {\n        prod prod.example\n    }\n}\n', options: { from: '1.6.7', to: '1.7.0', dropFederations: true } },
   'migrate-new-default': { corefile: '. {\n    health\n}\n', options: { from: '1.6.2', to: '1.6.5' } },
+  'migrate-upstream-added': { corefile: '. {\n    kubernetes cluster.local {\n        pods insecure\n    }\n    forward . 1.1.1.1\n}\n', options: { from: '1.8.0', to: '1.4.0' } },
   'migrate-default-removed': { corefile: '. {\n    ready\n    forward . 1.1.1.1\n}\n', options: { from: '1.6.7', to: '1.3.1' } },
   'migrate-plugin-unavailable': { corefile: '. {\n    whoami\n    view one {\n        expr true\n    }\n}\n', options: { from: '1.12.0', to: '1.9.3' } },
   'migrate-plugin-unknown': { corefile: '. {\n    alias\n    forward . 1.1.1.1\n}\n', options: { from: '1.8.0', to: '1.9.3' } },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { migrateCorefile } from '../../src/migrate/migrate.js';
+import { migrateCorefile } from '../../src/migrate/migrate-corefile.js';
+import { translateKubeDns } from '../../src/translate/translate.js';
 import { isKubeadmDefaultCorefileFor } from '../../src/kubeadm/cluster-decisions.js';
 import { coreDnsConfigMapYaml } from '../support/kube-dns-manifests.js';
 
@@ -65,6 +66,31 @@ describe('migrateCorefile', () => {
     expect(down.notices.filter((notice) => notice.code === 'migrate-default-removed').map((notice) => notice.option)).toEqual(['max_concurrent']);
     // Another limit is the cluster's own: kept.
     expect(migrateCorefile(up.corefile.replace('max_concurrent 1000', 'max_concurrent 200'), { from: '1.8.0', to: '1.6.9' }).changed).toBe(false);
+  });
+
+  it("a downgrade below 1.5.2 adds kubernetes upstream back, as the translator writes it there (ExternalName targets are resolved only with it)", () => {
+    for (const [from, to] of [['1.14.7', '1.5.1'], ['1.8.0', '1.4.0'], ['1.6.9', '1.2.6'], ['1.5.2', '1.1.3']] as const) {
+      const translated = translateKubeDns({}, { coredns: from }).corefile ?? '';
+      const migrated = migrateCorefile(translated, { from, to });
+      expect(migrated.ok, `${from} → ${to}`).toBe(true);
+      const upstreamOf = (corefile: string) => corefile.split('\n').filter((line) => line.trim().startsWith('upstream'));
+      expect(upstreamOf(migrated.corefile ?? ''), `${from} → ${to}`).toEqual(upstreamOf(translateKubeDns({}, { coredns: to }).corefile ?? ''));
+      expect(upstreamOf(migrated.corefile ?? '')).toHaveLength(1);
+      expect(migrated.notices.map((notice) => notice.code)).toContain('migrate-upstream-added');
+    }
+    // Between releases on the same side of 1.5.2, nothing is added.
+    expect(migrateCorefile(translateKubeDns({}, { coredns: '1.8.0' }).corefile ?? '', { from: '1.8.0', to: '1.6.9' }).notices.map((notice) => notice.code)).not.toContain('migrate-upstream-added');
+    expect(migrateCorefile(translateKubeDns({}, { coredns: '1.4.0' }).corefile ?? '', { from: '1.4.0', to: '1.2.6' }).notices.map((notice) => notice.code)).not.toContain('migrate-upstream-added');
+  });
+
+  it('from a release to the same one: unchanged, but a Corefile the release refuses is still refused with lint\'s finding', () => {
+    const broken = '.:53 {\n    forward . 1.1.1.1 {\n        max_fails\n    }\n}\n';
+    const same = migrateCorefile(broken, { from: '1.8.0', to: '1.8.0' });
+    expect(same.ok).toBe(false);
+    expect(same.changed).toBe(false);
+    expect(same.notices.filter((notice) => notice.severity === 'error').map((notice) => [notice.code, notice.position?.line])).toEqual([['migrate-target-refuses', 3]]);
+    const fine = translateKubeDns({}, { coredns: '1.8.0' }).corefile ?? '';
+    expect(migrateCorefile(fine, { from: '1.8.0', to: 'v1.8.0' })).toMatchObject({ ok: true, changed: false, corefile: fine });
   });
 
   it('refuses a downgrade below 1.0.3 of a kubernetes fallthrough with zones, which would fall through for every zone there', () => {

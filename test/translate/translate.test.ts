@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { kubernetesUpstreamSupport } from '../../src/coredns/availability.js';
+import { COREDNS_VERSIONS } from '../../src/coredns/versions.js';
 import { formatDiagnostic } from '../../src/diagnostics/diagnostic.js';
 import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
 import { TranslateOptionsError, translateKubeDns, translateKubeDnsInstall } from '../../src/translate/translate.js';
@@ -89,6 +91,23 @@ describe('translateKubeDns', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it("answers cluster names with kube-dns's TTL 30 on every release, also before kubeadm's block had ttl 30 (1.3.1) and in a split main block", () => {
+    for (const coredns of COREDNS_VERSIONS) {
+      const corefile = translateKubeDns({ stubDomains: '{"local": ["10.0.0.2"]}' }, { coredns }).corefile ?? '';
+      const kubernetesBlocks = [...corefile.matchAll(/ kubernetes [^\n]*\{\n((?: {8}.*\n)+) {4}\}/g)].map((match) => match[1] ?? '');
+      expect(kubernetesBlocks.length, coredns).toBeGreaterThan(0);
+      for (const block of kubernetesBlocks) expect(block.split('\n').filter((line) => line.trim().startsWith('ttl')), coredns).toEqual(['        ttl 30']);
+    }
+  });
+
+  it('keeps kubernetes upstream wherever the plugin resolves ExternalName targets only with it (before 1.5.2), 1.5.0 and 1.5.1 included', () => {
+    for (const coredns of COREDNS_VERSIONS) {
+      const corefile = translateKubeDns({}, { coredns }).corefile ?? '';
+      const upstream = corefile.split('\n').filter((line) => line.trim().startsWith('upstream'));
+      expect(upstream, coredns).toHaveLength(kubernetesUpstreamSupport(coredns) === 'no-op' || kubernetesUpstreamSupport(coredns) === 'removed' ? 0 : 1);
+    }
   });
 
   it('is deterministic whatever the key order', () => {
