@@ -17,6 +17,7 @@ const INTEGRATION_TESTS = [
   'test/cli/deep-corefile.test.ts',
   'test/cli/hostile-input.test.ts',
   'test/cli/output-file.test.ts',
+  'test/cli/start-up.test.ts',
   'test/install/cutover-script.test.ts',
   // Real programs: CoreDNS, dnsmasq, Chromium, the TypeScript compiler, a bundler.
   'test/**/real-coredns.test.ts',

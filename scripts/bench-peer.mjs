@@ -1,6 +1,6 @@
 // Issue #22's measurements (part of `npm run bench`; also on its own):
 //
-//   node scripts/bench-peer.mjs [--quick] [--runs N] [--bin PATH] [--only NAME,…]
+//   node scripts/bench-peer.mjs [--quick] [--runs N] [--bin PATH] [--before PATH] [--only NAME,…]
 //
 // Whole processes, as a user runs them: each sample is one `/usr/bin/time` (GNU time) around a
 // shell loop of K runs of one command, so that CPU time (user + system) and wall time are per run
@@ -13,7 +13,9 @@
 // KUBE_DNS_TO_COREDNS_PEERS_DIR holds `corefile-tool-v1.0.31.gz` (or `corefile-tool`); without
 // it only our own figures are printed, and the script says so. Nothing in the package or its
 // tests needs the peer. `--bin PATH` measures another build's executable (a copy of dist/bundle
-// from before a change), to compare two builds under the same load.
+// from before a change), to compare two builds under the same load; `--before PATH` runs another
+// build's executable too, alternating with this one in the same rounds (the start-up cases), and
+// prints both with the ratio after / before.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -28,6 +30,7 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     runs: { type: 'string' },
     bin: { type: 'string' },
+    before: { type: 'string' },
     only: { type: 'string' },
   },
 });
@@ -36,6 +39,8 @@ const samples = Number(values.runs ?? (quick ? 3 : 7));
 const bin = values.bin ?? join(root, 'dist', 'bundle', 'kube-dns-to-coredns.cjs');
 const only = values.only === undefined ? undefined : new Set(values.only.split(','));
 if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`npm run build\` first`);
+const before = values.before;
+if (before !== undefined && !existsSync(before)) throw new Error(`--before ${before}: no such executable`);
 if (spawnSync('/usr/bin/time', ['-f', '%e', 'true']).status !== 0) throw new Error('GNU time (/usr/bin/time) is needed: it measures CPU time and max RSS of each run');
 const work = mkdtempSync(join(tmpdir(), 'kube-dns-bench-peer-'));
 
@@ -144,6 +149,7 @@ const example = join(root, 'examples', 'kube-dns-configmap.yaml');
 
 const migrateArgs = ['--from', '1.6.7', '--to', '1.11.3'];
 const ours = (...args) => [process.execPath, bin, ...args];
+const previous = (...args) => [process.execPath, before, ...args];
 const theirs = (...args) => [peer.path, ...args];
 
 console.error(`issue #22 benchmarks: node ${process.version}, ${samples} alternating samples per case, load average ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
@@ -161,13 +167,22 @@ if (wanted('startup')) {
     translate: { argv: ours(example), count: shortRuns },
     kubeadm: { argv: ours('--kubeadm', '1.17', example), count: shortRuns },
   };
+  const cases = ['migrate', 'lint', 'translate', 'kubeadm'];
+  if (before !== undefined) for (const name of cases) commands[`before-${name}`] = { ...commands[name], argv: previous(...commands[name].argv.slice(2)) };
   if (peer.path !== undefined) {
     commands.peerFloor = { argv: theirs('--help'), count: shortRuns * 4 };
     commands.peerMigrate = { argv: theirs('migrate', ...migrateArgs, '--corefile', small), count: shortRuns * 4 };
   }
   const m = alternate(commands);
   floor = m.floor;
-  const over = (entry) => `+${ms(entry.cpu - floor.cpu)} CPU, +${(entry.rss - floor.rss).toFixed(1)} MiB over \`node -e 0\``;
+  const overFloor = (entry) => `+${ms(entry.cpu - floor.cpu)} CPU, +${(entry.rss - floor.rss).toFixed(1)} MiB over \`node -e 0\``;
+  // With --before: the other build's figures too, and after / before of the time over the floor.
+  const over = (entry) => {
+    const name = cases.find((candidate) => m[candidate] === entry);
+    const earlier = name === undefined ? undefined : m[`before-${name}`];
+    if (earlier === undefined) return overFloor(entry);
+    return `${overFloor(entry)} (before: ${figures(earlier)}, ${overFloor(earlier)}; over the floor after / before ${times(entry.cpu - floor.cpu, earlier.cpu - floor.cpu)} CPU)`;
+  };
   record('floor: `node -e 0` (peer: `corefile-tool --help`)', m.floor, m.peerFloor);
   record('kubeadm 1.18 default Corefile, migrate 1.6.7 → 1.11.3', m.migrate, m.peerMigrate, `${over(m.migrate)}${m.peerMigrate === undefined ? '' : `; ${times(m.migrate.cpu, m.peerMigrate.cpu)} the peer's CPU`}`);
   record('the same Corefile, `lint --coredns 1.11.3`', m.lint, undefined, over(m.lint));

@@ -1,21 +1,67 @@
-// Build step: bundles the CLI (dist/bin.js and what it imports) into dist/bundle/, one file per
-// lazily loaded command. Node then loads a handful of files instead of ~60 modules per run, which
-// saves about 40 ms of start-up (docs/performance.md). The files are CommonJS (`.cjs`): Node
-// starts a CommonJS program without its ES module loader, another ~14 ms (median of 31 runs,
-// +49 → +34 ms over `node -e 0`). Only the executable is CommonJS; the package's exports, the
-// library entry (dist/index.js), stay ES modules and unbundled so that bundlers can tree-shake them.
-import { rmSync } from 'node:fs';
+// Build step: bundles the CLI into dist/bundle/ and records V8's code cache of its chunks.
+//
+//  - dist/bundle/cli.cjs and its chunks: the CLI (dist/cli/executable.js and what it imports), one
+//    chunk per lazily loaded part, so that a command loads only the code it runs (docs/performance.md,
+//    "Start-up"; test/cli/start-up.test.ts holds each command to its list). CommonJS (`.cjs`): Node
+//    starts a CommonJS program without its ES module loader (~14 ms).
+//  - dist/bundle/kube-dns-to-coredns.cjs: the executable (dist/bin.js, src/cli/launcher.ts), which
+//    loads those chunks.
+//  - dist/bundle/code-cache/NODE_VERSION-ARCH/: the code cache of each chunk, recorded after typical
+//    commands ran in this process (the functions they ran are compiled then, and kept in the cache);
+//    the executable uses it when it runs on the same Node, V8 checking that it fits.
+//
+// Only the executable is bundled; the package's exports, the library entry (dist/index.js), stay ES
+// modules and unbundled so that bundlers can tree-shake them.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'rolldown';
+import { cliChunkOptions } from './bundle-options.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, 'dist', 'bundle');
 rmSync(outDir, { recursive: true, force: true });
+await build(cliChunkOptions(root));
 await build({
-  input: { 'kube-dns-to-coredns': join(root, 'dist', 'bin.js') },
   platform: 'node',
   cwd: root,
   logLevel: 'warn',
-  output: { dir: outDir, format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs', minify: true },
+  input: { 'kube-dns-to-coredns': join(root, 'dist', 'bin.js') },
+  output: { dir: outDir, format: 'cjs', entryFileNames: '[name].cjs', minify: true },
 });
+
+// ── the code cache ───────────────────────────────────────────────────────────────────────────
+// The runs: each command on a small input of this repository, and each command's --help.
+
+const { chunkLoader, CLI_CHUNK, codeCacheDirectory } = await import(pathToFileURL(join(root, 'dist', 'cli', 'launcher.js')).href);
+const kubeadm118 = `${readFileSync(join(root, 'golden', 'migrate', 'kubeadm-default-k8s-1.18.txt'), 'utf8').split('\n## ')[0].split('\n').slice(1).join('\n').trimEnd()}\n`;
+const files = new Map([['Corefile', kubeadm118]]);
+const example = join(root, 'examples', 'kube-dns-configmap.yaml');
+const discard = { write: () => {}, isTTY: false };
+const io = {
+  stdout: discard,
+  stderr: discard,
+  readStdin: async () => new Uint8Array(),
+  readFile: async (path) => (files.has(path) ? new TextEncoder().encode(files.get(path)) : readFileSync(path)),
+  writeOutputFile: async () => {},
+};
+const runs = [
+  ['--version'],
+  ['--help'],
+  ...['fmt', 'lint', 'migrate', 'check', 'explain', 'compose', 'cutover', 'verify'].map((command) => [command, '--help']),
+  ['migrate', '--from', '1.6.7', '--to', '1.11.3', 'Corefile'],
+  ['lint', '--coredns', '1.11.3', 'Corefile'],
+  ['fmt', 'Corefile'],
+  [example],
+  ['--kubeadm', '1.17', example],
+  ['check', '--kube-dns', example, '--corefile', 'Corefile'],
+];
+const loader = chunkLoader(outDir, undefined);
+const { main } = loader.require(CLI_CHUNK);
+for (const argv of runs) {
+  const status = await main(argv, io);
+  if (status > 1) throw new Error(`bundle-cli: the code-cache run \`${argv.join(' ')}\` exited ${status}`);
+}
+const cacheDir = codeCacheDirectory(outDir);
+mkdirSync(cacheDir, { recursive: true });
+for (const [name, data] of loader.codeCaches()) writeFileSync(join(cacheDir, `${name}.cache`), data);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-import { runProcess } from './cli/node-io.js';
+import { launch } from './cli/launcher.js';
 
-// No top-level await: the executable is bundled as CommonJS (scripts/bundle-cli.mjs), and
-// `runProcess` never rejects (`main` reports every error itself and returns an exit status).
-void runProcess();
+// The executable (dist/bundle/kube-dns-to-coredns.cjs, CommonJS: see scripts/bundle-cli.mjs) loads
+// the CLI's chunks next to it with their code cache. No top-level await in the chunks: `runProcess`
+// never rejects (`main` reports every error itself and returns an exit status).
+launch(import.meta.dirname);

@@ -86,8 +86,11 @@ export interface CommandContext<Options extends OptionSpecs, Kind extends Output
 export interface CommandDefinition<Options extends OptionSpecs = OptionSpecs, Kind extends OutputKind = OutputKind> {
   /** The word after `kube-dns-to-coredns`; `''` for the translator. */
   readonly name: string;
-  /** Shown by `--help` (and `-h`). */
-  readonly help: string;
+  /**
+   * Shown by `--help` (and `-h`); a function when the text needs modules the command's run does
+   * not (it is then loaded only for `--help`).
+   */
+  readonly help: string | (() => Promise<string>);
   readonly options: Options;
   readonly positionals?: PositionalSpec;
   /** The `-o, --output` formats; a command without them takes no `-o`. */
@@ -140,7 +143,7 @@ export async function runCommand<Options extends OptionSpecs, Kind extends Outpu
   const parsed = parseCommandLine(shape, args);
   const values = parsed.values;
   if (values['help'] === true) {
-    io.stdout.write(definition.help);
+    io.stdout.write(typeof definition.help === 'string' ? definition.help : await definition.help());
     return ExitCode.ok;
   }
   const prefix = commandPrefix(name);

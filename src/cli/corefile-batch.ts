@@ -1,7 +1,7 @@
 import { CorefileError } from '../corefile/errors.js';
 import type { CoreDnsReleaseInput } from '../coredns/resolve-release.js';
 import { lintCorefile } from '../lint/lint.js';
-import { migrateCorefile } from '../migrate/migrate.js';
+import { migrateCorefile } from '../migrate/migrate-corefile.js';
 import type { BatchCaseReader, BatchOutcome } from './batch.js';
 import { inputError, runBatch } from './batch.js';
 import { batchItemFailure } from './errors.js';

@@ -1,9 +1,6 @@
-import { CONFIGMAP_LINE } from '../configmap/not-a-configmap.js';
-import { readConfigMap } from '../configmap/read-configmap.js';
+import { CONFIGMAP_LINE } from '../configmap/configmap-line.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { writeBackConfigMap } from '../platform/configmap-out.js';
-import { EKS_ADDON_HINT, eksProbeDiagnostics, readEksAddonConfiguration } from '../platform/eks-addon.js';
-import { HELM_VALUES_HINT, readHelmValues, renderHelmValues } from '../platform/helm-values.js';
+import { EKS_ADDON_HINT, HELM_VALUES_HINT } from '../platform/input-hints.js';
 import type { ConfigMapWriteBack } from '../platform/configmap-out.js';
 import type { SourcePosition } from '../util/source-position.js';
 import { formatAt } from '../util/source-position.js';
@@ -17,7 +14,7 @@ import { UsageError } from './usage-error.js';
  */
 export async function readCorefileSource(path: string | undefined, io: CliIo, preferredNames: readonly string[] = ['coredns']): Promise<CorefileSourceText> {
   const { name, text } = await readSource(path, io, INPUT_LIMITS.corefile);
-  return corefileSource(text, name, preferredNames);
+  return await corefileSource(text, name, preferredNames);
 }
 
 export interface CorefileSourceText {
@@ -39,16 +36,25 @@ export interface CorefileSourceText {
    * YAML or JSON, everything kept but the server-set fields); for a bare Corefile, the
    * `kube-system/coredns` ConfigMap holding it.
    */
-  writeBack(corefile: string): ConfigMapWriteBack;
+  writeBack(corefile: string): Promise<ConfigMapWriteBack>;
 }
 
+/** The ConfigMap writer, loaded for `-o configmap` only (it brings the YAML writer). */
+async function writeBackConfigMap(...args: Parameters<typeof import('../platform/configmap-out.js').writeBackConfigMap>): Promise<ConfigMapWriteBack> {
+  return (await import('../platform/configmap-out.js')).writeBackConfigMap(...args);
+}
 
-/** The Corefile text in `text`: the text itself, or the `Corefile` entry of a ConfigMap. */
-function corefileSource(text: string, filename: string, preferredNames: readonly string[]): CorefileSourceText {
-  const helm = HELM_VALUES_HINT.test(text) ? readHelmValues(text) : undefined;
-  if (helm !== undefined) {
+/**
+ * The Corefile text in `text`: the text itself, or the `Corefile` entry of a ConfigMap. The readers
+ * of YAML and JSON (js-yaml, the Helm chart's renderer, the EKS add-on's schema) are loaded only
+ * when `text` has a line only their inputs have: a bare Corefile costs none of them.
+ */
+async function corefileSource(text: string, filename: string, preferredNames: readonly string[]): Promise<CorefileSourceText> {
+  const helm = HELM_VALUES_HINT.test(text) ? await import('../platform/helm-values.js') : undefined;
+  const values = helm?.readHelmValues(text);
+  if (helm !== undefined && values !== undefined) {
     // The CoreDNS Helm chart's values (or an RKE2 HelmChartConfig): rendered as the chart renders them.
-    const rendered = renderHelmValues(helm);
+    const rendered = helm.renderHelmValues(values);
     if (rendered.corefile === undefined) throw new UsageError(`${filename}: ${rendered.diagnostics.map((entry) => entry.message).join('; ')}`);
     return {
       name: filename,
@@ -59,13 +65,14 @@ function corefileSource(text: string, filename: string, preferredNames: readonly
       writeBack: (corefile) => writeBackConfigMap(undefined, corefile),
     };
   }
-  const eks = EKS_ADDON_HINT.test(text) ? readEksAddonConfiguration(text) : undefined;
-  if (eks !== undefined) {
+  const eksAddon = EKS_ADDON_HINT.test(text) ? await import('../platform/eks-addon.js') : undefined;
+  const eks = eksAddon?.readEksAddonConfiguration(text);
+  if (eksAddon !== undefined && eks !== undefined) {
     // The EKS add-on's configurationValues: the Corefile is one JSON string, positions count inside it.
     return {
       name: filename,
       corefile: eks.corefile,
-      notes: [...eks.diagnostics, ...eksProbeDiagnostics(eks.corefile)],
+      notes: [...eks.diagnostics, ...eksAddon.eksProbeDiagnostics(eks.corefile)],
       isConfigMap: false,
       locate: (position, message) => `${filename}: corefile line ${position.line}, column ${position.column}: ${message}`,
       writeBack: (corefile) => writeBackConfigMap(undefined, corefile),
@@ -74,6 +81,7 @@ function corefileSource(text: string, filename: string, preferredNames: readonly
   if (!CONFIGMAP_LINE.test(text)) {
     return { name: filename, corefile: text, isConfigMap: false, locate: (position, message) => formatAt(filename, position, message), writeBack: (corefile) => writeBackConfigMap(undefined, corefile) };
   }
+  const { readConfigMap } = await import('../configmap/read-configmap.js');
   const { data, name, object } = readConfigMap(text, { filename, preferredNames: [...preferredNames] });
   const corefile = data['Corefile'];
   if (corefile === undefined) {

@@ -1,10 +1,9 @@
 import { PACKAGE_VERSION } from '../generated/version.js';
 import { closestNames } from '../lint/suggest.js';
 import { runCommand } from './command.js';
-import { translateCommand } from './commands/translate.js';
 import { reportFailure } from './errors.js';
 import type { CliIo } from './io.js';
-import { COMMANDS } from './registry.js';
+import { COMMANDS, TRANSLATE_COMMAND } from './registry.js';
 import { ExitCode, UsageError } from './usage-error.js';
 
 /** Options of every command that may come before the command's name (`--out FILE lint …`). */
@@ -34,7 +33,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   const command = COMMANDS.find((candidate) => candidate.name === word);
   if (command !== undefined) return runCommand(await command.load(), [...argv.slice(0, at), ...argv.slice(at + 1)], io);
   if (word !== undefined) refuseMisspeltCommand(word);
-  return runCommand(translateCommand, argv, io);
+  return runCommand(await TRANSLATE_COMMAND.load(), argv, io);
 }
 
 /**

@@ -1,6 +1,7 @@
-import { open } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import { InputTooLargeError } from './io.js';
-import type { CliIo } from './io.js';
+import type { CliIo, OutputStream } from './io.js';
 import { main } from './main.js';
 
 async function readAll(stream: NodeJS.ReadableStream, maxBytes = Number.POSITIVE_INFINITY): Promise<Uint8Array> {
@@ -15,34 +16,84 @@ async function readAll(stream: NodeJS.ReadableStream, maxBytes = Number.POSITIVE
   return Buffer.concat(chunks);
 }
 
+/** How much of a FILE one read asks for. */
+const READ_CHUNK = 64 * 1024;
+
 /**
  * Reads FILE, counting bytes as they arrive: the size `stat` reports says nothing for a FIFO, a
  * device (`/dev/zero`, `/dev/urandom`) or a symbolic link to one, nor for a file that grows while
  * it is read. A regular file larger than `maxBytes` is refused before any of it is read; anything
- * else is refused as soon as more than `maxBytes` arrived, never holding more than that.
+ * else is refused as soon as more than `maxBytes` arrived, never holding more than that. The reads
+ * are synchronous (the CLI reads one input at a time): Node's file streams and promises, which
+ * cost start-up time, are not loaded for it.
  */
 export async function readBoundedFile(path: string, maxBytes = Number.POSITIVE_INFINITY): Promise<Uint8Array> {
-  const handle = await open(path, 'r');
+  const descriptor = openSync(path, 'r');
   try {
-    const info = await handle.stat();
+    const info = fstatSync(descriptor);
     if (info.isDirectory()) throw Object.assign(new Error(`EISDIR: ${path}`), { code: 'EISDIR' });
     if (info.isFile() && info.size > maxBytes) throw new InputTooLargeError(maxBytes);
-    return await readAll(handle.createReadStream({ autoClose: false }), maxBytes);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const buffer = Buffer.allocUnsafe(READ_CHUNK);
+      const read = readSync(descriptor, buffer, 0, READ_CHUNK, null);
+      if (read === 0) break;
+      total += read;
+      if (total > maxBytes) throw new InputTooLargeError(maxBytes);
+      chunks.push(read === READ_CHUNK ? buffer : buffer.subarray(0, read));
+    }
+    return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
   } finally {
-    await handle.close();
+    closeSync(descriptor);
   }
+}
+
+/**
+ * Standard output or error written with `write(2)` on its descriptor, as Node writes files and
+ * pipes on Linux anyway, without building `process.stdout`'s stream (which costs start-up time):
+ * a descriptor that refuses to wait (EAGAIN, a non-blocking pipe) hands the rest, and every later
+ * chunk, to Node's stream. A closed pipe (`… | head`) ends the process with its status so far,
+ * not with a stack trace.
+ */
+function descriptorOutput(descriptor: 1 | 2, stream: () => NodeJS.WriteStream): OutputStream {
+  let fallback: NodeJS.WriteStream | undefined;
+  const toStream = (rest: Uint8Array | string): void => {
+    if (fallback === undefined) {
+      fallback = stream();
+      fallback.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+        throw error;
+      });
+    }
+    fallback.write(rest);
+  };
+  return {
+    write: (chunk) => {
+      if (fallback !== undefined) return toStream(chunk);
+      let bytes = Buffer.from(chunk, 'utf8');
+      while (bytes.length > 0) {
+        try {
+          bytes = bytes.subarray(writeSync(descriptor, bytes));
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === 'EPIPE') process.exit(process.exitCode ?? 0);
+          if (code !== 'EAGAIN') throw error;
+          return toStream(bytes);
+        }
+      }
+    },
+    get isTTY() {
+      return isatty(descriptor);
+    },
+  };
 }
 
 /** The real process behind the CLI: argv, stdio and the file system. */
 function processIo(): CliIo {
-  // A closed pipe (`… | head`) is not an error worth a stack trace.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
-  });
   return {
-    stdout: { write: (chunk) => void process.stdout.write(chunk), isTTY: process.stdout.isTTY === true },
-    stderr: { write: (chunk) => void process.stderr.write(chunk), isTTY: process.stderr.isTTY === true },
+    stdout: descriptorOutput(1, () => process.stdout),
+    stderr: descriptorOutput(2, () => process.stderr),
     stdinChunks: () => process.stdin,
     readStdin: (maxBytes) => readAll(process.stdin, maxBytes),
     readFile: readBoundedFile,

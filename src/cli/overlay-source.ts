@@ -1,25 +1,15 @@
 import { readConfigMap } from '../configmap/read-configmap.js';
 import type { ConfigMapData } from '../configmap/config-map-data.js';
-import { PLATFORM_NAMES, platformBase } from '../platform/bases.js';
-import type { PlatformBase } from '../platform/bases.js';
 import type { OverlayBase } from '../platform/overlay-lint.js';
 import { composeOverlay } from '../platform/compose.js';
 import { writeBackConfigMap } from '../platform/configmap-out.js';
 import { formatAt } from '../util/source-position.js';
 import { readCorefileSource } from './corefile-source.js';
 import type { CorefileSourceText } from './corefile-source.js';
-import { optionValue, stringOption, text } from './options.js';
+import type { OverlayArgs } from './overlay-options.js';
 import type { CliIo } from './io.js';
 import { INPUT_LIMITS, readSource } from './read-source.js';
 import { UsageError } from './usage-error.js';
-
-/** `--platform P | --base FILE` and the coredns-custom ConfigMap, as the commands that read an overlay take them. */
-export interface OverlayArgs {
-  readonly platform: PlatformBase | undefined;
-  readonly base: string | undefined;
-  readonly custom: string | undefined;
-  readonly clusterDomain: string | undefined;
-}
 
 export interface OverlaySource {
   readonly base: OverlayBase;
@@ -27,29 +17,6 @@ export interface OverlaySource {
   readonly name: string;
   readonly text: string;
   readonly data: ConfigMapData;
-}
-
-/** The options of every command that reads an overlay (lint, compose, check, explain). */
-export const OVERLAY_OPTIONS = {
-  platform: stringOption((value, site) => optionValue(site.command, site.option, value, platformBase)),
-  base: text(),
-  'coredns-custom': text(),
-} as const;
-
-/** Checks that the overlay options go together; undefined when none is given. */
-export function overlayArgs(
-  command: string,
-  values: { readonly platform: PlatformBase | undefined; readonly base: string | undefined; readonly 'coredns-custom': string | undefined },
-  clusterDomain: string | undefined,
-): OverlayArgs | undefined {
-  const { platform, base } = values;
-  const custom = values['coredns-custom'];
-  if (platform === undefined && base === undefined) {
-    if (custom !== undefined) throw new UsageError(`${command}: --coredns-custom needs the base it is imported into: --platform ${PLATFORM_NAMES.join('|')} or --base FILE`);
-    return undefined;
-  }
-  if (platform !== undefined && base !== undefined) throw new UsageError(`${command}: give --platform or --base, not both (--base FILE is the Corefile the cluster really runs)`);
-  return { platform, base, custom, clusterDomain };
 }
 
 /** Reads the base (bundled or FILE) and the coredns-custom ConfigMap (`custom`, or standard input). */
@@ -91,6 +58,6 @@ export async function composedSource(args: OverlayArgs, io: CliIo): Promise<Core
       const origin = composition.locate(position);
       return formatAt(origin.key === undefined ? 'Corefile' : `coredns-custom[${origin.key}]`, origin.position, message);
     },
-    writeBack: (corefile) => writeBackConfigMap(undefined, corefile),
+    writeBack: async (corefile) => writeBackConfigMap(undefined, corefile),
   };
 }

@@ -1,9 +1,10 @@
 import type { CommandDefinition, OptionSpecs, OutputKind } from './command.js';
 
 /**
- * Every command after `kube-dns-to-coredns`, by name (docs/cli.md, "Adding a command"). Each
- * module is loaded on first use, so that a run only pays for the code it needs; the translator
- * (no command word) is commands/translate.ts, loaded by main.ts itself.
+ * Every command after `kube-dns-to-coredns`, by name (docs/cli.md, "Adding a command"), and the
+ * translator (no command word, commands/translate.ts). Each module is loaded on first use, so that
+ * a run only pays for the code it needs: the entry of the executable holds this list, the
+ * preamble and the error report, nothing of any command (test/cli/start-up.test.ts).
  */
 export interface CommandEntry {
   readonly name: string;
@@ -16,6 +17,9 @@ const entry = <Options extends OptionSpecs, Kind extends OutputKind>(name: strin
   name,
   load: load as unknown as CommandEntry['load'],
 });
+
+/** The main command: `kube-dns-to-coredns [options] [FILE|-]`. */
+export const TRANSLATE_COMMAND: CommandEntry = entry('', async () => (await import('./commands/translate.js')).translateCommand);
 
 export const COMMANDS: readonly CommandEntry[] = [
   entry('fmt', async () => (await import('./commands/fmt.js')).fmtCommand),

@@ -1,4 +1,5 @@
 import { ConfigMapInputError } from './config-map-data.js';
+import { CONFIGMAP_LINE } from './configmap-line.js';
 import { parseDocuments } from './read-configmap.js';
 
 /**
@@ -7,11 +8,6 @@ import { parseDocuments } from './read-configmap.js';
  * migrated as if it were one, without a word.
  */
 
-/**
- * A line that only a YAML or JSON ConfigMap starts with, never a Corefile one. A quick test: a
- * Corefile whose lines start so (a server block `data:53 {`) is told apart by {@link isConfigMapText}.
- */
-export const CONFIGMAP_LINE = /^[ \t]*(?:---[ \t]*$|"?(?:apiVersion|kind|metadata|data|Corefile)"?[ \t]*:|\{[ \t]*"(?:apiVersion|kind|metadata|data|Corefile)"[ \t]*:)/m;
 
 const CONFIGMAP_KINDS: ReadonlySet<unknown> = new Set(['ConfigMap', 'List', 'ConfigMapList']);
 

@@ -11,7 +11,6 @@
  * Pure: no Node APIs.
  */
 import { checkArgument } from '../errors/arguments.js';
-import { assertCorefileNotConfigMap } from '../configmap/not-a-configmap.js';
 import { parseCorefile } from '../corefile/parser.js';
 import type { ParseResult } from '../corefile/parser.js';
 import type { ServerBlock, SnippetDefinition } from '../corefile/model.js';
@@ -48,17 +47,16 @@ export interface MigrationResult {
 }
 
 /**
- * Migrates `corefile` from `options.from` to `options.to`.
+ * Migrates `corefile`, known to be Corefile text, from `options.from` to `options.to`: the
+ * library's `migrateCorefile` (migrate-corefile.ts) once it has made sure that the
+ * text is no ConfigMap (which takes the YAML reader, which the CLI loads only for YAML input).
  *
  * @throws {UnresolvedCoreDnsReleaseError} when `from` or `to` names no known release.
  * @throws {CorefileSyntaxError} when the Corefile does not parse.
- * @throws {ConfigMapInputError} (`configmap-given`) when `corefile` is a ConfigMap's YAML or JSON:
- *   pass its `Corefile` entry (`readConfigMap(text).data.Corefile`).
  */
-export function migrateCorefile(corefile: string, options: MigrateOptions): MigrationResult {
+export function migrateCorefileText(corefile: string, options: MigrateOptions): MigrationResult {
   checkArgument('migrateCorefile', 'corefile', corefile, 'string');
   checkArgument('migrateCorefile', 'options', options, 'object');
-  assertCorefileNotConfigMap(corefile, 'migrateCorefile', options.filename);
   const from = resolveMigrationRelease('from', options.from);
   const to = resolveMigrationRelease('to', options.to);
   const releaseNotices = [...from.notices, ...to.notices];

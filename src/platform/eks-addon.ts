@@ -29,8 +29,6 @@ export const EKS_ADDON_PROPERTIES: readonly string[] = [
   'topologySpreadConstraints',
 ];
 
-/** A line an EKS configurationValues document may have: a JSON object's start, or a YAML `corefile:` key (in any order of keys). */
-export const EKS_ADDON_HINT = /^[ \t]*\{|^[ \t]*"?corefile"?[ \t]*:/m;
 
 /** `-o eks-addon`: the configurationValues for `aws eks update-addon --configuration-values file://FILE`. */
 export function renderEksAddonConfiguration(corefile: string): string {

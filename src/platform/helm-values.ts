@@ -195,8 +195,6 @@ export function readHelmValues(text: string): Values | undefined {
   return isRecord(value) && Array.isArray(value['servers']) ? value : undefined;
 }
 
-/** A line only values.yaml (or a HelmChartConfig) has at the top level. */
-export const HELM_VALUES_HINT = /^(?:servers|kind:[ \t]*HelmChartConfig)[ \t]*:?/m;
 
 export interface HelmValuesTranslation {
   /** The values.yaml fragment (`servers:`), undefined when the Corefile cannot be written as values. */

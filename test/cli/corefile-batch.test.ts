@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { lintCorefile } from '../../src/lint/lint.js';
-import { migrateCorefile } from '../../src/migrate/migrate.js';
+import { migrateCorefile } from '../../src/migrate/migrate-corefile.js';
 import { memoryIo } from '../support/memory-io.js';
 
 const KUBEADM_1_18 = `.:53 {

@@ -3,7 +3,7 @@ import { coreDnsReleaseOf, resolveCoreDnsRelease, UnresolvedCoreDnsReleaseError 
 import { COREDNS_VERSIONS, NEWEST_COREDNS_VERSION } from '../../src/coredns/versions.js';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import { lintCorefile } from '../../src/lint/lint.js';
-import { migrateCorefile } from '../../src/migrate/migrate.js';
+import { migrateCorefile } from '../../src/migrate/migrate-corefile.js';
 import { translateKubeDns } from '../../src/translate/translate.js';
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DIAGNOSTIC_CODES } from '../../src/diagnostics/codes.js';
 import type { DiagnosticCode } from '../../src/diagnostics/codes.js';
 import { main } from '../../src/cli/main.js';
-import { migrateCorefile } from '../../src/migrate/migrate.js';
+import { migrateCorefile } from '../../src/migrate/migrate-corefile.js';
 import type { MigrateOptions } from '../../src/migrate/options.js';
 import { memoryIo } from '../support/memory-io.js';
 import { coreDnsConfigMapYaml } from '../support/kube-dns-manifests.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lintCorefile } from '../../src/lint/lint.js';
-import { migrateCorefile } from '../../src/migrate/migrate.js';
+import { migrateCorefile } from '../../src/migrate/migrate-corefile.js';
 import { COREFILE_MIGRATION_CASES } from './corefile-migration-cases.js';
 
 describe("corefile-migration's own migrate cases", () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCorefile } from '../../src/corefile/parser.js';
 import { corefilesEqual } from '../../src/corefile/compare.js';
 import { lintCorefile } from '../../src/lint/lint.js';
-import { migrateCorefile } from '../../src/migrate/migrate.js';
+import { migrateCorefile } from '../../src/migrate/migrate-corefile.js';
 import { Outcomes } from '../support/outcomes.js';
 import { compareCoreDnsVersions, isCoreDnsVersionAtLeast } from '../../src/coredns/versions.js';
 import { coreDnsRouting } from '../../src/routing/coredns-routing.js';

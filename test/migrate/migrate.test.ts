@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { migrateCorefile } from '../../src/migrate/migrate.js';
+import { migrateCorefile } from '../../src/migrate/migrate-corefile.js';
 import { translateKubeDns } from '../../src/translate/translate.js';
 import { isKubeadmDefaultCorefileFor } from '../../src/kubeadm/cluster-decisions.js';
 import { coreDnsConfigMapYaml } from '../support/kube-dns-manifests.js';

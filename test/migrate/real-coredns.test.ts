@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubernetesDefaultMainBlock, KUBERNETES_COREDNS_RELEASES } from '../../src/coredns/kubernetes-default-corefile.js';
 import type { DefaultDirective } from '../../src/coredns/kubernetes-default-corefile.js';
-import { migrateCorefile } from '../../src/migrate/migrate.js';
+import { migrateCorefile } from '../../src/migrate/migrate-corefile.js';
 import { realCoreDnsDirectory, RealCoreDnsLab } from '../support/real-coredns.js';
 import type { RealCoreDnsRelease } from '../support/real-coredns.js';
 

@@ -11,7 +11,7 @@ import type { Directive } from '../../src/corefile/model.js';
 import { parseCorefile } from '../../src/corefile/parser.js';
 import { parseServerKey } from '../../src/corefile/server-key.js';
 import { COREDNS_VERSIONS, compareCoreDnsVersions } from '../../src/coredns/versions.js';
-import { migrateCorefile } from '../../src/migrate/migrate.js';
+import { migrateCorefile } from '../../src/migrate/migrate-corefile.js';
 import { translateKubeDns } from '../../src/translate/translate.js';
 import { Outcomes } from '../support/outcomes.js';
 

@@ -4,7 +4,7 @@ import type { RoutingCheck, RoutingInput } from '../../routing/check.js';
 import { defineCommand } from '../command.js';
 import type { CommandContext } from '../command.js';
 import { readCorefileSource } from '../corefile-source.js';
-import { composedSource, OVERLAY_OPTIONS, overlayArgs } from '../overlay-source.js';
+import { OVERLAY_OPTIONS, overlayArgs } from '../overlay-options.js';
 import { usingCorefile } from '../errors.js';
 import { readKubeDnsRoutingInput } from '../input/install.js';
 import { clusterDomain, kubeDnsVersion, port, release, repeated, text } from '../options.js';
@@ -130,7 +130,7 @@ async function runCheck(context: CheckContext): Promise<number> {
   }
   if (kubeDnsFile === '-' && [corefileFile, overlay?.custom, overlay?.base].includes('-')) throw new UsageError('check: only one input can read standard input');
   const kubeDnsInput = await readKubeDnsRoutingInput(kubeDnsFile, values['kube-dns-deployment'], io);
-  const source = overlay === undefined ? await readCorefileSource(corefileFile, io) : await composedSource(overlay, io);
+  const source = overlay === undefined ? await readCorefileSource(corefileFile, io) : await (await import('../overlay-source.js')).composedSource(overlay, io);
   const input = (corefile: string): RoutingInput => ({
     kubeDns: kubeDnsInput.data,
     ...(kubeDnsInput.deployment === undefined ? {} : { kubeDnsDeployment: kubeDnsInput.deployment }),

@@ -4,7 +4,8 @@ import { composeOverlay } from '../../platform/compose.js';
 import { defineCommand } from '../command.js';
 import type { CommandContext } from '../command.js';
 import { clusterDomain } from '../options.js';
-import { OVERLAY_OPTIONS, overlayArgs, readOverlaySource } from '../overlay-source.js';
+import { OVERLAY_OPTIONS, overlayArgs } from '../overlay-options.js';
+import { readOverlaySource } from '../overlay-source.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 
 export const COMPOSE_HELP = `Usage: kube-dns-to-coredns compose --platform aks|k3s|k3s-legacy | --base FILE

@@ -5,7 +5,7 @@ import type { Explanation, ExplainInput } from '../../routing/explain.js';
 import { defineCommand } from '../command.js';
 import type { CommandContext } from '../command.js';
 import { readCorefileSource } from '../corefile-source.js';
-import { composedSource, OVERLAY_OPTIONS, overlayArgs } from '../overlay-source.js';
+import { OVERLAY_OPTIONS, overlayArgs } from '../overlay-options.js';
 import type { CorefileSourceText } from '../corefile-source.js';
 import { usingCorefile } from '../errors.js';
 import { readKubeDnsRoutingInput } from '../input/install.js';
@@ -105,7 +105,7 @@ async function runExplain(context: ExplainContext): Promise<number> {
   if (overlay !== undefined && values.corefile !== undefined) throw new UsageError("explain: give --corefile FILE or --platform/--base with --coredns-custom, not both; see 'explain --help'");
   if (overlay !== undefined && overlay.custom === undefined) throw new UsageError("explain: --platform and --base need --coredns-custom CUSTOM, the overlay to compose; see 'explain --help'");
   const source: CorefileSourceText | undefined =
-    overlay !== undefined ? await composedSource(overlay, io) : values.corefile === undefined ? undefined : await readCorefileSource(values.corefile, io);
+    overlay !== undefined ? await (await import('../overlay-source.js')).composedSource(overlay, io) : values.corefile === undefined ? undefined : await readCorefileSource(values.corefile, io);
   const input = (corefile: string | undefined): ExplainInput => ({
     kubeDns: kubeDnsInput.data,
     ...(kubeDnsInput.deployment === undefined ? {} : { kubeDnsDeployment: kubeDnsInput.deployment }),

@@ -95,7 +95,7 @@ async function runFmt(context: CommandContext<typeof options, 'corefile' | 'conf
   const result = format(source);
   for (const warning of result.warnings) report.warningLine(source.locate(warning.position, `warning: ${warning.reason}`));
   if (context.output === 'configmap') {
-    const written = source.writeBack(result.text);
+    const written = await source.writeBack(result.text);
     report.diagnostics(written.diagnostics);
     io.stdout.write(written.text);
   } else {
@@ -116,7 +116,7 @@ async function writeFiles(files: readonly string[], context: CommandContext<type
       if (result.unchanged) continue;
       let text = result.text;
       if (source.isConfigMap) {
-        const written = source.writeBack(result.text);
+        const written = await source.writeBack(result.text);
         report.diagnostics(written.diagnostics.map((entry) => ({ ...entry, message: `${source.name}: ${entry.message}` })));
         text = written.text;
       }

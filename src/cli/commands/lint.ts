@@ -1,7 +1,6 @@
 import { loadablePlugins, parsePluginCfg } from '../../coredns/plugin-cfg.js';
 import { NEWEST_COREDNS_VERSION } from '../../coredns/versions.js';
 import { diagnostic, hasErrors } from '../../diagnostics/diagnostic.js';
-import { lintOverlay } from '../../platform/overlay-lint.js';
 import { lintCorefile } from '../../lint/lint.js';
 import type { LintResult } from '../../lint/lint.js';
 import { printable } from '../../util/printable-text.js';
@@ -12,8 +11,8 @@ import { readCorefileSource } from '../corefile-source.js';
 import { usingCorefile } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { clusterDomain, flag, release, text } from '../options.js';
-import { OVERLAY_OPTIONS, overlayArgs, readOverlaySource } from '../overlay-source.js';
-import type { OverlayArgs } from '../overlay-source.js';
+import { OVERLAY_OPTIONS, overlayArgs } from '../overlay-options.js';
+import type { OverlayArgs } from '../overlay-options.js';
 import { INPUT_LIMITS, readSource } from '../read-source.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 
@@ -146,6 +145,8 @@ async function runLint(context: CommandContext<typeof options, 'text' | 'json'>)
 /** `--platform P | --base FILE`: the coredns-custom ConfigMap linted as it composes with the base. */
 async function lintOverlayFile(context: CommandContext<typeof options, 'text' | 'json'>, overlay: OverlayArgs, plugins: readonly string[] | undefined): Promise<number> {
   const { io, report } = context;
+  // The overlay's readers and rules are loaded only with --platform or --base.
+  const [{ readOverlaySource }, { lintOverlay }] = await Promise.all([import('../overlay-source.js'), import('../../platform/overlay-lint.js')]);
   const source = await readOverlaySource(overlay, overlay.custom ?? context.positionals[0], io);
   const result = lintOverlay(source.base, source.data, { coredns: context.options.coredns ?? NEWEST_COREDNS_VERSION, text: source.text, ...(plugins === undefined ? {} : { plugins }) });
   if (context.output === 'json') {

@@ -1,10 +1,9 @@
 import { FEDERATION_REMOVED_IN, KUBERNETES_TRANSFER_MOVED_IN, PROXY_DEPRECATED_IN, SEVERAL_FORWARDS_PER_BLOCK_FROM } from '../../coredns/migration-facts.js';
-import { isKubeadmDefaultCorefileFor } from '../../kubeadm/cluster-decisions.js';
 import { kubeadmProfileFor } from '../../kubeadm/kubernetes-version.js';
-import { migrateCorefile } from '../../migrate/migrate.js';
+import { CONFIGMAP_LINE } from '../../configmap/configmap-line.js';
+import { migrateCorefileText } from '../../migrate/migrate.js';
 import type { MigrationResult } from '../../migrate/migrate.js';
 import { migrationNotice } from '../../migrate/notices.js';
-import { renderEksAddonConfiguration } from '../../platform/eks-addon.js';
 import { printable } from '../../util/printable-text.js';
 import { defineCommand } from '../command.js';
 import type { CommandContext } from '../command.js';
@@ -135,6 +134,7 @@ async function runMigrate(context: MigrateContext): Promise<number> {
   }
   const source = await readCorefileSource(context.positionals[0], io);
   if (kubernetes !== undefined) {
+    const { isKubeadmDefaultCorefileFor } = await import('../../kubeadm/cluster-decisions.js');
     const isDefault = isKubeadmDefaultCorefileFor(source.corefile, kubernetes);
     if (context.output === 'json') {
       report.json({ file: source.name, kubernetes, kubeadmDefault: isDefault });
@@ -145,8 +145,11 @@ async function runMigrate(context: MigrateContext): Promise<number> {
   }
   const { from, to } = values;
   if (from === undefined || to === undefined) throw new UsageError('migrate: --from VERSION and --to VERSION are required (or --kubeadm-default-for KUBERNETES)');
+  // The library's migrateCorefile first refuses a ConfigMap given as the Corefile, which takes the
+  // YAML reader; text without a line only a ConfigMap has is no ConfigMap, and needs none of it.
+  const migrate = CONFIGMAP_LINE.test(source.corefile) ? (await import('../../migrate/migrate-corefile.js')).migrateCorefile : migrateCorefileText;
   const result = usingCorefile(source, (corefile) =>
-    migrateCorefile(corefile, {
+    migrate(corefile, {
       from,
       to,
       deprecations: values.deprecations,
@@ -163,7 +166,7 @@ async function runMigrate(context: MigrateContext): Promise<number> {
     }),
   );
   // -o configmap: FILE's ConfigMap written back, with a word on what the write-back leaves out.
-  const configMap = context.output === 'configmap' && result.ok && !values.check ? source.writeBack(result.corefile) : undefined;
+  const configMap = context.output === 'configmap' && result.ok && !values.check ? await source.writeBack(result.corefile) : undefined;
   const notices = [
     ...result.notices.filter((notice) => notice.position === undefined),
     ...keyNotices,
@@ -179,7 +182,9 @@ async function runMigrate(context: MigrateContext): Promise<number> {
     if (values.check) {
       if (result.changed) io.stdout.write(`${printable(source.name)}\n`);
     } else if (result.ok) {
-      io.stdout.write(context.output === 'eks-addon' ? renderEksAddonConfiguration(result.corefile) : configMap === undefined ? result.corefile : configMap.text);
+      // The EKS add-on's writer is loaded for -o eks-addon only.
+      const text = context.output === 'eks-addon' ? (await import('../../platform/eks-addon.js')).renderEksAddonConfiguration(result.corefile) : configMap === undefined ? result.corefile : configMap.text;
+      io.stdout.write(text);
     }
     report.info(`${printable(source.name)}: ${summary(result)}\n`);
   }

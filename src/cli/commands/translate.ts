@@ -1,7 +1,6 @@
 import { repair } from '../repair-option.js';
 import { defineCommand } from '../command.js';
 import type { CommandContext, OptionValues } from '../command.js';
-import { MAIN_HELP } from '../help.js';
 import { flag, kubeDnsVersion, optionValue, release, stringOption, text } from '../options.js';
 import { platformBase } from '../../platform/bases.js';
 import type { TranslateArguments } from '../translate/arguments.js';
@@ -46,7 +45,8 @@ type TranslateContext = CommandContext<typeof options, 'corefile' | 'configmap' 
 
 export const translateCommand = defineCommand({
   name: '',
-  help: MAIN_HELP,
+  // The help names releases from the plugin tables, which `--kubeadm` never loads.
+  help: async () => (await import('../help.js')).MAIN_HELP,
   options,
   positionals: { name: 'FILE', max: 1 },
   outputs: { kinds: ['corefile', 'configmap', 'json', 'coredns-custom', 'eks-addon', 'helm-values', 'install'] },
