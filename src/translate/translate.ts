@@ -145,8 +145,8 @@ function translateReading(data: ConfigMapData | null, input: TranslateInput, pod
   if (plan === undefined) return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns };
   const model = renderCorefile(plan);
   const corefile = printBuiltCorefile(model, 'translated');
-  checkTranslatedCorefile(corefile, model, features);
-  const refusals = targetRefusals(corefile, features);
+  const reparsed = checkTranslatedCorefile(corefile, model, features);
+  const refusals = targetRefusals(reparsed, features);
   if (refusals.length > 0) {
     pushAll(diagnostics, refusals);
     return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns };

@@ -58,8 +58,10 @@ describe('overlayFromTranslation', () => {
     const outcomes = new Outcomes<'k3s' | 'aks' | 'base must change' | 'refused' | 'with stubs'>();
     fc.assert(
       // Federations aside: CoreDNS 1.14.7 has no federation plugin (the translator drops them with a diagnostic).
-      fc.property(validKubeDnsInput(), fc.constantFrom('k3s' as const, 'aks' as const), (generated, platform) => {
-        const data = kubeDnsData({ ...generated, federations: undefined });
+      // On AKS an upstream always ends in 'base must change' (checked on its own above): half the AKS runs
+      // drop it, so that the composed Corefile is routed and linted on AKS about as often as on k3s.
+      fc.property(validKubeDnsInput(), fc.constantFrom('k3s' as const, 'aks' as const), fc.boolean(), (generated, platform, keepUpstream) => {
+        const data = kubeDnsData({ ...generated, federations: undefined, ...(platform === 'aks' && !keepUpstream ? { upstreams: undefined } : {}) });
         const result = overlayFor(platform, data);
         if (result === undefined) {
           outcomes.add('refused');
@@ -84,6 +86,8 @@ describe('overlayFromTranslation', () => {
       // Each run routes and lints a composed Corefile: 80 runs keep the file near two seconds.
       { numRuns: 80 },
     );
-    outcomes.expectAtLeast({ k3s: 12, aks: 6, 'base must change': 6, 'with stubs': 15 });
+    // Over 32 seeds (80 runs each): k3s 26–39 (mean 32), aks 15–29 (22), base must change 13–28 (19),
+    // with stubs 35–50 (43); each floor is about 4 standard deviations under the mean.
+    outcomes.expectAtLeast({ k3s: 16, aks: 8, 'base must change': 6, 'with stubs': 24 });
   });
 });
