@@ -1,5 +1,5 @@
 import { isDomainName } from '../corefile/server-key.js';
-import { parseGoIP, splitHostPort } from '../dns/go-net.js';
+import { parseGoIP, plainIPv4Length, splitHostPort } from '../dns/go-net.js';
 import { isLoopback, readForwardTarget } from './forward-targets.js';
 
 /**
@@ -61,6 +61,19 @@ export function hasPlaceholder(text: string): boolean {
 
 /** Reads one destination; never throws. */
 export function readDestination(text: string): Destination {
+  // Most destinations are `10.0.0.53` or `10.0.0.53:5353`, already canonical: read directly.
+  const length = plainIPv4Length(text);
+  if (length > 0) {
+    const loopback = text.charCodeAt(0) === 0x31 && text.charCodeAt(1) === 0x32 && text.charCodeAt(2) === 0x37 && text.charCodeAt(3) === 0x2e;
+    return length === text.length
+      ? { kind: 'ip', text, scheme: 'dns', host: text, port: undefined, loopback }
+      : { kind: 'ip', text, scheme: 'dns', host: text.slice(0, length), port: text.slice(length + 1), loopback };
+  }
+  return readDestinationInFull(text);
+}
+
+/** {@link readDestination} without its shortcut for plain IPv4 addresses (the shortcut's property test compares the two). */
+export function readDestinationInFull(text: string): Destination {
   if (hasPlaceholder(text)) return { kind: 'placeholder', text };
   let scheme: DestinationScheme = 'dns';
   let rest = text;

@@ -852,20 +852,25 @@ export function judgeArguments(args: readonly string[], shape: ArgumentShape): A
       shape.max === undefined ? `at least ${shape.min}` : shape.min === shape.max ? `exactly ${shape.min}` : `${shape.min} to ${shape.max}`;
     return { kind: 'count', expected };
   }
-  for (const [index, argument] of args.entries()) {
-    const spec = shape.positions?.[index] ?? (index >= (shape.positions?.length ?? 0) ? shape.rest : undefined);
+  const positions = shape.positions;
+  const fixed = positions?.length ?? 0;
+  for (let index = 0; index < args.length; index += 1) {
+    const spec = positions?.[index] ?? (index >= fixed ? shape.rest : undefined);
     if (spec === undefined) continue;
-    const problem = argumentProblem(argument, spec);
+    const problem = argumentProblem(args[index] as string, spec);
     if (problem !== undefined) return { kind: 'invalid', index, problem };
   }
-  const [first] = args;
+  const first = args[0];
   if (shape.cases !== undefined && first !== undefined && Object.hasOwn(shape.cases, first)) {
     const verdict = judgeArguments(args, shape.cases[first] as ArgumentShape);
     if (verdict.kind === 'count') return { kind: 'count', expected: `${verdict.expected} (with ${first})` };
     if (verdict.kind !== 'ok') return verdict;
   }
-  return shape.sections === undefined ? { kind: 'ok' } : judgeSections(args, shape.sections);
+  return shape.sections === undefined ? ARGUMENTS_OK : judgeSections(args, shape.sections);
 }
+
+/** The verdict for arguments that pass (shared: most do). */
+const ARGUMENTS_OK: ArgumentVerdict = Object.freeze({ kind: 'ok' });
 
 function judgeSections(args: readonly string[], sections: NonNullable<ArgumentShape['sections']>): ArgumentVerdict {
   const words = Object.keys(sections.specs);

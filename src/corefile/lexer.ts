@@ -153,14 +153,21 @@ export class Scanner {
   private commentInsideWordAt = -1;
   private readonly interned: string[] = INTERNED;
 
+  /**
+   * `firstLine`: the line number of the text's first line (1 unless the text is a run of lines of
+   * a larger text, which `parseCorefileLines` reads on its own).
+   */
   constructor(
     private readonly source: string,
     private readonly filename: string,
+    private readonly firstLine = 1,
   ) {
     const lone = hasLoneSurrogate(source) ? LONE_SURROGATE.exec(source) : null;
     if (lone !== null) this.failAt(lone.index, 'the text contains a lone UTF-16 surrogate (not valid UTF-8)');
     this.index = source.charCodeAt(0) === BYTE_ORDER_MARK ? 1 : 0;
     this.lineStart = this.index;
+    this.currentLine = firstLine;
+    this.line = this.endLine = firstLine;
   }
 
   /** Moves to the next word or comment; false at the end of the text. */
@@ -422,7 +429,7 @@ export class Scanner {
   private failAt(offset: number, reason: string): never {
     const { source } = this;
     const skipped = source.charCodeAt(0) === BYTE_ORDER_MARK ? 1 : 0;
-    let line = 1;
+    let line = this.firstLine;
     let lineStart = skipped;
     for (let index = source.indexOf('\n'); index !== -1 && index < offset; index = source.indexOf('\n', index + 1)) {
       line += 1;

@@ -58,6 +58,17 @@ export function parseCorefile(text: string, options: ParseOptions = {}): ParseRe
 }
 
 /**
+ * {@link parseCorefile} of `text` read as lines `firstLine`… of a larger text: positions count
+ * lines from `firstLine` (columns are unchanged, since `text` starts a line). For the migration's
+ * target check, which parses only the lines a migration rewrote; not part of the package's API.
+ */
+export function parseCorefileLines(text: string, firstLine: number, options: ParseOptions = {}): ParseResult {
+  const filename = options.filename ?? 'Corefile';
+  const known = options.knownDirectives === undefined ? undefined : new Set(options.knownDirectives);
+  return new Parser(new Scanner(text, filename, firstLine), filename, known, options.tokenPositions === true).parse();
+}
+
+/**
  * Where a nested construct sits; decides the checks CoreDNS applies there.
  * - `server`: directly in a server block (directive names, `}` on a directive line is an error).
  * - `nested`: inside a directive's block.

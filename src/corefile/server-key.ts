@@ -61,6 +61,13 @@ const DEFAULT_PORTS: Readonly<Record<ServerTransport, string | undefined>> = {
 export function parseServerKey(key: string, options: ParseServerKeyOptions = {}): ServerAddress {
   checkArgument('parseServerKey', 'key', key, 'string');
   checkArgument('parseServerKey', 'options', options, 'object?');
+  const plain = plainDnsKey(key, options.dnsPort ?? '53');
+  if (plain !== undefined) return plain;
+  return parseAnyServerKey(key, options);
+}
+
+/** {@link parseServerKey} without its shortcut for plain keys (the shortcut's property test compares the two). */
+export function parseAnyServerKey(key: string, options: ParseServerKeyOptions = {}): ServerAddress {
   let transport: ServerTransport = 'dns';
   let rest = key;
   // Most keys name no scheme; only those that could are tried against each.
@@ -84,6 +91,36 @@ export function parseServerKey(key: string, options: ParseServerKeyOptions = {})
   for (const zone of zones) if (!followsPreferredSyntax(zone)) warnings.push(`Domain "${zone}" does not follow RFC1035 preferred syntax`);
   const address: ServerAddress = { key, transport, zones, port, explicitPort, warnings };
   return cidr === undefined ? address : { ...address, cidr: cidr.network };
+}
+
+/** Longest host the shortcut reads: far below every length bound (255 bytes, 256 wire bytes). */
+const PLAIN_HOST_LIMIT = 200;
+
+/**
+ * The shortcut for most keys (`zone.example.org:53`, `example.org.`): a host of lower-case ASCII
+ * letters, digits, `-` and dots whose labels follow RFC 1035's preferred syntax (a letter first,
+ * a letter or digit last, at most 63 characters), with an optional port of 1–5 digits. Such a key
+ * has no scheme, is no CIDR, needs no lower-casing, passes every length and `IsDomainName` check
+ * and draws no warning, so the general reading would return exactly this. Anything else
+ * (`undefined`) takes the general reading.
+ */
+function plainDnsKey(key: string, dnsPort: string): ServerAddress | undefined {
+  // One regular expression (compiled to machine code) rather than a loop over the characters:
+  // this runs for every key, mostly before the loop would have been optimized.
+  if (key.length > PLAIN_HOST_LIMIT + 6 || !PLAIN_KEY.test(key)) return undefined;
+  const colon = key.lastIndexOf(':');
+  const hostEnd = colon === -1 ? key.length : colon;
+  if (hostEnd > PLAIN_HOST_LIMIT) return undefined;
+  return plainAddress(key, hostEnd, colon === -1 ? undefined : String(Number(key.slice(colon + 1))), dnsPort);
+}
+
+/** A plain key: labels of RFC 1035's preferred syntax in lower case, an optional final dot, an optional port of 1–5 digits. */
+const PLAIN_KEY = /^(?:[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?\.?(?::[0-9]{1,5})?$/;
+
+function plainAddress(key: string, hostEnd: number, port: string | undefined, dnsPort: string): ServerAddress {
+  const host = hostEnd === key.length ? key : key.slice(0, hostEnd);
+  const zone = key.charCodeAt(hostEnd - 1) === DOT ? host : `${host}.`;
+  return { key, transport: 'dns', zones: [zone], port: port ?? dnsPort, explicitPort: port !== undefined, warnings: [] };
 }
 
 /** CoreDNS's internal name for a served zone, used to detect duplicates: `dns://example.org.:53`. */

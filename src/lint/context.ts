@@ -3,6 +3,10 @@ import { DIAGNOSTIC_CODES } from '../diagnostics/codes.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
+import { coreDnsOptionAvailability, coreDnsPluginAvailability } from '../coredns/availability.js';
+import type { Availability } from '../coredns/availability.js';
+import { readDestination } from '../coredns/destinations.js';
+import type { Destination } from '../coredns/destinations.js';
 import type { CoreDnsFeatures } from '../coredns/features.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
 import type { SourcePosition } from '../util/source-position.js';
@@ -53,11 +57,21 @@ export class LintContext {
   /** Findings per code; past {@link FINDINGS_LISTED_PER_CODE}, only counted (and their worst severity kept). */
   readonly #perCode = new Map<DiagnosticCode, { count: number; worst: Severity }>();
   readonly #memo = new Map<string, string>();
+  /** Answers of the release tables, asked once per name (a large Corefile asks for every directive and option). */
+  readonly #plugins = new Map<string, Availability>();
+  readonly #options = new Map<string, Map<string, Availability>>();
 
-  constructor(features: CoreDnsFeatures, build: PluginBuild) {
+  /**
+   * The line number a message prints for a position of another node (`(line 12)`): its line,
+   * unless the model is read in pieces (see `lintCorefileModel`).
+   */
+  readonly lineNumber: (position: SourcePosition) => number;
+
+  constructor(features: CoreDnsFeatures, build: PluginBuild, lineNumber?: (position: SourcePosition) => number) {
     this.features = features;
     this.version = features.version;
     this.build = build;
+    this.lineNumber = lineNumber ?? lineOf;
   }
 
   /**
@@ -74,6 +88,39 @@ export class LintContext {
       if (seen.count > FINDINGS_LISTED_PER_CODE) return;
     }
     this.#diagnostics.push(diagnostic(code, { key: 'Corefile', path: typeof path === 'string' ? path : path(), position, message: typeof message === 'string' ? message : message(), ...extra }));
+  }
+
+  /** {@link coreDnsPluginAvailability} in the release linted against. */
+  plugin(name: string): Availability {
+    let availability = this.#plugins.get(name);
+    if (availability === undefined) {
+      availability = coreDnsPluginAvailability(name, this.version);
+      this.#plugins.set(name, availability);
+    }
+    return availability;
+  }
+
+  /** {@link coreDnsOptionAvailability} in the release linted against. */
+  option(plugin: string, option: string): Availability {
+    let options = this.#options.get(plugin);
+    if (options === undefined) {
+      options = new Map();
+      this.#options.set(plugin, options);
+    }
+    let availability = options.get(option);
+    if (availability === undefined) {
+      availability = coreDnsOptionAvailability(plugin, option, this.version);
+      options.set(option, availability);
+    }
+    return availability;
+  }
+
+  /** The destinations of a `forward`/`proxy` line: its arguments after the first, read. */
+  destinations(directive: Directive): Destination[] {
+    const args = directive.arguments;
+    const read: Destination[] = new Array(Math.max(0, args.length - 1));
+    for (let index = 1; index < args.length; index += 1) read[index - 1] = readDestination(args[index] as string);
+    return read;
   }
 
   /** `compute()` once per `key` for this lint: a message that costs work (suggestions) and repeats. */
@@ -115,6 +162,10 @@ export class LintContext {
 
 }
 
+function lineOf(position: SourcePosition): number {
+  return position.line;
+}
+
 /** A directive of a server block after snippet imports are expanded. */
 export interface PlacedDirective {
   readonly directive: Directive;
@@ -137,11 +188,35 @@ export interface BlockInfo {
   readonly position: SourcePosition;
   readonly directives: readonly PlacedDirective[];
   /** Names of the plugins the block uses (after imports) that the build linted against loads. */
-  readonly plugins: ReadonlySet<string>;
+  readonly plugins: NameSet;
   /** Every directive name of the block (after imports), loadable or not. */
-  readonly written: ReadonlySet<string>;
+  readonly written: NameSet;
   /** Its valid keys, filled in by the key rules. */
   readonly keys: KeyEntry[];
+}
+
+/**
+ * A set of directive names: a list while it is short (a block has a handful of plugins, and lint
+ * makes two of these per block), a `Set` past {@link NameSet.LIST_LIMIT} names.
+ */
+export class NameSet {
+  static readonly LIST_LIMIT = 16;
+  #list: string[] = [];
+  #set: Set<string> | undefined;
+
+  add(name: string): void {
+    if (this.#set !== undefined) {
+      this.#set.add(name);
+      return;
+    }
+    if (this.#list.includes(name)) return;
+    this.#list.push(name);
+    if (this.#list.length > NameSet.LIST_LIMIT) this.#set = new Set(this.#list);
+  }
+
+  has(name: string): boolean {
+    return this.#set === undefined ? this.#list.includes(name) : this.#set.has(name);
+  }
 }
 
 /** `:LINE:COL [LABEL] NAME > NAME` (see the module comment); several labels for a snippet inside a block. */

@@ -11,6 +11,7 @@ import type { CoreDnsReleaseInput } from '../coredns/resolve-release.js';
 import { NEWEST_COREDNS_VERSION } from '../coredns/versions.js';
 import { releaseDiagnostics } from '../diagnostics/release-notices.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
+import type { SourcePosition } from '../util/source-position.js';
 import { pluginBuild } from './build.js';
 import { blockLabel, FORWARDERS, LintContext, ORIGIN, quote, where } from './context.js';
 import { checkDestinations } from './rules/destinations.js';
@@ -92,9 +93,18 @@ export function lintParsedCorefile(corefile: Corefile, options: LintModelOptions
   checkArgument('lintParsedCorefile', 'corefile', corefile, 'object');
   checkCorefileModel('lintParsedCorefile', 'corefile', corefile);
   checkArgument('lintParsedCorefile', 'options', options, 'object?');
+  return lintCorefileModel(corefile, options);
+}
+
+/**
+ * {@link lintParsedCorefile} without the argument checks, and with `lineNumber`: the line a
+ * message prints for another node's position (`(line 12)`), for a model whose nodes come from
+ * several texts (the migration's target check, src/migrate/target-model.ts). Not part of the API.
+ */
+export function lintCorefileModel(corefile: Corefile, options: LintModelOptions, lineNumber?: (position: SourcePosition) => number): LintResult {
   const release = coreDnsReleaseOf(options.coredns ?? NEWEST_COREDNS_VERSION);
   const features = coreDnsFeatures(release.version);
-  const context = new LintContext(features, pluginBuild(features.version, options.plugins));
+  const context = new LintContext(features, pluginBuild(features.version, options.plugins), lineNumber);
   for (const warning of options.warnings ?? []) {
     context.report('syntax-warning', warning.position, where(warning.position), warning.reason);
   }

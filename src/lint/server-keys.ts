@@ -40,8 +40,8 @@ export function readServerKey(key: string, features: CoreDnsFeatures): KeyReadin
   }
   const host = hostAsWritten(address);
   const prefix = leadingDot ? '.' : '';
-  const zones = address.zones.map((zone) => (zone === '.' ? zone : prefix + zone));
-  const upperCase = address.cidr === undefined && /[A-Z]/.test(host);
+  const zones = leadingDot ? address.zones.map((zone) => (zone === '.' ? zone : prefix + zone)) : address.zones;
+  const upperCase = address.cidr === undefined && hasUpperCase(host);
   const storedZones =
     address.cidr === undefined && !features.serverBlockZonesLowercased ? [fullyQualified(`${prefix}${host}`)] : zones;
   return { kind: 'ok', address, zones, storedZones, upperCase };
@@ -68,10 +68,20 @@ function olderReading(key: string, error: ServerKeyError, features: CoreDnsFeatu
 /** The zone part of the key as written (no scheme, no port, no leading dot). */
 function hostAsWritten(address: ServerAddress): string {
   const key = address.key;
-  let rest = key.startsWith(`${address.transport}://`) ? key.slice(address.transport.length + 3) : key;
+  const { transport } = address;
+  let rest = key.startsWith(transport) && key.startsWith('://', transport.length) ? key.slice(transport.length + 3) : key;
   if (address.explicitPort) rest = rest.slice(0, rest.lastIndexOf(':'));
   if (rest.startsWith('.') && rest !== '.') rest = rest.slice(1);
   return rest === '' ? '.' : rest;
+}
+
+/** `/[A-Z]/.test(text)`, without the regular expression (every key is asked). */
+function hasUpperCase(text: string): boolean {
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code >= 0x41 && code <= 0x5a) return true;
+  }
+  return false;
 }
 
 function fullyQualified(name: string): string {

@@ -13,10 +13,14 @@ import { LINE_SEPARATOR, REMOVED } from './plan.js';
 /** loop and ready added by an upgrade that crosses the release where they became defaults. */
 export function addNewDefaultPlugins(plan: MigrationPlan, block: ServerBlock, planned: PlannedDirective[]): void {
   if (plan.options.newDefaults === false) return;
-  const names = new Set(planned.filter((entry) => entry.lines !== null || entry.span === undefined).map((entry) => entry.name));
+  // The names the block keeps (a directive without lines of its own is kept), made only for an
+  // upgrade that crosses a default's release.
+  let names: Set<string> | undefined;
   for (const item of NEW_DEFAULTS) {
-    if (item.kind !== 'plugin' || !plan.crosses(item.release) || names.has(item.plugin)) continue;
-    if (!item.blocksWith.some((name) => names.has(name))) continue;
+    if (item.kind !== 'plugin' || !plan.crosses(item.release)) continue;
+    const kept = (names ??= new Set(planned.filter((entry) => !entry.removed || entry.span === undefined).map((entry) => entry.name)));
+    if (kept.has(item.plugin)) continue;
+    if (!item.blocksWith.some((name) => kept.has(name))) continue;
     const position = block.position === undefined ? {} : { position: block.position };
     if (names.has('import')) {
       plan.notice('migrate-new-default', {

@@ -5,7 +5,9 @@
  * drives the rules: proxy.ts, kubernetes.ts, block-level.ts and the option checks here, all on
  * plan.ts's shared state, facts from src/coredns) → apply them to the original text
  * (text-edits.ts), so that every line not changed stays byte for byte as written → lint the
- * result for the target release (target-check.ts), refusing what it would refuse.
+ * result for the target release (target-check.ts), refusing what it would refuse; the result's
+ * model for that lint is the input's parse for the items the edits left alone plus the rewritten
+ * lines parsed anew (target-model.ts).
  * docs/migrate.md describes every rule.
  *
  * Pure: no Node APIs.
@@ -22,7 +24,6 @@ import type { CoreDnsReleaseMapping } from '../coredns/resolve-release.js';
 import { sortNotices } from './notices.js';
 import type { MigrationNotice } from './notices.js';
 import { resolveMigrationRelease } from './releases.js';
-import { ownedSpan } from './spans.js';
 import { targetRefusals } from './target-check.js';
 import type { SourcePosition } from '../util/source-position.js';
 import { migrateProxy } from './proxy.js';
@@ -50,11 +51,13 @@ export interface MigrationResult {
  * Migrates `corefile`, known to be Corefile text, from `options.from` to `options.to`: the
  * library's `migrateCorefile` (migrate-corefile.ts) once it has made sure that the
  * text is no ConfigMap (which takes the YAML reader, which the CLI loads only for YAML input).
+ * `wholeText`: the target check lints the result parsed as one text instead of the input's kept
+ * items plus the rewritten lines (what the shortcut's property test compares with).
  *
  * @throws {UnresolvedCoreDnsReleaseError} when `from` or `to` names no known release.
  * @throws {CorefileSyntaxError} when the Corefile does not parse.
  */
-export function migrateCorefileText(corefile: string, options: MigrateOptions): MigrationResult {
+export function migrateCorefileText(corefile: string, options: MigrateOptions, wholeText = false): MigrationResult {
   checkArgument('migrateCorefile', 'corefile', corefile, 'string');
   checkArgument('migrateCorefile', 'options', options, 'object');
   const from = resolveMigrationRelease('from', options.from);
@@ -68,8 +71,9 @@ export function migrateCorefileText(corefile: string, options: MigrateOptions): 
     const lineCount = corefile.split('\n').length;
     const refusals = targetRefusals({
       input: () => input,
+      inputLines: lineCount,
       output: corefile,
-      edited: false,
+      edited: undefined,
       sourceOf: (line) => (line >= 1 && line <= lineCount ? { first: line, last: line } : undefined),
       unchangedLine: () => true,
       from: from.version,
@@ -77,7 +81,7 @@ export function migrateCorefileText(corefile: string, options: MigrateOptions): 
     });
     return { ...base, ok: refusals.length === 0, corefile, changed: false, notices: [...releaseNotices, ...refusals] };
   }
-  let parsed: ParseResult | undefined = parseCorefile(corefile, parseOptions);
+  const parsed: ParseResult = parseCorefile(corefile, parseOptions);
   const migration = new Migration(corefile, from.version, to.version, options);
   for (const item of parsed.corefile.items) {
     if (item.kind === 'import') migration.fileImport(item.pattern, item.position);
@@ -88,17 +92,16 @@ export function migrateCorefileText(corefile: string, options: MigrateOptions): 
   }
   const edited = migration.editor.changed ? migration.editor.applyWithSourceLines() : undefined;
   const text = edited?.text ?? corefile;
-  // An edited result is parsed anew for the target check: the input's model is let go first (it
-  // is parsed again only when the result has errors), so that both are never in memory at once.
-  if (edited !== undefined) parsed = undefined;
   // The result's lines are only needed to place a refusal: split when one is made.
   let outputLines: string[] | undefined;
   const lines = (): string[] => (outputLines ??= text.split('\n'));
   const sourceOf = (line: number): SourceLines | undefined => (edited === undefined ? (line >= 1 && line <= lines().length ? { first: line, last: line } : undefined) : edited.source(line));
   const refusals = targetRefusals({
-    input: () => (parsed ??= parseCorefile(corefile, parseOptions)),
+    input: () => parsed,
+    inputLines: migration.editor.lineCount,
     output: text,
-    edited: edited !== undefined,
+    edited,
+    wholeText,
     sourceOf,
     unchangedLine: (line) => {
       const source = sourceOf(line);
@@ -133,7 +136,7 @@ class Migration extends MigrationPlan {
   }
 
   migrateList(item: ServerBlock | SnippetDefinition): void {
-    const planned = item.directives.map((directive, index) => new PlannedDirective(directive, ownedSpan(this.editor, item, index), this.editor));
+    const planned = item.directives.map((_, index) => new PlannedDirective(item, index, this.editor));
     this.inKubernetesBlock = item.directives.some((directive) => directive.name === 'kubernetes');
     for (const entry of planned) this.migrateDirective(entry, planned);
     if (item.kind === 'server-block') {

@@ -4,11 +4,14 @@
  *
  * Pure: no Node APIs.
  */
-import type { Directive } from '../corefile/model.js';
+import type { Directive, DirectiveList } from '../corefile/model.js';
 import { coreDnsOptionAvailability, coreDnsPluginAvailability } from '../coredns/availability.js';
 import type { Availability } from '../coredns/availability.js';
 import { coreDnsFeatures } from '../coredns/features.js';
 import { NEW_DEFAULTS } from '../coredns/migration-facts.js';
+
+/** A new default that is an option (`max_concurrent 1000`, `lameduck 5s`). */
+type NewDefaultOption = Extract<(typeof NEW_DEFAULTS)[number], { readonly kind: 'option' }>;
 import { compareCoreDnsVersions, isCoreDnsVersionAtLeast } from '../coredns/versions.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
 import { migrationNotice } from './notices.js';
@@ -29,13 +32,30 @@ export class PlannedDirective {
   changed = false;
   #removed = false;
   #lines: string[] | undefined;
+  /** The span, worked out on first use (`null`: not yet): most directives never need it. */
+  #span: LineSpan | undefined | null = null;
 
+  /** `list.directives[index]`, planned on the text of `editor`. */
   constructor(
-    readonly directive: Directive,
-    readonly span: LineSpan | undefined,
+    private readonly list: DirectiveList,
+    private readonly index: number,
     private readonly editor: LineEditor,
   ) {
-    this.name = directive.name;
+    this.directive = list.directives[index] as Directive;
+    this.name = this.directive.name;
+  }
+
+  readonly directive: Directive;
+
+  /** The lines the directive has to itself ({@link ownedSpan}); undefined when it shares them. */
+  get span(): LineSpan | undefined {
+    if (this.#span === null) this.#span = ownedSpan(this.editor, this.list, this.index);
+    return this.#span;
+  }
+
+  /** Whether a rule removed the directive. */
+  get removed(): boolean {
+    return this.#removed;
   }
 
   get lines(): string[] | null {
@@ -224,8 +244,7 @@ export class MigrationPlan {
    */
   addDefaultOption(entry: PlannedDirective, plugin: 'health' | 'forward'): void {
     if (this.options.newDefaults === false) return;
-    for (const item of NEW_DEFAULTS) {
-      if (item.kind !== 'option' || item.plugin !== plugin || !this.crosses(item.release)) continue;
+    for (const item of this.crossedDefaultOptions(plugin)) {
       if (item.plugin === 'forward' && !this.inKubernetesBlock) continue;
       if (entry.directive.block?.directives.some((option) => option.name === item.option) === true) continue;
       const text = [item.option, ...item.arguments].join(' ');
@@ -239,6 +258,18 @@ export class MigrationPlan {
         message: `added \`${text}\` to ${plugin}: a default since ${item.release} (corefile-migration and kubeadm add it on upgrade)`,
       });
     }
+  }
+
+  readonly #crossedDefaultOptions = new Map<string, readonly NewDefaultOption[]>();
+
+  /** The new default options of `plugin` whose release this upgrade crosses (asked per directive, worked out once). */
+  private crossedDefaultOptions(plugin: string): readonly NewDefaultOption[] {
+    let items = this.#crossedDefaultOptions.get(plugin);
+    if (items === undefined) {
+      items = NEW_DEFAULTS.filter((item): item is NewDefaultOption => item.kind === 'option' && item.plugin === plugin && this.crosses(item.release));
+      this.#crossedDefaultOptions.set(plugin, items);
+    }
+    return items;
   }
 
   /** A block left with no lines between its braces becomes no block. */

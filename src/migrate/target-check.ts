@@ -16,19 +16,28 @@
 import type { CorefileWarning } from '../corefile/errors.js';
 import type { Corefile } from '../corefile/model.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
-import { lintCorefile, lintParsedCorefile } from '../lint/lint.js';
+import { lintCorefile, lintCorefileModel, lintParsedCorefile } from '../lint/lint.js';
 import { migrationNotice } from './notices.js';
 import type { MigrationNotice } from './notices.js';
-import type { SourceLines } from './text-edits.js';
+import { outputLineNumber, targetModel } from './target-model.js';
+import type { TargetModel } from './target-model.js';
+import type { EditedText, SourceLines } from './text-edits.js';
 
 export interface TargetCheckInput {
-  /** The input, parsed with token positions, and its parser warnings (parsed again if need be). */
+  /** The input, parsed with token positions, and its parser warnings. */
   readonly input: () => { readonly corefile: Corefile; readonly warnings: readonly CorefileWarning[] };
+  /** The number of lines of the input. */
+  readonly inputLines: number;
   /** The migrated text and, per line of it (1-based), the input lines it comes from. */
   readonly output: string;
   readonly sourceOf: (line: number) => SourceLines | undefined;
-  /** Whether the migration edited the text (the lines lint's messages name are then the result's). */
-  readonly edited: boolean;
+  /** The migration's edits (the lines lint's messages name are then the result's); undefined when it edited nothing. */
+  readonly edited: EditedText | undefined;
+  /**
+   * Lint the result as one parsed text, not as the input's items plus the rewritten lines
+   * (target-model.ts): the definition the shortcut is tested against.
+   */
+  readonly wholeText?: boolean;
   /** Whether the output line (1-based) is an input line kept as written. */
   readonly unchangedLine: (line: number) => boolean;
   readonly from: CoreDnsVersion;
@@ -39,7 +48,19 @@ export interface TargetCheckInput {
 export function targetRefusals(check: TargetCheckInput): MigrationNotice[] {
   // Text the migration did not edit is the input itself: its parse is shared (lint reads the
   // parser's warnings by reason and position, which do not depend on the file name).
-  const linted = check.edited ? lintCorefile(check.output, { coredns: check.to }) : lintParsedCorefile(check.input().corefile, { coredns: check.to, warnings: check.input().warnings });
+  // An edited text is linted as the input's items it kept plus its rewritten lines parsed anew
+  // (target-model.ts), or, where that could read differently, parsed whole.
+  let model: TargetModel | undefined;
+  if (check.edited !== undefined && check.wholeText !== true) {
+    const input = check.input();
+    model = targetModel({ corefile: input.corefile, warnings: input.warnings }, check.inputLines, check.output, check.edited);
+  }
+  const linted =
+    model !== undefined
+      ? lintCorefileModel(model.corefile, { coredns: check.to, warnings: model.warnings }, outputLineNumber(model))
+      : check.edited !== undefined
+        ? lintCorefile(check.output, { coredns: check.to })
+        : lintParsedCorefile(check.input().corefile, { coredns: check.to, warnings: check.input().warnings });
   const errors = linted.diagnostics.filter((finding) => finding.severity === 'error');
   if (errors.length === 0) return [];
   // An error of the same kind on the input lines a line comes from was there before the migration
@@ -54,13 +75,15 @@ export function targetRefusals(check: TargetCheckInput): MigrationNotice[] {
   }
   const notices: MigrationNotice[] = [];
   for (const finding of errors) {
-    const outputLine = finding.position?.line ?? 1;
-    const source = check.sourceOf(outputLine) ?? { first: 1, last: 1 };
+    // A kept item's finding is on the input's line, which the result holds as it was.
+    const kept = model !== undefined && finding.position !== undefined && finding.position.line < model.offset;
+    const outputLine = finding.position === undefined ? 1 : model === undefined ? finding.position.line : model.outputLine(finding.position.line);
+    const source = (kept ? { first: finding.position.line, last: finding.position.line } : check.sourceOf(outputLine)) ?? { first: 1, last: 1 };
     // Past the snippet expansion bound nothing after it was checked: never taken as "already there".
     const already = finding.code !== 'snippet-expansion-limit' && before.get(finding.code)?.some((line) => line >= source.first && line <= source.last) === true;
     // Kept for a custom build, with migrate-plugin-unknown: the default build's finding is no refusal.
     if (already && finding.code === 'unknown-directive') continue;
-    const column = finding.position !== undefined && check.unchangedLine(outputLine) ? finding.position.column : 1;
+    const column = finding.position !== undefined && (kept || check.unchangedLine(outputLine)) ? finding.position.column : 1;
     const place = (finding.path ?? '').replace(/^:\d+:\d+ ?/, '');
     const input = already ? `; the Corefile given fails for CoreDNS ${check.from} in the same way, so it did not start there either: fix it (lint --coredns ${check.from} shows it), then migrate` : '';
     notices.push(
@@ -68,7 +91,7 @@ export function targetRefusals(check: TargetCheckInput): MigrationNotice[] {
         action: 'refused',
         position: { line: source.first, column },
         releases: { from: check.to, to: check.to },
-        message: `the migrated Corefile fails for CoreDNS ${check.to} (lint ${finding.code}${place === '' ? '' : ` at ${place}`}${check.edited && /\bline \d/.test(finding.message) ? '; its line numbers are those of the migrated text' : ''}): ${finding.message}${input}`,
+        message: `the migrated Corefile fails for CoreDNS ${check.to} (lint ${finding.code}${place === '' ? '' : ` at ${place}`}${check.edited !== undefined && /\bline \d/.test(finding.message) ? '; its line numbers are those of the migrated text' : ''}): ${finding.message}${input}`,
       }),
     );
   }

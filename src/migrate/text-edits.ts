@@ -38,13 +38,18 @@ export interface EditedText {
   readonly lineCount: number;
   /** For line `line` (1-based) of `text`: itself when kept, the replaced lines for a line of a replacement, the line before (at least 1) for an insertion. */
   source(line: number): SourceLines | undefined;
+  /**
+   * Where original lines `first..last` are in `text` when they are kept as one run (no line of
+   * them edited, nothing inserted between them): the line of `first` there; else undefined.
+   */
+  keptAt(first: number, last: number): number | undefined;
 }
 
 /** A run of lines of the edited text: kept from the original (`kept`), or written by one edit. */
 interface Segment {
   /** The first line of the run in the edited text (1-based). */
   readonly start: number;
-  /** Kept: the original line of `start`. Else the source lines of the edit. */
+  /** Kept: the original lines of the run. Else the source lines of the edit. */
   readonly kept: boolean;
   readonly first: number;
   readonly last: number;
@@ -161,7 +166,7 @@ export class LineEditor {
     let lastEnding = '';
     const keep = (first: number, last: number): void => {
       if (last < first) return;
-      segments.push({ start: written + 1, kept: true, first, last: first });
+      segments.push({ start: written + 1, kept: true, first, last });
       written += last - first + 1;
       if (last > first) pieces.push(text.slice(starts[first - 1], starts[last - 1]));
       const line = this.line(last);
@@ -193,6 +198,7 @@ export class LineEditor {
     // The last line ends as the text did: with its own ending when the text ended with a break,
     // else without one (or with the lone `\r` the text ended with).
     if (written > 0 && !this.finalBreak) pieces[pieces.length - 1] = lastEnding.endsWith('\n') ? '' : lastEnding;
+    const kept = segments.filter((segment) => segment.kept);
     return {
       text: pieces.join(''),
       lineCount: written,
@@ -210,6 +216,19 @@ export class LineEditor {
         if (!segment.kept) return { first: segment.first, last: segment.last };
         const original = segment.first + (line - segment.start);
         return { first: original, last: original };
+      },
+      keptAt: (first: number, last: number): number | undefined => {
+        // The last kept run starting at or before `first` (kept runs follow the original's order).
+        let low = 0;
+        let high = kept.length - 1;
+        if (high < 0 || (kept[0] as Segment).first > first) return undefined;
+        while (low < high) {
+          const middle = (low + high + 1) >> 1;
+          if ((kept[middle] as Segment).first <= first) low = middle;
+          else high = middle - 1;
+        }
+        const run = kept[low] as Segment;
+        return last <= run.last ? run.start + (first - run.first) : undefined;
       },
     };
   }

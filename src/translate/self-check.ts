@@ -64,9 +64,10 @@ export function printBuiltCorefile(model: Corefile, what: string): string {
 /**
  * Every Corefile the translator emits (`text`, printed from `model`) must read back as that
  * model, with keys CoreDNS accepts, no zone served twice, and only plugins the target release
- * has. Throws {@link SelfCheckError} otherwise.
+ * has. Throws {@link SelfCheckError} otherwise. Returns the model `text` parses to (for the
+ * target lint, which then needs no parse of its own).
  */
-export function checkTranslatedCorefile(text: string, model: Corefile, features: CoreDnsFeatures): void {
+export function checkTranslatedCorefile(text: string, model: Corefile, features: CoreDnsFeatures): Corefile {
   const reparsed = parseCorefile(text).corefile;
   // Equal models print the same text (that is what corefilesEqual means), so this is the check
   // "the reparsed model prints `text`", made by walking both models instead of printing again.
@@ -92,6 +93,7 @@ export function checkTranslatedCorefile(text: string, model: Corefile, features:
   if (features.healthListener === 'exclusive' && healthListeners > 1) {
     throw new SelfCheckError('health-listeners', `health would listen ${healthListeners} times on ${HEALTH_DEFAULT_ADDRESS}, which CoreDNS ${features.version} refuses`);
   }
+  return reparsed;
 }
 
 function checkDirective(directive: Directive, features: CoreDnsFeatures, usable: Set<string>): void {
@@ -109,12 +111,13 @@ function checkDirective(directive: Directive, features: CoreDnsFeatures, usable:
 }
 
 /**
- * What lint finds the target release refuses in the translated `text`, each as a
- * `translation-target-refuses` error: a value the input carries that the release does not take
- * (`--dns-forward-max=99999999999999999999999` as max_concurrent).
+ * What lint finds the target release refuses in the translated Corefile (`parsed`: its text as
+ * {@link checkTranslatedCorefile} parsed it), each as a `translation-target-refuses` error: a
+ * value the input carries that the release does not take (`--dns-forward-max=99999999999999999999999`
+ * as max_concurrent).
  */
-export function targetRefusals(text: string, features: CoreDnsFeatures): Diagnostic[] {
-  const refusals = lintParsedCorefile(parseCorefile(text).corefile, { coredns: features.version }).diagnostics.filter((finding) => finding.severity === 'error');
+export function targetRefusals(parsed: Corefile, features: CoreDnsFeatures): Diagnostic[] {
+  const refusals = lintParsedCorefile(parsed, { coredns: features.version }).diagnostics.filter((finding) => finding.severity === 'error');
   return refusals.map((finding) =>
     diagnostic('translation-target-refuses', { message: `CoreDNS ${features.version} would refuse the translated Corefile (lint ${finding.code}${finding.path === undefined ? '' : ` at ${finding.path.replace(/^:\d+:\d+ ?/, '')}`}): ${finding.message}` }),
   );

@@ -4,7 +4,7 @@ import { comparableCorefile, corefilesEqual } from '../../src/corefile/compare.j
 import type { Block, Comment, Corefile, Directive, DirectiveList } from '../../src/corefile/model.js';
 import { parseCorefile } from '../../src/corefile/parser.js';
 import { printCorefile } from '../../src/corefile/printer.js';
-import { isDomainName, parseServerKey } from '../../src/corefile/server-key.js';
+import { isDomainName, parseAnyServerKey, parseServerKey } from '../../src/corefile/server-key.js';
 import { Outcomes } from '../support/outcomes.js';
 import { hostileCorefile, hostileText, representableCorefile } from './support/arbitraries.js';
 
@@ -181,5 +181,44 @@ describe('server key ports', () => {
     );
     // Expected: about 2860 ports that fit in an int64 and 140 that do not, in 3000 runs.
     outcomes.expectAtLeast({ 'fits in int64': 2500, 'too long': 60 });
+  });
+});
+
+describe('parseServerKey shortcut for plain keys', () => {
+  /** What a reading gives, or the error it throws (code and message). */
+  const reading = (read: () => unknown) => {
+    try {
+      return { ok: read() };
+    } catch (error) {
+      return { error: error instanceof Error ? `${(error as Error & { code?: string }).code ?? ''} ${error.message}` : String(error) };
+    }
+  };
+  it('gives what the general reading gives, for keys it takes and for keys near them', () => {
+    const label = fc.oneof(
+      fc.stringMatching(/^[a-z][a-z0-9-]{0,8}[a-z0-9]$/),
+      fc.constantFrom('a', 'z9', 'x'.repeat(62), 'y'.repeat(63), 'w'.repeat(64), '-a', 'a-', '9a', 'Ab', 'a_b', 'é', '', 'in-addr', 'arpa', '10', '0'),
+    );
+    const host = fc.oneof(
+      fc.array(label, { minLength: 1, maxLength: 5 }).map((labels) => labels.join('.')),
+      fc.tuple(fc.array(label, { minLength: 1, maxLength: 4 }), fc.constantFrom('.', '..', '')).map(([labels, end]) => labels.join('.') + end),
+      fc.array(fc.constantFrom('abcdefghij'.repeat(6), 'k'), { minLength: 3, maxLength: 6 }).map((labels) => labels.join('.')),
+      fc.constantFrom('.', '', '10.0.0.0/8', 'example.org/24'),
+    );
+    const port = fc.oneof(fc.constant(''), fc.stringMatching(/^:[0-9]{0,7}$/), fc.constantFrom(':053', ':+53', ':-1', ':5x', '::53', ':53:'));
+    const scheme = fc.oneof(fc.constant(''), fc.constant(''), fc.constantFrom('dns://', 'tls://', 'grpc://'));
+    const dnsPort = fc.constantFrom(undefined, '53', '1053');
+    const outcomes = new Outcomes<'plain key' | 'other key, read' | 'other key, refused'>();
+    fc.assert(
+      fc.property(scheme, host, port, dnsPort, (prefix, name, suffix, defaultPort) => {
+        const key = `${prefix}${name}${suffix}`;
+        const options = defaultPort === undefined ? {} : { dnsPort: defaultPort };
+        const expected = reading(() => parseAnyServerKey(key, options));
+        expect(reading(() => parseServerKey(key, options))).toEqual(expected);
+        const plain = prefix === '' && /^[a-z0-9.-]*(?::[0-9]{1,5})?$/.test(key) && 'ok' in expected && expected.ok !== undefined && (expected.ok as { warnings: string[] }).warnings.length === 0;
+        outcomes.add(plain ? 'plain key' : 'error' in expected ? 'other key, refused' : 'other key, read');
+      }),
+      { numRuns: 4000 },
+    );
+    outcomes.expectAtLeast({ 'plain key': 600, 'other key, read': 1000, 'other key, refused': 600 });
   });
 });

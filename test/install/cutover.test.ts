@@ -151,9 +151,11 @@ describe('planCutover', () => {
   });
 
   it('refuses a Pod given on its own: there is no workload to scale down and bring back', () => {
-    const install = readInstall(stock);
-    const deployment = install.deployment as NonNullable<typeof install.deployment>;
-    const pod = { ...install, deployment: { ...deployment, kind: 'Pod', name: 'kube-dns-6d5d8b9f7-abcde', object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'kube-dns-6d5d8b9f7-abcde', namespace: 'kube-system' }, spec: {} } } };
+    const list = (loadAll(stock) as { items: Record<string, any>[] }[])[0]?.items ?? [];
+    const template = list[0]?.['spec']['template'];
+    const podObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'kube-dns-6d5d8b9f7-abcde', namespace: 'kube-system', labels: template['metadata']['labels'] }, spec: template['spec'] };
+    const pod = readInstall(JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [podObject, ...list.slice(1)] }));
+    expect(pod.deployment?.kind).toBe('Pod');
     expect(() => planCutover(pod, { coredns: '1.14.7' })).toThrow(expect.objectContaining({ name: 'CoreDnsInstallInputError', code: 'workload-is-pod', category: 'input' }));
     expect(() => planCutover(pod, { coredns: '1.14.7' })).toThrow(/kube-dns is given as Pod kube-system\/kube-dns-6d5d8b9f7-abcde: .* give the Deployment \(or ReplicationController\) the Pod belongs to/);
   });

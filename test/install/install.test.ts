@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { COREDNS_VERSIONS, compareCoreDnsVersions } from '../../src/coredns/versions.js';
 import type { CoreDnsVersion } from '../../src/coredns/versions.js';
@@ -276,8 +277,10 @@ describe('buildCoreDnsInstall', () => {
       },
       status: { phase: 'Running', podIP: '10.244.0.7' },
     };
-    // How the reader gives a Pod (#18 item 34): the workload's kind and name are the Pod's, the object the Pod.
-    const install = { ...stock, deployment: { ...deployment, kind: 'Pod', name: podObject.metadata.name, object: podObject } };
+    // The reader gives a Pod as the workload (#18 item 34): kind and name the Pod's, the object the Pod.
+    const service = (loadAll(stockText) as { items: Record<string, unknown>[] }[])[0]?.items.find((item) => item['kind'] === 'Service');
+    const install = readKubeDnsInstall([{ text: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [podObject, service, stock.configMapObject] }), filename: 'kube-dns.json' }]);
+    expect(install.deployment).toMatchObject({ kind: 'Pod', name: 'kube-dns-6d5d8b9f7-abcde' });
     const result = buildCoreDnsInstall(install, { coredns: '1.14.7' });
     if (!result.ok) throw new Error('refused');
     const fromDeployment = buildCoreDnsInstall(stock, { coredns: '1.14.7' });

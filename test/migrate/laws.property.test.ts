@@ -169,7 +169,8 @@ describe('migrate laws', () => {
       }),
       { numRuns: 120 },
     );
-    outcomes.expectAtLeast({ changed: 40, unchanged: 5 });
+    // Over 32 seeds: changed 44–68 (mean 54, sd 5.7), unchanged 52–76; 40 failed about one seed in 200.
+    outcomes.expectAtLeast({ changed: 30, unchanged: 5 });
   });
 
   it('keeps CRLF line endings and a missing final line break', () => {
@@ -185,9 +186,10 @@ describe('migrate laws', () => {
         expect(result.corefile).toBe(expected);
         outcomes.add('changed');
       }),
-      { numRuns: 60 },
+      { numRuns: 90 },
     );
-    outcomes.expectAtLeast({ changed: 20 });
+    // Over 32 seeds (90 runs each): changed 29–53 (mean 40, sd 5.4); the floor is 4 standard deviations under the mean.
+    outcomes.expectAtLeast({ changed: 18 });
   });
 
   it('up then down returns the start where the start is valid for both (without new defaults)', () => {

@@ -1,5 +1,5 @@
 import type { Directive } from '../../corefile/model.js';
-import { isUsablePort, readDestination } from '../../coredns/destinations.js';
+import { isUsablePort } from '../../coredns/destinations.js';
 import type { Destination } from '../../coredns/destinations.js';
 import { firstReleaseWith } from '../../coredns/features.js';
 import type { SourcePosition } from '../../util/source-position.js';
@@ -25,10 +25,10 @@ export function checkDestinations(context: LintContext, directive: Directive, la
     context.report('forward-without-destination', position, path, `${name} has no destination: CoreDNS stops with "Wrong argument count or unexpected line ending after '${after}'"`);
     return;
   }
-  const destinations = directive.arguments.slice(1);
+  const destinations = context.destinations(directive);
   const limit = context.features.upstreamLimit;
   if (destinations.length > limit.max && limit.enforcement !== 'none') {
-    const files = limit.counting === 'after-file-expansion' && destinations.some((text) => readDestination(text).kind === 'file') ? ' (each nameserver of a file counts too)' : '';
+    const files = limit.counting === 'after-file-expansion' && destinations.some((destination) => destination.kind === 'file') ? ' (each nameserver of a file counts too)' : '';
     context.report(
       'too-many-destinations',
       position,
@@ -37,10 +37,11 @@ export function checkDestinations(context: LintContext, directive: Directive, la
       limit.enforcement === 'unverified' ? { severity: 'warning' } : {},
     );
   }
-  destinations.forEach((text, index) => {
+  for (let index = 0; index < destinations.length; index += 1) {
+    const destination = destinations[index] as Destination;
     const at = directive.argumentPositions?.[index + 1] ?? position;
-    checkDestination(context, name, readDestination(text), at, () => where(at, label, name, text));
-  });
+    checkDestination(context, name, destination, at, () => where(at, label, name, destination.text));
+  }
 }
 
 function checkDestination(context: LintContext, plugin: string, destination: Destination, position: SourcePosition, path: PathText): void {

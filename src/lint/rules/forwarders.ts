@@ -1,9 +1,9 @@
 import { isDomainName } from '../../corefile/server-key.js';
-import { defaultDestinationPort, hasPlaceholder, readDestination } from '../../coredns/destinations.js';
+import { defaultDestinationPort, hasPlaceholder } from '../../coredns/destinations.js';
 import type { Destination } from '../../coredns/destinations.js';
 import { isWithin } from '../../dns/zones.js';
 import type { SourcePosition } from '../../util/source-position.js';
-import type { BlockInfo, LintContext, PathText } from '../context.js';
+import type { BlockInfo, LintContext, PathText, PlacedDirective } from '../context.js';
 import { bare, FORWARDERS, fqdn, ORIGIN, placedLabels, quote, where } from '../context.js';
 
 /**
@@ -16,9 +16,17 @@ import { bare, FORWARDERS, fqdn, ORIGIN, placedLabels, quote, where } from '../c
  */
 export function checkForwarders(context: LintContext, info: BlockInfo): void {
   const v = context.version;
-  const forwarders = info.directives.filter(({ directive }) => FORWARDERS.has(directive.name) && info.plugins.has(directive.name));
-  const forwards = forwarders.filter(({ directive }) => directive.name === 'forward');
-  if (forwards.length > 1 && !context.features.multipleForwardPerBlock) {
+  let forwarders: PlacedDirective[] | undefined;
+  let forwardCount = 0;
+  for (const placed of info.directives) {
+    const { name } = placed.directive;
+    if (!FORWARDERS.has(name) || !info.plugins.has(name)) continue;
+    (forwarders ??= []).push(placed);
+    if (name === 'forward') forwardCount += 1;
+  }
+  if (forwarders === undefined) return;
+  if (forwardCount > 1 && !context.features.multipleForwardPerBlock) {
+    const forwards = forwarders.filter(({ directive }) => directive.name === 'forward');
     const enforced = context.features.forwardOncePerBlock === true;
     for (const { directive, label } of forwards.slice(1)) {
       const position = directive.position ?? ORIGIN;
@@ -36,7 +44,7 @@ export function checkForwarders(context: LintContext, info: BlockInfo): void {
   const bound = info.written.has('bind');
   for (const { directive, label } of forwarders) {
     const position = directive.position ?? ORIGIN;
-    const labels = placedLabels(info, label);
+    const labels = () => placedLabels(info, label);
     const from = directive.arguments[0];
     // Every zone is within the root: `forward .` (most of them) always overlaps.
     if (from !== undefined && from !== '.' && !hasPlaceholder(from) && isDomainName(from) && (zones ??= blockZones(info)).length > 0) {
@@ -45,15 +53,17 @@ export function checkForwarders(context: LintContext, info: BlockInfo): void {
         context.report(
           'forward-from-outside-zones',
           position,
-          where(position, labels, directive.name),
+          where(position, labels(), directive.name),
           `${directive.name} handles names under ${quote(fqdn(from))} only, but block ${quote(info.label)} serves none of them: the line never forwards`,
         );
       }
     }
-    directive.arguments.slice(1).forEach((text, index) => {
+    const destinations = context.destinations(directive);
+    for (let index = 0; index < destinations.length; index += 1) {
+      const destination = destinations[index] as Destination;
+      const text = destination.text;
       const at = directive.argumentPositions?.[index + 1] ?? position;
-      const destination = readDestination(text);
-      const path = () => where(at, labels, directive.name, text);
+      const path = () => where(at, labels(), directive.name, text);
       if (destination.kind === 'file' && hasLoop) {
         context.report(
           'resolv-conf-loop-risk',
@@ -65,7 +75,7 @@ export function checkForwarders(context: LintContext, info: BlockInfo): void {
       if ((destination.kind === 'ip' || destination.kind === 'hostname') && destination.loopback) {
         checkLoopback(context, info, destination, at, path, hasLoop, bound);
       }
-    });
+    }
   }
 }
 

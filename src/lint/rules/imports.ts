@@ -1,10 +1,10 @@
 import { expandSnippets } from '../../corefile/expand.js';
 import type { ExpansionLimit } from '../../corefile/expand.js';
 import { firstReleaseWith } from '../../coredns/features.js';
-import type { Corefile, ServerBlock, SnippetDefinition } from '../../corefile/model.js';
+import type { Corefile, ImportStatement, ServerBlock, SnippetDefinition } from '../../corefile/model.js';
 import { hasPlaceholder } from '../../coredns/destinations.js';
 import type { BlockInfo, LintContext, PlacedDirective } from '../context.js';
-import { blockLabel, ORIGIN, placedLabels, quote, where } from '../context.js';
+import { blockLabel, NameSet, ORIGIN, placedLabels, quote, where } from '../context.js';
 
 /**
  * Server blocks with their snippet imports expanded, as CoreDNS reads them, through the package's
@@ -31,26 +31,14 @@ export interface ExpandedCorefile {
 }
 
 export function expandImports(context: LintContext, corefile: Corefile): ExpandedCorefile {
+  if (!corefile.items.some((item) => item.kind === 'snippet')) return withoutSnippets(context, corefile);
   const expansion = expandSnippets(corefile);
-
-  const blockInfo = (block: ServerBlock, placed: readonly PlacedDirective[]): BlockInfo => {
-    const label = blockLabel(block.keys);
-    const written = new Set<string>();
-    const plugins = new Set<string>();
-    for (const { directive } of placed) {
-      const { name } = directive;
-      written.add(name);
-      if (!hasPlaceholder(name) && context.build.loadable.has(name)) plugins.add(name);
-    }
-    return { block, label, position: block.position ?? ORIGIN, directives: placed, plugins, written, keys: [] };
-  };
 
   const blocks: BlockInfo[] = [];
   let expanded = 0;
   for (const item of corefile.items) {
     if (item.kind === 'import') {
-      const position = item.position ?? ORIGIN;
-      context.report('import-not-checked', position, where(position, undefined, 'import'), `${quote(item.pattern)} is imported at the top level; its server blocks were not linted`);
+      reportTopLevelImport(context, item);
       continue;
     }
     if (item.kind !== 'server-block') continue;
@@ -68,7 +56,7 @@ export function expandImports(context: LintContext, corefile: Corefile): Expande
       const at = skipped.snippet === undefined ? label : `(${skipped.snippet.name})`;
       context.reportOnce(`import ${position.line}:${position.column}`, 'import-not-checked', position, where(position, at, 'import'), `${what}; what it imports was not linted`);
     }
-    blocks.push(blockInfo(item, placed));
+    blocks.push(blockInfo(context, item, label, placed));
   }
   const { limit } = expansion;
   if (limit !== undefined) {
@@ -79,3 +67,49 @@ export function expandImports(context: LintContext, corefile: Corefile): Expande
   }
   return { blocks, usedSnippets: expansion.usedSnippets };
 }
+
+function reportTopLevelImport(context: LintContext, item: ImportStatement): void {
+  const position = item.position ?? ORIGIN;
+  context.report('import-not-checked', position, where(position, undefined, 'import'), `${quote(item.pattern)} is imported at the top level; its server blocks were not linted`);
+}
+
+function blockInfo(context: LintContext, block: ServerBlock, label: string, placed: readonly PlacedDirective[]): BlockInfo {
+  const written = new NameSet();
+  const plugins = new NameSet();
+  for (const { directive } of placed) {
+    const { name } = directive;
+    written.add(name);
+    if (!hasPlaceholder(name) && context.build.loadable.has(name)) plugins.add(name);
+  }
+  return { block, label, position: block.position ?? ORIGIN, directives: placed, plugins, written, keys: [] };
+}
+
+/**
+ * {@link expandImports} of a Corefile without snippets (most of them): every `import` in a block
+ * names files, so the blocks are read as written, without the general expansion's lists.
+ */
+function withoutSnippets(context: LintContext, corefile: Corefile): ExpandedCorefile {
+  const blocks: BlockInfo[] = [];
+  for (const item of corefile.items) {
+    if (item.kind === 'import') {
+      reportTopLevelImport(context, item);
+      continue;
+    }
+    if (item.kind !== 'server-block') continue;
+    const label = blockLabel(item.keys);
+    const placed: PlacedDirective[] = [];
+    for (const directive of item.directives) {
+      if (directive.name !== 'import') {
+        placed.push({ directive, label });
+        continue;
+      }
+      const position = directive.position ?? ORIGIN;
+      const pattern = directive.arguments[0] ?? '';
+      context.reportOnce(`import ${position.line}:${position.column}`, 'import-not-checked', position, where(position, label, 'import'), `${quote(pattern)} is a file pattern; what it imports was not linted`);
+    }
+    blocks.push(blockInfo(context, item, label, placed));
+  }
+  return { blocks, usedSnippets: NO_SNIPPETS };
+}
+
+const NO_SNIPPETS: ReadonlySet<SnippetDefinition> = new Set();

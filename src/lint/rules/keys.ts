@@ -20,23 +20,24 @@ import { readServerKey, storedAddressKey } from '../server-keys.js';
 export function checkKeys(context: LintContext, blocks: readonly BlockInfo[]): void {
   const entries: KeyEntry[] = [];
   for (const info of blocks) {
-    info.block.keys.forEach((key, index) => {
-      const position = info.block.keyPositions?.[index] ?? info.position;
-      const path = () => where(position, key);
+    const { keys, keyPositions } = info.block;
+    for (let index = 0; index < keys.length; index += 1) {
+      const key = keys[index] as string;
+      const position = keyPositions?.[index] ?? info.position;
       const reading = readServerKey(key, context.features);
       if (reading.kind === 'placeholder') {
-        context.report('placeholder-not-checked', position, path, `key ${quote(key)} holds an environment placeholder and was not checked`);
-        return;
+        context.report('placeholder-not-checked', position, () => where(position, key), `key ${quote(key)} holds an environment placeholder and was not checked`);
+        continue;
       }
       if (reading.kind === 'invalid') {
-        context.report('invalid-server-key', position, path, `${quote(key)}: ${reading.error.reason}`);
-        return;
+        context.report('invalid-server-key', position, () => where(position, key), `${quote(key)}: ${reading.error.reason}`);
+        continue;
       }
-      if (reading.upperCase) reportUpperCase(context, key, position, path);
+      if (reading.upperCase) reportUpperCase(context, key, position, () => where(position, key));
       const entry = { block: info, key, position, reading };
       info.keys.push(entry);
       entries.push(entry);
-    });
+    }
   }
   checkDuplicates(context, entries);
   checkPorts(context, entries);
@@ -74,7 +75,7 @@ function checkDuplicates(context: LintContext, entries: readonly KeyEntry[]): vo
       if (exempt) continue;
       const wording = context.features.zoneDefinedTwiceWording === 'it-is-already-defined' ? `"cannot serve ${stored} - it is already defined"` : `"cannot serve ${stored} - zone already defined for …"`;
       const place = first.block === entry.block ? `by key ${quote(first.key)} of the same block` : `by block ${quote(first.block.label)}`;
-      context.report('zone-served-twice', entry.position, where(entry.position, entry.key), `${quote(entry.key)} is ${zone} on port ${address.port ?? '-'}, served ${place} (line ${first.position.line}) already: CoreDNS ${v} stops with ${wording}`);
+      context.report('zone-served-twice', entry.position, where(entry.position, entry.key), `${quote(entry.key)} is ${zone} on port ${address.port ?? '-'}, served ${place} (line ${context.lineNumber(first.position)}) already: CoreDNS ${v} stops with ${wording}`);
       break;
     }
   }
@@ -111,11 +112,13 @@ function checkKubernetesCapture(context: LintContext, blocks: readonly BlockInfo
         const group = entries.filter(
           (entry) => entry.reading.address.transport === own.reading.address.transport && entry.reading.address.port === own.reading.address.port,
         );
+        // Each entry's zones as `isWithin` compares them, made once for the zones asked below.
+        const groupZones = group.map((entry) => entry.reading.zones.map(bare));
         for (const ownZone of own.reading.zones.map(bare)) {
           // The zones the plugin answers for in this block: its zones inside the key, or the key inside one of its zones.
           const served = pluginZones.flatMap((zone) => (isWithin(zone, ownZone) ? [zone] : isWithin(ownZone, zone) ? [ownZone] : []));
           for (const zone of served) {
-            const owner = longestMatch(group, zone);
+            const owner = longestMatch(group, groupZones, zone);
             if (owner === undefined || owner.block === info || owner.block.plugins.has('kubernetes')) continue;
             const once = `${owner.position.line}:${owner.position.column} ${zone}`;
             if (reported.has(once)) continue;
@@ -125,7 +128,7 @@ function checkKubernetesCapture(context: LintContext, blocks: readonly BlockInfo
               'zone-captures-kubernetes',
               owner.position,
               where(owner.position, owner.key),
-              `${quote(owner.key)} is the most specific key for ${shown}, which the kubernetes plugin of block ${quote(info.label)} (line ${info.position.line}) serves: those names are answered by this block instead`,
+              `${quote(owner.key)} is the most specific key for ${shown}, which the kubernetes plugin of block ${quote(info.label)} (line ${context.lineNumber(info.position)}) serves: those names are answered by this block instead`,
             );
           }
         }
@@ -134,16 +137,19 @@ function checkKubernetesCapture(context: LintContext, blocks: readonly BlockInfo
   }
 }
 
-/** The entry whose zone is the longest one containing `zone` (the block CoreDNS picks, §2.9). */
-function longestMatch(entries: readonly KeyEntry[], zone: string): KeyEntry | undefined {
-  let best: { entry: KeyEntry; length: number } | undefined;
-  for (const entry of entries) {
-    for (const written of entry.reading.zones) {
-      const candidate = bare(written);
+/** The entry whose zone is the longest one containing `zone` (the block CoreDNS picks, §2.9); `zones`: each entry's zones, bare. */
+function longestMatch(entries: readonly KeyEntry[], zones: readonly (readonly string[])[], zone: string): KeyEntry | undefined {
+  let best: KeyEntry | undefined;
+  let bestLength = -1;
+  for (let index = 0; index < entries.length; index += 1) {
+    for (const candidate of zones[index] as readonly string[]) {
       if (!isWithin(zone, candidate)) continue;
       const length = candidate === '' ? 0 : candidate.length + 1;
-      if (best === undefined || length > best.length) best = { entry, length };
+      if (length > bestLength) {
+        best = entries[index];
+        bestLength = length;
+      }
     }
   }
-  return best?.entry;
+  return best;
 }

@@ -36,7 +36,7 @@ export function checkHealthListeners(context: LintContext, blocks: readonly Bloc
         'health-bound-twice',
         position,
         path,
-        `health listens on ${address}, which the health of block ${quote(earlier.info.label)} (line ${earlier.info.position.line}) already holds${same}: CoreDNS ${v} stops with ${failure}`,
+        `health listens on ${address}, which the health of block ${quote(earlier.info.label)} (line ${context.lineNumber(earlier.info.position)}) already holds${same}: CoreDNS ${v} stops with ${failure}`,
       );
     } else if (listeners > 1) {
       context.report(
@@ -73,7 +73,7 @@ function checkFirstOnlyHealth(context: LintContext, blocks: readonly BlockInfo[]
       'health-not-listening',
       position,
       where(position, placedLabels(info, label), 'health'),
-      `CoreDNS ${context.version} opens one health listener per process, for the first health set up (block ${quote(first.info.label)}, line ${first.info.position.line}, on ${first.address}): nothing listens on ${address}`,
+      `CoreDNS ${context.version} opens one health listener per process, for the first health set up (block ${quote(first.info.label)}, line ${context.lineNumber(first.info.position)}, on ${first.address}): nothing listens on ${address}`,
     );
   }
 }

@@ -1,5 +1,5 @@
 import type { Directive } from '../../corefile/model.js';
-import { coreDnsOptionAvailability, kubernetesUpstreamAddressesOptionalFrom } from '../../coredns/availability.js';
+import { kubernetesUpstreamAddressesOptionalFrom } from '../../coredns/availability.js';
 import { optionSyntax } from '../../coredns/plugin-syntax.js';
 import { hasPlaceholder } from '../../coredns/destinations.js';
 import type { SourcePosition } from '../../util/source-position.js';
@@ -25,7 +25,7 @@ export function checkOption(context: LintContext, plugin: string, option: Direct
     checkKubernetesUpstream(context, option, position, path);
     return;
   }
-  const availability = coreDnsOptionAvailability(plugin, name, v);
+  const availability = context.option(plugin, name);
   switch (availability.status) {
     case 'removed': {
       const instead = availability.replacement === undefined ? '' : `; use ${availability.replacement} instead`;

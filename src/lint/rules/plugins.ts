@@ -1,4 +1,4 @@
-import { coreDnsPluginAvailability, isUsable } from '../../coredns/availability.js';
+import { isUsable } from '../../coredns/availability.js';
 import type { Availability } from '../../coredns/availability.js';
 import { NEWEST_COREDNS_VERSION, OLDEST_COREDNS_VERSION } from '../../coredns/versions.js';
 import type { SourcePosition } from '../../util/source-position.js';
@@ -23,7 +23,7 @@ const RANGE = `${OLDEST_COREDNS_VERSION} to ${NEWEST_COREDNS_VERSION}`;
 /** Reports what the build says about plugin `name`; false when nothing more should be checked. */
 export function checkPlugin(context: LintContext, name: string, position: SourcePosition, path: PathText): boolean {
   const { build, version: v } = context;
-  const availability = coreDnsPluginAvailability(name, v);
+  const availability = context.plugin(name);
   if (build.custom !== undefined) {
     if (build.custom.has(name)) {
       if (isUsable(availability)) return reportUsable(context, name, availability, position, path);
@@ -102,7 +102,7 @@ function reportUnknown(context: LintContext, name: string, position: SourcePosit
 /** `''` when the build loads `candidate`, else where it is found (` (CoreDNS 1.7.0 and later)`). */
 function whereAvailable(context: LintContext, candidate: string): string {
   if (context.build.loadable.has(candidate)) return '';
-  const availability = coreDnsPluginAvailability(candidate, context.version);
+  const availability = context.plugin(candidate);
   switch (availability.status) {
     case 'not-yet-added':
       return ` (CoreDNS ${availability.since ?? '?'} and later)`;

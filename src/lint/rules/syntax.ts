@@ -1,8 +1,8 @@
 import type { Directive } from '../../corefile/model.js';
-import { coreDnsOptionAvailability, isUsable } from '../../coredns/availability.js';
+import { isUsable } from '../../coredns/availability.js';
 import { hasPlaceholder } from '../../coredns/destinations.js';
 import { eraAt, judgeArguments, optionArgumentsAt, pluginSyntax } from '../../coredns/plugin-syntax.js';
-import type { ArgumentShape, PluginSyntax } from '../../coredns/plugin-syntax.js';
+import type { ArgumentShape, BlockReading, PluginSyntax } from '../../coredns/plugin-syntax.js';
 import { isCoreDnsVersionAtLeast } from '../../coredns/versions.js';
 import { isGoIP } from '../../dns/go-net.js';
 import type { SourcePosition } from '../../util/source-position.js';
@@ -23,22 +23,27 @@ import { checkOption } from './options.js';
  * Plugins outside the table are not judged here (their options still go through options.ts).
  */
 
-/** Arguments are reported as a count problem or their first invalid argument. */
+/**
+ * Arguments of plugin `plugin` (or of its option `option`) are reported as a count problem or
+ * their first invalid argument. The texts are made only for a finding: this runs for every line.
+ */
 function checkArguments(
   context: LintContext,
   args: readonly string[],
   shape: ArgumentShape,
-  what: string,
+  plugin: string,
+  option: string | undefined,
+  label: string,
   position: SourcePosition,
   argumentPositions: readonly SourcePosition[] | undefined,
-  pathAt: (at: SourcePosition) => string,
 ): boolean {
-  if (args.some(hasPlaceholder)) return true;
+  for (let index = 0; index < args.length; index += 1) if (hasPlaceholder(args[index] as string)) return true;
   const verdict = judgeArguments(args, shape);
+  if (verdict.kind === 'ok') return true;
   const v = context.version;
+  const what = option === undefined ? `plugin ${quote(plugin)}` : `option ${quote(option)} of ${plugin}`;
+  const pathAt = (at: SourcePosition) => (option === undefined ? where(at, label, plugin) : where(at, label, plugin, option));
   switch (verdict.kind) {
-    case 'ok':
-      return true;
     case 'count':
       context.report('argument-count', position, pathAt(position), `${what} takes ${verdict.expected} argument${/^(?:exactly|at least) 1\b/.test(verdict.expected) ? '' : 's'}, not ${args.length}: CoreDNS ${v} does not start`);
       return false;
@@ -50,25 +55,51 @@ function checkArguments(
   }
 }
 
+/** What the plugin syntax table says about one plugin at the release linted against. */
+interface SyntaxAtRelease {
+  readonly syntax: PluginSyntax;
+  readonly arguments: ArgumentShape | 'unchecked' | undefined;
+  readonly block: BlockReading;
+}
+
+/** Per lint (a context), per plugin name: asked once, since every directive asks. */
+const SYNTAX_AT = new WeakMap<LintContext, Map<string, SyntaxAtRelease | null>>();
+
+function syntaxAt(context: LintContext, name: string): SyntaxAtRelease | null {
+  let byName = SYNTAX_AT.get(context);
+  if (byName === undefined) {
+    byName = new Map();
+    SYNTAX_AT.set(context, byName);
+  }
+  let entry = byName.get(name);
+  if (entry === undefined) {
+    const syntax = pluginSyntax(name);
+    entry = syntax === undefined ? null : { syntax, arguments: eraAt(syntax.arguments, context.version), block: eraAt(syntax.block, context.version) ?? 'unchecked' };
+    byName.set(name, entry);
+  }
+  return entry;
+}
+
 /** Checks one written plugin line: its arguments and the lines of its block. */
 export function checkPluginSyntax(context: LintContext, directive: Directive, label: string): void {
   const { name } = directive;
-  const syntax = pluginSyntax(name);
+  const known = syntaxAt(context, name);
   const options = directive.block?.directives ?? [];
-  if (syntax === undefined) {
+  if (known === null) {
     for (const option of options) checkOption(context, name, option, label);
     return;
   }
+  const { syntax } = known;
   const v = context.version;
   const position = directive.position ?? ORIGIN;
   const path = () => where(position, label, name);
-  const shape = eraAt(syntax.arguments, v);
+  const shape = known.arguments;
   const args =
     syntax.blockExtendsArguments === true && directive.arguments.length < 2 && directive.block !== undefined
       ? [...directive.arguments, ...options.flatMap((option) => [option.name, ...option.arguments])]
       : directive.arguments;
   if (shape !== undefined && shape !== 'unchecked') {
-    checkArguments(context, args, shape, `plugin ${quote(name)}`, position, directive.argumentPositions, (at) => where(at, label, name));
+    checkArguments(context, args, shape, name, undefined, label, position, directive.argumentPositions);
   }
   for (const required of syntax.requiredOptions ?? []) {
     if (isCoreDnsVersionAtLeast(v, required.from) && !options.some((option) => option.name === required.option)) {
@@ -76,7 +107,7 @@ export function checkPluginSyntax(context: LintContext, directive: Directive, la
     }
   }
   if (directive.block === undefined) return;
-  const reading = eraAt(syntax.block, v) ?? 'unchecked';
+  const reading = known.block;
   switch (reading) {
     case 'unchecked':
       for (const option of options) checkOption(context, name, option, label);
@@ -109,10 +140,12 @@ export function checkPluginSyntax(context: LintContext, directive: Directive, la
 function checkOptions(context: LintContext, directive: Directive, syntax: PluginSyntax, reading: 'options' | 'lenient' | 'hosts-entries' | 'name-pairs', label: string): void {
   const { name: plugin } = directive;
   const v = context.version;
-  const seen = new Set<string>();
-  const written = new Set((directive.block?.directives ?? []).map((option) => option.name));
+  const list = directive.block?.directives ?? [];
+  // Made when first needed: most blocks have one or two options and no rule that asks.
+  let seen: Set<string> | undefined;
+  let written: Set<string> | undefined;
   let fellThrough = false;
-  for (const option of directive.block?.directives ?? []) {
+  for (const option of list) {
     const name = syntax.caseInsensitiveOptions === true ? option.name.toLowerCase() : option.name;
     const position = option.position ?? ORIGIN;
     const path = () => where(position, label, plugin, name);
@@ -133,7 +166,7 @@ function checkOptions(context: LintContext, directive: Directive, syntax: Plugin
       reportUnknownOption(context, plugin, syntax, name, position, path);
       continue;
     }
-    const availability = coreDnsOptionAvailability(plugin, name, v);
+    const availability = context.option(plugin, name);
     if (reading === 'hosts-entries' && !fellThrough && !isUsable(availability)) {
       context.report('option-ignored', position, path, `${quote(name)} is not an option of hosts in CoreDNS ${v} (${availability.since === undefined ? 'unknown there' : `it arrives in ${availability.since}`}): CoreDNS reads the line as a host entry and drops it`);
       continue;
@@ -145,17 +178,18 @@ function checkOptions(context: LintContext, directive: Directive, syntax: Plugin
     if (plugin === 'kubernetes' && name === 'upstream') continue;
     const shape = optionArgumentsAt(facts, v);
     if (shape !== undefined) {
-      const ok = checkArguments(context, option.arguments, shape, `option ${quote(name)} of ${plugin}`, position, option.argumentPositions, (at) => where(at, label, plugin, name));
+      const ok = checkArguments(context, option.arguments, shape, plugin, name, label, position, option.argumentPositions);
       if (ok && facts.ignoredFrom !== undefined && isCoreDnsVersionAtLeast(v, facts.ignoredFrom)) {
         context.report('option-ignored', position, path, `option ${quote(name)} of ${plugin} is accepted and has no effect in CoreDNS ${v}`);
       }
     }
-    if (facts.onceFrom !== undefined && isCoreDnsVersionAtLeast(v, facts.onceFrom) && seen.has(name)) {
+    if (facts.onceFrom !== undefined && seen !== undefined && seen.has(name) && isCoreDnsVersionAtLeast(v, facts.onceFrom)) {
       context.report('option-repeated', position, path, `option ${quote(name)} of ${plugin} is given twice: CoreDNS ${v} does not start`);
     }
-    seen.add(name);
+    if (list.length > 1) (seen ??= new Set()).add(name);
     const requires = facts.requires;
     if (requires !== undefined && isCoreDnsVersionAtLeast(v, requires.from)) {
+      written ??= new Set(list.map((entry) => entry.name));
       const missing =
         (requires.option !== undefined && !written.has(requires.option)) || (requires.pluginArgument !== undefined && !directive.arguments.includes(requires.pluginArgument));
       if (missing) context.report('requirement-missing', position, path, `option ${quote(name)} of ${plugin} needs ${requires.what}: CoreDNS ${v} does not start`);
@@ -166,7 +200,7 @@ function checkOptions(context: LintContext, directive: Directive, syntax: Plugin
 function reportUnknownOption(context: LintContext, plugin: string, syntax: PluginSyntax, name: string, position: SourcePosition, path: PathText): void {
   const v = context.version;
   const message = () => context.memo(`option-unknown ${plugin} ${name}`, () => {
-    const known = Object.keys(syntax.options).filter((option) => isUsable(coreDnsOptionAvailability(plugin, option, v)));
+    const known = Object.keys(syntax.options).filter((option) => isUsable(context.option(plugin, option)));
     const suggestions = closestNames(name, known).map(quote);
     const guess = suggestions.length === 0 ? '' : `; did you mean ${suggestions.join(' or ')}?`;
     const list = known.length === 0 ? `${plugin} has no options in CoreDNS ${v}` : `its options in CoreDNS ${v}: ${known.join(', ')}`;
@@ -188,10 +222,11 @@ export function checkBlockSyntax(context: LintContext, info: BlockInfo): void {
     if (name === 'forward' || !info.plugins.has(name)) continue;
     const syntax = pluginSyntax(name);
     if (syntax === undefined) continue;
-    const position = directive.position ?? ORIGIN;
-    const path = () => where(position, placedLabels(info, label), name);
     const count = (counted.get(name) ?? 0) + 1;
     counted.set(name, count);
+    if (count > 2 || (count === 1 && syntax.requiresPlugin === undefined)) continue;
+    const position = directive.position ?? ORIGIN;
+    const path = () => where(position, placedLabels(info, label), name);
     if (count === 2 && eraAt(syntax.oncePerBlock, v) === true) {
       context.report('plugin-repeated', position, path, `a second ${name} in block ${quote(info.label)}: CoreDNS ${v} stops with "this plugin can only be used once per Server Block"`);
     }
