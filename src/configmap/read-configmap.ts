@@ -149,11 +149,22 @@ export function parseDocuments(source: string, filename: string): unknown[] {
   } catch (error) {
     if (error instanceof YAMLException) {
       const mark = error.mark;
-      const position = mark ? { line: mark.line + 1, column: mark.column + 1 } : undefined;
+      const position = mark ? errorPosition(source, mark) : undefined;
       throw new ConfigMapInputError('not-yaml', `not valid YAML or JSON: ${error.reason}`, { filename, position });
     }
     throw error;
   }
+}
+
+/**
+ * Where a YAML error is shown: js-yaml's mark, except that an error at the end of the text (an
+ * unclosed `{`, `[` or quote) is placed just after its last character, not on the line after the
+ * final line break, which no editor shows.
+ */
+function errorPosition(source: string, mark: { readonly line: number; readonly column: number; readonly position: number }): SourcePosition {
+  const trimmed = source.replace(/[\r\n]+$/, '');
+  if (mark.position >= trimmed.length && trimmed.length < source.length) return positionAt(source, trimmed.length);
+  return { line: mark.line + 1, column: mark.column + 1 };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

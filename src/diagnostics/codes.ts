@@ -494,6 +494,21 @@ export const DIAGNOSTIC_CODES = {
     "A field of kubeadm's Deployment for the target release that the inputs show the cluster cannot honour, written the way the cluster can: for a kube-dns workload in an API version Kubernetes 1.16 stopped serving, the OS nodeSelector beta.kubernetes.io/os instead of kubernetes.io/os (set by the kubelet only from 1.14).",
     'Nothing to do; once the cluster is 1.14 or newer either label selects the same nodes.',
   ),
+  'install-anti-affinity-relaxed': install(
+    'warning',
+    "kube-dns's affinity has a REQUIRED pod anti-affinity term that selects the CoreDNS pods too (they carry k8s-app: kube-dns, as the kube-dns pods do): kept required, no CoreDNS pod could be scheduled on a node that runs a kube-dns pod during the overlap, and the rollback could not bring kube-dns back on the nodes CoreDNS holds. The install carries the term as a preferred anti-affinity (weight 100).",
+    'Nothing to do for the switch; once kube-dns is deleted, make the term required again in the coredns Deployment if replicas must never share a node (and the cluster has a node per replica).',
+  ),
+  'install-merge-routing-differs': install(
+    'error',
+    "The Corefile of -o install --merge (the existing Corefile with the translation merged in) routes a checked name differently from kube-dns — a Corefile without the kubernetes plugin forwards the cluster domain upstream, say: while kube-dns and CoreDNS pods share the Service, and after, such names get other answers. No install is written (a warning under --force).",
+    'Run `check` on the merged Corefile (`-o corefile --merge FILE`) to see every name; fix the existing Corefile, merge into the one the cluster runs, or pass --force to install it anyway.',
+  ),
+  'install-merge-placeholders': install(
+    'error',
+    "The Corefile of -o install --merge is a template: it holds __PILLAR__ placeholders, which its installer fills in (node-cache at start-up for node-local-dns, the addon scripts for Kubernetes' cluster/addons manifests) and CoreDNS reads as they are (a zone named __PILLAR__DNS__DOMAIN__, a bind to a name, a forward to no address). No install is written.",
+    'Merge into the CoreDNS Corefile the cluster runs (kubectl -n kube-system get configmap coredns -o yaml); node-local-dns has --node-local-dns.',
+  ),
   'install-coredns-too-new': install(
     'warning',
     'The inputs show a cluster older than the target CoreDNS release needs: a kube-dns workload in extensions/v1beta1, apps/v1beta1 or apps/v1beta2 (not served from Kubernetes 1.16) while CoreDNS 1.11.0 and later read only discovery.k8s.io/v1 EndpointSlices (served from Kubernetes 1.21): the kubernetes plugin never syncs and no CoreDNS pod becomes Ready.',

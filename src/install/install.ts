@@ -22,6 +22,10 @@ import { coreDnsImage, kubeadmManifestFor, privateRepositoryOf, SLICES_ONLY_FROM
 import { compareCoreDnsVersions } from '../coredns/versions.js';
 import type { KubeadmCoreDnsManifest } from '../coredns/kubeadm-coredns-manifests.js';
 import { validateInstallObjects } from './validate-install.js';
+import { checkRouting } from '../routing/check.js';
+import type { RoutingDifference } from '../routing/check.js';
+import { describeDestination } from '../routing/destination.js';
+import { displayName } from '../dns/names.js';
 
 export interface CoreDnsInstallOptions extends TranslateOptions {
   /** The CoreDNS image to run instead of the release's (an air-gapped mirror, say). */
@@ -109,7 +113,7 @@ export function buildCoreDnsInstall(install: KubeDnsInstall, options: CoreDnsIns
   }
   const { image, merge, ...translateOptions } = options;
   const translated = translateKubeDnsInstall(install, translateOptions);
-  const translation = merge === undefined || !translated.ok ? translated : mergedTranslation(merge, translated);
+  const translation = merge === undefined || !translated.ok ? translated : checkedMerge(install, options, mergedTranslation(merge, translated));
   if (!translation.ok) return { ok: false, objects: undefined, yaml: undefined, translation, diagnostics: translation.diagnostics, coredns: translation.coredns };
   const diagnostics: Diagnostic[] = [...releaseDiagnostics(install, translation.coredns, image)];
   const objects = installObjects(install, translation, options.clusterDnsIp ?? (serviceIp as string), image, diagnostics);
@@ -192,6 +196,52 @@ function mergedTranslation(existing: string, translation: TranslationResult & { 
   return merged.ok
     ? { ok: true, corefile: merged.corefile, model: merged.model, diagnostics: merged.diagnostics, coredns: translation.coredns }
     : { ok: false, corefile: undefined, model: undefined, diagnostics: merged.diagnostics, coredns: translation.coredns };
+}
+
+/**
+ * A merged Corefile must still do what kube-dns did, or the install is not produced: one with the
+ * node-local-dns template's `__PILLAR__` placeholders (which node-cache fills in at start-up; CoreDNS
+ * reads them as names) is refused (`install-merge-placeholders`), and one that routes a checked name
+ * differently from kube-dns (a merged Corefile without the kubernetes plugin forwards the cluster
+ * domain upstream) is refused with `install-merge-routing-differs` unless `force`, when it is a
+ * warning. The translation alone is checked the same way by `cutover`; the translator's own
+ * Corefile routes as kube-dns by construction.
+ */
+function checkedMerge(install: KubeDnsInstall, options: CoreDnsInstallOptions, merged: TranslationResult): TranslationResult {
+  if (!merged.ok) return merged;
+  const refuse = (entry: Diagnostic): TranslationResult => ({ ok: false, corefile: undefined, model: undefined, diagnostics: [...merged.diagnostics, entry], coredns: merged.coredns });
+  const placeholders = [...new Set(merged.corefile.match(/__PILLAR__[A-Z0-9_]*__/g) ?? [])];
+  if (placeholders.length > 0) {
+    return refuse(
+      diagnostic('install-merge-placeholders', {
+        key: 'Corefile',
+        message: `the Corefile of --merge is a template: it holds ${placeholders.join(', ')}, placeholders its installer fills in (node-cache at start-up for node-local-dns, the addon scripts for Kubernetes' cluster/addons manifests) and CoreDNS reads as they are; merge into the Corefile the cluster's CoreDNS runs (kubectl -n kube-system get configmap coredns -o yaml)`,
+      }),
+    );
+  }
+  const check = checkRouting({
+    kubeDns: install.configMap?.data ?? null,
+    corefile: merged.model,
+    ...(options.clusterDomain === undefined ? {} : { clusterDomain: options.clusterDomain }),
+    ...(options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion }),
+    ...(install.deployment === undefined ? {} : { kubeDnsDeployment: install.deployment }),
+  });
+  if (check.differences.length === 0) return merged;
+  // One name of each kind of difference (the same two routes), the commonest first.
+  const kinds = new Map<string, RoutingDifference[]>();
+  for (const difference of check.differences) {
+    const kind = `${describeDestination(difference.kubeDns.destination)}\n${describeDestination(difference.coreDns.destination)}`;
+    kinds.set(kind, [...(kinds.get(kind) ?? []), difference]);
+  }
+  const firsts = [...kinds.values()].sort((a, b) => b.length - a.length).map((group) => group[0] as RoutingDifference);
+  const shown = firsts.slice(0, 3).map((difference) => `${displayName(difference.name)} (kube-dns: ${describeDestination(difference.kubeDns.destination)}; merged: ${describeDestination(difference.coreDns.destination)})`);
+  const more = check.differences.length > shown.length ? ` (${check.differences.length - shown.length} more)` : '';
+  const entry = diagnostic('install-merge-routing-differs', {
+    key: 'Corefile',
+    ...(options.force === true ? { severity: 'warning' as const, hint: 'Installed anyway (--force): during the overlap and after it, CoreDNS answers these names differently from kube-dns.' } : {}),
+    message: `the merged Corefile routes ${check.differences.length} of ${check.names.length} checked names differently from kube-dns, such as ${shown.join(', ')}${more}; \`check\` on the merged Corefile lists them all`,
+  });
+  return options.force === true ? { ...merged, diagnostics: [...merged.diagnostics, entry] } : refuse(entry);
 }
 
 function installObjects(install: KubeDnsInstall, translation: TranslationResult & { ok: true }, clusterIp: string, image: string | undefined, diagnostics: Diagnostic[]): Json[] {
@@ -346,9 +396,12 @@ function deploymentObject(
     } else if (field === 'nodeSelector') {
       pod['nodeSelector'] = { ...record(pod['nodeSelector']), ...record(value) };
       carried(path, `nodeSelector: ${JSON.stringify(value)}`);
+    } else if (field === 'affinity') {
+      pod[field] = relaxedAffinity(record(value), { ...serviceSelector, ...KUBE_DNS_LABEL }, namespace, key, `${podPath}.affinity`, diagnostics);
+      carried(path, `${field}: ${manifest.preferredAntiAffinity ? "kube-dns's, in place of the base's preferred anti-affinity" : JSON.stringify(value)}`);
     } else {
       pod[field] = value;
-      carried(path, `${field}: ${field === 'affinity' && manifest.preferredAntiAffinity ? "kube-dns's, in place of the base's preferred anti-affinity" : JSON.stringify(value)}`);
+      carried(path, `${field}: ${JSON.stringify(value)}`);
     }
   }
   const readTemplateMeta = record(readTemplate['metadata']);
@@ -393,6 +446,67 @@ function deploymentObject(
       template: { metadata: { labels: podLabels }, spec: orderPodSpec(pod) },
     },
   };
+}
+
+/**
+ * kube-dns's affinity with every REQUIRED pod anti-affinity term that selects the CoreDNS pods'
+ * own labels made a preferred one (weight 100, the same term), with an `install-anti-affinity-relaxed`
+ * warning: the CoreDNS pods carry `k8s-app: kube-dns` (and the Service's selector), as the kube-dns
+ * pods do, so such a term keeps every CoreDNS pod off each node that runs a kube-dns pod during the
+ * overlap (the rollout can time out), and keeps kube-dns off the nodes CoreDNS holds on rollback;
+ * on a cluster with fewer nodes than replicas it leaves replicas Pending (docs/migration-guide.md).
+ */
+function relaxedAffinity(affinity: Json, podLabels: Json, namespace: string, key: string, path: string, diagnostics: Diagnostic[]): Json {
+  const anti = record(affinity['podAntiAffinity']);
+  const required = anti['requiredDuringSchedulingIgnoredDuringExecution'];
+  if (!Array.isArray(required)) return affinity;
+  const selectsOwn = (term: Json) => {
+    const namespaces = term['namespaces'];
+    if (Array.isArray(namespaces) && namespaces.length > 0 && !namespaces.includes(namespace)) return false;
+    // A term without a labelSelector selects no pod.
+    return term['labelSelector'] !== undefined && term['labelSelector'] !== null && selectorMatches(record(term['labelSelector']), podLabels);
+  };
+  const relaxed = required.filter((term) => selectsOwn(record(term)));
+  if (relaxed.length === 0) return affinity;
+  const kept = required.filter((term) => !selectsOwn(record(term)));
+  const preferred = Array.isArray(anti['preferredDuringSchedulingIgnoredDuringExecution']) ? anti['preferredDuringSchedulingIgnoredDuringExecution'] : [];
+  const newAnti: Mutable = { ...anti, preferredDuringSchedulingIgnoredDuringExecution: [...preferred, ...relaxed.map((term) => ({ weight: 100, podAffinityTerm: term }))] };
+  if (kept.length > 0) newAnti['requiredDuringSchedulingIgnoredDuringExecution'] = kept;
+  else delete newAnti['requiredDuringSchedulingIgnoredDuringExecution'];
+  for (const term of relaxed) {
+    diagnostics.push(
+      diagnostic('install-anti-affinity-relaxed', {
+        key,
+        path: `${path}.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution`,
+        message: `the required pod anti-affinity ${JSON.stringify(term)} selects the CoreDNS pods too (they carry ${JSON.stringify(podLabels)}, as the kube-dns pods do): kept required, no CoreDNS pod could be scheduled where (${String(record(term)['topologyKey'])}) a kube-dns pod runs (the rollout can time out) and the rollback could not bring kube-dns back where CoreDNS runs; carried as a preferred anti-affinity (weight 100) instead`,
+      }),
+    );
+  }
+  return { ...affinity, podAntiAffinity: newAnti };
+}
+
+/** Whether a Kubernetes label selector (matchLabels and matchExpressions: In, NotIn, Exists, DoesNotExist) selects a pod with these labels. */
+function selectorMatches(selector: Json, labels: Json): boolean {
+  const matchLabels = record(selector['matchLabels']);
+  if (!Object.entries(matchLabels).every(([label, value]) => labels[label] === value)) return false;
+  const expressions = Array.isArray(selector['matchExpressions']) ? selector['matchExpressions'].map(record) : [];
+  return expressions.every((expression) => {
+    const label = expression['key'];
+    const values = Array.isArray(expression['values']) ? expression['values'] : [];
+    const value = typeof label === 'string' ? labels[label] : undefined;
+    switch (expression['operator']) {
+      case 'In':
+        return value !== undefined && values.includes(value);
+      case 'NotIn':
+        return value === undefined || !values.includes(value);
+      case 'Exists':
+        return value !== undefined;
+      case 'DoesNotExist':
+        return value === undefined;
+      default:
+        return false;
+    }
+  });
 }
 
 /**

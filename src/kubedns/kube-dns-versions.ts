@@ -96,6 +96,11 @@ function order(a: string, b: string): number {
 
 type KubeDnsFacts = Omit<KubeDnsRules, 'version' | 'reader' | 'maxUpstreamNameservers'>;
 
+/** Who read the ConfigMap under `rules`, for messages: `kube-dns 1.22.20`, or GKE's kube-dns on CoreDNS. */
+export function readerName(rules: Pick<KubeDnsRules, 'reader' | 'version'>): string {
+  return rules.reader === 'gke-coredns' ? "GKE's kube-dns on CoreDNS" : `kube-dns ${rules.version}`;
+}
+
 /**
  * The `kubeDnsVersion` that selects GKE's kube-dns on CoreDNS as the reader: kube-dns's newest
  * rules, with up to 15 upstream nameservers instead of 3.

@@ -108,6 +108,15 @@ export function lintOverlay(base: OverlayBase, data: ConfigMapData, options: Lin
         message: `the composed Corefile does not parse, so CoreDNS does not start (or keeps its old configuration on reload): ${error.reason}`,
       }),
     );
+    // The other keys' traps are still worth knowing: lint again with that key's file empty (as if
+    // it were fixed), once per key that breaks the parse, and add what that finds.
+    const origin = composition.locate(error.position).key;
+    if (origin !== undefined && data[origin] !== '') {
+      const { text: _text, ...others } = options;
+      const rest = lintOverlay(base, { ...data, [origin]: '' }, others);
+      const seen = new Set(diagnostics.map(diagnosticKey));
+      for (const finding of rest.diagnostics) if (!seen.has(diagnosticKey(finding))) diagnostics.push(finding);
+    }
     return { ok: false, coredns: features.version, diagnostics, composition };
   }
   const linted = lintParsedCorefile(parsed.corefile, { coredns: release, warnings: parsed.warnings, ...(options.plugins === undefined ? {} : { plugins: options.plugins }) });
@@ -161,6 +170,10 @@ export function lintOverlay(base: OverlayBase, data: ConfigMapData, options: Lin
   }
   diagnostics.push(...shadowedForwards(parsed.corefile.items.filter((item): item is ServerBlock => item.kind === 'server-block'), composition, linted.diagnostics, baseTitle));
   return { ok: !hasErrors(diagnostics), coredns: features.version, diagnostics, composition };
+}
+
+function diagnosticKey(entry: Diagnostic): string {
+  return JSON.stringify([entry.code, entry.key, entry.path, entry.message]);
 }
 
 /** `overlay-forward-shadowed`: an overlay's forward after a forward of its block whose FROM covers it (the second forward is allowed, 1.9.4+). */

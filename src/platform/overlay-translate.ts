@@ -21,6 +21,7 @@ import { SEVERAL_FORWARDS_PER_BLOCK_FROM } from '../coredns/migration-facts.js';
 import { diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { canonicalName } from '../dns/names.js';
+import { isStrictAncestor } from '../dns/zones.js';
 import type { PlatformBase } from './bases.js';
 import { composeOverlay } from './compose.js';
 
@@ -63,7 +64,12 @@ export function overlayFromTranslation(corefile: string, platform: PlatformBase,
   const override: Directive[] = [];
   const mainKeys = main?.keys ?? [];
   if (mainKeys.length > 1) {
-    diagnostics.push(diagnostic('platform-base-must-change', { key: 'coredns-custom', message: `the translation's main block also serves ${mainKeys.slice(1).join(', ')}: an overlay cannot add keys to the ${platform.title} base's .:53 block`, ...(severity === undefined ? {} : { severity }) }));
+    // Each extra key is there so that a stub domain above it does not capture its names (main-block-key-added): name those stubs.
+    const extra = mainKeys.slice(1);
+    const zoneOf = (key: string) => canonicalName(key.replace(/:\d+$/, ''));
+    const parents = [...stubZones].filter((stub) => extra.some((key) => isStrictAncestor(stub, zoneOf(key))));
+    const because = parents.length === 0 ? '' : ` because the stub domain${parents.length === 1 ? '' : 's'} ${parents.map((zone) => `'${zone}'`).join(', ')} ${parents.length === 1 ? 'is a parent' : 'are parents'} of ${extra.map(zoneOf).join(', ')}, whose names kube-dns answered itself`;
+    diagnostics.push(diagnostic('platform-base-must-change', { key: 'coredns-custom', message: `the translation's main block also serves ${extra.join(', ')}${because}: an overlay cannot add keys to the ${platform.title} base's .:53 block`, ...(severity === undefined ? {} : { severity }) }));
   }
   const forwardFirst = overridesBeforeForward(platform, options.clusterDomain);
   for (const directive of main?.directives ?? []) {

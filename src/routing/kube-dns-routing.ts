@@ -10,6 +10,7 @@ import { DEFAULT_CLUSTER_DOMAIN, normalizeZone } from '../dns/zones.js';
 import { anyOf, RESOLV_CONF, RESOLV_CONF_MEMBER, serversDestination, socketAddress } from './destination.js';
 import type { KubeDnsDeployment } from '../kubedns/kube-dns-install.js';
 import { kubeDnsPod, kubeDnsVersionOfImage } from '../kubedns/kube-dns-pod.js';
+import { readerName } from '../kubedns/kube-dns-versions.js';
 import type { KubeDnsPod } from '../kubedns/kube-dns-pod.js';
 import type { KubeDnsQuirk } from '../kubedns/kube-dns-quirks.js';
 import { inetAton } from '../kubedns/dnsmasq-options.js';
@@ -116,7 +117,7 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
     const [first] = options.locate === undefined ? problems : locateValueDiagnostics(problems.slice(0, 1), { data: data ?? {}, locate: options.locate });
     const at = first?.location === undefined ? '' : ` (${first.location.filename}:${first.location.line}:${first.location.column})`;
     notes.push(
-      `kube-dns ${reading.rules.version} rejects this ConfigMap (${problems.length} problem${problems.length === 1 ? '' : 's'}${first === undefined ? '' : `, first: ${first.message}${at}`}) and runs its defaults at startup: no stub domains, no federations, upstreams from resolv.conf; the kube-dns routes are those defaults (after a later edit, kube-dns would keep its previous configuration instead)`,
+      `${readerName(reading.rules)} rejects this ConfigMap (${problems.length} problem${problems.length === 1 ? '' : 's'}${first === undefined ? '' : `, first: ${first.message}${at}`}) and runs its defaults at startup: no stub domains, no federations, upstreams from resolv.conf; the kube-dns routes are those defaults (after a later edit, kube-dns would keep its previous configuration instead)`,
     );
     config = EMPTY_CONFIG;
   }

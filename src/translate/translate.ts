@@ -5,6 +5,7 @@ import type { Corefile } from '../corefile/model.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { readKubeDnsConfig } from '../kubedns/read-kube-dns-config.js';
+import { readerName } from '../kubedns/kube-dns-versions.js';
 import type { KubeDnsReading } from '../kubedns/read-kube-dns-config.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
 import { releaseDiagnostics } from '../diagnostics/release-notices.js';
@@ -131,7 +132,7 @@ function translateReading(data: ConfigMapData | null, input: TranslateInput, pod
   if (validationErrors > 0) {
     diagnostics.push(
       diagnostic('kube-dns-would-ignore', {
-        message: `kube-dns ${reading.rules.version} rejected this ConfigMap (${validationErrors} problem${validationErrors === 1 ? '' : 's'}) and ran without it`,
+        message: `${readerName(reading.rules)} rejected this ConfigMap (${validationErrors} problem${validationErrors === 1 ? '' : 's'}) and ran without it`,
         ...(forced ? { severity: 'warning', hint: 'Translated anyway (--force): the result does not match what kube-dns did.' } : {}),
       }),
     );

@@ -219,12 +219,14 @@ describe('kube-dns-to-coredns fmt', () => {
       expect(io.err()).toMatch(/^bad\.cf:\d+:\d+: .*\nkube-dns-to-coredns: \/unwritable\/Corefile: cannot write: EACCES: permission denied\nkube-dns-to-coredns: missing\.cf: cannot read: no such file\n$/);
     });
 
-    it('refuses --write with standard input, with --check or with -o, and an unknown -o', async () => {
+    it('refuses --write with standard input, with --check, with -o or with --out, and an unknown -o', async () => {
       for (const [args, message] of [
         [['--write'], 'fmt: --write needs a FILE to rewrite'],
         [['--write', '-'], "fmt: --write rewrites files; standard input ('-') cannot be written back"],
         [['--write', '--check', 'a'], 'fmt: --check and --write do not go together'],
         [['--write', '-o', 'configmap', 'a'], 'fmt: -o does not go with --write'],
+        // --out FILE would be written empty (--write prints nothing) while FILE is rewritten.
+        [['--write', '--out', 'elsewhere', 'a'], 'fmt: --out does not go with --write, which rewrites each FILE in place'],
         [['-o', 'yaml', 'a'], "fmt: --output must be one of corefile, configmap, not 'yaml'"],
       ] as const) {
         const io = memoryIo();

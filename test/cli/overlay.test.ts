@@ -32,6 +32,11 @@ describe('coredns-custom overlays on the command line', () => {
     const missing = memoryIo({ files: { Corefile: '.:53 {\n    import custom/one.override\n}\n', 'custom.yaml': CUSTOM } });
     expect(await main(['compose', '--base', 'Corefile', 'custom.yaml'], missing)).toBe(1);
     expect(missing.err()).toBe("Corefile:2:5: CoreDNS stops: file to import not found: custom/one.override (no data key 'one.override' in the coredns-custom ConfigMap)\n");
+    // A composition that does not parse (an overlay's unclosed block) is refused at its key and line, not printed.
+    const broken = memoryIo({ files: { Corefile: base, 'custom.yaml': 'data:\n  x.server: |\n    x:53 {\n        forward . 1.1.1.1\n' } });
+    expect(await main(['compose', '--base', 'Corefile', 'custom.yaml'], broken)).toBe(1);
+    expect(broken.out()).toBe('');
+    expect(broken.err()).toMatch(/^coredns-custom\[x\.server\]:\d+:\d+: CoreDNS stops: Syntax error: /);
     const lint = memoryIo({ files: { Corefile: base, 'custom.yaml': CUSTOM } });
     expect(await main(['lint', '--base', 'Corefile', '--coredns-custom', 'custom.yaml'], lint)).toBe(0);
     expect(lint.out()).toContain("warning overlay-forward-shadowed coredns-custom[example-com.override]:1:1 [.:53] forward: forward example.com never sees a query: the Corefile base's forward . (line 2)");

@@ -159,6 +159,17 @@ describe('readConfigMap', () => {
     }
   });
 
+  it('places an error at the end of the text after its last character, not on the line past the final line break', () => {
+    for (const [text, at] of [
+      ['kind: ConfigMap\ndata:\n  stubDomains: {"a": [1]\n', 'cm.yaml:3:25:'],
+      ['kind: ConfigMap\ndata:\n  stubDomains: "abc\n\n', 'cm.yaml:3:20:'],
+      ['kind: ConfigMap\r\ndata:\r\n  a: [\r\n', 'cm.yaml:3:7:'],
+      ['kind: ConfigMap\ndata: [\n  a', 'cm.yaml:3:4:'],
+    ] as const) {
+      expect(() => readConfigMap(text, { filename: 'cm.yaml' }), JSON.stringify(text)).toThrowError(new RegExp(`^${at.replaceAll('.', '\\.')} not valid YAML or JSON`));
+    }
+  });
+
   it('refuses an alias bomb quickly', () => {
     const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
     for (let level = 1; level < 13; level += 1) {

@@ -8,6 +8,8 @@ import { formatCutoverJson, formatCutoverScript, formatCutoverText, planCutover 
 import type { CutoverPlan, CutoverStep } from '../../src/install/cutover.js';
 import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
 import { translateKubeDnsInstall } from '../../src/translate/translate.js';
+import { main } from '../../src/cli/main.js';
+import { memoryIo } from '../support/memory-io.js';
 
 const root = join(import.meta.dirname, '../..');
 const stock = readFileSync(join(root, 'golden/install/stock-kube-dns-1.22.20.yaml'), 'utf8');
@@ -168,6 +170,27 @@ describe('planCutover', () => {
     expect(plan.refusal).toMatch(/acme\.local/);
     expect(plan.check?.differences.length).toBeGreaterThan(0);
     expect(JSON.parse(formatCutoverJson(plan))).toMatchObject({ ok: false });
+  });
+
+  it('--merge FILE: the plan carries the merged Corefile, and stops when it routes differently from kube-dns or is a template (exit 1), as -o install --merge does', async () => {
+    const run = async (corefile: string, extra: string[] = []) => {
+      const io = memoryIo({ files: { 'kube-dns.yaml': stock, Corefile: corefile } });
+      const status = await main(['cutover', '--coredns', '1.14.7', '-o', 'json', '--merge', 'Corefile', ...extra, 'kube-dns.yaml'], io);
+      return { status, json: JSON.parse(io.out()) as { ok: boolean; files?: { name: string; content: string }[]; diagnostics: { code: string; severity: string }[] } };
+    };
+    const faithful = await run('.:53 {\n    errors\n    health\n    ready\n    kubernetes cluster.local in-addr.arpa ip6.arpa {\n        fallthrough in-addr.arpa ip6.arpa\n    }\n    hosts /etc/coredns/extra.hosts {\n        fallthrough\n    }\n    forward . /etc/resolv.conf\n    cache 30\n}\n');
+    expect(faithful.status).toBe(0);
+    expect(faithful.json.files?.find((file) => file.name === 'Corefile')?.content).toContain('hosts /etc/coredns/extra.hosts');
+    const noKubernetes = await run('. {\n    forward . 168.63.129.16\n    log\n}\n');
+    expect(noKubernetes.status).toBe(1);
+    expect(noKubernetes.json.ok).toBe(false);
+    expect(noKubernetes.json.diagnostics.map((entry) => `${entry.severity} ${entry.code}`)).toContain('error install-merge-routing-differs');
+    // --force lets -o install write it; the cut-over still stops: during the overlap both answer.
+    const forced = await run('. {\n    forward . 168.63.129.16\n    log\n}\n', ['--force']);
+    expect(forced.status).toBe(1);
+    const template = await run('__PILLAR__DNS__DOMAIN__:53 {\n    bind __PILLAR__LOCAL__DNS__\n    forward . __PILLAR__CLUSTER__DNS__\n}\n');
+    expect(template.status).toBe(1);
+    expect(template.json.diagnostics.map((entry) => entry.code)).toContain('install-merge-placeholders');
   });
 
   it('the text plan names every step, command and file', () => {

@@ -100,6 +100,32 @@ describe('buildCoreDnsInstall', () => {
     );
   });
 
+  it('a REQUIRED anti-affinity selecting the CoreDNS pods (k8s-app: kube-dns, as kube-dns pods) becomes preferred with a warning; other required terms stay', () => {
+    const term = (selector: string, topology = 'kubernetes.io/hostname') => `          - {labelSelector: ${selector}, topologyKey: ${topology}}\n`;
+    const affinity = (terms: string) => `      affinity:\n        podAntiAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n${terms}`;
+    const build = (terms: string) => {
+      const deployment = deploymentYaml().replace('    spec:\n      containers:', `    spec:\n${affinity(terms)}      containers:`);
+      const result = buildCoreDnsInstall(readInstall(deployment, service('10.0.0.10'), configMapYaml({})), { coredns: '1.14.7' });
+      if (!result.ok) throw new Error('refused');
+      const anti = byKind(result.objects, 'Deployment')['spec']['template']['spec']['affinity']['podAntiAffinity'];
+      return { anti, relaxed: result.diagnostics.filter((entry) => entry.code === 'install-anti-affinity-relaxed') };
+    };
+    const own = build(term('{matchLabels: {k8s-app: kube-dns}}'));
+    expect(own.anti['requiredDuringSchedulingIgnoredDuringExecution']).toBeUndefined();
+    expect(own.anti['preferredDuringSchedulingIgnoredDuringExecution']).toEqual([{ weight: 100, podAffinityTerm: { labelSelector: { matchLabels: { 'k8s-app': 'kube-dns' } }, topologyKey: 'kubernetes.io/hostname' } }]);
+    expect(own.relaxed).toHaveLength(1);
+    expect(own.relaxed[0]?.severity).toBe('warning');
+    const expression = build(term('{matchExpressions: [{key: k8s-app, operator: In, values: [kube-dns, coredns]}]}'));
+    expect(expression.relaxed).toHaveLength(1);
+    // A term that does not select the CoreDNS pods (another app) stays required, and so does NotIn kube-dns.
+    const other = build(term('{matchLabels: {app: ingress}}') + term('{matchExpressions: [{key: k8s-app, operator: NotIn, values: [kube-dns]}]}', 'zone'));
+    expect(other.relaxed).toHaveLength(0);
+    expect(other.anti['requiredDuringSchedulingIgnoredDuringExecution']).toHaveLength(2);
+    const mixed = build(term('{matchLabels: {app: ingress}}') + term('{matchLabels: {k8s-app: kube-dns}}'));
+    expect(mixed.anti['requiredDuringSchedulingIgnoredDuringExecution']).toEqual([{ labelSelector: { matchLabels: { app: 'ingress' } }, topologyKey: 'kubernetes.io/hostname' }]);
+    expect(mixed.anti['preferredDuringSchedulingIgnoredDuringExecution']).toHaveLength(1);
+  });
+
   it("keeps one of each toleration: kube-dns's own master toleration, as kubectl prints it (effect before key), is not added again", () => {
     const tolerations = '      tolerations:\n      - {effect: NoSchedule, key: node-role.kubernetes.io/master}\n      - {key: CriticalAddonsOnly, operator: Exists}\n      - {effect: NoSchedule, key: node-role.kubernetes.io/master, operator: Exists}\n      - {key: dedicated, operator: Equal, value: dns, effect: NoSchedule}\n';
     const deployment = deploymentYaml().replace('    spec:\n      containers:', `    spec:\n${tolerations}      containers:`);
@@ -116,11 +142,37 @@ describe('buildCoreDnsInstall', () => {
     }
   });
 
+  it('a merged Corefile that routes differently from kube-dns (no kubernetes plugin) or holds __PILLAR__ placeholders is refused; --force makes the routing one a warning', () => {
+    const kubeDns = readInstall(deploymentYaml(), service('10.0.0.10'), configMapYaml({ stubDomains: '{"acme.local": ["10.1.0.1"]}' }));
+    const codes = (result: ReturnType<typeof buildCoreDnsInstall>) => result.diagnostics.filter((entry) => entry.code.startsWith('install-merge-')).map((entry) => `${entry.severity} ${entry.code}`);
+    // A Corefile without the kubernetes plugin: the cluster domain is forwarded upstream.
+    const noKubernetes = '. {\n    forward . 168.63.129.16\n    log\n}\n';
+    const refused = buildCoreDnsInstall(kubeDns, { coredns: '1.14.7', merge: noKubernetes });
+    expect(refused.ok).toBe(false);
+    expect(refused.objects).toBeUndefined();
+    expect(codes(refused)).toEqual(['error install-merge-routing-differs']);
+    expect(refused.diagnostics.find((entry) => entry.code === 'install-merge-routing-differs')?.message).toMatch(/cluster\.local/);
+    const forced = buildCoreDnsInstall(kubeDns, { coredns: '1.14.7', merge: noKubernetes, force: true });
+    expect(forced.ok).toBe(true);
+    expect(codes(forced)).toEqual(['warning install-merge-routing-differs']);
+    // A Corefile that serves the cluster domain as kube-dns did merges without either code.
+    const faithful = buildCoreDnsInstall(kubeDns, { coredns: '1.14.7', merge: '.:53 {\n    errors\n    health\n    ready\n    kubernetes cluster.local in-addr.arpa ip6.arpa {\n        fallthrough in-addr.arpa ip6.arpa\n    }\n    forward . /etc/resolv.conf\n    cache 30\n}\n' });
+    expect(faithful.ok).toBe(true);
+    expect(codes(faithful)).toEqual([]);
+    // node-local-dns's template: refused, forced or not.
+    const template = '__PILLAR__DNS__DOMAIN__:53 {\n    errors\n    bind __PILLAR__LOCAL__DNS__\n    forward . __PILLAR__CLUSTER__DNS__\n}\n.:53 {\n    errors\n    forward . __PILLAR__UPSTREAM__SERVERS__\n}\n';
+    for (const force of [false, true]) {
+      const result = buildCoreDnsInstall(kubeDns, { coredns: '1.14.7', merge: template, force });
+      expect(result.ok, String(force)).toBe(false);
+      expect(codes(result), String(force)).toEqual(['error install-merge-placeholders']);
+    }
+  });
+
   it('a merged Corefile without health or ready: a warning naming the probe that would fail, and an install that validates without it', () => {
     const kubeDns = readInstall(deploymentYaml(), service('10.0.0.10'), configMapYaml({ stubDomains: '{"acme.local": ["10.1.0.1"]}' }));
     const container = (objects: readonly KubernetesObjectValue[]) => byKind(objects, 'Deployment')['spec']['template']['spec']['containers'][0] as Record<string, any>;
     const warnings = (result: ReturnType<typeof buildCoreDnsInstall>) => result.diagnostics.filter((entry) => entry.code === 'install-probe-unanswered').map((entry) => entry.message);
-    const main = (plugins: string) => `.:53 {\n    errors\n${plugins}    kubernetes cluster.local in-addr.arpa ip6.arpa\n    forward . /etc/resolv.conf\n    cache 30\n}\n`;
+    const main = (plugins: string) => `.:53 {\n    errors\n${plugins}    kubernetes cluster.local in-addr.arpa ip6.arpa {\n        fallthrough in-addr.arpa ip6.arpa\n    }\n    forward . /etc/resolv.conf\n    cache 30\n}\n`;
     // Neither: no probe at all on 1.14.7, two warnings.
     const neither = buildCoreDnsInstall(kubeDns, { coredns: '1.14.7', merge: main('') });
     if (!neither.ok) throw new Error('refused');

@@ -6,6 +6,8 @@ import { formatDiagnostic } from '../../src/diagnostics/diagnostic.js';
 import { kubeDnsRules, UnsupportedKubeDnsVersionError } from '../../src/kubedns/kube-dns-versions.js';
 import { stubNameserverProblem, upstreamNameserverProblem } from '../../src/kubedns/nameserver-rules.js';
 import { EXAMINED_LIST_ITEMS, readKubeDnsConfig } from '../../src/kubedns/read-kube-dns-config.js';
+import { checkRouting } from '../../src/routing/check.js';
+import { translateKubeDns } from '../../src/translate/translate.js';
 import { configMapYaml } from '../support/kube-dns-manifests.js';
 
 function lines(data: Record<string, string> | null, kubeDnsVersion?: string): string[] {
@@ -261,5 +263,14 @@ describe("GKE's kube-dns on CoreDNS as the reader (kubeDnsVersion 'gke-coredns')
     const { reader: kubeReader, maxUpstreamNameservers: kubeMax, ...newest } = kubeDnsRules();
     expect([reader, maxUpstreamNameservers, kubeReader, kubeMax]).toEqual(['gke-coredns', 15, 'kube-dns', 3]);
     expect(rest).toEqual(newest);
+  });
+
+  it('is named as the reader where a rejected ConfigMap is reported (the translation, check and explain), not as kube-dns 1.26.7', () => {
+    const data = { upstreamNameservers: upstreams(16) };
+    const translation = translateKubeDns(data, { kubeDnsVersion: 'gke-coredns' });
+    expect(translation.diagnostics.find((entry) => entry.code === 'kube-dns-would-ignore')?.message).toBe("GKE's kube-dns on CoreDNS rejected this ConfigMap (1 problem) and ran without it");
+    const check = checkRouting({ kubeDns: data, corefile: '.:53 {\n    forward . 8.8.8.8\n}\n', kubeDnsVersion: 'gke-coredns' });
+    expect(check.notes.find((note) => note.includes('rejects this ConfigMap'))).toMatch(/^kube-dns: GKE's kube-dns on CoreDNS rejects this ConfigMap \(1 problem/);
+    expect(translateKubeDns(data).diagnostics.find((entry) => entry.code === 'kube-dns-would-ignore')?.message).toMatch(/^kube-dns 1\.\d+\.\d+ rejected this ConfigMap/);
   });
 });

@@ -83,4 +83,15 @@ describe('lintOverlay', () => {
     );
     expect(result.findings[1]).toMatch(/^error overlay-syntax-error coredns-custom\[override-block\.server\]:1:\d+: the composed Corefile does not parse/);
   });
+
+  it("does not stop at the syntax error a folded key causes: the other keys' traps are still found", () => {
+    const text = configMap('  bad.server: example.org:53 {\n      forward . 10.0.0.1\n    }\n  cache.override: |\n    cache 300\n  zone.db: x\n');
+    const codes = lint('aks', text).findings.map((finding) => finding.split(' ').slice(0, 3).join(' '));
+    expect(codes).toEqual([
+      'error overlay-key-folded coredns-custom[bad.server]:1:1:',
+      "warning overlay-key-not-imported coredns-custom[zone.db]:",
+      expect.stringMatching(/^error overlay-syntax-error coredns-custom\[bad\.server\]:1:\d+:$/),
+      expect.stringMatching(/^error overlay-override-refused coredns-custom\[cache\.override\]:1:1$/),
+    ]);
+  });
 });

@@ -46,6 +46,14 @@ describe('overlayFromTranslation', () => {
     expect(aks?.overlay.diagnostics.map((entry) => entry.code)).toContain('platform-base-answers');
   });
 
+  it('names the stub domain above the cluster domain when that makes the main block serve more keys than the base can', () => {
+    const result = overlayFor('k3s', { stubDomains: '{"local": ["10.0.0.2"], "acme.example": ["10.0.0.3"]}' });
+    expect(result?.overlay.ok).toBe(false);
+    expect(result?.overlay.diagnostics.filter((entry) => entry.severity === 'error').map((entry) => entry.message)).toEqual([
+      "the translation's main block also serves cluster.local:53 because the stub domain 'local' is a parent of cluster.local, whose names kube-dns answered itself: an overlay cannot add keys to the k3s base's .:53 block",
+    ]);
+  });
+
   it('law: base + the overlay written for it routes like kube-dns, and lint finds no error in it', () => {
     const outcomes = new Outcomes<'k3s' | 'aks' | 'base must change' | 'refused' | 'with stubs'>();
     fc.assert(

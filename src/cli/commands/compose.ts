@@ -1,3 +1,5 @@
+import { CorefileSyntaxError } from '../../corefile/errors.js';
+import { parseCorefile } from '../../corefile/parser.js';
 import { composeOverlay } from '../../platform/compose.js';
 import { defineCommand } from '../command.js';
 import type { CommandContext } from '../command.js';
@@ -60,6 +62,16 @@ async function runCompose(context: CommandContext<typeof options, never>): Promi
     report.warningLine(`${where}:${problem.position.line}:${problem.position.column}: CoreDNS stops: ${problem.message}`);
   }
   if (composition.problems.length > 0) return ExitCode.failed;
+  // A composed text CoreDNS cannot parse (an overlay key's unclosed block, say) is refused the same
+  // way, at the key and line it comes from, rather than printed as if it were a Corefile.
+  try {
+    parseCorefile(composition.text);
+  } catch (error) {
+    if (!(error instanceof CorefileSyntaxError) || error.position === undefined) throw error;
+    const at = composition.locate(error.position);
+    report.warningLine(`${at.key === undefined ? 'Corefile' : `coredns-custom[${at.key}]`}:${at.position.line}:${at.position.column}: CoreDNS stops: ${error.reason}`);
+    return ExitCode.failed;
+  }
   for (const key of composition.unimported) report.note(`${source.name}: data key '${key}' is not imported (only a file in the custom directory)`);
   io.stdout.write(composition.text);
   return ExitCode.ok;

@@ -3,6 +3,8 @@ import { formatCutoverJson, formatCutoverScript, formatCutoverText, planCutover 
 import { defineCommand } from '../command.js';
 import type { CommandContext } from '../command.js';
 import { readKubeDnsInstallInput } from '../input/install.js';
+import { readCorefileSource } from '../corefile-source.js';
+import { usingCorefile } from '../errors.js';
 import { clusterDomain, flag, ipAddress, kubeDnsVersion, release, text } from '../options.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 
@@ -23,6 +25,9 @@ scaled down. INSTALL is what 'kubectl -n kube-system get deploy/kube-dns svc/kub
                              commands; the rollback; the files), or script (a shell script
                              with set -eu, the files as here-documents and the waits)
   --image REF                the CoreDNS image to run (an air-gapped mirror)
+  --merge FILE               merge the translation into FILE (a Corefile, or a CoreDNS
+                             ConfigMap holding only Corefile), as -o install --merge does;
+                             the merged Corefile is linted and checked
   --cluster-domain DOMAIN    the cluster domain, when INSTALL has no Deployment
   --cluster-dns-ip IP        the cluster DNS IP, when INSTALL has no Service
   --drop-federations, --force, --kube-dns-version V, --name NAME   as for the translation
@@ -39,6 +44,7 @@ unreadable input.
 const options = {
   coredns: release(),
   image: text(),
+  merge: text(),
   'cluster-domain': clusterDomain(),
   'cluster-dns-ip': ipAddress(),
   'drop-federations': flag(),
@@ -59,11 +65,19 @@ export const cutoverCommand = defineCommand({
 
 async function runCutover(context: CommandContext<typeof options, 'text' | 'json' | 'script'>): Promise<number> {
   const { io, options: values, report } = context;
-  if (values.coredns === undefined) throw new UsageError("cutover: --coredns VERSION is required (the release to switch to); see 'cutover --help'");
+  const coredns = values.coredns;
+  if (coredns === undefined) throw new UsageError("cutover: --coredns VERSION is required (the release to switch to); see 'cutover --help'");
   const file = context.positionals[0] as string;
+  if (values.merge !== undefined && values.merge === file) throw new UsageError('--merge FILE and INSTALL must be different files');
+  const existing = values.merge === undefined ? undefined : await readCorefileSource(values.merge, io);
+  if (existing?.otherKeys !== undefined && existing.otherKeys.length > 0) {
+    throw new UsageError(`cutover --merge ${existing.name}: the install's ConfigMap holds only the Corefile, and this ConfigMap has other keys (${existing.otherKeys.join(', ')}) its Corefile may import`);
+  }
   const install = await readKubeDnsInstallInput(file, {}, values.name, io);
-  const plan = planCutover(install, {
-    coredns: values.coredns,
+  const build = () =>
+    planCutover(install, {
+    ...(existing === undefined ? {} : { merge: existing.corefile }),
+    coredns,
     // Named only when INSTALL holds no object to write into the rollback file (check and verify read that file otherwise).
     kubeDnsFile: file === '-' ? 'kube-dns.yaml' : resolve(file),
     ...(values.image === undefined ? {} : { image: values.image }),
@@ -73,6 +87,7 @@ async function runCutover(context: CommandContext<typeof options, 'text' | 'json
     dropFederations: values['drop-federations'],
     force: values.force,
   });
+  const plan = existing === undefined ? build() : usingCorefile(existing, build);
   if (context.output === 'json') {
     io.stdout.write(formatCutoverJson(plan));
     return plan.ok ? ExitCode.ok : ExitCode.failed;

@@ -65,7 +65,14 @@ export const fmtCommand = defineCommand({
   outputs: { kinds: ['corefile', 'configmap'] },
   misplaced: [
     { with: 'check', options: ['write', 'output'], message: (option) => (option === 'write' ? 'fmt: --check and --write do not go together: --check only lists the files --write would rewrite' : 'fmt: -o does not go with --check') },
-    { with: 'write', options: ['output'], message: () => 'fmt: -o does not go with --write, which writes each FILE back as it came in' },
+    {
+      with: 'write',
+      options: ['output', 'out'],
+      message: (option) =>
+        option === 'out'
+          ? 'fmt: --out does not go with --write, which rewrites each FILE in place (use --out without --write to write the result elsewhere)'
+          : 'fmt: -o does not go with --write, which writes each FILE back as it came in',
+    },
   ],
   run: runFmt,
 });
