@@ -67,7 +67,9 @@ describe('translateKubeDnsInstall over generated dnsmasq flags', () => {
       }),
       { numRuns: 150 },
     );
-    outcomes.expectAtLeast({ translated: 80, refused: 15 });
+    // Measured over 21 seeds: translated 78–99 of 150, refused 51–72 (dnsmasq stops at a second
+    // --cache-size since it takes that option once, which refuses more sets than before).
+    outcomes.expectAtLeast({ translated: 60, refused: 30 });
   });
 
   it('gives the same Corefile whatever the order of the flags', () => {
@@ -85,6 +87,7 @@ describe('translateKubeDnsInstall over generated dnsmasq flags', () => {
       ),
       { numRuns: 120 },
     );
-    outcomes.expectAtLeast({ 'same Corefile': 60, 'both refused': 12 });
+    // Measured over 13 seeds: same Corefile 63–84 of 120, both refused 36–57.
+    outcomes.expectAtLeast({ 'same Corefile': 45, 'both refused': 20 });
   });
 });
