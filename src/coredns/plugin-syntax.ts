@@ -159,6 +159,17 @@ export interface PluginSyntax {
   readonly caseInsensitiveOptions?: true;
   /** Options the plugin's block must hold, from a release on. */
   readonly requiredOptions?: readonly { readonly from: CoreDnsVersion; readonly option: string; readonly message: string }[];
+  /**
+   * Lines of which the block must hold at least one (eras; an empty list: none needed), unless the
+   * option `unless.option` is given with another value than `unless.value` (its last line counts,
+   * as each line overwrites the one before): template before 1.5.1 refuses a block that answers
+   * NOERROR with no record in the sections its setup counts.
+   */
+  readonly requiredOneOf?: {
+    readonly eras: readonly Era<readonly string[]>[];
+    readonly unless: { readonly option: string; readonly value: string };
+    readonly message: string;
+  };
   /** A plugin that must be in the same block, from a release on (checked at start-up). */
   readonly requiresPlugin?: { readonly from: CoreDnsVersion; readonly plugin: string; readonly message: string };
   /** The upstream files the facts come from. */
@@ -571,7 +582,19 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       upstream: { since: '1.0.6', arguments: ANY_COUNT, evidence: setup('template', 'v1.0.6, v1.14.7') },
       ederror: { since: '1.10.1', arguments: { min: 1, max: 2 }, evidence: setup('template', 'v1.10.1') },
     },
-    evidence: `${setup('template', 'v1.0.3, v1.0.6, v1.2.0, v1.8.0, v1.10.1, v1.14.7')}; miekg/dns StringToClass, StringToType (ztypes.go) at v1.0.0, v1.1.29, v1.1.34, v1.1.72`,
+    // A template answering NOERROR (rcode's default) must have a record in a section the setup counts:
+    // answer or additional up to 1.1.2, answer or authority from 1.1.3 (coredns/coredns#1816, which meant
+    // authority all along), none from 1.5.1 (coredns/coredns#2855: an empty NOERROR answer, NODATA, is allowed).
+    requiredOneOf: {
+      eras: [
+        { from: '1.0.3', value: ['answer', 'additional'] },
+        { from: '1.1.3', value: ['answer', 'authority'] },
+        { from: '1.5.1', value: [] },
+      ],
+      unless: { option: 'rcode', value: 'NOERROR' },
+      message: 'no answer section for template found',
+    },
+    evidence: `${setup('template', 'v1.0.3, v1.0.6, v1.1.3, v1.2.0, v1.5.0, v1.5.1, v1.8.0, v1.10.1, v1.14.7')}; miekg/dns StringToClass, StringToType (ztypes.go) at v1.0.0, v1.1.29, v1.1.34, v1.1.72`,
   },
 
   federation: {
@@ -701,6 +724,22 @@ export function eraAt<T>(eras: readonly Era<T>[], version: CoreDnsVersion): T | 
   return valueAt(eras, version, compareCoreDnsVersions);
 }
 
+/**
+ * The lines of which `block` (a plugin's block; undefined: none) must hold one for `version` to start,
+ * or undefined when it needs none: the {@link PluginSyntax.requiredOneOf} rule of `plugin`.
+ */
+export function missingRequiredLines(plugin: string, block: readonly { readonly name: string; readonly arguments: readonly string[] }[] | undefined, version: CoreDnsVersion): readonly string[] | undefined {
+  const rule = pluginSyntax(plugin)?.requiredOneOf;
+  if (rule === undefined) return undefined;
+  const needed = eraAt(rule.eras, version) ?? [];
+  if (needed.length === 0) return undefined;
+  const lines = block ?? [];
+  if (lines.some((line) => needed.includes(line.name))) return undefined;
+  const last = lines.findLast((line) => line.name === rule.unless.option);
+  if (last !== undefined && last.arguments[0] !== rule.unless.value) return undefined;
+  return needed;
+}
+
 /** The syntax facts of `plugin`, or undefined when the table does not model it. */
 export function pluginSyntax(plugin: string): PluginSyntax | undefined {
   return Object.hasOwn(PLUGIN_SYNTAX, plugin) ? PLUGIN_SYNTAX[plugin] : undefined;
@@ -740,6 +779,7 @@ export function syntaxRulesAt(version: string): string {
     once: eraAt(syntax.oncePerBlock, v),
     requires: atLeast(syntax.requiresPlugin?.from) ? syntax.requiresPlugin?.plugin : undefined,
     required: (syntax.requiredOptions ?? []).filter((entry) => atLeast(entry.from)).map((entry) => entry.option),
+    requiredOneOf: syntax.requiredOneOf === undefined ? undefined : eraAt(syntax.requiredOneOf.eras, v),
     extends: syntax.blockExtendsArguments,
     options: Object.entries(syntax.options)
       .filter(([, option]) => atLeast(option.since) && !atLeast(option.removedIn))

@@ -10,6 +10,7 @@ import { kubernetesDefaultMainBlock } from '../coredns/kubernetes-default-corefi
 import type { DefaultDirective } from '../coredns/kubernetes-default-corefile.js';
 import type { ForwardTarget } from '../coredns/forward-targets.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
+import { noDataLines } from '../coredns/template-no-data.js';
 import { DNS_PORT } from './plan.js';
 import type { CorefilePlan, PlannedStub, PlannedTemplate } from './plan.js';
 
@@ -160,7 +161,7 @@ export function renderCorefile(corefile: CorefilePlan): Corefile {
     const forward: Directive = withForwardOptions({ name: features.preferredForwarder, arguments: destinations }, corefile);
     items[index + first] = { kind: 'server-block', keys: [`${zone}:${DNS_PORT}`], directives: stubDirectives(shared, forward, features.loop) };
   }
-  for (let index = 0; index < templates.length; index += 1) items[index + first + stubs.length] = templateBlock(templates[index] as PlannedTemplate);
+  for (let index = 0; index < templates.length; index += 1) items[index + first + stubs.length] = templateBlock(templates[index] as PlannedTemplate, features);
   return { items };
 }
 
@@ -176,7 +177,7 @@ function federationDirective(plan: CorefilePlan): Directive | undefined {
 }
 
 /** The block of a dnsmasq `--address` (or `--local`) zone: a template answering its address, or NXDOMAIN. */
-function templateBlock(template: PlannedTemplate): ServerBlock {
+function templateBlock(template: PlannedTemplate, features: CoreDnsFeatures): ServerBlock {
   const { address } = template;
   const type = address === undefined ? undefined : address.includes(':') ? 'AAAA' : 'A';
   const directives: Directive[] =
@@ -184,7 +185,7 @@ function templateBlock(template: PlannedTemplate): ServerBlock {
       ? [{ name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [{ name: 'rcode', arguments: ['NXDOMAIN'] }] } }]
       : [
           { name: 'template', arguments: ['IN', type], block: { directives: [{ name: 'answer', arguments: [`{{ .Name }} 0 IN ${type} ${address}`] }] } },
-          { name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [{ name: 'rcode', arguments: ['NOERROR'] }] } },
+          { name: 'template', arguments: ['ANY', 'ANY'], block: { directives: noDataLines(template.zone, features.version) } },
         ];
   return { kind: 'server-block', keys: [`${template.zone}:${DNS_PORT}`], directives: [STUB_ERRORS, ...directives] };
 }

@@ -14,6 +14,7 @@ import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { KubeDnsQuirk } from '../kubedns/kube-dns-quirks.js';
 import type { UnqualifiedNames } from './deployment-flags.js';
+import { noDataLines } from '../coredns/template-no-data.js';
 
 /** Characters a regular expression reads specially, escaped to stand for themselves. */
 function escapeRegex(text: string): string {
@@ -92,7 +93,7 @@ export function planUnqualifiedNames(
             arguments: ['IN', unqualified.address.includes(':') ? 'AAAA' : 'A'],
             block: { directives: [match, { name: 'answer', arguments: [`{{ .Name }} 0 IN ${unqualified.address.includes(':') ? 'AAAA' : 'A'} ${unqualified.address}`] }, fallthrough] },
           },
-          { name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [match, { name: 'rcode', arguments: ['NOERROR'] }, fallthrough] } },
+          { name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [match, ...noDataLines('.', features.version), fallthrough] } },
         ];
   return {
     directives,

@@ -250,6 +250,9 @@ function syntaxTable(): string {
       ...(once.length === 0 ? [] : [`once per block ${once.join(', ')}`]),
       ...(syntax.requiresPlugin === undefined ? [] : [`needs ${syntax.requiresPlugin.plugin} ${syntax.requiresPlugin.from}–`]),
       ...(syntax.requiredOptions ?? []).map((entry) => `needs \`${entry.option}\` ${entry.from}–`),
+      ...(syntax.requiredOneOf === undefined
+        ? []
+        : [`needs one of (unless \`${syntax.requiredOneOf.unless.option}\` is not ${syntax.requiredOneOf.unless.value}) ${describeEras(syntax.requiredOneOf.eras, (lines) => (lines.length === 0 ? 'none' : lines.map((line) => `\`${line}\``).join(', ')))}`]),
       ...(syntax.blockExtendsArguments === true ? ['block tokens extend a short line'] : []),
     ];
     lines.push(`| ${plugin} | (line) | ${describeEras(syntax.arguments, describeShape)} | ${notes.join('; ')} | ${syntax.evidence} |`);

@@ -220,6 +220,12 @@ describe.skipIf('skip' in found)('lint against real CoreDNS: plugin arguments an
     expect(outcomes('loadbalance round_robin with a second argument')).toEqual(['1.2.6 refused', '1.6.9 refused', '1.8.0 refused', '1.14.7 refused']);
     expect(outcomes('acl bare block')).toEqual(['1.2.6 refused', '1.6.9 started', '1.8.0 started', '1.14.7 started']);
     expect(outcomes('acl upper-case action')).toEqual(['1.2.6 refused', '1.6.9 started', '1.8.0 started', '1.14.7 started']);
+    // A template answering NOERROR with no record in the answer or authority section: "no answer section for template found" up to 1.5.0.
+    for (const name of ['template NOERROR without a record', 'template without a block', 'template NOERROR with an additional record only', 'template rcode NXDOMAIN then NOERROR']) {
+      expect(outcomes(name), name).toEqual(['1.2.6 refused', '1.6.9 started', '1.8.0 started', '1.14.7 started']);
+    }
+    expect(rows.find((row) => row.name === 'template NOERROR without a record' && row.version === '1.2.6')?.detail).toContain('no answer section for template found');
+    expect(outcomes('template NOERROR with an authority SOA')).toEqual(['1.2.6 started', '1.6.9 started', '1.8.0 started', '1.14.7 started']);
   }, 120_000);
 
   it('has a sample drawn from the corpus, with no name twice', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
+import { lintCorefile } from '../../src/lint/lint.js';
 import { translateKubeDnsInstall } from '../../src/translate/translate.js';
 import { checkRouting } from '../../src/routing/check.js';
 import type { TranslateOptions } from '../../src/translate/translate.js';
@@ -57,6 +58,26 @@ describe('translateKubeDnsInstall', () => {
     expect(block(translation.corefile, 'acme.local:53')).toContain('    forward . 10.0.0.2 10.0.0.1\n');
     expect(block(translation.corefile, 'in6.arpa:53')).toContain('    forward . 10.0.0.9:5353\n');
     expect(translation.codes.filter((code) => code === 'info deployment-stub-server')).toHaveLength(2);
+  });
+
+  it('answers the other types of an --address zone NOERROR without a record in a way each release starts with (a template needs a record up to 1.5.0)', () => {
+    const zone = (coredns: string) => {
+      const translation = translate({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--address=/fixed.corp/192.0.2.9'] }, undefined, { coredns });
+      expect(translation.ok, coredns).toBe(true);
+      expect(lintCorefile(translation.corefile ?? '', { coredns }).diagnostics.filter((entry) => entry.severity === 'error'), coredns).toEqual([]);
+      return block(translation.corefile, 'fixed.corp:53')?.split('\n').slice(5).join('\n');
+    };
+    const soa = '"fixed.corp. 0 IN SOA fixed.corp. fixed.corp. 1 0 0 0 0"';
+    // Up to 1.1.2 the setup counts answer and additional records, from 1.1.3 answer and authority, from 1.5.1 none.
+    expect(zone('1.0.5')).toBe(`    template ANY ANY {\n        rcode NOERROR\n        additional ${soa}\n    }\n}`);
+    for (const coredns of ['1.1.3', '1.2.6', '1.5.0']) expect(zone(coredns), coredns).toBe(`    template ANY ANY {\n        rcode NOERROR\n        authority ${soa}\n    }\n}`);
+    for (const coredns of ['1.5.1', '1.14.7']) expect(zone(coredns), coredns).toBe('    template ANY ANY {\n        rcode NOERROR\n    }\n}');
+    // The former output for 1.2.6, which lint now refuses as the release does.
+    const former = 'fixed.corp:53 {\n    template IN A {\n        answer "{{ .Name }} 0 IN A 192.0.2.9"\n    }\n    template ANY ANY {\n        rcode NOERROR\n    }\n}\n';
+    expect(lintCorefile(former, { coredns: '1.2.6' }).diagnostics.map((entry) => `${entry.code} ${entry.message}`)).toEqual([
+      `requirement-missing template needs 'answer' or 'authority' in its block, or rcode other than NOERROR: CoreDNS 1.2.6 stops with "no answer section for template found"`,
+    ]);
+    expect(lintCorefile(former, { coredns: '1.5.1' }).diagnostics.filter((entry) => entry.severity === 'error')).toEqual([]);
   });
 
   it('answers --server=/zone/ and --address=/zone/ with NXDOMAIN unless the zone has servers; an address beats them', () => {

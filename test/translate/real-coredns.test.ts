@@ -148,6 +148,19 @@ describe.skipIf('skip' in found)('the translator against real CoreDNS', () => {
     expect(await refusals(lab, runs)).toEqual([]);
   });
 
+  it('1.2.6 starts with the translation of --address=/fixed.example/192.0.2.1 and a trailing-dot --address, and refused the former rcode-only template', async () => {
+    const text = deploymentYaml({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--address=/fixed.example/192.0.2.1', '--address=/corp./lan/192.0.2.2'], kubeDnsImage: 'registry.k8s.io/dns/k8s-dns-kube-dns:1.22.1' });
+    const translation = translateKubeDnsInstall(readKubeDnsInstall([{ text, filename: 'kube-dns.yaml' }]), { coredns: '1.2.6' });
+    if (!translation.ok) throw new Error(`refused: ${translation.diagnostics.map((entry) => entry.code).join(', ')}`);
+    expect(translation.corefile).toContain('        rcode NOERROR\n        authority "fixed.example. 0 IN SOA fixed.example. fixed.example. 1 0 0 0 0"\n');
+    expect(translation.corefile).toContain('        rcode NOERROR\n        authority ". 0 IN SOA . . 1 0 0 0 0"\n        fallthrough\n');
+    const before = translation.corefile.replace(/\n {8}authority "[^"\n]*"/g, '');
+    const [now, former] = await Promise.all([lab.start(translation.corefile, '1.2.6'), lab.start(before, '1.2.6')]);
+    expect(now.accepted, now.accepted ? '' : now.reason).toBe(true);
+    expect(former.accepted).toBe(false);
+    if (!former.accepted) expect(former.reason).toContain('no answer section for template found');
+  });
+
   it('refuses what the translator wrote for 1.2.6 before the fix, and starts what it writes now (stubs arpa and a)', async () => {
     const translation = translateKubeDns({ stubDomains: '{"arpa": ["10.0.0.1"], "a": ["10.0.0.2"]}' }, { coredns: '1.2.6' });
     const [main, copy, ...stubs] = serverBlocks(translation.model ?? { items: [] });

@@ -1,7 +1,7 @@
 import type { Directive } from '../../corefile/model.js';
 import { isUsable } from '../../coredns/availability.js';
 import { hasPlaceholder } from '../../coredns/destinations.js';
-import { eraAt, judgeArguments, optionArgumentsAt, pluginSyntax } from '../../coredns/plugin-syntax.js';
+import { eraAt, judgeArguments, missingRequiredLines, optionArgumentsAt, pluginSyntax } from '../../coredns/plugin-syntax.js';
 import type { ArgumentShape, BlockReading, PluginSyntax } from '../../coredns/plugin-syntax.js';
 import { isCoreDnsVersionAtLeast } from '../../coredns/versions.js';
 import { isGoIP } from '../../dns/go-net.js';
@@ -105,6 +105,16 @@ export function checkPluginSyntax(context: LintContext, directive: Directive, la
     if (isCoreDnsVersionAtLeast(v, required.from) && !options.some((option) => option.name === required.option)) {
       context.report('requirement-missing', position, path, `${name} needs a ${quote(required.option)} line in its block: CoreDNS ${v} stops with "${required.message}"`);
     }
+  }
+  const missing = syntax.requiredOneOf === undefined || options.some((option) => hasPlaceholder(option.name) || option.name === 'import') ? undefined : missingRequiredLines(name, options, v);
+  if (missing !== undefined && syntax.requiredOneOf !== undefined) {
+    const unless = syntax.requiredOneOf.unless;
+    context.report(
+      'requirement-missing',
+      position,
+      path,
+      `${name} needs ${missing.map(quote).join(' or ')} in its block, or ${unless.option} other than ${unless.value}: CoreDNS ${v} stops with "${syntax.requiredOneOf.message}"`,
+    );
   }
   if (directive.block === undefined) return;
   const reading = known.block;
