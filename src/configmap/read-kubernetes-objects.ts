@@ -1,6 +1,7 @@
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import type { ErrorLocation } from '../errors/kube-dns-to-coredns-error.js';
 import type { SourcePosition } from '../util/source-position.js';
+import { printable } from '../util/printable-text.js';
 import { parseDocuments, PathLocator } from './read-configmap.js';
 
 /**
@@ -118,6 +119,14 @@ const LIST_ITEM_KIND: Readonly<Record<string, string | undefined>> = {
   ConfigMapList: 'ConfigMap',
 };
 
+/** A value as a message shows it: strings quoted, others as JSON. */
+function shown(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (typeof value === 'string') return `'${printable(value)}'`;
+  const json = JSON.stringify(value);
+  return json.length > 80 ? `${json.slice(0, 77)}...` : json;
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -141,6 +150,7 @@ export function readKubernetesObjects(text: string, options: { readonly filename
     if (WORKLOAD_KINDS.has(kind)) {
       workloads.push({ kind: kind as string, ...common, containers: reader.containers(object, kind as string, documentIndex, path), source: where, object });
     } else if (kind === 'Service') {
+      reader.servicePorts(object, documentIndex, path);
       services.push({ ...common, ...reader.clusterIPs(object, documentIndex, path), source: where, object });
     } else if (kind === 'ConfigMap') {
       configMaps.push({ kind, ...common, source: where, object });
@@ -202,6 +212,8 @@ class ObjectReader {
     const template = isRecord(spec) ? spec['template'] : undefined;
     const podSpec = pod ? spec : isRecord(template) ? template['spec'] : undefined;
     if (!isRecord(podSpec)) this.fail(documentIndex, path, pod ? 'Pod has no spec (its containers)' : `${kind} has no spec.template.spec (the Pod template)`);
+    if (!pod) this.workloadSpec(spec as Record<string, unknown>, documentIndex, [...path, 'spec']);
+    this.podScheduling(podSpec, documentIndex, podPath);
     const list = podSpec['containers'];
     if (!Array.isArray(list)) this.fail(documentIndex, podPath, `${pod ? 'spec' : 'spec.template.spec'}.containers must be a list of containers`);
     return list.map((container: unknown, index) => {
@@ -222,6 +234,73 @@ class ObjectReader {
           args: (args ?? []).map((_, index) => this.locator.locate(documentIndex, [...at, 'args', index])),
         },
       };
+    });
+  }
+
+  /** The replica count, as the API server takes it: a whole number, not negative. */
+  private workloadSpec(spec: Record<string, unknown>, documentIndex: number, at: readonly (string | number)[]): void {
+    const replicas = spec['replicas'];
+    if (replicas !== undefined && replicas !== null && !(typeof replicas === 'number' && Number.isInteger(replicas) && replicas >= 0)) {
+      this.fail(documentIndex, [...at, 'replicas'], `spec.replicas must be a whole number of replicas, got ${shown(replicas)}`);
+    }
+  }
+
+  /**
+   * The scheduling fields of a Pod spec the CoreDNS install carries over, in the shapes the API
+   * server takes (core/v1 PodSpec): a value of another shape was never applied.
+   */
+  private podScheduling(podSpec: Record<string, unknown>, documentIndex: number, at: readonly (string | number)[]): void {
+    const field = (name: string) => (podSpec[name] === null ? undefined : podSpec[name]);
+    const nodeSelector = field('nodeSelector');
+    if (nodeSelector !== undefined) {
+      if (!isRecord(nodeSelector)) this.fail(documentIndex, [...at, 'nodeSelector'], `nodeSelector must be a mapping of node labels to values, got ${shown(nodeSelector)}`);
+      for (const [label, value] of Object.entries(nodeSelector)) {
+        if (typeof value !== 'string') this.fail(documentIndex, [...at, 'nodeSelector', label], `nodeSelector ${label} must be a string (quote it), got ${shown(value)}`);
+      }
+    }
+    this.mappings(field('tolerations'), 'tolerations', 'tolerations', documentIndex, [...at, 'tolerations']);
+    this.mappings(field('topologySpreadConstraints'), 'topologySpreadConstraints', 'constraints', documentIndex, [...at, 'topologySpreadConstraints']);
+    const priority = field('priorityClassName');
+    if (priority !== undefined && typeof priority !== 'string') this.fail(documentIndex, [...at, 'priorityClassName'], `priorityClassName must be the name of a PriorityClass (a string), got ${shown(priority)}`);
+    const secrets = this.mappings(field('imagePullSecrets'), 'imagePullSecrets', 'references to Secrets ({name: SECRET})', documentIndex, [...at, 'imagePullSecrets']);
+    secrets.forEach((secret, index) => {
+      if (typeof secret['name'] !== 'string' || secret['name'] === '') this.fail(documentIndex, [...at, 'imagePullSecrets', index], `imagePullSecrets[${index}] must name a Secret ({name: SECRET}), got ${shown(secret)}`);
+    });
+    const affinity = field('affinity');
+    if (affinity === undefined) return;
+    if (!isRecord(affinity)) this.fail(documentIndex, [...at, 'affinity'], `affinity must be a mapping (nodeAffinity, podAffinity, podAntiAffinity), got ${shown(affinity)}`);
+    for (const kind of ['nodeAffinity', 'podAffinity', 'podAntiAffinity']) {
+      const value = affinity[kind] === null ? undefined : affinity[kind];
+      if (value === undefined) continue;
+      const where = [...at, 'affinity', kind];
+      if (!isRecord(value)) this.fail(documentIndex, where, `affinity.${kind} must be a mapping (requiredDuringSchedulingIgnoredDuringExecution, preferredDuringSchedulingIgnoredDuringExecution), got ${shown(value)}`);
+      const required = value['requiredDuringSchedulingIgnoredDuringExecution'];
+      if (kind === 'nodeAffinity') {
+        if (required !== undefined && required !== null && !isRecord(required)) this.fail(documentIndex, [...where, 'requiredDuringSchedulingIgnoredDuringExecution'], `affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution must be a mapping (nodeSelectorTerms), got ${shown(required)}`);
+      } else this.mappings(required, `affinity.${kind}.requiredDuringSchedulingIgnoredDuringExecution`, 'pod affinity terms', documentIndex, [...where, 'requiredDuringSchedulingIgnoredDuringExecution']);
+      this.mappings(value['preferredDuringSchedulingIgnoredDuringExecution'], `affinity.${kind}.preferredDuringSchedulingIgnoredDuringExecution`, 'weighted terms', documentIndex, [...where, 'preferredDuringSchedulingIgnoredDuringExecution']);
+    }
+  }
+
+  /** A list of mappings (absent or null: none), refused at the first entry of another shape. */
+  private mappings(value: unknown, name: string, what: string, documentIndex: number, at: readonly (string | number)[]): Record<string, unknown>[] {
+    if (value === undefined || value === null) return [];
+    if (!Array.isArray(value)) this.fail(documentIndex, at, `${name} must be a list of ${what}, got ${shown(value)}`);
+    return value.map((entry: unknown, index) => {
+      if (!isRecord(entry)) this.fail(documentIndex, [...at, index], `${name}[${index}] must be a mapping, got ${shown(entry)}`);
+      return entry;
+    });
+  }
+
+  /** A Service's ports as the API server takes them: mappings whose port is a number from 1 to 65535. */
+  servicePorts(object: Record<string, unknown>, documentIndex: number, path: readonly (string | number)[]): void {
+    const spec = isRecord(object['spec']) ? object['spec'] : {};
+    const ports = this.mappings(spec['ports'], 'spec.ports', 'ports', documentIndex, [...path, 'spec', 'ports']);
+    ports.forEach((port, index) => {
+      const number = port['port'];
+      if (!(typeof number === 'number' && Number.isInteger(number) && number >= 1 && number <= 65535)) this.fail(documentIndex, [...path, 'spec', 'ports', index, 'port'], `spec.ports[${index}].port must be a port number (1-65535), got ${shown(number)}`);
+      const protocol = port['protocol'];
+      if (protocol !== undefined && protocol !== null && typeof protocol !== 'string') this.fail(documentIndex, [...path, 'spec', 'ports', index, 'protocol'], `spec.ports[${index}].protocol must be UDP, TCP or SCTP, got ${shown(protocol)}`);
     });
   }
 
@@ -252,6 +331,10 @@ class ObjectReader {
     const spec = isRecord(object['spec']) ? object['spec'] : {};
     const clusterIP = typeof spec['clusterIP'] === 'string' ? spec['clusterIP'] : undefined;
     const clusterIPs = Array.isArray(spec['clusterIPs']) ? spec['clusterIPs'].filter((ip): ip is string => typeof ip === 'string') : [];
+    // The API server requires clusterIPs[0] to be clusterIP when both are set: an object with two others was never applied.
+    if (clusterIP !== undefined && clusterIPs.length > 0 && clusterIPs[0] !== clusterIP) {
+      this.fail(documentIndex, [...path, 'spec', 'clusterIPs', 0], `spec.clusterIPs[0] '${clusterIPs[0] ?? ''}' is not spec.clusterIP '${clusterIP}': the API server requires the first of clusterIPs to be clusterIP`);
+    }
     const field = clusterIP === undefined ? ['clusterIPs', 0] : ['clusterIP'];
     return { clusterIP, clusterIPs, clusterIPPosition: clusterIP === undefined && clusterIPs.length === 0 ? undefined : this.locator.locate(documentIndex, [...path, 'spec', ...field]) };
   }

@@ -10,6 +10,7 @@ import type { CoreDnsVersion } from '../coredns/versions.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { KubeDnsInstall } from '../kubedns/kube-dns-install.js';
 import { lintCorefile } from '../lint/lint.js';
+import { SLICES_ONLY_FROM } from '../coredns/kubeadm-coredns-manifests.js';
 import { checkRouting, formatRoutingCheck } from '../routing/check.js';
 import type { RoutingCheck } from '../routing/check.js';
 import { buildCoreDnsInstall, CoreDnsInstallInputError, renderInstallYaml, withoutServerFields } from './install.js';
@@ -86,6 +87,10 @@ export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {
   const built = buildCoreDnsInstall(install, installOptions);
   if (!built.ok) return { ok: false, coredns: built.coredns, refusal: 'the translation was refused (see the errors): there is no CoreDNS configuration to switch to', check: undefined, diagnostics: built.diagnostics };
   const { translation, coredns } = built;
+  // A cluster too old for the target: no CoreDNS pod would become Ready, so the rollout never finishes.
+  if (built.diagnostics.some((entry) => entry.code === 'install-coredns-too-new')) {
+    return { ok: false, coredns, refusal: `the cluster is too old for CoreDNS ${coredns} (install-coredns-too-new above): its pods would never become Ready and the rollout could not finish; target a release before ${SLICES_ONLY_FROM}, or upgrade the cluster first`, check: undefined, diagnostics: built.diagnostics };
+  }
   const lint = lintCorefile(translation.corefile, { coredns });
   const lintErrors = lint.diagnostics.filter((entry) => entry.severity === 'error');
   const diagnostics = [...built.diagnostics, ...lint.diagnostics];

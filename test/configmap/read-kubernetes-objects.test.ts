@@ -59,6 +59,36 @@ describe('readKubernetesObjects', () => {
     expect(() => readKubernetesObjects('kind: Deployment\nspec: {}\n', { filename: 'd.yaml' })).toThrowError(/^d\.yaml:1:1: Deployment has no spec\.template\.spec/);
     expect(() => readKubernetesObjects('kind: [', { filename: 'd.yaml' })).toThrowError(ConfigMapInputError);
   });
+  it('refuses, at their position, scheduling fields, replicas, Service ports and cluster IPs of a shape the API server never took', () => {
+    // Each case: the field as written in the Pod spec (or the Deployment spec, or the Service), and the refusal.
+    const pod = (field: string) => deploymentYaml().replace('    spec:\n      containers:', `    spec:\n      ${field}\n      containers:`);
+    const cases: [string, RegExp][] = [
+      [pod('tolerations: all'), /^d\.yaml:7:7: tolerations must be a list of tolerations, got 'all'$/],
+      [pod("tolerations: ['x']"), /^d\.yaml:7:\d+: tolerations\[0\] must be a mapping, got 'x'$/],
+      [pod("affinity: {podAntiAffinity: 'yes'}"), /^d\.yaml:7:\d+: affinity\.podAntiAffinity must be a mapping/],
+      [pod('affinity: {podAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {a: 1}}}'), /affinity\.podAffinity\.requiredDuringSchedulingIgnoredDuringExecution must be a list of pod affinity terms/],
+      [pod('affinity: [1]'), /affinity must be a mapping/],
+      [pod('priorityClassName: 7'), /^d\.yaml:7:7: priorityClassName must be the name of a PriorityClass \(a string\), got 7$/],
+      [pod('imagePullSecrets: [{nom: x}]'), /^d\.yaml:7:\d+: imagePullSecrets\[0\] must name a Secret/],
+      [pod("nodeSelector: ['a']"), /^d\.yaml:7:7: nodeSelector must be a mapping of node labels to values, got \["a"\]$/],
+      [pod('nodeSelector: {pool: 1}'), /nodeSelector pool must be a string \(quote it\), got 1$/],
+      [pod('topologySpreadConstraints: x'), /topologySpreadConstraints must be a list/],
+      [deploymentYaml().replace('spec:\n  template:', 'spec:\n  replicas: three\n  template:'), /^d\.yaml:5:3: spec\.replicas must be a whole number of replicas, got 'three'$/],
+      [deploymentYaml().replace('spec:\n  template:', 'spec:\n  replicas: -1\n  template:'), /spec\.replicas must be a whole number/],
+      ['kind: Service\nspec:\n  clusterIP: 10.0.0.10\n  ports:\n  - {port: fifty-three}\n', /^d\.yaml:5:\d+: spec\.ports\[0\]\.port must be a port number \(1-65535\), got 'fifty-three'$/],
+      ['kind: Service\nspec:\n  clusterIP: 10.0.0.10\n  ports: dns\n', /spec\.ports must be a list of ports/],
+      ['kind: Service\nspec:\n  clusterIP: 10.0.0.10\n  clusterIPs: [10.0.0.11]\n', /^d\.yaml:4:\d+: spec\.clusterIPs\[0\] '10\.0\.0\.11' is not spec\.clusterIP '10\.0\.0\.10'/],
+    ];
+    for (const [text, refusal] of cases) {
+      expect(() => readKubernetesObjects(text, { filename: 'd.yaml' }), text).toThrowError(refusal);
+      expect(() => readKubernetesObjects(text), text).toThrowError(KubernetesObjectInputError);
+    }
+    // The shapes the API server takes are read; null is no value.
+    const fine = pod("nodeSelector: {pool: dns}\n      tolerations: [{key: a, operator: Exists}]\n      affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: []}}}\n      priorityClassName: x\n      imagePullSecrets: [{name: s}]\n      topologySpreadConstraints: null").replace('spec:\n  template:', 'spec:\n  replicas: 0\n  template:');
+    expect(readKubernetesObjects(fine).workloads).toHaveLength(1);
+    expect(readKubernetesObjects('kind: Service\nspec:\n  clusterIP: 10.0.0.10\n  clusterIPs: [10.0.0.10, fd00::a]\n  ports: [{port: 53, protocol: UDP}]\n').services).toHaveLength(1);
+  });
+
   it('reads a List of 20,000 objects in linear time, each with its position', () => {
     // `kubectl get all -A -o yaml` of a large cluster; positions were found by a fresh parse per object (quadratic: 4,000 objects took two minutes).
     const count = 20_000;
