@@ -196,8 +196,8 @@ export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {
       title: 'Scale kube-dns to 0, keeping its objects',
       why:
         autoscaler === undefined
-          ? `CoreDNS alone answers for the Service from now on. A kube-dns-autoscaler would scale kube-dns back up: if the cluster has one it is scaled to 0 first (INSTALL does not hold it, so the rollback leaves it at 0: give it in INSTALL to have it restored). The kube-dns objects stay for the rollback.`
-          : `CoreDNS alone answers for the Service from now on. ${install.autoscaler?.name ?? 'The autoscaler'} would scale kube-dns back up: it is scaled to 0 first (the rollback restores it as read). The kube-dns objects stay for the rollback.`,
+          ? `CoreDNS alone answers for the Service from now on. A kube-dns-autoscaler would scale kube-dns back up: if the cluster has one it is scaled to 0 first (INSTALL does not hold it, so the rollback leaves it at 0: give it in INSTALL to have it restored). ${AUTOSCALER_TARGET} The kube-dns objects stay for the rollback.`
+          : `CoreDNS alone answers for the Service from now on. ${install.autoscaler?.name ?? 'The autoscaler'} would scale kube-dns back up: it is scaled to 0 first (the rollback restores it as read). ${AUTOSCALER_TARGET} The kube-dns objects stay for the rollback.`,
       commands: [
         autoscaler === undefined
           ? `if ${kubectl} get deployment/kube-dns-autoscaler >/dev/null 2>&1; then ${kubectl} scale deployment/kube-dns-autoscaler --replicas=0; fi`
@@ -245,6 +245,10 @@ export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {
   ];
   return { ok: true, coredns, namespace, files, steps, rollback, check, diagnostics };
 }
+
+/** What an autoscaler of kube-dns does not do by itself: scale CoreDNS, which starts at the install's replica count. */
+const AUTOSCALER_TARGET =
+  'Nothing scales CoreDNS then: it keeps the replica count of the install. To have the cluster-proportional-autoscaler scale it, run one whose --target is deployment/coredns (and, once it works, delete the kube-dns one).';
 
 /**
  * The replica count kube-dns (or its autoscaler) comes back with: its `spec.replicas` as read, else (a manifest that

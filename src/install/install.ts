@@ -370,6 +370,15 @@ function deploymentObject(
       replicas = DEFAULT_REPLICAS;
       diagnostics.push(diagnostic('install-setting-dropped', { key, path: '.spec.replicas', message: `kube-dns runs 0 replicas: CoreDNS gets ${DEFAULT_REPLICAS}, kubeadm's default` }));
     } else carried('.spec.replicas', `replicas: ${replicas}`);
+  } else if (!isPod) {
+    // No count in the manifest: an autoscaler sets it (the cluster-proportional-autoscaler writes
+    // only the scale), so the count running is the one its status showed — the count the cut-over's
+    // rollback brings kube-dns back to. Without a status the API server's default, 1, ran.
+    const running = runningReplicas(read['status']);
+    if (running !== undefined) {
+      replicas = running;
+      carried('.status.replicas', `replicas: ${running}, the count kube-dns ran (its manifest names none: an autoscaler sets it)`);
+    } else diagnostics.push(diagnostic('install-setting-replaced', { key, path: '.spec.replicas', message: `kube-dns names no replica count and shows no status (it ran 1, the API server's default): CoreDNS gets ${DEFAULT_REPLICAS}, kubeadm's default` }));
   }
   const pod: Mutable = {};
   if (manifest.priorityClass) pod['priorityClassName'] = 'system-cluster-critical';
@@ -608,4 +617,10 @@ export function renderInstallYaml(objects: readonly Json[]): string {
   const back = loadAll(text, { maxAliases: 0 });
   if (JSON.stringify(back) !== JSON.stringify(objects)) throw new InternalError('the install YAML does not load back to its objects');
   return text;
+}
+
+/** A workload status's `replicas` when it is a count of at least one. */
+function runningReplicas(status: unknown): number | undefined {
+  const value = (status !== null && typeof status === 'object' ? (status as { replicas?: unknown }).replicas : undefined);
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : undefined;
 }

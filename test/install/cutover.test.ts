@@ -115,6 +115,18 @@ describe('planCutover', () => {
     expect(compared).toBeGreaterThanOrEqual(16);
   });
 
+  it('starts CoreDNS with the count kube-dns ran when its manifest names none, the count the rollback brings kube-dns back to; says the autoscaler is not re-pointed', () => {
+    // An autoscaler sets the count: the manifest has no spec.replicas, its status shows 3 running.
+    const scaled = stock.replace('    progressDeadlineSeconds: 600\n    replicas: 2\n', '    progressDeadlineSeconds: 600\n').replace('    readyReplicas: 2\n    replicas: 2\n', '    readyReplicas: 3\n    replicas: 3\n');
+    expect(scaled).not.toContain('    replicas: 2\n');
+    const plan = planned(scaled, '1.14.7');
+    const deployment = loadAll(plan.files.find((entry) => entry.name === 'coredns-deployment.yaml')?.content ?? '') as Record<string, any>[];
+    expect(deployment[0]?.['spec']['replicas']).toBe(3);
+    expect(plan.rollback.flatMap((step) => step.commands)).toContain('kubectl -n kube-system scale deployment/kube-dns --replicas=3');
+    expect(plan.diagnostics.map((entry) => `${entry.code} ${entry.message}`)).toContainEqual(expect.stringMatching(/^install-setting-carried replicas: 3, the count kube-dns ran/));
+    expect(plan.steps.find((step) => step.id === 'scale-down-kube-dns')?.why).toMatch(/--target is deployment\/coredns/);
+  });
+
   it('scales the kube-dns-autoscaler given in INSTALL to 0 first and restores it as read; without one it says the rollback leaves it alone', () => {
     const kops = readFileSync(join(root, 'golden/deployment/kops-1.12-kube-dns-1.14.13.yaml'), 'utf8');
     const plan = planned(kops, '1.8.0');
