@@ -514,6 +514,11 @@ export const DIAGNOSTIC_CODES = {
     'The inputs show a cluster older than the target CoreDNS release needs: a kube-dns workload in extensions/v1beta1, apps/v1beta1 or apps/v1beta2 (not served from Kubernetes 1.16) while CoreDNS 1.11.0 and later read only discovery.k8s.io/v1 EndpointSlices (served from Kubernetes 1.21): the kubernetes plugin never syncs and no CoreDNS pod becomes Ready.',
     'Target a CoreDNS release before 1.11.0 (--coredns), which falls back to Endpoints, or upgrade the cluster before the switch.',
   ),
+  'install-image-release-assumed': install(
+    'warning',
+    'The --coredns release is newer than the package knows: the install is built, and its image chosen, for the newest release it knows.',
+    'Give --image with the newer release\'s image to run it; the Corefile, ClusterRole and probes stay those of the release the package knows.',
+  ),
   'install-image-tag-mismatch': install(
     'warning',
     "The --image tag is not the --coredns release (or the image has no tag): the install's Corefile, ClusterRole and probes are for --coredns, the pods run the image.",

@@ -18,6 +18,7 @@ import { translateKubeDnsInstall } from '../translate/translate.js';
 import type { TranslateOptions, TranslationResult } from '../translate/translate.js';
 import { clusterRoleRules, corefileNeeds } from './corefile-needs.js';
 import type { CorefileNeeds, HttpListener } from './corefile-needs.js';
+import { coreDnsReleaseOf } from '../coredns/resolve-release.js';
 import { coreDnsImage, kubeadmManifestFor, privateRepositoryOf, SLICES_ONLY_FROM } from '../coredns/kubeadm-coredns-manifests.js';
 import { compareCoreDnsVersions } from '../coredns/versions.js';
 import type { KubeadmCoreDnsManifest } from '../coredns/kubeadm-coredns-manifests.js';
@@ -116,6 +117,17 @@ export function buildCoreDnsInstall(install: KubeDnsInstall, options: CoreDnsIns
   const translation = merge === undefined || !translated.ok ? translated : checkedMerge(install, options, mergedTranslation(merge, translated));
   if (!translation.ok) return { ok: false, objects: undefined, yaml: undefined, translation, diagnostics: translation.diagnostics, coredns: translation.coredns };
   const diagnostics: Diagnostic[] = [...releaseDiagnostics(install, translation.coredns, image)];
+  // A release newer than the package knows is translated as the newest it knows: so is the image.
+  const assumed = translation.diagnostics.find((entry) => entry.code === 'release-assumed' && entry.message.startsWith('coredns:'));
+  if (assumed !== undefined && image === undefined) {
+    const asked = coreDnsReleaseOf(options.coredns ?? translation.coredns).mapping.base;
+    diagnostics.push(
+      diagnostic('install-image-release-assumed', {
+        key: '--coredns',
+        message: `the pods run the CoreDNS ${translation.coredns} image, not ${asked}: ${translation.coredns} is the release the Corefile, ClusterRole and probes are checked for; to run ${asked} anyway, give its image with --image`,
+      }),
+    );
+  }
   const objects = installObjects(install, translation, options.clusterDnsIp ?? (serviceIp as string), image, diagnostics);
   validateInstallObjects(objects);
   return { ok: true, objects, yaml: renderInstallYaml(objects), translation, diagnostics: [...translation.diagnostics, ...diagnostics], coredns: translation.coredns };
