@@ -115,21 +115,21 @@ export class ProbeNamesError extends KubeDnsToCoreDnsError {
   readonly category = 'input';
   declare readonly code: 'invalid-line';
 
-  constructor(reason: string, line: number) {
-    super('invalid-line', reason, { position: { line, column: 1 } });
+  constructor(reason: string, line: number, filename?: string) {
+    super('invalid-line', reason, { position: { line, column: 1 }, filename });
   }
 }
 
-/** Reads `--names FILE`: `NAME [TYPE]` per line (type A by default), `#` comments and blank lines skipped. Throws with the line number. */
-export function parseProbeNames(text: string): VerifyProbe[] {
+/** Reads `--names FILE`: `NAME [TYPE]` per line (type A by default), `#` comments and blank lines skipped. Throws with the line number (and `filename`, when given). */
+export function parseProbeNames(text: string, filename?: string): VerifyProbe[] {
   const probes: VerifyProbe[] = [];
   text.split('\n').forEach((line, index) => {
     const words = line.replace(/#.*$/, '').trim().split(/\s+/).filter((word) => word !== '');
     if (words.length === 0) return;
     const [name, type = 'A', ...rest] = words as [string, string?, ...string[]];
     const upper = type.toUpperCase();
-    if (rest.length > 0 || !(upper in QUERY_TYPES)) throw new ProbeNamesError(`expected NAME [TYPE] with TYPE one of ${Object.keys(QUERY_TYPES).join(', ')}, got '${line.trim()}'`, index + 1);
-    if (!/^[A-Za-z0-9_*.-]+$/.test(name) || name.replace(/\.$/, '').split('.').some((label) => label === '' || label.length > 63)) throw new ProbeNamesError(`'${name}' is not a domain name`, index + 1);
+    if (rest.length > 0 || !(upper in QUERY_TYPES)) throw new ProbeNamesError(`expected NAME [TYPE] with TYPE one of ${Object.keys(QUERY_TYPES).join(', ')}, got '${line.trim()}'`, index + 1, filename);
+    if (!/^[A-Za-z0-9_*.-]+$/.test(name) || name.replace(/\.$/, '').split('.').some((label) => label === '' || label.length > 63)) throw new ProbeNamesError(`'${name}' is not a domain name`, index + 1, filename);
     probes.push({ name: absolute(name), type: upper as QueryType, why: 'from --names' });
   });
   return probes;

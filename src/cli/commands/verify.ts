@@ -104,7 +104,8 @@ async function runVerify(context: CommandContext<typeof options, 'text' | 'json'
   const timeoutMs = values.timeout ?? 2000;
   const tries = values.tries ?? 3;
   const install = await readKubeDnsInstallInput(values['kube-dns'], {}, undefined, io);
-  const extra = values.names === undefined ? [] : parseProbeNames((await readSource(values.names, io, INPUT_LIMITS.configMap)).text);
+  const namesSource = values.names === undefined ? undefined : await readSource(values.names, io, INPUT_LIMITS.configMap);
+  const extra = namesSource === undefined ? [] : parseProbeNames(namesSource.text, namesSource.name);
   const translation = translateKubeDnsInstall(install, {
     ...(values.coredns === undefined ? {} : { coredns: values.coredns }),
     ...(values['cluster-domain'] === undefined ? {} : { clusterDomain: values['cluster-domain'] }),
