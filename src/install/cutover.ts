@@ -13,7 +13,7 @@ import { lintCorefile } from '../lint/lint.js';
 import { SLICES_ONLY_FROM } from '../coredns/kubeadm-coredns-manifests.js';
 import { checkRouting, formatRoutingCheck } from '../routing/check.js';
 import type { RoutingCheck } from '../routing/check.js';
-import { buildCoreDnsInstall, CoreDnsInstallInputError, renderInstallYaml, withoutServerFields } from './install.js';
+import { buildCoreDnsInstall, CoreDnsInstallInputError, renderInstallYaml, replicaCount, withoutServerFields } from './install.js';
 import type { CoreDnsInstallOptions, KubernetesObjectValue } from './install.js';
 
 export interface CutoverOptions extends CoreDnsInstallOptions {
@@ -255,9 +255,7 @@ const AUTOSCALER_TARGET =
  * names none) the count its status showed, else 1, as the API server defaults it; never 0.
  */
 function replicasOf(workload: { readonly object: KubernetesObjectValue } | undefined): number {
-  const counted = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : undefined);
-  const object = workload?.object;
-  return counted((object?.['spec'] as { replicas?: unknown } | undefined)?.replicas) ?? counted((object?.['status'] as { replicas?: unknown } | undefined)?.replicas) ?? 1;
+  return replicaCount(workload?.object['spec']) ?? replicaCount(workload?.object['status']) ?? 1;
 }
 
 /** The kube-dns objects as read, without what the API server wrote: the workload (with its replica count), the Service, the ConfigMap, the autoscaler. */

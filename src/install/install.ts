@@ -118,9 +118,9 @@ export function buildCoreDnsInstall(install: KubeDnsInstall, options: CoreDnsIns
   if (!translation.ok) return { ok: false, objects: undefined, yaml: undefined, translation, diagnostics: translation.diagnostics, coredns: translation.coredns };
   const diagnostics: Diagnostic[] = [...releaseDiagnostics(install, translation.coredns, image)];
   // A release newer than the package knows is translated as the newest it knows: so is the image.
-  const assumed = translation.diagnostics.find((entry) => entry.code === 'release-assumed' && entry.message.startsWith('coredns:'));
-  if (assumed !== undefined && image === undefined) {
-    const asked = coreDnsReleaseOf(options.coredns ?? translation.coredns).mapping.base;
+  const release = coreDnsReleaseOf(options.coredns ?? translation.coredns);
+  if (image === undefined && release.notices.some((notice) => notice.code === 'newer-than-known')) {
+    const asked = release.mapping.base;
     diagnostics.push(
       diagnostic('install-image-release-assumed', {
         key: '--coredns',
@@ -386,7 +386,7 @@ function deploymentObject(
     // No count in the manifest: an autoscaler sets it (the cluster-proportional-autoscaler writes
     // only the scale), so the count running is the one its status showed — the count the cut-over's
     // rollback brings kube-dns back to. Without a status the API server's default, 1, ran.
-    const running = runningReplicas(read['status']);
+    const running = replicaCount(read['status']);
     if (running !== undefined) {
       replicas = running;
       carried('.status.replicas', `replicas: ${running}, the count kube-dns ran (its manifest names none: an autoscaler sets it)`);
@@ -631,8 +631,8 @@ export function renderInstallYaml(objects: readonly Json[]): string {
   return text;
 }
 
-/** A workload status's `replicas` when it is a count of at least one. */
-function runningReplicas(status: unknown): number | undefined {
-  const value = (status !== null && typeof status === 'object' ? (status as { replicas?: unknown }).replicas : undefined);
+/** The `replicas` of a workload's `spec` or `status` when it is a count of at least one. */
+export function replicaCount(part: unknown): number | undefined {
+  const value = part !== null && typeof part === 'object' ? (part as { replicas?: unknown }).replicas : undefined;
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : undefined;
 }
