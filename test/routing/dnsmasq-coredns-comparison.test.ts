@@ -491,7 +491,10 @@ describe.skipIf(skip !== undefined)('real dnsmasq against real CoreDNS', () => {
       }
       // A missing name asked twice: does the second query reach a server again?
       const shortened = translation.diagnostics.some((entry) => entry.code === 'negative-caching-shortened');
-      const zones = ['example.com', ...check.names.filter((name) => name.startsWith('x.')).map((name) => name.slice(2))].slice(0, 6);
+      // Not in an --address zone of an older dnsmasq than the lab's (compared with the model only, above).
+      const zones = ['example.com', ...check.names.filter((name) => name.startsWith('x.')).map((name) => name.slice(2))]
+        .filter((zone) => !(input.olderAddressTypes && models.kubeDns.dependsOnType(`${NX_LABEL}.${zone}`)))
+        .slice(0, 6);
       // The zones at once; the second query of each name only after the first was answered.
       await Promise.all(
         zones.map(async (zone) => {
