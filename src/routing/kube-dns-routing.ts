@@ -166,16 +166,18 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
   const table = new ZoneTable<ZoneEntry>();
   // Every name to kubedns through dnsmasq's default server: the cluster's zones are kubedns's unless
   // a domain of dnsmasq's own holds them (it beats the default server), as the translator reads it.
+  // The nanny's --server=/stub/… for a ConfigMap stub domain is such a domain too (kubespray-style `local`).
+  const configMapStubZones = pod.nannyAppliesConfigMap ? configMapStubDomains(config) : [];
   const heldByDnsmasq = (zone: string) =>
-    manifest !== undefined && !pod.zonesToKubeDns.has(zone) && [...manifest.stubs.keys(), ...manifest.local.map((entry) => entry.zone)].some((domain) => domain !== '' && isInZone(zone, domain));
+    manifest !== undefined && !pod.zonesToKubeDns.has(zone) && [...manifest.stubs.keys(), ...manifest.local.map((entry) => entry.zone), ...configMapStubZones].some((domain) => domain !== '' && isInZone(zone, domain));
   const implicit = pod.everyNameToKubeDns && !repairs.has('unserved-cluster-zones') ? [clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES].filter((zone) => !heldByDnsmasq(zone)) : [];
   const toKubeDns: ReadonlySet<string> = repairs.has('unserved-cluster-zones') ? new Set([clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES, ...pod.zonesToKubeDns]) : new Set([...implicit, ...pod.zonesToKubeDns]);
   if (toKubeDns.has(clusterDomain)) table.set(clusterDomain, { kind: 'cluster' });
-  else notes.push(`dnsmasq has no --server for the cluster domain ${clusterDomain} to kubedns: its names go upstream`);
+  else notes.push(`dnsmasq has no --server for the cluster domain ${clusterDomain} to kubedns: its names go ${pod.everyNameToKubeDns && heldByDnsmasq(clusterDomain) ? "where dnsmasq's most specific domain holding them sends them" : 'upstream'}`);
   for (const zone of KUBERNETES_DEFAULT_REVERSE_ZONES) {
     if (table.has(zone)) continue;
     if (toKubeDns.has(zone)) table.set(zone, { kind: 'reverse' });
-    else notes.push(`dnsmasq has no --server for ${zone} to kubedns: reverse lookups there go upstream`);
+    else notes.push(`dnsmasq has no --server for ${zone} to kubedns: reverse lookups there go ${pod.everyNameToKubeDns && heldByDnsmasq(zone) ? "where dnsmasq's most specific domain holding them sends them" : 'upstream'}`);
   }
   for (const zone of toKubeDns) if (!table.has(zone)) table.set(zone, { kind: 'kubedns-forward' });
   const stubDomains = pod.nannyAppliesConfigMap ? config.stubDomains : [];
@@ -307,6 +309,14 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
     route,
     dependsOnType,
   };
+}
+
+/** The zones of the stub domains dnsmasq-nanny gives dnsmasq a `--server` for (those with nameservers). */
+function configMapStubDomains(config: KubeDnsConfig): string[] {
+  return config.stubDomains.flatMap((stub) => {
+    const normalized = normalizeZone(stub.domain);
+    return 'problem' in normalized || stub.nameservers.length === 0 ? [] : [normalized.zone];
+  });
 }
 
 /** The zone right above `zone` (`''` for a zone of one label). */

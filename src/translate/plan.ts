@@ -94,7 +94,8 @@ export interface CorefilePlan {
  * undefined when an error among `diagnostics` (which it appends to) refuses the translation.
  */
 export function planCorefile(config: KubeDnsConfig, pod: PodPlan, input: TranslateInput, diagnostics: Diagnostic[]): CorefilePlan | undefined {
-  const { plan, clusterDomain } = pod;
+  const { clusterDomain } = pod;
+  const plan = withZonesUnderConfigMapStubs(pod.plan, config, clusterDomain);
   const { features } = input;
   const context: Context = { features, clusterDomain, clusterDnsIp: input.clusterDnsIp, diagnostics, plan, repairs: input.repairs, forced: input.force };
   // What the Pod ran: without dnsmasq-nanny, dnsmasq never saw the ConfigMap's servers.
@@ -658,13 +659,62 @@ function kubednsResolver(config: KubeDnsConfig, alreadyPlanned: boolean, context
   return [RESOLV_CONF];
 }
 
+/** The ConfigMap stub domain whose nanny `--server` holds a zone of the cluster, by zone (see {@link withZonesUnderConfigMapStubs}). */
+const HELD_BY_STUB = new WeakMap<DeploymentPlan, ReadonlyMap<string, StubDomainEntry>>();
+
+/**
+ * Every name reached kubedns through dnsmasq's default server (`--no-resolv
+ * --server=127.0.0.1#10053`) while dnsmasq-nanny applied the ConfigMap: a stub domain at or above a
+ * zone of the cluster (`local`, `arpa`) got a `--server=/stub/…`, which beats the default server
+ * (dnsmasq's most specific domain wins), so that zone's names went to the stub's nameservers — as
+ * a `--server` of the manifest would (`unserved-cluster-zones`). The plan with those zones unserved.
+ */
+function withZonesUnderConfigMapStubs(plan: DeploymentPlan, config: KubeDnsConfig, clusterDomain: string): DeploymentPlan {
+  if (!plan.pod.everyNameToKubeDns || !plan.pod.nannyAppliesConfigMap || config.stubDomains.length === 0) return plan;
+  const held = new Map<string, StubDomainEntry>();
+  for (const zone of [clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES]) {
+    if (plan.pod.zonesToKubeDns.has(zone) || plan.unservedZones.includes(zone)) continue;
+    const stub = config.stubDomains.find((entry) => {
+      const normalized = normalizeZone(entry.domain);
+      return !('problem' in normalized) && entry.nameservers.length > 0 && isWithin(zone, normalized.zone);
+    });
+    if (stub !== undefined) held.set(zone, stub);
+  }
+  if (held.size === 0) return plan;
+  const extended: DeploymentPlan = { ...plan, unservedZones: [...plan.unservedZones, ...held.keys()] };
+  HELD_BY_STUB.set(extended, held);
+  return extended;
+}
+
 /** The zones of the cluster dnsmasq did not send to kubedns, kept (not the kubernetes plugin's) unless repaired. */
 function planUnservedZones(context: Context): string[] {
   const zones = context.plan.unservedZones;
   if (zones.length === 0) return [];
   const where = (zone: string) => `[--server=/${zone}/${kubeDnsAddressOf(context)}]`;
-  if (context.repairs.has('unserved-cluster-zones')) {
+  const held = HELD_BY_STUB.get(context.plan);
+  const repair = context.repairs.has('unserved-cluster-zones');
+  for (const zone of zones) {
+    const stub = held?.get(zone);
+    if (stub === undefined) continue;
+    // The stub's --server beat the default server to kubedns: the zone's names went to the stub's nameservers.
+    const cluster = zone === context.clusterDomain;
+    const what = `unserved-cluster-zones: every name reached kubedns through dnsmasq's default server (--no-resolv --server=${kubeDnsAddressOf(context)}), and the --server dnsmasq-nanny gave dnsmasq for stub domain '${stub.domain}' is more specific, so dnsmasq sent the names of '${zone}' to ${stub.nameservers.map((entry) => entry.value).join(' ')}`;
+    context.diagnostics.push(
+      repair
+        ? diagnostic('kube-dns-quirk-repaired', { key: 'stubDomains', path: stub.path, message: `${what}; repaired as asked: the kubernetes plugin answers them (check --repair unserved-cluster-zones expects the difference)` })
+        : diagnostic('kube-dns-quirk-kept', {
+            key: 'stubDomains',
+            path: stub.path,
+            message: cluster
+              ? `${what}, never to kubedns: not translated as it was (--repair unserved-cluster-zones lets the kubernetes plugin answer them)`
+              : `${what}; kept: the kubernetes plugin does not serve '${zone}', the stub block gets its names (--repair unserved-cluster-zones to serve it)`,
+            ...(cluster ? { severity: 'error' as const } : {}),
+          }),
+    );
+  }
+  if (repair) {
     for (const zone of zones) {
+      if (held?.has(zone) === true) continue;
       context.diagnostics.push(
         diagnostic('kube-dns-quirk-repaired', { key: 'container dnsmasq', path: where(zone), message: `unserved-cluster-zones: dnsmasq sent '${zone}' upstream (no --server to kubedns); repaired as asked: the kubernetes plugin answers it (check --repair unserved-cluster-zones expects the difference)` }),
       );
@@ -672,6 +722,7 @@ function planUnservedZones(context: Context): string[] {
     return [];
   }
   for (const zone of zones) {
+    if (held?.has(zone) === true) continue;
     const cluster = zone === context.clusterDomain;
     context.diagnostics.push(
       diagnostic('kube-dns-quirk-kept', {

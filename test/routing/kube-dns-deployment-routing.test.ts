@@ -7,7 +7,7 @@ import { checkRouting, formatRoutingCheck } from '../../src/routing/check.js';
 import { describeDestination } from '../../src/routing/destination.js';
 import { kubeDnsRouting } from '../../src/routing/kube-dns-routing.js';
 import { translateKubeDnsInstall } from '../../src/translate/translate.js';
-import { deploymentYaml, STOCK_DNSMASQ_ARGS } from '../support/kube-dns-manifests.js';
+import { configMapYaml, deploymentYaml, STOCK_DNSMASQ_ARGS } from '../support/kube-dns-manifests.js';
 
 const root = join(import.meta.dirname, '../..');
 
@@ -70,6 +70,32 @@ describe('the kube-dns model with the Deployment', () => {
     // Before: NODATA, dnsmasq's own answer.
     for (const name of ['x.v4.test', 'x.a.corp.test', 'y.x.cluster.local']) expect(older(name, 'AAAA')).toBe('plugin template');
     expect(older('x.v6.test', 'A')).toBe('plugin template');
+  });
+
+  it("sends the cluster's zones under a ConfigMap stub domain to the stub when every name reaches kubedns through dnsmasq's default server and the nanny (its --server=/local/… is more specific)", () => {
+    const nanny = ['--cache-size=1000', '--no-resolv', '--server=127.0.0.1#10053'];
+    const text = (stubs: string) => `${deploymentYaml({ dnsmasq: nanny })}---\n${configMapYaml({ stubDomains: stubs })}`;
+    const local = text('{"local": ["10.0.0.9"]}');
+    const routing = kubeDnsRouting({ stubDomains: '{"local": ["10.0.0.9"]}' }, { deployment: deployment(nanny) });
+    expect(where(routing, 'kubernetes.default.svc.cluster.local')).toBe('10.0.0.9:53');
+    expect(where(routing, 'x.local')).toBe('10.0.0.9:53');
+    expect(where(routing, '1.0.96.10.in-addr.arpa')).toBe('cluster, else resolv.conf');
+    // The translator refuses it (kube-dns-quirk-kept, error), and repairs it on request: check then expects the cluster's names.
+    const refused = translateKubeDnsInstall(readKubeDnsInstall([{ text: local }]));
+    expect(refused.ok).toBe(false);
+    expect(refused.diagnostics.filter((entry) => entry.severity === 'error').map((entry) => `${entry.code} ${entry.key}${entry.path ?? ''}`)).toEqual(['kube-dns-quirk-kept stubDomains["local"]']);
+    const repaired = translateKubeDnsInstall(readKubeDnsInstall([{ text: local }]), { repair: ['unserved-cluster-zones'] });
+    expect(repaired.ok).toBe(true);
+    const check = checkRouting({ kubeDns: local, corefile: repaired.corefile ?? '', repairs: ['unserved-cluster-zones'] });
+    expect(check.ok, formatRoutingCheck(check)).toBe(true);
+    expect(check.repaired.map((difference) => difference.name)).toContain('kubernetes.default.svc.cluster.local');
+    // A stub above the reverse zones: kept, the stub block gets them.
+    const arpa = text('{"arpa": ["10.0.0.9"]}');
+    const kept = translateKubeDnsInstall(readKubeDnsInstall([{ text: arpa }]));
+    expect(kept.ok).toBe(true);
+    expect(kept.diagnostics.filter((entry) => entry.code === 'kube-dns-quirk-kept').map((entry) => entry.message.match(/names of '([^']+)'/)?.[1])).toEqual(['in-addr.arpa', 'ip6.arpa']);
+    expect(checkRouting({ kubeDns: arpa, corefile: kept.corefile ?? '' }).ok).toBe(true);
+    expect(describeDestination(kubeDnsRouting({ stubDomains: '{"arpa": ["10.0.0.9"]}' }, { deployment: deployment(nanny) }).route('1.0.96.10.in-addr.arpa').destination)).toBe('10.0.0.9:53');
   });
 
   it("follows kops's in6.arpa typo: ip6.arpa went upstream, in6.arpa through kubedns to the resolver; the domain comes from --domain", () => {

@@ -22,6 +22,9 @@ const toKubeDns = (zone: string) => `--server=/${zone}/${kubedns}`;
 const STOCK_ZONES = ['cluster.local', 'in-addr.arpa', 'ip6.arpa'].map(toKubeDns);
 const BASE = ['-k', '--cache-size=1000', '--log-facility=-'];
 
+/** dnsmasq-nanny in front of a dnsmasq that sends every name to kubedns through its default server. */
+const NANNY_TO_KUBEDNS: DeploymentParts = { dnsmasq: ['--cache-size=1000', '--no-resolv', `--server=${kubedns}`] };
+
 interface Family {
   readonly name: string;
   readonly parts: DeploymentParts;
@@ -39,6 +42,7 @@ const families: readonly Family[] = [
   { name: 'aws private zone', parts: { dnsmasq: [...STOCK_DNSMASQ_ARGS, '--server=/corp.internal/10.0.0.2', '-R', '--server=8.8.8.8', '--log-queries', '--address=/blocked.example/'] } },
   { name: 'no dnsmasq', parts: { withDnsmasq: false } },
   { name: 'no reverse zones', parts: { dnsmasq: [...BASE, '--no-negcache', toKubeDns('cluster.local')] } },
+  { name: 'nanny, every name to kubedns', parts: NANNY_TO_KUBEDNS },
 ];
 
 const zone = fc.constantFrom('acme.test', 'corp.example', 'consul', 'b.acme.test', 'in6.arpa', 'svc.cluster.local', 'x.cluster.local', 'local', 'arpa', '10.in-addr.arpa');
@@ -103,5 +107,34 @@ describe('check on the translator’s own output', () => {
       { numRuns: 400 },
     );
     outcomes.expectAtLeast({ translated: 250, refused: 1, 'quirk kept': 20, 'repaired on purpose': 20, ...Object.fromEntries(families.map((family) => [`family ${family.name}`, 10])) });
+  });
+
+  it("passes for a ConfigMap stub domain at or above the cluster's zones in a nanny Pod where every name reaches kubedns through dnsmasq's default server", () => {
+    // The nanny's --server=/stub/… beats the default server: the zones under it went to the stub (unserved-cluster-zones).
+    // Mostly the zones above the cluster's (`local`, `arpa`); the cluster's own and another zone now and then.
+    const above = fc.oneof({ arbitrary: fc.constantFrom('local', 'arpa'), weight: 4 }, { arbitrary: fc.constantFrom('cluster.local', 'in-addr.arpa', 'acme.test'), weight: 1 });
+    const stubs = fc.dictionary(above, fc.array(ip, { minLength: 1, maxLength: 2 }), { minKeys: 1, maxKeys: 2 });
+    const nannyInstall = fc.record({ stubs, kubeDns: fc.constantFrom(...KUBE_DNS_RELEASES), coredns: fc.constantFrom(...COREDNS_RELEASES), repair: fc.subarray([...KUBE_DNS_QUIRKS]) });
+    const outcomes = new Outcomes<'translated' | 'refused: the cluster domain under a stub' | 'refused' | 'a reverse zone to its stub, kept' | 'repaired on purpose'>();
+    fc.assert(
+      fc.property(nannyInstall, (value) => {
+        const text = `${deploymentYaml({ ...NANNY_TO_KUBEDNS, kubeDnsImage: `registry.k8s.io/dns/k8s-dns-kube-dns:${value.kubeDns}` })}---\n${configMapYaml({ stubDomains: JSON.stringify(value.stubs) })}`;
+        const translation = translateKubeDnsInstall(readKubeDnsInstall([{ text, filename: 'install.yaml' }]), { coredns: value.coredns, repair: value.repair });
+        const held = translation.diagnostics.filter((entry) => entry.key === 'stubDomains' && entry.message.startsWith('unserved-cluster-zones'));
+        if (!translation.ok) {
+          outcomes.add(held.some((entry) => entry.severity === 'error') ? 'refused: the cluster domain under a stub' : 'refused');
+          // Refused only for the cluster domain under a stub (or the ConfigMap's own errors), never silently.
+          if (!value.repair.includes('unserved-cluster-zones') && ('local' in value.stubs || 'cluster.local' in value.stubs)) expect(held.length + translation.diagnostics.filter((entry) => entry.code === 'stub-equals-cluster-domain').length).toBeGreaterThan(0);
+          return;
+        }
+        outcomes.add('translated');
+        if (held.some((entry) => entry.code === 'kube-dns-quirk-kept')) outcomes.add('a reverse zone to its stub, kept');
+        const check = checkRouting({ kubeDns: text, corefile: translation.corefile, coredns: value.coredns, repairs: value.repair });
+        if (check.repaired.length > 0) outcomes.add('repaired on purpose');
+        expect(check.ok, `${formatRoutingCheck(check)}\n${translation.corefile}`).toBe(true);
+      }),
+      { numRuns: 150 },
+    );
+    outcomes.expectAtLeast({ translated: 40, 'refused: the cluster domain under a stub': 25, 'a reverse zone to its stub, kept': 12, 'repaired on purpose': 20 });
   });
 });
