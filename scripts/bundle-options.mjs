@@ -17,6 +17,6 @@ export function cliChunkOptions(root) {
     cwd: root,
     logLevel: 'warn',
     input: { cli: join(root, 'dist', 'cli', 'executable.js') },
-    output: { dir: join(root, 'dist', 'bundle'), format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs', minify: true, codeSplitting: { groups: [{ name: 'core', test: CORE }] } },
+    output: { dir: join(root, 'dist', 'bundle'), format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs', minify: true, charset: 'ascii', codeSplitting: { groups: [{ name: 'core', test: CORE }] } },
   };
 }

@@ -329,10 +329,13 @@ export function isCompiledIn(name: string, version: string): boolean {
   return plugin !== undefined && plugin.placeholder !== true;
 }
 
-/** Every directive name any release's plugin.cfg names, sorted. */
-export const ALL_PLUGIN_NAMES: readonly string[] = Object.freeze(
-  [...new Set(PLUGIN_CFG.flatMap((entry) => pluginsOfEntry(entry).map((plugin) => plugin.name)))].sort(),
-);
+/** Every directive name any release's plugin.cfg names, sorted (made on first use: it reads every entry). */
+export function allPluginNames(): readonly string[] {
+  allNames ??= Object.freeze([...new Set(PLUGIN_CFG.flatMap((entry) => pluginsOfEntry(entry).map((plugin) => plugin.name)))].sort());
+  return allNames;
+}
+
+let allNames: readonly string[] | undefined;
 
 /** Where a plugin stands across releases: the usable spans of its history. */
 export interface PluginHistory {
@@ -343,16 +346,47 @@ export interface PluginHistory {
   readonly goneIn: CoreDnsVersion | undefined;
 }
 
-/** The history of `name` in the default builds (a plugin that left and came back is not modelled: none has). */
+/**
+ * The history of `name` in the default builds (a plugin that left and came back is not modelled:
+ * none has). Read entry by entry, not release by release: every release of an entry has its list,
+ * so a plugin arrives or leaves at an entry's `from`. Each entry is searched as one string for the
+ * word (`name`, `name!` or `name@module`), without parsing its list: a single `lint` asks the
+ * history of each plugin its Corefile uses, and parsing every release's list cost start-up time.
+ */
 export function pluginHistory(name: string): PluginHistory {
   let firstRelease: CoreDnsVersion | undefined;
   let goneIn: CoreDnsVersion | undefined;
-  for (const version of COREDNS_VERSIONS) {
-    const present = isCompiledIn(name, version);
-    if (present && firstRelease === undefined) firstRelease = version;
-    if (!present && firstRelease !== undefined && goneIn === undefined) goneIn = version;
+  if (DIRECTIVE_NAME.test(name)) {
+    for (const entry of PLUGIN_CFG) {
+      const present = compiledInEntry(entry, name);
+      if (present && firstRelease === undefined) firstRelease = entry.from;
+      if (!present && firstRelease !== undefined) {
+        goneIn = entry.from;
+        break;
+      }
+    }
   }
   return { name, firstRelease, goneIn };
+}
+
+/** Each entry's list as one string, ` word word … ` (made on first use). */
+const ENTRY_TEXT = new Map<PluginCfgEntry, string>();
+
+/** Whether `entry` compiles `name` in (listed, not as a placeholder); `name` is a directive name. */
+function compiledInEntry(entry: PluginCfgEntry, name: string): boolean {
+  let text = ENTRY_TEXT.get(entry);
+  if (text === undefined) {
+    text = ` ${entry.words.join(' ')} `;
+    ENTRY_TEXT.set(entry, text);
+  }
+  // The first word of that name counts, as in compiledPlugin: ` name ` or ` name@module ` is
+  // compiled in, ` name! ` is a placeholder.
+  for (let at = text.indexOf(` ${name}`); at >= 0; at = text.indexOf(` ${name}`, at + 1)) {
+    const next = text[at + 1 + name.length];
+    if (next === ' ' || next === '@') return true;
+    if (next === '!') return false;
+  }
+  return false;
 }
 
 // ---------------------------------------------------------------------------------------------
