@@ -301,27 +301,41 @@ const ENTRY_OF_RELEASE: ReadonlyMap<CoreDnsVersion, PluginCfgEntry> = (() => {
  * @throws {UnknownCoreDnsVersionError} when `version` is not a known release.
  */
 export function compiledPlugins(version: string): readonly CompiledPlugin[] {
+  return pluginsOfEntry(entryOf(version));
+}
+
+/** The entry holding `version`'s list. */
+function entryOf(version: string): PluginCfgEntry {
   const parsed = parseCoreDnsVersion(version);
   const entry = ENTRY_OF_RELEASE.get(parsed);
   if (entry === undefined) throw new InternalError(`internal: no plugin.cfg entry covers ${parsed}`);
-  return pluginsOfEntry(entry);
+  return entry;
 }
 
-/** The plugin named `name` in `version`'s default build, or `undefined` when plugin.cfg lacks it. */
+/**
+ * The plugin named `name` in `version`'s default build, or `undefined` when plugin.cfg lacks it
+ * (the first word of that name, as {@link compiledPlugins} lists it). Found by searching the
+ * entry's text ({@link wordIn}), without parsing its whole list; kept per entry and name.
+ */
 export function compiledPlugin(name: string, version: string): CompiledPlugin | undefined {
-  const plugins = compiledPlugins(version);
-  let byName = pluginsByName.get(plugins);
+  const entry = entryOf(version);
+  let byName = pluginsByName.get(entry);
   if (byName === undefined) {
-    const map = new Map<string, CompiledPlugin>();
-    for (const plugin of plugins) if (!map.has(plugin.name)) map.set(plugin.name, plugin);
-    byName = map;
-    pluginsByName.set(plugins, map);
+    byName = new Map();
+    pluginsByName.set(entry, byName);
   }
-  return byName.get(name);
+  let plugin = byName.get(name);
+  if (plugin === undefined && !byName.has(name)) {
+    const word = DIRECTIVE_NAME.test(name) ? wordIn(entry, name) : undefined;
+    plugin = word === undefined ? undefined : parseWord(word);
+    // Bounded: only names of the list are kept.
+    if (plugin !== undefined) byName.set(name, plugin);
+  }
+  return plugin;
 }
 
-/** Each entry's plugins by name (a list may name a plugin once: the first is kept, as `find` did). */
-const pluginsByName = new Map<readonly CompiledPlugin[], ReadonlyMap<string, CompiledPlugin>>();
+/** Each entry's plugins asked for so far, by name. */
+const pluginsByName = new Map<PluginCfgEntry, Map<string, CompiledPlugin | undefined>>();
 
 /** Whether a Corefile of `version` may use directive `name` (compiled in, not a placeholder). */
 export function isCompiledIn(name: string, version: string): boolean {
@@ -372,21 +386,27 @@ export function pluginHistory(name: string): PluginHistory {
 /** Each entry's list as one string, ` word word … ` (made on first use). */
 const ENTRY_TEXT = new Map<PluginCfgEntry, string>();
 
-/** Whether `entry` compiles `name` in (listed, not as a placeholder); `name` is a directive name. */
-function compiledInEntry(entry: PluginCfgEntry, name: string): boolean {
+/**
+ * The first word of `entry` naming `name` (a directive name) as written — `name`, `name!` or
+ * `name@module` — or undefined when the list does not name it.
+ */
+function wordIn(entry: PluginCfgEntry, name: string): string | undefined {
   let text = ENTRY_TEXT.get(entry);
   if (text === undefined) {
     text = ` ${entry.words.join(' ')} `;
     ENTRY_TEXT.set(entry, text);
   }
-  // The first word of that name counts, as in compiledPlugin: ` name ` or ` name@module ` is
-  // compiled in, ` name! ` is a placeholder.
   for (let at = text.indexOf(` ${name}`); at >= 0; at = text.indexOf(` ${name}`, at + 1)) {
     const next = text[at + 1 + name.length];
-    if (next === ' ' || next === '@') return true;
-    if (next === '!') return false;
+    if (next === ' ' || next === '@' || next === '!') return text.slice(at + 1, text.indexOf(' ', at + 1));
   }
-  return false;
+  return undefined;
+}
+
+/** Whether `entry` compiles `name` in (listed, not as a placeholder); `name` is a directive name. */
+function compiledInEntry(entry: PluginCfgEntry, name: string): boolean {
+  const word = wordIn(entry, name);
+  return word !== undefined && !word.endsWith('!');
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -68,6 +68,22 @@ describe('the plugin.cfg table: integrity', () => {
   });
 });
 
+describe('compiledPlugin', () => {
+  it('answers as the parsed list of every release does, for every name and for names no list has', () => {
+    const names = [...allPluginNames(), '', 'Forward', 'startup!', 'kube', 'on@github.com/mholt/caddy/onevent', 'no-such-plugin'];
+    let found = 0;
+    for (const version of COREDNS_VERSIONS) {
+      const list = compiledPlugins(version);
+      for (const name of names) {
+        const expected = list.find((plugin) => plugin.name === name);
+        expect(compiledPlugin(name, version), `${name} ${version}`).toEqual(expected);
+        if (expected !== undefined) found += 1;
+      }
+    }
+    expect(found).toBeGreaterThan(COREDNS_VERSIONS.length * 30);
+  });
+});
+
 describe('pluginHistory', () => {
   it('reads each history entry by entry as release by release, for every name and for names no release has', () => {
     const byRelease = (name: string) => {
