@@ -25,6 +25,7 @@ import { formatToken, printCorefile } from '../corefile/printer.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { SourcePosition } from '../util/source-position.js';
+import { checkArgument } from '../errors/arguments.js';
 
 /** The chart release whose template is modelled. */
 const HELM_CHART_RELEASE = 'coredns/helm chart 1.46.2';
@@ -40,9 +41,10 @@ export interface HelmRender {
   origin(position: SourcePosition): HelmValueOrigin | undefined;
 }
 
-type Values = Readonly<Record<string, unknown>>;
+/** Parsed values of the chart (a values.yaml as YAML reads it). */
+export type HelmValues = Readonly<Record<string, unknown>>;
 
-function isRecord(value: unknown): value is Values {
+function isRecord(value: unknown): value is HelmValues {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -102,6 +104,7 @@ interface Segment {
 
 /** `servers[0].plugins[3].parameters`: a values path as the chart's documentation writes one. */
 export function helmValuesPath(path: readonly HelmValuesStep[]): string {
+  checkArgument('helmValuesPath', 'path', path, 'array');
   let text = '';
   for (const step of path) text += typeof step === 'number' ? `[${step}]` : text === '' ? step : `.${step}`;
   return text;
@@ -117,7 +120,7 @@ export function helmValuesSteps(text: string): HelmValuesStep[] {
  * Corefile's literal block only); its YAML is what Kubernetes stores. With the value behind each
  * run of it.
  */
-function renderHelmConfigMapData(values: Values): { readonly text: string; readonly segments: readonly Segment[] } {
+function renderHelmConfigMapData(values: HelmValues): { readonly text: string; readonly segments: readonly Segment[] } {
   let out = 'data:\n  Corefile: |-';
   const segments: Segment[] = [];
   /** Appends `text`, written by the value at `path` (`value`: text printed for the value itself, from its offset `from`). */
@@ -235,7 +238,8 @@ function originMap(rendered: { readonly text: string; readonly segments: readonl
 }
 
 /** Renders `values` (a values.yaml text, or parsed) as chart 1.46.2 does, with the chart's traps as findings. */
-export function renderHelmValues(values: Values): HelmRender {
+export function renderHelmValues(values: HelmValues): HelmRender {
+  checkArgument('renderHelmValues', 'values', values, 'object');
   const diagnostics: Diagnostic[] = [];
   const servers = Array.isArray(values['servers']) ? values['servers'] : [];
   servers.forEach((server, index) => {
@@ -305,7 +309,8 @@ export function renderHelmValues(values: Values): HelmRender {
 }
 
 /** Reads a values.yaml text (or an RKE2 HelmChartConfig's spec.valuesContent); undefined when it holds no `servers:`. */
-export function readHelmValues(text: string): Values | undefined {
+export function readHelmValues(text: string): HelmValues | undefined {
+  checkArgument('readHelmValues', 'text', text, 'string');
   let value: unknown;
   try {
     value = load(text, { maxAliases: 100 });
@@ -333,6 +338,7 @@ export interface HelmValuesTranslation {
  * port, after the last zone): `helm-port-last-zone-only`, as an error.
  */
 export function helmValuesFromCorefile(corefile: string): HelmValuesTranslation {
+  checkArgument('helmValuesFromCorefile', 'corefile', corefile, 'string');
   const diagnostics: Diagnostic[] = [];
   const servers = serverBlocks(parseCorefile(corefile).corefile).map((block, index) => {
     const keys = block.keys.map(splitKey);
