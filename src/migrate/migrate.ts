@@ -63,7 +63,9 @@ export function migrateCorefileText(corefile: string, options: MigrateOptions, w
   const from = resolveMigrationRelease('from', options.from);
   const to = resolveMigrationRelease('to', options.to);
   const releaseNotices = [...from.notices, ...to.notices];
-  const base = { from: from.mapping, to: to.mapping };
+  // Results are built with their fields written out: `{ ...base, ok, … }` (a spread followed by
+  // new fields) takes V8 a slow path of several microseconds per object, per Corefile of a batch.
+  const result = (ok: boolean, text: string, changed: boolean, notices: readonly MigrationNotice[]): MigrationResult => ({ from: from.mapping, to: to.mapping, ok, corefile: text, changed, notices });
   const parseOptions = { tokenPositions: true, ...(options.filename === undefined ? {} : { filename: options.filename }) };
   if (from.version === to.version) {
     // Nothing to rewrite, but the answer is still checked: a Corefile the release refuses is not "unchanged and fine".
@@ -79,7 +81,7 @@ export function migrateCorefileText(corefile: string, options: MigrateOptions, w
       from: from.version,
       to: to.version,
     });
-    return { ...base, ok: refusals.length === 0, corefile, changed: false, notices: [...releaseNotices, ...refusals] };
+    return result(refusals.length === 0, corefile, false, [...releaseNotices, ...refusals]);
   }
   const parsed: ParseResult = parseCorefile(corefile, parseOptions);
   const migration = new Migration(corefile, from.version, to.version, options);
@@ -88,7 +90,7 @@ export function migrateCorefileText(corefile: string, options: MigrateOptions, w
     else migration.migrateList(item);
   }
   if (migration.notices.some((notice) => notice.severity === 'error')) {
-    return { ...base, ok: false, corefile, changed: false, notices: [...releaseNotices, ...sortNotices(migration.notices)] };
+    return result(false, corefile, false, [...releaseNotices, ...sortNotices(migration.notices)]);
   }
   const edited = migration.editor.changed ? migration.editor.applyWithSourceLines() : undefined;
   const text = edited?.text ?? corefile;
@@ -112,8 +114,8 @@ export function migrateCorefileText(corefile: string, options: MigrateOptions, w
     to: to.version,
   });
   const notices = [...releaseNotices, ...sortNotices([...migration.notices, ...refusals])];
-  if (refusals.length > 0) return { ...base, ok: false, corefile, changed: false, notices };
-  return { ...base, ok: true, corefile: text, changed: text !== corefile, notices };
+  if (refusals.length > 0) return result(false, corefile, false, notices);
+  return result(true, text, text !== corefile, notices);
 }
 
 /** kubernetes options with rules of their own (kubernetes.ts), not checked by `checkOptions`. */
