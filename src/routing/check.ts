@@ -85,6 +85,13 @@ export interface RoutingCheck {
   readonly differences: readonly RoutingDifference[];
   /** The names routed differently because of the `repairs` asked for (each agrees with kube-dns repaired). */
   readonly repaired: readonly RoutingDifference[];
+  /**
+   * Names without a dot that dnsmasq 2.86+ sent to the servers of a `--server` whose domains end in
+   * a dot (the quirk `trailing-dot-domains`), while the Corefile sends them where every other name
+   * goes: CoreDNS has no zone for names without a dot, so no Corefile can keep that (the translator
+   * warns, `deployment-flag-not-translated`). Expected; they do not fail the check.
+   */
+  readonly unavoidable: readonly RoutingDifference[];
   /** Every name compared, in canonical DNS order. */
   readonly names: readonly string[];
   /** What either model assumed or could not follow (e.g. kube-dns rejected the ConfigMap). */
@@ -163,11 +170,21 @@ export function checkRouting(input: RoutingInput): RoutingCheck {
   const names = namesToCheck(kubeDns, coreDns, input.names ?? []);
   const differences: RoutingDifference[] = [];
   const repaired: RoutingDifference[] = [];
+  const withoutDot: RoutingDifference[] = [];
+  // kube-dns as if names without a dot went where the others go: built for the first such name that differs.
+  let dotless: KubeDnsRouting | undefined;
   for (const name of names) {
     const kubeRoute = kubeDns.route(name);
     const coreRoute = coreDns.route(name);
     if (sameDestination(kubeRoute.destination, coreRoute.destination)) continue;
     const explained = repairedModel !== undefined && sameDestination(repairedModel.route(name).destination, coreRoute.destination);
+    if (!explained && name !== '' && !name.includes('.') && kubeRoute.destination.kind !== 'plugin') {
+      dotless ??= routingModels({ ...input, corefile, repairs: [...(input.repairs ?? []), 'trailing-dot-domains'] }).kubeDns;
+      if (sameDestination(dotless.route(name).destination, coreRoute.destination)) {
+        withoutDot.push({ name, kubeDns: kubeRoute, coreDns: coreRoute });
+        continue;
+      }
+    }
     (explained ? repaired : differences).push({ name, kubeDns: kubeRoute, coreDns: coreRoute });
   }
   // Checked when the Deployment says what dnsmasq did (docs/routing.md, "Negative caching");
@@ -178,7 +195,7 @@ export function checkRouting(input: RoutingInput): RoutingCheck {
   const stockCaching = kubeDns.cachesNegativeAnswers === undefined && kubeDns.reading.rules.stockManifestNoNegcache ? stockManifestCachingNote(kubeDns.reading.rules.version, negativeCachingBlocks(corefile)) : [];
   const notes = [...new Set([...kubeDns.notes.map((note) => `kube-dns: ${note}`), ...stockCaching, ...coreDns.notes.map((note) => `Corefile: ${note}`)])];
   const ok = differences.length === 0 && negativeCaching.every((block) => block.unavoidable === true);
-  return { ok, equivalent: ok, differences, repaired, names, notes, negativeCaching };
+  return { ok, equivalent: ok, differences, repaired, unavoidable: withoutDot, names, notes, negativeCaching };
 }
 
 /** Where the Corefile caches NXDOMAIN although the stock manifest of kube-dns `version` did not: one note, or none. */
@@ -267,8 +284,12 @@ export function formatRoutingCheck(result: RoutingCheck): string {
     .map((block) => `expected: kube-dns did not cache NXDOMAIN; this release cannot switch denial caching off, and block ${printable(block.keys)} keeps it for at most ${block.seconds} s\n`)
     .join('');
   const repaired = result.repaired ?? [];
-  const expected = `${repaired.length === 0 ? '' : `Repaired on purpose (${repaired.length} name${repaired.length === 1 ? '' : 's'}, expected):\n\n${formatDifferences(repaired)}\n`}${unavoidable}`;
-  if (result.ok) return `kube-dns and the Corefile route all ${count - repaired.length} checked names the same way${repaired.length === 0 ? '' : ` (${count} checked)`}.\n${expected}${formatNotes(result.notes)}`;
+  const dotless = result.unavoidable ?? [];
+  const expected = `${repaired.length === 0 ? '' : `Repaired on purpose (${repaired.length} name${repaired.length === 1 ? '' : 's'}, expected):\n\n${formatDifferences(repaired)}\n`}${
+    dotless.length === 0 ? '' : `Expected (${dotless.length} name${dotless.length === 1 ? '' : 's'} without a dot: dnsmasq sent them to the servers of a domain ending in a dot; CoreDNS has no zone for such names):\n\n${formatDifferences(dotless)}\n`
+  }${unavoidable}`;
+  const apart = repaired.length + dotless.length;
+  if (result.ok) return `kube-dns and the Corefile route all ${count - apart} checked names the same way${apart === 0 ? '' : ` (${count} checked)`}.\n${expected}${formatNotes(result.notes)}`;
   if (result.differences.length === 0 && caching !== '') return `kube-dns and the Corefile route all ${count} checked names the same way, but cache differently:\n${caching}${expected}${formatNotes(result.notes)}`;
   return `kube-dns and the Corefile route ${result.differences.length} of ${count} checked names differently:\n\n${formatDifferences(result.differences)}\n${caching}${expected}${formatNotes(result.notes)}`;
 }
