@@ -166,6 +166,8 @@ export interface CoreDnsFeatures {
   readonly template: boolean;
   /** `cache { disable success|denial }` (1.9.4+), from the cache row (plugin/cache/setup.go). */
   readonly cacheDisable: boolean;
+  /** `rewrite … rcode FROM TO` (1.12.0+), from the rewrite row's first argument (plugin/rewrite/rcode.go). */
+  readonly rewriteRcode: boolean;
   /**
    * A server key with an empty host (`:53`) is refused (1.3.1+: miekg/dns v1.1.2 made
    * `IsDomainName("")` false); older releases serve it as the root zone (syntax §5.1, run on 1.2.6).
@@ -251,6 +253,14 @@ function forwardPolicySequential(version: CoreDnsVersion): boolean {
   return spec?.kind === 'enum' && spec.values.includes('sequential');
 }
 
+/** Whether the release's `rewrite` takes the `rcode` field (its first argument's words). */
+function rewriteRcode(version: CoreDnsVersion): boolean {
+  const syntax = pluginSyntax('rewrite');
+  const shape = syntax === undefined ? undefined : eraAt(syntax.arguments, version);
+  const spec = shape === undefined || shape === 'unchecked' ? undefined : shape.positions?.[0];
+  return spec?.kind === 'enum' && spec.values.includes('rcode');
+}
+
 function buildFeatures(version: CoreDnsVersion): CoreDnsFeatures {
   const proxy = coreDnsPluginAvailability('proxy', version);
   const forward = coreDnsPluginAvailability('forward', version);
@@ -285,6 +295,7 @@ function buildFeatures(version: CoreDnsVersion): CoreDnsFeatures {
     forwardPolicySequential: forwardPolicySequential(version),
     template: isUsable(coreDnsPluginAvailability('template', version)),
     cacheDisable: isUsable(coreDnsOptionAvailability('cache', 'disable', version)),
+    rewriteRcode: rewriteRcode(version),
     emptyHostKeyRefused: timelines.emptyHostKeyRefused,
     leadingDotKeyRefused: timelines.leadingDotKeyRefused,
     zoneDefinedTwiceWording: timelines.zoneDefinedTwiceWording,
