@@ -170,6 +170,7 @@ function checkJson(result: RoutingCheck) {
     differences: result.differences.map(differenceJson),
     repaired: result.repaired.map(differenceJson),
     unavoidable: result.unavoidable.map(differenceJson),
+    nxdomainAnswers: result.nxdomainAnswers.map((entry) => ({ ...entry, name: displayName(entry.name) })),
     negativeCaching: result.negativeCaching,
     notes: result.notes,
     names: result.names.map(displayName),
