@@ -14,7 +14,7 @@ import { printable } from '../util/printable-text.js';
 import type { KubeDnsDeployment } from '../kubedns/kube-dns-install.js';
 import { parseCorefile } from '../corefile/parser.js';
 import { negativeCachingBlocks } from './negative-caching.js';
-import { coreDnsFeatures } from '../coredns/features.js';
+import { coreDnsFeatures, firstReleaseWith } from '../coredns/features.js';
 import { coreDnsReleaseOf } from '../coredns/resolve-release.js';
 import type { KubeDnsQuirk } from '../kubedns/kube-dns-quirks.js';
 import type { NegativeCachingBlock } from './negative-caching.js';
@@ -364,7 +364,7 @@ export function formatRoutingCheck(result: RoutingCheck): string {
   const lines = (entries: readonly NxdomainAnswerDifference[], prefix: string, suffix: string) =>
     `${entries.slice(0, MAX_NOTES).map((entry) => `${prefix}${answerLine(entry)}${suffix}\n`).join('')}${entries.length > MAX_NOTES ? `… and ${entries.length - MAX_NOTES} more (nxdomainAnswers in -o json)\n` : ''}`;
   const rcodes = lines(answers.filter((entry) => entry.unavoidable !== true), '', '');
-  const rcodesExpected = lines(answers.filter((entry) => entry.unavoidable === true), 'expected: ', ' (this release has no rcode rewrite: 1.12.0+)');
+  const rcodesExpected = lines(answers.filter((entry) => entry.unavoidable === true), 'expected: ', ` (this release has no rcode rewrite: ${firstReleaseWith((release) => release.rewriteRcode) ?? 'none'}+)`);
   const expected = `${repaired.length === 0 ? '' : `Repaired on purpose (${repaired.length} name${repaired.length === 1 ? '' : 's'}, expected):\n\n${formatDifferences(repaired)}\n`}${
     dotless.length === 0 ? '' : `Expected (${dotless.length} name${dotless.length === 1 ? '' : 's'} without a dot: dnsmasq sent them to the servers of a domain ending in a dot; CoreDNS has no zone for such names):\n\n${formatDifferences(dotless)}\n`
   }${unavoidable}${rcodesExpected}`;

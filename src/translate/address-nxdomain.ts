@@ -1,4 +1,5 @@
 import type { Corefile, Directive, ServerBlock } from '../corefile/model.js';
+import { firstReleaseWith } from '../coredns/features.js';
 import type { CoreDnsFeatures } from '../coredns/features.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -44,7 +45,7 @@ export function keepAddressNoData(
         diagnostic('address-nxdomain-not-kept', {
           key: 'container dnsmasq',
           path: `[${text}]`,
-          message: `the dnsmasq of kube-dns ${kubeDnsVersion} (2.86+: kube-dns 1.22.1+) answered NOERROR without records where a server answered NXDOMAIN for a name under ${displayName(zone)}; CoreDNS ${features.version} cannot rewrite a response code (rewrite rcode: 1.12.0+), so block${forwarding.length === 1 ? '' : 's'} ${labels} pass the NXDOMAIN on`,
+          message: `the dnsmasq of kube-dns ${kubeDnsVersion} (2.86+: kube-dns 1.22.1+) answered NOERROR without records where a server answered NXDOMAIN for a name under ${displayName(zone)}; CoreDNS ${features.version} cannot rewrite a response code (rewrite rcode: ${firstReleaseWith((release) => release.rewriteRcode) ?? 'none'}+), so block${forwarding.length === 1 ? '' : 's'} ${labels} pass the NXDOMAIN on`,
         }),
       );
       continue;
@@ -83,7 +84,7 @@ function forwards(block: ServerBlock): boolean {
 }
 
 /** A Go (RE2) pattern for the fully qualified names in `zone` (every name for the root). */
-export function namesUnder(zone: string): string {
+function namesUnder(zone: string): string {
   if (zone === '') return '.*';
   return `(^|\\.)${zone.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.$`;
 }
