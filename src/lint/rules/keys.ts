@@ -33,6 +33,11 @@ export function checkKeys(context: LintContext, blocks: readonly BlockInfo[]): v
         context.report('invalid-server-key', position, () => where(position, key), `${quote(key)}: ${reading.error.reason}`);
         continue;
       }
+      const port = reading.address.port;
+      if (reading.address.explicitPort && port !== undefined && reading.address.transport !== 'unix' && !isListenPort(port)) {
+        context.report('invalid-server-key', position, () => where(position, key), `${quote(key)}: port ${port} is outside 0–65535: CoreDNS ${context.version} stops with "listen tcp :${port}: address ${port}: invalid port"`);
+        continue;
+      }
       if (reading.upperCase) reportUpperCase(context, key, position, () => where(position, key));
       const entry = { block: info, key, position, reading };
       info.keys.push(entry);
@@ -42,6 +47,15 @@ export function checkKeys(context: LintContext, blocks: readonly BlockInfo[]): v
   checkDuplicates(context, entries);
   checkPorts(context, entries);
   checkKubernetesCapture(context, blocks, entries);
+}
+
+/**
+ * A port Go's `net.Listen` takes: the key's port is read with strconv.Atoi and printed back, so
+ * any integer gets this far (`-1`, `99999`); listening on one outside 0–65535 fails ("address N:
+ * invalid port"), in every release. 0 asks the system for a free port, which starts.
+ */
+function isListenPort(port: string): boolean {
+  return /^[0-9]{1,5}$/.test(port) && Number(port) <= 65535;
 }
 
 function reportUpperCase(context: LintContext, key: string, position: SourcePosition, path: PathText): void {
