@@ -260,7 +260,7 @@ const GO_REGEXP_SYNTAX: readonly Era<GoRegexpOptions>[] = [
 ];
 
 /** The Go regexp syntax `version` compiles patterns with. */
-export function goRegexpSyntaxAt(version: CoreDnsVersion): GoRegexpOptions {
+function goRegexpSyntaxAt(version: CoreDnsVersion): GoRegexpOptions {
   return eraAt(GO_REGEXP_SYNTAX, version) ?? {};
 }
 

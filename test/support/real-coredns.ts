@@ -35,7 +35,7 @@ import { isGoIP, isValidPort, splitHostPort } from '../../src/dns/go-net.js';
  * with the project's Corefile model:
  * - every server key keeps its zone and gets a port of this lab, and every block gets
  *   `bind <its own 127.x.y.z>` (an existing `bind` is pointed there, keeping only names of
- *   interfaces this machine does not have, which CoreDNS refuses before it listens), so the server
+ *   possible interface names this machine does not have, which CoreDNS refuses before it listens), so the server
  *   listens on loopback only; a key's port outside 0–65535 stays (nothing can listen there);
  * - every `forward`/`proxy` destination (IP, host name or resolv.conf file) and every kubernetes
  *   `upstream` address becomes `127.0.0.1:SINK` (an IP destination with a port that is not 1–65535
@@ -326,8 +326,9 @@ export function moveToLoopback(text: string, plan: LoopbackPlan): LoopbackCorefi
         return withBlock(directive.arguments, { ...(block ?? {}), directives: [endpoint, ...options] });
       }
       case 'bind':
-        // Names of interfaces this machine does not have stay (CoreDNS refuses them before it listens).
-        return withBlock([plan.ip, ...directive.arguments.filter((argument) => !isGoIP(argument) && !(argument in networkInterfaces()))], block);
+        // Words that could name a Linux interface (at most 15 characters, no '/', ',', ':' or
+        // space) but name none of this machine's stay: CoreDNS refuses them before it listens.
+        return withBlock([plan.ip, ...directive.arguments.filter((argument) => !isGoIP(argument) && /^[^/,:\s]{1,15}$/.test(argument) && !(argument in networkInterfaces()))], block);
       default:
         return withBlock(directive.arguments, block);
     }
