@@ -134,6 +134,11 @@ export class LineEditor {
     this.edits.push({ first: line + 1, last: line, lines, order: this.edits.length });
   }
 
+  /** How many edits were asked for so far. */
+  get editCount(): number {
+    return this.edits.length;
+  }
+
   get changed(): boolean {
     return this.edits.length > 0;
   }

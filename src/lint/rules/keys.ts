@@ -3,7 +3,7 @@ import { hasPlaceholder } from '../../coredns/destinations.js';
 import { firstReleaseWith } from '../../coredns/features.js';
 import { isWithin } from '../../dns/zones.js';
 import type { SourcePosition } from '../../util/source-position.js';
-import type { BlockInfo, KeyEntry, LintContext, PathText } from '../context.js';
+import type { BlockInfo, BlockSummary, KeyEntry, LintContext, PathText } from '../context.js';
 import { bare, quote, where } from '../context.js';
 import { readServerKey, storedAddressKey } from '../server-keys.js';
 
@@ -21,24 +21,37 @@ export function checkKeys(context: LintContext, blocks: readonly BlockInfo[]): v
   const entries: KeyEntry[] = [];
   for (const info of blocks) {
     const { keys, keyPositions } = info.block;
-    for (let index = 0; index < keys.length; index += 1) {
-      const key = keys[index] as string;
-      const position = keyPositions?.[index] ?? info.position;
-      const reading = readServerKey(key, context.features);
-      if (reading.kind === 'placeholder') {
-        context.report('placeholder-not-checked', position, () => where(position, key), `key ${quote(key)} holds an environment placeholder and was not checked`);
-        continue;
-      }
-      if (reading.kind === 'invalid') {
-        context.report('invalid-server-key', position, () => where(position, key), `${quote(key)}: ${reading.error.reason}`);
-        continue;
-      }
-      if (reading.upperCase) reportUpperCase(context, key, position, () => where(position, key));
-      const entry = { block: info, key, position, reading };
-      info.keys.push(entry);
-      entries.push(entry);
-    }
+    readBlockKeys(context, info, keys, (index) => keyPositions?.[index] ?? info.position, entries);
   }
+  checkKeysAcrossBlocks(context, blocks, entries);
+}
+
+/**
+ * The keys of one block (`keys`, the key at `index` written at `positionOf(index)`): those the
+ * release refuses or reads upper-case are reported, the valid ones go to `block.keys` and `entries`.
+ */
+export function readBlockKeys(context: LintContext, block: BlockSummary, keys: readonly string[], positionOf: (index: number) => SourcePosition, entries: KeyEntry[]): void {
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index] as string;
+    const position = positionOf(index);
+    const reading = readServerKey(key, context.features);
+    if (reading.kind === 'placeholder') {
+      context.report('placeholder-not-checked', position, () => where(position, key), `key ${quote(key)} holds an environment placeholder and was not checked`);
+      continue;
+    }
+    if (reading.kind === 'invalid') {
+      context.report('invalid-server-key', position, () => where(position, key), `${quote(key)}: ${reading.error.reason}`);
+      continue;
+    }
+    if (reading.upperCase) reportUpperCase(context, key, position, () => where(position, key));
+    const entry = { block, key, position, reading };
+    block.keys.push(entry);
+    entries.push(entry);
+  }
+}
+
+/** The rules between the keys of all blocks (`entries`: every valid key, in order), once the keys are read. */
+export function checkKeysAcrossBlocks(context: LintContext, blocks: readonly BlockSummary[], entries: readonly KeyEntry[]): void {
   checkDuplicates(context, entries);
   checkPorts(context, entries);
   checkKubernetesCapture(context, blocks, entries);
@@ -102,7 +115,7 @@ function checkPorts(context: LintContext, entries: readonly KeyEntry[]): void {
 }
 
 /** A block whose key is the longest match for a zone that the kubernetes plugin of another block serves (§2.9). */
-function checkKubernetesCapture(context: LintContext, blocks: readonly BlockInfo[], entries: readonly KeyEntry[]): void {
+function checkKubernetesCapture(context: LintContext, blocks: readonly BlockSummary[], entries: readonly KeyEntry[]): void {
   const reported = new Set<string>();
   for (const info of blocks) {
     if (!info.plugins.has('kubernetes')) continue;
