@@ -41,12 +41,16 @@ export class BlockwiseErrorCheck {
     const context = this.#context;
     const before = context.errorCount;
     const info = plainBlockInfo(context, item);
-    readBlockKeys(context, info, item.keys, keyPosition(item, info.position), []);
+    const checked = new CheckedBlock(info);
+    // The block's entries belong to what is kept of it (the rules across blocks compare owners);
+    // the block's own rules read them from `info.keys` too.
+    readBlockKeys(context, checked, item.keys, keyPosition(item, info.position), info.keys);
     checkDirectives(context, item.directives, info.label);
     checkForwarders(context, info);
     checkFederation(context, info);
     checkBlockSyntax(context, info);
-    return new CheckedBlock(info, context.errorCount > before);
+    checked.done(context.errorCount > before);
+    return checked;
   }
 
   /** Whether the lint of the Corefile of `blocks` (in its order) with the parser's `warnings` finds an error. */
@@ -54,11 +58,7 @@ export class BlockwiseErrorCheck {
     if (blocks.some((block) => block.errors)) return true;
     const context = new LintContext(this.#context.features, this.#context.build);
     reportWarnings(context, warnings);
-    // The keys are read again (their readings were not kept): no block's own rules found an
-    // error, so this reports none either; it fills each block's `keys`.
-    const entries: KeyEntry[] = [];
-    for (const block of blocks) block.readKeys(context, entries);
-    checkKeysAcrossBlocks(context, blocks, entries);
+    checkKeysAcrossBlocks(context, blocks, blocks.flatMap((block) => block.keys));
     checkHealthListeners(context, blocks);
     return context.errorCount > 0;
   }
@@ -74,27 +74,22 @@ const NO_PLACED: readonly PlacedDirective[] = Object.freeze([]);
 
 /**
  * What {@link BlockwiseErrorCheck} keeps of a server block: whether its own rules found an error,
- * and a {@link BlockSummary} with only the directives and names of {@link ACROSS_BLOCKS}, its key
- * texts, and positions packed into numbers (a few dozen bytes instead of the block's model and its
- * key readings: everything kept survives into the old generation, which is what made the whole
- * parse slow).
+ * and a {@link BlockSummary} with only the directives and names of {@link ACROSS_BLOCKS}, its valid
+ * keys as read, and its position packed into a number (a few hundred bytes instead of the block's
+ * model: everything kept survives into the old generation, which is what made the whole parse slow).
  */
 export class CheckedBlock implements BlockSummary {
-  readonly errors: boolean;
+  errors = false;
   readonly label: string;
   readonly keyCount: number;
   readonly directives: readonly PlacedDirective[];
   readonly plugins: NameSet;
   readonly written: NameSet;
-  /** Filled in by `readKeys`. */
+  /** Filled in by the key rules, then cut to its length (`done`). */
   keys: KeyEntry[] = [];
-  readonly #keyTexts: readonly string[];
   readonly #at: PackedPosition;
-  /** The keys' positions, packed; undefined when the parse recorded none. */
-  readonly #keysAt: readonly PackedPosition[] | undefined;
 
-  constructor(info: BlockInfo, errors: boolean) {
-    this.errors = errors;
+  constructor(info: BlockInfo) {
     this.label = info.label;
     this.keyCount = info.keyCount;
     let directives: PlacedDirective[] | undefined;
@@ -102,21 +97,17 @@ export class CheckedBlock implements BlockSummary {
     this.directives = directives ?? NO_PLACED;
     this.plugins = info.plugins.among(ACROSS_BLOCKS);
     this.written = info.written.among(ACROSS_BLOCKS);
-    const { keys, keyPositions } = info.block;
-    this.#keyTexts = keys;
     this.#at = packPosition(info.position.line, info.position.column);
-    this.#keysAt = keyPositions === undefined ? undefined : keyPositions.map((position) => packPosition(position.line, position.column));
   }
 
   get position(): SourcePosition {
     return unpackPosition(this.#at);
   }
 
-  /** Reads the block's keys again (as `BlockwiseErrorCheck.block` did) into `keys` and `entries`. */
-  readKeys(context: LintContext, entries: KeyEntry[]): void {
-    this.keys = [];
-    const at = this.#keysAt;
-    const position = this.position;
-    readBlockKeys(context, this, this.#keyTexts, (index) => (at?.[index] === undefined ? position : unpackPosition(at[index] as PackedPosition)), entries);
+  /** The block's rules have run: `errors`, whether they found one. */
+  done(errors: boolean): void {
+    this.errors = errors;
+    // A list grown by push keeps spare room; the kept one is cut to its length.
+    this.keys = this.keys.length === 1 ? [this.keys[0] as KeyEntry] : this.keys.slice();
   }
 }
