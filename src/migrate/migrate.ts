@@ -206,6 +206,9 @@ const KUBERNETES_OPTIONS_OF_THEIR_OWN: ReadonlySet<string> = new Set(['upstream'
 
 /** Drives the rules over each server block and snippet, in order. */
 class Migration extends MigrationPlan {
+  /** The source release's facts, looked up once. */
+  private readonly sourceFeatures = coreDnsFeatures(this.from);
+
   /** Snippets defined so far: `import NAME` of one of them imports it, any other `import` names files. */
   private readonly definedSnippets = new Set<string>();
 
@@ -303,8 +306,9 @@ class Migration extends MigrationPlan {
    */
   private undoDenialApproximation(entry: PlannedDirective): void {
     const target = noDenialCaching(this.features);
-    const source = noDenialCaching(coreDnsFeatures(this.from));
-    if (!this.up || source.exact || !target.exact) return;
+    if (!this.up || !target.exact) return;
+    const source = noDenialCaching(this.sourceFeatures);
+    if (source.exact) return;
     const options = entry.directive.block?.directives ?? [];
     options.forEach((option, index) => {
       if (option.name !== source.name || option.arguments.join(' ') !== source.arguments.join(' ')) return;

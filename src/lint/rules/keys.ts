@@ -99,11 +99,13 @@ function checkPorts(context: LintContext, entries: readonly KeyEntry[]): void {
   const dns = entries.filter((entry) => entry.reading.address.transport === 'dns');
   const rootPorts = new Set(dns.filter((entry) => entry.reading.zones.includes('.')).map((entry) => entry.reading.address.port ?? ''));
   if (rootPorts.size === 0) return;
+  // Most Corefiles have every block on the root block's port: then nothing below is needed.
+  const elsewhere = dns.filter((entry) => !rootPorts.has(entry.reading.address.port ?? ''));
+  if (elsewhere.length === 0) return;
   const servedOnRootPort = new Set(dns.filter((entry) => rootPorts.has(entry.reading.address.port ?? '')).flatMap((entry) => entry.reading.zones));
   const roots = [...rootPorts].join(', ');
-  for (const entry of dns) {
+  for (const entry of elsewhere) {
     const port = entry.reading.address.port ?? '';
-    if (rootPorts.has(port)) continue;
     if (entry.reading.zones.every((zone) => zone === '.' || servedOnRootPort.has(zone))) continue;
     context.report(
       'zone-on-other-port',
