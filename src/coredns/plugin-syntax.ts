@@ -37,9 +37,10 @@ export type ArgumentSpec =
   | { readonly kind: 'duration'; readonly min?: number; readonly orZero?: true }
   /**
    * A Go integer (`strconv.Atoi`) in [`min`, `max`]; with `orOther`, a word that is no integer is
-   * accepted too (read as something else, e.g. cache's optional TTL before its zones).
+   * accepted too (read as something else, e.g. cache's optional TTL before its zones); `unsigned`:
+   * read with `strconv.ParseUint`, which takes no sign (`+5` is refused).
    */
-  | { readonly kind: 'integer'; readonly min?: number; readonly max?: number; readonly orOther?: true }
+  | { readonly kind: 'integer'; readonly min?: number; readonly max?: number; readonly orOther?: true; readonly unsigned?: true }
   /** A Go float (`strconv.ParseFloat`) of at least `min`. */
   | { readonly kind: 'number'; readonly min?: number }
   /** One of the words (compared as written unless `caseInsensitive`). */
@@ -211,6 +212,26 @@ const DNS_TYPES: readonly string[] = [
   'TALINK', 'TKEY', 'TLSA', 'TSIG', 'TXT', 'UID', 'UINFO', 'UNSPEC', 'URI', 'X25', 'ZONEMD',
 ];
 const DNS_TYPE: ArgumentSpec = { kind: 'enum', values: DNS_TYPES };
+/**
+ * The response codes template's `rcode` takes: a key of miekg/dns's `StringToRcode` map, looked up
+ * as written (upper case only, no numbers), by the dns library each release builds with (the
+ * Makefile's pinned checkout before 1.5.0, go.mod after). v1.0.x spells NOTIMP `NOTIMPL`
+ * (CoreDNS 1.0.3–1.2.6 build with v1.0.3–v1.0.15); v1.1.0 renames it NOTIMP and keeps `NOTIMPL`
+ * as an alias (CoreDNS 1.3.0 builds with v1.1.1); v1.1.66 adds DSOTYPENI (CoreDNS 1.12.2).
+ * BADVERS is no key (it shares 16 with BADSIG).
+ */
+const RCODE_NAMES_V1_0: readonly string[] = [
+  'NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMPL', 'REFUSED', 'YXDOMAIN', 'YXRRSET', 'NXRRSET', 'NOTAUTH', 'NOTZONE',
+  'BADSIG', 'BADKEY', 'BADTIME', 'BADMODE', 'BADNAME', 'BADALG', 'BADTRUNC', 'BADCOOKIE',
+];
+const RCODE_NAMES_V1_1: readonly string[] = [...RCODE_NAMES_V1_0, 'NOTIMP'];
+const TEMPLATE_RCODE: readonly Era<ArgumentShape>[] = [
+  { from: '1.0.3', value: one({ kind: 'enum', values: RCODE_NAMES_V1_0 }) },
+  { from: '1.3.0', value: one({ kind: 'enum', values: RCODE_NAMES_V1_1 }) },
+  { from: '1.12.2', value: one({ kind: 'enum', values: [...RCODE_NAMES_V1_1, 'DSOTYPENI'] }) },
+];
+const TEMPLATE_RCODE_EVIDENCE = `${setup('template', 'every tag from v1.0.3 to v1.14.7 (dns.StringToRcode[word], "unknown rcode")')}; miekg/dns msg.go and reverse.go at v1.0.3–v1.0.15, v1.1.0, v1.1.1, v1.1.66, v1.1.72; Makefile (checkout of miekg/dns) at v1.0.3–v1.4.0, go.mod from v1.5.0`;
+
 /** acl's `type …` and `net …` sections (1.6.4+): types as above or `*`, networks (an address alone is its /32 or /128) or `*`. */
 const ACL_SECTIONS: ArgumentShape = {
   min: 0,
@@ -577,10 +598,15 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       answer: { since: '1.0.3', arguments: ONE_OR_MORE, evidence: setup('template', 'v1.0.3') },
       additional: { since: '1.0.3', arguments: ONE_OR_MORE, evidence: setup('template', 'v1.0.3') },
       authority: { since: '1.0.3', arguments: ONE_OR_MORE, evidence: setup('template', 'v1.0.3') },
-      rcode: { since: '1.0.3', arguments: one(ANY), evidence: setup('template', 'v1.0.3') },
+      rcode: { since: '1.0.3', arguments: TEMPLATE_RCODE, evidence: TEMPLATE_RCODE_EVIDENCE },
       fallthrough: { since: '1.0.3', arguments: ANY_COUNT, evidence: setup('template', 'v1.0.3') },
       upstream: { since: '1.0.6', arguments: ANY_COUNT, evidence: setup('template', 'v1.0.6, v1.14.7') },
-      ederror: { since: '1.10.1', arguments: { min: 1, max: 2 }, evidence: setup('template', 'v1.10.1') },
+      // `ederror CODE [REASON]`: the code is read with strconv.ParseUint(…, 10, 16) at every tag from 1.10.1.
+      ederror: {
+        since: '1.10.1',
+        arguments: { min: 1, max: 2, positions: [{ kind: 'integer', min: 0, max: 65535, unsigned: true }] },
+        evidence: setup('template', 'v1.10.1, v1.11.0, v1.12.0, v1.13.0, v1.14.0, v1.14.7'),
+      },
     },
     // A template answering NOERROR (rcode's default) must have a record in a section the setup counts:
     // answer or additional up to 1.1.2, answer or authority from 1.1.3 (coredns/coredns#1816, which meant
@@ -840,7 +866,7 @@ export function argumentProblem(argument: string, spec: ArgumentSpec): string | 
       return undefined;
     }
     case 'integer': {
-      const value = parseGoInteger(argument);
+      const value = spec.unsigned === true && /^[+-]/.test(argument) ? undefined : parseGoInteger(argument);
       if (value === undefined) return spec.orOther === true ? undefined : `'${argument}' is not an integer`;
       if ((spec.min !== undefined && value < spec.min) || (spec.max !== undefined && value > spec.max)) {
         return `${value} is outside [${spec.min ?? '…'}, ${spec.max ?? '…'}]`;

@@ -16,6 +16,7 @@ import {
 import type { ArgumentShape, ArgumentSpec, Era } from '../../src/coredns/plugin-syntax.js';
 import { coreDnsPluginAvailability, isUsable, kubernetesUpstreamSupport } from '../../src/coredns/availability.js';
 import { COREDNS_VERSIONS, compareCoreDnsVersions, isCoreDnsVersionAtLeast } from '../../src/coredns/versions.js';
+import type { CoreDnsVersion } from '../../src/coredns/versions.js';
 
 /** The plugins issue 13 asks the table to cover (prometheus is the metrics plugin's directive). */
 const REQUIRED = [
@@ -193,6 +194,22 @@ describe('reading arguments as Go does', () => {
     expect(judgeArguments(['IN', 'aaaa'], shape)).toMatchObject({ kind: 'invalid', index: 1 });
     expect(judgeArguments(['IN'], shape)).toEqual({ kind: 'count', expected: 'at least 2' });
   });
+
+  it("judges template's rcode as a key of the release's miekg/dns StringToRcode, and ederror as ParseUint(…, 16)", () => {
+    const rcode = optionSyntax('template', 'rcode')!;
+    const accepted = (word: string, version: CoreDnsVersion) => judgeArguments([word], optionArgumentsAt(rcode, version)!).kind === 'ok';
+    for (const version of ['1.0.3', '1.2.6', '1.3.0', '1.12.1', '1.12.2', '1.14.7'] as const) {
+      for (const word of ['NOERROR', 'NXDOMAIN', 'SERVFAIL', 'REFUSED', 'NOTIMPL', 'BADCOOKIE']) expect(accepted(word, version), `${word} @${version}`).toBe(true);
+      for (const word of ['nxdomain', 'NXDomain', '3', 'BADVERS', 'BOGUS', '']) expect(accepted(word, version), `${word} @${version}`).toBe(false);
+    }
+    // miekg/dns v1.1.0 renamed NOTIMPL to NOTIMP (CoreDNS 1.3.0 builds with v1.1.1); v1.1.66 added DSOTYPENI (CoreDNS 1.12.2).
+    expect((['1.0.3', '1.2.6', '1.3.0', '1.14.7'] as const).map((version) => accepted('NOTIMP', version))).toEqual([false, false, true, true]);
+    expect((['1.3.0', '1.12.1', '1.12.2', '1.14.7'] as const).map((version) => accepted('DSOTYPENI', version))).toEqual([false, false, true, true]);
+    expect(judgeArguments(['NXDOMAIN', 'REFUSED'], optionArgumentsAt(rcode, '1.14.7')!)).toEqual({ kind: 'count', expected: 'exactly 1' });
+    const ederror = optionArgumentsAt(optionSyntax('template', 'ederror')!, '1.14.7')!;
+    expect(['0', '15', '0015', '65535', '65536', '+15', '-1', 'blocked', '1e3'].map((code) => judgeArguments([code], ederror).kind)).toEqual(['ok', 'ok', 'ok', 'ok', 'invalid', 'invalid', 'invalid', 'invalid', 'invalid']);
+    expect(judgeArguments(['15', 'blocked by policy'], ederror)).toEqual({ kind: 'ok' });
+  });
 });
 
 function describeSpec(spec: ArgumentSpec): string {
@@ -203,7 +220,7 @@ function describeSpec(spec: ArgumentSpec): string {
       return spec.min === undefined ? 'duration' : `duration ≥ ${spec.min}s${spec.orZero === true ? ' or 0' : ''}`;
     case 'integer': {
       const range = spec.min === undefined && spec.max === undefined ? '' : ` ${spec.min ?? '…'}–${spec.max ?? '…'}`;
-      return `integer${range}${spec.orOther === true ? ' (if an integer)' : ''}`;
+      return `${spec.unsigned === true ? 'unsigned ' : ''}integer${range}${spec.orOther === true ? ' (if an integer)' : ''}`;
     }
     case 'enum':
       // A long list (the DNS record types) is named by its size and first words.

@@ -226,6 +226,16 @@ describe.skipIf('skip' in found)('lint against real CoreDNS: plugin arguments an
     }
     expect(rows.find((row) => row.name === 'template NOERROR without a record' && row.version === '1.2.6')?.detail).toContain('no answer section for template found');
     expect(outcomes('template NOERROR with an authority SOA')).toEqual(['1.2.6 started', '1.6.9 started', '1.8.0 started', '1.14.7 started']);
+    // template's rcode: a key of the release's dns library, as written (NOTIMP from 1.3.0, DSOTYPENI from 1.12.2).
+    for (const name of ['template rcode BOGUS', 'template rcode in lower case', 'template rcode as a number']) {
+      expect(outcomes(name), name).toEqual(['1.2.6 refused', '1.6.9 refused', '1.8.0 refused', '1.14.7 refused']);
+    }
+    expect(rows.find((row) => row.name === 'template rcode in lower case' && row.version === '1.14.7')?.detail).toContain('unknown rcode nxdomain');
+    expect(outcomes('template rcode NOTIMP')).toEqual(['1.2.6 refused', '1.6.9 started', '1.8.0 started', '1.14.7 started']);
+    expect(outcomes('template rcode DSOTYPENI')).toEqual(['1.2.6 refused', '1.6.9 refused', '1.8.0 refused', '1.14.7 started']);
+    // ederror (1.10.1): an unsigned 16-bit code (strconv.ParseUint).
+    expect(outcomes('template ederror 65536')).toEqual(['1.2.6 refused', '1.6.9 refused', '1.8.0 refused', '1.14.7 refused']);
+    expect(rows.find((row) => row.name === 'template ederror with a sign' && row.version === '1.14.7')?.detail).toContain('error parsing extended DNS error code');
   }, 120_000);
 
   it('has a sample drawn from the corpus, with no name twice', () => {

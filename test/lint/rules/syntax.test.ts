@@ -16,6 +16,20 @@ describe('plugin arguments and options (the syntax table)', () => {
     expect(messages(block('health :8080 :8081'), '1.14.7')).toEqual(["plugin 'health' takes 0 to 1 arguments, not 2: CoreDNS 1.14.7 does not start"]);
   });
 
+  it("refuses a template rcode its release's dns library does not name, and an ederror code that is no uint16", () => {
+    const template = (...options: readonly string[]) => block('template ANY ANY acme.local {', ...options.map((option) => `    ${option}`), '}');
+    expect(findings(template('rcode nxdomain'), '1.14.7')).toEqual(['argument-invalid@3:15/error']);
+    expect(findings(template('rcode 3'), '1.8.0')).toEqual(['argument-invalid@3:15/error']);
+    expect(findings(template('rcode NOTIMP'), '1.2.6')).toEqual(['argument-invalid@3:15/error']);
+    expect(findings(template('rcode NOTIMP'), '1.3.0')).toEqual([]);
+    expect(findings(template('rcode DSOTYPENI'), '1.12.1')).toEqual(['argument-invalid@3:15/error']);
+    expect(findings(template('rcode DSOTYPENI'), '1.12.2')).toEqual([]);
+    expect(messages(template('rcode nxdomain'), '1.14.7')[0]).toMatch(/^option 'rcode' of template: 'nxdomain' is not one of NOERROR, FORMERR, .*DSOTYPENI: CoreDNS 1\.14\.7 does not start$/);
+    expect(findings(template('rcode NXDOMAIN', 'ederror 65536'), '1.14.7')).toEqual(['argument-invalid@4:17/error']);
+    expect(findings(template('rcode NXDOMAIN', 'ederror +15 blocked'), '1.14.7')).toEqual(['argument-invalid@4:17/error']);
+    expect(findings(template('rcode NXDOMAIN', 'ederror 15 blocked'), '1.14.7')).toEqual([]);
+  });
+
   it('reads durations, integers, ranges and words per release, at the argument', () => {
     const ttl = (value: string) => block('kubernetes cluster.local {', `    ttl ${value}`, '}');
     expect(findings(ttl('0'), '1.2.6')).toEqual(['argument-invalid@3:13/error']);
