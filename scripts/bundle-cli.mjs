@@ -35,7 +35,13 @@ await build({
 
 const { chunkLoader, CLI_CHUNK, codeCacheDirectory } = await import(pathToFileURL(join(root, 'dist', 'cli', 'launcher.js')).href);
 const kubeadm118 = `${readFileSync(join(root, 'golden', 'migrate', 'kubeadm-default-k8s-1.18.txt'), 'utf8').split('\n## ')[0].split('\n').slice(1).join('\n').trimEnd()}\n`;
-const files = new Map([['Corefile', kubeadm118]]);
+const stubBlock = 'team.example.org:53 {\n    errors\n    cache 30\n    forward . 10.0.0.53\n}\n';
+const fleetLine = (fields) => `${JSON.stringify({ id: 'a', corefile: kubeadm118, ...fields })}\n${JSON.stringify({ id: 'b', corefile: kubeadm118 + stubBlock, ...fields })}\n`;
+const files = new Map([
+  ['Corefile', kubeadm118],
+  ['fleet.jsonl', fleetLine({ from: '1.6.7', to: '1.11.3' })],
+  ['fleet-lint.jsonl', fleetLine({ coredns: '1.11.3' })],
+]);
 const example = join(root, 'examples', 'kube-dns-configmap.yaml');
 const discard = { write: () => {}, isTTY: false };
 const io = {
@@ -52,6 +58,8 @@ const runs = [
   ['migrate', '--from', '1.6.7', '--to', '1.11.3', 'Corefile'],
   ['lint', '--coredns', '1.11.3', 'Corefile'],
   ['fmt', 'Corefile'],
+  ['migrate', '--batch', 'fleet.jsonl'],
+  ['lint', '--batch', 'fleet-lint.jsonl'],
   [example],
   ['--kubeadm', '1.17', example],
   ['check', '--kube-dns', example, '--corefile', 'Corefile'],

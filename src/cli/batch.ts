@@ -211,16 +211,38 @@ function boundedResultText(result: BatchResult, maxCharacters: number): string |
     if (Array.isArray(member)) {
       text += '[';
       for (let index = 0; index < member.length; index += 1) {
-        text += `${index === 0 ? '' : ', '}${stringifyAsciiJson(member[index])}`;
+        text += `${index === 0 ? '' : ', '}${memberText(member[index])}`;
         if (text.length > maxCharacters) return undefined;
       }
       text += ']';
     } else {
-      text += stringifyAsciiJson(member);
+      text += memberText(member);
     }
     if (text.length > maxCharacters) return undefined;
   }
   return `${text}}`;
+}
+
+/**
+ * The JSON text of a frozen object, kept: what a batch resolves once and every result shares (the
+ * releases `migrate --batch` names, their notices) is frozen, deeply, and written once per batch.
+ */
+const SHARED_TEXT = new WeakMap<object, string | null>();
+
+function memberText(member: unknown): string {
+  if (typeof member !== 'object' || member === null || Array.isArray(member) || !Object.isFrozen(member)) return stringifyAsciiJson(member);
+  let text = SHARED_TEXT.get(member);
+  if (text === undefined) {
+    // Only a text that cannot change is kept: frozen all the way down (`null`: not so).
+    text = deepFrozen(member) ? stringifyAsciiJson(member) : null;
+    SHARED_TEXT.set(member, text);
+  }
+  return text ?? stringifyAsciiJson(member);
+}
+
+function deepFrozen(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  return Object.isFrozen(value) && Object.values(value).every(deepFrozen);
 }
 
 /** An input line as text, or why it cannot be read as text. */

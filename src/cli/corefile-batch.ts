@@ -106,7 +106,11 @@ export function runMigrateBatch(file: string | undefined, io: CliIo, defaults: M
           newDefaults: (fields['newDefaults'] as boolean | undefined) ?? defaults.newDefaults,
         });
         const { ok, changed, notices } = result;
-        return { id, ok, changed, from: result.from, to: result.to, ...(ok ? { corefile: result.corefile } : {}), notices };
+        // Written out field by field (no spread: see migrateCorefileText); `corefile` only when ok.
+        const line: Record<string, unknown> = { id, ok, changed, from: result.from, to: result.to };
+        if (ok) line['corefile'] = result.corefile;
+        line['notices'] = notices;
+        return line as unknown as BatchOutcome;
       } catch (error) {
         return caseFailure(error, id, lineNumber, 'migrate');
       }

@@ -297,7 +297,24 @@ export function coreDnsReleaseOf(input: CoreDnsReleaseInput): ResolvedCoreDnsRel
     if (typeof input === 'object' && input !== null && input.ok === true && isCoreDnsVersion(input.version)) return input;
     throw new UnresolvedCoreDnsReleaseError(String(input), 'syntax', 'expected version text or a release resolveCoreDnsRelease returned');
   }
+  const known = RESOLVED.get(input);
+  if (known !== undefined) return known;
   const resolved = resolveCoreDnsRelease(input);
   if (!resolved.ok) throw resolved.error;
+  // Lint and migrate read the same few texts over and over (a batch: every line; a migration: its
+  // target check's lint): each is resolved once, the answer shared, so frozen.
+  if (RESOLVED.size < RESOLVED_TEXTS) RESOLVED.set(input, deepFrozen(resolved));
   return resolved;
+}
+
+/** Texts {@link coreDnsReleaseOf} keeps the answer of (a batch naming more resolves the rest each time). */
+const RESOLVED_TEXTS = 256;
+const RESOLVED = new Map<string, ResolvedCoreDnsRelease>();
+
+function deepFrozen<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const member of Object.values(value)) deepFrozen(member);
+    Object.freeze(value);
+  }
+  return value;
 }

@@ -33,7 +33,8 @@ export class BlockwiseErrorCheck {
 
   constructor(coredns: CoreDnsVersion) {
     const features = coreDnsFeatures(coredns);
-    this.#context = new LintContext(features, pluginBuild(features.version, undefined));
+    // Only whether an error is found is read: no other finding is listed (errorsOnly).
+    this.#context = new LintContext(features, pluginBuild(features.version, undefined), undefined, true);
   }
 
   /** The rules of one server block. */
@@ -56,7 +57,7 @@ export class BlockwiseErrorCheck {
   /** Whether the lint of the Corefile of `blocks` (in its order) with the parser's `warnings` finds an error. */
   hasErrors(blocks: readonly CheckedBlock[], warnings: readonly CorefileWarning[]): boolean {
     if (blocks.some((block) => block.errors)) return true;
-    const context = new LintContext(this.#context.features, this.#context.build);
+    const context = new LintContext(this.#context.features, this.#context.build, undefined, true);
     reportWarnings(context, warnings);
     checkKeysAcrossBlocks(context, blocks, blocks.flatMap((block) => block.keys));
     checkHealthListeners(context, blocks);

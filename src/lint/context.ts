@@ -69,11 +69,20 @@ export class LintContext {
    */
   readonly lineNumber: (position: SourcePosition) => number;
 
-  constructor(features: CoreDnsFeatures, build: PluginBuild, lineNumber?: (position: SourcePosition) => number) {
+  /**
+   * Only errors are listed (findings of other severities are counted as usual, so that
+   * `findings-not-listed` and which errors are listed stay as in a full lint): for callers that
+   * read the errors alone (the target checks of migrate and of the translator), which then pay for
+   * no other finding's path, message or object.
+   */
+  readonly #errorsOnly: boolean;
+
+  constructor(features: CoreDnsFeatures, build: PluginBuild, lineNumber?: (position: SourcePosition) => number, errorsOnly = false) {
     this.features = features;
     this.version = features.version;
     this.build = build;
     this.lineNumber = lineNumber ?? lineOf;
+    this.#errorsOnly = errorsOnly;
   }
 
   /**
@@ -90,6 +99,7 @@ export class LintContext {
       if (SEVERITY_RANK[severity] > SEVERITY_RANK[seen.worst]) seen.worst = severity;
       if (seen.count > FINDINGS_LISTED_PER_CODE) return;
     }
+    if (this.#errorsOnly && severity !== 'error') return;
     this.#diagnostics.push(diagnostic(code, { key: 'Corefile', path: typeof path === 'string' ? path : path(), position, message: typeof message === 'string' ? message : message(), ...extra }));
   }
 

@@ -99,12 +99,14 @@ export function lintParsedCorefile(corefile: Corefile, options: LintModelOptions
 /**
  * {@link lintParsedCorefile} without the argument checks, and with `lineNumber`: the line a
  * message prints for another node's position (`(line 12)`), for a model whose nodes come from
- * several texts (the migration's target check, src/migrate/target-model.ts). Not part of the API.
+ * several texts (the migration's target check, src/migrate/target-model.ts). With `errorsOnly`,
+ * the diagnostics are only the errors (and any `findings-not-listed`), as the full lint lists
+ * them: for the target checks, which read nothing else. Not part of the API.
  */
-export function lintCorefileModel(corefile: Corefile, options: LintModelOptions, lineNumber?: (position: SourcePosition) => number): LintResult {
+export function lintCorefileModel(corefile: Corefile, options: LintModelOptions, lineNumber?: (position: SourcePosition) => number, errorsOnly = false): LintResult {
   const release = coreDnsReleaseOf(options.coredns ?? NEWEST_COREDNS_VERSION);
   const features = coreDnsFeatures(release.version);
-  const context = new LintContext(features, pluginBuild(features.version, options.plugins), lineNumber);
+  const context = new LintContext(features, pluginBuild(features.version, options.plugins), lineNumber, errorsOnly);
   reportWarnings(context, options.warnings ?? []);
   const { blocks, usedSnippets } = expandImports(context, corefile);
   checkKeys(context, blocks);
@@ -120,7 +122,7 @@ export function lintCorefileModel(corefile: Corefile, options: LintModelOptions,
   }
   checkHealthListeners(context, blocks);
   // How the release text was read comes first: it says what the findings are measured against.
-  const diagnostics = [...releaseDiagnostics('coredns', release), ...context.sorted()];
+  const diagnostics = errorsOnly ? context.sorted() : [...releaseDiagnostics('coredns', release), ...context.sorted()];
   return { ok: !hasErrors(diagnostics), coredns: features.version, diagnostics };
 }
 

@@ -75,7 +75,9 @@ export function migrateCorefileText(corefile: string, options: MigrateOptions, p
   const from = resolveMigrationRelease('from', options.from);
   const to = resolveMigrationRelease('to', options.to);
   const releaseNotices = [...from.notices, ...to.notices];
-  const base = { from: from.mapping, to: to.mapping };
+  // Results are built with their fields written out: `{ ...base, ok, … }` (a spread followed by
+  // new fields) takes V8 a slow path of several microseconds per object, per Corefile of a batch.
+  const result = (ok: boolean, text: string, changed: boolean, notices: readonly MigrationNotice[]): MigrationResult => ({ from: from.mapping, to: to.mapping, ok, corefile: text, changed, notices });
   const parseOptions = { tokenPositions: true, ...(options.filename === undefined ? {} : { filename: options.filename }) };
   if (from.version === to.version) {
     if (path === 'blocks-only') return undefined;
@@ -92,11 +94,11 @@ export function migrateCorefileText(corefile: string, options: MigrateOptions, p
       from: from.version,
       to: to.version,
     });
-    return { ...base, ok: refusals.length === 0, corefile, changed: false, notices: [...releaseNotices, ...refusals] };
+    return result(refusals.length === 0, corefile, false, [...releaseNotices, ...refusals]);
   }
   if (path === 'blocks' || path === 'blocks-only') {
-    const result = migrateBlockByBlock(corefile, options, from.version, to.version, parseOptions);
-    if (result !== undefined) return { ...base, ...result, notices: [...releaseNotices, ...result.notices] };
+    const migrated = migrateBlockByBlock(corefile, options, from.version, to.version, parseOptions);
+    if (migrated !== undefined) return result(true, migrated.corefile, migrated.changed, [...releaseNotices, ...migrated.notices]);
     if (path === 'blocks-only') return undefined;
   }
   const parsed: ParseResult = parseCorefile(corefile, parseOptions);
@@ -106,7 +108,7 @@ export function migrateCorefileText(corefile: string, options: MigrateOptions, p
     else migration.migrateList(item);
   }
   if (migration.notices.some((notice) => notice.severity === 'error')) {
-    return { ...base, ok: false, corefile, changed: false, notices: [...releaseNotices, ...sortNotices(migration.notices)] };
+    return result(false, corefile, false, [...releaseNotices, ...sortNotices(migration.notices)]);
   }
   const edited = migration.editor.changed ? migration.editor.applyWithSourceLines() : undefined;
   const text = edited?.text ?? corefile;
@@ -130,8 +132,8 @@ export function migrateCorefileText(corefile: string, options: MigrateOptions, p
     to: to.version,
   });
   const notices = [...releaseNotices, ...sortNotices([...migration.notices, ...refusals])];
-  if (refusals.length > 0) return { ...base, ok: false, corefile, changed: false, notices };
-  return { ...base, ok: true, corefile: text, changed: text !== corefile, notices };
+  if (refusals.length > 0) return result(false, corefile, false, notices);
+  return result(true, text, text !== corefile, notices);
 }
 
 /** How {@link migrateCorefileText} reads the input and checks the result (all give the same result). */
@@ -160,7 +162,7 @@ function migrateBlockByBlock(
   from: CoreDnsVersion,
   to: CoreDnsVersion,
   parseOptions: ParseOptions,
-): { readonly ok: true; readonly corefile: string; readonly changed: boolean; readonly notices: readonly MigrationNotice[] } | undefined {
+): { readonly corefile: string; readonly changed: boolean; readonly notices: readonly MigrationNotice[] } | undefined {
   const migration = new Migration(corefile, from, to, options);
   const check = new BlockwiseErrorCheck(to);
   const ranges: ItemRange[] = [];
@@ -198,7 +200,7 @@ function migrateBlockByBlock(
   }
   if (blocks.some((block) => block === undefined) || check.hasErrors(blocks as CheckedBlock[], targetWarnings)) return undefined;
   const text = edited?.text ?? corefile;
-  return { ok: true, corefile: text, changed: text !== corefile, notices: sortNotices(migration.notices) };
+  return { corefile: text, changed: text !== corefile, notices: sortNotices(migration.notices) };
 }
 
 /** kubernetes options with rules of their own (kubernetes.ts), not checked by `checkOptions`. */

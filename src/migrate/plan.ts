@@ -260,14 +260,17 @@ export class MigrationPlan {
     }
   }
 
-  readonly #crossedDefaultOptions = new Map<string, readonly NewDefaultOption[]>();
-
-  /** The new default options of `plugin` whose release this upgrade crosses (asked per directive, worked out once). */
-  private crossedDefaultOptions(plugin: string): readonly NewDefaultOption[] {
-    let items = this.#crossedDefaultOptions.get(plugin);
+  /**
+   * The new default options of `plugin` whose release this upgrade crosses: asked per directive,
+   * worked out once per pair of releases and plugin (bounded: a batch migrates many Corefiles
+   * between the same two releases).
+   */
+  private crossedDefaultOptions(plugin: 'health' | 'forward'): readonly NewDefaultOption[] {
+    const key = `${this.from} ${this.to} ${plugin}`;
+    let items = CROSSED_DEFAULT_OPTIONS.get(key);
     if (items === undefined) {
-      items = NEW_DEFAULTS.filter((item): item is NewDefaultOption => item.kind === 'option' && item.plugin === plugin && this.crosses(item.release));
-      this.#crossedDefaultOptions.set(plugin, items);
+      items = Object.freeze(NEW_DEFAULTS.filter((item): item is NewDefaultOption => item.kind === 'option' && item.plugin === plugin && this.crosses(item.release)));
+      CROSSED_DEFAULT_OPTIONS.set(key, items);
     }
     return items;
   }
@@ -283,6 +286,9 @@ export class MigrationPlan {
     entry.lines = [first];
   }
 }
+
+/** {@link MigrationPlan}'s crossed new default options, by `FROM TO PLUGIN`. */
+const CROSSED_DEFAULT_OPTIONS = new Map<string, readonly NewDefaultOption[]>();
 
 /**
  * Joins the lines that replace one source line. A line feed, since no line of the text holds one

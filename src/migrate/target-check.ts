@@ -16,7 +16,7 @@
 import type { CorefileWarning } from '../corefile/errors.js';
 import type { Corefile } from '../corefile/model.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
-import { lintCorefile, lintCorefileModel, lintParsedCorefile } from '../lint/lint.js';
+import { lintCorefile, lintCorefileModel } from '../lint/lint.js';
 import { migrationNotice } from './notices.js';
 import type { MigrationNotice } from './notices.js';
 import { outputLineNumber, targetModel } from './target-model.js';
@@ -55,19 +55,20 @@ export function targetRefusals(check: TargetCheckInput): MigrationNotice[] {
     const input = check.input();
     model = targetModel({ corefile: input.corefile, warnings: input.warnings }, check.inputLines, check.output, check.edited);
   }
+  // Only errors are read: lint lists no other finding (errorsOnly).
   const linted =
     model !== undefined
-      ? lintCorefileModel(model.corefile, { coredns: check.to, warnings: model.warnings }, outputLineNumber(model))
+      ? lintCorefileModel(model.corefile, { coredns: check.to, warnings: model.warnings }, outputLineNumber(model), true)
       : check.edited !== undefined
         ? lintCorefile(check.output, { coredns: check.to })
-        : lintParsedCorefile(check.input().corefile, { coredns: check.to, warnings: check.input().warnings });
+        : lintCorefileModel(check.input().corefile, { coredns: check.to, warnings: check.input().warnings }, undefined, true);
   const errors = linted.diagnostics.filter((finding) => finding.severity === 'error');
   if (errors.length === 0) return [];
   // An error of the same kind on the input lines a line comes from was there before the migration
   // (the input is linted only when the result has errors: most migrations never need it).
   const before = new Map<string, number[]>();
   const input = check.input();
-  for (const finding of lintParsedCorefile(input.corefile, { coredns: check.from, warnings: input.warnings }).diagnostics) {
+  for (const finding of lintCorefileModel(input.corefile, { coredns: check.from, warnings: input.warnings }, undefined, true).diagnostics) {
     if (finding.severity !== 'error') continue;
     const lines = before.get(finding.code) ?? [];
     lines.push(finding.position?.line ?? 1);

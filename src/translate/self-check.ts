@@ -10,7 +10,7 @@ import type { CoreDnsFeatures } from '../coredns/features.js';
 import { HEALTH_DEFAULT_ADDRESS, healthListenersOfBlock } from '../coredns/listen-addresses.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { lintParsedCorefile } from '../lint/lint.js';
+import { lintCorefileModel } from '../lint/lint.js';
 
 /** The translator produced a Corefile that fails its own checks: a bug, never a data problem. */
 export class SelfCheckError extends KubeDnsToCoreDnsError {
@@ -117,7 +117,7 @@ function checkDirective(directive: Directive, features: CoreDnsFeatures, usable:
  * as max_concurrent).
  */
 export function targetRefusals(parsed: Corefile, features: CoreDnsFeatures): Diagnostic[] {
-  const refusals = lintParsedCorefile(parsed, { coredns: features.version }).diagnostics.filter((finding) => finding.severity === 'error');
+  const refusals = lintCorefileModel(parsed, { coredns: features.version }, undefined, true).diagnostics.filter((finding) => finding.severity === 'error');
   return refusals.map((finding) =>
     diagnostic('translation-target-refuses', { message: `CoreDNS ${features.version} would refuse the translated Corefile (lint ${finding.code}${finding.path === undefined ? '' : ` at ${finding.path.replace(/^:\d+:\d+ ?/, '')}`}): ${finding.message}` }),
   );
