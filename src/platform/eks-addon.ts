@@ -12,6 +12,7 @@ import { parseCorefile } from '../corefile/parser.js';
 import { serverBlocks } from '../corefile/model.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { checkArgument } from '../errors/arguments.js';
 
 /** The top-level properties of the add-on's configuration schema (v1.10.1-eksbuild.11). */
 export const EKS_ADDON_PROPERTIES: readonly string[] = [
@@ -32,6 +33,7 @@ export const EKS_ADDON_PROPERTIES: readonly string[] = [
 
 /** `-o eks-addon`: the configurationValues for `aws eks update-addon --configuration-values file://FILE`. */
 export function renderEksAddonConfiguration(corefile: string): string {
+  checkArgument('renderEksAddonConfiguration', 'corefile', corefile, 'string');
   return `${JSON.stringify({ corefile }, null, 2)}\n`;
 }
 
@@ -48,6 +50,7 @@ export interface EksAddonConfiguration {
  * when the text is not an object with a `corefile` string.
  */
 export function readEksAddonConfiguration(text: string): EksAddonConfiguration | undefined {
+  checkArgument('readEksAddonConfiguration', 'text', text, 'string');
   let value: unknown;
   try {
     value = load(text, { maxAliases: 0 });
@@ -72,6 +75,7 @@ export function readEksAddonConfiguration(text: string): EksAddonConfiguration |
 
 /** `eks-addon-probe-unanswered` for a Corefile without `ready` or without `health` in any block. */
 export function eksProbeDiagnostics(corefile: string): Diagnostic[] {
+  checkArgument('eksProbeDiagnostics', 'corefile', corefile, 'string');
   let names: Set<string>;
   try {
     names = new Set(serverBlocks(parseCorefile(corefile).corefile).flatMap((block) => block.directives.map((directive) => directive.name)));
