@@ -252,8 +252,13 @@ const FORWARD_EVIDENCE = setup('forward', 'v1.0.6, v1.1.2, v1.2.0, v1.6.8, v1.6.
 const KUBERNETES_EVIDENCE = setup('kubernetes', 'v1.0.0, v1.0.6, v1.1.3, v1.2.3, v1.2.6, v1.3.0, v1.5.0, v1.6.0, v1.6.9, v1.7.0, v1.8.0, v1.12.2, v1.12.3, v1.14.0, v1.14.7');
 const CACHE_EVIDENCE = setup('cache', 'v1.0.0, v1.2.6, v1.6.6, v1.8.0, v1.9.4, v1.10.1, v1.14.4, v1.14.7');
 
-export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
-  kubernetes: {
+/**
+ * The table: one row per plugin, each made the first time it is read ({@link pluginSyntax}), not
+ * when the module loads: a single `migrate` or `lint` reads the rows of the plugins its Corefile
+ * uses (docs/performance.md, "Start-up").
+ */
+const ROWS: Readonly<Record<string, () => PluginSyntax>> = {
+  kubernetes: () => ({
     arguments: always(ANY_COUNT),
     block: always('options'),
     oncePerBlock: [{ from: '1.0.0', value: false }, { from: '1.0.6', value: true }],
@@ -338,9 +343,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       zonal: { since: '1.14.7', arguments: NONE, evidence: KUBERNETES_EVIDENCE },
     },
     evidence: KUBERNETES_EVIDENCE,
-  },
+  }),
 
-  forward: {
+  forward: () => ({
     arguments: always('unchecked'),
     block: always('options'),
     // 1.0.5–1.0.6: a second forward was not checked; plugin.ErrOnce from 1.1.0 (notes 1.1.0); several, chained by FROM, from 1.9.4 (docs/reference/kube-dns-and-coredns.md §2.3, `513f27b9a`).
@@ -388,9 +393,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       source_address: { since: '1.14.6', arguments: one({ kind: 'ip' }), evidence: FORWARD_EVIDENCE },
     },
     evidence: FORWARD_EVIDENCE,
-  },
+  }),
 
-  proxy: {
+  proxy: () => ({
     arguments: always('unchecked'),
     block: always('options'),
     oncePerBlock: always(false),
@@ -404,9 +409,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       protocol: { since: '1.0.0', arguments: { min: 1, max: 3, positions: [{ kind: 'enum', values: ['dns', 'grpc', 'https_google'] }] }, evidence: 'plugin/proxy/upstream.go at v1.0.0, v1.2.0 (https_google gone), v1.2.6' },
     },
     evidence: 'plugin/proxy/upstream.go and setup.go at v1.0.0, v1.2.0, v1.2.6, v1.4.0',
-  },
+  }),
 
-  cache: {
+  cache: () => ({
     // `cache [TTL] [ZONES…]`: a first argument that is an integer is the TTL and must be positive.
     arguments: always({ min: 0, positions: [{ kind: 'integer', min: 1, orOther: true }] }),
     block: always('options'),
@@ -446,9 +451,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       serve_stale_policy: { since: '1.14.7', arguments: one({ kind: 'enum', values: ['prefer_positive'], caseInsensitive: true }), onceFrom: '1.14.7', evidence: CACHE_EVIDENCE },
     },
     evidence: CACHE_EVIDENCE,
-  },
+  }),
 
-  errors: {
+  errors: () => ({
     arguments: always({ min: 0, max: 1, positions: [{ kind: 'enum', values: ['stdout'] }] }),
     block: [{ from: '1.0.0', value: 'none' }, { from: '1.2.6', value: 'options' }],
     oncePerBlock: [{ from: '1.0.0', value: false }, { from: '1.1.0', value: true }],
@@ -465,9 +470,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       stacktrace: { since: '1.9.3', arguments: NONE, evidence: setup('errors', 'v1.9.3') },
     },
     evidence: setup('errors', 'v1.0.0, v1.1.0, v1.2.6, v1.9.3, v1.14.0'),
-  },
+  }),
 
-  health: {
+  health: () => ({
     arguments: always(OPTIONAL_LISTENER),
     block: always('options'),
     oncePerBlock: always(false),
@@ -475,9 +480,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       lameduck: { since: '1.0.5', arguments: one(DURATION), evidence: `${setup('health', 'v1.0.5, v1.2.6, v1.14.7')}; notes 1.0.5` },
     },
     evidence: setup('health', 'v1.0.0, v1.0.5, v1.2.6, v1.6.9, v1.14.7'),
-  },
+  }),
 
-  ready: {
+  ready: () => ({
     arguments: always(OPTIONAL_LISTENER),
     // 1.14.3 reads `monitor` and passes over any other line.
     block: [{ from: '1.0.0', value: 'none' }, { from: '1.12.2', value: 'options' }, { from: '1.14.3', value: 'lenient' }, { from: '1.14.4', value: 'options' }],
@@ -486,17 +491,17 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       monitor: { since: '1.12.2', arguments: one({ kind: 'enum', values: ['until-ready', 'continuously'] }), evidence: setup('ready', 'v1.12.2, v1.14.7') },
     },
     evidence: setup('ready', 'v1.5.0, v1.6.9, v1.12.2, v1.14.3, v1.14.4, v1.14.7'),
-  },
+  }),
 
-  loop: {
+  loop: () => ({
     arguments: always(NONE),
     block: always('none'),
     oncePerBlock: [{ from: '1.0.0', value: false }, { from: '1.2.1', value: true }],
     options: {},
     evidence: setup('loop', 'v1.2.1, v1.6.9, v1.14.7'),
-  },
+  }),
 
-  reload: {
+  reload: () => ({
     arguments: [
       { from: '1.0.0', value: { min: 0, max: 2, positions: [{ kind: 'duration', min: 2 }, { kind: 'duration', min: 1 }] } },
       { from: '1.14.2', value: { min: 0, max: 2, positions: [{ kind: 'duration', min: 2 }, { kind: 'duration', min: 1, orZero: true }] } },
@@ -506,9 +511,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
     oncePerBlock: always(false),
     options: {},
     evidence: `${setup('reload', 'v1.2.6, v1.6.9, v1.8.0, v1.14.1, v1.14.2, v1.14.7')} (interval at least 2s; jitter at least 1s, or 0 from 1.14.2)`,
-  },
+  }),
 
-  loadbalance: {
+  loadbalance: () => ({
     arguments: [
       // Until 1.1.x setup only loops over the tokens of its lines: any arguments, any block.
       { from: '1.0.0', value: ANY_COUNT },
@@ -532,9 +537,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       prefer: { since: '1.12.4', arguments: ANY_COUNT, evidence: setup('loadbalance', 'v1.12.4') },
     },
     evidence: setup('loadbalance', 'v1.1.0, v1.2.0, v1.2.6, v1.10.1, v1.12.4, v1.14.7'),
-  },
+  }),
 
-  prometheus: {
+  prometheus: () => ({
     arguments: always(OPTIONAL_LISTENER),
     block: [{ from: '1.0.0', value: 'none' }, { from: '1.14.3', value: 'options' }],
     oncePerBlock: always(true),
@@ -543,9 +548,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       tls: { since: '1.14.3', arguments: one(ANY), onceFrom: '1.14.3', evidence: 'plugin/metrics/setup.go at v1.14.3' },
     },
     evidence: 'plugin/metrics/setup.go at v1.0.0, v1.2.6, v1.6.9, v1.14.3, v1.14.7',
-  },
+  }),
 
-  log: {
+  log: () => ({
     arguments: always(ANY_COUNT),
     block: always('options'),
     oncePerBlock: always(false),
@@ -553,9 +558,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       class: { since: '1.0.0', arguments: { min: 1, rest: { kind: 'enum', values: ['all', 'denial', 'error', 'success'] } }, evidence: setup('log', 'v1.0.0, v1.2.6, v1.6.9, v1.14.7') },
     },
     evidence: setup('log', 'v1.0.0, v1.2.6, v1.6.9, v1.14.7'),
-  },
+  }),
 
-  hosts: {
+  hosts: () => ({
     arguments: always(ANY_COUNT),
     block: always('hosts-entries'),
     oncePerBlock: [{ from: '1.0.0', value: false }, { from: '1.1.0', value: true }],
@@ -572,9 +577,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       },
     },
     evidence: setup('hosts', 'v1.0.0, v1.1.0, v1.4.0, v1.6.9, v1.14.7'),
-  },
+  }),
 
-  rewrite: {
+  rewrite: () => ({
     arguments: [
       { from: '1.0.0', value: { min: 2, positions: [{ kind: 'enum', values: ['continue', 'stop', 'name', 'class', 'type', 'edns0'] }] } },
       { from: '1.2.3', value: { min: 2, positions: [{ kind: 'enum', values: ['continue', 'stop', 'name', 'class', 'type', 'edns0', 'ttl'] }] } },
@@ -586,9 +591,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
     oncePerBlock: always(false),
     options: {},
     evidence: 'plugin/rewrite/setup.go and rewrite.go at v1.0.0, v1.2.3 (ttl), v1.11.0 (cname), v1.12.0 (rcode), v1.14.7 (fields of the top-level forms only)',
-  },
+  }),
 
-  template: {
+  template: () => ({
     // `template CLASS TYPE [ZONES…]`: "invalid query class", "invalid RR class" (for the type) in every release.
     arguments: always({ min: 2, positions: [DNS_CLASS, DNS_TYPE] }),
     block: always('options'),
@@ -621,9 +626,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       message: 'no answer section for template found',
     },
     evidence: `${setup('template', 'v1.0.3, v1.0.6, v1.1.3, v1.2.0, v1.5.0, v1.5.1, v1.8.0, v1.10.1, v1.14.7')}; miekg/dns StringToClass, StringToType (ztypes.go) at v1.0.0, v1.1.29, v1.1.34, v1.1.72`,
-  },
+  }),
 
-  federation: {
+  federation: () => ({
     arguments: always(ANY_COUNT),
     block: always('name-pairs'),
     oncePerBlock: always(false),
@@ -631,9 +636,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       upstream: { since: '1.0.0', confirmedFrom: true, arguments: ANY_COUNT, evidence: setup('federation', 'v1.2.3, v1.2.6') },
     },
     evidence: `${setup('federation', 'v1.0.0, v1.2.6')}; github.com/coredns/federation at v1.6.9`,
-  },
+  }),
 
-  k8s_external: {
+  k8s_external: () => ({
     arguments: always(ANY_COUNT),
     block: always('options'),
     oncePerBlock: always(false),
@@ -645,9 +650,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
     },
     requiresPlugin: { from: '1.11.0', plugin: 'kubernetes', message: 'kubernetes plugin not loaded' },
     evidence: `${setup('k8s_external', 'v1.3.0, v1.9.4, v1.10.1, v1.11.0, v1.14.7')} (without kubernetes: ignored until 1.10.1, "kubernetes plugin not loaded" from 1.11.0, coredns/coredns#5959)`,
-  },
+  }),
 
-  transfer: {
+  transfer: () => ({
     arguments: always(ANY_COUNT),
     block: always('options'),
     oncePerBlock: always(false),
@@ -657,17 +662,17 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
     },
     requiredOptions: [{ from: '1.6.5', option: 'to', message: "'to' is required" }],
     evidence: `${setup('transfer', 'v1.6.5, v1.8.0, v1.14.5')} ("'to' is required")`,
-  },
+  }),
 
-  autopath: {
+  autopath: () => ({
     arguments: always(ONE_OR_MORE),
     block: always('none'),
     oncePerBlock: always(false),
     options: {},
     evidence: setup('autopath', 'v1.0.0, v1.6.9, v1.14.7'),
-  },
+  }),
 
-  bind: {
+  bind: () => ({
     arguments: always(ONE_OR_MORE),
     block: [{ from: '1.0.0', value: 'none' }, { from: '1.8.4', value: 'options' }],
     oncePerBlock: always(false),
@@ -675,9 +680,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       except: { since: '1.8.4', arguments: ONE_OR_MORE, evidence: setup('bind', 'v1.8.4') },
     },
     evidence: setup('bind', 'v1.0.0, v1.8.4, v1.14.7'),
-  },
+  }),
 
-  acl: {
+  acl: () => ({
     arguments: always(ANY_COUNT),
     block: always('options'),
     oncePerBlock: always(false),
@@ -690,9 +695,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       drop: { since: '1.10.1', arguments: ACL_SECTIONS, evidence: setup('acl', 'v1.10.1') },
     },
     evidence: setup('acl', 'v1.6.4, v1.7.0, v1.8.0, v1.8.2, v1.10.1, v1.12.2, v1.14.7'),
-  },
+  }),
 
-  file: {
+  file: () => ({
     arguments: always(ONE_OR_MORE),
     block: always('options'),
     oncePerBlock: always(false),
@@ -705,9 +710,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       reload_by_mtime: { since: '1.14.4', arguments: ANY_COUNT, evidence: setup('file', 'v1.14.4') },
     },
     evidence: setup('file', 'v1.0.0, v1.2.3, v1.5.0, v1.8.0, v1.12.2, v1.14.4'),
-  },
+  }),
 
-  etcd: {
+  etcd: () => ({
     arguments: always(ANY_COUNT),
     block: always('options'),
     oncePerBlock: always(false),
@@ -724,9 +729,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       'max-lease-ttl': { since: '1.12.4', arguments: one(ANY), evidence: setup('etcd', 'v1.12.4') },
     },
     evidence: setup('etcd', 'v1.0.0, v1.4.0, v1.12.4'),
-  },
+  }),
 
-  grpc: {
+  grpc: () => ({
     arguments: always('unchecked'),
     block: always('options'),
     oncePerBlock: [{ from: '1.0.0', value: false }, { from: '1.5.0', value: true }],
@@ -738,7 +743,7 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       fallthrough: { since: '1.12.3', arguments: ANY_COUNT, evidence: setup('grpc', 'v1.12.3') },
     },
     evidence: setup('grpc', 'v1.5.0, v1.6.9, v1.12.3, v1.14.7'),
-  },
+  }),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -766,9 +771,26 @@ export function missingRequiredLines(plugin: string, block: readonly { readonly 
   return needed;
 }
 
+/** The rows made so far (each made once: the table is read-only). */
+const MADE = new Map<string, PluginSyntax>();
+
 /** The syntax facts of `plugin`, or undefined when the table does not model it. */
 export function pluginSyntax(plugin: string): PluginSyntax | undefined {
-  return Object.hasOwn(PLUGIN_SYNTAX, plugin) ? PLUGIN_SYNTAX[plugin] : undefined;
+  let syntax = MADE.get(plugin);
+  if (syntax === undefined) {
+    if (!Object.hasOwn(ROWS, plugin)) return undefined;
+    syntax = (ROWS[plugin] as () => PluginSyntax)();
+    MADE.set(plugin, syntax);
+  }
+  return syntax;
+}
+
+/** The plugins the table models, in its order. */
+export const SYNTAX_PLUGINS: readonly string[] = Object.freeze(Object.keys(ROWS));
+
+/** The whole table (every row made): for reading all of it, as tests and {@link syntaxRulesAt} do. */
+export function pluginSyntaxTable(): Readonly<Record<string, PluginSyntax>> {
+  return Object.fromEntries(SYNTAX_PLUGINS.map((plugin) => [plugin, pluginSyntax(plugin) as PluginSyntax]));
 }
 
 /** The facts of one option, or undefined. */
@@ -784,12 +806,17 @@ export function optionArgumentsAt(option: OptionSyntax, version: CoreDnsVersion)
   return 'min' in shape ? shape : eraAt(shape as readonly Era<ArgumentShape>[], version);
 }
 
-/** Every `plugin option` pair of the table. */
-export const OPTIONS_WITH_SYNTAX: readonly string[] = Object.freeze(
-  Object.entries(PLUGIN_SYNTAX)
-    .flatMap(([plugin, syntax]) => Object.keys(syntax.options).map((option) => `${plugin} ${option}`))
-    .sort(),
-);
+/** Every `plugin option` pair of the table, sorted (made on first use: it reads every row). */
+export function optionsWithSyntax(): readonly string[] {
+  optionPairs ??= Object.freeze(
+    Object.entries(pluginSyntaxTable())
+      .flatMap(([plugin, syntax]) => Object.keys(syntax.options).map((option) => `${plugin} ${option}`))
+      .sort(),
+  );
+  return optionPairs;
+}
+
+let optionPairs: readonly string[] | undefined;
 
 /**
  * Everything the table says about `version`, as one JSON text: two releases with the same text
@@ -798,7 +825,7 @@ export const OPTIONS_WITH_SYNTAX: readonly string[] = Object.freeze(
 export function syntaxRulesAt(version: string): string {
   const v = parseCoreDnsVersion(version);
   const atLeast = (from: CoreDnsVersion | undefined) => from !== undefined && isCoreDnsVersionAtLeast(v, from);
-  const plugins = Object.entries(PLUGIN_SYNTAX).map(([plugin, syntax]) => ({
+  const plugins = Object.entries(pluginSyntaxTable()).map(([plugin, syntax]) => ({
     plugin,
     arguments: eraAt(syntax.arguments, v),
     block: eraAt(syntax.block, v),

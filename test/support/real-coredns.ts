@@ -14,9 +14,9 @@ import type { Corefile, CorefileItem, Directive } from '../../src/corefile/model
 import { parseCorefile } from '../../src/corefile/parser.js';
 import { printCorefile } from '../../src/corefile/printer.js';
 import { readDestination } from '../../src/coredns/destinations.js';
-import { COREDNS_OPTIONS_WITH_FACTS, coreDnsOptionAvailability, coreDnsPluginAvailability } from '../../src/coredns/availability.js';
+import { coreDnsOptionsWithFacts, coreDnsOptionAvailability, coreDnsPluginAvailability } from '../../src/coredns/availability.js';
 import { coreDnsFeatures } from '../../src/coredns/features.js';
-import { ALL_PLUGIN_NAMES } from '../../src/coredns/plugin-cfg.js';
+import { allPluginNames } from '../../src/coredns/plugin-cfg.js';
 import { syntaxRulesAt } from '../../src/coredns/plugin-syntax.js';
 import { COREDNS_VERSIONS } from '../../src/coredns/versions.js';
 import type { CoreDnsVersion } from '../../src/coredns/versions.js';
@@ -95,7 +95,7 @@ export function acceptanceRules(version: CoreDnsVersion): string {
   return JSON.stringify({
     features,
     plugins: [...SAFE_PLUGINS].map((plugin) => coreDnsPluginAvailability(plugin, version)),
-    options: COREDNS_OPTIONS_WITH_FACTS.map((pair) => {
+    options: coreDnsOptionsWithFacts().map((pair) => {
       const [plugin = '', option = ''] = pair.split(' ');
       return coreDnsOptionAvailability(plugin, option, version);
     }),
@@ -144,7 +144,7 @@ export const UNKNOWN_OPTION = 'no_such_option';
  * directive"), before any plugin runs.
  */
 function mayStart(name: string): boolean {
-  return SAFE_PLUGINS.has(name) || !ALL_PLUGIN_NAMES.includes(name);
+  return SAFE_PLUGINS.has(name) || !allPluginNames().includes(name);
 }
 
 /** Options of nested blocks that make no contact with anything (others are refused). */
