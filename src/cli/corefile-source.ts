@@ -51,7 +51,7 @@ async function writeBackConfigMap(...args: Parameters<typeof import('../platform
  */
 async function corefileSource(text: string, filename: string, preferredNames: readonly string[]): Promise<CorefileSourceText> {
   const helm = HELM_VALUES_HINT.test(text) ? await import('../platform/helm-values.js') : undefined;
-  const values = helm?.readHelmValues(text);
+  const values = helm?.readHelmValues(text, filename);
   if (helm !== undefined && values !== undefined) {
     // The CoreDNS Helm chart's values (or an RKE2 HelmChartConfig): rendered as the chart renders them.
     const rendered = helm.renderHelmValues(values);
@@ -66,7 +66,7 @@ async function corefileSource(text: string, filename: string, preferredNames: re
     };
   }
   const eksAddon = EKS_ADDON_HINT.test(text) ? await import('../platform/eks-addon.js') : undefined;
-  const eks = eksAddon?.readEksAddonConfiguration(text);
+  const eks = eksAddon?.readEksAddonConfiguration(text, filename);
   if (eksAddon !== undefined && eks !== undefined) {
     // The EKS add-on's configurationValues: the Corefile is one JSON string, positions count inside it.
     return {
