@@ -720,8 +720,9 @@ class Parser {
    * - comment lines between the previous line and a `{` that starts a line join the comment at the
    *   end of that previous line (`a` / `# c` / `{ }` prints `a # c` / `{ }`);
    * - a comment inside the `{` line before the `{` (`a#b { }`: a `#` inside a word starts a comment
-   *   that ends at the next separator) moves past the tokens of that line: it joins the next comment
-   *   slot the line has (the first directive's, or the `}`'s of an empty block).
+   *   that ends at the next separator), or after a `{` that starts a line and before the line's next
+   *   token (`{#c }`), moves past the tokens of that line: it joins the next comment slot the line
+   *   has (the first directive's, or the `}`'s of an empty block).
    */
   private openBlock(block: ParsedBlock): void {
     const { line, column } = this.scan;
@@ -736,10 +737,19 @@ class Parser {
     // Plugins can see whether the token after `{` shares its line (NextArg does): kept.
     if (this.sameLineFollows()) {
       block.firstTokenOnOpeningLine = true;
-      if (openedOnNewLine && this.pendingTop > 0 && previousLineEnd.node !== undefined) {
-        const { node, field } = previousLineEnd;
-        for (const comment of this.takePending(false)) node[field] = joinedComment(node[field], comment);
-      } else if (!openedOnNewLine) {
+      if (openedOnNewLine) {
+        if (this.pendingTop > 0 && previousLineEnd.node !== undefined) {
+          const { node, field } = previousLineEnd;
+          for (const comment of this.takePending(false)) node[field] = joinedComment(node[field], comment);
+        }
+        // A comment after the `{` and before a token of the same line (`{#c }`: a `#` inside a word
+        // ends at the next separator) has no line end of its own: it moves past the line's tokens too.
+        const opening = block.openingComment;
+        if (opening !== undefined) {
+          delete block.openingComment;
+          this.carriedComment = joinedComment(this.carriedComment, opening);
+        }
+      } else {
         const node = this.ownerNode;
         const earlier = node?.[this.ownerField];
         if (node !== undefined && earlier !== undefined && earlier.position?.line === line) {

@@ -38,6 +38,11 @@ export interface KubeDnsPod {
    * to names without a dot when a domain before its last ends in a dot (dnsmasq 2.86+).
    */
   readonly dnsmasqTrailingDotUnqualified: boolean;
+  /**
+   * The Pod's dnsmasq (2.86+) answers only the query type of an `--address`'s address and looks the
+   * zone's other types up further (see `KubeDnsRules.dnsmasqAddressTypesOnly`); before, NODATA.
+   */
+  readonly dnsmasqAddressTypesOnly: boolean;
 }
 
 export type KubednsUpstreams =
@@ -57,7 +62,7 @@ const REVERSE_ZONES = ['in-addr.arpa', 'ip6.arpa'];
 export function kubeDnsPod(deployment: KubeDnsDeployment | undefined, kubeDnsVersion: string, clusterDomain: string): KubeDnsPod {
   const version = kubeDnsRules(kubeDnsVersion).version;
   const configMapUpstreams = kubeDnsRules(version).upstreamsFromConfigMap;
-  const dnsmasqTrailingDotUnqualified = kubeDnsRules(version).dnsmasqTrailingDotUnqualified;
+  const { dnsmasqTrailingDotUnqualified, dnsmasqAddressTypesOnly } = kubeDnsRules(version);
   if (deployment === undefined) {
     return {
       kubeDnsVersion: version,
@@ -68,6 +73,7 @@ export function kubeDnsPod(deployment: KubeDnsDeployment | undefined, kubeDnsVer
       kubednsUpstreams: configMapUpstreams ? { kind: 'configmap' } : { kind: 'resolv.conf' },
       kubednsAddress: '127.0.0.1#10053',
       dnsmasqTrailingDotUnqualified,
+      dnsmasqAddressTypesOnly,
     };
   }
   const values = deployment.kubedns?.args.values;
@@ -84,7 +90,7 @@ export function kubeDnsPod(deployment: KubeDnsDeployment | undefined, kubeDnsVer
         : { kind: 'resolv.conf' };
   const reading = deployment.dnsmasq;
   if (reading === undefined) {
-    return { kubeDnsVersion: version, throughDnsmasq: false, nannyAppliesConfigMap: false, everyNameToKubeDns: true, zonesToKubeDns: new Set(), kubednsUpstreams, kubednsAddress: kubeDnsAddress(deployment), dnsmasqTrailingDotUnqualified };
+    return { kubeDnsVersion: version, throughDnsmasq: false, nannyAppliesConfigMap: false, everyNameToKubeDns: true, zonesToKubeDns: new Set(), kubednsUpstreams, kubednsAddress: kubeDnsAddress(deployment), dnsmasqTrailingDotUnqualified, dnsmasqAddressTypesOnly };
   }
   const kubedns = kubeDnsAddress(deployment);
   const zonesToKubeDns = new Set<string>();
@@ -109,6 +115,7 @@ export function kubeDnsPod(deployment: KubeDnsDeployment | undefined, kubeDnsVer
     kubednsUpstreams,
     kubednsAddress: kubedns,
     dnsmasqTrailingDotUnqualified,
+    dnsmasqAddressTypesOnly,
   };
 }
 

@@ -71,6 +71,15 @@ export interface KubeDnsRules {
    * well (dnsmasq 2.86+, docs/kube-dns-deployment.md "Domains that end in a dot").
    */
   readonly dnsmasqTrailingDotUnqualified: boolean;
+  /**
+   * The release's dnsmasq (2.86+, from kube-dns 1.22.1) answers only the query type of an
+   * `--address=/zone/ip`'s address (A for IPv4, AAAA for IPv6) and looks the zone's other types up
+   * as if the entry were not there — the zone's own servers, else a parent zone's entry, else the
+   * upstreams — unless an NXDOMAIN entry of the same zone (`--local=/zone/`, `--address=/zone/`)
+   * makes it answer them NODATA; dnsmasq 2.85 and older answered them NODATA unless the zone had
+   * servers (docs/kube-dns-deployment.md, "Query types of an address").
+   */
+  readonly dnsmasqAddressTypesOnly: boolean;
 }
 
 type Triple = readonly [number, number, number];
@@ -124,6 +133,7 @@ const KUBE_DNS_TIMELINES: ProfileTimelines<KubeDnsFacts> = {
   stockManifestNoNegcache: changesIn(OLDEST_KUBE_DNS_VERSION, false, '1.14.7', true),
   upstreamsFromConfigMap: changesIn(OLDEST_KUBE_DNS_VERSION, false, '1.14.10', true),
   dnsmasqTrailingDotUnqualified: changesIn(OLDEST_KUBE_DNS_VERSION, false, '1.22.1', true),
+  dnsmasqAddressTypesOnly: changesIn(OLDEST_KUBE_DNS_VERSION, false, '1.22.1', true),
 };
 
 // Parsed once: the reader asks for the rules of each ConfigMap (each `--batch` case).

@@ -13,6 +13,7 @@ import { parseCorefile } from '../corefile/parser.js';
 import { serverBlocks } from '../corefile/model.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { checkArgument } from '../errors/arguments.js';
 
 /** The top-level properties of the add-on's configuration schema (v1.10.1-eksbuild.11). */
 export const EKS_ADDON_PROPERTIES: readonly string[] = [
@@ -33,6 +34,7 @@ export const EKS_ADDON_PROPERTIES: readonly string[] = [
 
 /** `-o eks-addon`: the configurationValues for `aws eks update-addon --configuration-values file://FILE`. */
 export function renderEksAddonConfiguration(corefile: string): string {
+  checkArgument('renderEksAddonConfiguration', 'corefile', corefile, 'string');
   return `${JSON.stringify({ corefile }, null, 2)}\n`;
 }
 
@@ -50,6 +52,8 @@ export interface EksAddonConfiguration {
  * aliases expand past kubectl's bound (`excessive-aliasing`, `recursive-alias`).
  */
 export function readEksAddonConfiguration(text: string, filename = '<input>'): EksAddonConfiguration | undefined {
+  checkArgument('readEksAddonConfiguration', 'text', text, 'string');
+  checkArgument('readEksAddonConfiguration', 'filename', filename, 'string');
   let value: unknown;
   try {
     const documents = loadYamlDocuments(text, { filename });
@@ -78,6 +82,7 @@ export function readEksAddonConfiguration(text: string, filename = '<input>'): E
 
 /** `eks-addon-probe-unanswered` for a Corefile without `ready` or without `health` in any block. */
 export function eksProbeDiagnostics(corefile: string): Diagnostic[] {
+  checkArgument('eksProbeDiagnostics', 'corefile', corefile, 'string');
   let names: Set<string>;
   try {
     names = new Set(serverBlocks(parseCorefile(corefile).corefile).flatMap((block) => block.directives.map((directive) => directive.name)));

@@ -68,6 +68,12 @@ export interface RoutingInput {
 export interface RoutingDifference {
   /** The query name (lower case, no trailing dot; `.` for the root). */
   readonly name: string;
+  /**
+   * The query type that differs, for a name whose route depends on it (an `--address` zone, a
+   * `template` of one type): `AAAA` or `MX`, compared once the A query agrees. Absent: the A query,
+   * the one every name is compared with.
+   */
+  readonly queryType?: string;
   readonly kubeDns: Route;
   readonly coreDns: Route;
 }
@@ -110,6 +116,12 @@ export function routingModels(input: RoutingInput): { kubeDns: KubeDnsRouting; c
   const coreDns = coreDnsRouting(input.corefile, input.port === undefined ? {} : { port: input.port });
   return { kubeDns, coreDns };
 }
+
+/**
+ * The query types compared besides A for a name whose route depends on the type: the other address
+ * type, and one type no address answers.
+ */
+const OTHER_QUERY_TYPES: readonly string[] = ['AAAA', 'MX'];
 
 /** A reverse name inside the usual service range, one outside, and the reverse zone of 2001:db8::/32. */
 const SAMPLE_REVERSE = ['1.0.96.10.in-addr.arpa', '8.8.8.8.in-addr.arpa', '8.b.d.0.1.0.0.2.ip6.arpa'];
@@ -166,9 +178,20 @@ export function checkRouting(input: RoutingInput): RoutingCheck {
   for (const name of names) {
     const kubeRoute = kubeDns.route(name);
     const coreRoute = coreDns.route(name);
-    if (sameDestination(kubeRoute.destination, coreRoute.destination)) continue;
-    const explained = repairedModel !== undefined && sameDestination(repairedModel.route(name).destination, coreRoute.destination);
-    (explained ? repaired : differences).push({ name, kubeDns: kubeRoute, coreDns: coreRoute });
+    if (!sameDestination(kubeRoute.destination, coreRoute.destination)) {
+      const explained = repairedModel !== undefined && sameDestination(repairedModel.route(name).destination, coreRoute.destination);
+      (explained ? repaired : differences).push({ name, kubeDns: kubeRoute, coreDns: coreRoute });
+      continue;
+    }
+    // The other query types, where either side routes by type (docs/routing.md, "Query types").
+    if (!kubeDns.dependsOnType(name) && !coreDns.dependsOnType(name)) continue;
+    for (const queryType of OTHER_QUERY_TYPES) {
+      const kubeTyped = kubeDns.route(name, queryType);
+      const coreTyped = coreDns.route(name, queryType);
+      if (sameDestination(kubeTyped.destination, coreTyped.destination)) continue;
+      const explained = repairedModel !== undefined && sameDestination(repairedModel.route(name, queryType).destination, coreTyped.destination);
+      (explained ? repaired : differences).push({ name, queryType, kubeDns: kubeTyped, coreDns: coreTyped });
+    }
   }
   // Checked when the Deployment says what dnsmasq did (docs/routing.md, "Negative caching");
   // without it, what the stock manifest did is a note, not a failure.
@@ -235,14 +258,15 @@ export function formatNotes(notes: readonly string[]): string {
 function formatDifferences(differences: readonly RoutingDifference[]): string {
   const groups = new Map<string, { names: string[]; difference: RoutingDifference }>();
   for (const difference of differences) {
-    const key = JSON.stringify([difference.kubeDns.via, difference.coreDns.via, destinationKey(difference.kubeDns.destination), destinationKey(difference.coreDns.destination)]);
+    const key = JSON.stringify([difference.queryType, difference.kubeDns.via, difference.coreDns.via, destinationKey(difference.kubeDns.destination), destinationKey(difference.coreDns.destination)]);
     const group = groups.get(key);
     if (group === undefined) groups.set(key, { names: [difference.name], difference });
     else group.names.push(difference.name);
   }
   const rows = [...groups.values()].map(({ names, difference }) => {
     const cut = names.length > MAX_NAMES_PER_ROW + 1;
-    const shown = (cut ? names.slice(0, MAX_NAMES_PER_ROW) : names).map((name) => printable(displayName(name)));
+    const type = difference.queryType === undefined ? '' : ` (${difference.queryType})`;
+    const shown = (cut ? names.slice(0, MAX_NAMES_PER_ROW) : names).map((name) => `${printable(displayName(name))}${type}`);
     if (cut) shown.push(`… ${names.length - MAX_NAMES_PER_ROW} more`);
     return [shown.join('\n'), routeCell(difference.kubeDns), routeCell(difference.coreDns)];
   });

@@ -57,8 +57,13 @@ export interface CoreDnsRouting {
   readonly notes: readonly string[];
   /** Zones the Corefile routes on: block zones on the port, plugin zones, forward FROM and except names. */
   readonly zones: readonly string[];
-  /** Who answers `name` (any case, trailing dot optional). */
-  route(name: string): Route;
+  /**
+   * Who answers a query for `name` (any case, trailing dot optional) of class IN and type `type`
+   * (default `A`; any case): a `template` of another type passes it on.
+   */
+  route(name: string, type?: string): Route;
+  /** Whether who answers `name` may depend on the query type (a `template` of one type holds it). */
+  dependsOnType(name: string): boolean;
 }
 
 /**
@@ -121,13 +126,15 @@ interface Decision {
 interface Step {
   readonly order: number;
   readonly sequence: number;
-  decide(name: string): Decision | undefined;
+  decide(name: string, type: string): Decision | undefined;
 }
 
 interface PreparedBlock {
   readonly label: string;
   readonly empty: boolean;
   readonly steps: readonly Step[];
+  /** Zones of the block's templates that answer one query type only. */
+  readonly typedZones: readonly string[];
 }
 
 /** What CoreDNS serves when the Corefile has no server block. */
@@ -203,16 +210,23 @@ export function coreDnsRouting(corefile: string | Corefile, options: CoreDnsRout
     prepared.set(index, prepareBlock(block, expanded.get(block), zones, { notes, interesting }));
   });
 
-  function route(query: string): Route {
+  function route(query: string, type = 'A'): Route {
     const name = canonicalName(query);
     const match = table.longestMatch(name);
     if (match === undefined) return { destination: REFUSED, via: `no server block on port ${port} serves it` };
     const block = prepared.get(match.value) as PreparedBlock;
     if (block.empty) return { destination: REFUSED, via: `block ${block.label} has no plugins` };
-    return evaluate(block, name);
+    return evaluate(block, name, type.toUpperCase());
   }
 
-  return { port, notes, zones: [...interesting], route };
+  function dependsOnType(query: string): boolean {
+    const name = canonicalName(query);
+    const match = table.longestMatch(name);
+    const block = match === undefined ? undefined : prepared.get(match.value);
+    return block !== undefined && block.typedZones.some((zone) => isInZone(name, zone));
+  }
+
+  return { port, notes, zones: [...interesting], route, dependsOnType };
 }
 
 /**
@@ -220,11 +234,11 @@ export function coreDnsRouting(corefile: string | Corefile, options: CoreDnsRout
  * through gets the rest of the chain as its `otherwise`. A loop, not recursion: a block may hold
  * any number of plugins that fall through (`template` can be repeated).
  */
-function evaluate(block: PreparedBlock, name: string): Route {
+function evaluate(block: PreparedBlock, name: string, type: string): Route {
   const fallingThrough: Decision[] = [];
   let last: Route = { destination: SERVFAIL, via: `block ${block.label}: no plugin answers` };
   for (const step of block.steps) {
-    const decision = step.decide(name);
+    const decision = step.decide(name, type);
     if (decision === undefined) continue;
     if (decision.fallthrough) {
       fallingThrough.push(decision);
@@ -254,6 +268,7 @@ function prepareBlock(block: ServerBlock, expanded: ExpandedServerBlock | undefi
   const directives = expanded === undefined ? block.directives : expanded.directives.map((entry) => entry.directive);
   for (const skipped of expanded?.unexpanded ?? []) context.notes.push(`block ${label}: 'import ${skipped.pattern}' (a file or glob) is not modelled`);
   const steps: Step[] = [];
+  const typedZones: string[] = [];
   const proxies: { directive: Directive; sequence: number }[] = [];
   directives.forEach((directive, sequence) => {
     const order = ORDER.get(directive.name);
@@ -288,7 +303,7 @@ function prepareBlock(block: ServerBlock, expanded: ExpandedServerBlock | undefi
         return;
       default: {
         const zonePlugin = ZONE_PLUGINS[directive.name];
-        if (zonePlugin !== undefined) add(zonePluginStep(directive, zonePlugin, blockZones, label, context));
+        if (zonePlugin !== undefined) add(zonePluginStep(directive, zonePlugin, blockZones, label, context, typedZones));
       }
     }
   });
@@ -298,7 +313,7 @@ function prepareBlock(block: ServerBlock, expanded: ExpandedServerBlock | undefi
     steps.push({ order: ORDER.get('proxy') ?? 0, sequence: firstProxy.sequence, decide });
   }
   steps.sort((a, b) => a.order - b.order || a.sequence - b.sequence);
-  return { label, empty: directives.length === 0, steps };
+  return { label, empty: directives.length === 0, steps, typedZones };
 }
 
 /** Keys a block's label lists; the rest are counted. */
@@ -473,14 +488,19 @@ function zonePluginStep(
   blockZones: readonly string[],
   label: string,
   context: PrepareContext,
+  typedZones: string[],
 ): Step['decide'] {
   let args = shape.zonesFrom === undefined ? [] : directive.arguments.slice(shape.zonesFrom);
   if (shape.zoneColon === true) args = args.map((arg) => arg.slice(0, Math.max(arg.indexOf(':'), 0)) || arg);
   const zones = args.length > 0 ? pluginZones(args, label, directive.name, context) : [...blockZones];
   const fallthrough = fallthroughZones(directive, label, context);
   const matches = directive.name === 'template' ? templateMatches(directive, label, context) : undefined;
-  return (name) => {
+  const answers = directive.name === 'template' ? templateQuestions(directive) : undefined;
+  if (answers?.type !== undefined) pushAll(typedZones, zones);
+  return (name, type) => {
     if (inAny(name, zones) === undefined) return undefined;
+    // A template of another class or type passes the query on, as if it were not there (every release).
+    if (answers !== undefined && (!answers.classIn || (answers.type !== undefined && answers.type !== type))) return undefined;
     const falls = fallthrough !== undefined && inAny(name, fallthrough) !== undefined;
     // A template with `match` answers only the names a regex matches; the others pass on with `fallthrough`.
     if (matches !== undefined && !matches(name)) {
@@ -490,6 +510,15 @@ function zonePluginStep(
     if (matches !== undefined) return { destination: { kind: 'plugin', plugin: directive.name }, via: `${directive.name} (a regex matches)`, fallthrough: false };
     return { destination: { kind: 'plugin', plugin: directive.name }, via: directive.name, fallthrough: falls };
   };
+}
+
+/**
+ * The questions a `template CLASS TYPE` answers, for a query of class IN: `classIn` false for
+ * another class; `type` undefined for ANY (plugin/template `match`, unchanged from 1.0.3 to 1.14.7).
+ */
+function templateQuestions(directive: Directive): { readonly classIn: boolean; readonly type: string | undefined } {
+  const [qclass = 'ANY', qtype = 'ANY'] = directive.arguments.map((argument) => argument.toUpperCase());
+  return { classIn: qclass === 'ANY' || qclass === 'IN', type: qtype === 'ANY' ? undefined : qtype };
 }
 
 /**

@@ -82,16 +82,27 @@ export interface KubeDnsRouting {
   readonly cachesNegativeAnswers: boolean | undefined;
   /** The quirks modelled as repaired. */
   readonly repairs: readonly KubeDnsQuirk[];
-  /** Who answers `name` (any case, trailing dot optional). */
-  route(name: string): Route;
+  /**
+   * Who answers a query for `name` (any case, trailing dot optional) of query type `type` (default
+   * `A`; `AAAA`, `MX`, … any case). Only an `--address` zone routes by type.
+   */
+  route(name: string, type?: string): Route;
+  /** Whether who answers `name` depends on the query type (it is in an `--address` zone). */
+  dependsOnType(name: string): boolean;
 }
 
 type ZoneEntry =
   | { readonly kind: 'cluster' }
   /** A zone dnsmasq sends to kubedns that kubedns does not serve: kubedns forwards it to its own resolver. */
   | { readonly kind: 'kubedns-forward' }
-  /** `--address=/zone/[ip]` or `--server=/zone/`: dnsmasq answers itself. */
+  /** `--address=/zone/` or `--server=/zone/`: dnsmasq answers every type itself (NXDOMAIN). */
   | { readonly kind: 'local'; readonly text: string }
+  /**
+   * `--address=/zone/ip`: dnsmasq answers the query types of its addresses itself; the other types
+   * go to the zone's servers (`below`), else NODATA (`noData`: an NXDOMAIN entry of the same zone,
+   * or dnsmasq before 2.86), else on as if the entry were not there (dnsmasq 2.86+).
+   */
+  | { readonly kind: 'address'; readonly text: string; readonly types: ReadonlySet<string>; readonly below: ZoneEntry | undefined; readonly noData: boolean }
   | { readonly kind: 'reverse' }
   | { readonly kind: 'stub'; readonly servers: readonly string[] }
   | { readonly kind: 'both'; readonly own: 'cluster' | 'reverse'; readonly servers: readonly string[] };
@@ -200,10 +211,17 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
     else table.set(zone, { kind: 'stub', servers });
   }
   for (const local of manifest?.local ?? []) {
-    // dnsmasq 2.90: an address answers before the zone's servers; NXDOMAIN gives way to them.
+    // dnsmasq 2.90: an address answers its type before the zone's servers; NXDOMAIN gives way to them.
     const existing = table.get(local.zone);
-    if (local.address === undefined && existing !== undefined) continue;
-    table.set(local.zone, { kind: 'local', text: local.text });
+    if (local.address === undefined) {
+      // Addresses come first: an NXDOMAIN entry beside one makes the zone's other types NODATA.
+      if (existing?.kind === 'address') table.set(local.zone, { ...existing, noData: true });
+      else if (existing === undefined) table.set(local.zone, { kind: 'local', text: local.text });
+      continue;
+    }
+    const type = local.address.includes(':') ? 'AAAA' : 'A';
+    if (existing?.kind === 'address') table.set(local.zone, { ...existing, types: new Set([...existing.types, type]) });
+    else table.set(local.zone, { kind: 'address', text: local.text, types: new Set([type]), below: existing, noData: !pod.dnsmasqAddressTypesOnly });
   }
 
   const federations = new Map<string, string>((config.federations ?? []).map((entry) => [entry.name, entry.domain]));
@@ -218,13 +236,24 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
   // Repaired (`trailing-dot-domains`): names without a dot go where every other name goes.
   const unqualified = repairs.has('trailing-dot-domains') ? undefined : manifest?.unqualified;
 
-  function route(query: string): Route {
+  function route(query: string, type = 'A'): Route {
     const name = canonicalName(query);
+    const qtype = type.toUpperCase();
     const match = table.longestMatch(name);
     // A name without a dot: its own zone first, else what dnsmasq applies to such names (dnsmasq 2.86+).
-    if (unqualified !== undefined && name !== '' && !name.includes('.') && match?.zone !== name) return unqualified;
-    if (match === undefined) return upstream;
-    const { zone, value } = match;
+    if (unqualified !== undefined && name !== '' && !name.includes('.') && match?.zone !== name) return unqualifiedRoute(name, match?.zone, match?.value, qtype, unqualified);
+    return routeIn(name, match?.zone, match?.value, qtype);
+  }
+
+  /** A name without a dot under the entries that apply to such names; the other types of an address go on from `zone`. */
+  function unqualifiedRoute(name: string, zone: string | undefined, value: ZoneEntry | undefined, qtype: string, entries: UnqualifiedRoute): Route {
+    if (entries.types === undefined || entries.types.has(qtype)) return entries.route;
+    return entries.otherTypes ?? routeIn(name, zone, value, qtype);
+  }
+
+  /** Who answers `name` under the entry of `zone` (undefined: no zone holds it), for query type `qtype`. */
+  function routeIn(name: string, zone: string | undefined, value: ZoneEntry | undefined, qtype: string): Route {
+    if (zone === undefined || value === undefined) return upstream;
     switch (value.kind) {
       case 'cluster':
         return clusterRoute(name, zone);
@@ -237,6 +266,19 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
         return { destination: kubednsForwards.destination, via: `dnsmasq sends ${displayName(zone)} to kubedns, which serves no such zone: ${kubednsForwards.via}` };
       case 'local':
         return { destination: LOCAL_ANSWER, via: `dnsmasq answers itself (${value.text})` };
+      case 'address': {
+        if (value.types.has(qtype)) return { destination: LOCAL_ANSWER, via: `dnsmasq answers itself (${value.text})` };
+        if (value.below !== undefined) return routeIn(name, zone, value.below, qtype);
+        if (value.noData) return { destination: LOCAL_ANSWER, via: `dnsmasq answers ${qtype} NODATA itself (${value.text}${pod.dnsmasqAddressTypesOnly ? ' and an NXDOMAIN entry of the zone' : ', dnsmasq before 2.86'})` };
+        // dnsmasq 2.86+: the other types are looked up as if the entry were not there; a name without
+        // a dot that finds no other zone then meets the entries for such names (domain-match.c).
+        const parent = table.longestMatch(parentName(zone));
+        const onward =
+          unqualified !== undefined && !name.includes('.') && (parent === undefined || parent.zone === '')
+            ? unqualifiedRoute(name, parent?.zone, parent?.value, qtype, unqualified)
+            : routeIn(name, parent?.zone, parent?.value, qtype);
+        return { destination: onward.destination, via: `${value.text} answers ${[...value.types].join(' and ')} only (dnsmasq 2.86+): ${onward.via}` };
+      }
       case 'stub':
         return { destination: serversDestination(value.servers), via: `stub domain ${displayName(zone)}` };
       case 'both': {
@@ -244,6 +286,13 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
         return { destination: anyOf([own, serversDestination(value.servers)]), via: `stub domain ${zone} and kubedns` };
       }
     }
+  }
+
+  function dependsOnType(query: string): boolean {
+    const name = canonicalName(query);
+    const match = table.longestMatch(name);
+    if (unqualified?.types !== undefined && name !== '' && !name.includes('.') && match?.zone !== name) return true;
+    return match?.value.kind === 'address';
   }
 
   return {
@@ -256,7 +305,14 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
     cachesNegativeAnswers: negativeCachingOf(options.deployment),
     repairs: [...repairs],
     route,
+    dependsOnType,
   };
+}
+
+/** The zone right above `zone` (`''` for a zone of one label). */
+function parentName(zone: string): string {
+  const dot = zone.indexOf('.');
+  return dot === -1 ? '' : zone.slice(dot + 1);
 }
 
 function negativeCachingOf(deployment: KubeDnsDeployment | undefined): boolean | undefined {
@@ -285,7 +341,18 @@ interface ManifestServers {
    * to them as well (a domain before the last ending in a dot, dnsmasq 2.86+); undefined: nowhere
    * special.
    */
-  readonly unqualified: Route | undefined;
+  readonly unqualified: UnqualifiedRoute | undefined;
+}
+
+/**
+ * Names without a dot under dnsmasq 2.86+: `route` for every query type, or, for an address, for
+ * its `types` only; the other types go to `otherTypes` (the servers that apply, or NODATA beside an
+ * NXDOMAIN entry), else where every other name goes.
+ */
+interface UnqualifiedRoute {
+  readonly route: Route;
+  readonly types?: ReadonlySet<string>;
+  readonly otherTypes?: Route;
 }
 
 /** What the Deployment's dnsmasq flags say about where names go; undefined without a dnsmasq to read. */
@@ -300,11 +367,15 @@ function manifestServers(deployment: KubeDnsDeployment | undefined, pod: KubeDns
   // dnsmasq 2.86+ (kube-dns 1.22.1+): entries that also hold names without a dot, by kind.
   const trailingDot = pod.dnsmasqTrailingDotUnqualified;
   const unqualifiedServers: string[] = [];
-  let unqualifiedLocal: { readonly text: string; readonly address: boolean } | undefined;
+  let unqualifiedLocal: { readonly text: string; readonly address: string | undefined } | undefined;
+  let unqualifiedNxdomain: string | undefined;
   for (const server of dnsmasq.servers) {
     if (trailingDot && server.trailingDotUnqualified) {
       if (server.target.kind === 'upstream') unqualifiedServers.push(dnsmasqTarget(server.target));
-      else if (server.target.kind === 'local-only') unqualifiedLocal ??= { text: server.option.text, address: false };
+      else if (server.target.kind === 'local-only') {
+        unqualifiedLocal ??= { text: server.option.text, address: undefined };
+        unqualifiedNxdomain ??= server.option.text;
+      }
     }
     if (server.domains?.includes('') === true) {
       notes.push(`${server.option.text} (names without a dot) is not modelled`);
@@ -330,9 +401,10 @@ function manifestServers(deployment: KubeDnsDeployment | undefined, pod: KubeDns
     }
   }
   for (const entry of dnsmasq.addresses) {
-    if (trailingDot && entry.trailingDotUnqualified && entry.address !== '#' && (unqualifiedLocal === undefined || (!unqualifiedLocal.address && entry.address !== undefined))) {
-      unqualifiedLocal = { text: entry.option.text, address: entry.address !== undefined };
+    if (trailingDot && entry.trailingDotUnqualified && entry.address !== '#' && (unqualifiedLocal === undefined || (unqualifiedLocal.address === undefined && entry.address !== undefined))) {
+      unqualifiedLocal = { text: entry.option.text, address: entry.address };
     }
+    if (trailingDot && entry.trailingDotUnqualified && entry.address === undefined) unqualifiedNxdomain ??= entry.option.text;
     if (entry.domains === undefined || entry.address === '#' || entry.domains.includes('')) {
       notes.push(`${entry.option.text} is not modelled`);
       continue;
@@ -343,12 +415,19 @@ function manifestServers(deployment: KubeDnsDeployment | undefined, pod: KubeDns
   local.sort((a, b) => (a.address === undefined ? 1 : 0) - (b.address === undefined ? 1 : 0));
   // As for one zone (dnsmasq 2.90): an address answers before servers; an NXDOMAIN entry gives way to them.
   const unqualifiedVia = 'names without a dot: dnsmasq applies';
-  const unqualified: Route | undefined =
-    unqualifiedLocal !== undefined && (unqualifiedLocal.address || unqualifiedServers.length === 0)
-      ? { destination: LOCAL_ANSWER, via: `${unqualifiedVia} ${unqualifiedLocal.text} to them and answers itself` }
-      : unqualifiedServers.length > 0
-        ? { destination: serversDestination(unqualifiedServers), via: `${unqualifiedVia} the --server entries whose domains end in a dot to them` }
-        : undefined;
+  const servers: Route | undefined = unqualifiedServers.length > 0 ? { destination: serversDestination(unqualifiedServers), via: `${unqualifiedVia} the --server entries whose domains end in a dot to them` } : undefined;
+  let unqualified: UnqualifiedRoute | undefined;
+  if (unqualifiedLocal?.address !== undefined) {
+    // An address answers its type; the other types go to the servers that apply, else NODATA beside an NXDOMAIN entry, else on.
+    const route: Route = { destination: LOCAL_ANSWER, via: `${unqualifiedVia} ${unqualifiedLocal.text} to them and answers itself` };
+    const noData: Route | undefined = unqualifiedNxdomain === undefined ? undefined : { destination: LOCAL_ANSWER, via: `${unqualifiedVia} ${unqualifiedLocal.text} and ${unqualifiedNxdomain} to them and answers other types NODATA itself` };
+    const otherTypes = servers ?? noData;
+    unqualified = { route, types: new Set([unqualifiedLocal.address.includes(':') ? 'AAAA' : 'A']), ...(otherTypes === undefined ? {} : { otherTypes }) };
+  } else if (servers !== undefined) {
+    unqualified = { route: servers };
+  } else if (unqualifiedLocal !== undefined) {
+    unqualified = { route: { destination: LOCAL_ANSWER, via: `${unqualifiedVia} ${unqualifiedLocal.text} to them and answers itself` } };
+  }
   return { toKubeDns, stubs, upstreams, noResolv: dnsmasq.noResolv, local, unqualified };
 }
 

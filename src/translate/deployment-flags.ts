@@ -86,7 +86,8 @@ export interface DeploymentPlan {
 /** See {@link DeploymentPlan.unqualified}; `text` is the option as written. */
 export type UnqualifiedNames =
   | { readonly kind: 'nxdomain'; readonly text: string }
-  | { readonly kind: 'address'; readonly address: string; readonly text: string }
+  /** `otherTypes`: what the query types of no address get — NODATA beside an NXDOMAIN entry, the servers that apply, else where every other name goes. */
+  | { readonly kind: 'address'; readonly address: string; readonly text: string; readonly otherTypes: 'nodata' | 'servers' | 'onward' }
   | { readonly kind: 'servers'; readonly text: string };
 
 /**
@@ -403,8 +404,12 @@ function unqualifiedNames(dnsmasq: DnsmasqSettings): UnqualifiedNames | undefine
   const servers = dnsmasq.servers.filter((server) => server.trailingDotUnqualified);
   const addresses = dnsmasq.addresses.filter((entry) => entry.trailingDotUnqualified && entry.address !== '#');
   const address = addresses.find((entry) => entry.address !== undefined);
-  if (address?.address !== undefined) return { kind: 'address', address: address.address, text: address.option.text };
   const upstream = servers.find((server) => server.target.kind === 'upstream');
+  if (address?.address !== undefined) {
+    // dnsmasq 2.86+ answers the address's type only (docs/kube-dns-deployment.md, "Query types of an address").
+    const nxdomain = servers.some((server) => server.target.kind === 'local-only') || addresses.some((entry) => entry.address === undefined);
+    return { kind: 'address', address: address.address, text: address.option.text, otherTypes: upstream !== undefined ? 'servers' : nxdomain ? 'nodata' : 'onward' };
+  }
   if (upstream !== undefined) return { kind: 'servers', text: upstream.option.text };
   const local = servers.find((server) => server.target.kind === 'local-only') ?? addresses[0];
   return local === undefined ? undefined : { kind: 'nxdomain', text: local.option.text };

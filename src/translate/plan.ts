@@ -18,7 +18,7 @@ import { isStrictAncestor, isWithin, normalizeZone } from '../dns/zones.js';
 import { HEALTH_DEFAULT_ADDRESS } from '../coredns/listen-addresses.js';
 import type { DeploymentPlan, DeploymentServer, PodPlan } from './deployment-flags.js';
 import type { TranslateInput } from './options.js';
-import { planUnqualifiedNames } from './unqualified-names.js';
+import { apexTemplates, planUnqualifiedNames } from './unqualified-names.js';
 import type { Directive } from '../corefile/model.js';
 import { pushAll } from '../util/lists.js';
 
@@ -32,12 +32,33 @@ export interface PlannedStub {
   readonly targets: readonly { readonly text: string }[];
 }
 
-/** A template block for a dnsmasq `--address`/`--local` zone: its answer (undefined: NXDOMAIN), with the flag as written. */
+/**
+ * A template block for a dnsmasq `--address`/`--local` zone: the addresses it answers (none:
+ * NXDOMAIN for every type), with the first flag as written, and what its other query types get.
+ */
 export interface PlannedTemplate {
   readonly zone: string;
   readonly text: string;
-  readonly address: string | undefined;
+  /** One address per query type (`A`, `AAAA`); empty: NXDOMAIN for every type. */
+  readonly answers: readonly { readonly type: 'A' | 'AAAA'; readonly address: string }[];
+  /** The other query types of a zone with answers (docs/kube-dns-deployment.md, "Query types of an address"). */
+  readonly otherTypes: TemplateOtherTypes;
+  /** Templates for the zone's own name, of one label, before `otherTypes` (what dnsmasq applied to names without a dot). */
+  readonly apex?: readonly Directive[];
 }
+
+/**
+ * What a template block does with the query types its addresses do not answer: NODATA (dnsmasq
+ * before 2.86, or an NXDOMAIN entry of the same zone), or, as dnsmasq found them, what serves the
+ * zone without the template: forward to servers (the zone's own, a parent stub's, the upstreams),
+ * the main block or the reverse block (a copy of its plugins), or the template block of a parent zone.
+ */
+export type TemplateOtherTypes =
+  | { readonly kind: 'nodata' }
+  | { readonly kind: 'forward'; readonly targets: readonly { readonly text: string }[] }
+  | { readonly kind: 'main' }
+  | { readonly kind: 'reverse' }
+  | { readonly kind: 'template'; readonly zone: string };
 
 /** What the Corefile will be: every block decided. */
 export interface CorefilePlan {
@@ -86,18 +107,20 @@ export function planCorefile(config: KubeDnsConfig, pod: PodPlan, input: Transla
   const resolver = kubednsResolver(config, dnsmasqUpstreams !== undefined && plan.pod.nannyAppliesConfigMap, context);
   const upstreams = dnsmasqUpstreams ?? resolver;
   const unserved = planUnservedZones(context);
-  const { templates, replacedZones } = planTemplates(plan, planned, context);
-  const { reverseBlockZones, forwardStubs } = planKubednsForwarding(resolver, upstreams, unserved, [...planned.map((stub) => stub.zone), ...templates.map((template) => template.zone)], context);
+  const { templates: zoneTemplates, replacedZones } = planTemplates(plan, planned, context);
+  const { reverseBlockZones, forwardStubs } = planKubednsForwarding(resolver, upstreams, unserved, [...planned.map((stub) => stub.zone), ...zoneTemplates.map((template) => template.zone)], context);
   const stubs = [...(replacedZones.size === 0 ? planned : planned.filter((stub) => !replacedZones.has(stub.zone))), ...forwardStubs].sort((a, b) => (a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0));
   const federations = planFederation(config.federations, input.dropFederations, context);
   // Stub and template zones alike: a parent of the cluster's zones would capture them.
   const parents: ZoneOwner[] = [
     ...stubs.map((stub) => ({ zone: stub.zone, key: 'stubDomains', path: `[${JSON.stringify(stub.zone)}]` })),
-    ...templates.map((template) => ({ zone: template.zone, key: 'container dnsmasq', path: `[${template.text}]` })),
+    ...zoneTemplates.map((template) => ({ zone: template.zone, key: 'container dnsmasq', path: `[${template.text}]` })),
   ];
   const protectedZones = [clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES].filter((zone) => !unserved.includes(zone) && !reverseBlockZones.includes(zone));
   const mainKeys = mainBlockKeys(parents, protectedZones, context);
   const splitMainBlock = needsMainBlockSplit(mainKeys, parents, context);
+  const mainZones = mainKeys.map((key) => key.replace(/:\d+$/, '')).map((zone) => (zone === '.' ? '' : zone));
+  const templates = planOtherTypes(zoneTemplates, { stubs, mainZones, reverseBlockZones, upstreams, resolver }, context);
   // Names without a dot (dnsmasq 2.86+ quirk): one-label zones dnsmasq has an entry for keep theirs.
   const ownZones = [...mainKeys.map((key) => key.replace(/:\d+$/, '')), ...stubs.map((stub) => stub.zone), ...templates.map((template) => template.zone), clusterDomain, ...plan.pod.zonesToKubeDns, ...plan.kubednsForwardZones, ...plan.unservedZones];
   const unqualified = planUnqualifiedNames(plan.unqualified, new Set(ownZones.filter((zone) => zone !== '' && zone !== '.' && !zone.includes('.'))), features, context.repairs, plan.pod.kubeDnsVersion);
@@ -420,54 +443,171 @@ function withDeploymentUpstreams(nameservers: readonly ValueEntry[] | undefined,
   return [...added, ...(nameservers ?? [])];
 }
 
+/** A zone's `--address`/`--local` entries as planned: its answers, and the NXDOMAIN entry beside them. */
+interface ZoneTemplate {
+  readonly zone: string;
+  readonly text: string;
+  readonly answers: { readonly type: 'A' | 'AAAA'; readonly address: string }[];
+  /** An NXDOMAIN entry of the same zone (`--local=/zone/`, `--address=/zone/`), as written. */
+  nxdomain: string | undefined;
+  /** The zone's stub block, which the template replaces: the other types go to its servers. */
+  stub: PlannedStub | undefined;
+  /** From `--server=/zone/` (dnsmasq answers from local data only). */
+  readonly localOnly: boolean;
+  /** dnsmasq sent the zone to kubedns (`--server=/zone/127.0.0.1#10053`): the other types went there. */
+  readonly toKubeDns: boolean;
+}
+
 /**
- * One block per `--address=/zone/[ip]` (and `--server=/zone/`): a template answering the address,
- * or NXDOMAIN, as dnsmasq did. An address replaces the stub block of the same zone (dnsmasq
- * answered before forwarding); NXDOMAIN gives way to it (dnsmasq forwarded).
+ * One block per `--address=/zone/[ip]` (and `--server=/zone/`) zone: templates answering the
+ * addresses, or NXDOMAIN, as dnsmasq did. An address replaces the stub block of the same zone
+ * (dnsmasq answered its type before forwarding), whose servers then get the other types; NXDOMAIN
+ * gives way to it (dnsmasq forwarded). What the other types of an address zone get is decided
+ * once the blocks are known ({@link planOtherTypes}).
  */
-function planTemplates(plan: DeploymentPlan, stubs: readonly PlannedStub[], context: Context): { templates: PlannedTemplate[]; replacedZones: Set<string> } {
-  const blocks: PlannedTemplate[] = [];
+function planTemplates(plan: DeploymentPlan, stubs: readonly PlannedStub[], context: Context): { templates: ZoneTemplate[]; replacedZones: Set<string> } {
   const replacedZones = new Set<string>();
-  const stubZones = new Set(stubs.map((stub) => stub.zone));
+  const stubsByZone = new Map(stubs.map((stub) => [stub.zone, stub]));
   // The zones kubedns answered (dnsmasq sent them there): an NXDOMAIN entry gives way to that server, an address does not.
   const kubednsZones = new Set([context.clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES].filter((zone) => !plan.unservedZones.includes(zone)));
-  const taken = new Set<string>();
-  for (const entry of plan.addresses) {
+  const byZone = new Map<string, ZoneTemplate>();
+  // Addresses first: an NXDOMAIN entry of a zone with an address is what makes its other types NODATA.
+  const entries = [...plan.addresses.filter((entry) => entry.address !== undefined), ...plan.addresses.filter((entry) => entry.address === undefined)];
+  for (const entry of entries) {
     const normalized = normalizeZone(entry.zone);
     const where = `[${entry.text}]`;
-    if ('problem' in normalized || taken.has(normalized.zone)) {
+    const existing = 'problem' in normalized ? undefined : byZone.get(normalized.zone);
+    const type = entry.address === undefined ? undefined : entry.address.includes(':') ? 'AAAA' : 'A';
+    if ('problem' in normalized || (existing !== undefined && (existing.answers.length === 0 || (type !== undefined && existing.answers.some((answer) => answer.type === type))))) {
       report(context, 'deployment-flag-not-translated', 'container dnsmasq', where, `${entry.text}: '${entry.zone}' is ${'problem' in normalized ? 'not a zone CoreDNS serves' : 'answered by another template'}; not translated`);
       continue;
     }
-    if (entry.address === undefined && plan.pod.zonesToKubeDns.has(normalized.zone) && !plan.unservedZones.includes(normalized.zone)) {
-      report(context, 'deployment-flag', 'container dnsmasq', where, `dnsmasq sent '${normalized.zone}' to kubedns all the same (its server wins over an NXDOMAIN entry)`);
+    const { zone } = normalized;
+    if (existing !== undefined) {
+      if (entry.address === undefined || type === undefined) {
+        if (existing.nxdomain === undefined && existing.stub === undefined) {
+          existing.nxdomain = entry.text;
+          report(context, 'dnsmasq-option-translated', 'container dnsmasq', where, `${zone}: beside ${existing.text}, dnsmasq answered the query types of no address NODATA itself: the template block does the same`);
+        } else {
+          report(context, 'deployment-flag', 'container dnsmasq', where, `${zone}: ${existing.stub === undefined ? `another NXDOMAIN entry (${existing.nxdomain ?? ''}) says the same` : "dnsmasq sent the zone's other query types to its servers all the same (they win over an NXDOMAIN entry)"}`);
+        }
+        continue;
+      }
+      existing.answers.push({ type, address: entry.address });
+      report(context, 'dnsmasq-option-translated', 'container dnsmasq', where, `${zone}: ${type} answered with ${entry.address} by the template block of ${existing.text}`);
       continue;
     }
-    if (kubednsZones.has(normalized.zone)) {
+    if (entry.address === undefined && plan.pod.zonesToKubeDns.has(zone) && !plan.unservedZones.includes(zone)) {
+      report(context, 'deployment-flag', 'container dnsmasq', where, `dnsmasq sent '${zone}' to kubedns all the same (its server wins over an NXDOMAIN entry)`);
+      continue;
+    }
+    if (kubednsZones.has(zone)) {
       if (entry.address === undefined) {
-        report(context, 'deployment-flag', 'container dnsmasq', where, `dnsmasq sent '${normalized.zone}' to kubedns all the same: the kubernetes plugin answers it`);
+        report(context, 'deployment-flag', 'container dnsmasq', where, `dnsmasq sent '${zone}' to kubedns all the same: the kubernetes plugin answers it`);
         continue;
       }
       // dnsmasq answered every name of a zone of the cluster with one address: the cluster's own names did not resolve.
-      context.diagnostics.push(diagnostic('deployment-flag-not-translated', { key: 'container dnsmasq', path: where, severity: 'error', message: `${entry.text}: dnsmasq answered every name of '${normalized.zone}' with ${entry.address}, so kubedns never answered them; not translated` }));
+      context.diagnostics.push(diagnostic('deployment-flag-not-translated', { key: 'container dnsmasq', path: where, severity: 'error', message: `${entry.text}: dnsmasq answered every name of '${zone}' with ${entry.address}, so kubedns never answered them; not translated` }));
       continue;
     }
-    if (stubZones.has(normalized.zone)) {
+    const stub = stubsByZone.get(zone);
+    if (stub !== undefined) {
       if (entry.address === undefined) {
-        report(context, 'deployment-flag', 'container dnsmasq', where, `dnsmasq forwarded '${normalized.zone}' to its servers all the same: the stub block stays`);
+        report(context, 'deployment-flag', 'container dnsmasq', where, `dnsmasq forwarded '${zone}' to its servers all the same: the stub block stays`);
         continue;
       }
-      replacedZones.add(normalized.zone);
-      report(context, 'deployment-flag', 'container dnsmasq', where, `dnsmasq answered '${normalized.zone}' with ${entry.address} and never used its servers: the template replaces the stub block`);
+      replacedZones.add(zone);
+      report(context, 'deployment-flag', 'container dnsmasq', where, `dnsmasq answered ${type ?? 'A'} of '${zone}' with ${entry.address} and sent its other query types to its servers: the template block answers the one and forwards the others, in place of the stub block`);
     }
-    taken.add(normalized.zone);
-    const answer = entry.address === undefined ? 'NXDOMAIN' : `with ${entry.address}`;
-    report(context, 'dnsmasq-option-translated', 'container dnsmasq', where, `${normalized.zone} answered ${answer} by a template block${entry.localOnly === true ? ' (dnsmasq answers from local data only)' : ''}`);
-    blocks.push({ zone: normalized.zone, text: entry.text, address: entry.address });
+    // An address is reported with what its other query types get (planOtherTypes).
+    if (entry.address === undefined) report(context, 'dnsmasq-option-translated', 'container dnsmasq', where, `${zone} answered NXDOMAIN by a template block${entry.localOnly === true ? ' (dnsmasq answers from local data only)' : ''}`);
+    byZone.set(zone, { zone, text: entry.text, answers: entry.address === undefined || type === undefined ? [] : [{ type, address: entry.address }], nxdomain: undefined, stub: entry.address === undefined ? undefined : stub, localOnly: entry.localOnly === true, toKubeDns: plan.pod.zonesToKubeDns.has(zone) });
   }
   // Deterministic whatever the order of the flags.
-  blocks.sort((a, b) => (a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0));
-  return { templates: blocks, replacedZones };
+  const templates = [...byZone.values()].sort((a, b) => (a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0));
+  for (const template of templates) template.answers.sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0));
+  return { templates, replacedZones };
+}
+
+/**
+ * What the other query types of each address zone get (docs/kube-dns-deployment.md, "Query types
+ * of an address"): the zone's own servers (every dnsmasq); NODATA beside an NXDOMAIN entry (every
+ * dnsmasq) or before dnsmasq 2.86 (kube-dns before 1.22.1); else, from 2.86, what serves the zone
+ * without the template: the longest block zone above it, as CoreDNS would choose it.
+ */
+function planOtherTypes(
+  zoneTemplates: readonly ZoneTemplate[],
+  blocks: { readonly stubs: readonly PlannedStub[]; readonly mainZones: readonly string[]; readonly reverseBlockZones: readonly string[]; readonly upstreams: readonly string[]; readonly resolver: readonly string[] },
+  context: Context,
+): PlannedTemplate[] {
+  const onward = context.plan.pod.dnsmasqAddressTypesOnly;
+  const kinds = new Map<string, TemplateOtherTypes>();
+  for (const stub of blocks.stubs) kinds.set(stub.zone, { kind: 'forward', targets: stub.targets });
+  for (const zone of blocks.reverseBlockZones) kinds.set(zone, { kind: 'reverse' });
+  for (const zone of blocks.mainZones) kinds.set(zone, { kind: 'main' });
+  for (const template of zoneTemplates) kinds.set(template.zone, { kind: 'template', zone: template.zone });
+  // The main block's plugins serve a zone outside the cluster's own by forwarding: the same forward does.
+  const servedByKubernetes = (zone: string) => [context.clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES].some((own) => isWithin(zone, own));
+  return zoneTemplates.map((template): PlannedTemplate => {
+    const { zone, text, answers } = template;
+    if (answers.length === 0) return { zone, text, answers, otherTypes: { kind: 'nodata' } };
+    const [first] = answers as [{ readonly type: string; readonly address: string }];
+    const say = (others: string) => report(context, 'dnsmasq-option-translated', 'container dnsmasq', `[${text}]`, `${zone} answered ${first.type} with ${first.address} by a template block; ${others}`);
+    if (template.stub !== undefined) {
+      say("its other query types go to the zone's servers, as dnsmasq sent them");
+      return { zone, text, answers, otherTypes: { kind: 'forward', targets: template.stub.targets } };
+    }
+    if (template.toKubeDns) {
+      // The zone's server is kubedns: it answers its own zones, and forwards the rest with its resolver (kubedns-upstreams).
+      const reverse = blocks.reverseBlockZones.find((own) => isWithin(zone, own));
+      const kubedns: TemplateOtherTypes = servedByKubernetes(zone)
+        ? reverse === undefined
+          ? { kind: 'main' }
+          : { kind: 'reverse' }
+        : { kind: 'forward', targets: (context.repairs.has('kubedns-upstreams') ? blocks.upstreams : blocks.resolver).map((target) => ({ text: target })) };
+      say(`its other query types go to ${kubedns.kind === 'forward' ? "kubedns's resolver" : 'the kubernetes plugin'}, as dnsmasq sent them to kubedns`);
+      return { zone, text, answers, otherTypes: kubedns };
+    }
+    if (template.nxdomain !== undefined || !onward) {
+      say(
+        template.nxdomain !== undefined
+          ? `its other query types NODATA, as dnsmasq answered them beside ${template.nxdomain}`
+          : `its other query types NODATA, as the dnsmasq of kube-dns ${context.plan.pod.kubeDnsVersion} (before 2.86: kube-dns before 1.22.1) answered them`,
+      );
+      return { zone, text, answers, otherTypes: { kind: 'nodata' } };
+    }
+    let parent = '';
+    for (const candidate of kinds.keys()) if (candidate !== zone && isWithin(zone, candidate) && candidate.length > parent.length) parent = candidate;
+    const found = kinds.get(parent);
+    const otherTypes: TemplateOtherTypes = found === undefined || (found.kind === 'main' && !servedByKubernetes(zone)) ? { kind: 'forward', targets: blocks.upstreams.map((target) => ({ text: target })) } : found;
+    const where =
+      otherTypes.kind === 'forward'
+        ? found?.kind === 'forward'
+          ? `stub domain ${parent}'s servers`
+          : 'the upstreams'
+        : otherTypes.kind === 'template'
+          ? `the template block of ${otherTypes.zone}`
+          : otherTypes.kind === 'reverse'
+            ? "the copy of the main block for the reverse zones (kubedns's answers)"
+            : "the main block's plugins (kubedns's answers)";
+    say(`its other query types go to ${where}, where the dnsmasq of kube-dns ${context.plan.pod.kubeDnsVersion} (2.86+: kube-dns 1.22.1+) sent them, as if the address were not there`);
+    if (!zone.includes('.') && context.plan.unqualified !== undefined && !context.repairs.has('trailing-dot-domains')) {
+      // The zone's own name has no dot: dnsmasq's lookup of its other types ends at the entries for such names.
+      const apex = apexTemplates(context.plan.unqualified, zone, context.features);
+      if (apex !== undefined) {
+        report(context, 'dnsmasq-option-translated', 'container dnsmasq', `[${text}]`, `trailing-dot-domains: the other query types of the name '${zone}' itself met ${context.plan.unqualified.text} (it applied to names without a dot): a template of the block does the same`);
+        return { zone, text, answers, otherTypes, apex };
+      }
+      context.diagnostics.push(
+        diagnostic('deployment-flag-not-translated', {
+          key: 'container dnsmasq',
+          path: `[${text}]`,
+          message: `trailing-dot-domains: the other query types of the name '${zone}' itself met ${context.plan.unqualified.text} (it applied to names without a dot); not kept: the template block sends them ${where === 'the upstreams' ? 'upstream' : `to ${where}`}`,
+        }),
+      );
+    }
+    return { zone, text, answers, otherTypes };
+  });
 }
 
 /** Whether a diagnostic reported after the first `reportedBefore` is an error (looking only at those). */

@@ -155,14 +155,61 @@ export function renderCorefile(corefile: CorefilePlan): Corefile {
   for (let index = 0; index < first; index += 1) items[index] = mainBlocks[index] as ServerBlock;
   for (let index = 0; index < stubs.length; index += 1) {
     const { zone, targets } = stubs[index] as PlannedStub;
-    const destinations = new Array<string>(targets.length + 1);
-    destinations[0] = '.';
-    for (let target = 0; target < targets.length; target += 1) destinations[target + 1] = (targets[target] as ForwardTarget).text;
-    const forward: Directive = withForwardOptions({ name: features.preferredForwarder, arguments: destinations }, corefile);
-    items[index + first] = { kind: 'server-block', keys: [`${zone}:${DNS_PORT}`], directives: stubDirectives(shared, forward, features.loop) };
+    items[index + first] = { kind: 'server-block', keys: [`${zone}:${DNS_PORT}`], directives: stubDirectives(shared, forwardTo(targets, corefile), features.loop) };
   }
-  for (let index = 0; index < templates.length; index += 1) items[index + first + stubs.length] = templateBlock(templates[index] as PlannedTemplate, features);
+  // A copy of the main block for a zone of the cluster's: its own plugins, not the templates for names without a dot.
+  const mainCopy = mainTemplates.length === 0 ? directives : directives.filter((directive) => !mainTemplates.includes(directive));
+  const blockOf = templateBlocks(corefile, mainCopy, mainBlocks[mainBlocks.length - 1] as ServerBlock, shared);
+  for (let index = 0; index < templates.length; index += 1) items[index + first + stubs.length] = blockOf(templates[index] as PlannedTemplate);
   return { items };
+}
+
+/** `forward . TARGETS…` (or the release's forwarder) with the options every forward gets. */
+function forwardTo(targets: readonly { readonly text: string }[], corefile: CorefilePlan): Directive {
+  const destinations = new Array<string>(targets.length + 1);
+  destinations[0] = '.';
+  for (let target = 0; target < targets.length; target += 1) destinations[target + 1] = (targets[target] as ForwardTarget).text;
+  return withForwardOptions({ name: corefile.features.preferredForwarder, arguments: destinations }, corefile);
+}
+
+/**
+ * The blocks of the dnsmasq `--address` (or `--local`) zones: templates answering the addresses (or
+ * NXDOMAIN), then what the other query types get — NODATA, a forward, or the plugins of the block
+ * that serves the zone without the template (the main block, the reverse copy, a parent zone's
+ * template block), which a parent template block has before its children.
+ */
+function templateBlocks(corefile: CorefilePlan, main: readonly Directive[], reverse: ServerBlock, shared: ReturnType<typeof sharedDirectives>): (template: PlannedTemplate) => ServerBlock {
+  const { features } = corefile;
+  const byZone = new Map(corefile.templates.map((template) => [template.zone, template]));
+  const done = new Map<string, Directive[]>();
+  const directivesOf = (template: PlannedTemplate): Directive[] => {
+    const known = done.get(template.zone);
+    if (known !== undefined) return known;
+    const { answers, otherTypes } = template;
+    const answering: Directive[] = answers.map(({ type, address }) => ({ name: 'template', arguments: ['IN', type], block: { directives: [{ name: 'answer', arguments: [`{{ .Name }} 0 IN ${type} ${address}`] }] } }));
+    if (template.apex !== undefined) answering.push(...template.apex);
+    let directives: Directive[];
+    if (answers.length === 0) directives = [STUB_ERRORS, { name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [{ name: 'rcode', arguments: ['NXDOMAIN'] }] } }];
+    else if (otherTypes.kind === 'nodata') directives = [STUB_ERRORS, ...answering, { name: 'template', arguments: ['ANY', 'ANY'], block: { directives: noDataLines(template.zone, features.version) } }];
+    else if (otherTypes.kind === 'forward') directives = withAfterErrors(stubDirectives(shared, forwardTo(otherTypes.targets, corefile), features.loop), answering);
+    else if (otherTypes.kind === 'template') {
+      // Templates are planned from every zone at once; a parent zone's is known (it is in the plan).
+      const parent = byZone.get(otherTypes.zone) as PlannedTemplate;
+      directives = withAfterErrors(directivesOf(parent), answering);
+    } else {
+      const copied = (otherTypes.kind === 'main' ? main : reverse.directives).filter((directive) => directive.name !== 'health');
+      directives = withAfterErrors(copied, answering);
+    }
+    done.set(template.zone, directives);
+    return directives;
+  };
+  return (template) => ({ kind: 'server-block', keys: [`${template.zone}:${DNS_PORT}`], directives: directivesOf(template) });
+}
+
+/** `directives` with `added` right after `errors` (or first). */
+function withAfterErrors(directives: readonly Directive[], added: readonly Directive[]): Directive[] {
+  const at = directives.findIndex((directive) => directive.name === 'errors') + 1;
+  return [...directives.slice(0, at), ...added, ...directives.slice(at)];
 }
 
 /** `federation CLUSTER_DOMAIN { NAME DOMAIN … }`, when the plan has federations. */
@@ -174,18 +221,4 @@ function federationDirective(plan: CorefilePlan): Directive | undefined {
     arguments: [plan.clusterDomain],
     block: { directives: federations.map((entry) => ({ name: entry.name, arguments: [entry.domain] })) },
   };
-}
-
-/** The block of a dnsmasq `--address` (or `--local`) zone: a template answering its address, or NXDOMAIN. */
-function templateBlock(template: PlannedTemplate, features: CoreDnsFeatures): ServerBlock {
-  const { address } = template;
-  const type = address === undefined ? undefined : address.includes(':') ? 'AAAA' : 'A';
-  const directives: Directive[] =
-    address === undefined || type === undefined
-      ? [{ name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [{ name: 'rcode', arguments: ['NXDOMAIN'] }] } }]
-      : [
-          { name: 'template', arguments: ['IN', type], block: { directives: [{ name: 'answer', arguments: [`{{ .Name }} 0 IN ${type} ${address}`] }] } },
-          { name: 'template', arguments: ['ANY', 'ANY'], block: { directives: noDataLines(template.zone, features.version) } },
-        ];
-  return { kind: 'server-block', keys: [`${template.zone}:${DNS_PORT}`], directives: [STUB_ERRORS, ...directives] };
 }

@@ -84,19 +84,33 @@ export function planUnqualifiedNames(
   }
   const match: Directive = { name: 'match', arguments: [singleLabelPattern(excluded)] };
   const fallthrough: Directive = { name: 'fallthrough', arguments: [] };
+  const type = unqualified.kind === 'address' && unqualified.address.includes(':') ? 'AAAA' : 'A';
   const directives: Directive[] =
     unqualified.kind === 'nxdomain'
       ? [{ name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [match, { name: 'rcode', arguments: ['NXDOMAIN'] }, fallthrough] } }]
-      : [
-          {
-            name: 'template',
-            arguments: ['IN', unqualified.address.includes(':') ? 'AAAA' : 'A'],
-            block: { directives: [match, { name: 'answer', arguments: [`{{ .Name }} 0 IN ${unqualified.address.includes(':') ? 'AAAA' : 'A'} ${unqualified.address}`] }, fallthrough] },
-          },
-          { name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [match, ...noDataLines('.', features.version), fallthrough] } },
-        ];
-  return {
-    directives,
-    diagnostics: [diagnostic('kube-dns-quirk-kept', { key, path, message: `${quirk}; kept: a template of the main block does the same for names of one label (--repair trailing-dot-domains to forward them like other names)` })],
-  };
+      : [{ name: 'template', arguments: ['IN', type], block: { directives: [match, { name: 'answer', arguments: [`{{ .Name }} 0 IN ${type} ${unqualified.address}`] }, fallthrough] } }];
+  // The other query types: NODATA beside an NXDOMAIN entry; else where every other name goes (dnsmasq 2.86+), as without a template.
+  if (unqualified.kind === 'address' && unqualified.otherTypes === 'nodata') directives.push({ name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [match, ...noDataLines('.', features.version), fallthrough] } });
+  const diagnostics = [diagnostic('kube-dns-quirk-kept', { key, path, message: `${quirk}; kept: a template of the main block does the same for names of one label (--repair trailing-dot-domains to forward them like other names)` })];
+  if (unqualified.kind === 'address' && unqualified.otherTypes === 'servers') {
+    diagnostics.push(diagnostic('deployment-flag-not-translated', { key, path, message: `trailing-dot-domains: dnsmasq sent the other query types of those names to the --server entries that apply to them; not kept: CoreDNS has no zone for names without a dot to forward them elsewhere, so they go where every other name goes` }));
+  }
+  return { directives, diagnostics };
+}
+
+/**
+ * The templates of a one-label `--address` zone's block for its own name (dnsmasq 2.86+): a query
+ * of a type its address does not answer goes on past the zone and, as the name has no dot, meets
+ * the entries for names without a dot — an NXDOMAIN, or another address. Undefined where CoreDNS
+ * cannot do the same (those entries are servers).
+ */
+export function apexTemplates(unqualified: UnqualifiedNames, zone: string, features: CoreDnsFeatures): Directive[] | undefined {
+  if (unqualified.kind === 'servers' || (unqualified.kind === 'address' && unqualified.otherTypes === 'servers')) return undefined;
+  const match: Directive = { name: 'match', arguments: [`^${escapeRegex(zone)}\\.$`] };
+  const fallthrough: Directive = { name: 'fallthrough', arguments: [] };
+  if (unqualified.kind === 'nxdomain') return [{ name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [match, { name: 'rcode', arguments: ['NXDOMAIN'] }, fallthrough] } }];
+  const type = unqualified.address.includes(':') ? 'AAAA' : 'A';
+  const directives: Directive[] = [{ name: 'template', arguments: ['IN', type], block: { directives: [match, { name: 'answer', arguments: [`{{ .Name }} 0 IN ${type} ${unqualified.address}`] }, fallthrough] } }];
+  if (unqualified.otherTypes === 'nodata') directives.push({ name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [match, ...noDataLines(zone, features.version), fallthrough] } });
+  return directives;
 }

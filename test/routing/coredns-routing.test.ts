@@ -66,6 +66,17 @@ describe('CoreDNS routing model: server blocks', () => {
 });
 
 describe('CoreDNS routing model: plugins', () => {
+  it('template: a template of another query type or class passes the query on to the next plugins', () => {
+    const corefile = `z.test:53 {\n    template IN A {\n        answer "{{ .Name }} 0 IN A 192.0.2.1"\n    }\n    template CH ANY {\n        rcode NXDOMAIN\n    }\n    forward . 10.0.0.1\n}\n.:53 {\n    forward . 10.0.0.2\n}\n`;
+    const routing = coreDnsRouting(corefile);
+    expect(destinationKey(routing.route('x.z.test').destination)).toBe('plugin:template');
+    expect(destinationKey(routing.route('x.z.test', 'a').destination)).toBe('plugin:template');
+    expect(destinationKey(routing.route('x.z.test', 'AAAA').destination)).toBe('servers(10.0.0.1:53)');
+    expect(destinationKey(routing.route('x.z.test', 'MX').destination)).toBe('servers(10.0.0.1:53)');
+    expect(routing.dependsOnType('x.z.test')).toBe(true);
+    expect(routing.dependsOnType('example.com')).toBe(false);
+  });
+
   it('runs plugins in plugin.cfg order, not Corefile order', () => {
     const corefile = '. {\n    forward . 8.8.8.8\n    kubernetes cluster.local\n}\n';
     expect(keyOf(corefile, 'a.cluster.local')).toBe('cluster@cluster.local');

@@ -43,6 +43,35 @@ describe('the kube-dns model with the Deployment', () => {
     expect(where(routing, 'a.fixed.test')).toBe('plugin template');
   });
 
+  it('routes the other query types of an --address zone by dnsmasq era: on as if it were not there from 2.86 (kube-dns 1.22.1), NODATA before', () => {
+    const flags = [...STOCK_DNSMASQ_ARGS, '--address=/v4.test/192.0.2.4', '--address=/v6.test/fd00::6', '--address=/nodata.test/192.0.2.5', '--local=/nodata.test/', '--server=/corp.test/10.0.0.3', '--address=/a.corp.test/192.0.2.6', '--server=/same.test/10.0.0.4', '--address=/same.test/192.0.2.7', '--address=/x.cluster.local/192.0.2.8', '--local=/parent.test/', '--address=/c.parent.test/192.0.2.9'];
+    const era = (tag: string) => {
+      const install = readKubeDnsInstall([{ text: deploymentYaml({ dnsmasq: flags, kubeDnsImage: `registry.k8s.io/dns/k8s-dns-kube-dns:${tag}` }) }]);
+      const routing = kubeDnsRouting(null, install.deployment === undefined ? {} : { deployment: install.deployment });
+      return (name: string, type: string) => describeDestination(routing.route(name, type).destination);
+    };
+    const newer = era('1.22.1');
+    const older = era('1.22.0');
+    // Every era: the address's own type, and the zone's own servers for the others.
+    for (const route of [newer, older]) {
+      expect(route('x.v4.test', 'A')).toBe('plugin template');
+      expect(route('x.v6.test', 'AAAA')).toBe('plugin template');
+      expect(route('x.same.test', 'A')).toBe('plugin template');
+      expect(route('x.same.test', 'AAAA')).toBe('10.0.0.4:53');
+      expect(route('x.nodata.test', 'MX')).toBe('plugin template');
+    }
+    // dnsmasq 2.86+: the others go where the name would go without the entry.
+    expect(newer('x.v4.test', 'AAAA')).toBe('resolv.conf');
+    expect(newer('x.v4.test', 'mx')).toBe('resolv.conf');
+    expect(newer('x.v6.test', 'A')).toBe('resolv.conf');
+    expect(newer('x.a.corp.test', 'MX')).toBe('10.0.0.3:53');
+    expect(newer('y.x.cluster.local', 'AAAA')).toBe('cluster cluster.local');
+    expect(newer('x.c.parent.test', 'AAAA')).toBe('plugin template');
+    // Before: NODATA, dnsmasq's own answer.
+    for (const name of ['x.v4.test', 'x.a.corp.test', 'y.x.cluster.local']) expect(older(name, 'AAAA')).toBe('plugin template');
+    expect(older('x.v6.test', 'A')).toBe('plugin template');
+  });
+
   it("follows kops's in6.arpa typo: ip6.arpa went upstream, in6.arpa through kubedns to the resolver; the domain comes from --domain", () => {
     const dnsmasq = STOCK_DNSMASQ_ARGS.map((arg) => arg.replace('/ip6.arpa/', '/in6.arpa/').replace('cluster.local', 'corp.example'));
     const routing = kubeDnsRouting(null, { deployment: deployment(dnsmasq, ['--domain=corp.example.']) });

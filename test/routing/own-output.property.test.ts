@@ -43,10 +43,11 @@ const families: readonly Family[] = [
 
 const zone = fc.constantFrom('acme.test', 'corp.example', 'consul', 'b.acme.test', 'in6.arpa', 'svc.cluster.local', 'x.cluster.local', 'local', 'arpa', '10.in-addr.arpa');
 const ip = fc.tuple(fc.integer({ min: 1, max: 223 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 254 })).map((parts) => parts.join('.')).filter((text) => !text.startsWith('127.'));
+const ip6 = fc.integer({ min: 1, max: 0xffff }).map((last) => `fd00::${last.toString(16)}`);
 const extraFlag = fc.oneof(
   fc.constantFrom('--strict-order', '--log-queries', '--no-negcache', '--cache-size=0', '--dns-forward-max=300', '--no-resolv'),
   fc.tuple(zone, ip).map(([name, address]) => `--server=/${name}/${address}`),
-  fc.tuple(zone, fc.option(ip, { nil: undefined })).map(([name, address]) => `--address=/${name}/${address ?? ''}`),
+  fc.tuple(zone, fc.option(fc.oneof(ip, ip6), { nil: undefined })).map(([name, address]) => `--address=/${name}/${address ?? ''}`),
   zone.map((name) => `--local=/${name}/`),
   ip.map((address) => `--server=${address}`),
 );
@@ -54,7 +55,7 @@ const configMap = fc.record({
   stubs: fc.dictionary(zone, fc.array(ip, { minLength: 1, maxLength: 2 }), { maxKeys: 2 }),
   upstreams: fc.option(fc.array(ip, { minLength: 1, maxLength: 2 }), { nil: undefined }),
 });
-const KUBE_DNS_RELEASES = ['1.14.4', '1.14.9', '1.14.10', '1.14.13', '1.26.7'];
+const KUBE_DNS_RELEASES = ['1.14.4', '1.14.9', '1.14.10', '1.14.13', '1.22.0', '1.26.7'];
 const COREDNS_RELEASES = ['1.2.6', '1.6.9', '1.8.0', '1.14.7'];
 
 const install = fc.record({

@@ -10,7 +10,7 @@ import { canonicalName, isInZone } from '../../src/dns/names.js';
 import { inetAton } from '../../src/kubedns/dnsmasq-options.js';
 import { RESOLV_CONF_MEMBER } from '../../src/routing/destination.js';
 import type { RouteDestination } from '../../src/routing/destination.js';
-import { exchangeA, onQuestion } from './dns-query.js';
+import { exchange, onQuestion } from './dns-query.js';
 
 /**
  * Real dnsmasq against real CoreDNS on loopback: the fake servers both sides forward to, the fake
@@ -20,9 +20,10 @@ import { exchangeA, onQuestion } from './dns-query.js';
  * mapped to a fake server of its own, so that an answer names the server it came from; the same
  * address is the same fake for every input of a test file. The node's resolv.conf is a file naming
  * one more fake, on port 53 of its own loopback address (dnsmasq and CoreDNS read resolv.conf files
- * without ports). A fake answers every query with an A record holding its own address (TTL 0),
- * except names whose first label is `nx`: NXDOMAIN with an SOA whose minimum is 300 s, so that a
- * cache keeps it; it counts every query by name.
+ * without ports). A fake answers every query with a record naming itself (TTL 0): A its own
+ * address, AAAA that address inside `64:ff9b::/96`, MX an exchange `mx.<address>.fake.`, other
+ * types an empty answer; except names whose first label is `nx`: NXDOMAIN with an SOA whose
+ * minimum is 300 s, so that a cache keeps it. It counts every query by name.
  *
  * Addresses: a test file claims a /16 of loopback of its own ({@link claimLoopbackRange}), outside
  * the ranges the other labs derive from their process id (127.100–249), so that files running at
@@ -59,6 +60,13 @@ export async function claimLoopbackRange(): Promise<LoopbackRange> {
 }
 
 export const NX_LABEL = 'nx';
+
+/** The query types the comparison asks. */
+export type QueryType = 'A' | 'AAAA' | 'MX';
+
+/** A fake's AAAA answer: its IPv4 address inside the NAT64 prefix `64:ff9b::/96`. */
+const AAAA_PREFIX = '64:ff9b::';
+const AAAA_PREFIX_BYTES = [0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
 export interface Fake {
   /** What the fake stands for: an address of the inputs (`10.0.0.1:53`), `resolv.conf` or `kubedns`. */
@@ -210,7 +218,15 @@ export class FakeNetwork {
       // The SOA of the name's parent, which encloses it: dnsmasq keeps only such negative answers.
       return dnsPacket.encode({ id: query.id ?? 0, type: 'response', flags: flags | 3, questions: [question], authorities: [soa(`${name.slice(name.indexOf('.') + 1)}.`, 'ns.fake.')] });
     }
-    return dnsPacket.encode({ id: query.id ?? 0, type: 'response', flags, questions: [question], answers: [{ type: 'A', name: question.name, ttl: 0, class: 'IN', data: ip }] });
+    const record: DnsRecord | undefined =
+      question.type === 'A'
+        ? { type: 'A', name: question.name, ttl: 0, class: 'IN', data: ip }
+        : question.type === 'AAAA'
+          ? { type: 'AAAA', name: question.name, ttl: 0, class: 'IN', data: `${AAAA_PREFIX}${ip}` }
+          : question.type === 'MX'
+            ? { type: 'MX', name: question.name, ttl: 0, class: 'IN', data: { preference: 10, exchange: `mx.${ip}.fake` } }
+            : undefined;
+    return dnsPacket.encode({ id: query.id ?? 0, type: 'response', flags, questions: [question], answers: record === undefined ? [] : [record] });
   }
 
   async #relay(query: Packet, to: Fake): Promise<Uint8Array | undefined> {
@@ -231,18 +247,22 @@ export class FakeNetwork {
     }
   }
 
-  /** Sends an A query for `name` to `ip:port` and reads who answered. */
-  async query(ip: string, port: number, name: string): Promise<Answer> {
-    const reply = await exchangeA(ip, port, name === '' ? '.' : name, QUERY_TIMEOUT_MS);
+  /** Sends a query of type `type` (default A) for `name` to `ip:port` and reads who answered. */
+  async query(ip: string, port: number, name: string, type: QueryType = 'A'): Promise<Answer> {
+    const reply = await exchange(ip, port, name === '' ? '.' : name, QUERY_TIMEOUT_MS, type);
     return reply === 'timeout' ? { kind: 'timeout' } : this.#read(reply);
   }
 
   #read(reply: Packet): Answer {
-    const a = reply.answers?.find((record) => record.type === 'A');
-    if (a !== undefined) {
-      const fake = this.#byIp.get(String(a.data));
+    const record = reply.answers?.find((entry) => entry.type === 'A' || entry.type === 'AAAA' || entry.type === 'MX');
+    if (record !== undefined) {
+      // The fake's own address, read back from the record of each type.
+      const text = record.type === 'MX' ? (record.data as { exchange: string }).exchange : String(record.data);
+      const bytes = record.type === 'AAAA' ? parseGoIP(text) : undefined;
+      const ip = record.type === 'A' ? text : record.type === 'MX' ? /^mx\.(.+)\.fake\.?$/.exec(text)?.[1] : bytes !== undefined && bytes.length === 16 && bytes.slice(0, 12).every((byte, index) => byte === AAAA_PREFIX_BYTES[index]) ? bytes.slice(12).join('.') : undefined;
+      const fake = ip === undefined ? undefined : this.#byIp.get(ip);
       if (fake !== undefined) return { kind: 'server', id: fake.id };
-      return { kind: 'rcode', rcode: `A ${String(a.data)}` };
+      return { kind: 'rcode', rcode: `${record.type} ${record.type === 'AAAA' && bytes !== undefined ? formatGoIP(bytes) : text}` };
     }
     const authority = reply.authorities?.find((record) => record.type === 'SOA');
     const mname = authority?.type === 'SOA' ? (authority.data as { mname: string }).mname : undefined;

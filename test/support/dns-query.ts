@@ -8,7 +8,12 @@ import type { Packet, Question } from 'dns-packet';
  * carries its id, or `timeout` when none came within `timeoutMs` (one try; a reply that does not
  * decode is ignored).
  */
-export async function exchangeA(ip: string, port: number, name: string, timeoutMs: number): Promise<Packet | 'timeout'> {
+export function exchangeA(ip: string, port: number, name: string, timeoutMs: number): Promise<Packet | 'timeout'> {
+  return exchange(ip, port, name, timeoutMs, 'A');
+}
+
+/** {@link exchangeA} for a query of class IN and type `type` (`A`, `AAAA`, `MX`…). */
+export async function exchange(ip: string, port: number, name: string, timeoutMs: number, type: Question['type']): Promise<Packet | 'timeout'> {
   const socket = dgram.createSocket('udp4');
   const id = Math.floor(Math.random() * 65_535) + 1;
   try {
@@ -29,7 +34,7 @@ export async function exchangeA(ip: string, port: number, name: string, timeoutM
         clearTimeout(timer);
         resolve('timeout');
       });
-      socket.send(dnsPacket.encode({ id, type: 'query', flags: dnsPacket.RECURSION_DESIRED, questions: [{ type: 'A', name, class: 'IN' }] }), port, ip);
+      socket.send(dnsPacket.encode({ id, type: 'query', flags: dnsPacket.RECURSION_DESIRED, questions: [{ type, name, class: 'IN' }] }), port, ip);
     });
   } finally {
     socket.close();

@@ -60,9 +60,9 @@ describe('translateKubeDnsInstall', () => {
     expect(translation.codes.filter((code) => code === 'info deployment-stub-server')).toHaveLength(2);
   });
 
-  it('answers the other types of an --address zone NOERROR without a record in a way each release starts with (a template needs a record up to 1.5.0)', () => {
+  it('answers the other types of an --address zone with --local NOERROR without a record in a way each release starts with (a template needs a record up to 1.5.0)', () => {
     const zone = (coredns: string) => {
-      const translation = translate({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--address=/fixed.corp/192.0.2.9'] }, undefined, { coredns });
+      const translation = translate({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--address=/fixed.corp/192.0.2.9', '--local=/fixed.corp/'] }, undefined, { coredns });
       expect(translation.ok, coredns).toBe(true);
       expect(lintCorefile(translation.corefile ?? '', { coredns }).diagnostics.filter((entry) => entry.severity === 'error'), coredns).toEqual([]);
       return block(translation.corefile, 'fixed.corp:53')?.split('\n').slice(5).join('\n');
@@ -80,7 +80,47 @@ describe('translateKubeDnsInstall', () => {
     expect(lintCorefile(former, { coredns: '1.5.1' }).diagnostics.filter((entry) => entry.severity === 'error')).toEqual([]);
   });
 
-  it('answers --server=/zone/ and --address=/zone/ with NXDOMAIN unless the zone has servers; an address beats them', () => {
+  it("leaves an --address zone's other query types to what serves it without the address from kube-dns 1.22.1 (dnsmasq 2.86+), NODATA before; check passes on both and fails on the old output", () => {
+    const flags = [...STOCK_DNSMASQ_ARGS, '--address=/v4.test/192.0.2.4', '--address=/v6.test/fd00::6', '--address=/both.test/192.0.2.5', '--address=/both.test/fd00::5', '--address=/nodata.test/192.0.2.3', '--local=/nodata.test/', '--server=/corp.test/10.0.0.3', '--address=/a.corp.test/192.0.2.6', '--address=/x.cluster.local/192.0.2.8'];
+    const era = (tag: string, coredns = '1.14.7') => {
+      const parts = { dnsmasq: flags, kubeDnsImage: `registry.k8s.io/dns/k8s-dns-kube-dns:${tag}` };
+      const translation = translate(parts, undefined, { coredns });
+      expect(translation.ok, tag).toBe(true);
+      expect(lintCorefile(translation.corefile ?? '', { coredns }).diagnostics.filter((entry) => entry.severity === 'error'), `${tag} @${coredns}`).toEqual([]);
+      const check = checkRouting({ kubeDns: deploymentYaml(parts), corefile: translation.corefile ?? '', coredns });
+      expect(check.ok, `${tag} @${coredns}`).toBe(true);
+      return translation;
+    };
+    const newer = era('1.22.1');
+    expect(block(newer.corefile, 'v4.test:53')).toBe(
+      'v4.test:53 {\n    errors\n    template IN A {\n        answer "{{ .Name }} 0 IN A 192.0.2.4"\n    }\n    cache 30 {\n        disable denial\n    }\n    loop\n    forward . /etc/resolv.conf\n}',
+    );
+    expect(block(newer.corefile, 'both.test:53')).toContain('    template IN A {\n        answer "{{ .Name }} 0 IN A 192.0.2.5"\n    }\n    template IN AAAA {\n        answer "{{ .Name }} 0 IN AAAA fd00::5"\n    }\n');
+    expect(block(newer.corefile, 'nodata.test:53')).toContain('    template ANY ANY {\n        rcode NOERROR\n    }');
+    expect(block(newer.corefile, 'a.corp.test:53')).toContain('    forward . 10.0.0.3');
+    // Inside the cluster domain: a copy of the main block's plugins (kubedns answered the other types).
+    expect(block(newer.corefile, 'x.cluster.local:53')).toContain('    kubernetes cluster.local in-addr.arpa ip6.arpa {');
+    expect(block(newer.corefile, 'x.cluster.local:53')).not.toContain('health');
+    expect(newer.diagnostics.find((entry) => entry.path === '[--address=/v4.test/192.0.2.4]')?.message).toBe(
+      'v4.test answered A with 192.0.2.4 by a template block; its other query types go to the upstreams, where the dnsmasq of kube-dns 1.22.1 (2.86+: kube-dns 1.22.1+) sent them, as if the address were not there',
+    );
+    // Older releases (and kube-dns 1.14): NODATA, as their dnsmasq answered.
+    for (const tag of ['1.22.0', '1.14.13']) {
+      const older = era(tag);
+      for (const zone of ['v4.test', 'v6.test', 'a.corp.test', 'x.cluster.local']) expect(block(older.corefile, `${zone}:53`), `${tag} ${zone}`).toMatch(/ {4}template ANY ANY \{\n {8}rcode NOERROR\n {4}\}\n\}$/);
+    }
+    era('1.22.1', '1.2.6');
+    // The former output (NODATA for every dnsmasq) fails check for kube-dns 1.22.1, by query type.
+    const parts = { dnsmasq: flags, kubeDnsImage: 'registry.k8s.io/dns/k8s-dns-kube-dns:1.22.1' };
+    const former = era('1.22.0').corefile ?? '';
+    const check = checkRouting({ kubeDns: deploymentYaml(parts), corefile: former });
+    expect(check.ok).toBe(false);
+    expect(new Set(check.differences.map((difference) => `${difference.name} ${difference.queryType ?? 'A'}`))).toEqual(
+      new Set(['v4.test AAAA', 'x.v4.test AAAA', 'v4.test MX', 'x.v4.test MX', 'v6.test A', 'x.v6.test A', 'both.test MX', 'x.both.test MX', 'a.corp.test AAAA', 'x.a.corp.test AAAA', 'a.corp.test MX', 'x.a.corp.test MX', 'x.cluster.local AAAA', 'x.x.cluster.local AAAA', 'x.cluster.local MX', 'x.x.cluster.local MX']),
+    );
+  });
+
+  it('answers --server=/zone/ and --address=/zone/ with NXDOMAIN unless the zone has servers; an address beats them for its query type', () => {
     const translation = translate(
       { dnsmasq: [...STOCK_DNSMASQ_ARGS, '--server=/local.test/', '--address=/acme.local/', '--address=/fixed.corp/192.0.2.9'] },
       { stubDomains: '{"acme.local": ["10.0.0.1"], "fixed.corp": ["10.0.0.2"]}' },
@@ -89,7 +129,9 @@ describe('translateKubeDnsInstall', () => {
     expect(block(translation.corefile, 'local.test:53')).toContain('    template ANY ANY {\n        rcode NXDOMAIN\n    }');
     expect(block(translation.corefile, 'acme.local:53')).toContain('    forward . 10.0.0.1\n');
     expect(block(translation.corefile, 'fixed.corp:53')).toContain('answer "{{ .Name }} 0 IN A 192.0.2.9"');
-    expect(translation.corefile).not.toContain('10.0.0.2');
+    // Its other query types go to the zone's servers (every dnsmasq): the template block forwards them, in place of the stub block.
+    expect(block(translation.corefile, 'fixed.corp:53')).toContain('    forward . 10.0.0.2\n');
+    expect(translation.corefile?.match(/^fixed\.corp:53 \{$/gm)).toHaveLength(1);
     // Each flag is described once, as what the Corefile does: acme.local keeps its stub block, so no 'answered NXDOMAIN' for it.
     const about = (flag: string) => translation.diagnostics.filter((entry) => entry.path === `[${flag}]`).map((entry) => `${entry.code}: ${entry.message}`);
     expect(about('--address=/acme.local/')).toEqual(["deployment-flag: dnsmasq forwarded 'acme.local' to its servers all the same: the stub block stays"]);

@@ -148,8 +148,8 @@ describe.skipIf('skip' in found)('the translator against real CoreDNS', () => {
     expect(await refusals(lab, runs)).toEqual([]);
   });
 
-  it('1.2.6 starts with the translation of --address=/fixed.example/192.0.2.1 and a trailing-dot --address, and refused the former rcode-only template', async () => {
-    const text = deploymentYaml({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--address=/fixed.example/192.0.2.1', '--address=/corp./lan/192.0.2.2'], kubeDnsImage: 'registry.k8s.io/dns/k8s-dns-kube-dns:1.22.1' });
+  it('1.2.6 starts with the translation of --address=/fixed.example/192.0.2.1 and a trailing-dot --address (each with --local: NODATA for the other types), and refused the former rcode-only template', async () => {
+    const text = deploymentYaml({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--address=/fixed.example/192.0.2.1', '--local=/fixed.example/', '--address=/corp./lan/192.0.2.2', '--local=/corp./lan/'], kubeDnsImage: 'registry.k8s.io/dns/k8s-dns-kube-dns:1.22.1' });
     const translation = translateKubeDnsInstall(readKubeDnsInstall([{ text, filename: 'kube-dns.yaml' }]), { coredns: '1.2.6' });
     if (!translation.ok) throw new Error(`refused: ${translation.diagnostics.map((entry) => entry.code).join(', ')}`);
     expect(translation.corefile).toContain('        rcode NOERROR\n        authority "fixed.example. 0 IN SOA fixed.example. fixed.example. 1 0 0 0 0"\n');
