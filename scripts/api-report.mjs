@@ -1,5 +1,5 @@
 // The API reports of the package's entry points (package.json `exports`: the main entry and the
-// subpaths ./corefile, ./routing, ./releases), checked in under api/ so that every change to the
+// subpaths ./corefile, ./routing, ./releases, ./platform), checked in under api/ so that every change to the
 // public API is a reviewed diff. Per entry:
 //
 // - api/<report>.api.md: api-extractor's report of every declaration the entry's .d.ts exports
@@ -24,6 +24,7 @@ export const API_ENTRIES = [
   { entry: 'kube-dns-to-coredns/corefile', module: 'corefile/index', report: 'kube-dns-to-coredns-corefile' },
   { entry: 'kube-dns-to-coredns/routing', module: 'routing/index', report: 'kube-dns-to-coredns-routing' },
   { entry: 'kube-dns-to-coredns/releases', module: 'releases', report: 'kube-dns-to-coredns-releases' },
+  { entry: 'kube-dns-to-coredns/platform', module: 'platform/index', report: 'kube-dns-to-coredns-platform' },
 ];
 
 export const apiReportPath = (entry) => join(root, 'api', `${entry.report}.api.md`);

@@ -29,6 +29,11 @@ export interface CorefileSourceText {
   readonly configMap?: Readonly<Record<string, unknown>>;
   /** Findings about FILE itself, for the commands that report findings (the EKS add-on's schema and probes). */
   readonly notes?: readonly Diagnostic[];
+  /**
+   * Findings about the Corefile placed where FILE writes what they are about (Helm values: at the
+   * values path and its line in FILE); undefined when positions in the Corefile are FILE's own.
+   */
+  readonly locateFindings?: <Entry extends Diagnostic>(diagnostics: readonly Entry[]) => Entry[];
   /** True when FILE is a ConfigMap (its `Corefile` entry is what was read). */
   readonly isConfigMap: boolean;
   /**
@@ -50,23 +55,34 @@ async function writeBackConfigMap(...args: Parameters<typeof import('../platform
  * when `text` has a line only their inputs have: a bare Corefile costs none of them.
  */
 async function corefileSource(text: string, filename: string, preferredNames: readonly string[]): Promise<CorefileSourceText> {
-  const helm = HELM_VALUES_HINT.test(text) ? await import('../platform/helm-values.js') : undefined;
-  const values = helm?.readHelmValues(text);
-  if (helm !== undefined && values !== undefined) {
-    // The CoreDNS Helm chart's values (or an RKE2 HelmChartConfig): rendered as the chart renders them.
+  const [helm, helmLocate] = HELM_VALUES_HINT.test(text) ? await Promise.all([import('../platform/helm-values.js'), import('../platform/helm-locate.js')]) : [];
+  const values = helm?.readHelmValues(text, filename);
+  if (helm !== undefined && helmLocate !== undefined && values !== undefined) {
+    // The CoreDNS Helm chart's values (or an RKE2 HelmChartConfig): rendered as the chart renders them,
+    // findings placed at the value that wrote them.
     const rendered = helm.renderHelmValues(values);
     if (rendered.corefile === undefined) throw new UsageError(`${filename}: ${rendered.diagnostics.map((entry) => entry.message).join('; ')}`);
+    const locator = helmLocate.helmValueLocator(text, filename);
+    const locateFindings = <Entry extends Diagnostic>(diagnostics: readonly Entry[]) => helmLocate.locateHelmDiagnostics(diagnostics, rendered, values, locator);
     return {
       name: filename,
       corefile: rendered.corefile,
-      notes: rendered.diagnostics,
+      notes: locateFindings(rendered.diagnostics),
+      locateFindings,
       isConfigMap: false,
-      locate: (position, message) => `${filename}: the Corefile the chart renders, line ${position.line}, column ${position.column}: ${message}`,
+      locate: (position, message) => {
+        const origin = rendered.origin(position);
+        const location = origin === undefined ? undefined : locator(origin.path, origin.offset);
+        const inCorefile = `line ${position.line}, column ${position.column} of the Corefile the chart renders`;
+        return origin === undefined || location === undefined
+          ? `${filename}: the Corefile the chart renders, line ${position.line}, column ${position.column}: ${message}`
+          : formatAt(filename, location, `${helm.helmValuesPath(origin.path)} (${inCorefile}): ${message}`);
+      },
       writeBack: (corefile) => writeBackConfigMap(undefined, corefile),
     };
   }
   const eksAddon = EKS_ADDON_HINT.test(text) ? await import('../platform/eks-addon.js') : undefined;
-  const eks = eksAddon?.readEksAddonConfiguration(text);
+  const eks = eksAddon?.readEksAddonConfiguration(text, filename);
   if (eksAddon !== undefined && eks !== undefined) {
     // The EKS add-on's configurationValues: the Corefile is one JSON string, positions count inside it.
     return {

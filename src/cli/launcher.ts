@@ -40,36 +40,46 @@ export function codeCacheDirectory(directory: string): string {
   return join(directory, 'code-cache', `${process.version}-${process.arch}`);
 }
 
-/** The file wrapper of a CommonJS module: the parameters Node gives one. */
-const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
-const WRAPPER_TAIL = '\n});';
+/**
+ * Each chunk file is one statement (scripts/bundle-options.mjs, `wrapChunk`): its code in the
+ * function Node would wrap a CommonJS module in, assigned to `module.exports` when Node's `require`
+ * loads the file and left as the statement's value when `vm.Script` runs it (at a script's top
+ * level `this` is the global object). So the text read is compiled as it is: no wrapped copy of
+ * each chunk is made at every start (it cost a young-generation collection in most runs).
+ */
+type ChunkFunction = (exports: unknown, require: (specifier: string) => unknown, module: { exports: unknown }, filename: string, dirname: string) => void;
 
 /**
  * Loads the chunks of `directory` through `vm.Script` with the code cache of `cache` (a
  * {@link codeCacheDirectory}, or undefined for none), keeping the scripts so that their caches can
- * be written ({@link ChunkLoader.codeCaches}). Anything but a chunk (`node:fs`, `ajv/…`) is
- * Node's `require` from `directory`.
+ * be written ({@link ChunkLoader.codeCaches}); with `viaRequire`, through Node's `require` instead
+ * (so that Node's own compile cache applies, where it has one). Anything but a chunk (`node:fs`,
+ * `ajv/…`) is Node's `require` from `directory`.
  */
-export function chunkLoader(directory: string, cache: string | undefined): ChunkLoader {
+export function chunkLoader(directory: string, cache: string | undefined, { viaRequire = false }: { readonly viaRequire?: boolean } = {}): ChunkLoader {
   const nodeRequire = nodeModule.createRequire(join(directory, 'cli.cjs'));
   const loaded = new Map<string, { exports: unknown }>();
   const scripts = new Map<string, Script>();
   const rejected: string[] = [];
+  const compile = (name: string, filename: string): ChunkFunction => {
+    if (viaRequire) return nodeRequire(filename) as ChunkFunction;
+    const source = readFileSync(filename, 'utf8');
+    const cachedData = cache === undefined ? undefined : readCache(join(cache, `${name}.cache`));
+    const script = new Script(source, { filename, ...(cachedData === undefined ? {} : { cachedData }) });
+    scripts.set(name, script);
+    if (script.cachedDataRejected === true) rejected.push(name);
+    return script.runInThisContext() as ChunkFunction;
+  };
   const load = (specifier: string): unknown => {
     if (!specifier.startsWith('./')) return nodeRequire(specifier);
     const name = specifier.slice(2);
     const known = loaded.get(name);
     if (known !== undefined) return known.exports;
     const filename = join(directory, name);
-    const source = readFileSync(filename, 'utf8');
-    const cachedData = cache === undefined ? undefined : readCache(join(cache, `${name}.cache`));
-    const script = new Script(`${WRAPPER_HEAD}${source}${WRAPPER_TAIL}`, { filename, ...(cachedData === undefined ? {} : { cachedData }) });
-    scripts.set(name, script);
-    if (script.cachedDataRejected === true) rejected.push(name);
+    const chunk = compile(name, filename);
     const module = { exports: {} as unknown };
     loaded.set(name, module);
-    const wrapper = script.runInThisContext() as (exports: unknown, require: (specifier: string) => unknown, module: { exports: unknown }, filename: string, dirname: string) => void;
-    wrapper.call(module.exports, module.exports, load, module, filename, directory);
+    chunk.call(module.exports, module.exports, load, module, filename, directory);
     return module.exports;
   };
   return {
@@ -92,12 +102,8 @@ function readCache(path: string): Buffer | undefined {
 export function launch(directory: string): void {
   const disabled = process.env['NODE_DISABLE_COMPILE_CACHE'] !== undefined;
   const cache = codeCacheDirectory(directory);
-  let cli: CliChunk;
-  if (!disabled && existsSync(cache)) {
-    cli = chunkLoader(directory, cache).require(CLI_CHUNK) as CliChunk;
-  } else {
-    if (!disabled) (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-    cli = nodeModule.createRequire(join(directory, 'cli.cjs'))(CLI_CHUNK) as CliChunk;
-  }
+  const cached = !disabled && existsSync(cache);
+  if (!cached && !disabled) (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+  const cli = chunkLoader(directory, cached ? cache : undefined, { viaRequire: !cached }).require(CLI_CHUNK) as CliChunk;
   void cli.runProcess();
 }

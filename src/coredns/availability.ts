@@ -15,8 +15,8 @@
  * Pure data and functions: no Node APIs.
  */
 import { checkArgument } from '../errors/arguments.js';
-import { ALL_PLUGIN_NAMES, compiledPlugin, pluginHistory } from './plugin-cfg.js';
-import { optionArgumentsAt, optionSyntax, OPTIONS_WITH_SYNTAX, pluginSyntax } from './plugin-syntax.js';
+import { compiledPlugin, pluginHistory } from './plugin-cfg.js';
+import { optionArgumentsAt, optionSyntax, optionsWithSyntax, pluginSyntax } from './plugin-syntax.js';
 import type { PluginHistory } from './plugin-cfg.js';
 import type { ArgumentShape, Era } from './plugin-syntax.js';
 import { COREDNS_RELEASE_SPAN, isCoreDnsVersionAtLeast, NEWEST_COREDNS_VERSION, OLDEST_COREDNS_VERSION, parseCoreDnsVersion } from './versions.js';
@@ -171,15 +171,15 @@ const NO_FACTS = 'no version facts are recorded for this name';
 const NO_OPTION = `no release from ${COREDNS_RELEASE_SPAN} has an option of this name in`;
 const NO_RELEASE = `no CoreDNS release from ${COREDNS_RELEASE_SPAN} has a plugin of this name in its default build (plugin.cfg at every release tag)`;
 
-/** The plugin names some release has; their histories are worked out on first use (not at load). */
-const KNOWN_PLUGINS: ReadonlySet<string> = new Set(ALL_PLUGIN_NAMES);
+/** The histories of the plugin names some release has, each worked out on first use (not at load). */
 const HISTORIES = new Map<string, PluginHistory>();
 
 function historyOf(name: string): PluginHistory | undefined {
-  if (!KNOWN_PLUGINS.has(name)) return undefined;
   let history = HISTORIES.get(name);
   if (history === undefined) {
     history = pluginHistory(name);
+    // A name no release has is not kept (the map stays bounded by the table).
+    if (history.firstRelease === undefined) return undefined;
     HISTORIES.set(name, history);
   }
   return history;
@@ -202,7 +202,7 @@ export function coreDnsPluginAvailability(plugin: string, version: string): Avai
   const known = byName.get(plugin);
   if (known !== undefined) return known;
   const answer = pluginAvailability(plugin, parsed);
-  if (KNOWN_PLUGINS.has(plugin)) byName.set(plugin, Object.freeze(answer));
+  if (answer.status !== 'unknown') byName.set(plugin, Object.freeze(answer));
   return answer;
 }
 
@@ -393,5 +393,7 @@ export function coreDnsOptionAvailability(plugin: string, option: string, versio
   return answer;
 }
 
-/** `plugin option` pairs {@link coreDnsOptionAvailability} has facts for. */
-export const COREDNS_OPTIONS_WITH_FACTS: readonly string[] = OPTIONS_WITH_SYNTAX;
+/** `plugin option` pairs {@link coreDnsOptionAvailability} has facts for, sorted. */
+export function coreDnsOptionsWithFacts(): readonly string[] {
+  return optionsWithSyntax();
+}

@@ -187,6 +187,12 @@ export interface CoreDnsFeatures {
    * against the real 1.14.7). Before, snippet imports are expanded without a bound.
    */
   readonly snippetImportsBounded: boolean;
+  /**
+   * bind takes network interface names beside IP addresses (1.8.4+: "not a valid IP address or
+   * interface name" when the machine has no such interface); before, IP addresses only ("not a
+   * valid IP address"). plugin/bind/setup.go at v1.8.0, v1.8.4, v1.14.7.
+   */
+  readonly bindInterfaceNames: boolean;
 }
 
 /** The features that are no plugin or option of a release: thresholds, one timeline each. */
@@ -205,6 +211,7 @@ type TimelineFeatures = Pick<
   | 'leadingDotKeyRefused'
   | 'zoneDefinedTwiceWording'
   | 'snippetImportsBounded'
+  | 'bindInterfaceNames'
 >;
 
 const FIRST = OLDEST_COREDNS_VERSION;
@@ -235,6 +242,7 @@ export const COREDNS_FEATURE_TIMELINES: ProfileTimelines<TimelineFeatures, CoreD
   leadingDotKeyRefused: changesIn(FIRST, false, '1.10.0', true),
   zoneDefinedTwiceWording: changesIn<CoreDnsFeatures['zoneDefinedTwiceWording'], CoreDnsVersion>(FIRST, 'zone-already-defined', '1.1.0', 'it-is-already-defined'),
   snippetImportsBounded: changesIn(FIRST, false, '1.13.0', true),
+  bindInterfaceNames: changesIn(FIRST, false, '1.8.4', true),
 };
 
 /** A second `forward` per block in `version`, from the forward row of the plugin syntax table. */
@@ -289,6 +297,7 @@ function buildFeatures(version: CoreDnsVersion): CoreDnsFeatures {
     leadingDotKeyRefused: timelines.leadingDotKeyRefused,
     zoneDefinedTwiceWording: timelines.zoneDefinedTwiceWording,
     snippetImportsBounded: timelines.snippetImportsBounded,
+    bindInterfaceNames: timelines.bindInterfaceNames,
   });
 }
 

@@ -301,27 +301,41 @@ const ENTRY_OF_RELEASE: ReadonlyMap<CoreDnsVersion, PluginCfgEntry> = (() => {
  * @throws {UnknownCoreDnsVersionError} when `version` is not a known release.
  */
 export function compiledPlugins(version: string): readonly CompiledPlugin[] {
+  return pluginsOfEntry(entryOf(version));
+}
+
+/** The entry holding `version`'s list. */
+function entryOf(version: string): PluginCfgEntry {
   const parsed = parseCoreDnsVersion(version);
   const entry = ENTRY_OF_RELEASE.get(parsed);
   if (entry === undefined) throw new InternalError(`internal: no plugin.cfg entry covers ${parsed}`);
-  return pluginsOfEntry(entry);
+  return entry;
 }
 
-/** The plugin named `name` in `version`'s default build, or `undefined` when plugin.cfg lacks it. */
+/**
+ * The plugin named `name` in `version`'s default build, or `undefined` when plugin.cfg lacks it
+ * (the first word of that name, as {@link compiledPlugins} lists it). Found by searching the
+ * entry's text ({@link wordIn}), without parsing its whole list; kept per entry and name.
+ */
 export function compiledPlugin(name: string, version: string): CompiledPlugin | undefined {
-  const plugins = compiledPlugins(version);
-  let byName = pluginsByName.get(plugins);
+  const entry = entryOf(version);
+  let byName = pluginsByName.get(entry);
   if (byName === undefined) {
-    const map = new Map<string, CompiledPlugin>();
-    for (const plugin of plugins) if (!map.has(plugin.name)) map.set(plugin.name, plugin);
-    byName = map;
-    pluginsByName.set(plugins, map);
+    byName = new Map();
+    pluginsByName.set(entry, byName);
   }
-  return byName.get(name);
+  let plugin = byName.get(name);
+  if (plugin === undefined && !byName.has(name)) {
+    const word = DIRECTIVE_NAME.test(name) ? wordIn(entry, name) : undefined;
+    plugin = word === undefined ? undefined : parseWord(word);
+    // Bounded: only names of the list are kept.
+    if (plugin !== undefined) byName.set(name, plugin);
+  }
+  return plugin;
 }
 
-/** Each entry's plugins by name (a list may name a plugin once: the first is kept, as `find` did). */
-const pluginsByName = new Map<readonly CompiledPlugin[], ReadonlyMap<string, CompiledPlugin>>();
+/** Each entry's plugins asked for so far, by name. */
+const pluginsByName = new Map<PluginCfgEntry, Map<string, CompiledPlugin | undefined>>();
 
 /** Whether a Corefile of `version` may use directive `name` (compiled in, not a placeholder). */
 export function isCompiledIn(name: string, version: string): boolean {
@@ -329,10 +343,13 @@ export function isCompiledIn(name: string, version: string): boolean {
   return plugin !== undefined && plugin.placeholder !== true;
 }
 
-/** Every directive name any release's plugin.cfg names, sorted. */
-export const ALL_PLUGIN_NAMES: readonly string[] = Object.freeze(
-  [...new Set(PLUGIN_CFG.flatMap((entry) => pluginsOfEntry(entry).map((plugin) => plugin.name)))].sort(),
-);
+/** Every directive name any release's plugin.cfg names, sorted (made on first use: it reads every entry). */
+export function allPluginNames(): readonly string[] {
+  allNames ??= Object.freeze([...new Set(PLUGIN_CFG.flatMap((entry) => pluginsOfEntry(entry).map((plugin) => plugin.name)))].sort());
+  return allNames;
+}
+
+let allNames: readonly string[] | undefined;
 
 /** Where a plugin stands across releases: the usable spans of its history. */
 export interface PluginHistory {
@@ -343,16 +360,53 @@ export interface PluginHistory {
   readonly goneIn: CoreDnsVersion | undefined;
 }
 
-/** The history of `name` in the default builds (a plugin that left and came back is not modelled: none has). */
+/**
+ * The history of `name` in the default builds (a plugin that left and came back is not modelled:
+ * none has). Read entry by entry, not release by release: every release of an entry has its list,
+ * so a plugin arrives or leaves at an entry's `from`. Each entry is searched as one string for the
+ * word (`name`, `name!` or `name@module`), without parsing its list: a single `lint` asks the
+ * history of each plugin its Corefile uses, and parsing every release's list cost start-up time.
+ */
 export function pluginHistory(name: string): PluginHistory {
   let firstRelease: CoreDnsVersion | undefined;
   let goneIn: CoreDnsVersion | undefined;
-  for (const version of COREDNS_VERSIONS) {
-    const present = isCompiledIn(name, version);
-    if (present && firstRelease === undefined) firstRelease = version;
-    if (!present && firstRelease !== undefined && goneIn === undefined) goneIn = version;
+  if (DIRECTIVE_NAME.test(name)) {
+    for (const entry of PLUGIN_CFG) {
+      const present = compiledInEntry(entry, name);
+      if (present && firstRelease === undefined) firstRelease = entry.from;
+      if (!present && firstRelease !== undefined) {
+        goneIn = entry.from;
+        break;
+      }
+    }
   }
   return { name, firstRelease, goneIn };
+}
+
+/** Each entry's list as one string, ` word word … ` (made on first use). */
+const ENTRY_TEXT = new Map<PluginCfgEntry, string>();
+
+/**
+ * The first word of `entry` naming `name` (a directive name) as written — `name`, `name!` or
+ * `name@module` — or undefined when the list does not name it.
+ */
+function wordIn(entry: PluginCfgEntry, name: string): string | undefined {
+  let text = ENTRY_TEXT.get(entry);
+  if (text === undefined) {
+    text = ` ${entry.words.join(' ')} `;
+    ENTRY_TEXT.set(entry, text);
+  }
+  for (let at = text.indexOf(` ${name}`); at >= 0; at = text.indexOf(` ${name}`, at + 1)) {
+    const next = text[at + 1 + name.length];
+    if (next === ' ' || next === '@' || next === '!') return text.slice(at + 1, text.indexOf(' ', at + 1));
+  }
+  return undefined;
+}
+
+/** Whether `entry` compiles `name` in (listed, not as a placeholder); `name` is a directive name. */
+function compiledInEntry(entry: PluginCfgEntry, name: string): boolean {
+  const word = wordIn(entry, name);
+  return word !== undefined && !word.endsWith('!');
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -22,6 +22,8 @@
  * Pure data and functions: no Node APIs.
  */
 import { isGoIP, splitHostPort } from '../dns/go-net.js';
+import { judgeGoRegexp } from '../dns/go-regexp.js';
+import type { GoRegexpOptions } from '../dns/go-regexp.js';
 import { valueAt } from '../util/release-profile.js';
 import type { Era as ReleaseEra } from '../util/release-profile.js';
 import { compareCoreDnsVersions, isCoreDnsVersionAtLeast, parseCoreDnsVersion } from './versions.js';
@@ -55,7 +57,12 @@ export type ArgumentSpec =
    * A network as Go's `net.ParseCIDR` reads it (`10.0.0.0/8`, `fd00::/8`); `bareIp`: an address
    * alone is read as its /32 or /128 (acl's normalize); `wildcard`: `*` is accepted too.
    */
-  | { readonly kind: 'cidr'; readonly bareIp?: true; readonly wildcard?: true };
+  | { readonly kind: 'cidr'; readonly bareIp?: true; readonly wildcard?: true }
+  /**
+   * A pattern Go's `regexp.Compile` accepts, in the syntax of the Go release the CoreDNS release
+   * was built with ({@link GO_REGEXP_SYNTAX}); `lowerCased`: the setup lower-cases it first.
+   */
+  | { readonly kind: 'go-regexp'; readonly syntax: GoRegexpOptions; readonly lowerCased?: true };
 
 /** How many arguments a line takes and what each must be. */
 export interface ArgumentShape {
@@ -240,6 +247,38 @@ const ACL_SECTIONS: ArgumentShape = {
 /** A listener address or none: `health`, `ready`, `prometheus`. */
 const OPTIONAL_LISTENER: ArgumentShape = { min: 0, max: 1, positions: [HOST_PORT] };
 
+/**
+ * The regular-expression syntax of the Go release each CoreDNS release is built with (`.go-version`
+ * at the tag; the Dockerfile/Makefile before it): `(?<name>…)` groups from Go 1.22 (CoreDNS 1.11.4
+ * is built with Go 1.23.2, 1.11.3 with 1.21.8), `\p{…}` aliases such as `\p{Letter}` from Go 1.25
+ * (CoreDNS 1.12.4, Go 1.25.0). golang/go regexp/syntax/parse.go at go1.21, go1.22, go1.25.
+ */
+const GO_REGEXP_SYNTAX: readonly Era<GoRegexpOptions>[] = [
+  { from: '1.0.0', value: {} },
+  { from: '1.11.4', value: { angleNamedGroups: true } },
+  { from: '1.12.4', value: { angleNamedGroups: true, lenientClassNames: true } },
+];
+
+/** The Go regexp syntax `version` compiles patterns with. */
+function goRegexpSyntaxAt(version: CoreDnsVersion): GoRegexpOptions {
+  return eraAt(GO_REGEXP_SYNTAX, version) ?? {};
+}
+
+/**
+ * Eras of a shape that holds Go regular expressions: each era of `shapes` (given the regexp spec
+ * of the time) crossed with the eras of {@link GO_REGEXP_SYNTAX}.
+ */
+function withGoRegexp(shapes: readonly Era<(regexp: ArgumentSpec) => ArgumentShape>[], lowerCased?: true): readonly Era<ArgumentShape>[] {
+  const first = shapes[0]?.from ?? '1.0.0';
+  const starts = [...new Set([...shapes.map((era) => era.from), ...GO_REGEXP_SYNTAX.map((era) => era.from).filter((from) => compareCoreDnsVersions(from, first) > 0)])];
+  starts.sort(compareCoreDnsVersions);
+  return starts.map((from) => {
+    const build = eraAt(shapes, from) as (regexp: ArgumentSpec) => ArgumentShape;
+    const syntax = goRegexpSyntaxAt(from);
+    return { from, value: build(lowerCased === true ? { kind: 'go-regexp', syntax, lowerCased } : { kind: 'go-regexp', syntax }) };
+  });
+}
+
 function setup(plugin: string, releases: string): string {
   return `plugin/${plugin}/setup.go at ${releases}`;
 }
@@ -252,8 +291,13 @@ const FORWARD_EVIDENCE = setup('forward', 'v1.0.6, v1.1.2, v1.2.0, v1.6.8, v1.6.
 const KUBERNETES_EVIDENCE = setup('kubernetes', 'v1.0.0, v1.0.6, v1.1.3, v1.2.3, v1.2.6, v1.3.0, v1.5.0, v1.6.0, v1.6.9, v1.7.0, v1.8.0, v1.12.2, v1.12.3, v1.14.0, v1.14.7');
 const CACHE_EVIDENCE = setup('cache', 'v1.0.0, v1.2.6, v1.6.6, v1.8.0, v1.9.4, v1.10.1, v1.14.4, v1.14.7');
 
-export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
-  kubernetes: {
+/**
+ * The table: one row per plugin, each made the first time it is read ({@link pluginSyntax}), not
+ * when the module loads: a single `migrate` or `lint` reads the rows of the plugins its Corefile
+ * uses (docs/performance.md, "Start-up").
+ */
+const ROWS: Readonly<Record<string, () => PluginSyntax>> = {
+  kubernetes: () => ({
     arguments: always(ANY_COUNT),
     block: always('options'),
     oncePerBlock: [{ from: '1.0.0', value: false }, { from: '1.0.6', value: true }],
@@ -338,9 +382,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       zonal: { since: '1.14.7', arguments: NONE, evidence: KUBERNETES_EVIDENCE },
     },
     evidence: KUBERNETES_EVIDENCE,
-  },
+  }),
 
-  forward: {
+  forward: () => ({
     arguments: always('unchecked'),
     block: always('options'),
     // 1.0.5–1.0.6: a second forward was not checked; plugin.ErrOnce from 1.1.0 (notes 1.1.0); several, chained by FROM, from 1.9.4 (docs/reference/kube-dns-and-coredns.md §2.3, `513f27b9a`).
@@ -388,9 +432,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       source_address: { since: '1.14.6', arguments: one({ kind: 'ip' }), evidence: FORWARD_EVIDENCE },
     },
     evidence: FORWARD_EVIDENCE,
-  },
+  }),
 
-  proxy: {
+  proxy: () => ({
     arguments: always('unchecked'),
     block: always('options'),
     oncePerBlock: always(false),
@@ -404,9 +448,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       protocol: { since: '1.0.0', arguments: { min: 1, max: 3, positions: [{ kind: 'enum', values: ['dns', 'grpc', 'https_google'] }] }, evidence: 'plugin/proxy/upstream.go at v1.0.0, v1.2.0 (https_google gone), v1.2.6' },
     },
     evidence: 'plugin/proxy/upstream.go and setup.go at v1.0.0, v1.2.0, v1.2.6, v1.4.0',
-  },
+  }),
 
-  cache: {
+  cache: () => ({
     // `cache [TTL] [ZONES…]`: a first argument that is an integer is the TTL and must be positive.
     arguments: always({ min: 0, positions: [{ kind: 'integer', min: 1, orOther: true }] }),
     block: always('options'),
@@ -446,28 +490,29 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       serve_stale_policy: { since: '1.14.7', arguments: one({ kind: 'enum', values: ['prefer_positive'], caseInsensitive: true }), onceFrom: '1.14.7', evidence: CACHE_EVIDENCE },
     },
     evidence: CACHE_EVIDENCE,
-  },
+  }),
 
-  errors: {
+  errors: () => ({
     arguments: always({ min: 0, max: 1, positions: [{ kind: 'enum', values: ['stdout'] }] }),
     block: [{ from: '1.0.0', value: 'none' }, { from: '1.2.6', value: 'options' }],
     oncePerBlock: [{ from: '1.0.0', value: false }, { from: '1.1.0', value: true }],
     options: {
       consolidate: {
         since: '1.2.6',
-        arguments: [
-          { from: '1.2.6', value: { min: 2, max: 2, positions: [DURATION] } },
-          { from: '1.9.3', value: { min: 2, max: 3, positions: [DURATION] } },
-          { from: '1.14.0', value: { min: 2, max: 4, positions: [DURATION] } },
-        ],
+        // `consolidate DURATION REGEXP …`: the pattern is compiled with regexp.Compile.
+        arguments: withGoRegexp([
+          { from: '1.2.6', value: (regexp) => ({ min: 2, max: 2, positions: [DURATION, regexp] }) },
+          { from: '1.9.3', value: (regexp) => ({ min: 2, max: 3, positions: [DURATION, regexp] }) },
+          { from: '1.14.0', value: (regexp) => ({ min: 2, max: 4, positions: [DURATION, regexp] }) },
+        ]),
         evidence: setup('errors', 'v1.2.6 (coredns/coredns#2192), v1.9.3 (log level), v1.14.0 (show_first)'),
       },
       stacktrace: { since: '1.9.3', arguments: NONE, evidence: setup('errors', 'v1.9.3') },
     },
     evidence: setup('errors', 'v1.0.0, v1.1.0, v1.2.6, v1.9.3, v1.14.0'),
-  },
+  }),
 
-  health: {
+  health: () => ({
     arguments: always(OPTIONAL_LISTENER),
     block: always('options'),
     oncePerBlock: always(false),
@@ -475,9 +520,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       lameduck: { since: '1.0.5', arguments: one(DURATION), evidence: `${setup('health', 'v1.0.5, v1.2.6, v1.14.7')}; notes 1.0.5` },
     },
     evidence: setup('health', 'v1.0.0, v1.0.5, v1.2.6, v1.6.9, v1.14.7'),
-  },
+  }),
 
-  ready: {
+  ready: () => ({
     arguments: always(OPTIONAL_LISTENER),
     // 1.14.3 reads `monitor` and passes over any other line.
     block: [{ from: '1.0.0', value: 'none' }, { from: '1.12.2', value: 'options' }, { from: '1.14.3', value: 'lenient' }, { from: '1.14.4', value: 'options' }],
@@ -486,17 +531,17 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       monitor: { since: '1.12.2', arguments: one({ kind: 'enum', values: ['until-ready', 'continuously'] }), evidence: setup('ready', 'v1.12.2, v1.14.7') },
     },
     evidence: setup('ready', 'v1.5.0, v1.6.9, v1.12.2, v1.14.3, v1.14.4, v1.14.7'),
-  },
+  }),
 
-  loop: {
+  loop: () => ({
     arguments: always(NONE),
     block: always('none'),
     oncePerBlock: [{ from: '1.0.0', value: false }, { from: '1.2.1', value: true }],
     options: {},
     evidence: setup('loop', 'v1.2.1, v1.6.9, v1.14.7'),
-  },
+  }),
 
-  reload: {
+  reload: () => ({
     arguments: [
       { from: '1.0.0', value: { min: 0, max: 2, positions: [{ kind: 'duration', min: 2 }, { kind: 'duration', min: 1 }] } },
       { from: '1.14.2', value: { min: 0, max: 2, positions: [{ kind: 'duration', min: 2 }, { kind: 'duration', min: 1, orZero: true }] } },
@@ -506,9 +551,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
     oncePerBlock: always(false),
     options: {},
     evidence: `${setup('reload', 'v1.2.6, v1.6.9, v1.8.0, v1.14.1, v1.14.2, v1.14.7')} (interval at least 2s; jitter at least 1s, or 0 from 1.14.2)`,
-  },
+  }),
 
-  loadbalance: {
+  loadbalance: () => ({
     arguments: [
       // Until 1.1.x setup only loops over the tokens of its lines: any arguments, any block.
       { from: '1.0.0', value: ANY_COUNT },
@@ -532,9 +577,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       prefer: { since: '1.12.4', arguments: ANY_COUNT, evidence: setup('loadbalance', 'v1.12.4') },
     },
     evidence: setup('loadbalance', 'v1.1.0, v1.2.0, v1.2.6, v1.10.1, v1.12.4, v1.14.7'),
-  },
+  }),
 
-  prometheus: {
+  prometheus: () => ({
     arguments: always(OPTIONAL_LISTENER),
     block: [{ from: '1.0.0', value: 'none' }, { from: '1.14.3', value: 'options' }],
     oncePerBlock: always(true),
@@ -543,9 +588,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       tls: { since: '1.14.3', arguments: one(ANY), onceFrom: '1.14.3', evidence: 'plugin/metrics/setup.go at v1.14.3' },
     },
     evidence: 'plugin/metrics/setup.go at v1.0.0, v1.2.6, v1.6.9, v1.14.3, v1.14.7',
-  },
+  }),
 
-  log: {
+  log: () => ({
     arguments: always(ANY_COUNT),
     block: always('options'),
     oncePerBlock: always(false),
@@ -553,9 +598,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       class: { since: '1.0.0', arguments: { min: 1, rest: { kind: 'enum', values: ['all', 'denial', 'error', 'success'] } }, evidence: setup('log', 'v1.0.0, v1.2.6, v1.6.9, v1.14.7') },
     },
     evidence: setup('log', 'v1.0.0, v1.2.6, v1.6.9, v1.14.7'),
-  },
+  }),
 
-  hosts: {
+  hosts: () => ({
     arguments: always(ANY_COUNT),
     block: always('hosts-entries'),
     oncePerBlock: [{ from: '1.0.0', value: false }, { from: '1.1.0', value: true }],
@@ -572,9 +617,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       },
     },
     evidence: setup('hosts', 'v1.0.0, v1.1.0, v1.4.0, v1.6.9, v1.14.7'),
-  },
+  }),
 
-  rewrite: {
+  rewrite: () => ({
     arguments: [
       { from: '1.0.0', value: { min: 2, positions: [{ kind: 'enum', values: ['continue', 'stop', 'name', 'class', 'type', 'edns0'] }] } },
       { from: '1.2.3', value: { min: 2, positions: [{ kind: 'enum', values: ['continue', 'stop', 'name', 'class', 'type', 'edns0', 'ttl'] }] } },
@@ -586,15 +631,16 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
     oncePerBlock: always(false),
     options: {},
     evidence: 'plugin/rewrite/setup.go and rewrite.go at v1.0.0, v1.2.3 (ttl), v1.11.0 (cname), v1.12.0 (rcode), v1.14.7 (fields of the top-level forms only)',
-  },
+  }),
 
-  template: {
+  template: () => ({
     // `template CLASS TYPE [ZONES…]`: "invalid query class", "invalid RR class" (for the type) in every release.
     arguments: always({ min: 2, positions: [DNS_CLASS, DNS_TYPE] }),
     block: always('options'),
     oncePerBlock: always(false),
     options: {
-      match: { since: '1.0.3', arguments: ONE_OR_MORE, evidence: setup('template', 'v1.0.3') },
+      // Every argument is compiled with regexp.Compile ("could not parse regex: …").
+      match: { since: '1.0.3', arguments: withGoRegexp([{ from: '1.0.3', value: (regexp) => ({ min: 1, rest: regexp }) }]), evidence: setup('template', 'v1.0.3, v1.14.7 (regexp.Compile of each argument)') },
       answer: { since: '1.0.3', arguments: ONE_OR_MORE, evidence: setup('template', 'v1.0.3') },
       additional: { since: '1.0.3', arguments: ONE_OR_MORE, evidence: setup('template', 'v1.0.3') },
       authority: { since: '1.0.3', arguments: ONE_OR_MORE, evidence: setup('template', 'v1.0.3') },
@@ -621,9 +667,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       message: 'no answer section for template found',
     },
     evidence: `${setup('template', 'v1.0.3, v1.0.6, v1.1.3, v1.2.0, v1.5.0, v1.5.1, v1.8.0, v1.10.1, v1.14.7')}; miekg/dns StringToClass, StringToType (ztypes.go) at v1.0.0, v1.1.29, v1.1.34, v1.1.72`,
-  },
+  }),
 
-  federation: {
+  federation: () => ({
     arguments: always(ANY_COUNT),
     block: always('name-pairs'),
     oncePerBlock: always(false),
@@ -631,9 +677,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       upstream: { since: '1.0.0', confirmedFrom: true, arguments: ANY_COUNT, evidence: setup('federation', 'v1.2.3, v1.2.6') },
     },
     evidence: `${setup('federation', 'v1.0.0, v1.2.6')}; github.com/coredns/federation at v1.6.9`,
-  },
+  }),
 
-  k8s_external: {
+  k8s_external: () => ({
     arguments: always(ANY_COUNT),
     block: always('options'),
     oncePerBlock: always(false),
@@ -645,9 +691,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
     },
     requiresPlugin: { from: '1.11.0', plugin: 'kubernetes', message: 'kubernetes plugin not loaded' },
     evidence: `${setup('k8s_external', 'v1.3.0, v1.9.4, v1.10.1, v1.11.0, v1.14.7')} (without kubernetes: ignored until 1.10.1, "kubernetes plugin not loaded" from 1.11.0, coredns/coredns#5959)`,
-  },
+  }),
 
-  transfer: {
+  transfer: () => ({
     arguments: always(ANY_COUNT),
     block: always('options'),
     oncePerBlock: always(false),
@@ -657,27 +703,33 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
     },
     requiredOptions: [{ from: '1.6.5', option: 'to', message: "'to' is required" }],
     evidence: `${setup('transfer', 'v1.6.5, v1.8.0, v1.14.5')} ("'to' is required")`,
-  },
+  }),
 
-  autopath: {
+  autopath: () => ({
     arguments: always(ONE_OR_MORE),
     block: always('none'),
     oncePerBlock: always(false),
     options: {},
     evidence: setup('autopath', 'v1.0.0, v1.6.9, v1.14.7'),
-  },
+  }),
 
-  bind: {
-    arguments: always(ONE_OR_MORE),
+  bind: () => ({
+    // Before 1.8.4 every argument is an IP address (net.ParseIP: "not a valid IP address"); from
+    // 1.8.4 an interface name of the machine too ("not a valid IP address or interface name"),
+    // which lint cannot see: src/lint/rules/syntax.ts warns about those.
+    arguments: [
+      { from: '1.0.0', value: { min: 1, rest: { kind: 'ip' } } },
+      { from: '1.8.4', value: ONE_OR_MORE },
+    ],
     block: [{ from: '1.0.0', value: 'none' }, { from: '1.8.4', value: 'options' }],
     oncePerBlock: always(false),
     options: {
       except: { since: '1.8.4', arguments: ONE_OR_MORE, evidence: setup('bind', 'v1.8.4') },
     },
-    evidence: setup('bind', 'v1.0.0, v1.8.4, v1.14.7'),
-  },
+    evidence: setup('bind', 'v1.0.0, v1.1.0, v1.8.0, v1.8.4, v1.9.2, v1.11.4, v1.14.7'),
+  }),
 
-  acl: {
+  acl: () => ({
     arguments: always(ANY_COUNT),
     block: always('options'),
     oncePerBlock: always(false),
@@ -690,9 +742,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       drop: { since: '1.10.1', arguments: ACL_SECTIONS, evidence: setup('acl', 'v1.10.1') },
     },
     evidence: setup('acl', 'v1.6.4, v1.7.0, v1.8.0, v1.8.2, v1.10.1, v1.12.2, v1.14.7'),
-  },
+  }),
 
-  file: {
+  file: () => ({
     arguments: always(ONE_OR_MORE),
     block: always('options'),
     oncePerBlock: always(false),
@@ -705,9 +757,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       reload_by_mtime: { since: '1.14.4', arguments: ANY_COUNT, evidence: setup('file', 'v1.14.4') },
     },
     evidence: setup('file', 'v1.0.0, v1.2.3, v1.5.0, v1.8.0, v1.12.2, v1.14.4'),
-  },
+  }),
 
-  etcd: {
+  etcd: () => ({
     arguments: always(ANY_COUNT),
     block: always('options'),
     oncePerBlock: always(false),
@@ -724,9 +776,9 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       'max-lease-ttl': { since: '1.12.4', arguments: one(ANY), evidence: setup('etcd', 'v1.12.4') },
     },
     evidence: setup('etcd', 'v1.0.0, v1.4.0, v1.12.4'),
-  },
+  }),
 
-  grpc: {
+  grpc: () => ({
     arguments: always('unchecked'),
     block: always('options'),
     oncePerBlock: [{ from: '1.0.0', value: false }, { from: '1.5.0', value: true }],
@@ -738,7 +790,7 @@ export const PLUGIN_SYNTAX: Readonly<Record<string, PluginSyntax>> = {
       fallthrough: { since: '1.12.3', arguments: ANY_COUNT, evidence: setup('grpc', 'v1.12.3') },
     },
     evidence: setup('grpc', 'v1.5.0, v1.6.9, v1.12.3, v1.14.7'),
-  },
+  }),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -766,9 +818,26 @@ export function missingRequiredLines(plugin: string, block: readonly { readonly 
   return needed;
 }
 
+/** The rows made so far (each made once: the table is read-only). */
+const MADE = new Map<string, PluginSyntax>();
+
 /** The syntax facts of `plugin`, or undefined when the table does not model it. */
 export function pluginSyntax(plugin: string): PluginSyntax | undefined {
-  return Object.hasOwn(PLUGIN_SYNTAX, plugin) ? PLUGIN_SYNTAX[plugin] : undefined;
+  let syntax = MADE.get(plugin);
+  if (syntax === undefined) {
+    if (!Object.hasOwn(ROWS, plugin)) return undefined;
+    syntax = (ROWS[plugin] as () => PluginSyntax)();
+    MADE.set(plugin, syntax);
+  }
+  return syntax;
+}
+
+/** The plugins the table models, in its order. */
+export const SYNTAX_PLUGINS: readonly string[] = Object.freeze(Object.keys(ROWS));
+
+/** The whole table (every row made): for reading all of it, as tests and {@link syntaxRulesAt} do. */
+export function pluginSyntaxTable(): Readonly<Record<string, PluginSyntax>> {
+  return Object.fromEntries(SYNTAX_PLUGINS.map((plugin) => [plugin, pluginSyntax(plugin) as PluginSyntax]));
 }
 
 /** The facts of one option, or undefined. */
@@ -784,12 +853,17 @@ export function optionArgumentsAt(option: OptionSyntax, version: CoreDnsVersion)
   return 'min' in shape ? shape : eraAt(shape as readonly Era<ArgumentShape>[], version);
 }
 
-/** Every `plugin option` pair of the table. */
-export const OPTIONS_WITH_SYNTAX: readonly string[] = Object.freeze(
-  Object.entries(PLUGIN_SYNTAX)
-    .flatMap(([plugin, syntax]) => Object.keys(syntax.options).map((option) => `${plugin} ${option}`))
-    .sort(),
-);
+/** Every `plugin option` pair of the table, sorted (made on first use: it reads every row). */
+export function optionsWithSyntax(): readonly string[] {
+  optionPairs ??= Object.freeze(
+    Object.entries(pluginSyntaxTable())
+      .flatMap(([plugin, syntax]) => Object.keys(syntax.options).map((option) => `${plugin} ${option}`))
+      .sort(),
+  );
+  return optionPairs;
+}
+
+let optionPairs: readonly string[] | undefined;
 
 /**
  * Everything the table says about `version`, as one JSON text: two releases with the same text
@@ -798,7 +872,7 @@ export const OPTIONS_WITH_SYNTAX: readonly string[] = Object.freeze(
 export function syntaxRulesAt(version: string): string {
   const v = parseCoreDnsVersion(version);
   const atLeast = (from: CoreDnsVersion | undefined) => from !== undefined && isCoreDnsVersionAtLeast(v, from);
-  const plugins = Object.entries(PLUGIN_SYNTAX).map(([plugin, syntax]) => ({
+  const plugins = Object.entries(pluginSyntaxTable()).map(([plugin, syntax]) => ({
     plugin,
     arguments: eraAt(syntax.arguments, v),
     block: eraAt(syntax.block, v),
@@ -853,6 +927,85 @@ export function parseGoInteger(text: string): number | undefined {
   return Number.isSafeInteger(value) ? value : undefined;
 }
 
+/** One regular expression of a rewrite rule that the release refuses to compile. */
+export interface RewriteRegexpProblem {
+  /** Index of the offending argument among the rule's arguments. */
+  readonly index: number;
+  readonly problem: string;
+}
+
+/**
+ * The first regular expression of a `rewrite` rule (its arguments after an optional
+ * `continue`/`stop`) that `version` refuses, as the rule's setup reads it: `name regex FROM TO`
+ * (1.0.2) and its `answer name FROM TO` (1.0.2) / `answer value FROM TO` (1.8.4) rules compile FROM
+ * and, from 1.2.5, refuse a TO that uses more `{N}` than FROM has groups; an exact `name FROM TO`
+ * compiles the lower-cased, fully qualified TO as a pattern and checks FROM's `{N}` against it
+ * (1.2.5); `ttl regex FROM TTL` (1.2.3), `rcode regex FROM RCODE` (1.11.3) and `cname regex FROM
+ * TO` (1.13.2, lower-cased first) compile FROM. plugin/rewrite/name.go, ttl.go, rcode.go,
+ * cname_target.go at v1.0.2, v1.2.3, v1.2.5, v1.8.4, v1.11.3, v1.13.2, v1.14.7.
+ */
+export function rewriteRegexpProblem(args: readonly string[], version: CoreDnsVersion): RewriteRegexpProblem | undefined {
+  const syntax = goRegexpSyntaxAt(version);
+  const at = (from: string) => isCoreDnsVersionAtLeast(version, from as CoreDnsVersion);
+  const start = args[0] !== undefined && ['continue', 'stop'].includes(args[0].toLowerCase()) ? 1 : 0;
+  const rule = args[start]?.toLowerCase();
+  const rest = args.slice(start + 1);
+  const judge = (offset: number, pattern: string, to: string | undefined): RewriteRegexpProblem | undefined => {
+    const verdict = judgeGoRegexp(pattern, syntax);
+    const index = start + 1 + offset;
+    if (!verdict.ok) return { index, problem: `'${args[index]}' is not a Go regular expression (${verdict.error})` };
+    const used = to === undefined || !at('1.2.5') ? 0 : subexpressionsUsed(to);
+    if (used > verdict.groups) return { index, problem: `${to} uses ${used} of the groups {0}…{100}, more than the ${verdict.groups} of '${args[index]}'` };
+    return undefined;
+  };
+  const regexAt = (offset: number) => rest[offset]?.toLowerCase() === 'regex' && rest.length >= offset + 2;
+  switch (rule) {
+    case 'name': {
+      if (regexAt(0) && at('1.0.2') && rest.length >= 3) {
+        const question = judge(1, rest[1] as string, rest[2]);
+        if (question !== undefined) return question;
+        for (let index = 3; index + 3 < rest.length; index += 1) {
+          const kind = rest[index + 1];
+          if (rest[index] !== 'answer' || !(kind === 'name' || (kind === 'value' && at('1.8.4')))) continue;
+          const answer = judge(index + 2, rest[index + 2] as string, rest[index + 3]);
+          if (answer !== undefined) return answer;
+        }
+        return undefined;
+      }
+      const exact = rest.length === 2 ? 0 : rest.length >= 3 && rest[0]?.toLowerCase() === 'exact' ? 1 : undefined;
+      if (exact === undefined || !at('1.2.5')) return undefined;
+      const to = fullyQualifiedLower(rest[exact + 1] as string);
+      const verdict = judgeGoRegexp(to, syntax);
+      const index = start + 1 + exact + 1;
+      if (!verdict.ok) return { index, problem: `'${args[index]}' is compiled as a Go regular expression and is not one (${verdict.error})` };
+      const used = subexpressionsUsed(fullyQualifiedLower(rest[exact] as string));
+      return used > verdict.groups ? { index: index - 1, problem: `'${args[index - 1]}' uses ${used} of the groups {0}…{100}, more than the ${verdict.groups} of '${args[index]}'` } : undefined;
+    }
+    case 'ttl':
+      return regexAt(0) && at('1.2.3') ? judge(1, rest[1] as string, undefined) : undefined;
+    case 'rcode':
+      return regexAt(0) && at('1.11.3') ? judge(1, rest[1] as string, undefined) : undefined;
+    case 'cname':
+      return regexAt(0) && at('1.13.2') && rest.length >= 3 ? judge(1, (rest[1] as string).toLowerCase(), undefined) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** How many of `{0}` … `{100}` the text holds (rewrite's getSubExprUsage). */
+function subexpressionsUsed(text: string): number {
+  if (!text.includes('{')) return 0;
+  let count = 0;
+  for (let index = 0; index <= 100; index += 1) if (text.includes(`{${index}}`)) count += 1;
+  return count;
+}
+
+/** plugin.Name(…).Normalize(): lower case, fully qualified. */
+function fullyQualifiedLower(name: string): string {
+  const lower = name.toLowerCase();
+  return lower.endsWith('.') ? lower : `${lower}.`;
+}
+
 /** Why `argument` does not fit `spec` (undefined when it does). */
 export function argumentProblem(argument: string, spec: ArgumentSpec): string | undefined {
   switch (spec.kind) {
@@ -889,6 +1042,10 @@ export function argumentProblem(argument: string, spec: ArgumentSpec): string | 
       const value = parseGoInteger(argument.slice(0, -1));
       if (value === undefined) return `'${argument}' is not a percentage`;
       return value < spec.min || value > spec.max ? `${value}% is outside [${spec.min}, ${spec.max}]` : undefined;
+    }
+    case 'go-regexp': {
+      const verdict = judgeGoRegexp(spec.lowerCased === true ? argument.toLowerCase() : argument, spec.syntax);
+      return verdict.ok ? undefined : `'${argument}' is not a Go regular expression (${verdict.error})`;
     }
     case 'cidr':
       if (spec.wildcard === true && argument === '*') return undefined;

@@ -69,6 +69,19 @@ export function parseCorefileLines(text: string, firstLine: number, options: Par
 }
 
 /**
+ * {@link parseCorefile}, item by item: `visit` gets each top-level item as soon as it is parsed, and
+ * the parse stops when it returns false (the items before it are exactly those of the whole
+ * parse). Nothing keeps the items: a caller that lets each one go holds one item's model at a
+ * time (the migration's block-by-block path, src/migrate/migrate.ts). The warnings are those of
+ * the text read so far. Not part of the package's API.
+ */
+export function parseCorefileItems(text: string, options: ParseOptions, visit: (item: CorefileItem) => boolean): { readonly warnings: readonly CorefileWarning[] } {
+  const filename = options.filename ?? 'Corefile';
+  const known = options.knownDirectives === undefined ? undefined : new Set(options.knownDirectives);
+  return new Parser(new Scanner(text, filename), filename, known, options.tokenPositions === true).eachItem(visit);
+}
+
+/**
  * Where a nested construct sits; decides the checks CoreDNS applies there.
  * - `server`: directly in a server block (directive names, `}` on a directive line is an error).
  * - `nested`: inside a directive's block.
@@ -223,6 +236,12 @@ class Parser {
     const endComments = this.takePending(true);
     if (endComments.length > 0) corefile.endComments = endComments;
     return { corefile, warnings: this.warnings };
+  }
+
+  /** The top-level items one at a time (see {@link parseCorefileItems}). */
+  eachItem(visit: (item: CorefileItem) => boolean): { readonly warnings: readonly CorefileWarning[] } {
+    while (this.peek()) if (!visit(this.topLevelItem())) break;
+    return { warnings: this.warnings };
   }
 
   // ── words and comments ───────────────────────────────────────────────────────────────────────
@@ -720,8 +739,9 @@ class Parser {
    * - comment lines between the previous line and a `{` that starts a line join the comment at the
    *   end of that previous line (`a` / `# c` / `{ }` prints `a # c` / `{ }`);
    * - a comment inside the `{` line before the `{` (`a#b { }`: a `#` inside a word starts a comment
-   *   that ends at the next separator) moves past the tokens of that line: it joins the next comment
-   *   slot the line has (the first directive's, or the `}`'s of an empty block).
+   *   that ends at the next separator), or after a `{` that starts a line and before the line's next
+   *   token (`{#c }`), moves past the tokens of that line: it joins the next comment slot the line
+   *   has (the first directive's, or the `}`'s of an empty block).
    */
   private openBlock(block: ParsedBlock): void {
     const { line, column } = this.scan;
@@ -736,10 +756,19 @@ class Parser {
     // Plugins can see whether the token after `{` shares its line (NextArg does): kept.
     if (this.sameLineFollows()) {
       block.firstTokenOnOpeningLine = true;
-      if (openedOnNewLine && this.pendingTop > 0 && previousLineEnd.node !== undefined) {
-        const { node, field } = previousLineEnd;
-        for (const comment of this.takePending(false)) node[field] = joinedComment(node[field], comment);
-      } else if (!openedOnNewLine) {
+      if (openedOnNewLine) {
+        if (this.pendingTop > 0 && previousLineEnd.node !== undefined) {
+          const { node, field } = previousLineEnd;
+          for (const comment of this.takePending(false)) node[field] = joinedComment(node[field], comment);
+        }
+        // A comment after the `{` and before a token of the same line (`{#c }`: a `#` inside a word
+        // ends at the next separator) has no line end of its own: it moves past the line's tokens too.
+        const opening = block.openingComment;
+        if (opening !== undefined) {
+          delete block.openingComment;
+          this.carriedComment = joinedComment(this.carriedComment, opening);
+        }
+      } else {
         const node = this.ownerNode;
         const earlier = node?.[this.ownerField];
         if (node !== undefined && earlier !== undefined && earlier.position?.line === line) {

@@ -66,6 +66,11 @@ export function parseServerKey(key: string, options: ParseServerKeyOptions = {})
   return parseAnyServerKey(key, options);
 }
 
+/** {@link parseServerKey} with the default options and without the argument checks: for callers that read every key of a large Corefile (lint). */
+export function readServerAddress(key: string): ServerAddress {
+  return plainDnsKey(key, '53') ?? parseAnyServerKey(key);
+}
+
 /** {@link parseServerKey} without its shortcut for plain keys (the shortcut's property test compares the two). */
 export function parseAnyServerKey(key: string, options: ParseServerKeyOptions = {}): ServerAddress {
   let transport: ServerTransport = 'dns';

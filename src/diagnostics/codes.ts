@@ -278,6 +278,11 @@ export const DIAGNOSTIC_CODES = {
     'Keep health in one block with a single key (give the other zones a block of their own), or give each health its own address; CoreDNS 1.6.6 and later share the address.',
   ),
   'federation-without-kubernetes': lint('warning', 'A federation plugin in a server block without the kubernetes plugin: it has no effect.', 'Put federation in the block that holds the kubernetes plugin.'),
+  'bind-interface-not-checked': lint(
+    'warning',
+    'A bind argument (or except name) that is no IP address: from CoreDNS 1.8.4 it names a network interface, which CoreDNS looks up on the machine it starts on and refuses to start without ("not a valid IP address or interface name"); lint cannot see that machine. Before 1.8.4 bind takes IP addresses only (argument-invalid).',
+    'Check that every node running CoreDNS has that interface (ip link), or bind its IP address instead.',
+  ),
   'import-not-checked': lint('info', 'An import of files (or of a snippet defined later): what it brings in was not linted.', 'Lint the imported files too; a snippet must be defined before it is imported.'),
   'snippet-expansion-limit': lint(
     'error',

@@ -48,12 +48,27 @@ interface OptionSpec {
   readonly argument: ArgumentKind;
 }
 
-const OPTIONS: readonly OptionSpec[] = OPTION_TABLE.split(' ').map((entry) => {
-  const [name, short, argument] = entry.split(':') as [string, string, string];
-  return { name, short: short === '' ? undefined : short, argument: argument === 'n' ? 'none' : argument === 'r' ? 'required' : 'optional' };
-});
-const BY_NAME = new Map(OPTIONS.map((option) => [option.name, option]));
-const BY_SHORT = new Map(OPTIONS.filter((option) => option.short !== undefined).map((option) => [option.short as string, option]));
+/** The table read into specs, by long and short name: made the first time dnsmasq arguments are read (a ConfigMap alone has none). */
+interface OptionIndex {
+  readonly all: readonly OptionSpec[];
+  readonly byName: ReadonlyMap<string, OptionSpec>;
+  readonly byShort: ReadonlyMap<string, OptionSpec>;
+}
+
+let optionIndex: OptionIndex | undefined;
+
+function optionSpecs(): OptionIndex {
+  if (optionIndex === undefined) {
+    const all: readonly OptionSpec[] = OPTION_TABLE.split(' ').map((entry) => {
+      const [name, short, argument] = entry.split(':') as [string, string, string];
+      return { name, short: short === '' ? undefined : short, argument: argument === 'n' ? 'none' : argument === 'r' ? 'required' : 'optional' };
+    });
+    const byName = new Map(all.map((option) => [option.name, option]));
+    const byShort = new Map(all.filter((option) => option.short !== undefined).map((option) => [option.short as string, option]));
+    optionIndex = { all, byName, byShort };
+  }
+  return optionIndex;
+}
 
 /** One option as getopt hands it over: the long name, the value if any, where it was. */
 export interface DnsmasqOption {
@@ -129,10 +144,11 @@ export interface DnsmasqSettings {
 }
 
 function findLong(name: string): OptionSpec | 'ambiguous' | undefined {
-  const exact = BY_NAME.get(name);
+  const { all, byName } = optionSpecs();
+  const exact = byName.get(name);
   if (exact !== undefined) return exact;
   // getopt_long accepts an unambiguous prefix of a long name.
-  const matches = OPTIONS.filter((option) => option.name.startsWith(name));
+  const matches = all.filter((option) => option.name.startsWith(name));
   if (matches.length === 1) return matches[0];
   return matches.length > 1 ? 'ambiguous' : undefined;
 }
@@ -201,7 +217,7 @@ export function splitDnsmasqOptions(args: readonly string[]): { options: Dnsmasq
       let consumed = 1;
       while (position < token.length) {
         const letter = token[position] as string;
-        const spec = BY_SHORT.get(letter);
+        const spec = optionSpecs().byShort.get(letter);
         if (spec === undefined) return { options, problem: { index, token, reason: `unknown option -${letter}` } };
         const rest = token.slice(position + 1);
         if (spec.argument === 'none') {

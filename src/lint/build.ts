@@ -1,4 +1,4 @@
-import { ALL_PLUGIN_NAMES, compiledPlugins } from '../coredns/plugin-cfg.js';
+import { allPluginNames, compiledPlugins } from '../coredns/plugin-cfg.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
 
 /**
@@ -36,6 +36,6 @@ const DEFAULT_BUILDS = new Map<CoreDnsVersion, PluginBuild>();
 
 /** Every name a directive could be meant as: every plugin of every release, and the custom build's. */
 export function knownPluginNames(build: PluginBuild): readonly string[] {
-  if (build.custom === undefined) return ALL_PLUGIN_NAMES;
-  return [...new Set([...ALL_PLUGIN_NAMES, ...build.custom])].sort();
+  if (build.custom === undefined) return allPluginNames();
+  return [...new Set([...allPluginNames(), ...build.custom])].sort();
 }

@@ -23,6 +23,7 @@
 import { lexCorefile } from '../corefile/lexer.js';
 import type { WordLexeme } from '../corefile/lexer.js';
 import type { SourcePosition } from '../util/source-position.js';
+import { checkArgument, checkOptions } from '../errors/arguments.js';
 
 export interface ComposeOptions {
   /** Directory of the base Corefile, against which its relative imports resolve. Default `/etc/coredns`. */
@@ -81,12 +82,21 @@ interface Line {
   readonly origin: LineOrigin;
 }
 
+/** The data of a `coredns-custom` ConfigMap: an object of strings (a Map is refused, not read as empty). */
+export function checkOverlayData(fn: string, data: unknown): void {
+  checkArgument(fn, 'data', data, 'object');
+  for (const [key, value] of Object.entries(data as object)) checkArgument(fn, `data[${JSON.stringify(key)}]`, value, 'string');
+}
+
 /**
  * Composes `base` with the data keys of a `coredns-custom` ConfigMap. Never throws on the overlay's
  * content: what CoreDNS would refuse is in `problems`, and a composed text that does not parse is
  * for the caller's parser to report (through {@link Composition.locate}).
  */
 export function composeOverlay(base: string, data: Readonly<Record<string, string>>, options: ComposeOptions = {}): Composition {
+  checkArgument('composeOverlay', 'base', base, 'string');
+  checkOverlayData('composeOverlay', data);
+  checkOptions('composeOverlay', 'options', options, { corefileDirectory: 'string?', customDirectory: 'string?' });
   const corefileDirectory = trimSlash(options.corefileDirectory ?? '/etc/coredns');
   const customDirectory = trimSlash(options.customDirectory ?? '/etc/coredns/custom');
   const keys = Object.keys(data).sort(byteOrder);

@@ -7,11 +7,13 @@
  *
  * Pure: no Node APIs.
  */
-import { load } from 'js-yaml';
+import { ConfigMapInputError } from '../configmap/config-map-data.js';
+import { loadYamlDocuments } from '../configmap/yaml-documents.js';
 import { parseCorefile } from '../corefile/parser.js';
 import { serverBlocks } from '../corefile/model.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { checkArgument } from '../errors/arguments.js';
 
 /** The top-level properties of the add-on's configuration schema (v1.10.1-eksbuild.11). */
 export const EKS_ADDON_PROPERTIES: readonly string[] = [
@@ -32,6 +34,7 @@ export const EKS_ADDON_PROPERTIES: readonly string[] = [
 
 /** `-o eks-addon`: the configurationValues for `aws eks update-addon --configuration-values file://FILE`. */
 export function renderEksAddonConfiguration(corefile: string): string {
+  checkArgument('renderEksAddonConfiguration', 'corefile', corefile, 'string');
   return `${JSON.stringify({ corefile }, null, 2)}\n`;
 }
 
@@ -45,13 +48,20 @@ export interface EksAddonConfiguration {
 
 /**
  * Reads configurationValues (JSON, or the YAML form the console and Terraform also take); undefined
- * when the text is not an object with a `corefile` string.
+ * when the text is not an object with a `corefile` string. Throws `ConfigMapInputError` where its
+ * aliases expand past kubectl's bound (`excessive-aliasing`, `recursive-alias`).
  */
-export function readEksAddonConfiguration(text: string): EksAddonConfiguration | undefined {
+export function readEksAddonConfiguration(text: string, filename = '<input>'): EksAddonConfiguration | undefined {
+  checkArgument('readEksAddonConfiguration', 'text', text, 'string');
+  checkArgument('readEksAddonConfiguration', 'filename', filename, 'string');
   let value: unknown;
   try {
-    value = load(text, { maxAliases: 0 });
-  } catch {
+    const documents = loadYamlDocuments(text, { filename });
+    if (documents.length !== 1) return undefined;
+    value = documents[0];
+  } catch (error) {
+    // Aliases past kubectl's bound are refused, not taken for another kind of input.
+    if (error instanceof ConfigMapInputError && error.code !== 'not-yaml') throw error;
     return undefined;
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
@@ -72,6 +82,7 @@ export function readEksAddonConfiguration(text: string): EksAddonConfiguration |
 
 /** `eks-addon-probe-unanswered` for a Corefile without `ready` or without `health` in any block. */
 export function eksProbeDiagnostics(corefile: string): Diagnostic[] {
+  checkArgument('eksProbeDiagnostics', 'corefile', corefile, 'string');
   let names: Set<string>;
   try {
     names = new Set(serverBlocks(parseCorefile(corefile).corefile).flatMap((block) => block.directives.map((directive) => directive.name)));

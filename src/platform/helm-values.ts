@@ -17,13 +17,16 @@
  *
  * Pure: no Node APIs.
  */
-import { load } from 'js-yaml';
+import { ConfigMapInputError } from '../configmap/config-map-data.js';
+import { loadYamlDocuments } from '../configmap/yaml-documents.js';
 import type { Directive, ServerBlock } from '../corefile/model.js';
 import { serverBlocks } from '../corefile/model.js';
 import { parseCorefile } from '../corefile/parser.js';
 import { formatToken, printCorefile } from '../corefile/printer.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { SourcePosition } from '../util/source-position.js';
+import { checkArgument } from '../errors/arguments.js';
 
 /** The chart release whose template is modelled. */
 const HELM_CHART_RELEASE = 'coredns/helm chart 1.46.2';
@@ -32,11 +35,17 @@ export interface HelmRender {
   /** The Corefile the chart writes; undefined when the rendered ConfigMap is not YAML. */
   readonly corefile: string | undefined;
   readonly diagnostics: readonly Diagnostic[];
+  /**
+   * The value that wrote the Corefile's character at `position` (1-based line and column, in code
+   * points); undefined for a position outside it, or when a value broke the template's block.
+   */
+  origin(position: SourcePosition): HelmValueOrigin | undefined;
 }
 
-type Values = Readonly<Record<string, unknown>>;
+/** Parsed values of the chart (a values.yaml as YAML reads it). */
+export type HelmValues = Readonly<Record<string, unknown>>;
 
-function isRecord(value: unknown): value is Values {
+function isRecord(value: unknown): value is HelmValues {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -46,6 +55,20 @@ function truthy(value: unknown): boolean {
   if (Array.isArray(value)) return value.length > 0;
   if (isRecord(value)) return Object.keys(value).length > 0;
   return true;
+}
+
+/**
+ * The one YAML document of `text`; undefined when it is not YAML or holds another number of
+ * documents. Aliases that expand past the bound (configmap/yaml-documents.ts) are thrown.
+ */
+function readOneDocument(text: string, filename: string): unknown {
+  try {
+    const documents = loadYamlDocuments(text, { filename });
+    return documents.length === 1 ? documents[0] : undefined;
+  } catch (error) {
+    if (error instanceof ConfigMapInputError && error.code !== 'not-yaml') throw error;
+    return undefined;
+  }
 }
 
 /** How text/template prints a value read by Helm (numbers are float64, printed by %v). */
@@ -70,51 +93,168 @@ function goFloat(value: number): string {
   return `${mantissa}e${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
 }
 
-/** Sprig `indent N`: every line of the text prefixed with N spaces (empty lines too). */
-function indent(spaces: number, text: string): string {
-  const pad = ' '.repeat(spaces);
-  return pad + text.replaceAll('\n', `\n${pad}`);
+/** A step of a path into the values: a mapping key or a sequence index. */
+export type HelmValuesStep = string | number;
+
+/**
+ * Where a character of the rendered Corefile comes from: the value at `path` (`servers`, 0,
+ * `plugins`, 3, `parameters`), and `offset`, the UTF-16 index into the text the template printed
+ * for it, when the character is part of that text (undefined for what the template writes around
+ * the values: spaces, braces, the `.` of a server without zones).
+ */
+export interface HelmValueOrigin {
+  readonly path: readonly HelmValuesStep[];
+  readonly offset?: number;
+}
+
+/** A run of the rendered ConfigMap text and the value that wrote it. */
+interface Segment {
+  /** Offset in the rendered ConfigMap text. */
+  readonly start: number;
+  readonly end: number;
+  readonly path: readonly HelmValuesStep[];
+  /** Offset of the run's first character in the value's printed text; undefined for structure. */
+  readonly valueOffset: number | undefined;
+}
+
+/** `servers[0].plugins[3].parameters`: a values path as the chart's documentation writes one. */
+export function helmValuesPath(path: readonly HelmValuesStep[]): string {
+  checkArgument('helmValuesPath', 'path', path, 'array');
+  let text = '';
+  for (const step of path) text += typeof step === 'number' ? `[${step}]` : text === '' ? step : `.${step}`;
+  return text;
+}
+
+/** The steps of a {@link helmValuesPath} text (`servers[0].port` → servers, 0, port). */
+export function helmValuesSteps(text: string): HelmValuesStep[] {
+  return [...text.matchAll(/\[(\d+)\]|([^.[\]]+)/g)].map((match) => (match[1] === undefined ? (match[2] as string) : Number(match[1])));
 }
 
 /**
  * The `data:` of the ConfigMap the chart renders from `values`, as the template writes it (the
- * Corefile's literal block only); its YAML is what Kubernetes stores.
+ * Corefile's literal block only); its YAML is what Kubernetes stores. With the value behind each
+ * run of it.
  */
-function renderHelmConfigMapData(values: Values): string {
+function renderHelmConfigMapData(values: HelmValues): { readonly text: string; readonly segments: readonly Segment[] } {
   let out = 'data:\n  Corefile: |-';
+  const segments: Segment[] = [];
+  /** Appends `text`, written by the value at `path` (`value`: text printed for the value itself, from its offset `from`). */
+  const emit = (text: string, path: readonly HelmValuesStep[], value?: { readonly from: number }) => {
+    if (text === '') return;
+    segments.push({ start: out.length, end: out.length + text.length, path, valueOffset: value?.from });
+    out += text;
+  };
   const extraConfig = isRecord(values['extraConfig']) ? values['extraConfig'] : {};
   for (const name of Object.keys(extraConfig).sort()) {
     const conf = extraConfig[name];
     const parameters = isRecord(conf) ? conf['parameters'] : undefined;
-    out += `\n    ${name}${truthy(parameters) ? ` ${goPrint(parameters)}` : ''}`;
+    out += '\n    ';
+    emit(name, ['extraConfig', name]);
+    if (truthy(parameters)) {
+      emit(' ', ['extraConfig', name]);
+      emit(goPrint(parameters), ['extraConfig', name, 'parameters'], { from: 0 });
+    }
   }
   out += '\n    ';
   const servers = Array.isArray(values['servers']) ? values['servers'] : [];
-  for (const server of servers) {
+  servers.forEach((server: unknown, serverIndex) => {
+    const at = ['servers', serverIndex];
     const entry = isRecord(server) ? server : {};
     const zones = Array.isArray(entry['zones']) ? entry['zones'] : [];
-    if (zones.length === 0) out += '.';
-    zones.forEach((zone, index) => {
+    if (zones.length === 0) emit('.', at);
+    zones.forEach((zone: unknown, index) => {
       const record = isRecord(zone) ? zone : {};
-      const scheme = truthy(record['scheme']) ? goPrint(record['scheme']) : '';
-      const name = truthy(record['zone']) ? goPrint(record['zone']) : '.';
-      out += `${index > 0 ? ' ' : ''}${scheme}${name}`;
+      const zoneAt = [...at, 'zones', index];
+      if (index > 0) emit(' ', at);
+      if (truthy(record['scheme'])) emit(goPrint(record['scheme']), [...zoneAt, 'scheme'], { from: 0 });
+      if (truthy(record['zone'])) emit(goPrint(record['zone']), [...zoneAt, 'zone'], { from: 0 });
+      else emit('.', zoneAt);
     });
-    if (truthy(entry['port'])) out += `:${goPrint(entry['port'])} `;
-    out += '{';
-    const plugins = Array.isArray(entry['plugins']) ? entry['plugins'] : [];
-    for (const plugin of plugins) {
-      const record = isRecord(plugin) ? plugin : {};
-      out += `\n        ${goPrint(record['name'])}${truthy(record['parameters']) ? ` ${goPrint(record['parameters'])}` : ''}`;
-      if (truthy(record['configBlock'])) out += ` {\n${indent(12, goPrint(record['configBlock']))}\n        }`;
+    if (truthy(entry['port'])) {
+      emit(':', at);
+      emit(goPrint(entry['port']), [...at, 'port'], { from: 0 });
+      emit(' ', at);
     }
-    out += '\n    }\n    ';
+    emit('{', at);
+    const plugins = Array.isArray(entry['plugins']) ? entry['plugins'] : [];
+    plugins.forEach((plugin: unknown, pluginIndex) => {
+      const record = isRecord(plugin) ? plugin : {};
+      const pluginAt = [...at, 'plugins', pluginIndex];
+      out += '\n        ';
+      emit(goPrint(record['name']), [...pluginAt, 'name'], { from: 0 });
+      if (truthy(record['parameters'])) {
+        emit(' ', pluginAt);
+        emit(goPrint(record['parameters']), [...pluginAt, 'parameters'], { from: 0 });
+      }
+      if (truthy(record['configBlock'])) {
+        emit(' {', pluginAt);
+        // Sprig's indent: every line of the block prefixed with 12 spaces.
+        let from = 0;
+        for (const line of goPrint(record['configBlock']).split('\n')) {
+          out += `\n${' '.repeat(12)}`;
+          emit(line, [...pluginAt, 'configBlock'], { from });
+          from += line.length + 1;
+        }
+        out += '\n        ';
+        emit('}', pluginAt);
+      }
+    });
+    out += '\n    ';
+    emit('}', at);
+    out += '\n    ';
+  });
+  return { text: `${out}\n`, segments };
+}
+
+/** The segment holding offset `at` (segments are in order and do not overlap). */
+function segmentAt(segments: readonly Segment[], at: number): Segment | undefined {
+  let low = 0;
+  let high = segments.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const segment = segments[middle] as Segment;
+    if (at < segment.start) high = middle - 1;
+    else if (at >= segment.end) low = middle + 1;
+    else return segment;
   }
-  return `${out}\n`;
+  return undefined;
+}
+
+/**
+ * Maps a position of `corefile` (as the ConfigMap's YAML gave it) to the value that wrote it, when
+ * the Corefile is the literal block's text as rendered (every line indented by 4 under the two
+ * header lines); undefined otherwise (a value broke the block, and YAML read something else).
+ */
+function originMap(rendered: { readonly text: string; readonly segments: readonly Segment[] }, corefile: string): ((position: SourcePosition) => HelmValueOrigin | undefined) | undefined {
+  const renderedLines = rendered.text.split('\n');
+  const lines = corefile.split('\n');
+  const lineStarts: number[] = [];
+  let offset = 0;
+  for (const line of renderedLines) {
+    lineStarts.push(offset);
+    offset += line.length + 1;
+  }
+  const matches = lines.every((line, index) => {
+    const written = renderedLines[index + 2];
+    return written !== undefined && (written === `    ${line}` || (line === '' && written.trim() === ''));
+  });
+  if (!matches) return undefined;
+  return (position) => {
+    const line = lines[position.line - 1];
+    const start = lineStarts[position.line + 1];
+    if (line === undefined || start === undefined) return undefined;
+    // Columns count code points.
+    const column = [...line].slice(0, Math.max(0, position.column - 1)).join('').length;
+    const at = start + 4 + column;
+    const segment = segmentAt(rendered.segments, at);
+    if (segment === undefined) return undefined;
+    return segment.valueOffset === undefined ? { path: segment.path } : { path: segment.path, offset: segment.valueOffset + (at - segment.start) };
+  };
 }
 
 /** Renders `values` (a values.yaml text, or parsed) as chart 1.46.2 does, with the chart's traps as findings. */
-export function renderHelmValues(values: Values): HelmRender {
+export function renderHelmValues(values: HelmValues): HelmRender {
+  checkArgument('renderHelmValues', 'values', values, 'object');
   const diagnostics: Diagnostic[] = [];
   const servers = Array.isArray(values['servers']) ? values['servers'] : [];
   servers.forEach((server, index) => {
@@ -169,8 +309,9 @@ export function renderHelmValues(values: Values): HelmRender {
     });
   });
   let corefile: string | undefined;
+  const rendered = renderHelmConfigMapData(values);
   try {
-    const data = load(renderHelmConfigMapData(values)) as { data?: { Corefile?: unknown } } | null;
+    const data = readOneDocument(rendered.text, 'the rendered ConfigMap') as { data?: { Corefile?: unknown } } | null | undefined;
     corefile = typeof data?.data?.Corefile === 'string' ? data.data.Corefile : undefined;
   } catch {
     corefile = undefined;
@@ -178,19 +319,21 @@ export function renderHelmValues(values: Values): HelmRender {
   if (corefile === undefined) {
     diagnostics.push(diagnostic('helm-value-breaks-corefile', { key: 'servers', message: 'the ConfigMap the chart renders is not YAML (a value with a line break at a lower indentation ends the Corefile block): helm install fails' }));
   }
-  return { corefile, diagnostics };
+  const origin = corefile === undefined ? undefined : originMap(rendered, corefile);
+  return { corefile, diagnostics, origin: (position) => origin?.(position) };
 }
 
-/** Reads a values.yaml text (or an RKE2 HelmChartConfig's spec.valuesContent); undefined when it holds no `servers:`. */
-export function readHelmValues(text: string): Values | undefined {
-  let value: unknown;
-  try {
-    value = load(text, { maxAliases: 100 });
-  } catch {
-    return undefined;
-  }
+/**
+ * Reads a values.yaml text (or an RKE2 HelmChartConfig's spec.valuesContent); undefined when it
+ * holds no `servers:` or is not one YAML document. Throws `ConfigMapInputError` where its aliases
+ * expand past what Helm's reader (go-yaml, as kubectl's) accepts: `excessive-aliasing`, `recursive-alias`.
+ */
+export function readHelmValues(text: string, filename = '<input>'): HelmValues | undefined {
+  checkArgument('readHelmValues', 'text', text, 'string');
+  checkArgument('readHelmValues', 'filename', filename, 'string');
+  const value = readOneDocument(text, filename);
   if (isRecord(value) && value['kind'] === 'HelmChartConfig' && isRecord(value['spec']) && typeof value['spec']['valuesContent'] === 'string') {
-    return readHelmValues(value['spec']['valuesContent']);
+    return readHelmValues(value['spec']['valuesContent'], `${filename} spec.valuesContent`);
   }
   return isRecord(value) && Array.isArray(value['servers']) ? value : undefined;
 }
@@ -210,6 +353,7 @@ export interface HelmValuesTranslation {
  * port, after the last zone): `helm-port-last-zone-only`, as an error.
  */
 export function helmValuesFromCorefile(corefile: string): HelmValuesTranslation {
+  checkArgument('helmValuesFromCorefile', 'corefile', corefile, 'string');
   const diagnostics: Diagnostic[] = [];
   const servers = serverBlocks(parseCorefile(corefile).corefile).map((block, index) => {
     const keys = block.keys.map(splitKey);

@@ -24,8 +24,9 @@ import { canonicalName, displayName } from '../dns/names.js';
 import { isWithin } from '../dns/zones.js';
 import { lintParsedCorefile } from '../lint/lint.js';
 import type { SourcePosition } from '../util/source-position.js';
-import { composeOverlay } from './compose.js';
+import { checkOverlayData, composeOverlay } from './compose.js';
 import type { Composition } from './compose.js';
+import { checkOptions } from '../errors/arguments.js';
 
 /** The base an overlay is composed with: the platform's, or the one a cluster really runs (`--base FILE`). */
 export interface OverlayBase {
@@ -67,6 +68,9 @@ interface Placed {
 
 /** Lints `base` composed with the overlay's `data`. */
 export function lintOverlay(base: OverlayBase, data: ConfigMapData, options: LintOverlayOptions = {}): OverlayLintResult {
+  checkOptions('lintOverlay', 'base', base, { corefile: 'string', title: 'string', corefileDirectory: 'string?', customDirectory: 'string?', otherKeys: 'string?' }, true);
+  checkOverlayData('lintOverlay', data);
+  checkOptions('lintOverlay', 'options', options, { coredns: 'string|object?', plugins: 'array?', text: 'string?' });
   const release = coreDnsReleaseOf(options.coredns ?? NEWEST_COREDNS_VERSION);
   const features = coreDnsFeatures(release.version);
   const composeOptions = { ...(base.corefileDirectory === undefined ? {} : { corefileDirectory: base.corefileDirectory }), ...(base.customDirectory === undefined ? {} : { customDirectory: base.customDirectory }) };

@@ -24,6 +24,7 @@ import { canonicalName } from '../dns/names.js';
 import { isStrictAncestor } from '../dns/zones.js';
 import type { PlatformBase } from './bases.js';
 import { composeOverlay } from './compose.js';
+import { checkArgument, checkOptions } from '../errors/arguments.js';
 
 export interface OverlayTranslateOptions {
   readonly coredns: string;
@@ -45,6 +46,9 @@ const AKS_OPT_OUT_KEY = 'aks-search-domains.server';
 
 /** The overlay for `platform` that makes its base route like the translated Corefile `corefile`. */
 export function overlayFromTranslation(corefile: string, platform: PlatformBase, options: OverlayTranslateOptions): OverlayTranslation {
+  checkArgument('overlayFromTranslation', 'corefile', corefile, 'string');
+  checkOptions('overlayFromTranslation', 'platform', platform, { platform: 'string', title: 'string', corefile: 'function' }, true);
+  checkOptions('overlayFromTranslation', 'options', options, { coredns: 'string', clusterDomain: 'string?', force: 'boolean?' }, true);
   const features = coreDnsFeatures(options.coredns);
   const severity = options.force === true ? ('warning' as const) : undefined;
   const blocks = serverBlocks(parseCorefile(corefile).corefile);

@@ -94,6 +94,31 @@ describe('kube-dns-to-coredns lint', () => {
     expect(yaml.err()).toMatch(/^cm\.yaml:10:\d+: /);
   });
 
+  it('places findings on Helm values at the values path and its line in the file, in text and JSON (#21)', async () => {
+    const values = 'servers:\n- zones:\n  - zone: .\n  port: 53\n  plugins:\n  - name: cache\n    parameters: "0"\n  - name: forward\n    parameters: ". 10.0.0.1 {"\n';
+    const text = memoryIo({ files: { 'values.yaml': values } });
+    expect(await runLint(['values.yaml'], text)).toBe(1);
+    expect(text.out().split('\n').filter((line) => line !== '')).toEqual([
+      `error helm-value-breaks-corefile values.yaml:9:5 servers[0].plugins[1].parameters: ". 10.0.0.1 {" is pasted into the Corefile as it is: its brace opens or closes a block, so CoreDNS reads something else than 'forward' with these parameters`,
+      // The server's closing brace is the template's: placed at the server.
+      "warning syntax-warning values.yaml:2:3 servers[0]: this server block has no closing '}': the nested block's '}' ends it",
+      "error argument-invalid values.yaml:7:18 servers[0].plugins[0].parameters [.:53] cache: plugin 'cache': 0 is outside [1, …]: CoreDNS 1.14.7 does not start",
+    ]);
+    const json = memoryIo({ files: { 'values.yaml': values } });
+    expect(await runLint(['values.yaml', '-o', 'json'], json)).toBe(1);
+    const cache = (JSON.parse(json.out()) as { diagnostics: Record<string, unknown>[] }).diagnostics.find((entry) => entry['code'] === 'argument-invalid');
+    expect(cache).toEqual({
+      code: 'argument-invalid',
+      severity: 'error',
+      key: 'servers[0].plugins[0].parameters',
+      path: ' [.:53] cache',
+      position: { line: 1, column: 1 },
+      location: { filename: 'values.yaml', line: 7, column: 18, exact: true },
+      message: "plugin 'cache': 0 is outside [1, …]: CoreDNS 1.14.7 does not start",
+      hint: expect.any(String),
+    });
+  });
+
   it('refuses bad usage and unreadable input with exit status 2', async () => {
     const cases: [string[], RegExp][] = [
       [['--coredns', '1.4.1', 'Corefile'], /cannot resolve a CoreDNS release from '1\.4\.1'/],

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  ALL_PLUGIN_NAMES,
+  allPluginNames,
   compiledPlugin,
   compiledPlugins,
   isCompiledIn,
@@ -60,11 +60,45 @@ describe('the plugin.cfg table: integrity', () => {
   });
 
   it('has no plugin that left the default build and came back (pluginHistory assumes one span)', () => {
-    for (const name of ALL_PLUGIN_NAMES) {
+    for (const name of allPluginNames()) {
       const spans = COREDNS_VERSIONS.map((version) => (isCompiledIn(name, version) ? '1' : '0')).join('').replace(/0+|1+/g, (run) => run[0]!);
       expect(['1', '01', '10', '010'], name).toContain(spans);
     }
-    expect(ALL_PLUGIN_NAMES.length).toBeGreaterThan(60);
+    expect(allPluginNames().length).toBeGreaterThan(60);
+  });
+});
+
+describe('compiledPlugin', () => {
+  it('answers as the parsed list of every release does, for every name and for names no list has', () => {
+    const names = [...allPluginNames(), '', 'Forward', 'startup!', 'kube', 'on@github.com/mholt/caddy/onevent', 'no-such-plugin'];
+    let found = 0;
+    for (const version of COREDNS_VERSIONS) {
+      const list = compiledPlugins(version);
+      for (const name of names) {
+        const expected = list.find((plugin) => plugin.name === name);
+        expect(compiledPlugin(name, version), `${name} ${version}`).toEqual(expected);
+        if (expected !== undefined) found += 1;
+      }
+    }
+    expect(found).toBeGreaterThan(COREDNS_VERSIONS.length * 30);
+  });
+});
+
+describe('pluginHistory', () => {
+  it('reads each history entry by entry as release by release, for every name and for names no release has', () => {
+    const byRelease = (name: string) => {
+      let firstRelease: string | undefined;
+      let goneIn: string | undefined;
+      for (const version of COREDNS_VERSIONS) {
+        const present = isCompiledIn(name, version);
+        if (present && firstRelease === undefined) firstRelease = version;
+        if (!present && firstRelease !== undefined && goneIn === undefined) goneIn = version;
+      }
+      return { name, firstRelease, goneIn };
+    };
+    const names = [...allPluginNames(), '', 'Cache', 'forward!', 'on@github.com/mholt/caddy/onevent', 'startup!', 'kube', 'netes', 'no-such-plugin', 'cache kubernetes'];
+    for (const name of names) expect(pluginHistory(name), name).toEqual(byRelease(name));
+    expect(names.filter((name) => pluginHistory(name).goneIn !== undefined).length).toBeGreaterThan(3);
   });
 });
 

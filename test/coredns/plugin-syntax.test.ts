@@ -9,8 +9,9 @@ import {
   optionSyntax,
   parseGoDuration,
   parseGoInteger,
-  PLUGIN_SYNTAX,
   pluginSyntax,
+  pluginSyntaxTable,
+  SYNTAX_PLUGINS,
   syntaxRulesAt,
 } from '../../src/coredns/plugin-syntax.js';
 import type { ArgumentShape, ArgumentSpec, Era } from '../../src/coredns/plugin-syntax.js';
@@ -39,14 +40,14 @@ function expectOrdered(eras: readonly Era<unknown>[], where: string, first = '1.
 describe('the plugin syntax table', () => {
   it('covers every plugin the issue names, each a plugin some release compiles in', () => {
     for (const plugin of REQUIRED) expect(pluginSyntax(plugin), plugin).toBeDefined();
-    for (const plugin of Object.keys(PLUGIN_SYNTAX)) {
+    for (const plugin of SYNTAX_PLUGINS) {
       expect(COREDNS_VERSIONS.some((version) => isUsable(coreDnsPluginAvailability(plugin, version))), plugin).toBe(true);
     }
   });
 
   it('has ordered eras from 1.0.0 and option ranges of known releases in order', () => {
     let options = 0;
-    for (const [plugin, syntax] of Object.entries(PLUGIN_SYNTAX)) {
+    for (const [plugin, syntax] of Object.entries(pluginSyntaxTable())) {
       expectOrdered(syntax.arguments, `${plugin} arguments`);
       expectOrdered(syntax.block, `${plugin} block`);
       expectOrdered(syntax.oncePerBlock, `${plugin} once`);
@@ -235,6 +236,8 @@ function describeSpec(spec: ArgumentSpec): string {
       return `${spec.min}%–${spec.max}%`;
     case 'cidr':
       return `CIDR${spec.bareIp === true ? ' or IP' : ''}${spec.wildcard === true ? ' or *' : ''}`;
+    case 'go-regexp':
+      return `${spec.syntax.lenientClassNames === true ? 'Go ≥ 1.25 regexp' : spec.syntax.angleNamedGroups === true ? 'Go ≥ 1.22 regexp' : 'Go regexp'}${spec.lowerCased === true ? ' (lower-cased)' : ''}`;
   }
 }
 
@@ -257,7 +260,7 @@ function describeEras<T>(eras: readonly Era<T>[], describe: (value: T) => string
 /** The table of docs/coredns-versions.md, "Plugin arguments and options per release". */
 function syntaxTable(): string {
   const lines = ['| plugin | line / option | arguments | releases | source |', '| --- | --- | --- | --- | --- |'];
-  for (const [plugin, syntax] of Object.entries(PLUGIN_SYNTAX).sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [plugin, syntax] of Object.entries(pluginSyntaxTable()).sort(([a], [b]) => a.localeCompare(b))) {
     const once = syntax.oncePerBlock.filter((era) => era.value === true).map((era) => {
       const end = syntax.oncePerBlock.find((other) => other.value !== true && compareCoreDnsVersions(other.from, era.from) > 0);
       return end === undefined ? `${era.from}–` : `${era.from}–before ${end.from}`;

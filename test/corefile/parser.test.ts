@@ -329,6 +329,12 @@ describe("comments written before a '{' whose line goes on (fast-check counterex
     ['"{"a#ba#ba#ba { }', '"" {\n    a { } #ba#ba#ba\n}\n'],
     ['. {\n    health#x { lameduck 5s\n    }\n}\n', '. {\n    health { lameduck 5s #x\n    }\n}\n'],
     ['. {\nlog { a # c\n{  } {  }\n} {\n } a\n}\n', '. {\n    log { a # c\n        { } { }\n    } {\n    } a\n}\n'],
+    // Seed -713930102, path 1502:3:1:10 (re-measured seed by seed): a comment after a `{` that starts
+    // a line and before a token of that line (`{#c }`) was kept as the block's opening comment, which
+    // the printer has no line end for when the token shares the line; it moves past the line's tokens.
+    ['a\r\na\r\n{#c }', 'a {\n    a\n    { } #c\n}\n'],
+    ['. {\n    hosts\n    {#x 10.0.0.1 a }\n}\n', '. {\n    hosts\n    { 10.0.0.1 a } #x\n}\n'],
+    ['. {\n    hosts #one\n    #two\n    {#x }\n}\n', '. {\n    hosts #one #two\n    { } #x\n}\n'],
   ])('%j formats, keeping its tokens, its lines and its comments', (text, formatted) => {
     const printed = printCorefile(parseCorefile(text).corefile);
     expect(printed).toBe(formatted);

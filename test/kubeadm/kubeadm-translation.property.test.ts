@@ -177,23 +177,35 @@ describe('the plain literal-block fast path of the manifest decode', () => {
     const { plainLiteralBlock, renderKubeadmManifest } = await import('../../src/kubeadm/manifest.js');
     const { decodeYamlV2Manifest } = await import('../../src/kubeadm/yaml-v2/decode-manifest.js');
     const hostileToken = fc.stringMatching(/^[a-z0-9 .:"{}#\\\t\n\r\u0085\u2028\u0001é-]{0,8}$/);
+    // Tokens the fast path may take (printable ASCII, YAML's own specials included), mostly: with
+    // hostile tokens alone, it applied in about 10 % of the runs (297–300 of 3000 for some seeds,
+    // under the floor of 300). Hostile ones stay, to catch the fast path taking what it must not.
+    const plainToken = fc.stringMatching(/^[a-z0-9 .:"{}#\\-]{0,8}$/);
+    const token = fc.oneof({ arbitrary: plainToken, weight: 3 }, { arbitrary: hostileToken, weight: 1 });
+    // Lines of a pasted value: at the block's indentation (as kubeadm's template indents), or not.
+    const line = fc.tuple(fc.constantFrom('', '    ', '        '), token).map(([indent, text]) => `\n${indent}${text}`);
     const pieces = fc.record({
-      stubDomains: fc.oneof(fc.constant(''), hostileToken.map((text) => `\n    ${text}`), fc.array(hostileToken, { maxLength: 6 }).map((lines) => lines.map((line) => `\n${line}`).join(''))),
-      upstreamNameservers: hostileToken,
-      federations: fc.oneof(fc.constant(undefined), hostileToken.map((text) => `\n        ${text}`)),
+      stubDomains: fc.oneof(fc.constant(''), token.map((text) => `\n    ${text}`), fc.array(line, { maxLength: 6 }).map((lines) => lines.join(''))),
+      upstreamNameservers: token,
+      federations: fc.oneof(fc.constant(undefined), token.map((text) => `\n        ${text}`)),
     });
-    let applied = 0;
+    const outcomes = new Outcomes<'fast path' | 'emulation only'>();
     fc.assert(
       fc.property(profileId, pieces, (id, generated) => {
         const profile = KUBEADM_PROFILES[id];
         const manifest = renderKubeadmManifest(profile, generated, 'cluster.local');
         const fast = plainLiteralBlock(manifest);
-        if (fast === undefined) return;
-        applied += 1;
+        if (fast === undefined) {
+          outcomes.add('emulation only');
+          return;
+        }
+        outcomes.add('fast path');
         expect(decodeYamlV2Manifest(manifest, profile.yamlRelease)).toEqual({ ok: true, corefile: fast });
       }),
-      { numRuns: 3000 },
+      // Fewer runs than the 3000 of the hostile-only generator, for the same time: each fast-path run also decodes.
+      { numRuns: 1400 },
     );
-    expect(applied).toBeGreaterThan(300);
+    // Measured over 20 seeds: fast path 755–813 of 1400, emulation only 587–645.
+    outcomes.expectAtLeast({ 'fast path': 650, 'emulation only': 500 });
   });
 });

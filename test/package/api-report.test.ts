@@ -30,6 +30,7 @@ const FLOORS: Readonly<Record<string, readonly [number, number]>> = {
   'kube-dns-to-coredns/corefile': [30, 10],
   'kube-dns-to-coredns/routing': [40, 10],
   'kube-dns-to-coredns/releases': [25, 15],
+  'kube-dns-to-coredns/platform': [20, 10],
 };
 
 const extracted = new Map<string, Extracted>();

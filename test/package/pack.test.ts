@@ -85,7 +85,7 @@ afterAll(() => {
 function typeCheckConsumer(): Promise<Run> {
   writeFileSync(
     join(installed, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2023', noEmit: true, skipLibCheck: true, types: [] }, include: ['consumer.ts'] }),
+    JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2023', noEmit: true, skipLibCheck: true, types: [] }, include: ['consumer.ts', 'consumer.cts'] }),
   );
   writeFileSync(
     join(installed, 'consumer.ts'),
@@ -95,7 +95,12 @@ function typeCheckConsumer(): Promise<Run> {
       "import { coreDnsRouting } from 'kube-dns-to-coredns/routing';",
       "import { NEWEST_COREDNS_VERSION } from 'kube-dns-to-coredns/releases';",
       "import type { CoreDnsVersion } from 'kube-dns-to-coredns/releases';",
+      "import { PLATFORM_BASES, renderHelmValues } from 'kube-dns-to-coredns/platform';",
+      "import type { HelmRender } from 'kube-dns-to-coredns/platform';",
       'const newest: CoreDnsVersion = NEWEST_COREDNS_VERSION;',
+      "const helm: HelmRender = renderHelmValues({ servers: [] });",
+      'helm.corefile?.toUpperCase();',
+      'PLATFORM_BASES.k3s.corefile().toUpperCase();',
       "coreDnsRouting(parseCorefile('.:53 {\\n}\\n').corefile, { port: 53 }).notes.concat(newest);",
       'const t = translateKubeDns({});',
       'if (t.ok) t.corefile.toUpperCase();',
@@ -103,6 +108,20 @@ function typeCheckConsumer(): Promise<Run> {
       'if (merged.ok) merged.corefile.toUpperCase();',
       "const kubeadm = translateLikeKubeadm('1.17', null);",
       'if (kubeadm.ok) kubeadm.corefile.toUpperCase();',
+      '',
+    ].join('\n'),
+  );
+  // A CommonJS file of the same project (`.cts`): under nodenext it may import the ES modules (Node ≥ 20.19 require()s them).
+  writeFileSync(
+    join(installed, 'consumer.cts'),
+    [
+      "import { translateKubeDns } from 'kube-dns-to-coredns';",
+      "import { parseCorefile } from 'kube-dns-to-coredns/corefile';",
+      "import { readHelmValues, renderHelmValues } from 'kube-dns-to-coredns/platform';",
+      "import type { HelmValueOrigin } from 'kube-dns-to-coredns/platform';",
+      "const values = readHelmValues('servers:\\n- zones: [{zone: .}]\\n  port: 53\\n  plugins: [{name: whoami}]\\n');",
+      'const origin: HelmValueOrigin | undefined = values === undefined ? undefined : renderHelmValues(values).origin({ line: 2, column: 5 });',
+      "export const used = [translateKubeDns({}).ok, parseCorefile('.:53 {\\n}\\n').corefile.items.length, origin?.path.length];",
       '',
     ].join('\n'),
   );
@@ -192,9 +211,11 @@ describe('the packed package, installed', () => {
   it('exports the library API to ESM and to require(), the subpaths too', () => {
     writeFileSync(
       join(installed, 'use-subpaths.mjs'),
-      "import { parseCorefile } from 'kube-dns-to-coredns/corefile';\nimport { coreDnsRouting } from 'kube-dns-to-coredns/routing';\nimport { NEWEST_COREDNS_VERSION } from 'kube-dns-to-coredns/releases';\nconsole.log(coreDnsRouting(parseCorefile('.:53 {\\n}\\n').corefile).notes.length, NEWEST_COREDNS_VERSION);\n",
+      "import { parseCorefile } from 'kube-dns-to-coredns/corefile';\nimport { coreDnsRouting } from 'kube-dns-to-coredns/routing';\nimport { NEWEST_COREDNS_VERSION } from 'kube-dns-to-coredns/releases';\nimport { helmValuesPath, renderHelmValues } from 'kube-dns-to-coredns/platform';\nconst helm = renderHelmValues({ servers: [{ zones: [{ zone: '.' }], port: 53, plugins: [{ name: 'whoami' }] }] });\nconsole.log(coreDnsRouting(parseCorefile('.:53 {\\n}\\n').corefile).notes.length, NEWEST_COREDNS_VERSION, helmValuesPath(helm.origin({ line: 2, column: 5 }).path));\n",
     );
-    expect(execFileSync(process.execPath, ['use-subpaths.mjs'], { cwd: installed, encoding: 'utf8' })).toMatch(/^\d+ \d+\.\d+\.\d+\n$/);
+    expect(execFileSync(process.execPath, ['use-subpaths.mjs'], { cwd: installed, encoding: 'utf8' })).toMatch(/^\d+ \d+\.\d+\.\d+ servers\[0\]\.plugins\[0\]\.name\n$/);
+    writeFileSync(join(installed, 'use-platform.cjs'), "const { PLATFORM_NAMES, composeOverlay } = require('kube-dns-to-coredns/platform');\nconsole.log(PLATFORM_NAMES.join(','), composeOverlay('.:53 {\\n    import custom/*.server\\n}\\n', { 'a.server': 'a.local {\\n    whoami\\n}\\n' }).imports[0].keys.join(','));\n");
+    expect(execFileSync(process.execPath, ['use-platform.cjs'], { cwd: installed, encoding: 'utf8' })).toBe('aks,k3s,k3s-legacy a.server\n');
     writeFileSync(join(installed, 'use.mjs'), "import { translateKubeDns } from 'kube-dns-to-coredns';\nconsole.log(translateKubeDns({}).ok);\n");
     writeFileSync(join(installed, 'use.cjs'), "const { translateLikeKubeadm } = require('kube-dns-to-coredns');\nconsole.log(translateLikeKubeadm('1.17', null).ok);\n");
     expect(execFileSync(process.execPath, ['use.mjs'], { cwd: installed, encoding: 'utf8' })).toBe('true\n');
@@ -224,6 +245,7 @@ describe('package lint of the tarball', () => {
       './corefile': /\/dist\/corefile\/index\.d\.ts$/,
       './routing': /\/dist\/routing\/index\.d\.ts$/,
       './releases': /\/dist\/releases\.d\.ts$/,
+      './platform': /\/dist\/platform\/index\.d\.ts$/,
     };
     expect(Object.keys(report.analysis.entrypoints).filter((entrypoint) => entrypoint !== './package.json').sort()).toEqual(Object.keys(declarations).sort());
     for (const [entrypoint, fileName] of Object.entries(declarations)) {

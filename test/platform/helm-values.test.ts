@@ -90,6 +90,11 @@ describe('renderHelmValues (chart 1.46.2 templates/configmap.yaml)', () => {
  * the last zone only (`. cluster.local:53 {`), and a key without port is on 53, the same
  * configuration as `.:53 cluster.local:53 {`.
  */
+/** The value at `path` of parsed values. */
+function valueAt(values: unknown, path: readonly (string | number)[]): unknown {
+  return path.reduce<unknown>((value, step) => (typeof value === 'object' && value !== null ? (value as Record<string | number, unknown>)[step] : undefined), values);
+}
+
 function withPorts(text: string): Corefile {
   const { corefile } = parseCorefile(text);
   return { ...corefile, items: corefile.items.map((item) => (item.kind === 'server-block' ? { ...item, keys: item.keys.map((key) => (/:\d+$/.test(key) ? key : `${key}:53`)) } : item)) };
@@ -111,6 +116,17 @@ describe('helmValuesFromCorefile (-o helm-values)', () => {
         const rendered = renderHelmValues(values);
         expect(rendered.diagnostics).toEqual([]);
         expect(corefilesEqual(withPorts(rendered.corefile ?? ''), withPorts(translation.corefile)), `${written.values}\n---\n${rendered.corefile}\n---\n${translation.corefile}`).toBe(true);
+        // Every character the chart wrote comes from a value, and one printed from a value is that value's character there.
+        const misplaced: string[] = [];
+        (rendered.corefile ?? '').split('\n').forEach((line, index) => {
+          [...line].forEach((character, column) => {
+            if (character === ' ') return;
+            const origin = rendered.origin({ line: index + 1, column: column + 1 });
+            const printed = origin?.offset === undefined ? undefined : goPrint(valueAt(values, origin.path)).slice(origin.offset, origin.offset + character.length);
+            if (origin === undefined || (printed !== undefined && printed !== character)) misplaced.push(`${index + 1}:${column + 1} ${character} ${JSON.stringify(origin)}`);
+          });
+        });
+        expect(misplaced, rendered.corefile).toEqual([]);
         outcomes.add('same');
         if ((values['servers'] as unknown[]).length > 1) outcomes.add('stubs');
       }),

@@ -1,15 +1,16 @@
 /**
  * The package's entry points, as package.json `exports` maps them (src/ for the tests): the main
- * entry and its three subpaths. `ALL` is every name of every entry in one object.
+ * entry and its four subpaths. `ALL` is every name of every entry in one object.
  */
 import * as corefile from '../../src/corefile/index.js';
 import * as main from '../../src/index.js';
+import * as platform from '../../src/platform/index.js';
 import * as releases from '../../src/releases.js';
 import * as routing from '../../src/routing/index.js';
 
-export const ENTRIES = { '.': main, './corefile': corefile, './routing': routing, './releases': releases } as const;
+export const ENTRIES = { '.': main, './corefile': corefile, './routing': routing, './releases': releases, './platform': platform } as const;
 
-export const ALL = { ...main, ...corefile, ...routing, ...releases };
+export const ALL = { ...main, ...corefile, ...routing, ...releases, ...platform };
 
 /** The source module of each name a program imports (package.json `exports`, pointed at src/). */
 export const ENTRY_SOURCES: Readonly<Record<string, string>> = {
@@ -17,6 +18,7 @@ export const ENTRY_SOURCES: Readonly<Record<string, string>> = {
   'kube-dns-to-coredns/corefile': 'src/corefile/index.js',
   'kube-dns-to-coredns/routing': 'src/routing/index.js',
   'kube-dns-to-coredns/releases': 'src/releases.js',
+  'kube-dns-to-coredns/platform': 'src/platform/index.js',
 };
 
 /**

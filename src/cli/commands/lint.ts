@@ -132,7 +132,8 @@ async function runLint(context: CommandContext<typeof options, 'text' | 'json'>)
     }),
   );
   const notes = source.notes ?? [];
-  const result = { ...linted, ok: linted.ok && !hasErrors(notes), diagnostics: [...notes, ...keyFindings, ...linted.diagnostics] };
+  const findings = source.locateFindings?.(linted.diagnostics) ?? linted.diagnostics;
+  const result = { ...linted, ok: linted.ok && !hasErrors(notes), diagnostics: [...notes, ...keyFindings, ...findings] };
   if (context.output === 'json') {
     report.json({ file: source.name, coredns: result.coredns, ok: result.ok, diagnostics: result.diagnostics });
   } else {

@@ -167,12 +167,13 @@ async function runMigrate(context: MigrateContext): Promise<number> {
   );
   // -o configmap: FILE's ConfigMap written back, with a word on what the write-back leaves out.
   const configMap = context.output === 'configmap' && result.ok && !values.check ? await source.writeBack(result.corefile) : undefined;
+  const placed = source.locateFindings?.(result.notices) ?? result.notices;
   const notices = [
-    ...result.notices.filter((notice) => notice.position === undefined),
+    ...placed.filter((notice) => notice.position === undefined && notice.location === undefined),
     ...keyNotices,
     ...(source.notes ?? []).map((entry) => ({ ...entry, action: 'kept' as const })),
     ...(configMap?.diagnostics ?? []).map((entry) => ({ ...entry, action: 'kept' as const })),
-    ...result.notices.filter((notice) => notice.position !== undefined),
+    ...placed.filter((notice) => notice.position !== undefined || notice.location !== undefined),
   ];
   if (context.output === 'json') {
     const { ok, changed } = result;

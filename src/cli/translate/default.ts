@@ -1,11 +1,6 @@
 import { coreDnsReleaseOf } from '../../coredns/resolve-release.js';
 import type { ResolvedCoreDnsRelease } from '../../coredns/resolve-release.js';
-import { renderConfigMap, renderConfigMapWithCorefile, renderCoreDnsConfigMap } from '../../configmap/write-configmap.js';
 import type { PlatformBase } from '../../platform/bases.js';
-import { eksProbeDiagnostics, renderEksAddonConfiguration } from '../../platform/eks-addon.js';
-import { helmValuesFromCorefile } from '../../platform/helm-values.js';
-import { overlayFromTranslation } from '../../platform/overlay-translate.js';
-import { mergeTranslation } from '../../translate/merge.js';
 import { resolveTranslateOptions, translateConfigMapWith, translateInstallWith } from '../../translate/translate.js';
 import type { TranslateInput, TranslateOptions, TranslationResult } from '../../translate/translate.js';
 import { readCorefileSource } from '../corefile-source.js';
@@ -50,22 +45,29 @@ export async function runDefaultMode(args: TranslateArguments, io: CliIo, report
   const install = await readKubeDnsInstallInput(args.file, { deployment: args.deploymentFile, service: args.serviceFile }, args.name, io);
   const translation = translateInstallWith(install, input, options.kubeDnsVersion !== undefined);
   if (args.platform !== undefined) return reportOverlay(translation, args.platform, args, io, reporter);
-  return report(existing === undefined ? translation : merged(existing, translation), args.output, io, reporter, existing?.configMap);
+  return report(existing === undefined ? translation : await merged(existing, translation), args.output, io, reporter, existing?.configMap);
 }
 
 /** The translation merged into the Corefile of `--merge FILE`. */
-function merged(existing: CorefileSourceText, translation: TranslationResult): TranslationResult {
+async function merged(existing: CorefileSourceText, translation: TranslationResult): Promise<TranslationResult> {
+  const { mergeTranslation } = await import('../../translate/merge.js');
   const result = usingCorefile(existing, (corefile) => mergeTranslation(corefile, translation, existing.name));
   return { ...result, coredns: translation.coredns };
 }
 
-/** `configMap`: the ConfigMap `--merge` read, written back with its Corefile replaced for `-o configmap`. */
-function report(translation: TranslationResult, output: TranslateArguments['output'], io: CliIo, reporter: Reporter, configMap?: Readonly<Record<string, unknown>>): number {
+/**
+ * `configMap`: the ConfigMap `--merge` read, written back with its Corefile replaced for `-o configmap`.
+ * The writers of the other outputs (EKS add-on, Helm values, ConfigMap) load only for their `-o`:
+ * a translation to a Corefile does not pay for them at start-up (docs/performance.md, "Start-up").
+ */
+async function report(translation: TranslationResult, output: TranslateArguments['output'], io: CliIo, reporter: Reporter, configMap?: Readonly<Record<string, unknown>>): Promise<number> {
   if (output === 'json') {
     reporter.json({ corefile: translation.corefile ?? null, coredns: translation.coredns, diagnostics: translation.diagnostics });
   } else {
-    const probes = output === 'eks-addon' && translation.corefile !== undefined ? eksProbeDiagnostics(translation.corefile) : [];
-    const helm = output === 'helm-values' && translation.corefile !== undefined ? helmValuesFromCorefile(translation.corefile) : undefined;
+    const eks = output === 'eks-addon' ? await import('../../platform/eks-addon.js') : undefined;
+    const writer = output === 'configmap' ? await import('../../configmap/write-configmap.js') : undefined;
+    const probes = eks !== undefined && translation.corefile !== undefined ? eks.eksProbeDiagnostics(translation.corefile) : [];
+    const helm = output === 'helm-values' && translation.corefile !== undefined ? (await import('../../platform/helm-values.js')).helmValuesFromCorefile(translation.corefile) : undefined;
     reporter.diagnostics([...translation.diagnostics, ...probes, ...(helm?.diagnostics ?? [])]);
     if (helm !== undefined) {
       if (helm.values === undefined) {
@@ -76,13 +78,13 @@ function report(translation: TranslationResult, output: TranslateArguments['outp
     } else if (translation.corefile !== undefined) {
       const { corefile } = translation;
       io.stdout.write(
-        output === 'eks-addon'
-          ? renderEksAddonConfiguration(corefile)
-          : output !== 'configmap'
+        eks !== undefined
+          ? eks.renderEksAddonConfiguration(corefile)
+          : writer === undefined
             ? corefile
             : configMap === undefined
-              ? renderCoreDnsConfigMap(corefile)
-              : renderConfigMapWithCorefile(configMap, corefile),
+              ? writer.renderCoreDnsConfigMap(corefile)
+              : writer.renderConfigMapWithCorefile(configMap, corefile),
       );
     }
   }
@@ -94,7 +96,8 @@ function report(translation: TranslationResult, output: TranslateArguments['outp
 }
 
 /** `-o coredns-custom --platform P`: the translation as the platform's coredns-custom ConfigMap (docs/platforms.md). */
-function reportOverlay(translation: TranslationResult, platform: PlatformBase, args: TranslateArguments, io: CliIo, reporter: Reporter): number {
+async function reportOverlay(translation: TranslationResult, platform: PlatformBase, args: TranslateArguments, io: CliIo, reporter: Reporter): Promise<number> {
+  const [{ overlayFromTranslation }, { renderConfigMap }] = await Promise.all([import('../../platform/overlay-translate.js'), import('../../configmap/write-configmap.js')]);
   const overlay =
     translation.corefile === undefined
       ? undefined
