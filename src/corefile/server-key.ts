@@ -131,6 +131,11 @@ function plainAddress(key: string, hostEnd: number, port: string | undefined, dn
 /** CoreDNS's internal name for a served zone, used to detect duplicates: `dns://example.org.:53`. */
 export function zoneAddressKeys(address: ServerAddress): string[] {
   checkOptions('zoneAddressKeys', 'address', address, { zones: 'array' }, true);
+  return addressKeysOf(address);
+}
+
+/** {@link zoneAddressKeys} of an address `parseServerKey` returned (no argument check: the translator's self-check asks for every key). */
+export function addressKeysOf(address: ServerAddress): string[] {
   return address.zones.map((zone) => `${address.transport}://${zone}:${address.port ?? ''}`);
 }
 
