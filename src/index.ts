@@ -211,6 +211,7 @@ export type {
   Route,
   RouteDestination,
   RoutingCheck,
+  NxdomainAnswerDifference,
   RoutingDifference,
   RoutingInput,
   ServersDestination,

@@ -49,8 +49,10 @@ function corefileCaseReader(fields: Readonly<Record<string, FieldType>>): BatchC
     const refuse = (problem: string) => ({ unusable: inputError(id, `line ${lineNumber}: ${problem} (${expected})`) });
     if (typeof record['corefile'] !== 'string') return refuse(Object.hasOwn(record, 'corefile') ? '"corefile" must be a string' : 'no "corefile"');
     const read: Record<string, string | boolean | readonly string[]> = {};
-    for (const [name, value] of Object.entries(record)) {
+    // `for…in`: a parsed JSON object has only its own members, in the order Object.entries gives.
+    for (const name in record) {
       if (name === 'id' || name === 'corefile') continue;
+      const value = record[name];
       const type = Object.hasOwn(fields, name) ? fields[name] : undefined;
       if (type === undefined) return refuse(`unknown field ${JSON.stringify(name)}`);
       if (!hasType(value, type)) return refuse(`${JSON.stringify(name)} must be ${TYPE_WORDS[type]}`);

@@ -56,7 +56,7 @@ async function writeBackConfigMap(...args: Parameters<typeof import('../platform
  */
 async function corefileSource(text: string, filename: string, preferredNames: readonly string[]): Promise<CorefileSourceText> {
   const [helm, helmLocate] = HELM_VALUES_HINT.test(text) ? await Promise.all([import('../platform/helm-values.js'), import('../platform/helm-locate.js')]) : [];
-  const values = helm?.readHelmValues(text);
+  const values = helm?.readHelmValues(text, filename);
   if (helm !== undefined && helmLocate !== undefined && values !== undefined) {
     // The CoreDNS Helm chart's values (or an RKE2 HelmChartConfig): rendered as the chart renders them,
     // findings placed at the value that wrote them.
@@ -82,7 +82,7 @@ async function corefileSource(text: string, filename: string, preferredNames: re
     };
   }
   const eksAddon = EKS_ADDON_HINT.test(text) ? await import('../platform/eks-addon.js') : undefined;
-  const eks = eksAddon?.readEksAddonConfiguration(text);
+  const eks = eksAddon?.readEksAddonConfiguration(text, filename);
   if (eksAddon !== undefined && eks !== undefined) {
     // The EKS add-on's configurationValues: the Corefile is one JSON string, positions count inside it.
     return {

@@ -14,6 +14,10 @@ export type ConfigMapData = Readonly<Record<string, string>>;
 export type ConfigMapInputErrorCode =
   /** The text is neither YAML nor JSON. */
   | 'not-yaml'
+  /** YAML aliases that expand past what kubectl's reader accepts (docs/performance.md#yaml-aliases). */
+  | 'excessive-aliasing'
+  /** A YAML alias inside the node it names (kubectl: "anchor 'a' value contains itself"). */
+  | 'recursive-alias'
   /** The text holds no ConfigMap (nor a bare data map). */
   | 'no-configmap'
   /** The text holds no ConfigMap of the name asked for. */

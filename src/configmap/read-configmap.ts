@@ -1,5 +1,5 @@
 import { checkArgument } from '../errors/arguments.js';
-import { CORE_SCHEMA, EVENT_ID, getScalarValue, loadAll, mergeTag, parseEvents, YAMLException } from 'js-yaml';
+import { CORE_SCHEMA, EVENT_ID, getScalarValue, mergeTag, parseEvents } from 'js-yaml';
 import type { Event } from 'js-yaml';
 
 type ScalarEvent = Extract<Event, { type: typeof EVENT_ID.SCALAR }>;
@@ -7,6 +7,7 @@ import { PositionCursor, positionAt } from '../util/source-position.js';
 import type { SourcePosition } from '../util/source-position.js';
 import { ConfigMapInputError } from './config-map-data.js';
 import { DataValueLocator } from './value-positions.js';
+import { loadYamlDocuments } from './yaml-documents.js';
 import type { ValueLocator } from '../util/source-position.js';
 import type { ConfigMapData, ConfigMapInputErrorCode } from './config-map-data.js';
 
@@ -53,8 +54,6 @@ export interface ConfigMapDocument {
 }
 
 
-/** Largest number of YAML aliases accepted: ConfigMaps have none; alias bombs have millions. */
-const MAX_ALIASES = 100;
 /** Deepest nesting accepted; a ConfigMap is 3 levels deep. */
 const MAX_DEPTH = 64;
 
@@ -133,7 +132,11 @@ const LIST_KINDS: ReadonlySet<unknown> = new Set(['List', 'ConfigMapList']);
  */
 const SCHEMA = CORE_SCHEMA.withTags(mergeTag);
 
-/** The YAML (or JSON) documents of `source`; throws {@link ConfigMapInputError} `not-yaml` with the position. */
+/**
+ * The YAML (or JSON) documents of `source`; throws {@link ConfigMapInputError} `not-yaml` with the
+ * position, or `excessive-aliasing` / `recursive-alias` where kubectl's reader refuses the aliases
+ * (configmap/yaml-documents.ts).
+ */
 export function parseDocuments(source: string, filename: string): unknown[] {
   const trimmed = source.trimStart();
   if (trimmed.startsWith('{')) {
@@ -144,27 +147,7 @@ export function parseDocuments(source: string, filename: string): unknown[] {
       // fall through to the YAML parser for a positioned message
     }
   }
-  try {
-    return loadAll(source, { schema: SCHEMA, maxAliases: MAX_ALIASES, maxDepth: MAX_DEPTH, filename });
-  } catch (error) {
-    if (error instanceof YAMLException) {
-      const mark = error.mark;
-      const position = mark ? errorPosition(source, mark) : undefined;
-      throw new ConfigMapInputError('not-yaml', `not valid YAML or JSON: ${error.reason}`, { filename, position });
-    }
-    throw error;
-  }
-}
-
-/**
- * Where a YAML error is shown: js-yaml's mark, except that an error at the end of the text (an
- * unclosed `{`, `[` or quote) is placed just after its last character, not on the line after the
- * final line break, which no editor shows.
- */
-function errorPosition(source: string, mark: { readonly line: number; readonly column: number; readonly position: number }): SourcePosition {
-  const trimmed = source.replace(/[\r\n]+$/, '');
-  if (mark.position >= trimmed.length && trimmed.length < source.length) return positionAt(source, trimmed.length);
-  return { line: mark.line + 1, column: mark.column + 1 };
+  return loadYamlDocuments(source, { schema: SCHEMA, maxDepth: MAX_DEPTH, filename });
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

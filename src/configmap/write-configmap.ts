@@ -1,5 +1,6 @@
 import { CORE_SCHEMA, DEFAULT_SCALAR_STYLE_RULES, dump, load, SCALAR_STYLE, YAML11_SCHEMA } from 'js-yaml';
 import type { ScalarLayout } from 'js-yaml';
+import { loadYamlDocuments } from './yaml-documents.js';
 import { ConfigMapInputError, describe as describeValue } from './config-map-data.js';
 import { isDns1123Label, isDns1123Subdomain } from '../dns/go-net.js';
 import { checkArgument, checkOptions, InvalidArgumentError } from '../errors/arguments.js';
@@ -96,11 +97,13 @@ export function renderConfigMap(object: Readonly<Record<string, unknown>>, optio
   let yaml: string;
   try {
     const { fallbackToDoubleQuoted, ...rules } = DEFAULT_SCALAR_STYLE_RULES;
-    yaml = dump(object, { lineWidth: -1, noRefs: true, quoteStyle: 'double', scalarStyleRules: [...Object.values(rules), quoteWhatReadsOtherwise, fallbackToDoubleQuoted] });
+    // A value the input shared through an alias is written once, with an anchor (`&ref_0`), as the
+    // input wrote it: written out in full, 10 lines of aliases can be megabytes.
+    yaml = dump(object, { lineWidth: -1, quoteStyle: 'double', scalarStyleRules: [...Object.values(rules), quoteWhatReadsOtherwise(), fallbackToDoubleQuoted] });
   } catch (error) {
     throw new ConfigMapInputError('value-not-string', `the ConfigMap cannot be written as YAML: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (!READERS.every((schema) => `${JSON.stringify(load(yaml, { schema, maxAliases: 0 }), null, 4)}\n` === asJson)) {
+  if (!READERS.every((schema) => `${JSON.stringify(loadYamlDocuments(yaml, { schema, filename: 'the written ConfigMap' })[0], null, 4)}\n` === asJson)) {
     throw new ConfigMapInputError('value-not-string', 'the ConfigMap cannot be written as YAML that loads back to it (a value YAML cannot hold)');
   }
   return yaml;
@@ -123,12 +126,24 @@ export function serverSetFields(configMap: Readonly<Record<string, unknown>>): s
 /** How kubectl (YAML 1.1) and this package (YAML 1.2 core schema) read a ConfigMap's YAML. */
 const READERS = [YAML11_SCHEMA, CORE_SCHEMA];
 
-/** Double-quotes a plain string scalar that either reader would read as something else than that string. */
-function quoteWhatReadsOtherwise(layout: ScalarLayout): void {
-  // Only strings: a boolean or a number is meant to read as one.
-  if (layout.style !== SCALAR_STYLE.PLAIN || layout.node.tag !== 'tag:yaml.org,2002:str') return;
-  const text = layout.node.value;
-  if (READERS.some((schema) => readsAs(text, schema) !== text)) layout.style = SCALAR_STYLE.DOUBLE_QUOTED;
+/**
+ * A styling rule that double-quotes a plain string scalar that either reader would read as
+ * something else than that string. Each text is read once per rule: values an alias repeats (an
+ * anchored list under an annotation, written out in full) cost one YAML load, not one per copy.
+ */
+function quoteWhatReadsOtherwise(): (layout: ScalarLayout) => void {
+  const readsOtherwise = new Map<string, boolean>();
+  return (layout) => {
+    // Only strings: a boolean or a number is meant to read as one.
+    if (layout.style !== SCALAR_STYLE.PLAIN || layout.node.tag !== 'tag:yaml.org,2002:str') return;
+    const text = layout.node.value;
+    let quote = readsOtherwise.get(text);
+    if (quote === undefined) {
+      quote = READERS.some((schema) => readsAs(text, schema) !== text);
+      readsOtherwise.set(text, quote);
+    }
+    if (quote) layout.style = SCALAR_STYLE.DOUBLE_QUOTED;
+  };
 }
 
 function readsAs(text: string, schema: typeof CORE_SCHEMA): unknown {

@@ -166,6 +166,8 @@ export interface CoreDnsFeatures {
   readonly template: boolean;
   /** `cache { disable success|denial }` (1.9.4+), from the cache row (plugin/cache/setup.go). */
   readonly cacheDisable: boolean;
+  /** `rewrite … rcode FROM TO` (1.12.0+), from the rewrite row's first argument (plugin/rewrite/rcode.go). */
+  readonly rewriteRcode: boolean;
   /**
    * A server key with an empty host (`:53`) is refused (1.3.1+: miekg/dns v1.1.2 made
    * `IsDomainName("")` false); older releases serve it as the root zone (syntax §5.1, run on 1.2.6).
@@ -187,6 +189,12 @@ export interface CoreDnsFeatures {
    * against the real 1.14.7). Before, snippet imports are expanded without a bound.
    */
   readonly snippetImportsBounded: boolean;
+  /**
+   * bind takes network interface names beside IP addresses (1.8.4+: "not a valid IP address or
+   * interface name" when the machine has no such interface); before, IP addresses only ("not a
+   * valid IP address"). plugin/bind/setup.go at v1.8.0, v1.8.4, v1.14.7.
+   */
+  readonly bindInterfaceNames: boolean;
 }
 
 /** The features that are no plugin or option of a release: thresholds, one timeline each. */
@@ -205,6 +213,7 @@ type TimelineFeatures = Pick<
   | 'leadingDotKeyRefused'
   | 'zoneDefinedTwiceWording'
   | 'snippetImportsBounded'
+  | 'bindInterfaceNames'
 >;
 
 const FIRST = OLDEST_COREDNS_VERSION;
@@ -235,6 +244,7 @@ export const COREDNS_FEATURE_TIMELINES: ProfileTimelines<TimelineFeatures, CoreD
   leadingDotKeyRefused: changesIn(FIRST, false, '1.10.0', true),
   zoneDefinedTwiceWording: changesIn<CoreDnsFeatures['zoneDefinedTwiceWording'], CoreDnsVersion>(FIRST, 'zone-already-defined', '1.1.0', 'it-is-already-defined'),
   snippetImportsBounded: changesIn(FIRST, false, '1.13.0', true),
+  bindInterfaceNames: changesIn(FIRST, false, '1.8.4', true),
 };
 
 /** A second `forward` per block in `version`, from the forward row of the plugin syntax table. */
@@ -249,6 +259,14 @@ function forwardPolicySequential(version: CoreDnsVersion): boolean {
   if (policy === undefined || !isUsable(coreDnsOptionAvailability('forward', 'policy', version))) return false;
   const spec = optionArgumentsAt(policy, version)?.positions?.[0];
   return spec?.kind === 'enum' && spec.values.includes('sequential');
+}
+
+/** Whether the release's `rewrite` takes the `rcode` field (its first argument's words). */
+function rewriteRcode(version: CoreDnsVersion): boolean {
+  const syntax = pluginSyntax('rewrite');
+  const shape = syntax === undefined ? undefined : eraAt(syntax.arguments, version);
+  const spec = shape === undefined || shape === 'unchecked' ? undefined : shape.positions?.[0];
+  return spec?.kind === 'enum' && spec.values.includes('rcode');
 }
 
 function buildFeatures(version: CoreDnsVersion): CoreDnsFeatures {
@@ -285,10 +303,12 @@ function buildFeatures(version: CoreDnsVersion): CoreDnsFeatures {
     forwardPolicySequential: forwardPolicySequential(version),
     template: isUsable(coreDnsPluginAvailability('template', version)),
     cacheDisable: isUsable(coreDnsOptionAvailability('cache', 'disable', version)),
+    rewriteRcode: rewriteRcode(version),
     emptyHostKeyRefused: timelines.emptyHostKeyRefused,
     leadingDotKeyRefused: timelines.leadingDotKeyRefused,
     zoneDefinedTwiceWording: timelines.zoneDefinedTwiceWording,
     snippetImportsBounded: timelines.snippetImportsBounded,
+    bindInterfaceNames: timelines.bindInterfaceNames,
   });
 }
 

@@ -22,6 +22,8 @@
  * Pure data and functions: no Node APIs.
  */
 import { isGoIP, splitHostPort } from '../dns/go-net.js';
+import { judgeGoRegexp } from '../dns/go-regexp.js';
+import type { GoRegexpOptions } from '../dns/go-regexp.js';
 import { valueAt } from '../util/release-profile.js';
 import type { Era as ReleaseEra } from '../util/release-profile.js';
 import { compareCoreDnsVersions, isCoreDnsVersionAtLeast, parseCoreDnsVersion } from './versions.js';
@@ -55,7 +57,12 @@ export type ArgumentSpec =
    * A network as Go's `net.ParseCIDR` reads it (`10.0.0.0/8`, `fd00::/8`); `bareIp`: an address
    * alone is read as its /32 or /128 (acl's normalize); `wildcard`: `*` is accepted too.
    */
-  | { readonly kind: 'cidr'; readonly bareIp?: true; readonly wildcard?: true };
+  | { readonly kind: 'cidr'; readonly bareIp?: true; readonly wildcard?: true }
+  /**
+   * A pattern Go's `regexp.Compile` accepts, in the syntax of the Go release the CoreDNS release
+   * was built with ({@link GO_REGEXP_SYNTAX}); `lowerCased`: the setup lower-cases it first.
+   */
+  | { readonly kind: 'go-regexp'; readonly syntax: GoRegexpOptions; readonly lowerCased?: true };
 
 /** How many arguments a line takes and what each must be. */
 export interface ArgumentShape {
@@ -239,6 +246,38 @@ const ACL_SECTIONS: ArgumentShape = {
 };
 /** A listener address or none: `health`, `ready`, `prometheus`. */
 const OPTIONAL_LISTENER: ArgumentShape = { min: 0, max: 1, positions: [HOST_PORT] };
+
+/**
+ * The regular-expression syntax of the Go release each CoreDNS release is built with (`.go-version`
+ * at the tag; the Dockerfile/Makefile before it): `(?<name>…)` groups from Go 1.22 (CoreDNS 1.11.4
+ * is built with Go 1.23.2, 1.11.3 with 1.21.8), `\p{…}` aliases such as `\p{Letter}` from Go 1.25
+ * (CoreDNS 1.12.4, Go 1.25.0). golang/go regexp/syntax/parse.go at go1.21, go1.22, go1.25.
+ */
+const GO_REGEXP_SYNTAX: readonly Era<GoRegexpOptions>[] = [
+  { from: '1.0.0', value: {} },
+  { from: '1.11.4', value: { angleNamedGroups: true } },
+  { from: '1.12.4', value: { angleNamedGroups: true, lenientClassNames: true } },
+];
+
+/** The Go regexp syntax `version` compiles patterns with. */
+function goRegexpSyntaxAt(version: CoreDnsVersion): GoRegexpOptions {
+  return eraAt(GO_REGEXP_SYNTAX, version) ?? {};
+}
+
+/**
+ * Eras of a shape that holds Go regular expressions: each era of `shapes` (given the regexp spec
+ * of the time) crossed with the eras of {@link GO_REGEXP_SYNTAX}.
+ */
+function withGoRegexp(shapes: readonly Era<(regexp: ArgumentSpec) => ArgumentShape>[], lowerCased?: true): readonly Era<ArgumentShape>[] {
+  const first = shapes[0]?.from ?? '1.0.0';
+  const starts = [...new Set([...shapes.map((era) => era.from), ...GO_REGEXP_SYNTAX.map((era) => era.from).filter((from) => compareCoreDnsVersions(from, first) > 0)])];
+  starts.sort(compareCoreDnsVersions);
+  return starts.map((from) => {
+    const build = eraAt(shapes, from) as (regexp: ArgumentSpec) => ArgumentShape;
+    const syntax = goRegexpSyntaxAt(from);
+    return { from, value: build(lowerCased === true ? { kind: 'go-regexp', syntax, lowerCased } : { kind: 'go-regexp', syntax }) };
+  });
+}
 
 function setup(plugin: string, releases: string): string {
   return `plugin/${plugin}/setup.go at ${releases}`;
@@ -460,11 +499,12 @@ const ROWS: Readonly<Record<string, () => PluginSyntax>> = {
     options: {
       consolidate: {
         since: '1.2.6',
-        arguments: [
-          { from: '1.2.6', value: { min: 2, max: 2, positions: [DURATION] } },
-          { from: '1.9.3', value: { min: 2, max: 3, positions: [DURATION] } },
-          { from: '1.14.0', value: { min: 2, max: 4, positions: [DURATION] } },
-        ],
+        // `consolidate DURATION REGEXP …`: the pattern is compiled with regexp.Compile.
+        arguments: withGoRegexp([
+          { from: '1.2.6', value: (regexp) => ({ min: 2, max: 2, positions: [DURATION, regexp] }) },
+          { from: '1.9.3', value: (regexp) => ({ min: 2, max: 3, positions: [DURATION, regexp] }) },
+          { from: '1.14.0', value: (regexp) => ({ min: 2, max: 4, positions: [DURATION, regexp] }) },
+        ]),
         evidence: setup('errors', 'v1.2.6 (coredns/coredns#2192), v1.9.3 (log level), v1.14.0 (show_first)'),
       },
       stacktrace: { since: '1.9.3', arguments: NONE, evidence: setup('errors', 'v1.9.3') },
@@ -599,7 +639,8 @@ const ROWS: Readonly<Record<string, () => PluginSyntax>> = {
     block: always('options'),
     oncePerBlock: always(false),
     options: {
-      match: { since: '1.0.3', arguments: ONE_OR_MORE, evidence: setup('template', 'v1.0.3') },
+      // Every argument is compiled with regexp.Compile ("could not parse regex: …").
+      match: { since: '1.0.3', arguments: withGoRegexp([{ from: '1.0.3', value: (regexp) => ({ min: 1, rest: regexp }) }]), evidence: setup('template', 'v1.0.3, v1.14.7 (regexp.Compile of each argument)') },
       answer: { since: '1.0.3', arguments: ONE_OR_MORE, evidence: setup('template', 'v1.0.3') },
       additional: { since: '1.0.3', arguments: ONE_OR_MORE, evidence: setup('template', 'v1.0.3') },
       authority: { since: '1.0.3', arguments: ONE_OR_MORE, evidence: setup('template', 'v1.0.3') },
@@ -673,13 +714,19 @@ const ROWS: Readonly<Record<string, () => PluginSyntax>> = {
   }),
 
   bind: () => ({
-    arguments: always(ONE_OR_MORE),
+    // Before 1.8.4 every argument is an IP address (net.ParseIP: "not a valid IP address"); from
+    // 1.8.4 an interface name of the machine too ("not a valid IP address or interface name"),
+    // which lint cannot see: src/lint/rules/syntax.ts warns about those.
+    arguments: [
+      { from: '1.0.0', value: { min: 1, rest: { kind: 'ip' } } },
+      { from: '1.8.4', value: ONE_OR_MORE },
+    ],
     block: [{ from: '1.0.0', value: 'none' }, { from: '1.8.4', value: 'options' }],
     oncePerBlock: always(false),
     options: {
       except: { since: '1.8.4', arguments: ONE_OR_MORE, evidence: setup('bind', 'v1.8.4') },
     },
-    evidence: setup('bind', 'v1.0.0, v1.8.4, v1.14.7'),
+    evidence: setup('bind', 'v1.0.0, v1.1.0, v1.8.0, v1.8.4, v1.9.2, v1.11.4, v1.14.7'),
   }),
 
   acl: () => ({
@@ -880,6 +927,85 @@ export function parseGoInteger(text: string): number | undefined {
   return Number.isSafeInteger(value) ? value : undefined;
 }
 
+/** One regular expression of a rewrite rule that the release refuses to compile. */
+export interface RewriteRegexpProblem {
+  /** Index of the offending argument among the rule's arguments. */
+  readonly index: number;
+  readonly problem: string;
+}
+
+/**
+ * The first regular expression of a `rewrite` rule (its arguments after an optional
+ * `continue`/`stop`) that `version` refuses, as the rule's setup reads it: `name regex FROM TO`
+ * (1.0.2) and its `answer name FROM TO` (1.0.2) / `answer value FROM TO` (1.8.4) rules compile FROM
+ * and, from 1.2.5, refuse a TO that uses more `{N}` than FROM has groups; an exact `name FROM TO`
+ * compiles the lower-cased, fully qualified TO as a pattern and checks FROM's `{N}` against it
+ * (1.2.5); `ttl regex FROM TTL` (1.2.3), `rcode regex FROM RCODE` (1.11.3) and `cname regex FROM
+ * TO` (1.13.2, lower-cased first) compile FROM. plugin/rewrite/name.go, ttl.go, rcode.go,
+ * cname_target.go at v1.0.2, v1.2.3, v1.2.5, v1.8.4, v1.11.3, v1.13.2, v1.14.7.
+ */
+export function rewriteRegexpProblem(args: readonly string[], version: CoreDnsVersion): RewriteRegexpProblem | undefined {
+  const syntax = goRegexpSyntaxAt(version);
+  const at = (from: string) => isCoreDnsVersionAtLeast(version, from as CoreDnsVersion);
+  const start = args[0] !== undefined && ['continue', 'stop'].includes(args[0].toLowerCase()) ? 1 : 0;
+  const rule = args[start]?.toLowerCase();
+  const rest = args.slice(start + 1);
+  const judge = (offset: number, pattern: string, to: string | undefined): RewriteRegexpProblem | undefined => {
+    const verdict = judgeGoRegexp(pattern, syntax);
+    const index = start + 1 + offset;
+    if (!verdict.ok) return { index, problem: `'${args[index]}' is not a Go regular expression (${verdict.error})` };
+    const used = to === undefined || !at('1.2.5') ? 0 : subexpressionsUsed(to);
+    if (used > verdict.groups) return { index, problem: `${to} uses ${used} of the groups {0}…{100}, more than the ${verdict.groups} of '${args[index]}'` };
+    return undefined;
+  };
+  const regexAt = (offset: number) => rest[offset]?.toLowerCase() === 'regex' && rest.length >= offset + 2;
+  switch (rule) {
+    case 'name': {
+      if (regexAt(0) && at('1.0.2') && rest.length >= 3) {
+        const question = judge(1, rest[1] as string, rest[2]);
+        if (question !== undefined) return question;
+        for (let index = 3; index + 3 < rest.length; index += 1) {
+          const kind = rest[index + 1];
+          if (rest[index] !== 'answer' || !(kind === 'name' || (kind === 'value' && at('1.8.4')))) continue;
+          const answer = judge(index + 2, rest[index + 2] as string, rest[index + 3]);
+          if (answer !== undefined) return answer;
+        }
+        return undefined;
+      }
+      const exact = rest.length === 2 ? 0 : rest.length >= 3 && rest[0]?.toLowerCase() === 'exact' ? 1 : undefined;
+      if (exact === undefined || !at('1.2.5')) return undefined;
+      const to = fullyQualifiedLower(rest[exact + 1] as string);
+      const verdict = judgeGoRegexp(to, syntax);
+      const index = start + 1 + exact + 1;
+      if (!verdict.ok) return { index, problem: `'${args[index]}' is compiled as a Go regular expression and is not one (${verdict.error})` };
+      const used = subexpressionsUsed(fullyQualifiedLower(rest[exact] as string));
+      return used > verdict.groups ? { index: index - 1, problem: `'${args[index - 1]}' uses ${used} of the groups {0}…{100}, more than the ${verdict.groups} of '${args[index]}'` } : undefined;
+    }
+    case 'ttl':
+      return regexAt(0) && at('1.2.3') ? judge(1, rest[1] as string, undefined) : undefined;
+    case 'rcode':
+      return regexAt(0) && at('1.11.3') ? judge(1, rest[1] as string, undefined) : undefined;
+    case 'cname':
+      return regexAt(0) && at('1.13.2') && rest.length >= 3 ? judge(1, (rest[1] as string).toLowerCase(), undefined) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** How many of `{0}` … `{100}` the text holds (rewrite's getSubExprUsage). */
+function subexpressionsUsed(text: string): number {
+  if (!text.includes('{')) return 0;
+  let count = 0;
+  for (let index = 0; index <= 100; index += 1) if (text.includes(`{${index}}`)) count += 1;
+  return count;
+}
+
+/** plugin.Name(…).Normalize(): lower case, fully qualified. */
+function fullyQualifiedLower(name: string): string {
+  const lower = name.toLowerCase();
+  return lower.endsWith('.') ? lower : `${lower}.`;
+}
+
 /** Why `argument` does not fit `spec` (undefined when it does). */
 export function argumentProblem(argument: string, spec: ArgumentSpec): string | undefined {
   switch (spec.kind) {
@@ -916,6 +1042,10 @@ export function argumentProblem(argument: string, spec: ArgumentSpec): string | 
       const value = parseGoInteger(argument.slice(0, -1));
       if (value === undefined) return `'${argument}' is not a percentage`;
       return value < spec.min || value > spec.max ? `${value}% is outside [${spec.min}, ${spec.max}]` : undefined;
+    }
+    case 'go-regexp': {
+      const verdict = judgeGoRegexp(spec.lowerCased === true ? argument.toLowerCase() : argument, spec.syntax);
+      return verdict.ok ? undefined : `'${argument}' is not a Go regular expression (${verdict.error})`;
     }
     case 'cidr':
       if (spec.wildcard === true && argument === '*') return undefined;

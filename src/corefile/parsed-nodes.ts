@@ -26,11 +26,11 @@ const COLUMN_BITS = 11;
 const COLUMN_LIMIT = 1 << COLUMN_BITS;
 const LINE_LIMIT = 1 << 20;
 
-function packPosition(line: number, column: number): PackedPosition {
+export function packPosition(line: number, column: number): PackedPosition {
   return line < LINE_LIMIT && column < COLUMN_LIMIT ? line * COLUMN_LIMIT + column : { line, column };
 }
 
-function unpackPosition(packed: PackedPosition): SourcePosition {
+export function unpackPosition(packed: PackedPosition): SourcePosition {
   return typeof packed === 'number' ? { line: packed >> COLUMN_BITS, column: packed & (COLUMN_LIMIT - 1) } : { line: packed.line, column: packed.column };
 }
 

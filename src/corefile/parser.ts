@@ -69,6 +69,19 @@ export function parseCorefileLines(text: string, firstLine: number, options: Par
 }
 
 /**
+ * {@link parseCorefile}, item by item: `visit` gets each top-level item as soon as it is parsed, and
+ * the parse stops when it returns false (the items before it are exactly those of the whole
+ * parse). Nothing keeps the items: a caller that lets each one go holds one item's model at a
+ * time (the migration's block-by-block path, src/migrate/migrate.ts). The warnings are those of
+ * the text read so far. Not part of the package's API.
+ */
+export function parseCorefileItems(text: string, options: ParseOptions, visit: (item: CorefileItem) => boolean): { readonly warnings: readonly CorefileWarning[] } {
+  const filename = options.filename ?? 'Corefile';
+  const known = options.knownDirectives === undefined ? undefined : new Set(options.knownDirectives);
+  return new Parser(new Scanner(text, filename), filename, known, options.tokenPositions === true).eachItem(visit);
+}
+
+/**
  * Where a nested construct sits; decides the checks CoreDNS applies there.
  * - `server`: directly in a server block (directive names, `}` on a directive line is an error).
  * - `nested`: inside a directive's block.
@@ -223,6 +236,12 @@ class Parser {
     const endComments = this.takePending(true);
     if (endComments.length > 0) corefile.endComments = endComments;
     return { corefile, warnings: this.warnings };
+  }
+
+  /** The top-level items one at a time (see {@link parseCorefileItems}). */
+  eachItem(visit: (item: CorefileItem) => boolean): { readonly warnings: readonly CorefileWarning[] } {
+    while (this.peek()) if (!visit(this.topLevelItem())) break;
+    return { warnings: this.warnings };
   }
 
   // ── words and comments ───────────────────────────────────────────────────────────────────────

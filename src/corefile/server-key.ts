@@ -66,6 +66,11 @@ export function parseServerKey(key: string, options: ParseServerKeyOptions = {})
   return parseAnyServerKey(key, options);
 }
 
+/** {@link parseServerKey} with the default options and without the argument checks: for callers that read every key of a large Corefile (lint). */
+export function readServerAddress(key: string): ServerAddress {
+  return plainDnsKey(key, '53') ?? parseAnyServerKey(key);
+}
+
 /** {@link parseServerKey} without its shortcut for plain keys (the shortcut's property test compares the two). */
 export function parseAnyServerKey(key: string, options: ParseServerKeyOptions = {}): ServerAddress {
   let transport: ServerTransport = 'dns';
@@ -126,6 +131,11 @@ function plainAddress(key: string, hostEnd: number, port: string | undefined, dn
 /** CoreDNS's internal name for a served zone, used to detect duplicates: `dns://example.org.:53`. */
 export function zoneAddressKeys(address: ServerAddress): string[] {
   checkOptions('zoneAddressKeys', 'address', address, { zones: 'array' }, true);
+  return addressKeysOf(address);
+}
+
+/** {@link zoneAddressKeys} of an address `parseServerKey` returned (no argument check: the translator's self-check asks for every key). */
+export function addressKeysOf(address: ServerAddress): string[] {
   return address.zones.map((zone) => `${address.transport}://${zone}:${address.port ?? ''}`);
 }
 

@@ -278,6 +278,11 @@ export const DIAGNOSTIC_CODES = {
     'Keep health in one block with a single key (give the other zones a block of their own), or give each health its own address; CoreDNS 1.6.6 and later share the address.',
   ),
   'federation-without-kubernetes': lint('warning', 'A federation plugin in a server block without the kubernetes plugin: it has no effect.', 'Put federation in the block that holds the kubernetes plugin.'),
+  'bind-interface-not-checked': lint(
+    'warning',
+    'A bind argument (or except name) that is no IP address: from CoreDNS 1.8.4 it names a network interface, which CoreDNS looks up on the machine it starts on and refuses to start without ("not a valid IP address or interface name"); lint cannot see that machine. Before 1.8.4 bind takes IP addresses only (argument-invalid).',
+    'Check that every node running CoreDNS has that interface (ip link), or bind its IP address instead.',
+  ),
   'import-not-checked': lint('info', 'An import of files (or of a snippet defined later): what it brings in was not linted.', 'Lint the imported files too; a snippet must be defined before it is imported.'),
   'snippet-expansion-limit': lint(
     'error',
@@ -420,6 +425,11 @@ export const DIAGNOSTIC_CODES = {
     'warning',
     'dnsmasq ran with --no-negcache, but the target CoreDNS cannot switch denial caching off (`disable denial` came in 1.9.4): NXDOMAIN is cached for at most 1 s (`denial 9984 1`).',
     'Target CoreDNS 1.9.4 or later to keep NXDOMAIN uncached.',
+  ),
+  'address-nxdomain-not-kept': translate(
+    'warning',
+    "The Pod's dnsmasq (2.86+, kube-dns 1.22.1+) answered NOERROR without records where a server answered NXDOMAIN for a name under the domain of an `--address` with an address (a more specific stub domain, the cluster domain, the address's other query types); the target CoreDNS cannot rewrite a response code (`rewrite rcode` came in 1.12.0), so those names get NXDOMAIN.",
+    'Target CoreDNS 1.12.0 or later (the translation then rewrites NXDOMAIN to NOERROR for those names), or accept NXDOMAIN for names that do not exist there.',
   ),
   'cache-disabled': translate('info', 'dnsmasq ran with --cache-size=0: it cached nothing, so no block gets a cache.', 'Nothing to do; add `cache` later if you want CoreDNS to cache.'),
   'deployment-stub-server': translate(

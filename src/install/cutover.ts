@@ -136,7 +136,14 @@ export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {
   // (both carry k8s-app: kube-dns), so the wait reads the controller's own counts.
   const waitForReplicationController = (field: 'replicas' | 'readyReplicas', count: number) =>
     `${kubectl} wait --for=jsonpath='{.status.${field}}'=${count} ${kubeDnsKind}/${kubeDnsDeployment} ${ROLLOUT_TIMEOUT}`;
-  const podIps = (container: string) => `${kubectl} get pods -l k8s-app=kube-dns -o jsonpath='{range .items[?(@.spec.containers[0].name=="${container}")]}{.status.podIP}{"\\n"}{end}'`;
+  // The pods the Service selects (its own selector, which the install keeps), told apart by name as
+  // the endpoints wait does: kube-dns's are named after its workload, CoreDNS's after the coredns
+  // Deployment. (A first container named `kubedns` missed kube-dns pods that name it otherwise.)
+  const serviceSelector = Object.entries(record(record(kind('Service')[0]?.['spec'])['selector']))
+    .map(([label, value]) => `${label}=${String(value)}`)
+    .join(',');
+  const podIps = (workload: string) =>
+    `${kubectl} get pods -l ${shellWord(serviceSelector === '' ? 'k8s-app=kube-dns' : serviceSelector)} -o jsonpath='{range .items[*]}{.metadata.name} {.status.podIP}{"\\n"}{end}' | awk -v prefix=${shellWord(`${workload}-`)} 'index($1, prefix) == 1 { print $2 }'`;
   // The Service's ready endpoints, by pod name: CoreDNS's pods are named after the coredns
   // Deployment, kube-dns's after its workload; both must be listed before kube-dns goes.
   const endpointTries = 60;
@@ -187,7 +194,7 @@ export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {
       id: 'live-check',
       title: 'Live check: ask a kube-dns pod and a CoreDNS pod the same names',
       why: 'From a place that reaches the pod network (a Job in the cluster, see the migration guide): exit 0 when the answers agree or every difference is expected.',
-      commands: [`OLD=$(${podIps('kubedns')} | head -n 1)`, `NEW=$(${podIps('coredns')} | head -n 1)`, `${TOOL} verify ${sameOptions} --kube-dns ${kubeDnsInput} --old "$OLD" --new "$NEW"`],
+      commands: [`OLD=$(${podIps(kubeDnsDeployment)} | head -n 1)`, `NEW=$(${podIps('coredns')} | head -n 1)`, `${TOOL} verify ${sameOptions} --kube-dns ${kubeDnsInput} --old "$OLD" --new "$NEW"`],
       waitFor: 'verify exits 0',
       manual: true,
     },
@@ -359,4 +366,13 @@ export function formatCutoverJson(plan: CutoverPlan): string {
     ? { ok: true, coredns: plan.coredns, namespace: plan.namespace, steps: plan.steps, rollback: plan.rollback, files: plan.files, diagnostics: plan.diagnostics }
     : { ok: false, coredns: plan.coredns, refusal: plan.refusal, differences: plan.check?.differences ?? [], diagnostics: plan.diagnostics };
   return `${JSON.stringify(body, null, 2)}\n`;
+}
+
+function record(value: unknown): Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** `text` as one word of the script: as it is when it holds only characters the shell leaves alone, else single-quoted. */
+function shellWord(text: string): string {
+  return /^[A-Za-z0-9_./=,:-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }

@@ -57,6 +57,8 @@ export class LintContext {
   /** Findings per code; past {@link FINDINGS_LISTED_PER_CODE}, only counted (and their worst severity kept). */
   readonly #perCode = new Map<DiagnosticCode, { count: number; worst: Severity }>();
   readonly #memo = new Map<string, string>();
+  /** Error findings so far, listed or only counted. */
+  errorCount = 0;
   /** Answers of the release tables, asked once per name (a large Corefile asks for every directive and option). */
   readonly #plugins = new Map<string, Availability>();
   readonly #options = new Map<string, Map<string, Availability>>();
@@ -89,6 +91,7 @@ export class LintContext {
    */
   report(code: DiagnosticCode, position: SourcePosition, path: PathText, message: string | (() => string), extra: { severity?: Severity; hint?: string } = {}): void {
     const severity = extra.severity ?? DIAGNOSTIC_CODES[code].severity;
+    if (severity === 'error') this.errorCount += 1;
     const seen = this.#perCode.get(code);
     if (seen === undefined) this.#perCode.set(code, { count: 1, worst: severity });
     else {
@@ -185,24 +188,40 @@ export interface PlacedDirective {
 
 /** One server key with where it is written and how the release reads it. */
 export interface KeyEntry {
-  readonly block: BlockInfo;
+  readonly block: BlockSummary;
   readonly key: string;
   readonly position: SourcePosition;
   readonly reading: KeyReading & { kind: 'ok' };
 }
 
-/** A server block as the block rules see it. */
-export interface BlockInfo {
-  readonly block: ServerBlock;
+/**
+ * What the rules across blocks (keys, health listeners) read of a server block: all that a lint
+ * reading the blocks one at a time keeps of each (src/lint/blockwise.ts).
+ */
+export interface BlockSummary {
   readonly label: string;
   readonly position: SourcePosition;
+  /** How many keys the block has (valid or not). */
+  readonly keyCount: number;
+  /** The block's directives (after imports); a summary holds only those named in {@link ACROSS_BLOCKS}. */
   readonly directives: readonly PlacedDirective[];
-  /** Names of the plugins the block uses (after imports) that the build linted against loads. */
+  /** Names of the plugins the block uses (after imports) that the build linted against loads; a summary holds only those named in {@link ACROSS_BLOCKS}. */
   readonly plugins: NameSet;
-  /** Every directive name of the block (after imports), loadable or not. */
+  /** Every directive name of the block (after imports), loadable or not; a summary holds only those named in {@link ACROSS_BLOCKS}. */
   readonly written: NameSet;
   /** Its valid keys, filled in by the key rules. */
   readonly keys: KeyEntry[];
+}
+
+/**
+ * The directive names the rules across blocks ask a block about: kubernetes (the zones it serves),
+ * health (its listener), bind and view (which let two blocks serve one zone).
+ */
+export const ACROSS_BLOCKS: readonly string[] = ['kubernetes', 'health', 'bind', 'view'];
+
+/** A server block as the block rules see it. */
+export interface BlockInfo extends BlockSummary {
+  readonly block: ServerBlock;
 }
 
 /**
@@ -227,7 +246,16 @@ export class NameSet {
   has(name: string): boolean {
     return this.#set === undefined ? this.#list.includes(name) : this.#set.has(name);
   }
+
+  /** The names of this set among `names`, as a set; one shared empty set when there are none (never add to it). */
+  among(names: readonly string[]): NameSet {
+    let subset: NameSet | undefined;
+    for (const name of names) if (this.has(name)) (subset ??= new NameSet()).add(name);
+    return subset ?? NO_NAMES;
+  }
 }
+
+const NO_NAMES = new NameSet();
 
 /** `:LINE:COL [LABEL] NAME > NAME` (see the module comment); several labels for a snippet inside a block. */
 export function where(position: SourcePosition, label?: string | readonly string[], ...names: readonly string[]): string {

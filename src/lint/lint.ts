@@ -107,9 +107,7 @@ export function lintCorefileModel(corefile: Corefile, options: LintModelOptions,
   const release = coreDnsReleaseOf(options.coredns ?? NEWEST_COREDNS_VERSION);
   const features = coreDnsFeatures(release.version);
   const context = new LintContext(features, pluginBuild(features.version, options.plugins), lineNumber, errorsOnly);
-  for (const warning of options.warnings ?? []) {
-    context.report('syntax-warning', warning.position, where(warning.position), warning.reason);
-  }
+  reportWarnings(context, options.warnings ?? []);
   const { blocks, usedSnippets } = expandImports(context, corefile);
   checkKeys(context, blocks);
   // Directive checks, once per written directive: server blocks and the snippets they import.
@@ -128,7 +126,13 @@ export function lintCorefileModel(corefile: Corefile, options: LintModelOptions,
   return { ok: !hasErrors(diagnostics), coredns: features.version, diagnostics };
 }
 
-function checkDirectives(context: LintContext, list: readonly Directive[], label: string): void {
+/** The parser's warnings, as `syntax-warning` findings. */
+export function reportWarnings(context: LintContext, warnings: readonly CorefileWarning[]): void {
+  for (const warning of warnings) context.report('syntax-warning', warning.position, where(warning.position), warning.reason);
+}
+
+/** The directive rules over `list`, directives of the block or snippet labelled `label`. */
+export function checkDirectives(context: LintContext, list: readonly Directive[], label: string): void {
   for (const directive of list) {
     if (directive.name === 'import') continue;
     const { name } = directive;

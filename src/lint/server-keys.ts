@@ -1,5 +1,5 @@
 import { ServerKeyError } from '../corefile/errors.js';
-import { parseServerKey } from '../corefile/server-key.js';
+import { parseServerKey, readServerAddress } from '../corefile/server-key.js';
 import type { ServerAddress } from '../corefile/server-key.js';
 import type { CoreDnsFeatures } from '../coredns/features.js';
 import { hasPlaceholder } from '../coredns/destinations.js';
@@ -30,7 +30,7 @@ export function readServerKey(key: string, features: CoreDnsFeatures): KeyReadin
   let address: ServerAddress;
   let leadingDot = false;
   try {
-    address = parseServerKey(key);
+    address = readServerAddress(key);
   } catch (error) {
     if (!(error instanceof ServerKeyError)) throw error;
     const retry = olderReading(key, error, features);

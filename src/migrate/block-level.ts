@@ -6,7 +6,7 @@
  */
 import type { ServerBlock } from '../corefile/model.js';
 import { isUsable } from '../coredns/availability.js';
-import { NEW_DEFAULTS, SEVERAL_FORWARDS_PER_BLOCK_FROM, SPLIT_STUB_BLOCK_PLUGINS } from '../coredns/migration-facts.js';
+import { SEVERAL_FORWARDS_PER_BLOCK_FROM, SPLIT_STUB_BLOCK_PLUGINS } from '../coredns/migration-facts.js';
 import type { MigrationPlan, PlannedDirective } from './plan.js';
 import { LINE_SEPARATOR, REMOVED } from './plan.js';
 
@@ -16,8 +16,7 @@ export function addNewDefaultPlugins(plan: MigrationPlan, block: ServerBlock, pl
   // The names the block keeps (a directive without lines of its own is kept), made only for an
   // upgrade that crosses a default's release.
   let names: Set<string> | undefined;
-  for (const item of NEW_DEFAULTS) {
-    if (item.kind !== 'plugin' || !plan.crosses(item.release)) continue;
+  for (const item of plan.crossedDefaultPlugins()) {
     const kept = (names ??= new Set(planned.filter((entry) => !entry.removed || entry.span === undefined).map((entry) => entry.name)));
     if (kept.has(item.plugin)) continue;
     if (!item.blocksWith.some((name) => kept.has(name))) continue;

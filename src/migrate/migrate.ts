@@ -13,8 +13,14 @@
  * Pure: no Node APIs.
  */
 import { checkArgument } from '../errors/arguments.js';
-import { parseCorefile } from '../corefile/parser.js';
-import type { ParseResult } from '../corefile/parser.js';
+import { parseCorefile, parseCorefileItems } from '../corefile/parser.js';
+import type { ParseOptions, ParseResult } from '../corefile/parser.js';
+import type { CorefileWarning } from '../corefile/errors.js';
+import { BlockwiseErrorCheck } from '../lint/blockwise.js';
+import type { CheckedBlock } from '../lint/blockwise.js';
+import type { CoreDnsVersion } from '../coredns/versions.js';
+import { follows, itemLines, walkTarget } from './target-model.js';
+import type { ItemRange } from './target-model.js';
 import type { ServerBlock, SnippetDefinition } from '../corefile/model.js';
 import { isUsable } from '../coredns/availability.js';
 import { coreDnsFeatures, noDenialCaching } from '../coredns/features.js';
@@ -51,13 +57,19 @@ export interface MigrationResult {
  * Migrates `corefile`, known to be Corefile text, from `options.from` to `options.to`: the
  * library's `migrateCorefile` (migrate-corefile.ts) once it has made sure that the
  * text is no ConfigMap (which takes the YAML reader, which the CLI loads only for YAML input).
- * `wholeText`: the target check lints the result parsed as one text instead of the input's kept
- * items plus the rewritten lines (what the shortcut's property test compares with).
+ * `path` (what the property tests compare): `blocks` (the default) reads a Corefile of server
+ * blocks one block at a time where it can (see {@link migrateBlockByBlock}), else as `model`
+ * does; `model` parses the whole input and lints the result's model made of the input's kept
+ * items plus the rewritten lines (target-model.ts); `text` lints the result parsed as one text;
+ * `blocks-only` is the block-by-block path alone, undefined where it leaves the migration to the
+ * whole parse.
  *
  * @throws {UnresolvedCoreDnsReleaseError} when `from` or `to` names no known release.
  * @throws {CorefileSyntaxError} when the Corefile does not parse.
  */
-export function migrateCorefileText(corefile: string, options: MigrateOptions, wholeText = false): MigrationResult {
+export function migrateCorefileText(corefile: string, options: MigrateOptions, path?: Exclude<MigrationPath, 'blocks-only'>): MigrationResult;
+export function migrateCorefileText(corefile: string, options: MigrateOptions, path: 'blocks-only'): MigrationResult | undefined;
+export function migrateCorefileText(corefile: string, options: MigrateOptions, path: MigrationPath = 'blocks'): MigrationResult | undefined {
   checkArgument('migrateCorefile', 'corefile', corefile, 'string');
   checkArgument('migrateCorefile', 'options', options, 'object');
   const from = resolveMigrationRelease('from', options.from);
@@ -68,6 +80,7 @@ export function migrateCorefileText(corefile: string, options: MigrateOptions, w
   const result = (ok: boolean, text: string, changed: boolean, notices: readonly MigrationNotice[]): MigrationResult => ({ from: from.mapping, to: to.mapping, ok, corefile: text, changed, notices });
   const parseOptions = { tokenPositions: true, ...(options.filename === undefined ? {} : { filename: options.filename }) };
   if (from.version === to.version) {
+    if (path === 'blocks-only') return undefined;
     // Nothing to rewrite, but the answer is still checked: a Corefile the release refuses is not "unchanged and fine".
     const input = parseCorefile(corefile, parseOptions);
     const lineCount = corefile.split('\n').length;
@@ -82,6 +95,11 @@ export function migrateCorefileText(corefile: string, options: MigrateOptions, w
       to: to.version,
     });
     return result(refusals.length === 0, corefile, false, [...releaseNotices, ...refusals]);
+  }
+  if (path === 'blocks' || path === 'blocks-only') {
+    const migrated = migrateBlockByBlock(corefile, options, from.version, to.version, parseOptions);
+    if (migrated !== undefined) return result(true, migrated.corefile, migrated.changed, [...releaseNotices, ...migrated.notices]);
+    if (path === 'blocks-only') return undefined;
   }
   const parsed: ParseResult = parseCorefile(corefile, parseOptions);
   const migration = new Migration(corefile, from.version, to.version, options);
@@ -103,7 +121,7 @@ export function migrateCorefileText(corefile: string, options: MigrateOptions, w
     inputLines: migration.editor.lineCount,
     output: text,
     edited,
-    wholeText,
+    wholeText: path === 'text',
     sourceOf,
     unchangedLine: (line) => {
       const source = sourceOf(line);
@@ -118,11 +136,81 @@ export function migrateCorefileText(corefile: string, options: MigrateOptions, w
   return result(true, text, text !== corefile, notices);
 }
 
+/** How {@link migrateCorefileText} reads the input and checks the result (all give the same result). */
+export type MigrationPath = 'blocks' | 'blocks-only' | 'model' | 'text';
+
+/**
+ * The migration of a Corefile of server blocks, read one block at a time: each block is parsed,
+ * migrated and, when the migration left it as written, linted for the target release at once,
+ * keeping of it only what lint's rules across blocks need (`BlockwiseErrorCheck`), so that no
+ * model of the whole Corefile is ever alive (on a large Corefile, the garbage collector copying
+ * that model was a third of the time, and most of the memory). The blocks the migration rewrote
+ * are linted from the result's rewritten lines (target-model.ts's walk, as the `model` path
+ * does); then the rules across blocks run over the summaries.
+ *
+ * It answers only the common case — the migration succeeded and the target release refuses
+ * nothing — and undefined for everything else, which the caller then migrates on the whole
+ * parse (the findings of a refusal are worded and placed there): a snippet or a top-level
+ * import (snippet imports and the snippets' own checks need the whole Corefile), an item without
+ * a closing brace or two on one line, a kept block that the migration had edited lines around,
+ * an error of the migration, an error of the target check. The results are identical (property
+ * test: test/migrate/target-check.property.test.ts).
+ */
+function migrateBlockByBlock(
+  corefile: string,
+  options: MigrateOptions,
+  from: CoreDnsVersion,
+  to: CoreDnsVersion,
+  parseOptions: ParseOptions,
+): { readonly corefile: string; readonly changed: boolean; readonly notices: readonly MigrationNotice[] } | undefined {
+  const migration = new Migration(corefile, from, to, options);
+  const check = new BlockwiseErrorCheck(to);
+  const ranges: ItemRange[] = [];
+  /** Per input block: its lint, when the migration left it as written (undefined: it had edits). */
+  const linted: (CheckedBlock | undefined)[] = [];
+  let whole = false;
+  const { warnings } = parseCorefileItems(corefile, parseOptions, (item) => {
+    const range = itemLines(item);
+    if (item.kind !== 'server-block' || range === undefined || !follows(ranges[ranges.length - 1], range)) {
+      whole = true;
+      return false;
+    }
+    const edits = migration.editor.editCount;
+    migration.migrateList(item);
+    ranges.push(range);
+    linted.push(migration.editor.editCount === edits ? check.block(item) : undefined);
+    return true;
+  });
+  if (whole || migration.notices.some((notice) => notice.severity === 'error')) return undefined;
+  const edited = migration.editor.changed ? migration.editor.applyWithSourceLines() : undefined;
+  let blocks: (CheckedBlock | undefined)[] = linted;
+  let targetWarnings: readonly CorefileWarning[] = warnings;
+  if (edited !== undefined) {
+    const result: CheckedBlock[] = [];
+    const walked = walkTarget(ranges, warnings, migration.editor.lineCount, edited.text, edited, {
+      kept: (index) => {
+        const block = linted[index];
+        return block !== undefined && result.push(block) > 0;
+      },
+      parsed: (item) => item.kind === 'server-block' && result.push(check.block(item)) > 0,
+    });
+    if (walked === undefined) return undefined;
+    blocks = result;
+    targetWarnings = walked.warnings;
+  }
+  if (blocks.some((block) => block === undefined) || check.hasErrors(blocks as CheckedBlock[], targetWarnings)) return undefined;
+  const text = edited?.text ?? corefile;
+  return { corefile: text, changed: text !== corefile, notices: sortNotices(migration.notices) };
+}
+
 /** kubernetes options with rules of their own (kubernetes.ts), not checked by `checkOptions`. */
 const KUBERNETES_OPTIONS_OF_THEIR_OWN: ReadonlySet<string> = new Set(['upstream', 'resyncperiod', 'endpoint', 'transfer']);
 
 /** Drives the rules over each server block and snippet, in order. */
 class Migration extends MigrationPlan {
+  /** The source release's facts, looked up once. */
+  private readonly sourceFeatures = coreDnsFeatures(this.from);
+
   /** Snippets defined so far: `import NAME` of one of them imports it, any other `import` names files. */
   private readonly definedSnippets = new Set<string>();
 
@@ -220,8 +308,9 @@ class Migration extends MigrationPlan {
    */
   private undoDenialApproximation(entry: PlannedDirective): void {
     const target = noDenialCaching(this.features);
-    const source = noDenialCaching(coreDnsFeatures(this.from));
-    if (!this.up || source.exact || !target.exact) return;
+    if (!this.up || !target.exact) return;
+    const source = noDenialCaching(this.sourceFeatures);
+    if (source.exact) return;
     const options = entry.directive.block?.directives ?? [];
     options.forEach((option, index) => {
       if (option.name !== source.name || option.arguments.join(' ') !== source.arguments.join(' ')) return;

@@ -12,6 +12,8 @@ import { NEW_DEFAULTS } from '../coredns/migration-facts.js';
 
 /** A new default that is an option (`max_concurrent 1000`, `lameduck 5s`). */
 type NewDefaultOption = Extract<(typeof NEW_DEFAULTS)[number], { readonly kind: 'option' }>;
+/** A new default that is a plugin (`loop`, `ready`). */
+type NewDefaultPlugin = Extract<(typeof NEW_DEFAULTS)[number], { readonly kind: 'plugin' }>;
 import { compareCoreDnsVersions, isCoreDnsVersionAtLeast } from '../coredns/versions.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
 import { migrationNotice } from './notices.js';
@@ -266,13 +268,27 @@ export class MigrationPlan {
    * between the same two releases).
    */
   private crossedDefaultOptions(plugin: 'health' | 'forward'): readonly NewDefaultOption[] {
+    // This plan's answer first: the shared table's key is a string made per call.
+    const known = plugin === 'health' ? this.#crossedHealth : this.#crossedForward;
+    if (known !== undefined) return known;
     const key = `${this.from} ${this.to} ${plugin}`;
     let items = CROSSED_DEFAULT_OPTIONS.get(key);
     if (items === undefined) {
       items = Object.freeze(NEW_DEFAULTS.filter((item): item is NewDefaultOption => item.kind === 'option' && item.plugin === plugin && this.crosses(item.release)));
       CROSSED_DEFAULT_OPTIONS.set(key, items);
     }
+    if (plugin === 'health') this.#crossedHealth = items;
+    else this.#crossedForward = items;
     return items;
+  }
+
+  #crossedHealth: readonly NewDefaultOption[] | undefined;
+  #crossedForward: readonly NewDefaultOption[] | undefined;
+  #crossedPlugins: readonly NewDefaultPlugin[] | undefined;
+
+  /** The new default plugins whose release this upgrade crosses (asked per block, worked out once). */
+  crossedDefaultPlugins(): readonly NewDefaultPlugin[] {
+    return (this.#crossedPlugins ??= NEW_DEFAULTS.filter((item): item is NewDefaultPlugin => item.kind === 'plugin' && this.crosses(item.release)));
   }
 
   /** A block left with no lines between its braces becomes no block. */

@@ -40,18 +40,6 @@ export interface TargetModel {
   outputLine(line: number): number;
 }
 
-/** The first and last line of a top-level item, from its first key to its `}` (or its import pattern). */
-function itemLines(item: CorefileItem): { first: number; last: number } | undefined {
-  const first = item.position?.line;
-  if (first === undefined) return undefined;
-  if (item.kind === 'import') {
-    if (item.pattern.includes('\n')) return undefined;
-    return { first, last: item.patternPosition?.line ?? first };
-  }
-  const last = item.closePosition?.line;
-  return last === undefined ? undefined : { first, last };
-}
-
 /** Offsets of the lines of `text` (1-based line `n` starts at `starts[n - 1]`), and one more: the end. */
 function lineStarts(text: string, count: number): Int32Array {
   const starts = new Int32Array(count + 1);
@@ -72,30 +60,72 @@ function blank(text: string, start: number, end: number): boolean {
   return true;
 }
 
-/**
- * The model of `output` (the input's text with `edited`'s edits made) for the target check, or
- * undefined where the whole result must be parsed (see the module comment).
- */
-export function targetModel(input: ParseResult, inputLines: number, output: string, edited: EditedText): TargetModel | undefined {
-  const offset = inputLines + 2;
-  const items = input.corefile.items;
-  const ranges: ({ first: number; last: number } | undefined)[] = new Array(items.length);
+/** The lines of the top-level items of a parse, or undefined when they cannot be taken over (see the module comment). */
+function itemRanges(items: readonly CorefileItem[]): ItemRange[] | undefined {
+  const ranges: ItemRange[] = new Array(items.length);
   for (let index = 0; index < items.length; index += 1) {
     const range = itemLines(items[index] as CorefileItem);
-    if (range === undefined) return undefined;
-    const before = ranges[index - 1];
-    if (before !== undefined && before.last >= range.first) return undefined;
+    if (range === undefined || !follows(ranges[index - 1], range)) return undefined;
     ranges[index] = range;
   }
+  return ranges;
+}
+
+/** The first and last line of a top-level item. */
+export interface ItemRange {
+  readonly first: number;
+  readonly last: number;
+}
+
+/** The lines of `item` when it can be taken over (see the module comment), else undefined. */
+export function itemLines(item: CorefileItem): ItemRange | undefined {
+  const first = item.position?.line;
+  if (first === undefined) return undefined;
+  if (item.kind === 'import') {
+    if (item.pattern.includes('\n')) return undefined;
+    return { first, last: item.patternPosition?.line ?? first };
+  }
+  const last = item.closePosition?.line;
+  return last === undefined ? undefined : { first, last };
+}
+
+/** Whether an item on lines `range` can follow one on `before`: not on the same line. */
+export function follows(before: ItemRange | undefined, range: ItemRange): boolean {
+  return before === undefined || before.last < range.first;
+}
+
+/** What {@link walkTarget} hands over, in the result's order; each answers false when the walk must stop (the whole result is then parsed). */
+export interface TargetVisitor {
+  /** The input's item `index`, kept as written. */
+  kept(index: number): boolean;
+  /** An item of a rewritten run, parsed anew (lines counted from the result's plus the offset). */
+  parsed(item: CorefileItem): boolean;
+}
+
+/**
+ * The result's top-level items, in order, as the input's items the edits kept (by index into
+ * `ranges`, the input items' lines) and items parsed anew from the rewritten runs between them,
+ * with the result's parser warnings (`warnings`: the input's); undefined where the whole result
+ * must be parsed (see the module comment) or where `visit` stopped the walk.
+ */
+export function walkTarget(
+  ranges: readonly ItemRange[],
+  inputWarnings: readonly CorefileWarning[],
+  inputLines: number,
+  output: string,
+  edited: EditedText,
+  visit: TargetVisitor,
+): { readonly warnings: CorefileWarning[]; readonly offset: number } | undefined {
+  const offset = inputLines + 2;
   // The input's warnings of each item, in their order.
   const itemWarnings = new Map<number, CorefileWarning[]>();
-  for (const warning of input.warnings) {
+  for (const warning of inputWarnings) {
     const line = warning.position.line;
     let low = 0;
-    let high = items.length - 1;
+    let high = ranges.length - 1;
     while (low < high) {
       const middle = (low + high + 1) >> 1;
-      if ((ranges[middle] as { first: number }).first <= line) low = middle;
+      if ((ranges[middle] as ItemRange).first <= line) low = middle;
       else high = middle - 1;
     }
     const range = ranges[low];
@@ -106,7 +136,6 @@ export function targetModel(input: ParseResult, inputLines: number, output: stri
   }
 
   const starts = lineStarts(output, edited.lineCount);
-  const model: CorefileItem[] = [];
   const warnings: CorefileWarning[] = [];
   /** Parses result lines `first..last` on their own; false when they cannot be taken so. */
   const rewritten = (first: number, last: number): boolean => {
@@ -123,30 +152,46 @@ export function targetModel(input: ParseResult, inputLines: number, output: stri
       return false;
     }
     for (const item of parsed.corefile.items) {
-      if (itemLines(item) === undefined) return false;
-      model.push(item);
+      if (itemLines(item) === undefined || !visit.parsed(item)) return false;
     }
     for (const warning of parsed.warnings) warnings.push(warning);
     return true;
   };
   let next = 1;
-  for (let index = 0; index < items.length; index += 1) {
-    const range = ranges[index] as { first: number; last: number };
+  for (let index = 0; index < ranges.length; index += 1) {
+    const range = ranges[index] as ItemRange;
     const at = edited.keptAt(range.first, range.last);
     if (at === undefined || at < next) continue;
-    if (!rewritten(next, at - 1)) return undefined;
-    model.push(items[index] as CorefileItem);
+    if (!rewritten(next, at - 1) || !visit.kept(index)) return undefined;
     for (const warning of itemWarnings.get(index) ?? []) warnings.push(warning);
     next = at + (range.last - range.first) + 1;
   }
   if (!rewritten(next, edited.lineCount)) return undefined;
   if (warnings.length >= FINDINGS_LISTED_PER_CODE) return undefined;
+  return { warnings, offset };
+}
+
+/**
+ * The model of `output` (the input's text with `edited`'s edits made) for the target check, or
+ * undefined where the whole result must be parsed (see the module comment).
+ */
+export function targetModel(input: ParseResult, inputLines: number, output: string, edited: EditedText): TargetModel | undefined {
+  const items = input.corefile.items;
+  const ranges = itemRanges(items);
+  if (ranges === undefined) return undefined;
+  const model: CorefileItem[] = [];
+  const walked = walkTarget(ranges, input.warnings, inputLines, output, edited, {
+    kept: (index) => model.push(items[index] as CorefileItem) > 0,
+    parsed: (item) => model.push(item) > 0,
+  });
+  if (walked === undefined) return undefined;
   const snippets = new Set<string>();
   for (const item of model) {
     if (item.kind !== 'snippet') continue;
     if (snippets.has(item.name)) return undefined;
     snippets.add(item.name);
   }
+  const { warnings, offset } = walked;
   const outputLine = (line: number): number => (line >= offset ? line - offset : (edited.keptAt(line, line) ?? line));
   return { corefile: { items: model }, warnings, offset, outputLine };
 }

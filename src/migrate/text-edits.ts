@@ -75,12 +75,20 @@ export class LineEditor {
     this.text = text;
     this.eol = /\r\n/.test(text.slice(0, (text.indexOf('\n') + 1) || text.length)) ? '\r\n' : '\n';
     this.finalBreak = text.endsWith('\n');
+    // One pass over the line breaks (a large Corefile has tens of thousands), into a store that
+    // doubles when full (keeping a slot for the end): entry n is where line n + 1 starts.
+    let starts = new Int32Array(Math.max(16, text.length >> 5));
     let breaks = 0;
-    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) breaks += 1;
+    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
+      breaks += 1;
+      if (breaks + 1 >= starts.length) {
+        const larger = new Int32Array(starts.length * 2);
+        larger.set(starts);
+        starts = larger;
+      }
+      starts[breaks] = at + 1;
+    }
     this.count = text === '' ? 0 : this.finalBreak ? breaks : breaks + 1;
-    const starts = new Int32Array(this.count + 1);
-    let line = 1;
-    for (let at = text.indexOf('\n'); at !== -1 && line < this.count + 1; at = text.indexOf('\n', at + 1)) starts[line++] = at + 1;
     starts[this.count] = text.length;
     this.starts = starts;
   }
@@ -132,6 +140,11 @@ export class LineEditor {
   /** Inserts `lines` after line `line` (0: at the top). */
   insertAfter(line: number, lines: readonly string[]): void {
     this.edits.push({ first: line + 1, last: line, lines, order: this.edits.length });
+  }
+
+  /** How many edits were asked for so far. */
+  get editCount(): number {
+    return this.edits.length;
   }
 
   get changed(): boolean {

@@ -7,7 +7,8 @@
  *
  * Pure: no Node APIs.
  */
-import { load } from 'js-yaml';
+import { ConfigMapInputError } from '../configmap/config-map-data.js';
+import { loadYamlDocuments } from '../configmap/yaml-documents.js';
 import { parseCorefile } from '../corefile/parser.js';
 import { serverBlocks } from '../corefile/model.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
@@ -47,14 +48,20 @@ export interface EksAddonConfiguration {
 
 /**
  * Reads configurationValues (JSON, or the YAML form the console and Terraform also take); undefined
- * when the text is not an object with a `corefile` string.
+ * when the text is not an object with a `corefile` string. Throws `ConfigMapInputError` where its
+ * aliases expand past kubectl's bound (`excessive-aliasing`, `recursive-alias`).
  */
-export function readEksAddonConfiguration(text: string): EksAddonConfiguration | undefined {
+export function readEksAddonConfiguration(text: string, filename = '<input>'): EksAddonConfiguration | undefined {
   checkArgument('readEksAddonConfiguration', 'text', text, 'string');
+  checkArgument('readEksAddonConfiguration', 'filename', filename, 'string');
   let value: unknown;
   try {
-    value = load(text, { maxAliases: 0 });
-  } catch {
+    const documents = loadYamlDocuments(text, { filename });
+    if (documents.length !== 1) return undefined;
+    value = documents[0];
+  } catch (error) {
+    // Aliases past kubectl's bound are refused, not taken for another kind of input.
+    if (error instanceof ConfigMapInputError && error.code !== 'not-yaml') throw error;
     return undefined;
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;

@@ -6,9 +6,9 @@
  *
  * Pure: no Node APIs.
  */
-import { load } from 'js-yaml';
 import { PathLocator } from '../configmap/read-configmap.js';
 import { scalarSourceMap } from '../configmap/value-positions.js';
+import { loadYamlDocuments } from '../configmap/yaml-documents.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { PositionCursor, positionAt } from '../util/source-position.js';
 import type { ValueLocation } from '../util/source-position.js';
@@ -39,7 +39,9 @@ function valueAt(root: unknown, path: readonly HelmValuesStep[]): unknown {
 function valueOffsets(text: string): ((path: readonly HelmValuesStep[], offset: number | undefined) => { readonly at: number; readonly exact: boolean } | undefined) | undefined {
   let root: unknown;
   try {
-    root = load(text, { maxAliases: 100 });
+    const documents = loadYamlDocuments(text, { filename: '<values>' });
+    if (documents.length !== 1) return undefined;
+    root = documents[0];
   } catch {
     return undefined;
   }

@@ -17,7 +17,8 @@
  *
  * Pure: no Node APIs.
  */
-import { load } from 'js-yaml';
+import { ConfigMapInputError } from '../configmap/config-map-data.js';
+import { loadYamlDocuments } from '../configmap/yaml-documents.js';
 import type { Directive, ServerBlock } from '../corefile/model.js';
 import { serverBlocks } from '../corefile/model.js';
 import { parseCorefile } from '../corefile/parser.js';
@@ -54,6 +55,20 @@ function truthy(value: unknown): boolean {
   if (Array.isArray(value)) return value.length > 0;
   if (isRecord(value)) return Object.keys(value).length > 0;
   return true;
+}
+
+/**
+ * The one YAML document of `text`; undefined when it is not YAML or holds another number of
+ * documents. Aliases that expand past the bound (configmap/yaml-documents.ts) are thrown.
+ */
+function readOneDocument(text: string, filename: string): unknown {
+  try {
+    const documents = loadYamlDocuments(text, { filename });
+    return documents.length === 1 ? documents[0] : undefined;
+  } catch (error) {
+    if (error instanceof ConfigMapInputError && error.code !== 'not-yaml') throw error;
+    return undefined;
+  }
 }
 
 /** How text/template prints a value read by Helm (numbers are float64, printed by %v). */
@@ -296,7 +311,7 @@ export function renderHelmValues(values: HelmValues): HelmRender {
   let corefile: string | undefined;
   const rendered = renderHelmConfigMapData(values);
   try {
-    const data = load(rendered.text) as { data?: { Corefile?: unknown } } | null;
+    const data = readOneDocument(rendered.text, 'the rendered ConfigMap') as { data?: { Corefile?: unknown } } | null | undefined;
     corefile = typeof data?.data?.Corefile === 'string' ? data.data.Corefile : undefined;
   } catch {
     corefile = undefined;
@@ -308,17 +323,17 @@ export function renderHelmValues(values: HelmValues): HelmRender {
   return { corefile, diagnostics, origin: (position) => origin?.(position) };
 }
 
-/** Reads a values.yaml text (or an RKE2 HelmChartConfig's spec.valuesContent); undefined when it holds no `servers:`. */
-export function readHelmValues(text: string): HelmValues | undefined {
+/**
+ * Reads a values.yaml text (or an RKE2 HelmChartConfig's spec.valuesContent); undefined when it
+ * holds no `servers:` or is not one YAML document. Throws `ConfigMapInputError` where its aliases
+ * expand past what Helm's reader (go-yaml, as kubectl's) accepts: `excessive-aliasing`, `recursive-alias`.
+ */
+export function readHelmValues(text: string, filename = '<input>'): HelmValues | undefined {
   checkArgument('readHelmValues', 'text', text, 'string');
-  let value: unknown;
-  try {
-    value = load(text, { maxAliases: 100 });
-  } catch {
-    return undefined;
-  }
+  checkArgument('readHelmValues', 'filename', filename, 'string');
+  const value = readOneDocument(text, filename);
   if (isRecord(value) && value['kind'] === 'HelmChartConfig' && isRecord(value['spec']) && typeof value['spec']['valuesContent'] === 'string') {
-    return readHelmValues(value['spec']['valuesContent']);
+    return readHelmValues(value['spec']['valuesContent'], `${filename} spec.valuesContent`);
   }
   return isRecord(value) && Array.isArray(value['servers']) ? value : undefined;
 }

@@ -14,7 +14,7 @@ import { printable } from '../util/printable-text.js';
 import type { KubeDnsDeployment } from '../kubedns/kube-dns-install.js';
 import { parseCorefile } from '../corefile/parser.js';
 import { negativeCachingBlocks } from './negative-caching.js';
-import { coreDnsFeatures } from '../coredns/features.js';
+import { coreDnsFeatures, firstReleaseWith } from '../coredns/features.js';
 import { coreDnsReleaseOf } from '../coredns/resolve-release.js';
 import type { KubeDnsQuirk } from '../kubedns/kube-dns-quirks.js';
 import type { NegativeCachingBlock } from './negative-caching.js';
@@ -78,6 +78,17 @@ export interface RoutingDifference {
   readonly coreDns: Route;
 }
 
+export interface NxdomainAnswerDifference {
+  /** The query name (lower case, no trailing dot; `.` for the root). */
+  readonly name: string;
+  /** AAAA or MX (absent: A). */
+  readonly queryType?: string;
+  /** The dnsmasq flag under whose domain kube-dns answered NOERROR; absent when only the Corefile does. */
+  readonly address?: string;
+  /** True when the Corefile's release cannot rewrite a response code (before CoreDNS 1.12.0). */
+  readonly unavoidable?: boolean;
+}
+
 export interface RoutingCheck {
   /** True when no compared name is routed differently (repairs and unavoidable caching aside). */
   readonly ok: boolean;
@@ -91,6 +102,20 @@ export interface RoutingCheck {
   readonly differences: readonly RoutingDifference[];
   /** The names routed differently because of the `repairs` asked for (each agrees with kube-dns repaired). */
   readonly repaired: readonly RoutingDifference[];
+  /**
+   * Names without a dot that dnsmasq 2.86+ sent to the servers of a `--server` whose domains end in
+   * a dot (the quirk `trailing-dot-domains`), while the Corefile sends them where every other name
+   * goes: CoreDNS has no zone for names without a dot, so no Corefile can keep that (the translator
+   * warns, `deployment-flag-not-translated`). Expected; they do not fail the check.
+   */
+  readonly unavoidable: readonly RoutingDifference[];
+  /**
+   * Names forwarded on both sides whose NXDOMAIN one side turns into NOERROR without records and
+   * the other does not: dnsmasq 2.86+ does it under the domain of an `--address` with an address
+   * (`address`), a Corefile with a `rewrite … rcode … NXDOMAIN NOERROR` rule. Each fails the check
+   * unless `unavoidable` (the release, before 1.12.0, has no rcode rewrite).
+   */
+  readonly nxdomainAnswers: readonly NxdomainAnswerDifference[];
   /** Every name compared, in canonical DNS order. */
   readonly names: readonly string[];
   /** What either model assumed or could not follow (e.g. kube-dns rejected the ConfigMap). */
@@ -175,12 +200,30 @@ export function checkRouting(input: RoutingInput): RoutingCheck {
   const names = namesToCheck(kubeDns, coreDns, input.names ?? []);
   const differences: RoutingDifference[] = [];
   const repaired: RoutingDifference[] = [];
+  const withoutDot: RoutingDifference[] = [];
+  // kube-dns as if names without a dot went where the others go: built for the first such name that differs.
+  let dotless: KubeDnsRouting | undefined;
+  /** A difference goes to `repaired`, to `unavoidable` (a name without a dot, above) or to `differences`. */
+  const sort = (difference: RoutingDifference) => {
+    const { name, queryType, kubeDns: kubeRoute, coreDns: coreRoute } = difference;
+    if (repairedModel !== undefined && sameDestination(repairedModel.route(name, queryType).destination, coreRoute.destination)) {
+      repaired.push(difference);
+      return;
+    }
+    if (name !== '' && !name.includes('.') && kubeRoute.destination.kind !== 'plugin') {
+      dotless ??= routingModels({ ...input, corefile, repairs: [...(input.repairs ?? []), 'trailing-dot-domains'] }).kubeDns;
+      if (sameDestination(dotless.route(name, queryType).destination, coreRoute.destination)) {
+        withoutDot.push(difference);
+        return;
+      }
+    }
+    differences.push(difference);
+  };
   for (const name of names) {
     const kubeRoute = kubeDns.route(name);
     const coreRoute = coreDns.route(name);
     if (!sameDestination(kubeRoute.destination, coreRoute.destination)) {
-      const explained = repairedModel !== undefined && sameDestination(repairedModel.route(name).destination, coreRoute.destination);
-      (explained ? repaired : differences).push({ name, kubeDns: kubeRoute, coreDns: coreRoute });
+      sort({ name, kubeDns: kubeRoute, coreDns: coreRoute });
       continue;
     }
     // The other query types, where either side routes by type (docs/routing.md, "Query types").
@@ -189,8 +232,7 @@ export function checkRouting(input: RoutingInput): RoutingCheck {
       const kubeTyped = kubeDns.route(name, queryType);
       const coreTyped = coreDns.route(name, queryType);
       if (sameDestination(kubeTyped.destination, coreTyped.destination)) continue;
-      const explained = repairedModel !== undefined && sameDestination(repairedModel.route(name, queryType).destination, coreTyped.destination);
-      (explained ? repaired : differences).push({ name, queryType, kubeDns: kubeTyped, coreDns: coreTyped });
+      sort({ name, queryType, kubeDns: kubeTyped, coreDns: coreTyped });
     }
   }
   // Checked when the Deployment says what dnsmasq did (docs/routing.md, "Negative caching");
@@ -200,8 +242,30 @@ export function checkRouting(input: RoutingInput): RoutingCheck {
     kubeDns.cachesNegativeAnswers === false ? negativeCachingBlocks(corefile).map((block): NegativeCachingBlock => (unavoidable && block.seconds <= 1 ? { ...block, unavoidable: true } : block)) : [];
   const stockCaching = kubeDns.cachesNegativeAnswers === undefined && kubeDns.reading.rules.stockManifestNoNegcache ? stockManifestCachingNote(kubeDns.reading.rules.version, negativeCachingBlocks(corefile)) : [];
   const notes = [...new Set([...kubeDns.notes.map((note) => `kube-dns: ${note}`), ...stockCaching, ...coreDns.notes.map((note) => `Corefile: ${note}`)])];
-  const ok = differences.length === 0 && negativeCaching.every((block) => block.unavoidable === true);
-  return { ok, equivalent: ok, differences, repaired, names, notes, negativeCaching };
+  const nxdomainAnswers = nxdomainDifferences(kubeDns, coreDns, names, input.coredns);
+  const ok = differences.length === 0 && negativeCaching.every((block) => block.unavoidable === true) && nxdomainAnswers.every((entry) => entry.unavoidable === true);
+  return { ok, equivalent: ok, differences, repaired, unavoidable: withoutDot, nxdomainAnswers, names, notes, negativeCaching };
+}
+
+/**
+ * The names both sides forward (kube-dns to a server, the Corefile to a forward or the cluster)
+ * whose NXDOMAIN only one side turns into NOERROR (docs/routing.md, "NXDOMAIN under an address").
+ */
+function nxdomainDifferences(kubeDns: KubeDnsRouting, coreDns: CoreDnsRouting, names: readonly string[], coredns: string | undefined): NxdomainAnswerDifference[] {
+  const found: NxdomainAnswerDifference[] = [];
+  const unavoidable = coredns !== undefined && !coreDnsFeatures(coreDnsReleaseOf(coredns).version).rewriteRcode;
+  for (const name of names) {
+    const address = kubeDns.nxdomainAsNoData(name);
+    const rewritten = coreDns.nxdomainAsNoData(name);
+    if ((address !== undefined) === rewritten) continue;
+    const typed = kubeDns.dependsOnType(name) || coreDns.dependsOnType(name);
+    for (const queryType of typed ? ['A', ...OTHER_QUERY_TYPES] : ['A']) {
+      // Only a forwarded answer can be NXDOMAIN from a server: dnsmasq's and template's own answers are not changed.
+      if (kubeDns.route(name, queryType).destination.kind === 'plugin' || coreDns.route(name, queryType).destination.kind === 'plugin') continue;
+      found.push({ name, ...(queryType === 'A' ? {} : { queryType }), ...(address === undefined ? {} : { address }), ...(unavoidable && address !== undefined ? { unavoidable: true } : {}) });
+    }
+  }
+  return found;
 }
 
 /** Where the Corefile caches NXDOMAIN although the stock manifest of kube-dns `version` did not: one note, or none. */
@@ -291,10 +355,25 @@ export function formatRoutingCheck(result: RoutingCheck): string {
     .map((block) => `expected: kube-dns did not cache NXDOMAIN; this release cannot switch denial caching off, and block ${printable(block.keys)} keeps it for at most ${block.seconds} s\n`)
     .join('');
   const repaired = result.repaired ?? [];
-  const expected = `${repaired.length === 0 ? '' : `Repaired on purpose (${repaired.length} name${repaired.length === 1 ? '' : 's'}, expected):\n\n${formatDifferences(repaired)}\n`}${unavoidable}`;
-  if (result.ok) return `kube-dns and the Corefile route all ${count - repaired.length} checked names the same way${repaired.length === 0 ? '' : ` (${count} checked)`}.\n${expected}${formatNotes(result.notes)}`;
-  if (result.differences.length === 0 && caching !== '') return `kube-dns and the Corefile route all ${count} checked names the same way, but cache differently:\n${caching}${expected}${formatNotes(result.notes)}`;
-  return `kube-dns and the Corefile route ${result.differences.length} of ${count} checked names differently:\n\n${formatDifferences(result.differences)}\n${caching}${expected}${formatNotes(result.notes)}`;
+  const dotless = result.unavoidable ?? [];
+  const answers = result.nxdomainAnswers ?? [];
+  const answerLine = (entry: NxdomainAnswerDifference) =>
+    `${printable(displayName(entry.name))}${entry.queryType === undefined ? '' : ` ${entry.queryType}`}: ${
+      entry.address === undefined ? 'the Corefile answers a server\'s NXDOMAIN NOERROR without records; kube-dns passed it on' : `kube-dns answered a server's NXDOMAIN NOERROR without records (dnsmasq 2.86+, under ${printable(entry.address)}); the Corefile passes it on`
+    }`;
+  const lines = (entries: readonly NxdomainAnswerDifference[], prefix: string, suffix: string) =>
+    `${entries.slice(0, MAX_NOTES).map((entry) => `${prefix}${answerLine(entry)}${suffix}\n`).join('')}${entries.length > MAX_NOTES ? `… and ${entries.length - MAX_NOTES} more (nxdomainAnswers in -o json)\n` : ''}`;
+  const rcodes = lines(answers.filter((entry) => entry.unavoidable !== true), '', '');
+  const rcodesExpected = lines(answers.filter((entry) => entry.unavoidable === true), 'expected: ', ` (this release has no rcode rewrite: ${firstReleaseWith((release) => release.rewriteRcode) ?? 'none'}+)`);
+  const expected = `${repaired.length === 0 ? '' : `Repaired on purpose (${repaired.length} name${repaired.length === 1 ? '' : 's'}, expected):\n\n${formatDifferences(repaired)}\n`}${
+    dotless.length === 0 ? '' : `Expected (${dotless.length} name${dotless.length === 1 ? '' : 's'} without a dot: dnsmasq sent them to the servers of a domain ending in a dot; CoreDNS has no zone for such names):\n\n${formatDifferences(dotless)}\n`
+  }${unavoidable}${rcodesExpected}`;
+  const apart = repaired.length + dotless.length;
+  if (result.ok) return `kube-dns and the Corefile route all ${count - apart} checked names the same way${apart === 0 ? '' : ` (${count} checked)`}.\n${expected}${formatNotes(result.notes)}`;
+  if (result.differences.length === 0 && (caching !== '' || rcodes !== '')) {
+    return `kube-dns and the Corefile route all ${count} checked names the same way, but ${caching === '' ? 'answer' : rcodes === '' ? 'cache' : 'cache and answer'} differently:\n${caching}${rcodes}${expected}${formatNotes(result.notes)}`;
+  }
+  return `kube-dns and the Corefile route ${result.differences.length} of ${count} checked names differently:\n\n${formatDifferences(result.differences)}\n${caching}${rcodes}${expected}${formatNotes(result.notes)}`;
 }
 
 /**

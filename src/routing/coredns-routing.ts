@@ -64,6 +64,12 @@ export interface CoreDnsRouting {
   route(name: string, type?: string): Route;
   /** Whether who answers `name` may depend on the query type (a `template` of one type holds it). */
   dependsOnType(name: string): boolean;
+  /**
+   * Whether the block serving `name` turns an NXDOMAIN answer for it into NOERROR: a `rewrite`
+   * rule `rcode [exact|prefix|suffix|substring|regex] STRING NXDOMAIN NOERROR` (CoreDNS 1.12.0+)
+   * matching the name.
+   */
+  nxdomainAsNoData(name: string): boolean;
 }
 
 /**
@@ -135,6 +141,8 @@ interface PreparedBlock {
   readonly steps: readonly Step[];
   /** Zones of the block's templates that answer one query type only. */
   readonly typedZones: readonly string[];
+  /** The block's `rewrite … rcode` rules turning NXDOMAIN into NOERROR: whether each matches a name. */
+  readonly noDataRules: readonly ((name: string) => boolean)[];
 }
 
 /** What CoreDNS serves when the Corefile has no server block. */
@@ -226,7 +234,15 @@ export function coreDnsRouting(corefile: string | Corefile, options: CoreDnsRout
     return block !== undefined && block.typedZones.some((zone) => isInZone(name, zone));
   }
 
-  return { port, notes, zones: [...interesting], route, dependsOnType };
+  function nxdomainAsNoData(query: string): boolean {
+    const name = canonicalName(query);
+    const match = table.longestMatch(name);
+    const block = match === undefined ? undefined : prepared.get(match.value);
+    const fqdn = name === '' ? '.' : `${name}.`;
+    return block !== undefined && block.noDataRules.some((matches) => matches(fqdn));
+  }
+
+  return { port, notes, zones: [...interesting], route, dependsOnType, nxdomainAsNoData };
 }
 
 /**
@@ -269,6 +285,7 @@ function prepareBlock(block: ServerBlock, expanded: ExpandedServerBlock | undefi
   for (const skipped of expanded?.unexpanded ?? []) context.notes.push(`block ${label}: 'import ${skipped.pattern}' (a file or glob) is not modelled`);
   const steps: Step[] = [];
   const typedZones: string[] = [];
+  const noDataRules: ((name: string) => boolean)[] = [];
   const proxies: { directive: Directive; sequence: number }[] = [];
   directives.forEach((directive, sequence) => {
     const order = ORDER.get(directive.name);
@@ -278,6 +295,12 @@ function prepareBlock(block: ServerBlock, expanded: ExpandedServerBlock | undefi
       return;
     }
     if (PASSIVE.has(directive.name)) return;
+    // A rewrite of the response code only changes no name: modelled (NXDOMAIN to NOERROR) or passive.
+    const rcode = directive.name === 'rewrite' ? rcodeRule(directive) : undefined;
+    if (rcode !== undefined) {
+      if (rcode.noData !== undefined) noDataRules.push(rcode.noData);
+      return;
+    }
     const reason = NOT_MODELLED[directive.name];
     if (reason !== undefined) {
       context.notes.push(`block ${label}: '${directive.name}' ${reason}; not modelled`);
@@ -313,7 +336,7 @@ function prepareBlock(block: ServerBlock, expanded: ExpandedServerBlock | undefi
     steps.push({ order: ORDER.get('proxy') ?? 0, sequence: firstProxy.sequence, decide });
   }
   steps.sort((a, b) => a.order - b.order || a.sequence - b.sequence);
-  return { label, empty: directives.length === 0, steps, typedZones };
+  return { label, empty: directives.length === 0, steps, typedZones, noDataRules };
 }
 
 /** Keys a block's label lists; the rest are counted. */
@@ -550,4 +573,40 @@ function templateMatches(directive: Directive, label: string, context: PrepareCo
     const text = name === '' ? '.' : `${name}.`;
     return regexes.some((regex) => regex.test(text));
   };
+}
+
+const RCODES: Readonly<Record<string, number>> = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 };
+
+/**
+ * A one-line `rewrite [continue|stop] rcode [TYPE] STRING FROM TO` (plugin/rewrite/rcode.go,
+ * v1.12.0–v1.14.7): `noData` matches the fully qualified, lower-case names whose NXDOMAIN it makes
+ * NOERROR (absent for another pair of codes); undefined for any other rewrite.
+ */
+function rcodeRule(directive: Directive): { readonly noData?: (name: string) => boolean } | undefined {
+  if (directive.block !== undefined) return undefined;
+  const args = directive.arguments[0] === 'continue' || directive.arguments[0] === 'stop' ? directive.arguments.slice(1) : directive.arguments;
+  if (args[0] !== 'rcode' || (args.length !== 4 && args.length !== 5)) return undefined;
+  const [kind, text] = args.length === 4 ? ['exact', args[1] as string] : [(args[1] as string).toLowerCase(), args[2] as string];
+  const code = (word: string) => (/^\d+$/.test(word) ? Number(word) : RCODES[word.toUpperCase()]);
+  const from = code(args[args.length - 2] as string);
+  const to = code(args[args.length - 1] as string);
+  if (from === undefined || to === undefined) return undefined;
+  // plugin.Name(…).Normalize(): lower case, fully qualified.
+  const normal = text.toLowerCase().endsWith('.') ? text.toLowerCase() : `${text.toLowerCase()}.`;
+  let matches: ((name: string) => boolean) | undefined;
+  if (kind === 'exact') matches = (name) => name === normal;
+  else if (kind === 'prefix') matches = (name) => name.startsWith(normal);
+  else if (kind === 'suffix') matches = (name) => name.endsWith(normal);
+  else if (kind === 'substring') matches = (name) => name.includes(normal);
+  else if (kind === 'regex') {
+    let pattern: RegExp;
+    try {
+      pattern = new RegExp(text);
+    } catch {
+      return undefined;
+    }
+    matches = (name) => pattern.test(name);
+  }
+  if (matches === undefined) return undefined;
+  return from === 3 && to === 0 ? { noData: matches } : {};
 }

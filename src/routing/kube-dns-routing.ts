@@ -89,6 +89,14 @@ export interface KubeDnsRouting {
   route(name: string, type?: string): Route;
   /** Whether who answers `name` depends on the query type (it is in an `--address` zone). */
   dependsOnType(name: string): boolean;
+  /**
+   * The `--address` flag under whose domain dnsmasq 2.86+ (kube-dns 1.22.1+) turns a server's
+   * NXDOMAIN for `name` into NOERROR without records (it "knows the domain exists": `forward.c`,
+   * `process_reply`, `lookup_domain(…, F_CONFIG)`): the longest domain holding `name` that has an
+   * address (IPv4, IPv6 or `#`); undefined when there is none or for an older dnsmasq. It applies
+   * to the names dnsmasq forwards (a more specific stub, kubedns, the other query types).
+   */
+  nxdomainAsNoData(name: string): string | undefined;
 }
 
 type ZoneEntry =
@@ -274,7 +282,7 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
         if (value.noData) return { destination: LOCAL_ANSWER, via: `dnsmasq answers ${qtype} NODATA itself (${value.text}${pod.dnsmasqAddressTypesOnly ? ' and an NXDOMAIN entry of the zone' : ', dnsmasq before 2.86'})` };
         // dnsmasq 2.86+: the other types are looked up as if the entry were not there; a name without
         // a dot that finds no other zone then meets the entries for such names (domain-match.c).
-        const parent = table.longestMatch(parentName(zone));
+        const parent = zone === '' ? undefined : table.longestMatch(parentName(zone));
         const onward =
           unqualified !== undefined && !name.includes('.') && (parent === undefined || parent.zone === '')
             ? unqualifiedRoute(name, parent?.zone, parent?.value, qtype, unqualified)
@@ -288,6 +296,12 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
         return { destination: anyOf([own, serversDestination(value.servers)]), via: `stub domain ${zone} and kubedns` };
       }
     }
+  }
+
+  const addressZones = new ZoneTable<string>();
+  if (pod.dnsmasqAddressTypesOnly) for (const entry of manifest?.addressZones ?? []) if (!addressZones.has(entry.zone)) addressZones.set(entry.zone, entry.text);
+  function nxdomainAsNoData(query: string): string | undefined {
+    return addressZones.longestMatch(canonicalName(query))?.value;
   }
 
   function dependsOnType(query: string): boolean {
@@ -308,6 +322,7 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
     repairs: [...repairs],
     route,
     dependsOnType,
+    nxdomainAsNoData,
   };
 }
 
@@ -317,6 +332,11 @@ function configMapStubDomains(config: KubeDnsConfig): string[] {
     const normalized = normalizeZone(stub.domain);
     return 'problem' in normalized || stub.nameservers.length === 0 ? [] : [normalized.zone];
   });
+}
+
+/** A dnsmasq domain as a zone: `#` is every domain (the root). */
+function dnsmasqZone(domain: string): string {
+  return domain === '#' ? '' : canonicalName(domain);
 }
 
 /** The zone right above `zone` (`''` for a zone of one label). */
@@ -346,6 +366,8 @@ interface ManifestServers {
   readonly upstreams: readonly string[];
   readonly noResolv: boolean;
   readonly local: readonly { readonly zone: string; readonly address: string | undefined; readonly text: string }[];
+  /** The domains of the `--address` flags with an address (IPv4, IPv6, `#`); `''` for `#` (every domain). */
+  readonly addressZones: readonly { readonly zone: string; readonly text: string }[];
   /**
    * Where dnsmasq sends names without a dot that no zone of its own matches, when an entry applies
    * to them as well (a domain before the last ending in a dot, dnsmasq 2.86+); undefined: nowhere
@@ -374,6 +396,7 @@ function manifestServers(deployment: KubeDnsDeployment | undefined, pod: KubeDns
   const stubs = new Map<string, string[]>();
   const upstreams: string[] = [];
   const local: { zone: string; address: string | undefined; text: string }[] = [];
+  const addressZones: { zone: string; text: string }[] = [];
   // dnsmasq 2.86+ (kube-dns 1.22.1+): entries that also hold names without a dot, by kind.
   const trailingDot = pod.dnsmasqTrailingDotUnqualified;
   const unqualifiedServers: string[] = [];
@@ -391,7 +414,13 @@ function manifestServers(deployment: KubeDnsDeployment | undefined, pod: KubeDns
       notes.push(`${server.option.text} (names without a dot) is not modelled`);
       continue;
     }
-    const zones = server.domains?.map((domain) => canonicalName(domain));
+    // `#` is every domain (dnsmasq reads it as the empty domain without a dot rule: option.c, v2.86–v2.90).
+    const every = server.domains?.includes('#') === true;
+    if (every && (server.target.kind !== 'upstream' || server.domains?.length !== 1)) {
+      notes.push(`${server.option.text} ('#': every domain) is not modelled`);
+      continue;
+    }
+    const zones = every ? undefined : server.domains?.map((domain) => canonicalName(domain));
     if (server.target.kind === 'local-only' && zones !== undefined) {
       for (const zone of zones) local.push({ zone, address: undefined, text: server.option.text });
       continue;
@@ -415,11 +444,13 @@ function manifestServers(deployment: KubeDnsDeployment | undefined, pod: KubeDns
       unqualifiedLocal = { text: entry.option.text, address: entry.address };
     }
     if (trailingDot && entry.trailingDotUnqualified && entry.address === undefined) unqualifiedNxdomain ??= entry.option.text;
+    // An address (IPv4, IPv6, `#`) makes dnsmasq 2.86+ answer NODATA for a server's NXDOMAIN under its domains.
+    if (entry.address !== undefined && entry.domains !== undefined) for (const domain of entry.domains) if (domain !== '') addressZones.push({ zone: dnsmasqZone(domain), text: entry.option.text });
     if (entry.domains === undefined || entry.address === '#' || entry.domains.includes('')) {
       notes.push(`${entry.option.text} is not modelled`);
       continue;
     }
-    for (const domain of entry.domains) local.push({ zone: canonicalName(domain), address: entry.address, text: entry.option.text });
+    for (const domain of entry.domains) local.push({ zone: dnsmasqZone(domain), address: entry.address, text: entry.option.text });
   }
   // Addresses first, so that an NXDOMAIN entry (which gives way to servers) never hides one.
   local.sort((a, b) => (a.address === undefined ? 1 : 0) - (b.address === undefined ? 1 : 0));
@@ -438,7 +469,7 @@ function manifestServers(deployment: KubeDnsDeployment | undefined, pod: KubeDns
   } else if (unqualifiedLocal !== undefined) {
     unqualified = { route: { destination: LOCAL_ANSWER, via: `${unqualifiedVia} ${unqualifiedLocal.text} to them and answers itself` } };
   }
-  return { toKubeDns, stubs, upstreams, noResolv: dnsmasq.noResolv, local, unqualified };
+  return { toKubeDns, stubs, upstreams, noResolv: dnsmasq.noResolv, local, addressZones, unqualified };
 }
 
 /** A dnsmasq upstream as the routing models write socket addresses. */

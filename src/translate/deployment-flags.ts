@@ -66,6 +66,12 @@ export interface DeploymentPlan {
   /** `--dns-forward-max`, where the target has `max_concurrent`. */
   readonly maxConcurrent: number | undefined;
   readonly addresses: readonly DeploymentAddress[];
+  /**
+   * The domains (`''` for `#`, every domain) of the `--address` flags with an address (IPv4, IPv6,
+   * `#`) under which the Pod's dnsmasq (2.86+) turned a server's NXDOMAIN into NOERROR without
+   * records; empty for an older dnsmasq (docs/kube-dns-deployment.md, "NXDOMAIN under an address").
+   */
+  readonly noDataZones: readonly { readonly zone: string; readonly text: string }[];
   /** The ConfigMap's nameservers reached dnsmasq (through the nanny): addresses are read as dnsmasq reads them. */
   readonly throughDnsmasq: boolean;
   /** Which program applied what: the nanny the ConfigMap, kubedns its own forwarding (src/kubedns/kube-dns-pod.ts). */
@@ -119,6 +125,7 @@ const EMPTY_PLAN: Omit<DeploymentPlan, 'pod'> = {
   strictOrder: false,
   maxConcurrent: undefined,
   addresses: [],
+  noDataZones: [],
   besideResolvConf: false,
   throughDnsmasq: true,
   unservedZones: [],
@@ -223,6 +230,9 @@ function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsFeatures
     strictOrder: fields.strictOrder ?? false,
     maxConcurrent: fields.maxConcurrent,
     addresses,
+    noDataZones: pod.dnsmasqAddressTypesOnly
+      ? dnsmasq.addresses.flatMap((entry) => (entry.address === undefined || entry.domains === undefined ? [] : entry.domains.filter((domain) => domain !== '').map((domain) => ({ zone: domain === '#' ? '' : domain.toLowerCase().replace(/^\.+/, '').replace(/\.$/, ''), text: entry.option.text }))))
+      : [],
     throughDnsmasq: true,
     pod,
     unservedZones: servers.unservedZones,
@@ -339,6 +349,10 @@ function planAddresses(dnsmasq: DnsmasqSettings, features: CoreDnsFeatures, addr
     const text = entry.option.text;
     if (entry.domains === undefined || entry.address === '#' || entry.domains.includes('')) {
       push('deployment-flag-not-translated', text, `${text} is not translated (only --address=/domain/ip and --address=/domain/ are)`);
+      continue;
+    }
+    if (entry.domains.includes('#')) {
+      push('deployment-flag-not-translated', text, `${text}: '#' is every domain (dnsmasq answered the address for every name no other domain holds); not translated`);
       continue;
     }
     if (!features.template) {

@@ -4,7 +4,7 @@ import type { Corefile, Directive } from '../corefile/model.js';
 import { CorefilePrintError } from '../corefile/errors.js';
 import { parseCorefile } from '../corefile/parser.js';
 import { printCorefile } from '../corefile/printer.js';
-import { parseServerKey, zoneAddressKeys } from '../corefile/server-key.js';
+import { addressKeysOf, parseServerKey } from '../corefile/server-key.js';
 import { coreDnsPluginAvailability, isUsable } from '../coredns/availability.js';
 import type { CoreDnsFeatures } from '../coredns/features.js';
 import { HEALTH_DEFAULT_ADDRESS, healthListenersOfBlock } from '../coredns/listen-addresses.js';
@@ -79,7 +79,7 @@ export function checkTranslatedCorefile(text: string, model: Corefile, features:
     if (item.kind !== 'server-block') continue;
     if (item.directives.some((directive) => directive.name === 'health')) healthListeners += healthListenersOfBlock(features, item.keys.length);
     for (const key of item.keys) {
-      for (const address of zoneAddressKeys(parseServerKey(key))) {
+      for (const address of addressKeysOf(parseServerKey(key))) {
         if (served.has(address)) throw new SelfCheckError('zone-served-twice', `zone ${address} is served twice`);
         served.add(address);
       }

@@ -1,3 +1,4 @@
+import { keepAddressNoData } from './address-nxdomain.js';
 import { checkArgument, checkOptions } from '../errors/arguments.js';
 import type { ConfigMapData } from '../configmap/config-map-data.js';
 import { locateValueDiagnostics } from '../kubedns/locate-diagnostics.js';
@@ -143,7 +144,7 @@ function translateReading(data: ConfigMapData | null, input: TranslateInput, pod
   // are not needed any more; V8 would keep them to the end of this function otherwise.
   reading = undefined;
   if (plan === undefined) return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns };
-  const model = renderCorefile(plan);
+  const model = keepAddressNoData(renderCorefile(plan), pod.plan.noDataZones, features, pod.plan.pod.kubeDnsVersion, diagnostics);
   const corefile = printBuiltCorefile(model, 'translated');
   const reparsed = checkTranslatedCorefile(corefile, model, features);
   const refusals = targetRefusals(reparsed, features);

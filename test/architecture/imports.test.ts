@@ -148,6 +148,7 @@ const TRANSLATOR_STAGES = [
   'translate/unqualified-names.ts',
   'translate/plan.ts',
   'translate/render.ts',
+  'translate/address-nxdomain.ts',
   'translate/self-check.ts',
   'translate/translate.ts',
   'translate/merge.ts',

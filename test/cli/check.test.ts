@@ -4,9 +4,10 @@ import { runCheck } from '../support/commands.js';
 import { main } from '../../src/cli/main.js';
 import { UsageError } from '../../src/cli/usage-error.js';
 import { renderCoreDnsConfigMap } from '../../src/configmap/write-configmap.js';
-import { translateKubeDns } from '../../src/translate/translate.js';
+import { translateKubeDns, translateKubeDnsInstall } from '../../src/translate/translate.js';
+import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
 import { memoryIo } from '../support/memory-io.js';
-import { configMapYaml } from '../support/kube-dns-manifests.js';
+import { configMapYaml, deploymentYaml, STOCK_DNSMASQ_ARGS } from '../support/kube-dns-manifests.js';
 
 const DATA = { stubDomains: '{"consul.local": ["10.150.0.1"], "local": ["10.150.0.2"]}', upstreamNameservers: '["8.8.8.8"]' };
 const KUBE_DNS = configMapYaml({ stubDomains: `${DATA.stubDomains}\n`, upstreamNameservers: `${DATA.upstreamNameservers}\n` }, { metadata: 'block', values: 'block' });
@@ -158,5 +159,22 @@ describe('check on a server block with thousands of keys', () => {
     const vias = (JSON.parse(large) as { differences: { coreDns: { via: string } }[] }).differences.map((entry) => entry.coreDns.via);
     expect(Math.max(...vias.map((via) => via.length))).toBeLessThan(200);
     expect(vias).toContain('block "z0.example z1.example z2.example …" (1,000 keys) > forward . 10.0.0.1');
+  });
+});
+
+describe('check -o json: NXDOMAIN under a dnsmasq --address (#18 trial H2)', () => {
+  it('lists the names whose NXDOMAIN only kube-dns turned into NOERROR, and exits 1', async () => {
+    const parts = { dnsmasq: [...STOCK_DNSMASQ_ARGS, '--address=/local/10.99.0.251'], kubeDnsImage: 'registry.k8s.io/dns/k8s-dns-kube-dns:1.23.1' };
+    const text = `${deploymentYaml(parts)}---\n${configMapYaml({ stubDomains: '{"b.acme.local": ["10.99.0.5"]}' })}`;
+    const translated = translateKubeDnsInstall(readKubeDnsInstall([{ text, filename: 'kube-dns.yaml' }]), { coredns: '1.14.7' }).corefile ?? '';
+    const former = translated.replaceAll('    rewrite rcode regex (^|\\.)local\\.$ NXDOMAIN NOERROR\n', '');
+    expect(former).not.toBe(translated);
+    const io = memoryIo({ files: { 'kube-dns.yaml': text, Corefile: former } });
+    expect(await runCheck(['--kube-dns', 'kube-dns.yaml', '--corefile', 'Corefile', '--coredns', '1.14.7', '-o', 'json'], io)).toBe(1);
+    const result = JSON.parse(io.out()) as { ok: boolean; differences: unknown[]; nxdomainAnswers: { name: string; address?: string }[] };
+    expect(result.differences).toEqual([]);
+    expect(result.nxdomainAnswers).toContainEqual({ name: 'x.b.acme.local', address: '--address=/local/10.99.0.251' });
+    const fixed = memoryIo({ files: { 'kube-dns.yaml': text, Corefile: translated } });
+    expect(await runCheck(['--kube-dns', 'kube-dns.yaml', '--corefile', 'Corefile', '--coredns', '1.14.7'], fixed)).toBe(0);
   });
 });

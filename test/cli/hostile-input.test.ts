@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { fanOutCorefile } from '../support/hostile-inputs.js';
+import { aliasBombLines, fanOutCorefile } from '../support/hostile-inputs.js';
 import { memoryIo } from '../support/memory-io.js';
-import { configMapYaml } from '../support/kube-dns-manifests.js';
+import { configMapYaml, coreDnsConfigMapYaml } from '../support/kube-dns-manifests.js';
 
 /**
  * Inputs built to hurt: each must end in one clear line on stderr and exit 2, never a crash, a
@@ -29,7 +29,7 @@ describe('hostile ConfigMap input', () => {
       const previous = String.fromCharCode(96 + level);
       lines.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(',')}]`);
     }
-    expect(await refused(lines.join('\n'))).toMatch(/^kube-dns-to-coredns: input\.yaml:\d+:\d+: not valid YAML or JSON: .*alias/);
+    expect(await refused(lines.join('\n'))).toMatch(/^kube-dns-to-coredns: input\.yaml:4:17: alias '\*c' brings the document to \d+ YAML nodes, \d+ of them through aliases: .*"document contains excessive aliasing"/);
   });
 
   it('refuses deep nesting, as YAML and as JSON', async () => {
@@ -108,5 +108,42 @@ describe('a snippet fan-out (60 million directives from under 1 KB)', () => {
     const check = await run(['check', '--node-local-dns', '1.26.7', '--kube-dns', 'kube-dns.yaml', '--node-local-dns-base', 'Corefile']);
     expect(check.status).toBe(1);
     expect(check.out + check.err).toMatch(/snippet-expansion-limit/);
+  });
+});
+
+describe('YAML alias bombs (10 billion nodes from under 1 KB), in every reader', () => {
+  const corefile = '.:53 {\n    forward . 8.8.8.8\n}\n';
+  const bomb = (indent: string) => aliasBombLines(9, 10, indent).join('\n');
+  const files = {
+    // In a kube-dns ConfigMap's data.
+    'kube-dns.yaml': `${configMapYaml({ stubDomains: '{}' })}${bomb('  ')}\n`,
+    // In a nested value of a CoreDNS ConfigMap (an annotation's value, two levels down).
+    'coredns.yaml': coreDnsConfigMapYaml(corefile, { metadata: 'block' }).replace('metadata:\n', `metadata:\n  annotations:\n    nested:\n${bomb('      ')}\n`),
+    // In a List item: the Deployment's container args are an alias of the last level.
+    'deploy.yaml': ['apiVersion: v1', 'kind: List', 'extra:', bomb('  '), 'items:', '- apiVersion: apps/v1', '  kind: Deployment', '  metadata: {name: kube-dns, namespace: kube-system}', '  spec:', '    template:', '      spec:', '        containers:', '        - name: dnsmasq', '          args: *b9', ''].join('\n'),
+    // In the CoreDNS Helm chart's values, and in the EKS add-on's configuration values.
+    'values.yaml': `servers:\n- zones: [{zone: .}]\n  port: 53\n  plugins: [{name: forward, parameters: . 8.8.8.8}]\nextra:\n${bomb('  ')}\n`,
+    'eks.yaml': `corefile: |\n  .:53 {\n      forward . 8.8.8.8\n  }\nextra:\n${bomb('  ')}\n`,
+    'kube-dns-ok.yaml': configMapYaml({ stubDomains: '{}' }),
+  };
+  const cases: [string, string[], string][] = [
+    ['translate, data', ['kube-dns.yaml'], 'kube-dns.yaml:9:24'],
+    ['lint, nested value', ['lint', 'coredns.yaml'], 'coredns.yaml:9:28'],
+    ['fmt', ['fmt', 'coredns.yaml'], 'coredns.yaml:9:28'],
+    ['migrate', ['migrate', '--from', '1.6.7', '--to', '1.14.7', 'coredns.yaml'], 'coredns.yaml:9:28'],
+    ['check --corefile', ['check', '--kube-dns', 'kube-dns-ok.yaml', '--corefile', 'coredns.yaml'], 'coredns.yaml:9:28'],
+    ['--merge', ['--merge', 'coredns.yaml', 'kube-dns-ok.yaml'], 'coredns.yaml:9:28'],
+    ['a List item', ['--kube-dns-deployment', 'deploy.yaml', 'kube-dns-ok.yaml'], 'deploy.yaml:7:20'],
+    ['Helm values', ['lint', 'values.yaml'], 'values.yaml:9:28'],
+    ['EKS add-on values', ['lint', 'eks.yaml'], 'eks.yaml:9:20'],
+  ];
+
+  it.each(cases)('%s: refused at the alias past the bound (exit 2, one line)', async (_name, args, at) => {
+    const io = memoryIo({ files });
+    const started = performance.now();
+    expect(await main(args, io)).toBe(2);
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(io.out()).toBe('');
+    expect(io.err()).toMatch(new RegExp(`^kube-dns-to-coredns: ${at.replaceAll('.', '\\.')}: alias '\\*b\\d' brings the document to \\d+ YAML nodes, \\d+ of them through aliases: more than kubectl's YAML reader allows \\(it stops with "document contains excessive aliasing"; see docs/performance\\.md#yaml-aliases\\)\\n$`));
   });
 });

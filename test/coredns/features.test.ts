@@ -51,6 +51,7 @@ describe('coreDnsFeatures at every boundary', () => {
     ['leadingDotKeyRefused', '1.9.4', '1.10.0', false, true],
     ['zoneDefinedTwiceWording', '1.0.6', '1.1.0', 'zone-already-defined', 'it-is-already-defined'],
     ['snippetImportsBounded', '1.12.4', '1.13.0', false, true],
+    ['bindInterfaceNames', '1.8.3', '1.8.4', false, true],
   ];
 
   it.each(boundaries)('%s: %s → %s', (feature, before, at, valueBefore, valueAt) => {

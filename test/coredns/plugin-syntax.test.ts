@@ -236,6 +236,8 @@ function describeSpec(spec: ArgumentSpec): string {
       return `${spec.min}%–${spec.max}%`;
     case 'cidr':
       return `CIDR${spec.bareIp === true ? ' or IP' : ''}${spec.wildcard === true ? ' or *' : ''}`;
+    case 'go-regexp':
+      return `${spec.syntax.lenientClassNames === true ? 'Go ≥ 1.25 regexp' : spec.syntax.angleNamedGroups === true ? 'Go ≥ 1.22 regexp' : 'Go regexp'}${spec.lowerCased === true ? ' (lower-cased)' : ''}`;
   }
 }
 

@@ -152,6 +152,25 @@ describe('planCutover', () => {
     expect(without.rollback[0]?.why).toMatch(/INSTALL held no kube-dns-autoscaler: the rollback leaves it alone/);
   });
 
+  it("the live check finds the pods by the Service's selector and tells kube-dns's from CoreDNS's by their workload's name, whatever their first container", async () => {
+    // A Service that selects one more label, and kube-dns pods whose first container is dnsmasq (the step looked for a first container named kubedns).
+    const text = stock.replace('"selector":{"k8s-app":"kube-dns"}', '"selector":{"k8s-app":"kube-dns","tier":"dns"}').replace('    selector:\n      k8s-app: kube-dns\n    sessionAffinity', '    selector:\n      k8s-app: kube-dns\n      tier: dns\n    sessionAffinity');
+    const plan = planned(text);
+    const live = plan.steps.find((step) => step.id === 'live-check')?.commands ?? [];
+    expect(live[0]).toMatch(/^OLD=\$\(kubectl -n kube-system get pods -l k8s-app=kube-dns,tier=dns -o jsonpath=.* \| awk -v prefix=kube-dns- .* \| head -n 1\)$/);
+    // Run against a kubectl that lists both kinds of pods (and an autoscaler's, which the selector would not list anyway).
+    const bin = mkdtempSync(join(scratch, 'live-'));
+    writeFileSync(join(bin, 'kubectl'), `#!/bin/sh\nprintf '%s ' "$@" > "${bin}/args"\nprintf 'coredns-5d78c9869d-abcde 10.244.0.7\\nkube-dns-86f4d74b45-xyz12 10.244.0.5\\nkube-dns-86f4d74b45-qrs34 10.244.1.9\\n'\n`);
+    chmodSync(join(bin, 'kubectl'), 0o755);
+    const output = await new Promise<string>((resolve, reject) =>
+      execFile('sh', ['-c', `set -eu\n${live[0]}\n${live[1]}\necho "$OLD $NEW"`], { env: { ...process.env, PATH: `${bin}:${process.env['PATH'] ?? ''}` } }, (error, stdout) => (error === null ? resolve(stdout) : reject(error))),
+    );
+    expect(output).toBe('10.244.0.5 10.244.0.7\n');
+    expect(readFileSync(join(bin, 'args'), 'utf8')).toMatch(/^-n kube-system get pods -l k8s-app=kube-dns,tier=dns -o jsonpath=/);
+    // The stock Service selects k8s-app: kube-dns only.
+    expect(planned().steps.find((step) => step.id === 'live-check')?.commands[0]).toContain('get pods -l k8s-app=kube-dns -o');
+  });
+
   it('check and verify read the rollback file with the options of the plan: the target release, the cluster domain, the kube-dns version', () => {
     const plan = planCutover(readInstall(stock), { coredns: '1.8.0', kubeDnsVersion: '1.14.10' });
     if (!plan.ok) throw new Error(plan.refusal);

@@ -25,6 +25,19 @@ describe('LineEditor', () => {
     expect(appended.apply()).toBe('a {\n}\n\nb {\n}');
   });
 
+  it('reads every line of a text of many short lines (its line store grows as it reads), with and without a final break', () => {
+    for (const count of [1, 15, 16, 17, 31, 32, 33, 1000, 4097]) {
+      const lines = Array.from({ length: count }, (_, index) => `l${index}`);
+      for (const text of [`${lines.join('\n')}\n`, lines.join('\n')]) {
+        const editor = new LineEditor(text);
+        expect(editor.lineCount).toBe(count);
+        expect(Array.from({ length: count }, (_, index) => editor.line(index + 1))).toEqual(lines);
+        editor.replace(count, count, ['last']);
+        expect(editor.apply()).toBe(text.replace(/l\d+(\n?)$/, 'last$1'));
+      }
+    }
+  });
+
   it('says which original lines each line of the result comes from', () => {
     const editor = new LineEditor('a\nb\nc\nd\n');
     editor.replace(2, 3, ['x', 'y', 'z']);

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, write
 import { readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
@@ -34,8 +34,9 @@ import { isGoIP, isValidPort, splitHostPort } from '../../src/dns/go-net.js';
  * Nothing may leave the machine. Before a Corefile is started, {@link moveToLoopback} rewrites it
  * with the project's Corefile model:
  * - every server key keeps its zone and gets a port of this lab, and every block gets
- *   `bind <its own 127.x.y.z>` (an existing `bind` is pointed there), so the server listens on
- *   loopback only;
+ *   `bind <its own 127.x.y.z>` (an existing `bind` is pointed there, keeping only names of
+ *   possible interface names this machine does not have, which CoreDNS refuses before it listens), so the server
+ *   listens on loopback only; a key's port outside 0–65535 stays (nothing can listen there);
  * - every `forward`/`proxy` destination (IP, host name or resolv.conf file) and every kubernetes
  *   `upstream` address becomes `127.0.0.1:SINK` (an IP destination with a port that is not 1–65535
  *   becomes `127.0.0.1:` that port, so that the mistake stays), a UDP and TCP socket of the lab that takes queries
@@ -325,7 +326,9 @@ export function moveToLoopback(text: string, plan: LoopbackPlan): LoopbackCorefi
         return withBlock(directive.arguments, { ...(block ?? {}), directives: [endpoint, ...options] });
       }
       case 'bind':
-        return withBlock([plan.ip], block);
+        // Words that could name a Linux interface (at most 15 characters, no '/', ',', ':' or
+        // space) but name none of this machine's stay: CoreDNS refuses them before it listens.
+        return withBlock([plan.ip, ...directive.arguments.filter((argument) => !isGoIP(argument) && /^[^/,:\s]{1,15}$/.test(argument) && !(argument in networkInterfaces()))], block);
       default:
         return withBlock(directive.arguments, block);
     }
@@ -345,7 +348,8 @@ export function moveToLoopback(text: string, plan: LoopbackPlan): LoopbackCorefi
           const rest = scheme === undefined ? key : key.slice('dns://'.length);
           const colon = rest.lastIndexOf(':');
           const port = colon >= 0 ? rest.slice(colon + 1) : '';
-          if (!/^[0-9]+$/.test(port)) return key;
+          // A port no socket takes (`-1`, `99999`) stays: nothing can listen there, and the Corefile's mistake stays in it.
+          if (!/^[0-9]+$/.test(port) || Number(port) > 65535) return key;
           return `${scheme === undefined ? '' : 'dns://'}${rest.slice(0, colon)}:${portFor('dns', port)}`;
         });
         const directives = item.directives.map(rewriteDirective);

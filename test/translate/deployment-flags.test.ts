@@ -93,7 +93,8 @@ describe('translateKubeDnsInstall', () => {
     };
     const newer = era('1.22.1');
     expect(block(newer.corefile, 'v4.test:53')).toBe(
-      'v4.test:53 {\n    errors\n    template IN A {\n        answer "{{ .Name }} 0 IN A 192.0.2.4"\n    }\n    cache 30 {\n        disable denial\n    }\n    loop\n    forward . /etc/resolv.conf\n}',
+      // dnsmasq 2.86+ answered NOERROR where the upstream said NXDOMAIN (an AAAA of a name under the address).
+      'v4.test:53 {\n    errors\n    rewrite rcode regex (^|\\.)v4\\.test\\.$ NXDOMAIN NOERROR\n    template IN A {\n        answer "{{ .Name }} 0 IN A 192.0.2.4"\n    }\n    cache 30 {\n        disable denial\n    }\n    loop\n    forward . /etc/resolv.conf\n}',
     );
     expect(block(newer.corefile, 'both.test:53')).toContain('    template IN A {\n        answer "{{ .Name }} 0 IN A 192.0.2.5"\n    }\n    template IN AAAA {\n        answer "{{ .Name }} 0 IN AAAA fd00::5"\n    }\n');
     expect(block(newer.corefile, 'nodata.test:53')).toContain('    template ANY ANY {\n        rcode NOERROR\n    }');

@@ -70,6 +70,15 @@ describe('mergeTranslation', () => {
     const typo = mergeTranslation('.:53 {\n    errors\n    promethus :9153\n    forward . 10.0.0.2\n}\n', translateKubeDns({}));
     expect(typo.ok).toBe(false);
     expect(typo.diagnostics.find((entry) => entry.code === 'merge-target-refuses')?.message).toContain("did you mean 'prometheus'?");
+    // A port no socket takes, an invalid regular expression: Corefiles that never start (a new user's trial).
+    for (const [existing, finding] of [
+      ['.:99999 {\n    whoami\n}\n', 'port 99999 is outside 0–65535'],
+      ['.:53 {\n    rewrite name regex (.* x\n    forward . 10.0.0.2\n}\n', "'(.*' is not a Go regular expression"],
+    ] as const) {
+      const merged = mergeTranslation(existing, translateKubeDns({}));
+      expect(merged.ok, existing).toBe(false);
+      expect(merged.diagnostics.find((entry) => entry.code === 'merge-target-refuses')?.message, existing).toContain(finding);
+    }
   });
 
   it('throws an input error naming readConfigMap when given a ConfigMap instead of a Corefile', () => {

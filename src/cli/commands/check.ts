@@ -1,6 +1,6 @@
 import { displayName } from '../../dns/names.js';
 import { checkRouting, formatRoutingCheck } from '../../routing/check.js';
-import type { RoutingCheck, RoutingInput } from '../../routing/check.js';
+import type { RoutingCheck, RoutingDifference, RoutingInput } from '../../routing/check.js';
 import { defineCommand } from '../command.js';
 import type { CommandContext } from '../command.js';
 import { readCorefileSource } from '../corefile-source.js';
@@ -157,22 +157,20 @@ async function runCheck(context: CheckContext): Promise<number> {
   return result.ok ? ExitCode.ok : ExitCode.failed;
 }
 
+function differenceJson(difference: RoutingDifference) {
+  return { name: displayName(difference.name), kubeDns: routeJson(difference.kubeDns), coreDns: routeJson(difference.coreDns) };
+}
+
 function checkJson(result: RoutingCheck) {
   return {
     ok: result.ok,
     // Deprecated: the same as ok, for one release (CHANGELOG).
     equivalent: result.ok,
     checked: result.names.length,
-    differences: result.differences.map((difference) => ({
-      name: displayName(difference.name),
-      kubeDns: routeJson(difference.kubeDns),
-      coreDns: routeJson(difference.coreDns),
-    })),
-    repaired: result.repaired.map((difference) => ({
-      name: displayName(difference.name),
-      kubeDns: routeJson(difference.kubeDns),
-      coreDns: routeJson(difference.coreDns),
-    })),
+    differences: result.differences.map(differenceJson),
+    repaired: result.repaired.map(differenceJson),
+    unavoidable: result.unavoidable.map(differenceJson),
+    nxdomainAnswers: result.nxdomainAnswers.map((entry) => ({ ...entry, name: displayName(entry.name) })),
     negativeCaching: result.negativeCaching,
     notes: result.notes,
     names: result.names.map(displayName),

@@ -7,6 +7,7 @@ import { EVENT_NAMES, EventKind, Parser } from './parser.js';
 import type { YamlEvent } from './parser.js';
 import { BINARY_TAG, MERGE_TAG, resolveScalar } from './resolve.js';
 import type { ResolveOptions } from './resolve.js';
+import { excessiveAliasing } from '../../util/yaml-alias-limit.js';
 
 /** A node of yaml.v2's document tree (decode.go's `node`). */
 export type YamlNode = ScalarNode | SequenceNode | MappingNode | AliasNode;
@@ -151,15 +152,6 @@ class NodeBuilder {
   private register(anchor: string, node: YamlNode): void {
     if (anchor.length > 0) this.anchors.set(anchor, node);
   }
-}
-
-/** yaml.v2 v2.2.4's `allowedAliasRatio`. */
-function allowedAliasRatio(decodeCount: number): number {
-  const low = 400_000;
-  const high = 4_000_000;
-  if (decodeCount <= low) return 0.99;
-  if (decodeCount >= high) return 0.1;
-  return 0.99 - 0.89 * ((decodeCount - low) / (high - low));
 }
 
 /**
@@ -326,12 +318,7 @@ class GenericDecoder {
   private begin(node: YamlNode, into: GoMap | undefined): Delivered {
     this.decodeCount += 1;
     if (this.aliasDepth > 0) this.aliasCount += 1;
-    if (
-      this.dialect.limitsAliasExpansion &&
-      this.aliasCount > 100 &&
-      this.decodeCount > 1000 &&
-      this.aliasCount / this.decodeCount > allowedAliasRatio(this.decodeCount)
-    ) {
+    if (this.dialect.limitsAliasExpansion && excessiveAliasing(this.decodeCount, this.aliasCount)) {
       throw new YamlDecodeError('document contains excessive aliasing');
     }
     switch (node.kind) {

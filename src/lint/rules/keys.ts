@@ -1,9 +1,10 @@
 import { isDomainName } from '../../corefile/server-key.js';
+import type { ServerAddress } from '../../corefile/server-key.js';
 import { hasPlaceholder } from '../../coredns/destinations.js';
 import { firstReleaseWith } from '../../coredns/features.js';
 import { isWithin } from '../../dns/zones.js';
 import type { SourcePosition } from '../../util/source-position.js';
-import type { BlockInfo, KeyEntry, LintContext, PathText } from '../context.js';
+import type { BlockInfo, BlockSummary, KeyEntry, LintContext, PathText } from '../context.js';
 import { bare, quote, where } from '../context.js';
 import { readServerKey, storedAddressKey } from '../server-keys.js';
 
@@ -21,27 +22,54 @@ export function checkKeys(context: LintContext, blocks: readonly BlockInfo[]): v
   const entries: KeyEntry[] = [];
   for (const info of blocks) {
     const { keys, keyPositions } = info.block;
-    for (let index = 0; index < keys.length; index += 1) {
-      const key = keys[index] as string;
-      const position = keyPositions?.[index] ?? info.position;
-      const reading = readServerKey(key, context.features);
-      if (reading.kind === 'placeholder') {
-        context.report('placeholder-not-checked', position, () => where(position, key), `key ${quote(key)} holds an environment placeholder and was not checked`);
-        continue;
-      }
-      if (reading.kind === 'invalid') {
-        context.report('invalid-server-key', position, () => where(position, key), `${quote(key)}: ${reading.error.reason}`);
-        continue;
-      }
-      if (reading.upperCase) reportUpperCase(context, key, position, () => where(position, key));
-      const entry = { block: info, key, position, reading };
-      info.keys.push(entry);
-      entries.push(entry);
-    }
+    readBlockKeys(context, info, keys, (index) => keyPositions?.[index] ?? info.position, entries);
   }
+  checkKeysAcrossBlocks(context, blocks, entries);
+}
+
+/**
+ * The keys of one block (`keys`, the key at `index` written at `positionOf(index)`): those the
+ * release refuses or reads upper-case are reported, the valid ones go to `block.keys` and `entries`.
+ */
+export function readBlockKeys(context: LintContext, block: BlockSummary, keys: readonly string[], positionOf: (index: number) => SourcePosition, entries: KeyEntry[]): void {
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index] as string;
+    const position = positionOf(index);
+    const reading = readServerKey(key, context.features);
+    if (reading.kind === 'placeholder') {
+      context.report('placeholder-not-checked', position, () => where(position, key), `key ${quote(key)} holds an environment placeholder and was not checked`);
+      continue;
+    }
+    if (reading.kind === 'invalid') {
+      context.report('invalid-server-key', position, () => where(position, key), `${quote(key)}: ${reading.error.reason}`);
+      continue;
+    }
+    const port = reading.address.port;
+    if (reading.address.explicitPort && port !== undefined && reading.address.transport !== 'unix' && !isListenPort(port)) {
+      context.report('invalid-server-key', position, () => where(position, key), `${quote(key)}: port ${port} is outside 0–65535: CoreDNS ${context.version} stops with "listen tcp :${port}: address ${port}: invalid port"`);
+      continue;
+    }
+    if (reading.upperCase) reportUpperCase(context, key, position, () => where(position, key));
+    const entry = { block, key, position, reading };
+    block.keys.push(entry);
+    entries.push(entry);
+  }
+}
+
+/** The rules between the keys of all blocks (`entries`: every valid key, in order), once the keys are read. */
+export function checkKeysAcrossBlocks(context: LintContext, blocks: readonly BlockSummary[], entries: readonly KeyEntry[]): void {
   checkDuplicates(context, entries);
   checkPorts(context, entries);
   checkKubernetesCapture(context, blocks, entries);
+}
+
+/**
+ * A port Go's `net.Listen` takes: the key's port is read with strconv.Atoi and printed back, so
+ * any integer gets this far (`-1`, `99999`); listening on one outside 0–65535 fails ("address N:
+ * invalid port"), in every release. 0 asks the system for a free port, which starts.
+ */
+function isListenPort(port: string): boolean {
+  return /^[0-9]{1,5}$/.test(port) && Number(port) <= 65535;
 }
 
 function reportUpperCase(context: LintContext, key: string, position: SourcePosition, path: PathText): void {
@@ -60,16 +88,24 @@ function reportUpperCase(context: LintContext, key: string, position: SourcePosi
 
 function checkDuplicates(context: LintContext, entries: readonly KeyEntry[]): void {
   const v = context.version;
-  const seen = new Map<string, KeyEntry>();
+  // The entries by what CoreDNS compares (`transport://zone:port`), kept per transport and port so
+  // that no string is built per zone: zones end with a dot and ports are digits, so equal triples
+  // are exactly equal texts.
+  const seen = new Map<string, Map<string, Map<string, KeyEntry>>>();
   for (const entry of entries) {
     const { address, storedZones } = entry.reading;
+    let byPort = seen.get(address.transport);
+    if (byPort === undefined) seen.set(address.transport, (byPort = new Map()));
+    const port = address.port ?? '';
+    let byZone = byPort.get(port);
+    if (byZone === undefined) byPort.set(port, (byZone = new Map()));
     for (const zone of storedZones) {
-      const stored = storedAddressKey(address, zone);
-      const first = seen.get(stored);
+      const first = byZone.get(zone);
       if (first === undefined) {
-        seen.set(stored, entry);
+        byZone.set(zone, entry);
         continue;
       }
+      const stored = storedAddressKey(address, zone);
       // Different bind addresses, or the view plugin, may serve one zone twice.
       const exempt = [first.block, entry.block].some((info) => info.written.has('bind') || info.written.has('view'));
       if (exempt) continue;
@@ -86,11 +122,13 @@ function checkPorts(context: LintContext, entries: readonly KeyEntry[]): void {
   const dns = entries.filter((entry) => entry.reading.address.transport === 'dns');
   const rootPorts = new Set(dns.filter((entry) => entry.reading.zones.includes('.')).map((entry) => entry.reading.address.port ?? ''));
   if (rootPorts.size === 0) return;
+  // Most Corefiles have every block on the root block's port: then nothing below is needed.
+  const elsewhere = dns.filter((entry) => !rootPorts.has(entry.reading.address.port ?? ''));
+  if (elsewhere.length === 0) return;
   const servedOnRootPort = new Set(dns.filter((entry) => rootPorts.has(entry.reading.address.port ?? '')).flatMap((entry) => entry.reading.zones));
   const roots = [...rootPorts].join(', ');
-  for (const entry of dns) {
+  for (const entry of elsewhere) {
     const port = entry.reading.address.port ?? '';
-    if (rootPorts.has(port)) continue;
     if (entry.reading.zones.every((zone) => zone === '.' || servedOnRootPort.has(zone))) continue;
     context.report(
       'zone-on-other-port',
@@ -102,23 +140,32 @@ function checkPorts(context: LintContext, entries: readonly KeyEntry[]): void {
 }
 
 /** A block whose key is the longest match for a zone that the kubernetes plugin of another block serves (§2.9). */
-function checkKubernetesCapture(context: LintContext, blocks: readonly BlockInfo[], entries: readonly KeyEntry[]): void {
+function checkKubernetesCapture(context: LintContext, blocks: readonly BlockSummary[], entries: readonly KeyEntry[]): void {
   const reported = new Set<string>();
+  // Per transport and port, each zone's first entry (bare), made once for the keys asked below.
+  const groups = new Map<string, Map<string | undefined, Map<string, KeyEntry>>>();
+  const groupOf = (address: ServerAddress): Map<string, KeyEntry> => {
+    let byPort = groups.get(address.transport);
+    if (byPort === undefined) groups.set(address.transport, (byPort = new Map()));
+    let group = byPort.get(address.port);
+    if (group === undefined) {
+      const members = entries.filter((entry) => entry.reading.address.transport === address.transport && entry.reading.address.port === address.port);
+      group = firstByZone(members, (entry) => entry.reading.zones);
+      byPort.set(address.port, group);
+    }
+    return group;
+  };
   for (const info of blocks) {
     if (!info.plugins.has('kubernetes')) continue;
     for (const { directive } of info.directives.filter((placed) => placed.directive.name === 'kubernetes')) {
       const pluginZones = directive.arguments.filter((zone) => !hasPlaceholder(zone) && isDomainName(zone)).map(bare);
       for (const own of info.keys) {
-        const group = entries.filter(
-          (entry) => entry.reading.address.transport === own.reading.address.transport && entry.reading.address.port === own.reading.address.port,
-        );
-        // Each entry's zones as `isWithin` compares them, made once for the zones asked below.
-        const groupZones = group.map((entry) => entry.reading.zones.map(bare));
+        const group = groupOf(own.reading.address);
         for (const ownZone of own.reading.zones.map(bare)) {
           // The zones the plugin answers for in this block: its zones inside the key, or the key inside one of its zones.
           const served = pluginZones.flatMap((zone) => (isWithin(zone, ownZone) ? [zone] : isWithin(ownZone, zone) ? [ownZone] : []));
           for (const zone of served) {
-            const owner = longestMatch(group, groupZones, zone);
+            const owner = longestMatch(group, zone);
             if (owner === undefined || owner.block === info || owner.block.plugins.has('kubernetes')) continue;
             const once = `${owner.position.line}:${owner.position.column} ${zone}`;
             if (reported.has(once)) continue;
@@ -137,19 +184,30 @@ function checkKubernetesCapture(context: LintContext, blocks: readonly BlockInfo
   }
 }
 
-/** The entry whose zone is the longest one containing `zone` (the block CoreDNS picks, §2.9); `zones`: each entry's zones, bare. */
-function longestMatch(entries: readonly KeyEntry[], zones: readonly (readonly string[])[], zone: string): KeyEntry | undefined {
-  let best: KeyEntry | undefined;
-  let bestLength = -1;
-  for (let index = 0; index < entries.length; index += 1) {
-    for (const candidate of zones[index] as readonly string[]) {
-      if (!isWithin(zone, candidate)) continue;
-      const length = candidate === '' ? 0 : candidate.length + 1;
-      if (length > bestLength) {
-        best = entries[index];
-        bestLength = length;
-      }
+/** Each zone (bare) of `items`, in order, with the first item that has it. */
+export function firstByZone<T>(items: readonly T[], zonesOf: (item: T) => readonly string[]): Map<string, T> {
+  const first = new Map<string, T>();
+  for (const item of items) {
+    for (const zone of zonesOf(item)) {
+      const key = bare(zone);
+      if (!first.has(key)) first.set(key, item);
     }
   }
-  return best;
+  return first;
+}
+
+/**
+ * The item whose zone is the longest one containing `zone` (bare) — the block CoreDNS picks (§2.9)
+ * — from {@link firstByZone}: of the items with that zone, the first. The zones `isWithin` finds
+ * `zone` in are `zone` itself, the text after each of its dots and the root, longest first, so
+ * the first of them present is the longest match (property test: the same as trying every zone).
+ */
+export function longestMatch<T>(firstByZone: ReadonlyMap<string, T>, zone: string): T | undefined {
+  const itself = firstByZone.get(zone);
+  if (itself !== undefined) return itself;
+  for (let dot = zone.indexOf('.'); dot !== -1; dot = zone.indexOf('.', dot + 1)) {
+    const parent = firstByZone.get(zone.slice(dot + 1));
+    if (parent !== undefined) return parent;
+  }
+  return firstByZone.get('');
 }

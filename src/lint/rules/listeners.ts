@@ -1,6 +1,6 @@
 import { hasPlaceholder } from '../../coredns/destinations.js';
 import { HEALTH_DEFAULT_ADDRESS, healthListenersOfBlock, listenAddressesCollide } from '../../coredns/listen-addresses.js';
-import type { BlockInfo, LintContext } from '../context.js';
+import type { BlockSummary, LintContext } from '../context.js';
 import { ORIGIN, placedLabels, quote, where } from '../context.js';
 
 /**
@@ -10,14 +10,14 @@ import { ORIGIN, placedLabels, quote, where } from '../context.js';
  * keeps the last address, so the last line counts (docs/coredns-versions.md). Code:
  * `health-bound-twice`.
  */
-export function checkHealthListeners(context: LintContext, blocks: readonly BlockInfo[]): void {
+export function checkHealthListeners(context: LintContext, blocks: readonly BlockSummary[]): void {
   const { features, version: v } = context;
   if (features.healthListener === 'first-only') {
     checkFirstOnlyHealth(context, blocks);
     return;
   }
   if (features.healthListener !== 'exclusive') return;
-  const bound: Array<{ readonly address: string; readonly info: BlockInfo }> = [];
+  const bound: Array<{ readonly address: string; readonly info: BlockSummary }> = [];
   for (const info of blocks) {
     if (!info.plugins.has('health')) continue;
     const placed = info.directives.filter((entry) => entry.directive.name === 'health').at(-1);
@@ -29,7 +29,7 @@ export function checkHealthListeners(context: LintContext, blocks: readonly Bloc
     const path = where(position, placedLabels(info, label), 'health');
     const failure = `"listen tcp ${address}: bind: address already in use"`;
     const earlier = bound.find((entry) => listenAddressesCollide(entry.address, address));
-    const listeners = healthListenersOfBlock(features, info.block.keys.length);
+    const listeners = healthListenersOfBlock(features, info.keyCount);
     if (earlier !== undefined) {
       const same = earlier.address === address ? '' : ` (written ${quote(earlier.address)})`;
       context.report(
@@ -55,8 +55,8 @@ export function checkHealthListeners(context: LintContext, blocks: readonly Bloc
  * health set up — the first block with health, in file order. Another address in a later block
  * never listens, and nothing says so. Code: `health-not-listening`.
  */
-function checkFirstOnlyHealth(context: LintContext, blocks: readonly BlockInfo[]): void {
-  let first: { readonly address: string; readonly info: BlockInfo } | undefined;
+function checkFirstOnlyHealth(context: LintContext, blocks: readonly BlockSummary[]): void {
+  let first: { readonly address: string; readonly info: BlockSummary } | undefined;
   for (const info of blocks) {
     const placed = info.directives.filter((entry) => entry.directive.name === 'health').at(-1);
     if (placed === undefined) continue;

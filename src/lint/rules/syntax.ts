@@ -1,7 +1,7 @@
 import type { Directive } from '../../corefile/model.js';
 import { isUsable } from '../../coredns/availability.js';
 import { hasPlaceholder } from '../../coredns/destinations.js';
-import { eraAt, judgeArguments, missingRequiredLines, optionArgumentsAt, pluginSyntax } from '../../coredns/plugin-syntax.js';
+import { eraAt, judgeArguments, missingRequiredLines, optionArgumentsAt, pluginSyntax, rewriteRegexpProblem } from '../../coredns/plugin-syntax.js';
 import type { ArgumentShape, BlockReading, PluginSyntax } from '../../coredns/plugin-syntax.js';
 import { isCoreDnsVersionAtLeast } from '../../coredns/versions.js';
 import { isGoIP } from '../../dns/go-net.js';
@@ -55,6 +55,37 @@ function checkArguments(
   }
 }
 
+/** A rewrite rule's regular expressions, as its setup compiles them (plugin-syntax.ts). */
+function checkRewriteRegexps(context: LintContext, args: readonly string[], label: string, position: SourcePosition, argumentPositions: readonly SourcePosition[] | undefined): void {
+  if (args.some(hasPlaceholder)) return;
+  const found = rewriteRegexpProblem(args, context.version);
+  if (found === undefined) return;
+  const at = argumentPositions?.[found.index] ?? position;
+  context.report('argument-invalid', at, where(at, label, 'rewrite'), `plugin 'rewrite': ${found.problem}: CoreDNS ${context.version} does not start`);
+}
+
+/**
+ * bind's arguments and `except` names that are no IP address: interface names, which CoreDNS looks
+ * up on the machine it runs on and stops without ("not a valid IP address or interface name").
+ */
+function checkBindInterfaces(context: LintContext, directive: Directive, label: string): void {
+  const lines = [{ args: directive.arguments, positions: directive.argumentPositions, option: undefined as string | undefined }];
+  for (const option of directive.block?.directives ?? []) if (option.name === 'except') lines.push({ args: option.arguments, positions: option.argumentPositions, option: 'except' });
+  for (const { args, positions, option } of lines) {
+    for (let index = 0; index < args.length; index += 1) {
+      const name = args[index] as string;
+      if (hasPlaceholder(name) || isGoIP(name)) continue;
+      const at = positions?.[index] ?? directive.position ?? ORIGIN;
+      context.report(
+        'bind-interface-not-checked',
+        at,
+        option === undefined ? where(at, label, 'bind') : where(at, label, 'bind', option),
+        `${quote(name)} is no IP address, so CoreDNS ${context.version} reads it as a network interface name: it starts only where that interface exists (else "not a valid IP address or interface name"), which lint cannot see`,
+      );
+    }
+  }
+}
+
 /** What the plugin syntax table says about one plugin at the release linted against. */
 interface SyntaxAtRelease {
   readonly syntax: PluginSyntax;
@@ -99,8 +130,10 @@ export function checkPluginSyntax(context: LintContext, directive: Directive, la
       ? [...directive.arguments, ...options.flatMap((option) => [option.name, ...option.arguments])]
       : directive.arguments;
   if (shape !== undefined && shape !== 'unchecked') {
-    checkArguments(context, args, shape, name, undefined, label, position, directive.argumentPositions);
+    const fits = checkArguments(context, args, shape, name, undefined, label, position, directive.argumentPositions);
+    if (fits && name === 'rewrite') checkRewriteRegexps(context, args, label, position, directive.argumentPositions);
   }
+  if (name === 'bind' && context.features.bindInterfaceNames) checkBindInterfaces(context, directive, label);
   for (const required of syntax.requiredOptions ?? []) {
     if (isCoreDnsVersionAtLeast(v, required.from) && !options.some((option) => option.name === required.option)) {
       context.report('requirement-missing', position, path, `${name} needs a ${quote(required.option)} line in its block: CoreDNS ${v} stops with "${required.message}"`);
