@@ -166,7 +166,7 @@ export interface CoreDnsFeatures {
   readonly template: boolean;
   /** `cache { disable success|denial }` (1.9.4+), from the cache row (plugin/cache/setup.go). */
   readonly cacheDisable: boolean;
-  /** `rewrite … rcode FROM TO` (1.12.0+), from the rewrite row's first argument (plugin/rewrite/rcode.go). */
+  /** `rewrite … rcode FROM TO` (1.11.3+, coredns#6204), from the rewrite row's first argument (plugin/rewrite/rcode.go). */
   readonly rewriteRcode: boolean;
   /**
    * A server key with an empty host (`:53`) is refused (1.3.1+: miekg/dns v1.1.2 made

@@ -624,13 +624,13 @@ const ROWS: Readonly<Record<string, () => PluginSyntax>> = {
       { from: '1.0.0', value: { min: 2, positions: [{ kind: 'enum', values: ['continue', 'stop', 'name', 'class', 'type', 'edns0'] }] } },
       { from: '1.2.3', value: { min: 2, positions: [{ kind: 'enum', values: ['continue', 'stop', 'name', 'class', 'type', 'edns0', 'ttl'] }] } },
       { from: '1.11.0', value: { min: 2, positions: [{ kind: 'enum', values: ['continue', 'stop', 'name', 'class', 'type', 'edns0', 'ttl', 'cname'] }] } },
-      { from: '1.12.0', value: { min: 2, positions: [{ kind: 'enum', values: ['continue', 'stop', 'name', 'class', 'type', 'edns0', 'ttl', 'cname', 'rcode'] }] } },
+      { from: '1.11.3', value: { min: 2, positions: [{ kind: 'enum', values: ['continue', 'stop', 'name', 'class', 'type', 'edns0', 'ttl', 'cname', 'rcode'] }] } },
     ],
     block: always('unchecked'),
     blockExtendsArguments: true,
     oncePerBlock: always(false),
     options: {},
-    evidence: 'plugin/rewrite/setup.go and rewrite.go at v1.0.0, v1.2.3 (ttl), v1.11.0 (cname), v1.12.0 (rcode), v1.14.7 (fields of the top-level forms only)',
+    evidence: 'plugin/rewrite/setup.go and rewrite.go at v1.0.0, v1.2.3 (ttl), v1.11.0 (cname), v1.11.3 (rcode, coredns#6204), v1.14.7 (fields of the top-level forms only)',
   }),
 
   template: () => ({

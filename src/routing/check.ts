@@ -85,7 +85,7 @@ export interface NxdomainAnswerDifference {
   readonly queryType?: string;
   /** The dnsmasq flag under whose domain kube-dns answered NOERROR; absent when only the Corefile does. */
   readonly address?: string;
-  /** True when the Corefile's release cannot rewrite a response code (before CoreDNS 1.12.0). */
+  /** True when the Corefile's release cannot rewrite a response code (before CoreDNS 1.11.3). */
   readonly unavoidable?: boolean;
 }
 
@@ -113,7 +113,7 @@ export interface RoutingCheck {
    * Names forwarded on both sides whose NXDOMAIN one side turns into NOERROR without records and
    * the other does not: dnsmasq 2.86+ does it under the domain of an `--address` with an address
    * (`address`), a Corefile with a `rewrite … rcode … NXDOMAIN NOERROR` rule. Each fails the check
-   * unless `unavoidable` (the release, before 1.12.0, has no rcode rewrite).
+   * unless `unavoidable` (the release, before 1.11.3, has no rcode rewrite).
    */
   readonly nxdomainAnswers: readonly NxdomainAnswerDifference[];
   /** Every name compared, in canonical DNS order. */

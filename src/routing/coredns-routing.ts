@@ -66,7 +66,7 @@ export interface CoreDnsRouting {
   dependsOnType(name: string): boolean;
   /**
    * Whether the block serving `name` turns an NXDOMAIN answer for it into NOERROR: a `rewrite`
-   * rule `rcode [exact|prefix|suffix|substring|regex] STRING NXDOMAIN NOERROR` (CoreDNS 1.12.0+)
+   * rule `rcode [exact|prefix|suffix|substring|regex] STRING NXDOMAIN NOERROR` (CoreDNS 1.11.3+)
    * matching the name.
    */
   nxdomainAsNoData(name: string): boolean;

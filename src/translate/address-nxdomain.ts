@@ -9,7 +9,7 @@ import { canonicalName, displayName, isInZone } from '../dns/names.js';
  * dnsmasq 2.86+ turns a server's NXDOMAIN into NOERROR without records for a name under the domain
  * of an `--address` with an address (docs/kube-dns-deployment.md, "NXDOMAIN under an address"):
  * the names it forwards there (a more specific stub domain, kubedns's cluster domain, the other
- * query types of the address) never got NXDOMAIN. On CoreDNS 1.12.0+ each block that forwards such
+ * query types of the address) never got NXDOMAIN. On CoreDNS 1.11.3+ each block that forwards such
  * names gets a `rewrite rcode regex … NXDOMAIN NOERROR` rule per domain, limited to the domain's
  * names; older releases cannot rewrite a response code: a warning names what changes.
  *

@@ -47,6 +47,7 @@ describe('coreDnsFeatures at every boundary', () => {
     ['forwardPolicySequential', '1.1.1', '1.1.2', false, true],
     ['template', '1.0.2', '1.0.3', false, true],
     ['cacheDisable', '1.9.3', '1.9.4', false, true],
+    ['rewriteRcode', '1.11.1', '1.11.3', false, true],
     ['emptyHostKeyRefused', '1.3.0', '1.3.1', false, true],
     ['leadingDotKeyRefused', '1.9.4', '1.10.0', false, true],
     ['zoneDefinedTwiceWording', '1.0.6', '1.1.0', 'zone-already-defined', 'it-is-already-defined'],
