@@ -25,7 +25,7 @@ export function keepAddressNoData(
   if (zones.length === 0) return corefile;
   const blocks = corefile.items.filter((item): item is ServerBlock => item.kind === 'server-block');
   const zonesOf = new Map(blocks.map((block) => [block, block.keys.map((key) => canonicalName(key.replace(/:\d+$/, '')))]));
-  const rules = new Map<ServerBlock, Directive[]>();
+  const rules = new Map<ServerBlock, { readonly zone: string; readonly rule: Directive }[]>();
   const seen = new Set<string>();
   for (const { zone, text } of zones) {
     if (seen.has(zone)) continue;
@@ -51,7 +51,7 @@ export function keepAddressNoData(
       continue;
     }
     const rule: Directive = { name: 'rewrite', arguments: ['rcode', 'regex', namesUnder(zone), 'NXDOMAIN', 'NOERROR'] };
-    for (const block of forwarding) rules.set(block, [...(rules.get(block) ?? []), rule]);
+    for (const block of forwarding) rules.set(block, [...(rules.get(block) ?? []), { zone, rule }]);
     diagnostics.push(
       diagnostic('dnsmasq-option-translated', {
         key: 'container dnsmasq',
@@ -64,8 +64,11 @@ export function keepAddressNoData(
   return {
     ...corefile,
     items: corefile.items.map((item) => {
-      const added = item.kind === 'server-block' ? rules.get(item) : undefined;
-      if (item.kind !== 'server-block' || added === undefined) return item;
+      const zoneRules = item.kind === 'server-block' ? rules.get(item) : undefined;
+      if (item.kind !== 'server-block' || zoneRules === undefined) return item;
+      // In an order of the zones, not of the flags: the same Deployment with its flags in another order
+      // gives the same Corefile (the most specific zone first, then by name).
+      const added = [...zoneRules].sort(byZone).map(({ rule }) => rule);
       // Before the plugins that answer, after the block's own settings (the plugin order is CoreDNS's anyway).
       const at = item.directives.findIndex((directive) => PLACED_BEFORE.has(directive.name));
       const index = at === -1 ? item.directives.length : at;
@@ -87,4 +90,9 @@ function forwards(block: ServerBlock): boolean {
 function namesUnder(zone: string): string {
   if (zone === '') return '.*';
   return `(^|\\.)${zone.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.$`;
+}
+
+function byZone(a: { readonly zone: string }, b: { readonly zone: string }): number {
+  const depth = b.zone.split('.').length - a.zone.split('.').length;
+  return depth !== 0 ? depth : a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0;
 }

@@ -54,7 +54,7 @@ describe("dnsmasq 2.86+ answers NODATA for a server's NXDOMAIN under an --addres
   });
 });
 
-describe('the translation keeps it (CoreDNS 1.12.0+) or says so, and check sees it', () => {
+describe('the translation keeps it (CoreDNS 1.11.3+) or says so, and check sees it', () => {
   const stub = { stubDomains: '{"b.acme.local": ["10.99.0.5"]}' };
   function translated(coredns: string, kubeDns = '1.23.1') {
     const parts = { dnsmasq: [...STOCK_DNSMASQ_ARGS, '--address=/local/10.99.0.251'], kubeDnsImage: `registry.k8s.io/dns/k8s-dns-kube-dns:${kubeDns}` };
@@ -103,5 +103,20 @@ describe('the translation keeps it (CoreDNS 1.12.0+) or says so, and check sees 
     const { translation, corefile } = translated('1.14.7', '1.22.0');
     expect(corefile).not.toContain('rewrite');
     expect(translation.diagnostics.some((entry) => entry.code === 'address-nxdomain-not-kept')).toBe(false);
+  });
+
+  it('writes the rules of nested address domains in one order whatever the order of the flags (seed -957106380 of the flag-order law)', () => {
+    const flags = ['--address=/acme.test/192.0.2.1', '--address=/b.acme.test/192.0.2.1', '--server=/local.vpc/192.0.2.9'];
+    const corefileOf = (order: readonly string[]) => {
+      const text = deploymentYaml({ dnsmasq: [...STOCK_DNSMASQ_ARGS, ...order], kubeDnsImage: 'registry.k8s.io/dns/k8s-dns-kube-dns:1.23.1' });
+      const translation = translateKubeDnsInstall(readKubeDnsInstall([{ text, filename: 'kube-dns.yaml' }]), { coredns: '1.14.7' });
+      if (!translation.ok) throw new Error('refused');
+      return translation.corefile;
+    };
+    const forward = corefileOf(flags);
+    const block = forward.split('\n\n').find((text) => text.startsWith('b.acme.test:53')) ?? '';
+    expect(block.indexOf('(^|\\.)b\\.acme\\.test')).toBeGreaterThan(-1);
+    expect(block.indexOf('(^|\\.)b\\.acme\\.test')).toBeLessThan(block.indexOf('(^|\\.)acme\\.test'));
+    expect(corefileOf([...flags].reverse())).toBe(forward);
   });
 });
