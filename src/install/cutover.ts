@@ -11,9 +11,9 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { KubeDnsInstall } from '../kubedns/kube-dns-install.js';
 import { lintCorefile } from '../lint/lint.js';
 import { SLICES_ONLY_FROM } from '../coredns/kubeadm-coredns-manifests.js';
-import { checkRouting, formatRoutingCheck } from '../routing/check.js';
+import { formatRoutingCheck } from '../routing/check.js';
 import type { RoutingCheck } from '../routing/check.js';
-import { buildCoreDnsInstall, CoreDnsInstallInputError, renderInstallYaml, replicaCount, withoutServerFields } from './install.js';
+import { buildCoreDnsInstall, CoreDnsInstallInputError, installRoutingCheck, renderInstallYaml, replicaCount, withoutServerFields } from './install.js';
 import type { CoreDnsInstallOptions, KubernetesObjectValue } from './install.js';
 
 export interface CutoverOptions extends CoreDnsInstallOptions {
@@ -95,13 +95,7 @@ export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {
   const lintErrors = lint.diagnostics.filter((entry) => entry.severity === 'error');
   const diagnostics = [...built.diagnostics, ...lint.diagnostics];
   if (lintErrors.length > 0) return { ok: false, coredns, refusal: `CoreDNS ${coredns} would refuse the Corefile (lint errors above)`, check: undefined, diagnostics };
-  const check = checkRouting({
-    kubeDns: install.configMap?.data ?? null,
-    corefile: translation.model,
-    ...(options.clusterDomain === undefined ? {} : { clusterDomain: options.clusterDomain }),
-    ...(options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion }),
-    ...(install.deployment === undefined ? {} : { kubeDnsDeployment: install.deployment }),
-  });
+  const check = installRoutingCheck(install, options, translation.model);
   // Routing must agree: during the overlap either server answers. NXDOMAIN caching that differs is a
   // behaviour change the translator already reported (negative-caching-shortened); it does not stop the plan.
   if (check.differences.length > 0) {

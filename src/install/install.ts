@@ -17,6 +17,7 @@ import { mergeTranslation } from '../translate/merge.js';
 import { translateKubeDnsInstall } from '../translate/translate.js';
 import type { TranslateOptions, TranslationResult } from '../translate/translate.js';
 import { clusterRoleRules, corefileNeeds } from './corefile-needs.js';
+import type { Corefile } from '../corefile/model.js';
 import type { CorefileNeeds, HttpListener } from './corefile-needs.js';
 import { coreDnsReleaseOf } from '../coredns/resolve-release.js';
 import { coreDnsImage, kubeadmManifestFor, privateRepositoryOf, SLICES_ONLY_FROM } from '../coredns/kubeadm-coredns-manifests.js';
@@ -24,7 +25,7 @@ import { compareCoreDnsVersions } from '../coredns/versions.js';
 import type { KubeadmCoreDnsManifest } from '../coredns/kubeadm-coredns-manifests.js';
 import { validateInstallObjects } from './validate-install.js';
 import { checkRouting } from '../routing/check.js';
-import type { RoutingDifference } from '../routing/check.js';
+import type { RoutingCheck, RoutingDifference } from '../routing/check.js';
 import { describeDestination } from '../routing/destination.js';
 import { displayName } from '../dns/names.js';
 
@@ -231,13 +232,7 @@ function checkedMerge(install: KubeDnsInstall, options: CoreDnsInstallOptions, m
       }),
     );
   }
-  const check = checkRouting({
-    kubeDns: install.configMap?.data ?? null,
-    corefile: merged.model,
-    ...(options.clusterDomain === undefined ? {} : { clusterDomain: options.clusterDomain }),
-    ...(options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion }),
-    ...(install.deployment === undefined ? {} : { kubeDnsDeployment: install.deployment }),
-  });
+  const check = installRoutingCheck(install, options, merged.model);
   if (check.differences.length === 0) return merged;
   // One name of each kind of difference (the same two routes), the commonest first.
   const kinds = new Map<string, RoutingDifference[]>();
@@ -290,6 +285,17 @@ const SERVER_ANNOTATIONS = ['deployment.kubernetes.io/revision', 'kubectl.kubern
  * resourceVersion, creationTimestamp, generation, managedFields, …, the Deployment's revision
  * annotation and kubectl's last-applied annotation.
  */
+/** The routing check of a Corefile against the install it replaces, with the install's options. */
+export function installRoutingCheck(install: KubeDnsInstall, options: CoreDnsInstallOptions, corefile: Corefile): RoutingCheck {
+  return checkRouting({
+    kubeDns: install.configMap?.data ?? null,
+    corefile,
+    ...(options.clusterDomain === undefined ? {} : { clusterDomain: options.clusterDomain }),
+    ...(options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion }),
+    ...(install.deployment === undefined ? {} : { kubeDnsDeployment: install.deployment }),
+  });
+}
+
 export function withoutServerFields(object: Json): Json {
   const metadata: Mutable = { ...record(object['metadata']) };
   for (const field of SERVER_METADATA) delete metadata[field];
