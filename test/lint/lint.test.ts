@@ -5,6 +5,7 @@ import { formatDiagnostic } from '../../src/diagnostics/diagnostic.js';
 import { lintCorefile, lintParsedCorefile } from '../../src/lint/index.js';
 import { UnresolvedCoreDnsReleaseError } from '../../src/coredns/resolve-release.js';
 import { findings, main } from '../support/lint-findings.js';
+import { coreDnsConfigMapYaml } from '../support/kube-dns-manifests.js';
 
 /** The linter as a whole; each rule group has its own file in test/lint/rules/. */
 describe('lintCorefile', () => {
@@ -22,6 +23,14 @@ describe('lintCorefile', () => {
     expect(diagnostics.map(formatDiagnostic)[0]).toBe(
       `error plugin-removed Corefile:2:5 [.:53] proxy: plugin 'proxy' was removed in CoreDNS 1.5.0: CoreDNS 1.6.7 stops with "Unknown directive 'proxy'"; use forward instead`,
     );
+  });
+
+  it('throws an input error naming readConfigMap when given a ConfigMap instead of a Corefile', () => {
+    const configMap = coreDnsConfigMapYaml('.:53 {\n    forward . 10.0.0.2\n}\n', { namespace: null });
+    expect(() => lintCorefile(configMap, { filename: 'coredns.yaml' })).toThrow(
+      expect.objectContaining({ name: 'ConfigMapInputError', code: 'configmap-given', message: expect.stringMatching(/^coredns\.yaml: lintCorefile takes Corefile text, .*readConfigMap\(text\)/) }),
+    );
+    expect(() => lintCorefile(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', data: { Corefile: '.:53 {\n}\n' } }))).toThrow(expect.objectContaining({ code: 'configmap-given' }));
   });
 
   it('orders findings by position', () => {
