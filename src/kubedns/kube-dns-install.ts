@@ -11,7 +11,7 @@ import { diagnostic } from '../diagnostics/diagnostic.js';
 import { parseGoIP } from '../dns/go-net.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { formatAt } from '../util/source-position.js';
-import type { SourcePosition } from '../util/source-position.js';
+import type { SourcePosition, ValueLocation } from '../util/source-position.js';
 import { MAX_ARG_STRLEN, readContainerArgv } from './container-args.js';
 import type { ContainerArgv } from './container-args.js';
 import { parseDnsmasqArgs } from './dnsmasq-options.js';
@@ -49,8 +49,12 @@ export interface KubeDnsContainerReading {
   /** The container's image, when set. */
   readonly image: string | undefined;
   readonly argv: ContainerArgv;
-  /** Where each of the program's arguments is written: `"FILE:LINE:COL"` and `[container X].args[i]`, by argument index. */
-  readonly written?: readonly ({ readonly key: string; readonly path: string } | undefined)[];
+  /**
+   * Where each of the program's arguments is written, by argument index: the workload as `key`
+   * (`Deployment kube-dns`), `[container X].args[i]` as `path`, and the line and column in the file as
+   * `location`.
+   */
+  readonly written?: readonly ({ readonly key: string; readonly path: string; readonly location?: ValueLocation } | undefined)[];
 }
 
 export interface DnsmasqContainerReading extends KubeDnsContainerReading {
@@ -390,8 +394,17 @@ function checkedServiceIp(service: ServiceObject): string | undefined {
   return ip;
 }
 
+/**
+ * `unused-object` located at `source`: the place is the diagnostic's `location` (a field of its own, never
+ * mixed into a key), and the message names the object, so it has no key.
+ */
 function unused(source: ObjectSource, message: string): Diagnostic {
-  return diagnostic('unused-object', { key: where(source), message });
+  return diagnostic('unused-object', source.position === undefined ? { key: source.filename, message } : { ...locatedAt(source.filename, source.position), message });
+}
+
+/** `location` for a position in the input file, when known: kept apart from the key, which names the object. */
+function locatedAt(filename: string, position: SourcePosition | undefined): { location?: ValueLocation } {
+  return position === undefined ? {} : { location: { filename, line: position.line, column: position.column, exact: true } };
 }
 
 /** The containers of a workload as data, without where they are written: two copies of one object start on different lines. */
@@ -404,7 +417,9 @@ function where(source: ObjectSource): string {
 }
 
 function readDeployment(workload: WorkloadObject, diagnostics: Diagnostic[]): KubeDnsDeployment {
-  const key = where(workload.source);
+  // The object is the key; where it is written is the diagnostic's location.
+  const key = `${workload.kind} ${workload.name ?? '(unnamed)'}`;
+  const objectAt = locatedAt(workload.source.filename, workload.source.position);
   let kubedns: KubeDnsDeployment['kubedns'];
   let dnsmasq: KubeDnsDeployment['dnsmasq'];
   let sidecar: KubeDnsDeployment['sidecar'];
@@ -415,6 +430,7 @@ function readDeployment(workload: WorkloadObject, diagnostics: Diagnostic[]): Ku
       diagnostics.push(
         diagnostic('unused-container', {
           key,
+          ...objectAt,
           path: `[container ${container.name}]`,
           message: `container ${container.name}${container.image === undefined ? '' : ` (${container.image})`} is not kubedns, dnsmasq or sidecar${taken === undefined ? '' : ' (a second one)'}; its settings are not read`,
         }),
@@ -439,7 +455,8 @@ function readDeployment(workload: WorkloadObject, diagnostics: Diagnostic[]): Ku
     for (const reference of argv.unresolved) {
       diagnostics.push(
         diagnostic('container-args-unresolved', {
-          key: positionKey(workload.source.filename, container.positions[reference.field][reference.index]) ?? key,
+          key,
+          ...argumentAt(workload, container.positions[reference.field][reference.index]),
           path: `[container ${container.name}].${reference.field}[${reference.index}]`,
           message: `$(${reference.name}) is ${reference.reason === 'run-time' ? 'set from valueFrom, known only in the running Pod' : container.envFrom ? 'not in env (perhaps from envFrom, known only in the running Pod)' : 'not defined in env, so the program received it as written'}; read as written`,
         }),
@@ -448,13 +465,12 @@ function readDeployment(workload: WorkloadObject, diagnostics: Diagnostic[]): Ku
     const programArguments = argv.programArguments ?? [];
     if (argv.programArguments === undefined) {
       diagnostics.push(
-        diagnostic('container-args-unresolved', { key, path: `[container ${container.name}]`, message: `container ${container.name} sets neither command nor args: the image's defaults run; read as no arguments` }),
+        diagnostic('container-args-unresolved', { key, ...objectAt, path: `[container ${container.name}]`, message: `container ${container.name} sets neither command nor args: the image's defaults run; read as no arguments` }),
       );
     }
     const written = programArguments.map((_, index) => {
       const argument = writtenArgument(container, index);
-      const at = argument === undefined ? undefined : positionKey(workload.source.filename, argument.position);
-      return argument === undefined || at === undefined ? undefined : { key: at, path: `[container ${container.name}].${argument.field}[${argument.index}]` };
+      return argument?.position === undefined ? undefined : { key, path: `[container ${container.name}].${argument.field}[${argument.index}]`, ...locatedAt(workload.source.filename, argument.position) };
     });
     if (role === 'kubedns') kubedns = { container: container.name, image: container.image, argv, written, args: parseKubeDnsArgs(programArguments) };
     else if (role === 'sidecar') sidecar = { container: container.name, image: container.image, argv, written, args: parseSidecarArgs(programArguments) };
@@ -495,7 +511,8 @@ function reportRefusals(
     const written = spec === undefined || index === undefined ? undefined : writtenArgument(spec, index);
     diagnostics.push(
       diagnostic('deployment-program-exits', {
-        key: (written === undefined ? undefined : positionKey(workload.source.filename, written.position)) ?? key,
+        key,
+        ...argumentAt(workload, written?.position),
         path: `[container ${container}]${written === undefined ? '' : `.${written.field}[${written.index}]`}`,
         message,
       }),
@@ -529,6 +546,7 @@ function writtenArgument(container: WorkloadObject['containers'][number], index:
   return { field: 'args', index: argsIndex, position: container.positions.args[argsIndex] };
 }
 
-function positionKey(filename: string, position: SourcePosition | undefined): string | undefined {
-  return position === undefined ? undefined : `${filename}:${position.line}:${position.column}`;
+/** Where a container argument is written, else where its workload starts. */
+function argumentAt(workload: WorkloadObject, position: SourcePosition | undefined): { location?: ValueLocation } {
+  return locatedAt(workload.source.filename, position ?? workload.source.position);
 }

@@ -1,4 +1,3 @@
-import { assertCorefileNotConfigMap } from '../configmap/not-a-configmap.js';
 import { checkArgument, checkCorefileModel } from '../errors/arguments.js';
 import type { CorefileWarning } from '../corefile/errors.js';
 import type { Corefile, Directive } from '../corefile/model.js';
@@ -77,13 +76,13 @@ export interface LintResult {
  *
  * @throws {CorefileSyntaxError} when CoreDNS could not even parse the text.
  * @throws {UnresolvedCoreDnsReleaseError} when `options.coredns` names no known release.
- * @throws {ConfigMapInputError} `configmap-given` when the text is a ConfigMap's YAML or JSON (read it
- *   with `readConfigMap` and lint its `Corefile` entry).
+ *
+ * The API's `lintCorefile` (lint-corefile.ts) also refuses a ConfigMap's YAML; this one, for callers
+ * that already told the two apart (the CLI, the translator's own checks), does not load the YAML reader.
  */
 export function lintCorefile(text: string, options: LintOptions = {}): LintResult {
   checkArgument('lintCorefile', 'text', text, 'string');
   checkArgument('lintCorefile', 'options', options, 'object?');
-  assertCorefileNotConfigMap(text, 'lintCorefile', options.filename);
   const release = coreDnsReleaseOf(options.coredns ?? NEWEST_COREDNS_VERSION);
   const { corefile, warnings } = parseCorefile(text, { filename: options.filename ?? 'Corefile', tokenPositions: true });
   return lintParsedCorefile(corefile, options.plugins === undefined ? { coredns: release, warnings } : { coredns: release, plugins: options.plugins, warnings });

@@ -168,7 +168,7 @@ export function planKubeDnsPod(deployment: KubeDnsDeployment | undefined, input:
   const setting = deployment.kubedns?.args.lastSettings.get('domain');
   const written = setting === undefined ? undefined : deployment.kubedns?.written?.[setting.index];
   const conflict = diagnostic('cluster-domain-conflict', {
-    ...(written === undefined ? {} : { key: written.key, path: written.path }),
+    ...(written === undefined ? {} : { key: written.key, path: written.path, ...(written.location === undefined ? {} : { location: written.location }) }),
     message: `--cluster-domain ${optionDomain}, but the Deployment serves ${plan.clusterDomain}`,
     ...(input.force ? { severity: 'warning' as const, hint: `Translated with ${optionDomain} (--force).` } : {}),
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigMapInputError } from '../../src/configmap/config-map-data.js';
 import { KubernetesObjectInputError } from '../../src/configmap/read-kubernetes-objects.js';
 import { formatDiagnostic } from '../../src/diagnostics/diagnostic.js';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
 import { readKubeDnsConfigMap } from '../../src/kubedns/read-kube-dns-configmap.js';
 import { configMapYaml, deploymentYaml, serviceYaml, STOCK_DNSMASQ_ARGS } from '../support/kube-dns-manifests.js';
@@ -50,26 +51,30 @@ describe('readKubeDnsInstall', () => {
       '      - name: healthz\n        image: registry.k8s.io/exechealthz-amd64:1.2\n      - name: sidecar',
     );
     const install = readKubeDnsInstall([{ text, filename: 'd.yaml' }]);
-    // Each points at the argument as written (FILE:LINE:COL of the item in args).
-    expect(install.diagnostics.map((entry) => `${entry.severity} ${entry.code} ${entry.key} ${entry.path ?? ''}`)).toEqual([
-      'warning container-args-unresolved d.yaml:10:17 [container kubedns].args[0]',
-      'info unused-container d.yaml:1:1 [container healthz]',
-      'error deployment-program-exits d.yaml:10:39 [container kubedns].args[1]',
-      'error deployment-program-exits d.yaml:10:17 [container kubedns].args[0]',
+    // Each points at the argument as written (the item in args): the workload is the key, the place in the file its location.
+    const at = (entry: Diagnostic) => (entry.location === undefined ? '' : `${entry.location.filename}:${entry.location.line}:${entry.location.column}`);
+    expect(install.diagnostics.map((entry) => `${entry.severity} ${entry.code} ${at(entry)} ${entry.key ?? ''}${entry.path ?? ''}`)).toEqual([
+      'warning container-args-unresolved d.yaml:10:17 Deployment kube-dns[container kubedns].args[0]',
+      'info unused-container d.yaml:1:1 Deployment kube-dns[container healthz]',
+      'error deployment-program-exits d.yaml:10:39 Deployment kube-dns[container kubedns].args[1]',
+      'error deployment-program-exits d.yaml:10:17 Deployment kube-dns[container kubedns].args[0]',
     ]);
+    // No key holds a place in a file (a separator mixed into the key).
+    for (const entry of install.diagnostics) expect(entry.key ?? '').not.toMatch(/:\d+:\d+/);
+    expect(formatDiagnostic(install.diagnostics[2] as Diagnostic)).toMatch(/^error deployment-program-exits d\.yaml:10:39 Deployment kube-dns\[container kubedns\]\.args\[1\]: /);
   });
 
   it('points a refused dnsmasq argument at its item in command or args, after the nanny\'s --', () => {
     const text = deploymentYaml({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--server=/a.example/1.2.3.4#99999'] })
       .replace('image: registry.k8s.io/dns/k8s-dns-dnsmasq-nanny:1.26.7', 'image: registry.k8s.io/dns/k8s-dns-dnsmasq-nanny:1.26.7\n        command: ["/dnsmasq-nanny", "-v=2", "--bogus"]');
     const install = readKubeDnsInstall([{ text, filename: 'd.yaml' }]);
-    expect(install.diagnostics.map((entry) => `${entry.code} ${entry.key} ${entry.path ?? ''}`)).toEqual([
-      'deployment-program-exits d.yaml:13:46 [container dnsmasq].command[2]',
-      'deployment-program-exits d.yaml:14:320 [container dnsmasq].args[13]',
+    expect(install.diagnostics.map((entry) => `${entry.code} ${entry.location?.line}:${entry.location?.column} ${entry.key} ${entry.path ?? ''}`)).toEqual([
+      'deployment-program-exits 13:46 Deployment kube-dns [container dnsmasq].command[2]',
+      'deployment-program-exits 14:320 Deployment kube-dns [container dnsmasq].args[13]',
     ]);
     // Every program argument knows where it is written: command[1:] first, then args.
-    expect(install.deployment?.dnsmasq?.written?.[0]).toEqual({ key: 'd.yaml:13:38', path: '[container dnsmasq].command[1]' });
-    expect(install.deployment?.dnsmasq?.written?.[2]).toEqual({ key: 'd.yaml:14:17', path: '[container dnsmasq].args[0]' });
+    expect(install.deployment?.dnsmasq?.written?.[0]).toEqual({ key: 'Deployment kube-dns', path: '[container dnsmasq].command[1]', location: { filename: 'd.yaml', line: 13, column: 38, exact: true } });
+    expect(install.deployment?.dnsmasq?.written?.[2]).toEqual({ key: 'Deployment kube-dns', path: '[container dnsmasq].args[0]', location: { filename: 'd.yaml', line: 14, column: 17, exact: true } });
   });
 
   it('refuses a second, different kube-dns ConfigMap among the texts, at its position', () => {

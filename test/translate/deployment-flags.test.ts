@@ -34,7 +34,7 @@ describe('translateKubeDnsInstall', () => {
     expect(conflict.ok).toBe(false);
     expect(conflict.codes[0]).toBe('error cluster-domain-conflict');
     // It points at kubedns's --domain as written.
-    expect(conflict.diagnostics[0]).toMatchObject({ key: 'install.yaml:10:17', path: '[container kubedns].args[0]' });
+    expect(conflict.diagnostics[0]).toMatchObject({ key: 'Deployment kube-dns', path: '[container kubedns].args[0]', location: { filename: 'install.yaml', line: 10, column: 17, exact: true } });
     const forced = translate({ kubedns, dnsmasq }, undefined, { clusterDomain: 'cluster.local', force: true });
     expect(forced.ok).toBe(true);
     expect(forced.codes[0]).toBe('warning cluster-domain-conflict');
