@@ -374,12 +374,12 @@ function planClusterDomain(deployment: KubeDnsDeployment, push: (code: Diagnosti
   const fromFlag = kubedns === undefined ? undefined : (kubedns.args.values.domain ?? 'cluster.local.').replace(/\.$/, '');
   const probed = new Set<string>();
   for (const entry of deployment.sidecar?.args.probes ?? []) {
-    const written = /^kubernetes\.default\.svc\.(.+)\.$/.exec(entry.probe.name)?.[1];
+    const written = /^kubernetes\.default\.svc\.(.*)\.$/.exec(entry.probe.name)?.[1];
     if (written === undefined) continue;
     const domain = written.toLowerCase();
-    // `kubernetes.default.svc...` names no domain: `..` would become the zone `.` (every name).
+    // `kubernetes.default.svc...` names no domain: `..` would become the zone `.` (every name); `svc..` names an empty one.
     if (isDns1123Subdomain(domain)) probed.add(domain);
-    else push('deployment-flag-not-translated', deployment.sidecar?.container ?? 'sidecar', `--probe=${entry.setting.value}`, `the sidecar probes ${entry.probe.name}, whose domain '${written}' is not a DNS-1123 subdomain: not taken as the cluster domain`);
+    else push('deployment-flag-not-translated', deployment.sidecar?.container ?? 'sidecar', `--probe=${entry.setting.value}`, `the sidecar probes ${entry.probe.name}, whose domain '${written}' ${written === '' ? 'is empty' : 'is not a DNS-1123 subdomain'}: not taken as the cluster domain`);
   }
   const fromProbe = probed.size === 1 ? [...probed][0] : undefined;
   const domain = fromFlag ?? fromProbe;

@@ -328,6 +328,15 @@ describe('zones from the Deployment are checked and reported as the Deployment\'
     expect(result.diagnostics.find((entry) => entry.code === 'deployment-flag-not-translated' && entry.message.includes('kubernetes.default.svc...'))?.message).toContain("whose domain '.' is not a DNS-1123 subdomain");
   });
 
+  it('reports a sidecar --probe whose domain is empty (`kubernetes.default.svc..`) at the sidecar, and takes no domain from it', () => {
+    const sidecar = '      - name: sidecar\n        args: ["--probe=dnsmasq,127.0.0.1:53,kubernetes.default.svc..,5,SRV"]\n';
+    const result = translateKubeDnsInstall(readKubeDnsInstall([{ text: deployment(dnsmasq('') + sidecar), filename: 'kube-dns.yaml' }]));
+    expect(result.corefile).not.toMatch(/kubernetes \. /);
+    const probe = result.diagnostics.filter((entry) => entry.message.includes('kubernetes.default.svc..'));
+    expect(probe.map((entry) => `${entry.code} ${entry.key}${entry.path}`)).toEqual(['deployment-flag-not-translated container sidecar[--probe=dnsmasq,127.0.0.1:53,kubernetes.default.svc..,5,SRV]']);
+    expect(probe[0]?.message).toContain("whose domain '' is empty");
+  });
+
   it('reports an invalid --server zone at the dnsmasq container, not at stubDomains', () => {
     const result = translateKubeDnsInstall(readKubeDnsInstall([{ text: deployment(dnsmasq(', "--server=/bad..zone/10.0.0.1"')), filename: 'kube-dns.yaml' }]));
     expect(result.ok).toBe(false);
