@@ -1,6 +1,6 @@
 // Build step: compiles every JSON Schema in schemas/ into a standalone ajv validator module under
 // src/generated/, so the CLI never compiles a schema at run time (that costs ~140 ms per start).
-// Also writes src/generated/version.ts from package.json.
+// Each module also exports the schema's top-level field names. Also writes src/generated/version.ts from package.json.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +43,8 @@ for (const file of readdirSync(schemaDir).filter((name) => name.endsWith('.schem
       `import type { ValidateFunction } from 'ajv';`,
       `export type ${typeName} = ValidateFunction;`,
       `export const ${exportName}: ${typeName} = validate;`,
+      '/** The top-level fields the schema names, in its order: for messages that list them. */',
+      `export const ${camel(base)}Fields: readonly string[] = ${JSON.stringify(Object.keys(schema.properties ?? {}))};`,
       '',
     ].join('\n'),
   );

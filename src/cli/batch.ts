@@ -1,4 +1,4 @@
-import { validateBatchCase } from '../generated/validate-batch-case.js';
+import { batchCaseFields, validateBatchCase } from '../generated/validate-batch-case.js';
 import { stringifyAsciiJson } from './ascii-json.js';
 import { batchItemFailure } from './errors.js';
 import type { CliIo } from './io.js';
@@ -407,7 +407,7 @@ function readBatchCase(line: string, lineNumber: number): BatchCase | { readonly
 function schemaProblem(problem: { readonly keyword: string; readonly params: Record<string, unknown>; readonly message?: string }): string {
   if (problem.keyword === 'additionalProperties') {
     const field = String(problem.params['additionalProperty']);
-    return `has a field '${field.length > 40 ? `${field.slice(0, 39)}…` : field}' a batch case does not have; it would not be read (the fields: id, data, dnsDomain or clusterDomain, coredns, note)`;
+    return `has a field '${field.length > 40 ? `${field.slice(0, 39)}…` : field}' a batch case does not have; it would not be read (the fields: ${batchCaseFields.join(', ')})`;
   }
   if (problem.keyword !== 'type') return problem.message ?? 'is not a batch case';
   const types = problem.params['type'];

@@ -277,9 +277,13 @@ describe('--batch: each line its own', () => {
       id: 'm',
       ok: false,
       stage: 'input',
-      error: "line 1: the line has a field 'cordns' a batch case does not have; it would not be read (the fields: id, data, dnsDomain or clusterDomain, coredns, note)",
+      error: "line 1: the line has a field 'cordns' a batch case does not have; it would not be read (the fields: id, data, dnsDomain, clusterDomain, coredns, note)",
     });
     expect(misspelt.lines[1]).toMatchObject({ id: 'n', ok: true });
+    // The fields it names are the schema's, every one of them (one source, not a list kept by hand).
+    const schema = JSON.parse(readFileSync(join(root, 'schemas/batch-case.schema.json'), 'utf8')) as { properties: Record<string, unknown> };
+    const named = /\(the fields: ([^)]*)\)$/.exec(String(misspelt.lines[0]?.['error']))?.[1]?.split(', ');
+    expect(named).toEqual(Object.keys(schema.properties));
     const kubeadm = await runBatch(['--kubeadm', '1.19'], `{"id": "k", "data": ${DATA}, "coredns": "1.8.0"}`);
     expect(kubeadm.lines[0]).toMatchObject({ id: 'k', ok: false, stage: 'input', error: expect.stringMatching(/^line 1: coredns: --kubeadm v1\.19 reproduces what kubeadm stored/) });
     const unknown = await runBatch([], `{"id": "u", "data": ${DATA}, "coredns": "1.4.1"}\n{"id": "v", "data": ${DATA}}`);
