@@ -52,7 +52,7 @@ export async function readBoundedFile(path: string, maxBytes = Number.POSITIVE_I
  * FILE as it is read, one chunk of {@link READ_CHUNK} bytes at a time (synchronous reads, as in
  * {@link readBoundedFile}); a directory is refused at the first chunk.
  */
-export async function* readFileChunks(path: string): AsyncGenerator<Uint8Array> {
+async function* readFileChunks(path: string): AsyncGenerator<Uint8Array> {
   const descriptor = openSync(path, 'r');
   try {
     if (fstatSync(descriptor).isDirectory()) throw Object.assign(new Error(`EISDIR: ${path}`), { code: 'EISDIR' });

@@ -12,7 +12,7 @@ const CHUNK_CHARACTERS = 48 * 1024;
  * counted in one `findings-not-listed` line, last (as `lint` does with its findings). A Deployment
  * with 200,000 dnsmasq flags made one line each, 33 MB of text nobody reads. JSON keeps them all.
  */
-export const DIAGNOSTICS_LISTED_PER_CODE = 1000;
+const DIAGNOSTICS_LISTED_PER_CODE = 1000;
 
 const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
 
