@@ -72,7 +72,7 @@ export type RealCoreDnsRelease = (typeof REAL_COREDNS_RELEASES)[number];
  * set but names a folder without the binaries is an error, not a skip: CI sets it only when the
  * binaries are there.
  */
-export function realCoreDnsDirectory(): { readonly directory: string } | { readonly skip: string } {
+function realCoreDnsDirectory(): { readonly directory: string } | { readonly skip: string } {
   const directory = process.env[COREDNS_DIR_VARIABLE];
   if (directory === undefined || directory === '') {
     return { skip: `${COREDNS_DIR_VARIABLE} is not set: the checks against real CoreDNS servers are skipped (set it to a folder holding coredns-VERSION.gz)` };
