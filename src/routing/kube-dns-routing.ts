@@ -57,6 +57,11 @@ export interface KubeDnsRoutingOptions {
    */
   readonly repairs?: readonly KubeDnsQuirk[];
   /**
+   * Route as if the ConfigMap had no federations (the translator's `dropFederations`): their
+   * names are plain cluster names. `check` uses it to tell the differences it expects.
+   */
+  readonly dropFederations?: boolean;
+  /**
    * Where the ConfigMap's values are written in the file it was read from (`ConfigMapDocument.locate`):
    * the note on a ConfigMap kube-dns rejects then says where its first problem is in that file.
    */
@@ -234,7 +239,7 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
     else table.set(local.zone, { kind: 'address', text: local.text, types: new Set([type]), below: existing, noData: !pod.dnsmasqAddressTypesOnly });
   }
 
-  const federations = new Map<string, string>((config.federations ?? []).map((entry) => [entry.name, entry.domain]));
+  const federations = new Map<string, string>(options.dropFederations === true ? [] : (config.federations ?? []).map((entry) => [entry.name, entry.domain]));
   const reverseDestination: RouteDestination = { kind: 'cluster', otherwise: kubednsForwards.destination };
 
   function clusterRoute(name: string, zone: string): Route {
