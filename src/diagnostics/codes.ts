@@ -470,7 +470,7 @@ export const DIAGNOSTIC_CODES = {
   ),
   'kube-dns-quirk-kept': translate(
     'warning',
-    'kube-dns routed some names in a way that may be a mistake (a kube-dns quirk), and the translation keeps it so that every name goes where it went: the message names the quirk (unserved-cluster-zones, kubedns-upstreams, trailing-dot-domains). As an error: the quirk cannot be kept (the cluster domain never reached kubedns).',
+    'kube-dns routed some names in a way that may be a mistake (a kube-dns quirk), and the translation keeps it so that every name goes where it went: the message names the quirk (unserved-cluster-zones, kubedns-upstreams, trailing-dot-domains, raced-default-servers). As an error: the quirk cannot be kept (the cluster domain never reached kubedns, or dnsmasq picked among kubedns and the upstreams for it).',
     'If the cluster was meant to work otherwise, repair the quirk on purpose: translate with --repair QUIRK, and check with the same --repair, which then reports the changed names as expected.',
   ),
   'kube-dns-quirk-repaired': translate(

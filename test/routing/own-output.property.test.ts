@@ -89,15 +89,20 @@ function installText(value: InstallValue): string {
 
 describe('check on the translator’s own output', () => {
   it('passes for every install the translator accepts', () => {
-    const outcomes = new Outcomes<'translated' | 'refused' | 'quirk kept' | 'repaired on purpose' | 'federations dropped' | `family ${string}`>();
+    const outcomes = new Outcomes<'translated' | 'refused' | 'quirk kept' | 'repaired on purpose' | 'federations dropped' | 'refused: raced default servers' | 'raced default servers, repaired' | `family ${string}`>();
     fc.assert(
       fc.property(install, (value) => {
         const text = installText(value);
         const translation = translateKubeDnsInstall(readKubeDnsInstall([{ text, filename: 'install.yaml' }]), { coredns: value.coredns, repair: value.repair, dropFederations: value.dropFederations });
+        const raced = translation.diagnostics.filter((entry) => entry.key === 'upstreamNameservers' && entry.message.startsWith('raced-default-servers'));
         if (!translation.ok) {
           outcomes.add('refused');
+          if (raced.some((entry) => entry.severity === 'error')) outcomes.add('refused: raced default servers');
           return;
         }
+        // dnsmasq-nanny's upstreams beside the default server to kubedns: refused unless repaired, never silently.
+        if (value.family.name === 'nanny, every name to kubedns' && value.configMap?.upstreams !== undefined && !value.extra.some((flag) => /^--server=\d/.test(flag))) expect(raced.map((entry) => entry.code)).toEqual(['kube-dns-quirk-repaired']);
+        if (raced.length > 0) outcomes.add('raced default servers, repaired');
         outcomes.add('translated');
         outcomes.add(`family ${value.family.name}`);
         if (translation.diagnostics.some((entry) => entry.code === 'kube-dns-quirk-kept')) outcomes.add('quirk kept');
@@ -111,7 +116,7 @@ describe('check on the translator’s own output', () => {
       }),
       { numRuns: 400 },
     );
-    outcomes.expectAtLeast({ translated: 250, refused: 1, 'quirk kept': 20, 'repaired on purpose': 20, 'federations dropped': 10, ...Object.fromEntries(families.map((family) => [`family ${family.name}`, 10])) });
+    outcomes.expectAtLeast({ translated: 250, refused: 1, 'quirk kept': 20, 'repaired on purpose': 20, 'federations dropped': 10, 'refused: raced default servers': 3, 'raced default servers, repaired': 3, ...Object.fromEntries(families.map((family) => [`family ${family.name}`, 10])) });
   });
 
   it("passes for a ConfigMap stub domain at or above the cluster's zones in a nanny Pod where every name reaches kubedns through dnsmasq's default server", () => {
