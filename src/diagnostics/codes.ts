@@ -478,6 +478,11 @@ export const DIAGNOSTIC_CODES = {
     'A kube-dns quirk was repaired as asked (--repair QUIRK): some names now go elsewhere than under kube-dns, on purpose.',
     'Run check with the same --repair: it lists those names as expected differences.',
   ),
+  'deployment-address-every-name': translate(
+    'error',
+    "dnsmasq's --address=/#/IP (or --address=/#/) answered every name no more specific --server, --local or --address domain held with that address (or NXDOMAIN): leaving it out would send every outside name upstream, so the translation is refused.",
+    'Remove the flag from the Deployment given to the translator if the cluster is to resolve outside names again, or write the catch-all template by hand (docs/kube-dns-deployment.md).',
+  ),
   'deployment-flag-not-translated': translate(
     'warning',
     'A flag of the Deployment that changed what kube-dns answered or where it forwarded, with no translation for the target CoreDNS.',

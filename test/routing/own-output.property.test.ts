@@ -49,7 +49,7 @@ const zone = fc.constantFrom('acme.test', 'corp.example', 'consul', 'b.acme.test
 const ip = fc.tuple(fc.integer({ min: 1, max: 223 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 254 })).map((parts) => parts.join('.')).filter((text) => !text.startsWith('127.'));
 const ip6 = fc.integer({ min: 1, max: 0xffff }).map((last) => `fd00::${last.toString(16)}`);
 const extraFlag = fc.oneof(
-  fc.constantFrom('--strict-order', '--log-queries', '--no-negcache', '--cache-size=0', '--dns-forward-max=300', '--no-resolv'),
+  fc.constantFrom('--strict-order', '--log-queries', '--no-negcache', '--cache-size=0', '--dns-forward-max=300', '--no-resolv', '--address=/#/10.9.9.9'),
   fc.tuple(zone, ip).map(([name, address]) => `--server=/${name}/${address}`),
   fc.tuple(zone, fc.option(fc.oneof(ip, ip6), { nil: undefined })).map(([name, address]) => `--address=/${name}/${address ?? ''}`),
   zone.map((name) => `--local=/${name}/`),
@@ -89,7 +89,7 @@ function installText(value: InstallValue): string {
 
 describe('check on the translator’s own output', () => {
   it('passes for every install the translator accepts', () => {
-    const outcomes = new Outcomes<'translated' | 'refused' | 'quirk kept' | 'repaired on purpose' | 'federations dropped' | 'refused: raced default servers' | 'raced default servers, repaired' | `family ${string}`>();
+    const outcomes = new Outcomes<'translated' | 'refused' | 'quirk kept' | 'repaired on purpose' | 'federations dropped' | 'refused: raced default servers' | 'raced default servers, repaired' | 'refused: --address=/#/' | `family ${string}`>();
     fc.assert(
       fc.property(install, (value) => {
         const text = installText(value);
@@ -98,6 +98,7 @@ describe('check on the translator’s own output', () => {
         if (!translation.ok) {
           outcomes.add('refused');
           if (raced.some((entry) => entry.severity === 'error')) outcomes.add('refused: raced default servers');
+          if (translation.diagnostics.some((entry) => entry.code === 'deployment-address-every-name')) outcomes.add('refused: --address=/#/');
           return;
         }
         // dnsmasq-nanny's upstreams beside the default server to kubedns: refused unless repaired, never silently.
@@ -116,7 +117,7 @@ describe('check on the translator’s own output', () => {
       }),
       { numRuns: 400 },
     );
-    outcomes.expectAtLeast({ translated: 250, refused: 1, 'quirk kept': 20, 'repaired on purpose': 20, 'federations dropped': 10, 'refused: raced default servers': 3, 'raced default servers, repaired': 3, ...Object.fromEntries(families.map((family) => [`family ${family.name}`, 10])) });
+    outcomes.expectAtLeast({ translated: 250, refused: 1, 'quirk kept': 20, 'repaired on purpose': 20, 'federations dropped': 10, 'refused: raced default servers': 3, 'raced default servers, repaired': 3, 'refused: --address=/#/': 5, ...Object.fromEntries(families.map((family) => [`family ${family.name}`, 10])) });
   });
 
   it("passes for a ConfigMap stub domain at or above the cluster's zones in a nanny Pod where every name reaches kubedns through dnsmasq's default server", () => {
