@@ -71,7 +71,15 @@ export class Lab {
       });
       const delay = delayMs(question.name);
       if (delay === 0) socket.send(reply, remote.port, remote.address);
-      else setTimeout(() => socket.send(reply, remote.port, remote.address), delay).unref();
+      else
+        setTimeout(() => {
+          // The lab may have closed the socket meanwhile.
+          try {
+            socket.send(reply, remote.port, remote.address);
+          } catch {
+            // closed: nothing to answer
+          }
+        }, delay).unref();
     });
     await new Promise<void>((resolve, reject) => {
       socket.once('error', reject);
