@@ -114,7 +114,8 @@ export async function runBatch<Case = BatchCase>(
     pendingCharacters = 0;
     lastFlush = Date.now();
   };
-  for await (const lines of batchInputLines(file, io)) {
+  const stopped: { reason?: string } = {};
+  for await (const lines of batchInputLines(file, io, stopped)) {
     for (const line of lines) {
       const { result, text } = answer(line, runCase, readCase, maxCharacters);
       if (result.ok) counts.ok += 1;
@@ -135,6 +136,10 @@ export async function runBatch<Case = BatchCase>(
   // The summary is kept with --quiet when something failed: it says which cases.
   if (!quiet) io.stderr.write(`${progress ? '\r' : ''}batch: ${total} case${total === 1 ? '' : 's'}: ${counts.ok} ok, ${counts.failed} refused or failed, ${counts.unusable} unusable input lines\n`);
   io.stderr.write(failures.line());
+  if (stopped.reason !== undefined) {
+    io.stderr.write(`kube-dns-to-coredns: ${stopped.reason}\n`);
+    return ExitCode.usage;
+  }
   return ExitCode.ok;
 }
 
@@ -249,17 +254,21 @@ function deepFrozen(value: unknown): boolean {
 type InputLine = { readonly lineNumber: number; readonly text: string } | { readonly lineNumber: number; readonly problem: string };
 
 /**
- * The lines of FILE (read whole, at most {@link INPUT_LIMITS.batch}) or of standard input (read as
- * it arrives when the I/O can stream it), in groups: each group is every complete line at hand.
+ * The lines of FILE or of standard input, read as they arrive when the I/O can stream them (else
+ * read whole, FILE at most {@link INPUT_LIMITS.batch}), in groups: each group is every complete
+ * line at hand. Reading ends early when a line has no line feed within twice the line limit
+ * (`/dev/zero`): that line is the last group, and `stopped` says why the rest was not read.
  */
-async function* batchInputLines(file: string | undefined, io: CliIo): AsyncGenerator<readonly InputLine[]> {
+async function* batchInputLines(file: string | undefined, io: CliIo, stopped: { reason?: string }): AsyncGenerator<readonly InputLine[]> {
   const splitter = new LineSplitter(INPUT_LIMITS.batchLine);
-  if (isStdin(file) && io.stdinChunks !== undefined) {
+  const chunks = isStdin(file) ? io.stdinChunks?.() : io.fileChunks?.(file);
+  if (chunks !== undefined) {
     const encoder = new TextEncoder();
     try {
-      for await (const chunk of io.stdinChunks()) {
+      for await (const chunk of chunks) {
         const lines = splitter.push(typeof chunk === 'string' ? encoder.encode(chunk) : chunk);
         if (lines.length > 0) yield lines;
+        if (splitter.abandoned) break;
       }
     } catch (error) {
       throw cannotRead(sourceName(file), error);
@@ -267,6 +276,10 @@ async function* batchInputLines(file: string | undefined, io: CliIo): AsyncGener
   } else {
     const { bytes } = await readSourceBytes(file, io, INPUT_LIMITS.batch);
     yield splitter.push(bytes);
+  }
+  if (splitter.abandoned) {
+    stopped.reason = `${sourceName(file)}: line ${splitter.lineCount} has no line end within ${Math.round((2 * INPUT_LIMITS.batchLine) / 1024 / 1024)} MiB; the rest of the input was not read`;
+    return;
   }
   const last = splitter.end();
   if (last.length > 0) yield last;
@@ -277,7 +290,9 @@ const BYTE_ORDER_MARK = '\ufeff';
 
 /**
  * Cuts a byte stream into lines at line feeds and decodes each as UTF-8, holding at most
- * `maxLineBytes` of an unfinished line: a longer line is dropped up to its end and reported.
+ * `maxLineBytes` of an unfinished line: a longer line is dropped up to its end and reported. A line
+ * still without a line feed after `maxSkipBytes` more is reported at once and the splitter gives up
+ * ({@link abandoned}): an endless line (`/dev/zero`) would otherwise be read for ever.
  * A byte order mark at the very start is skipped, as the other commands do.
  */
 export class LineSplitter {
@@ -287,15 +302,35 @@ export class LineSplitter {
   private partialBytes = 0;
   /** The unfinished line is longer than the limit; its bytes are no longer kept. */
   private overlong = false;
+  /** Bytes of an overlong line dropped so far. */
+  private skipped = 0;
   private lineNumber = 0;
+  /** True once a line went past `maxLineBytes + maxSkipBytes` without a line feed: push nothing more. */
+  abandoned = false;
 
-  constructor(private readonly maxLineBytes: number) {}
+  constructor(
+    private readonly maxLineBytes: number,
+    private readonly maxSkipBytes: number = maxLineBytes,
+  ) {}
+
+  /** The number of lines reported so far. */
+  get lineCount(): number {
+    return this.lineNumber;
+  }
 
   /** The lines that `chunk` completes. */
   push(chunk: Uint8Array): InputLine[] {
+    if (this.abandoned) return [];
     const first = chunk.indexOf(LINE_FEED);
     if (first < 0) {
       this.keep(chunk);
+      if (this.overlong && this.skipped > this.maxSkipBytes) {
+        this.abandoned = true;
+        this.overlong = false;
+        this.skipped = 0;
+        this.lineNumber += 1;
+        return [{ lineNumber: this.lineNumber, problem: `longer than ${Math.round((this.maxLineBytes + this.maxSkipBytes) / 1024 / 1024)} MiB without a line end; the rest of the input is not read` }];
+      }
       return [];
     }
     const lines = [this.finish(chunk.subarray(0, first))];
@@ -311,9 +346,14 @@ export class LineSplitter {
   }
 
   private keep(bytes: Uint8Array): void {
-    if (bytes.length === 0 || this.overlong) return;
+    if (bytes.length === 0) return;
+    if (this.overlong) {
+      this.skipped += bytes.length;
+      return;
+    }
     if (this.partialBytes + bytes.length > this.maxLineBytes) {
       this.overlong = true;
+      this.skipped = this.partialBytes + bytes.length - this.maxLineBytes;
       this.partial = [];
       this.partialBytes = 0;
       return;
@@ -330,6 +370,7 @@ export class LineSplitter {
     this.partial = [];
     this.partialBytes = 0;
     this.overlong = false;
+    this.skipped = 0;
     this.lineNumber += 1;
     return overlong ? this.overlongLine(this.lineNumber) : this.line(this.lineNumber, this.decode(bytes));
   }

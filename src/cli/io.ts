@@ -22,6 +22,12 @@ export interface CliIo {
    */
   readStdin(maxBytes?: number): Promise<Uint8Array>;
   /**
+   * A file as it is read, chunk by chunk, for `--batch FILE`, which holds at most one line of it
+   * (a FIFO, a device such as `/dev/zero`, a symbolic link to one). Rejects on the first iteration
+   * with the system error when it cannot be read. Optional: without it `--batch` reads FILE whole.
+   */
+  readonly fileChunks?: (path: string) => AsyncIterable<Uint8Array>;
+  /**
    * Reads a whole file as bytes; rejects with the system error when it cannot be read, and with an
    * {@link InputTooLargeError} (before reading) when it is larger than `maxBytes`.
    */

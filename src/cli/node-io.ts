@@ -49,6 +49,25 @@ export async function readBoundedFile(path: string, maxBytes = Number.POSITIVE_I
 }
 
 /**
+ * FILE as it is read, one chunk of {@link READ_CHUNK} bytes at a time (synchronous reads, as in
+ * {@link readBoundedFile}); a directory is refused at the first chunk.
+ */
+async function* readFileChunks(path: string): AsyncGenerator<Uint8Array> {
+  const descriptor = openSync(path, 'r');
+  try {
+    if (fstatSync(descriptor).isDirectory()) throw Object.assign(new Error(`EISDIR: ${path}`), { code: 'EISDIR' });
+    for (;;) {
+      const buffer = Buffer.allocUnsafe(READ_CHUNK);
+      const read = readSync(descriptor, buffer, 0, READ_CHUNK, null);
+      if (read === 0) return;
+      yield read === READ_CHUNK ? buffer : buffer.subarray(0, read);
+    }
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+/**
  * Standard output or error written with `write(2)` on its descriptor, as Node writes files and
  * pipes on Linux anyway, without building `process.stdout`'s stream (which costs start-up time):
  * a descriptor that refuses to wait (EAGAIN, a non-blocking pipe) hands the rest, and every later
@@ -98,6 +117,7 @@ function processIo(): CliIo {
     stdinChunks: () => process.stdin,
     readStdin: (maxBytes) => readAll(process.stdin, maxBytes),
     readFile: readBoundedFile,
+    fileChunks: readFileChunks,
     writeOutputFile,
     openOutputStream: async (path) => (await import('./output-file.js')).openOutputStream(path),
   };

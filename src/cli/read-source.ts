@@ -23,11 +23,12 @@ export const INPUT_LIMITS = {
    * of one-word directives, 8 million of them) inside Node's default heap: `lint` 20 s, 2 GB.
    */
   corefile: 16 * 1024 * 1024,
-  /** A `--batch` FILE, which is read whole. */
+  /** A `--batch` FILE when the I/O cannot stream it (the real one streams FILE, bounded per line). */
   batch: 1024 * 1024 * 1024,
   /**
-   * One line of `--batch` input: a case holds one ConfigMap's data. Standard input is read as it
-   * comes, so a stream has no total limit, only this one per line.
+   * One line of `--batch` input: a case holds one ConfigMap's data. FILE and standard input are
+   * read as they come, so a stream has no total limit, only this one per line (and a line with no
+   * line feed within twice this ends the reading).
    */
   batchLine: 32 * 1024 * 1024,
 } as const;

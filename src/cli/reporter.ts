@@ -1,4 +1,4 @@
-import { formatDiagnostic } from '../diagnostics/diagnostic.js';
+import { diagnostic, formatDiagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
 import { printable } from '../util/printable-text.js';
 import { writePrettyJson } from '../util/pretty-json.js';
@@ -6,6 +6,15 @@ import type { CliIo, OutputStream } from './io.js';
 
 /** Lines are written in chunks of about this many characters, not one `write` (a system call) each. */
 const CHUNK_CHARACTERS = 48 * 1024;
+
+/**
+ * The text output lists at most this many diagnostics of one code; the rest of that code are
+ * counted in one `findings-not-listed` line, last (as `lint` does with its findings). A Deployment
+ * with 200,000 dnsmasq flags made one line each, 33 MB of text nobody reads. JSON keeps them all.
+ */
+const DIAGNOSTICS_LISTED_PER_CODE = 1000;
+
+const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
 
 /** How much the text output says (docs/cli.md, "Options of every command"). */
 export interface ReportLevel {
@@ -30,14 +39,32 @@ export class Reporter {
   diagnostics(entries: readonly Diagnostic[], stream: 'stdout' | 'stderr' = 'stderr'): void {
     const out = this.stream(stream);
     let chunk = '';
+    const perCode = new Map<string, { count: number; worst: Severity }>();
+    const unlisted: Diagnostic[] = [];
     for (const entry of entries) {
       if (!this.shows(entry.severity)) continue;
+      const seen = perCode.get(entry.code);
+      if (seen === undefined) perCode.set(entry.code, { count: 1, worst: entry.severity });
+      else if ((seen.count += 1) > DIAGNOSTICS_LISTED_PER_CODE) {
+        // The worst severity among those not listed.
+        if (seen.count === DIAGNOSTICS_LISTED_PER_CODE + 1 || SEVERITY_RANK[entry.severity] > SEVERITY_RANK[seen.worst]) seen.worst = entry.severity;
+        continue;
+      }
       chunk += `${formatDiagnostic(entry)}\n`;
       if (this.level.verbose && entry.hint !== '') chunk += `  hint: ${printable(entry.hint)}\n`;
       if (chunk.length >= CHUNK_CHARACTERS) {
         out.write(chunk);
         chunk = '';
       }
+    }
+    for (const [code, seen] of perCode) {
+      if (seen.count <= DIAGNOSTICS_LISTED_PER_CODE) continue;
+      const more = seen.count - DIAGNOSTICS_LISTED_PER_CODE;
+      unlisted.push(diagnostic('findings-not-listed', { severity: seen.worst, message: `${more.toLocaleString('en')} more ${code} diagnostics are not listed (${seen.count.toLocaleString('en')} in all; the first ${DIAGNOSTICS_LISTED_PER_CODE.toLocaleString('en')} are; -o json lists them all)` }));
+    }
+    for (const entry of unlisted) {
+      chunk += `${formatDiagnostic(entry)}\n`;
+      if (this.level.verbose && entry.hint !== '') chunk += `  hint: ${printable(entry.hint)}\n`;
     }
     if (chunk !== '') out.write(chunk);
   }

@@ -233,8 +233,8 @@ export const DIAGNOSTIC_CODES = {
   ),
   'findings-not-listed': lint(
     'info',
-    'One code was found more than 1,000 times: the rest are counted, not listed. Its severity is the worst among those not listed.',
-    'Fix the listed findings (they are usually one mistake repeated), then lint again.',
+    'One code was found more than 1,000 times: the rest are counted, not listed. Its severity is the worst among those not listed. `lint` counts its findings so; every command\'s text output also lists at most 1,000 diagnostics of one code (JSON output lists them all).',
+    'Fix the listed findings (they are usually one mistake repeated), then lint again; `-o json` lists every diagnostic.',
   ),
   'version-caveat': lint('info', 'A plugin or option works in the target CoreDNS with a caveat worth knowing.', 'Read the caveat; nothing to change if it does not affect you.'),
   'option-removed': lint('error', 'A plugin option the target CoreDNS no longer accepts: it stops with a parse error.', 'Remove the option (the message says what replaced it, if anything).'),

@@ -105,7 +105,7 @@ describe('LineSplitter', () => {
   });
 
   it('holds no more than the limit of a long line, and reports it at its end', () => {
-    const splitter = new LineSplitter(8);
+    const splitter = new LineSplitter(8, 100);
     expect(decode(splitter.push(bytes('12345678\n123')))).toEqual(['1:12345678']);
     expect(decode(splitter.push(bytes('456789')))).toEqual([]);
     expect(decode(splitter.push(bytes('0000000000000')))).toEqual([]);
@@ -113,6 +113,68 @@ describe('LineSplitter', () => {
     expect(decode(new LineSplitter(4).push(bytes('12345\n')))).toEqual(['1!longer than 0 MiB, more than a batch line may hold']);
     expect(decode(new LineSplitter(4).push(bytes('ab\n12345\n\ncd\n')))).toEqual(['1:ab', '2!longer than 0 MiB, more than a batch line may hold', '3!blank line (expected one JSON object per line)', '4:cd']);
   });
+});
+
+describe('LineSplitter on a line without end', () => {
+  it('reports the line once past the line limit and the skip limit, and takes nothing more', () => {
+    const splitter = new LineSplitter(8, 4);
+    expect(splitter.push(new TextEncoder().encode('{}\n1234567890'))).toHaveLength(1);
+    expect(splitter.push(new Uint8Array(2))).toEqual([]);
+    expect(splitter.abandoned).toBe(false);
+    expect(splitter.push(new Uint8Array(3))).toEqual([{ lineNumber: 2, problem: 'longer than 0 MiB without a line end; the rest of the input is not read' }]);
+    expect(splitter.abandoned).toBe(true);
+    expect(splitter.push(new TextEncoder().encode('\n{}\n'))).toEqual([]);
+  });
+});
+
+describe('--batch FILE that never ends (/dev/zero, or a symbolic link to it)', () => {
+  const MiB = 1024 * 1024;
+  it('streams FILE: the line before is answered, the endless line is its own result, exit 2 after 64 MiB', async () => {
+    const base = memoryIo();
+    let read = 0;
+    const io: CliIo = {
+      ...base,
+      readFile: () => Promise.reject(new Error('FILE must be streamed')),
+      fileChunks: async function* () {
+        yield new TextEncoder().encode(`${CASE}\n`);
+        const zeros = new Uint8Array(MiB);
+        // An endless line; the test fails (rather than hangs) if far more than the limit is read.
+        while (read < 256 * MiB) {
+          read += zeros.length;
+          yield zeros;
+        }
+      },
+    };
+    expect(await main(['--kubeadm', '1.19', '--batch', 'zero.jsonl'], io)).toBe(2);
+    expect(read).toBeLessThanOrEqual(65 * MiB);
+    expect(resultLines(base.out())).toEqual([
+      expect.objectContaining({ id: 'a', ok: true }),
+      { id: null, ok: false, stage: 'input', error: 'line 2: longer than 64 MiB without a line end; the rest of the input is not read' },
+    ]);
+    expect(base.err()).toMatch(/batch: 2 cases: 1 ok, 0 refused or failed, 1 unusable input lines\n.*\nkube-dns-to-coredns: zero\.jsonl: line 2 has no line end within 64 MiB; the rest of the input was not read\n$/);
+  });
+
+  const bin = join(root, 'dist/bundle/kube-dns-to-coredns.cjs');
+  it.skipIf(!existsSync('/dev/zero') || !existsSync('/usr/bin/time') || (!existsSync(bin) && process.env['CI'] === undefined))('the built CLI ends in seconds with bounded memory (it read 1 GiB, 1.1 GB resident, before)', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'kube-dns-to-coredns-batch-zero-'));
+    try {
+      const { symlinkSync } = await import('node:fs');
+      symlinkSync('/dev/zero', join(work, 'cases.jsonl'));
+      const child = spawn('/usr/bin/time', ['-f', 'peak %M', process.execPath, bin, '--batch', join(work, 'cases.jsonl')], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (chunk: Buffer) => void (err += chunk.toString()));
+      child.stdout.resume();
+      const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      clearTimeout(killer);
+      expect(status).toBe(2);
+      expect(err).toMatch(/cases\.jsonl: line 1 has no line end within 64 MiB/);
+      const peakKiB = Number(/peak (\d+)/.exec(err)?.[1]);
+      expect(peakKiB).toBeLessThan(400 * 1024);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 40_000);
 });
 
 /** A CliIo whose standard input arrives when the test pushes it. */

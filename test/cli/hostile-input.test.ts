@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { aliasBombLines, fanOutCorefile } from '../support/hostile-inputs.js';
 import { memoryIo } from '../support/memory-io.js';
-import { configMapYaml, coreDnsConfigMapYaml } from '../support/kube-dns-manifests.js';
+import { configMapYaml, coreDnsConfigMapYaml, deploymentYaml, STOCK_DNSMASQ_ARGS } from '../support/kube-dns-manifests.js';
 
 /**
  * Inputs built to hurt: each must end in one clear line on stderr and exit 2, never a crash, a
@@ -145,5 +145,29 @@ describe('YAML alias bombs (10 billion nodes from under 1 KB), in every reader',
     expect(performance.now() - started).toBeLessThan(3000);
     expect(io.out()).toBe('');
     expect(io.err()).toMatch(new RegExp(`^kube-dns-to-coredns: ${at.replaceAll('.', '\\.')}: alias '\\*b\\d' brings the document to \\d+ YAML nodes, \\d+ of them through aliases: more than kubectl's YAML reader allows \\(it stops with "document contains excessive aliasing"; see docs/performance\\.md#yaml-aliases\\)\\n$`));
+  });
+});
+
+describe('a Deployment with thousands of dnsmasq flags', () => {
+  // One `deployment-stub-server` info per --server flag: 200,000 of them wrote 33 MB of text.
+  const servers = Array.from({ length: 3000 }, (_, index) => `--server=/z${index}.example/10.1.${index >> 8}.${index & 255}`);
+  const files = { 'deploy.yaml': deploymentYaml({ dnsmasq: [...STOCK_DNSMASQ_ARGS, ...servers] }) };
+
+  it('lists 1,000 diagnostics of one code in text and counts the rest in one findings-not-listed line', async () => {
+    const io = memoryIo({ files });
+    expect(await main(['--kube-dns-deployment', 'deploy.yaml'], io)).toBe(0);
+    const lines = io.err().trimEnd().split('\n');
+    expect(lines.filter((line) => line.startsWith('info deployment-stub-server '))).toHaveLength(1000);
+    expect(lines.at(-1)).toBe('info findings-not-listed: 2,000 more deployment-stub-server diagnostics are not listed (3,000 in all; the first 1,000 are; -o json lists them all)');
+    expect(lines.length).toBeLessThan(1100);
+    expect(io.out().match(/^z\d+\.example:53 \{$/gm)).toHaveLength(3000);
+  });
+
+  it('keeps every diagnostic in JSON', async () => {
+    const io = memoryIo({ files });
+    expect(await main(['--kube-dns-deployment', 'deploy.yaml', '-o', 'json'], io)).toBe(0);
+    const result = JSON.parse(io.out()) as { diagnostics: { code: string }[] };
+    expect(result.diagnostics.filter((entry) => entry.code === 'deployment-stub-server')).toHaveLength(3000);
+    expect(result.diagnostics.some((entry) => entry.code === 'findings-not-listed')).toBe(false);
   });
 });

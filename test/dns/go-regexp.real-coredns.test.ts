@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { judgeGoRegexp } from '../../src/dns/go-regexp.js';
-import { realCoreDnsDirectory, RealCoreDnsLab } from '../support/real-coredns.js';
+import { realCoreDnsSkip, useRealCoreDnsLab } from '../support/real-coredns.js';
 import { ACCEPTED_PATTERNS, REFUSED_PATTERNS } from './go-regexp-cases.js';
 
 /**
@@ -10,33 +10,24 @@ import { ACCEPTED_PATTERNS, REFUSED_PATTERNS } from './go-regexp-cases.js';
  * oldest and newest regexp/syntax the checker follows).
  */
 
-const found = realCoreDnsDirectory();
-if ('skip' in found) console.warn(`test/dns/go-regexp.real-coredns.test.ts skipped: ${found.skip}`);
+const skip = realCoreDnsSkip('test/dns/go-regexp.real-coredns.test.ts');
 
 const corefile = (...patterns: readonly string[]) =>
   `.:53 {\n    template IN A acme.local {\n        match ${patterns.map((pattern) => `"${pattern}"`).join(' ')}\n        rcode NXDOMAIN\n    }\n}\n`;
 
-describe.skipIf('skip' in found)('Go regexp syntax against real Go (CoreDNS template match)', () => {
-  let lab: RealCoreDnsLab;
-
-  beforeAll(async () => {
-    if ('directory' in found) lab = await RealCoreDnsLab.open(found.directory, 8);
-  });
-
-  afterAll(async () => {
-    await lab?.close();
-  });
+describe.skipIf(skip !== undefined)('Go regexp syntax against real Go (CoreDNS template match)', () => {
+  const lab = useRealCoreDnsLab({ concurrency: 8 });
 
   it('refuses with Go\'s own message and accepts what Go accepts, on Go 1.19 and Go 1.26', async () => {
     const results = await Promise.all(
       (['1.8.0', '1.14.7'] as const).flatMap((version) => [
         // A final backslash would escape the closing quote of the Corefile token.
         ...REFUSED_PATTERNS.filter(([pattern]) => !pattern.endsWith('\\')).map(async ([pattern]) => {
-          const verdict = await lab.start(corefile(pattern), version);
+          const verdict = await lab().start(corefile(pattern), version);
           return { version, pattern, real: verdict.accepted ? 'accepted' : verdict.reason };
         }),
         (async () => {
-          const verdict = await lab.start(corefile(...ACCEPTED_PATTERNS.map(([pattern]) => pattern)), version);
+          const verdict = await lab().start(corefile(...ACCEPTED_PATTERNS.map(([pattern]) => pattern)), version);
           return { version, pattern: 'every accepted pattern', real: verdict.accepted ? 'accepted' : verdict.reason };
         })(),
       ]),

@@ -1,10 +1,10 @@
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildCoreDnsInstall } from '../../src/install/install.js';
 import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
-import { realCoreDnsDirectory, RealCoreDnsLab, REAL_COREDNS_RELEASES } from '../support/real-coredns.js';
+import { REAL_COREDNS_RELEASES, realCoreDnsSkip, useRealCoreDnsLab } from '../support/real-coredns.js';
 
 /**
  * The install against the real program: each real CoreDNS release starts with the install's
@@ -12,8 +12,7 @@ import { realCoreDnsDirectory, RealCoreDnsLab, REAL_COREDNS_RELEASES } from '../
  * its health and ready listeners answer on the ports the probes name (moved to loopback).
  */
 
-const found = realCoreDnsDirectory();
-if ('skip' in found) console.warn(`test/install/real-coredns.test.ts skipped: ${found.skip}`);
+const skip = realCoreDnsSkip('test/install/real-coredns.test.ts');
 
 const stock = readFileSync(join(import.meta.dirname, '../../golden/install/stock-kube-dns-1.22.20.yaml'), 'utf8');
 
@@ -38,12 +37,8 @@ async function eventually(check: () => Promise<boolean>, timeoutMs: number): Pro
   }
 }
 
-describe.skipIf('skip' in found)('the install on real CoreDNS', () => {
-  let lab: RealCoreDnsLab | undefined;
-  beforeAll(async () => {
-    if ('directory' in found) lab = await RealCoreDnsLab.open(found.directory, 4);
-  });
-  afterAll(async () => lab?.close());
+describe.skipIf(skip !== undefined)('the install on real CoreDNS', () => {
+  const lab = useRealCoreDnsLab({ concurrency: 4 });
 
   it.each(REAL_COREDNS_RELEASES)('CoreDNS %s starts from the ConfigMap at the -conf path; health and ready answer on the probe ports', async (release) => {
     const result = buildCoreDnsInstall(readKubeDnsInstall([{ text: stock, filename: 'kube-dns.yaml' }]), { coredns: release });
@@ -56,7 +51,7 @@ describe.skipIf('skip' in found)('the install on real CoreDNS', () => {
     const volume = pod.volumes.find((entry: { name: string }) => entry.name === mount.name);
     const item = volume.configMap.items.find((entry: { path: string }) => `${mount.mountPath}/${entry.path}` === conf);
     const corefile = configMap.data[item.key] as string;
-    const server = await (lab as RealCoreDnsLab).serve(corefile, release, conf.replace(/^\//, `${release}/`));
+    const server = await lab().serve(corefile, release, conf.replace(/^\//, `${release}/`));
     try {
       const portOf = (probe: { httpGet: { port: number | string } }) => {
         const port = probe.httpGet.port;

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DiagnosticCode } from '../../src/diagnostics/codes.js';
 import { MAX_SNIPPET_EXPANSIONS } from '../../src/corefile/expand.js';
 import { lintCorefile } from '../../src/lint/lint.js';
 import { snippetChain } from '../support/hostile-inputs.js';
-import { realCoreDnsDirectory, RealCoreDnsLab, REAL_COREDNS_RELEASES } from '../support/real-coredns.js';
+import { RealCoreDnsLab, REAL_COREDNS_RELEASES, realCoreDnsSkip, useRealCoreDnsLab } from '../support/real-coredns.js';
 import type { RealCoreDnsRelease, Verdict } from '../support/real-coredns.js';
 import { FULL_CORPUS_VARIABLE, SYNTAX_CORPUS, SYNTAX_CORPUS_SAMPLE } from './plugin-syntax-corpus.js';
 
@@ -15,8 +15,7 @@ import { FULL_CORPUS_VARIABLE, SYNTAX_CORPUS, SYNTAX_CORPUS_SAMPLE } from './plu
  * about answers, which starting cannot show.
  */
 
-const found = realCoreDnsDirectory();
-if ('skip' in found) console.warn(`test/lint/real-coredns.test.ts skipped: ${found.skip}`);
+const skip = realCoreDnsSkip('test/lint/real-coredns.test.ts');
 
 /** Lint codes whose message is "CoreDNS … stops" / "does not start". */
 const REFUSALS: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
@@ -78,23 +77,15 @@ const CASES: ReadonlyArray<readonly [string, string]> = [
   ['a typo in a second block', '.:53 {\n    whoami\n}\nacme.local:53 {\n    whoamii\n}\n'],
 ];
 
-describe.skipIf('skip' in found)('lint against real CoreDNS', () => {
-  let lab: RealCoreDnsLab;
-
-  beforeAll(async () => {
-    if ('directory' in found) lab = await RealCoreDnsLab.open(found.directory, 8);
-  });
-
-  afterAll(async () => {
-    await lab?.close();
-  });
+describe.skipIf(skip !== undefined)('lint against real CoreDNS', () => {
+  const lab = useRealCoreDnsLab({ concurrency: 8 });
 
   it('predicts a refusal exactly where the real release does not start', async () => {
     const rows = await Promise.all(
       CASES.flatMap(([name, corefile]) =>
         REAL_COREDNS_RELEASES.map(async (version) => {
           const refusing = lintCorefile(corefile, { coredns: version }).diagnostics.filter((entry) => REFUSALS.has(entry.code));
-          const verdict = await lab.start(corefile, version);
+          const verdict = await lab().start(corefile, version);
           return {
             name,
             version,
@@ -130,7 +121,7 @@ describe.skipIf('skip' in found)('lint against real CoreDNS', () => {
     // rest of the block (a block of 10,000 imports takes it 15 s), a chain keeps that short.
     const atBound = snippetChain(MAX_SNIPPET_EXPANSIONS - 1, 'whoami');
     const past = snippetChain(MAX_SNIPPET_EXPANSIONS, 'whoami');
-    const [started, refused] = await Promise.all([lab.start(atBound, '1.14.7'), lab.start(past, '1.14.7')]);
+    const [started, refused] = await Promise.all([lab().start(atBound, '1.14.7'), lab().start(past, '1.14.7')]);
     expect(started.accepted).toBe(true);
     expect(lintCorefile(atBound, { coredns: '1.14.7' }).diagnostics).toEqual([]);
     expect(refused.accepted ? '' : refused.reason).toMatch(/:\d+ - Error during parsing: maximum snippet import depth \(10000\) exceeded$/);
@@ -174,16 +165,8 @@ async function judgeCorpus(lab: RealCoreDnsLab, version: RealCoreDnsRelease, var
   return verdicts;
 }
 
-describe.skipIf('skip' in found)('lint against real CoreDNS: plugin arguments and options', () => {
-  let lab: RealCoreDnsLab;
-
-  beforeAll(async () => {
-    if ('directory' in found) lab = await RealCoreDnsLab.open(found.directory, 8);
-  });
-
-  afterAll(async () => {
-    await lab?.close();
-  });
+describe.skipIf(skip !== undefined)('lint against real CoreDNS: plugin arguments and options', () => {
+  const lab = useRealCoreDnsLab({ concurrency: 8 });
 
   it('agrees with the real release on every variant of the corpus', async () => {
     const full = process.env[FULL_CORPUS_VARIABLE] === 'full';
@@ -192,7 +175,7 @@ describe.skipIf('skip' in found)('lint against real CoreDNS: plugin arguments an
       await Promise.all(
         REAL_COREDNS_RELEASES.map(async (version) => {
           const variants = corpus.map(([name, corefile]) => ({ name, corefile, codes: lintRefusal(corefile, version) })).map((variant) => ({ ...variant, predicted: variant.codes.length > 0 }));
-          const verdicts = await judgeCorpus(lab, version, variants);
+          const verdicts = await judgeCorpus(lab(), version, variants);
           return variants.map((variant) => {
             const verdict = verdicts.get(variant.name);
             return {
@@ -209,7 +192,7 @@ describe.skipIf('skip' in found)('lint against real CoreDNS: plugin arguments an
     const disagreements = rows.filter((row) => row.predicted !== row.refused);
     console.log(
       `plugin syntax corpus (${full ? 'full' : `sample; ${FULL_CORPUS_VARIABLE}=full for all ${SYNTAX_CORPUS.length}`}): ${corpus.length} variants x ${REAL_COREDNS_RELEASES.length} releases, ` +
-        `${rows.length - disagreements.length} of ${rows.length} verdicts agree, ${lab.started} CoreDNS starts`,
+        `${rows.length - disagreements.length} of ${rows.length} verdicts agree, ${lab().started} CoreDNS starts`,
     );
     expect(disagreements.map((row) => `${row.name} @${row.version}`)).toEqual(EXCEPTIONS.filter((entry) => corpus.some(([name]) => entry.startsWith(`${name} @`))));
     expect(rows.length).toBeGreaterThanOrEqual(full ? 590 : 110);

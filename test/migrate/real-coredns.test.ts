@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { kubernetesDefaultMainBlock, KUBERNETES_COREDNS_RELEASES } from '../../src/coredns/kubernetes-default-corefile.js';
 import type { DefaultDirective } from '../../src/coredns/kubernetes-default-corefile.js';
 import { migrateCorefile } from '../../src/migrate/migrate-corefile.js';
-import { realCoreDnsDirectory, RealCoreDnsLab } from '../support/real-coredns.js';
+import { realCoreDnsSkip, useRealCoreDnsLab } from '../support/real-coredns.js';
 import type { RealCoreDnsRelease } from '../support/real-coredns.js';
 
 /**
@@ -10,8 +10,7 @@ import type { RealCoreDnsRelease } from '../support/real-coredns.js';
  * (1.2.6, 1.6.9, 1.8.0, 1.14.7) on a sample of twelve migrations, each moved to loopback first
  * (test/support/real-coredns.ts); skipped with a message when KUBE_DNS_TO_COREDNS_COREDNS_DIR is unset.
  */
-const found = realCoreDnsDirectory();
-if ('skip' in found) console.warn(`test/migrate/real-coredns.test.ts skipped: ${found.skip}`);
+const skip = realCoreDnsSkip('test/migrate/real-coredns.test.ts');
 
 function render(directives: readonly DefaultDirective[], indent: string): string[] {
   return directives.flatMap((directive) => {
@@ -46,27 +45,19 @@ const TARGET_REFUSALS: readonly { readonly name: string; readonly corefile: stri
   { name: 'keys colliding by case, 1.6.9 → 1.14.7', corefile: 'acme.local {\n    forward . 10.0.0.1\n}\nACME.local {\n    forward . 10.0.0.2\n}\n', from: '1.6.9', to: '1.14.7' },
 ];
 
-describe.skipIf('skip' in found)('migrated Corefiles against real CoreDNS', () => {
-  let lab: RealCoreDnsLab;
-
-  beforeAll(async () => {
-    if ('directory' in found) lab = await RealCoreDnsLab.open(found.directory, 4);
-  });
-
-  afterAll(async () => {
-    await lab?.close();
-  });
+describe.skipIf(skip !== undefined)('migrated Corefiles against real CoreDNS', () => {
+  const lab = useRealCoreDnsLab({ concurrency: 4 });
 
   it('every migrated sample starts, where its input is refused (at most twelve starts)', async () => {
     expect(CASES.length).toBeLessThanOrEqual(11);
     // The control: the same stub proxies unmigrated, which 1.8.0 refuses ("Unknown directive 'proxy'").
-    const control = lab.start(STUBS, '1.8.0');
+    const control = lab().start(STUBS, '1.8.0');
     const results = await Promise.all(
       CASES.map(async (entry) => {
         const migrated = migrateCorefile(entry.corefile, { from: entry.from, to: entry.to });
         expect(migrated.ok, entry.name).toBe(true);
         expect(migrated.changed, entry.name).toBe(true);
-        return { entry, migrated, verdict: await lab.start(migrated.corefile, entry.to) };
+        return { entry, migrated, verdict: await lab().start(migrated.corefile, entry.to) };
       }),
     );
     const refused = results.filter(({ verdict }) => !verdict.accepted).map(({ entry, migrated, verdict }) => `${entry.name}: ${'reason' in verdict ? verdict.reason : ''}\n${migrated.corefile}`);
@@ -80,7 +71,7 @@ describe.skipIf('skip' in found)('migrated Corefiles against real CoreDNS', () =
         const migrated = migrateCorefile(entry.corefile, { from: entry.from, to: entry.to });
         expect(migrated.notices.map((notice) => notice.code), entry.name).toContain('migrate-target-refuses');
         const source = entry.from as RealCoreDnsRelease;
-        return { entry, target: await lab.start(entry.corefile, entry.to), source: await lab.start(entry.corefile, source) };
+        return { entry, target: await lab().start(entry.corefile, entry.to), source: await lab().start(entry.corefile, source) };
       }),
     );
     expect(results.filter(({ target }) => target.accepted).map(({ entry }) => entry.name)).toEqual([]);

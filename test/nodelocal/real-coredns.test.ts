@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { preflightNodeLocalDns } from '../../src/nodelocal/preflight.js';
-import { realCoreDnsDirectory, RealCoreDnsLab } from '../support/real-coredns.js';
+import { realCoreDnsSkip, useRealCoreDnsLab } from '../support/real-coredns.js';
 import type { RealCoreDnsRelease } from '../support/real-coredns.js';
 
 /**
@@ -11,8 +11,7 @@ import type { RealCoreDnsRelease } from '../support/real-coredns.js';
  * Six starts: the pre-flight's `loads` is what the real program does.
  */
 
-const found = realCoreDnsDirectory();
-if ('skip' in found) console.warn(`test/nodelocal/real-coredns.test.ts skipped: ${found.skip}`);
+const skip = realCoreDnsSkip('test/nodelocal/real-coredns.test.ts');
 
 const STUBS = { stubDomains: '{"acme.local": ["10.150.0.1"], "consul.local": ["10.150.0.2", "10.150.0.3"]}', upstreamNameservers: '["8.8.8.8"]' };
 const CLUSTER_STUB = { stubDomains: '{"cluster.local": ["10.150.0.5"]}' };
@@ -27,23 +26,15 @@ const CASES: ReadonlyArray<readonly [string, RealCoreDnsRelease, Record<string, 
   ['1.26.7', '1.14.7', CLUSTER_STUB],
 ];
 
-describe.skipIf('skip' in found)('node-cache Corefiles in real CoreDNS', () => {
-  let lab: RealCoreDnsLab;
-
-  beforeAll(async () => {
-    if ('directory' in found) lab = await RealCoreDnsLab.open(found.directory, 6);
-  });
-
-  afterAll(async () => {
-    await lab?.close();
-  });
+describe.skipIf(skip !== undefined)('node-cache Corefiles in real CoreDNS', () => {
+  const lab = useRealCoreDnsLab({ concurrency: 6 });
 
   it('start exactly when the pre-flight says the Corefile loads', async () => {
     const rows = await Promise.all(
       CASES.map(async ([release, real, data]) => {
         const preflight = preflightNodeLocalDns(release, data);
         if (!preflight.result.ok) throw new Error(`${release}: refused: ${preflight.result.reason}`);
-        const verdict = await lab.start(preflight.result.corefile, real);
+        const verdict = await lab().start(preflight.result.corefile, real);
         return { loads: preflight.loads, started: verdict.accepted, detail: `${release} @${real} ${data === STUBS ? 'stubs' : 'cluster stub'}: pre-flight ${preflight.loads ? 'loads' : preflight.reason}; CoreDNS ${verdict.accepted ? 'started' : `refused: ${verdict.reason}`}` };
       }),
     );

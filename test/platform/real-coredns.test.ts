@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readConfigMap } from '../../src/configmap/read-configmap.js';
 import { CorefileSyntaxError } from '../../src/corefile/errors.js';
 import { parseCorefile } from '../../src/corefile/parser.js';
@@ -9,7 +9,7 @@ import type { PlatformName } from '../../src/platform/bases.js';
 import { lintOverlay } from '../../src/platform/overlay-lint.js';
 import { readHelmValues, renderHelmValues } from '../../src/platform/helm-values.js';
 import { lintCorefile } from '../../src/lint/lint.js';
-import { NotLoopbackSafeError, realCoreDnsDirectory, RealCoreDnsLab, REAL_COREDNS_RELEASES, SAFE_PLUGINS } from '../support/real-coredns.js';
+import { NotLoopbackSafeError, REAL_COREDNS_RELEASES, SAFE_PLUGINS, realCoreDnsSkip, useRealCoreDnsLab } from '../support/real-coredns.js';
 import type { RealCoreDnsRelease } from '../support/real-coredns.js';
 
 /**
@@ -18,8 +18,7 @@ import type { RealCoreDnsRelease } from '../support/real-coredns.js';
  * refused by the real program too (or, for a text that does not parse, by the Corefile parser,
  * which reads as CoreDNS's does). Skipped with a message when KUBE_DNS_TO_COREDNS_COREDNS_DIR is unset.
  */
-const found = realCoreDnsDirectory();
-if ('skip' in found) console.warn(`test/platform/real-coredns.test.ts skipped: ${found.skip}`);
+const skip = realCoreDnsSkip('test/platform/real-coredns.test.ts');
 
 const root = join(import.meta.dirname, '../../golden/platform');
 /** Overlay errors that stop CoreDNS (the others, like zone-captures-kubernetes, are about answers). */
@@ -44,16 +43,8 @@ function lintCases(): Case[] {
   });
 }
 
-describe.skipIf('skip' in found)('composed golden overlays against real CoreDNS', () => {
-  let lab: RealCoreDnsLab;
-
-  beforeAll(async () => {
-    if ('directory' in found) lab = await RealCoreDnsLab.open(found.directory, 4);
-  });
-
-  afterAll(async () => {
-    await lab?.close();
-  });
+describe.skipIf(skip !== undefined)('composed golden overlays against real CoreDNS', () => {
+  const lab = useRealCoreDnsLab({ concurrency: 4 });
 
   it('starts what lint calls clean and refuses what lint says CoreDNS stops at', async () => {
     const cases = lintCases();
@@ -74,7 +65,7 @@ describe.skipIf('skip' in found)('composed golden overlays against real CoreDNS'
         const startable = parses && !/^\s*file\s/m.test(result.composition.text);
         let verdict;
         try {
-          verdict = startable ? await lab.start(result.composition.text, entry.coredns) : undefined;
+          verdict = startable ? await lab().start(result.composition.text, entry.coredns) : undefined;
         } catch (error) {
           // Options the lab does not know to keep on loopback (rewrite's name regex): not started.
           if (!(error instanceof NotLoopbackSafeError)) throw error;
@@ -110,7 +101,7 @@ describe.skipIf('skip' in found)('composed golden overlays against real CoreDNS'
         const findings = [...rendered.diagnostics, ...lint.diagnostics];
         const stops = findings.some((finding) => finding.severity === 'error' && ['helm-port-missing', 'helm-value-breaks-corefile', 'helm-value-printed-otherwise', 'invalid-server-key', 'argument-invalid'].includes(finding.code));
         const clean = !findings.some((finding) => finding.severity === 'error');
-        return { file, stops, clean, verdict: await lab.start(corefile, '1.14.7') };
+        return { file, stops, clean, verdict: await lab().start(corefile, '1.14.7') };
       }),
     );
     expect(results.filter(({ clean, verdict }) => clean && !verdict.accepted).map(({ file, verdict }) => `${file}: ${'reason' in verdict ? verdict.reason : ''}`)).toEqual([]);

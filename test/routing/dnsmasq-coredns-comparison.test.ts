@@ -25,7 +25,7 @@ import { claimLoopbackRange, describeAnswer, dnsmasqKey, FakeNetwork, fits, NX_L
 import type { Answer, Fake, LoopbackRange, QueryType } from '../support/dns-comparison.js';
 import { configMapYaml, deploymentYaml, STOCK_DNSMASQ_ARGS, STOCK_KUBEDNS_ARGS } from '../support/kube-dns-manifests.js';
 import { Outcomes } from '../support/outcomes.js';
-import { realCoreDnsDirectory, RealCoreDnsLab, REAL_COREDNS_RELEASES } from '../support/real-coredns.js';
+import { REAL_COREDNS_RELEASES, realCoreDnsSkip, useRealCoreDnsLab } from '../support/real-coredns.js';
 import type { RealCoreDnsRelease, RunningCoreDns } from '../support/real-coredns.js';
 import { findDnsmasq, Lab } from './dnsmasq-harness.js';
 
@@ -55,9 +55,8 @@ import { findDnsmasq, Lab } from './dnsmasq-harness.js';
 
 const root = join(import.meta.dirname, '../..');
 const dnsmasq = findDnsmasq();
-const found = realCoreDnsDirectory();
-const skip = dnsmasq === undefined ? 'dnsmasq is not installed (scripts/ci-dnsmasq.sh)' : 'skip' in found ? found.skip : undefined;
-if (skip !== undefined) console.warn(`test/routing/dnsmasq-coredns-comparison.test.ts skipped: ${skip}`);
+const skip = dnsmasq === undefined ? 'dnsmasq is not installed (scripts/ci-dnsmasq.sh)' : realCoreDnsSkip('test/routing/dnsmasq-coredns-comparison.test.ts');
+if (dnsmasq === undefined) console.warn(`test/routing/dnsmasq-coredns-comparison.test.ts skipped: ${skip}`);
 
 interface Case {
   readonly name: string;
@@ -294,16 +293,14 @@ class NotComparable extends Error {}
 
 describe.skipIf(skip !== undefined)('real dnsmasq against real CoreDNS', () => {
   let range: LoopbackRange | undefined;
-  let coreDnsLab: RealCoreDnsLab | undefined;
+  const coreDnsLab = useRealCoreDnsLab();
   let lab: Lab;
   let network: FakeNetwork;
   let resolvConf = '';
   const running: RunningCoreDns[] = [];
 
   beforeAll(async () => {
-    if (!('directory' in found)) return;
     range = await claimLoopbackRange();
-    coreDnsLab = await RealCoreDnsLab.open(found.directory, 4);
     lab = new Lab(`${range.prefix}2.`);
     network = new FakeNetwork(range.prefix);
     resolvConf = await network.resolvConf(lab.directory);
@@ -313,7 +310,6 @@ describe.skipIf(skip !== undefined)('real dnsmasq against real CoreDNS', () => {
     for (const server of running) await server.stop();
     network?.close();
     await lab?.close();
-    await coreDnsLab?.close();
     await range?.release();
   });
 
@@ -589,7 +585,7 @@ describe.skipIf(skip !== undefined)('real dnsmasq against real CoreDNS', () => {
     const preparedAt = performance.now();
     // One CoreDNS per release, serving every input of that release; the inputs of a release are
     // compared as soon as it serves (the releases that start fastest first), one dnsmasq per input, a few at a time.
-    const lab = coreDnsLab as RealCoreDnsLab;
+    const lab = coreDnsLab();
     const served = new Map(
       REAL_COREDNS_RELEASES.map((real, position) => {
         const inputs = prepared.filter((input) => input.real === real);

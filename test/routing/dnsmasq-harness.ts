@@ -32,6 +32,9 @@ const QUERY_TIMEOUT_MS = 1500;
 /** The NXDOMAIN rcode in the flags field (RFC 1035 §4.1.1). */
 const NXDOMAIN = 3;
 const START_TIMEOUT_MS = 5000;
+/** How long a start-up probe waits for an answer, and the pause between probes. */
+const PROBE_TIMEOUT_MS = 25;
+const PROBE_INTERVAL_MS = 5;
 const STOP_TIMEOUT_MS = 2000;
 
 export class Lab {
@@ -143,11 +146,13 @@ export class Lab {
     const deadline = Date.now() + START_TIMEOUT_MS;
     for (;;) {
       if (child.exitCode !== null || child.signalCode !== null) return dnsmasq;
-      // Any answer (even SERVFAIL) means dnsmasq is serving.
-      const probe = await this.query(listen, port, 'probe.invalid', 200);
+      // Any answer (even SERVFAIL) means dnsmasq is serving. A probe sent before it listens is lost,
+      // so probes are short and frequent: dnsmasq is up a few milliseconds after the spawn, and a
+      // long first probe made every start cost its whole timeout (test/routing/dnsmasq.test.ts: 30 starts, 11 s → 3 s).
+      const probe = await this.query(listen, port, 'probe.invalid', PROBE_TIMEOUT_MS);
       if (probe.kind !== 'timeout') return dnsmasq;
       if (Date.now() > deadline) throw new Error(`dnsmasq did not start within ${START_TIMEOUT_MS} ms:\n${log}`);
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 50))]);
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, PROBE_INTERVAL_MS))]);
     }
   }
 

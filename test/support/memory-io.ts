@@ -27,6 +27,13 @@ export function memoryIo(
       if (content === undefined) throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
       return bounded(asBytes(content), maxBytes);
     },
+    // Files stream in chunks, as the real I/O reads them for --batch.
+    fileChunks: async function* (path) {
+      const content = options.readFile ? options.readFile(path) : options.files?.[path];
+      if (content === undefined) throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
+      const bytes = asBytes(content);
+      for (let start = 0; start < bytes.length; start += 65536) yield bytes.subarray(start, start + 65536);
+    },
     writeOutputFile: async (path, content) => {
       if (path.startsWith('/unwritable/')) throw new OutputFileError('EACCES: permission denied', { code: 'EACCES' });
       written.set(path, content);

@@ -10,6 +10,7 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
+import { afterAll, beforeAll } from 'vitest';
 import type { Corefile, CorefileItem, Directive } from '../../src/corefile/model.js';
 import { parseCorefile } from '../../src/corefile/parser.js';
 import { printCorefile } from '../../src/corefile/printer.js';
@@ -71,7 +72,7 @@ export type RealCoreDnsRelease = (typeof REAL_COREDNS_RELEASES)[number];
  * set but names a folder without the binaries is an error, not a skip: CI sets it only when the
  * binaries are there.
  */
-export function realCoreDnsDirectory(): { readonly directory: string } | { readonly skip: string } {
+function realCoreDnsDirectory(): { readonly directory: string } | { readonly skip: string } {
   const directory = process.env[COREDNS_DIR_VARIABLE];
   if (directory === undefined || directory === '') {
     return { skip: `${COREDNS_DIR_VARIABLE} is not set: the checks against real CoreDNS servers are skipped (set it to a folder holding coredns-VERSION.gz)` };
@@ -79,6 +80,43 @@ export function realCoreDnsDirectory(): { readonly directory: string } | { reado
   const missing = REAL_COREDNS_RELEASES.filter((version) => !existsSync(join(directory, `coredns-${version}.gz`)));
   if (missing.length > 0) throw new Error(`${COREDNS_DIR_VARIABLE}=${directory} lacks ${missing.map((version) => `coredns-${version}.gz`).join(', ')}`);
   return { directory };
+}
+
+/**
+ * Why `testFile` skips its real-CoreDNS checks (the variable is unset, see
+ * {@link realCoreDnsDirectory}), printed once as a warning; undefined when the binaries are there.
+ * Pass the reason to `describe.skipIf(skip !== undefined)`.
+ */
+export function realCoreDnsSkip(testFile: string): string | undefined {
+  const found = realCoreDnsDirectory();
+  if (!('skip' in found)) return undefined;
+  console.warn(`${testFile} skipped: ${found.skip}`);
+  return found.skip;
+}
+
+/**
+ * The lab of the describe block it is called in: opened once before the block's tests (servers
+ * `concurrency` at a time, the fake API serving `cluster`), closed after them (every server it
+ * left running killed). Returns the lab's accessor for the tests and hooks of the block. Call it
+ * only inside a block that skips when {@link realCoreDnsSkip} gives a reason. Every test file that
+ * starts real CoreDNS opens its lab this way, so that start-up, waiting and clean-up are the same
+ * everywhere.
+ */
+export function useRealCoreDnsLab(options: { readonly concurrency?: number; readonly cluster?: FakeCluster } = {}): () => RealCoreDnsLab {
+  let lab: RealCoreDnsLab | undefined;
+  beforeAll(async () => {
+    const found = realCoreDnsDirectory();
+    if ('skip' in found) throw new Error(`useRealCoreDnsLab in a block that does not skip: ${found.skip}`);
+    lab = await RealCoreDnsLab.open(found.directory, options.concurrency, options.cluster);
+  });
+  afterAll(async () => {
+    await lab?.close();
+    lab = undefined;
+  });
+  return () => {
+    if (lab === undefined) throw new Error('the real-CoreDNS lab is open only while its describe block runs');
+    return lab;
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

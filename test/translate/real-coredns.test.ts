@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { serverBlocks } from '../../src/corefile/model.js';
 import type { ServerBlock } from '../../src/corefile/model.js';
 import { printCorefile } from '../../src/corefile/printer.js';
@@ -16,19 +16,7 @@ import { anyKubeDnsInput, ipv4Text, kubeDnsData } from '../support/kube-dns-arbi
 import type { KubeDnsInput } from '../support/kube-dns-arbitraries.js';
 import { deploymentYaml, STOCK_DNSMASQ_ARGS } from '../support/kube-dns-manifests.js';
 import { askA } from '../support/dns-query.js';
-import {
-  KUBE_DNS_SERVICE_IP,
-  KUBERNETES_SERVICE_IP,
-  keepsKubernetesObjects,
-  moveToLoopback,
-  NotLoopbackSafeError,
-  realCoreDnsDirectory,
-  RealCoreDnsLab,
-  realReleaseFor,
-  REAL_COREDNS_RELEASES,
-  STOCK_CLUSTER,
-  targetsOf,
-} from '../support/real-coredns.js';
+import { KUBE_DNS_SERVICE_IP, KUBERNETES_SERVICE_IP, keepsKubernetesObjects, moveToLoopback, NotLoopbackSafeError, RealCoreDnsLab, realReleaseFor, REAL_COREDNS_RELEASES, STOCK_CLUSTER, targetsOf, realCoreDnsSkip, useRealCoreDnsLab } from '../support/real-coredns.js';
 import type { RealCoreDnsRelease, Verdict } from '../support/real-coredns.js';
 
 /**
@@ -40,8 +28,7 @@ import type { RealCoreDnsRelease, Verdict } from '../support/real-coredns.js';
  */
 
 const root = join(import.meta.dirname, '../..');
-const found = realCoreDnsDirectory();
-if ('skip' in found) console.warn(`test/translate/real-coredns.test.ts skipped: ${found.skip}`);
+const skip = realCoreDnsSkip('test/translate/real-coredns.test.ts');
 
 interface Run {
   readonly name: string;
@@ -57,16 +44,8 @@ async function refusals(lab: RealCoreDnsLab, runs: readonly Run[]): Promise<stri
   return verdicts.filter((entry): entry is { run: Run; verdict: Verdict & { accepted: false } } => !entry.verdict.accepted).map(({ run, verdict }) => `${run.name} (CoreDNS ${run.real}): ${verdict.reason}\n${run.corefile}`);
 }
 
-describe.skipIf('skip' in found)('the translator against real CoreDNS', () => {
-  let lab: RealCoreDnsLab;
-
-  beforeAll(async () => {
-    if ('directory' in found) lab = await RealCoreDnsLab.open(found.directory, 8);
-  });
-
-  afterAll(async () => {
-    await lab?.close();
-  });
+describe.skipIf(skip !== undefined)('the translator against real CoreDNS', () => {
+  const lab = useRealCoreDnsLab({ concurrency: 8 });
 
   it('starts every golden translator output whose target a real release judges', async () => {
     const runs: Run[] = [];
@@ -109,7 +88,7 @@ describe.skipIf('skip' in found)('the translator against real CoreDNS', () => {
     expect(perRelease['1.6.9']).toBeGreaterThanOrEqual(10);
     expect(perRelease['1.8.0']).toBeGreaterThanOrEqual(1);
     expect(perRelease['1.14.7']).toBeGreaterThanOrEqual(25);
-    expect(await refusals(lab, runs)).toEqual([]);
+    expect(await refusals(lab(), runs)).toEqual([]);
   });
 
   it('starts a sample of the property tests’ accepted Corefiles on the release that judges their target', async () => {
@@ -145,7 +124,7 @@ describe.skipIf('skip' in found)('the translator against real CoreDNS', () => {
     }
     // 1.2.1–1.2.6 bind health once per key: the sample must hold main blocks that gained keys there.
     expect(gainedKeys, `seed ${seed}`).toBeGreaterThanOrEqual(1);
-    expect(await refusals(lab, runs)).toEqual([]);
+    expect(await refusals(lab(), runs)).toEqual([]);
   });
 
   it('1.2.6 starts with the translation of --address=/fixed.example/192.0.2.1 and a trailing-dot --address (each with --local: NODATA for the other types), and refused the former rcode-only template', async () => {
@@ -155,7 +134,7 @@ describe.skipIf('skip' in found)('the translator against real CoreDNS', () => {
     expect(translation.corefile).toContain('        rcode NOERROR\n        authority "fixed.example. 0 IN SOA fixed.example. fixed.example. 1 0 0 0 0"\n');
     expect(translation.corefile).toContain('        rcode NOERROR\n        authority ". 0 IN SOA . . 1 0 0 0 0"\n        fallthrough\n');
     const before = translation.corefile.replace(/\n {8}authority "[^"\n]*"/g, '');
-    const [now, former] = await Promise.all([lab.start(translation.corefile, '1.2.6'), lab.start(before, '1.2.6')]);
+    const [now, former] = await Promise.all([lab().start(translation.corefile, '1.2.6'), lab().start(before, '1.2.6')]);
     expect(now.accepted, now.accepted ? '' : now.reason).toBe(true);
     expect(former.accepted).toBe(false);
     if (!former.accepted) expect(former.reason).toContain('no answer section for template found');
@@ -168,28 +147,20 @@ describe.skipIf('skip' in found)('the translator against real CoreDNS', () => {
     expect(copy?.keys).toEqual(['in-addr.arpa:53', 'ip6.arpa:53']);
     // The former output: one main block with every key.
     const before = printCorefile({ items: [{ ...(main as ServerBlock), keys: [...(main?.keys ?? []), ...(copy?.keys ?? [])] }, ...stubs] });
-    const [nowVerdict, beforeVerdict] = await Promise.all([lab.start(translation.corefile ?? '', '1.2.6'), lab.start(before, '1.2.6')]);
+    const [nowVerdict, beforeVerdict] = await Promise.all([lab().start(translation.corefile ?? '', '1.2.6'), lab().start(before, '1.2.6')]);
     expect(nowVerdict.accepted).toBe(true);
     expect(beforeVerdict.accepted).toBe(false);
     if (!beforeVerdict.accepted) expect(beforeVerdict.reason).toMatch(/^listen tcp 127\.[0-9.]+:\d+: bind: address already in use$/);
   });
 });
 
-describe.skipIf('skip' in found)('the translator’s Corefile answers cluster names from a Kubernetes API (real CoreDNS)', () => {
-  let lab: RealCoreDnsLab;
-
-  beforeAll(async () => {
+describe.skipIf(skip !== undefined)('the translator’s Corefile answers cluster names from a Kubernetes API (real CoreDNS)', () => {
     // The fake API serves kubernetes.default and kube-system/kube-dns with their endpoints.
-    if ('directory' in found) lab = await RealCoreDnsLab.open(found.directory, 4, STOCK_CLUSTER);
-  });
-
-  afterAll(async () => {
-    await lab?.close();
-  });
+  const lab = useRealCoreDnsLab({ concurrency: 4, cluster: STOCK_CLUSTER });
 
   /** What `corefile` running on `real` answers for each name (A queries): `NAME RCODE [ADDRESSES] [soa ZONE]`. */
   async function answers(corefile: string, real: RealCoreDnsRelease, names: readonly string[]): Promise<string[]> {
-    const server = await lab.serve(corefile, real);
+    const server = await lab().serve(corefile, real);
     try {
       return await Promise.all(
         names.map(async (name) => {

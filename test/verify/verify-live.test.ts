@@ -7,7 +7,7 @@ import { translateKubeDnsInstall } from '../../src/translate/translate.js';
 import { findDnsmasq, Lab, nannyArgs } from '../routing/dnsmasq-harness.js';
 import { configMapYaml, deploymentYaml } from '../support/kube-dns-manifests.js';
 import { memoryIo } from '../support/memory-io.js';
-import { realCoreDnsDirectory, RealCoreDnsLab, STOCK_CLUSTER } from '../support/real-coredns.js';
+import { realCoreDnsSkip, STOCK_CLUSTER, useRealCoreDnsLab } from '../support/real-coredns.js';
 import type { RunningCoreDns } from '../support/real-coredns.js';
 
 /**
@@ -21,13 +21,12 @@ import type { RunningCoreDns } from '../support/real-coredns.js';
  */
 
 const dnsmasq = findDnsmasq();
-const found = realCoreDnsDirectory();
-const skip = dnsmasq === undefined ? 'dnsmasq is not installed' : 'skip' in found ? found.skip : undefined;
-if (skip !== undefined) console.warn(`test/verify/verify-live.test.ts skipped: ${skip}`);
+const skip = dnsmasq === undefined ? 'dnsmasq is not installed' : realCoreDnsSkip('test/verify/verify-live.test.ts');
+if (dnsmasq === undefined) console.warn(`test/verify/verify-live.test.ts skipped: ${skip}`);
 
 describe.skipIf(skip !== undefined)('verify against real dnsmasq and real CoreDNS', () => {
   const lab = new Lab();
-  let coredns: RealCoreDnsLab | undefined;
+  const coredns = useRealCoreDnsLab({ cluster: STOCK_CLUSTER });
   const sockets: dgram.Socket[] = [];
   const running: RunningCoreDns[] = [];
   let kubeDnsAddress = '';
@@ -35,8 +34,7 @@ describe.skipIf(skip !== undefined)('verify against real dnsmasq and real CoreDN
   let corefile = '';
 
   beforeAll(async () => {
-    if (dnsmasq === undefined || !('directory' in found)) return;
-    coredns = await RealCoreDnsLab.open(found.directory, 4, STOCK_CLUSTER);
+    if (dnsmasq === undefined) return;
     // Fake nameservers: A gets their own address; NXDOMAIN for the missing names and for other types.
     const nxdomain = (name: string, type: string) => type !== 'A' || name.toLowerCase().startsWith('kube-dns-to-coredns-missing');
     const [upstream, acme, corp] = await Promise.all([lab.fakeServer(11, 0, nxdomain), lab.fakeServer(12, 0, nxdomain), lab.fakeServer(13, 0, nxdomain)]);
@@ -51,7 +49,7 @@ describe.skipIf(skip !== undefined)('verify against real dnsmasq and real CoreDN
     corefile = [...fakes].reduce((text, [ip, server]) => text.replaceAll(ip, server?.address ?? ''), translation.corefile);
     expect(corefile).not.toMatch(/10\.200\./);
     // kubedns's stand-in: the cluster zone and the reverse zones from the same fake API, the rest upstream.
-    const kubedns = await coredns.serve(`.:53 {\n    kubernetes cluster.local in-addr.arpa ip6.arpa {\n        pods insecure\n        fallthrough in-addr.arpa ip6.arpa\n    }\n    forward . ${upstream?.address}\n}\n`, '1.14.7');
+    const kubedns = await coredns().serve(`.:53 {\n    kubernetes cluster.local in-addr.arpa ip6.arpa {\n        pods insecure\n        fallthrough in-addr.arpa ip6.arpa\n    }\n    forward . ${upstream?.address}\n}\n`, '1.14.7');
     running.push(kubedns);
     const server = await lab.startDnsmasq(
       dnsmasq,
@@ -69,12 +67,11 @@ describe.skipIf(skip !== undefined)('verify against real dnsmasq and real CoreDN
   afterAll(async () => {
     for (const server of running) await server.stop();
     for (const socket of sockets) socket.close();
-    await coredns?.close();
     await lab.close();
   });
 
   async function verify(corefileText: string, old = kubeDnsAddress): Promise<{ status: number; out: string; err: string }> {
-    const server = await (coredns as RealCoreDnsLab).serve(corefileText, '1.14.7');
+    const server = await coredns().serve(corefileText, '1.14.7');
     running.push(server);
     // The kubernetes plugin answers once it has listed the API.
     const io = memoryIo({ files: { 'kube-dns.yaml': installText } });
@@ -106,7 +103,7 @@ describe.skipIf(skip !== undefined)('verify against real dnsmasq and real CoreDN
     // Both sides alike: the same Corefile, whose kubernetes plugin exposes kube-system only.
     const hidden = corefile.replace(/( *)kubernetes cluster\.local in-addr\.arpa ip6\.arpa \{\n/, (line, indent: string) => `${line}${indent}    namespaces kube-system\n`);
     expect(hidden).toContain('namespaces kube-system');
-    const old = await (coredns as RealCoreDnsLab).serve(hidden, '1.14.7');
+    const old = await coredns().serve(hidden, '1.14.7');
     running.push(old);
     const run = await verify(hidden, `${old.ip}:${old.dnsPort}`);
     expect(run.status, run.out).toBe(1);
