@@ -70,7 +70,9 @@ an explanation where that is impossible.
                              cluster dnsmasq sent upstream, e.g. kops's in6.arpa typo),
                              kubedns-upstreams (names kubedns forwarded with its own resolver),
                              trailing-dot-domains (names without a dot dnsmasq 2.86+ answered
-                             for a domain list like --local=/internal./local./lc./)
+                             for a domain list like --local=/internal./local./lc./),
+                             raced-default-servers (every name to kubedns through dnsmasq's
+                             default server beside the nanny's upstreamNameservers)
 
 kubeadm profiles:
   --kubeadm VERSION          reproduce what kubeadm VERSION (1.10 to 1.20, e.g. 1.13 or v1.18.6)

@@ -470,13 +470,18 @@ export const DIAGNOSTIC_CODES = {
   ),
   'kube-dns-quirk-kept': translate(
     'warning',
-    'kube-dns routed some names in a way that may be a mistake (a kube-dns quirk), and the translation keeps it so that every name goes where it went: the message names the quirk (unserved-cluster-zones, kubedns-upstreams, trailing-dot-domains). As an error: the quirk cannot be kept (the cluster domain never reached kubedns).',
+    'kube-dns routed some names in a way that may be a mistake (a kube-dns quirk), and the translation keeps it so that every name goes where it went: the message names the quirk (unserved-cluster-zones, kubedns-upstreams, trailing-dot-domains, raced-default-servers). As an error: the quirk cannot be kept (the cluster domain never reached kubedns, or dnsmasq picked among kubedns and the upstreams for it).',
     'If the cluster was meant to work otherwise, repair the quirk on purpose: translate with --repair QUIRK, and check with the same --repair, which then reports the changed names as expected.',
   ),
   'kube-dns-quirk-repaired': translate(
     'info',
     'A kube-dns quirk was repaired as asked (--repair QUIRK): some names now go elsewhere than under kube-dns, on purpose.',
     'Run check with the same --repair: it lists those names as expected differences.',
+  ),
+  'deployment-address-every-name': translate(
+    'error',
+    "dnsmasq's --address=/#/IP (or --address=/#/) answered every name no more specific --server, --local or --address domain held with that address (or NXDOMAIN): leaving it out would send every outside name upstream, so the translation is refused.",
+    'Remove the flag from the Deployment given to the translator if the cluster is to resolve outside names again, or write the catch-all template by hand (docs/kube-dns-deployment.md).',
   ),
   'deployment-flag-not-translated': translate(
     'warning',

@@ -18,10 +18,17 @@
  *   dnsmasq of kube-dns 1.22.1 and later (2.86+) applied it to names without a dot as well, which no
  *   zone of their own holds. Kept, the main block answers them the same way (a template matching
  *   names of one label); repaired, they go where every other name goes.
+ * - `raced-default-servers`: a Pod whose dnsmasq sends every name to kubedns through its default
+ *   server (`--no-resolv --server=127.0.0.1#10053`) while dnsmasq-nanny adds the ConfigMap's
+ *   upstreamNameservers as more default `--server`s: dnsmasq (2.90 `forward.c`) asks all of them
+ *   on the first query, every 50 queries and every 20 s, and in between only the one that answered
+ *   first, so every name no more specific domain holds (the cluster's too) went to kubedns or
+ *   straight to the upstreams, whichever had been faster. No Corefile races like that: kept, the
+ *   translation is refused; repaired, every such name goes to kubedns as the manifest meant.
  *
  * Pure: no Node APIs.
  */
-export const KUBE_DNS_QUIRKS = ['unserved-cluster-zones', 'kubedns-upstreams', 'trailing-dot-domains'] as const;
+export const KUBE_DNS_QUIRKS = ['unserved-cluster-zones', 'kubedns-upstreams', 'trailing-dot-domains', 'raced-default-servers'] as const;
 
 /** One of {@link KUBE_DNS_QUIRKS}. */
 export type KubeDnsQuirk = (typeof KUBE_DNS_QUIRKS)[number];

@@ -59,6 +59,12 @@ export interface RoutingInput {
    */
   readonly repairs?: readonly KubeDnsQuirk[];
   /**
+   * The Corefile was translated without the ConfigMap's federations (the translator's
+   * `dropFederations`): the federation names that differ for that reason are listed in `repaired`
+   * and do not fail the check.
+   */
+  readonly dropFederations?: boolean;
+  /**
    * Where the `kubeDns` data's values are written in the file they were read from
    * (`ConfigMapDocument.locate`), for notes that point into it; text given as `kubeDns` is located itself.
    */
@@ -100,7 +106,7 @@ export interface RoutingCheck {
   readonly equivalent: boolean;
   /** The names routed differently, in canonical DNS order. */
   readonly differences: readonly RoutingDifference[];
-  /** The names routed differently because of the `repairs` asked for (each agrees with kube-dns repaired). */
+  /** The names routed differently because of the `repairs` (or `dropFederations`) asked for (each agrees with kube-dns repaired). */
   readonly repaired: readonly RoutingDifference[];
   /**
    * Names without a dot that dnsmasq 2.86+ sent to the servers of a `--server` whose domains end in
@@ -137,6 +143,7 @@ export function routingModels(input: RoutingInput): { kubeDns: KubeDnsRouting; c
     ...(input.kubeDnsDeployment === undefined ? {} : { deployment: input.kubeDnsDeployment }),
     ...(input.kubeDnsLocate === undefined ? {} : { locate: input.kubeDnsLocate }),
     ...(input.repairs === undefined ? {} : { repairs: input.repairs }),
+    ...(input.dropFederations === true ? { dropFederations: true } : {}),
   });
   const coreDns = coreDnsRouting(input.corefile, input.port === undefined ? {} : { port: input.port });
   return { kubeDns, coreDns };
@@ -195,8 +202,12 @@ export function checkRouting(input: RoutingInput): RoutingCheck {
   checkArgument('checkRouting', 'input', input, 'object');
   // Parsed once: the CoreDNS model and the caching check both read it.
   const corefile = typeof input.corefile === 'string' ? parseCorefile(input.corefile).corefile : input.corefile;
-  const { kubeDns, coreDns } = routingModels({ ...input, corefile, repairs: [] });
-  const repairedModel = input.repairs === undefined || input.repairs.length === 0 ? undefined : routingModels({ ...input, corefile }).kubeDns;
+  const { kubeDns, coreDns } = routingModels({ ...input, corefile, repairs: [], dropFederations: false });
+  // kube-dns as repaired, and (dropFederations) also without federations: the translator drops them only where the release has no federation plugin.
+  const repairedModels = [
+    ...(input.repairs === undefined || input.repairs.length === 0 ? [] : [routingModels({ ...input, corefile, dropFederations: false }).kubeDns]),
+    ...(input.dropFederations === true ? [routingModels({ ...input, corefile }).kubeDns] : []),
+  ];
   const names = namesToCheck(kubeDns, coreDns, input.names ?? []);
   const differences: RoutingDifference[] = [];
   const repaired: RoutingDifference[] = [];
@@ -206,7 +217,7 @@ export function checkRouting(input: RoutingInput): RoutingCheck {
   /** A difference goes to `repaired`, to `unavoidable` (a name without a dot, above) or to `differences`. */
   const sort = (difference: RoutingDifference) => {
     const { name, queryType, kubeDns: kubeRoute, coreDns: coreRoute } = difference;
-    if (repairedModel !== undefined && sameDestination(repairedModel.route(name, queryType).destination, coreRoute.destination)) {
+    if (repairedModels.some((model) => sameDestination(model.route(name, queryType).destination, coreRoute.destination))) {
       repaired.push(difference);
       return;
     }

@@ -7,7 +7,7 @@ import { EXAMINED_LIST_ITEMS, KUBE_DNS_KEYS, readKubeDnsConfig } from '../kubedn
 import type { KubeDnsConfig, KubeDnsReading } from '../kubedns/read-kube-dns-config.js';
 import { KUBERNETES_DEFAULT_REVERSE_ZONES } from '../coredns/kubernetes-default-corefile.js';
 import { DEFAULT_CLUSTER_DOMAIN, normalizeZone } from '../dns/zones.js';
-import { anyOf, RESOLV_CONF, RESOLV_CONF_MEMBER, serversDestination, socketAddress } from './destination.js';
+import { anyOf, describeDestination, RESOLV_CONF, RESOLV_CONF_MEMBER, serversDestination, socketAddress } from './destination.js';
 import type { KubeDnsDeployment } from '../kubedns/kube-dns-install.js';
 import { kubeDnsPod, kubeDnsVersionOfImage } from '../kubedns/kube-dns-pod.js';
 import { readerName } from '../kubedns/kube-dns-versions.js';
@@ -56,6 +56,11 @@ export interface KubeDnsRoutingOptions {
    * if kube-dns had not had them. `check` uses it to tell the differences it expects.
    */
   readonly repairs?: readonly KubeDnsQuirk[];
+  /**
+   * Route as if the ConfigMap had no federations (the translator's `dropFederations`): their
+   * names are plain cluster names. `check` uses it to tell the differences it expects.
+   */
+  readonly dropFederations?: boolean;
   /**
    * Where the ConfigMap's values are written in the file it was read from (`ConfigMapDocument.locate`):
    * the note on a ConfigMap kube-dns rejects then says where its first problem is in that file.
@@ -234,7 +239,7 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
     else table.set(local.zone, { kind: 'address', text: local.text, types: new Set([type]), below: existing, noData: !pod.dnsmasqAddressTypesOnly });
   }
 
-  const federations = new Map<string, string>((config.federations ?? []).map((entry) => [entry.name, entry.domain]));
+  const federations = new Map<string, string>(options.dropFederations === true ? [] : (config.federations ?? []).map((entry) => [entry.name, entry.domain]));
   const reverseDestination: RouteDestination = { kind: 'cluster', otherwise: kubednsForwards.destination };
 
   function clusterRoute(name: string, zone: string): Route {
@@ -246,13 +251,24 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
   // Repaired (`trailing-dot-domains`): names without a dot go where every other name goes.
   const unqualified = repairs.has('trailing-dot-domains') ? undefined : manifest?.unqualified;
 
+  // dnsmasq-nanny's upstreamNameservers beside the default server to kubedns (`raced-default-servers`):
+  // dnsmasq asks the fastest of them, so a name that reaches the default server goes to either.
+  const racedUpstreams = pod.everyNameToKubeDns && pod.throughDnsmasq && nannyUpstreams.length > 0 && !repairs.has('raced-default-servers') ? serversDestination(nannyUpstreams) : undefined;
+  if (racedUpstreams !== undefined) {
+    notes.push(`every name reached kubedns through dnsmasq's default server, and dnsmasq-nanny added upstreamNameservers as more default servers: dnsmasq asked whichever had answered first, so those names went to kubedns or to ${describeDestination(racedUpstreams)} (raced-default-servers)`);
+  }
+  // The cluster's zones reached through the default server (not through a --server=/zone/ of their own).
+  const implicitZones = new Set(implicit.filter((zone) => !pod.zonesToKubeDns.has(zone)));
+
   function route(query: string, type = 'A'): Route {
     const name = canonicalName(query);
     const qtype = type.toUpperCase();
     const match = table.longestMatch(name);
     // A name without a dot: its own zone first, else what dnsmasq applies to such names (dnsmasq 2.86+).
     if (unqualified !== undefined && name !== '' && !name.includes('.') && match?.zone !== name) return unqualifiedRoute(name, match?.zone, match?.value, qtype, unqualified);
-    return routeIn(name, match?.zone, match?.value, qtype);
+    const found = routeIn(name, match?.zone, match?.value, qtype);
+    if (racedUpstreams === undefined || (match !== undefined && !implicitZones.has(match.zone))) return found;
+    return { destination: anyOf([found.destination, racedUpstreams]), via: `${found.via}, or upstreamNameservers straight from dnsmasq (its fastest default server)` };
   }
 
   /** A name without a dot under the entries that apply to such names; the other types of an address go on from `zone`. */

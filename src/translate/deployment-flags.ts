@@ -352,7 +352,7 @@ function planAddresses(dnsmasq: DnsmasqSettings, features: CoreDnsFeatures, addr
       continue;
     }
     if (entry.domains.includes('#')) {
-      push('deployment-flag-not-translated', text, `${text}: '#' is every domain (dnsmasq answered the address for every name no other domain holds); not translated`);
+      push('deployment-address-every-name', text, `${text}: '#' is every domain (dnsmasq answered the address for every name no other domain holds); without it every outside name would go upstream: not translated`);
       continue;
     }
     if (!features.template) {

@@ -100,6 +100,7 @@ export function planCorefile(config: KubeDnsConfig, pod: PodPlan, input: Transla
   const context: Context = { features, clusterDomain, clusterDnsIp: input.clusterDnsIp, diagnostics, plan, repairs: input.repairs, forced: input.force };
   // What the Pod ran: without dnsmasq-nanny, dnsmasq never saw the ConfigMap's servers.
   const applied = plan.pod.nannyAppliesConfigMap ? config : withoutConfigMapServers(config, context);
+  planRacedDefaultServers(applied, context);
   const planned = planStubs(withDeploymentStubs(applied, plan), context);
   const dnsmasqUpstreams = plan.pod.everyNameToKubeDns ? undefined : planUpstreams(withDeploymentUpstreams(applied.upstreamNameservers, plan), applied.listedUpstreamNameservers, context);
   // Servers of the manifest without --no-resolv: dnsmasq read resolv.conf beside them (the nanny's --no-resolv comes with the ConfigMap's upstreams).
@@ -684,6 +685,25 @@ function withZonesUnderConfigMapStubs(plan: DeploymentPlan, config: KubeDnsConfi
   const extended: DeploymentPlan = { ...plan, unservedZones: [...plan.unservedZones, ...held.keys()] };
   HELD_BY_STUB.set(extended, held);
   return extended;
+}
+
+/**
+ * Every name reached kubedns through dnsmasq's default server while dnsmasq-nanny added the
+ * ConfigMap's upstreamNameservers as more default servers (`raced-default-servers`, docs/routing.md):
+ * dnsmasq asked whichever default server had answered first, so cluster names went now to kubedns,
+ * now to the upstreams. No Corefile races like that: an error unless repaired, and repaired every
+ * such name goes to kubedns (what the translation does).
+ */
+function planRacedDefaultServers(config: KubeDnsConfig, context: Context): void {
+  const { pod } = context.plan;
+  const upstreams = config.upstreamNameservers ?? [];
+  if (!pod.everyNameToKubeDns || !pod.throughDnsmasq || !pod.nannyAppliesConfigMap || upstreams.length === 0) return;
+  const what = `raced-default-servers: every name reached kubedns through dnsmasq's default server (--no-resolv --server=${kubeDnsAddressOf(context)}), and dnsmasq-nanny added upstreamNameservers ${upstreams.map((entry) => entry.value).join(' ')} as more default servers; dnsmasq asks all of them now and then (the first query, every 50 queries, every 20 s) and in between the one that answered first, so cluster names went to kubedns or straight to the upstreams (which answer them NXDOMAIN)`;
+  context.diagnostics.push(
+    context.repairs.has('raced-default-servers')
+      ? diagnostic('kube-dns-quirk-repaired', { key: 'upstreamNameservers', path: '', message: `${what}; repaired as asked: every such name goes to the kubernetes plugin and what it does not serve to kubedns's upstreams (check --repair raced-default-servers expects the difference)` })
+      : diagnostic('kube-dns-quirk-kept', { key: 'upstreamNameservers', path: '', message: `${what}: no Corefile picks among servers like that, not translated (--repair raced-default-servers sends every such name to kubedns, as the manifest's --server meant)`, severity: 'error' }),
+  );
 }
 
 /** The zones of the cluster dnsmasq did not send to kubedns, kept (not the kubernetes plugin's) unless repaired. */

@@ -178,3 +178,32 @@ describe('check -o json: NXDOMAIN under a dnsmasq --address (#18 trial H2)', () 
     expect(await runCheck(['--kube-dns', 'kube-dns.yaml', '--corefile', 'Corefile', '--coredns', '1.14.7'], fixed)).toBe(0);
   });
 });
+
+describe('check --drop-federations', () => {
+  // A ConfigMap with a federation, translated for a release without the federation plugin (1.7.0+).
+  const federated = configMapYaml({ federations: 'myfed=example.com' });
+
+  it("passes on the translator's own --drop-federations output, listing the federation names as expected; fails without the option", async () => {
+    const translation = translateKubeDns({ federations: 'myfed=example.com' }, { coredns: '1.14.7', dropFederations: true });
+    expect(translation.ok).toBe(true);
+    const files = { 'kube-dns.yaml': federated, Corefile: translation.corefile ?? '' };
+    const without = memoryIo({ files });
+    expect(await runCheck(['--kube-dns', 'kube-dns.yaml', '--corefile', 'Corefile', '--coredns', '1.14.7'], without)).toBe(1);
+    expect(without.out()).toContain('service.namespace.myfed.svc.cluster.local');
+    const io = memoryIo({ files });
+    expect(await runCheck(['--kube-dns', 'kube-dns.yaml', '--corefile', 'Corefile', '--coredns', '1.14.7', '--drop-federations', '-o', 'json'], io)).toBe(0);
+    const result = JSON.parse(io.out()) as { ok: boolean; differences: unknown[]; repaired: { name: string }[] };
+    expect(result.differences).toEqual([]);
+    expect(result.repaired.map((entry) => entry.name)).toEqual(['service.namespace.myfed.svc.cluster.local']);
+  });
+
+  it('still fails where the Corefile differs for another reason than the dropped federations', async () => {
+    const io = memoryIo({ files: { 'kube-dns.yaml': federated, Corefile: '.:53 {\n    forward . 10.9.9.9\n}\n' } });
+    expect(await runCheck(['--kube-dns', 'kube-dns.yaml', '--corefile', 'Corefile', '--drop-federations'], io)).toBe(1);
+    expect(io.out()).toContain('kubernetes.default.svc.cluster.local');
+  });
+
+  it('is documented in the help', () => {
+    expect(CHECK_HELP).toContain('--drop-federations');
+  });
+});

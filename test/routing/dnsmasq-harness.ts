@@ -55,9 +55,10 @@ export class Lab {
 
   /**
    * Starts a fake server on `<prefix><host>` (port 0: any free port). `nxdomain` picks the queries
-   * it answers NXDOMAIN (default none: A gets its address, other types an empty answer).
+   * it answers NXDOMAIN (default none: A gets its address, other types an empty answer); `delayMs`
+   * how long it waits before answering a query (default: at once), as a kubedns forwarding a name.
    */
-  async fakeServer(host: number, port = 0, nxdomain: (name: string, type: string) => boolean = () => false): Promise<FakeServer> {
+  async fakeServer(host: number, port = 0, nxdomain: (name: string, type: string) => boolean = () => false, delayMs: (name: string) => number = () => 0): Promise<FakeServer> {
     const ip = `${this.prefix}${host}`;
     const socket = dgram.createSocket('udp4');
     this.#sockets.add(socket);
@@ -71,7 +72,17 @@ export class Lab {
         questions: [question],
         answers,
       });
-      socket.send(reply, remote.port, remote.address);
+      const delay = delayMs(question.name);
+      if (delay === 0) socket.send(reply, remote.port, remote.address);
+      else
+        setTimeout(() => {
+          // The lab may have closed the socket meanwhile.
+          try {
+            socket.send(reply, remote.port, remote.address);
+          } catch {
+            // closed: nothing to answer
+          }
+        }, delay).unref();
     });
     await new Promise<void>((resolve, reject) => {
       socket.once('error', reject);

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readKubeDnsConfig } from '../../src/kubedns/read-kube-dns-config.js';
+import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
+import { deploymentYaml } from '../support/kube-dns-manifests.js';
 import { coreDnsRouting } from '../../src/routing/coredns-routing.js';
 import { namesToCheck } from '../../src/routing/check.js';
 import { describeDestination } from '../../src/routing/destination.js';
@@ -220,5 +222,33 @@ describe.skipIf(dnsmasq === undefined)('kube-dns model against real dnsmasq', ()
       expect(failures).toEqual([]);
       expect(queried).toBeGreaterThan(300);
     });
+  });
+
+  it("raced-default-servers: upstreamNameservers beside a default server to kubedns — dnsmasq asks the fastest default server, cluster names included", async () => {
+    // The manifest's --no-resolv --server=KUBEDNS, then the nanny's --server=UPSTREAM (dnsmasq 2.90 forward.c:
+    // every default server on the first query and every 50 queries / 20 s, else the one that answered first).
+    const upstream = upstreams[1]!;
+    // A kubedns that answers its cluster names at once and takes 300 ms for the names it forwards.
+    const slowKubedns = await lab.fakeServer(10, 0, () => false, (name) => (name.endsWith('.cluster.local') ? 0 : 300));
+    const args = ['--cache-size=0', '--no-resolv', `--server=${slowKubedns.ip}#${slowKubedns.port}`, `--server=${upstream.ip}#${upstream.port}`];
+    const routing = kubeDnsRouting({ upstreamNameservers: JSON.stringify([upstream.address]) }, { deployment: readKubeDnsInstall([{ text: deploymentYaml({ dnsmasq: ['--cache-size=1000', '--no-resolv', '--server=127.0.0.1#10053'] }) }]).deployment! });
+    const server = await lab.startDnsmasq(dnsmasq as string, args);
+    const answeredBy = new Set<string>();
+    try {
+      // The first query goes to both default servers; the upstream answers example.com first and becomes dnsmasq's pick.
+      expect(await server.query('example.com')).toMatchObject({ kind: 'answered', by: upstream });
+      for (let index = 0; index < 10; index += 1) {
+        const name = `s${index}.default.svc.cluster.local`;
+        const result = await server.query(name);
+        expect(result.kind, name).toBe('answered');
+        if (result.kind === 'answered') answeredBy.add(result.by.address === upstream.address ? 'upstream' : result.by.address === slowKubedns.address ? 'kubedns' : result.by.address);
+        // The model: kubedns or the upstreams (kubedns's address in the Pod stands for the fake kubedns).
+        expect(routing.route(name).destination.kind).toBe('any-of');
+      }
+    } finally {
+      await server.stop();
+    }
+    // Until the next probe of every server (50 queries or 20 s), the cluster names went to the upstream only.
+    expect([...answeredBy]).toEqual(['upstream']);
   });
 });

@@ -169,3 +169,32 @@ describe('negative caching in check', () => {
     expect(checkRouting({ kubeDns: null, corefile: corefile.replace('cache 30', 'cache'), kubeDnsDeployment: deployment(STOCK_DNSMASQ_ARGS) }).negativeCaching).toEqual([{ keys: '.:53', seconds: 1800 }]);
   });
 });
+
+describe('raced-default-servers: upstreamNameservers beside the default server to kubedns', () => {
+  // dnsmasq-nanny adds --server=UPSTREAM for each upstreamNameservers entry; with the manifest's
+  // --no-resolv --server=127.0.0.1#10053 dnsmasq has three default servers and asks the fastest.
+  const text = `${deploymentYaml({ dnsmasq: ['--cache-size=1000', '--no-resolv', '--server=127.0.0.1#10053'] })}---\n${configMapYaml({ upstreamNameservers: '["8.8.8.8", "8.8.4.4"]' })}`;
+
+  it('models every name of the default server as going to kubedns or to the upstreams', () => {
+    const routing = kubeDnsRouting({ upstreamNameservers: '["8.8.8.8", "8.8.4.4"]' }, { deployment: deployment(['--cache-size=1000', '--no-resolv', '--server=127.0.0.1#10053']) });
+    expect(describeDestination(routing.route('kubernetes.default.svc.cluster.local').destination)).toBe('one of {cluster cluster.local | 8.8.4.4:53 8.8.8.8:53}');
+    // kube-dns 1.14.10+: kubedns forwards the rest to upstreamNameservers too, so the outside names reach the same servers either way.
+    expect(describeDestination(routing.route('example.com').destination)).toBe('8.8.4.4:53 8.8.8.8:53');
+    expect(routing.notes.some((note) => note.includes('raced-default-servers'))).toBe(true);
+    const repaired = kubeDnsRouting({ upstreamNameservers: '["8.8.8.8", "8.8.4.4"]' }, { deployment: deployment(['--cache-size=1000', '--no-resolv', '--server=127.0.0.1#10053']), repairs: ['raced-default-servers'] });
+    expect(describeDestination(repaired.route('kubernetes.default.svc.cluster.local').destination)).toBe('cluster cluster.local');
+  });
+
+  it('is refused by default with kube-dns-quirk-kept; repaired, check with the same --repair passes and names the cluster names', () => {
+    const refused = translateKubeDnsInstall(readKubeDnsInstall([{ text }]), { coredns: '1.14.7' });
+    expect(refused.ok).toBe(false);
+    expect(refused.diagnostics.filter((entry) => entry.message.startsWith('raced-default-servers')).map((entry) => [entry.code, entry.severity])).toEqual([['kube-dns-quirk-kept', 'error']]);
+    const translation = translateKubeDnsInstall(readKubeDnsInstall([{ text }]), { coredns: '1.14.7', repair: ['raced-default-servers'] });
+    expect(translation.ok).toBe(true);
+    expect(translation.diagnostics.map((entry) => entry.code)).toContain('kube-dns-quirk-repaired');
+    const check = checkRouting({ kubeDns: text, corefile: translation.corefile ?? '', coredns: '1.14.7', repairs: ['raced-default-servers'] });
+    expect(check.ok, formatRoutingCheck(check)).toBe(true);
+    expect(check.repaired.map((difference) => difference.name)).toContain('kubernetes.default.svc.cluster.local');
+    expect(checkRouting({ kubeDns: text, corefile: translation.corefile ?? '', coredns: '1.14.7' }).ok).toBe(false);
+  });
+});

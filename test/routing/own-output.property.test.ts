@@ -49,7 +49,7 @@ const zone = fc.constantFrom('acme.test', 'corp.example', 'consul', 'b.acme.test
 const ip = fc.tuple(fc.integer({ min: 1, max: 223 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 254 })).map((parts) => parts.join('.')).filter((text) => !text.startsWith('127.'));
 const ip6 = fc.integer({ min: 1, max: 0xffff }).map((last) => `fd00::${last.toString(16)}`);
 const extraFlag = fc.oneof(
-  fc.constantFrom('--strict-order', '--log-queries', '--no-negcache', '--cache-size=0', '--dns-forward-max=300', '--no-resolv'),
+  fc.constantFrom('--strict-order', '--log-queries', '--no-negcache', '--cache-size=0', '--dns-forward-max=300', '--no-resolv', '--address=/#/10.9.9.9'),
   fc.tuple(zone, ip).map(([name, address]) => `--server=/${name}/${address}`),
   fc.tuple(zone, fc.option(fc.oneof(ip, ip6), { nil: undefined })).map(([name, address]) => `--address=/${name}/${address ?? ''}`),
   zone.map((name) => `--local=/${name}/`),
@@ -58,6 +58,7 @@ const extraFlag = fc.oneof(
 const configMap = fc.record({
   stubs: fc.dictionary(zone, fc.array(ip, { minLength: 1, maxLength: 2 }), { maxKeys: 2 }),
   upstreams: fc.option(fc.array(ip, { minLength: 1, maxLength: 2 }), { nil: undefined }),
+  federations: fc.option(fc.constantFrom('myfed=example.com', 'a=a.example,b=b.example'), { nil: undefined }),
 });
 const KUBE_DNS_RELEASES = ['1.14.4', '1.14.9', '1.14.10', '1.14.13', '1.22.0', '1.26.7'];
 const COREDNS_RELEASES = ['1.2.6', '1.6.9', '1.8.0', '1.14.7'];
@@ -69,6 +70,7 @@ const install = fc.record({
   kubeDns: fc.constantFrom(...KUBE_DNS_RELEASES),
   coredns: fc.constantFrom(...COREDNS_RELEASES),
   repair: fc.subarray([...KUBE_DNS_QUIRKS]),
+  dropFederations: fc.boolean(),
 });
 
 type InstallValue = typeof install extends fc.Arbitrary<infer T> ? T : never;
@@ -81,32 +83,41 @@ function installText(value: InstallValue): string {
   const data: Record<string, string> = {};
   if (Object.keys(value.configMap.stubs).length > 0) data['stubDomains'] = JSON.stringify(value.configMap.stubs);
   if (value.configMap.upstreams !== undefined) data['upstreamNameservers'] = JSON.stringify(value.configMap.upstreams);
+  if (value.configMap.federations !== undefined) data['federations'] = value.configMap.federations;
   return `${deployment}---\n${configMapYaml(data)}`;
 }
 
 describe('check on the translator’s own output', () => {
   it('passes for every install the translator accepts', () => {
-    const outcomes = new Outcomes<'translated' | 'refused' | 'quirk kept' | 'repaired on purpose' | `family ${string}`>();
+    const outcomes = new Outcomes<'translated' | 'refused' | 'quirk kept' | 'repaired on purpose' | 'federations dropped' | 'refused: raced default servers' | 'raced default servers, repaired' | 'refused: --address=/#/' | `family ${string}`>();
     fc.assert(
       fc.property(install, (value) => {
         const text = installText(value);
-        const translation = translateKubeDnsInstall(readKubeDnsInstall([{ text, filename: 'install.yaml' }]), { coredns: value.coredns, repair: value.repair });
+        const translation = translateKubeDnsInstall(readKubeDnsInstall([{ text, filename: 'install.yaml' }]), { coredns: value.coredns, repair: value.repair, dropFederations: value.dropFederations });
+        const raced = translation.diagnostics.filter((entry) => entry.key === 'upstreamNameservers' && entry.message.startsWith('raced-default-servers'));
         if (!translation.ok) {
           outcomes.add('refused');
+          if (raced.some((entry) => entry.severity === 'error')) outcomes.add('refused: raced default servers');
+          if (translation.diagnostics.some((entry) => entry.code === 'deployment-address-every-name')) outcomes.add('refused: --address=/#/');
           return;
         }
+        // dnsmasq-nanny's upstreams beside the default server to kubedns: refused unless repaired, never silently.
+        if (value.family.name === 'nanny, every name to kubedns' && value.configMap?.upstreams !== undefined && !value.extra.some((flag) => /^--server=\d/.test(flag))) expect(raced.map((entry) => entry.code)).toEqual(['kube-dns-quirk-repaired']);
+        if (raced.length > 0) outcomes.add('raced default servers, repaired');
         outcomes.add('translated');
         outcomes.add(`family ${value.family.name}`);
         if (translation.diagnostics.some((entry) => entry.code === 'kube-dns-quirk-kept')) outcomes.add('quirk kept');
-        const check = checkRouting({ kubeDns: text, corefile: translation.corefile, coredns: value.coredns, repairs: value.repair });
-        // A repair changes names on purpose, and check lists exactly those: none without one.
+        const dropped = translation.diagnostics.some((entry) => entry.code === 'federations-dropped');
+        if (dropped) outcomes.add('federations dropped');
+        const check = checkRouting({ kubeDns: text, corefile: translation.corefile, coredns: value.coredns, repairs: value.repair, dropFederations: value.dropFederations });
+        // A repair (or dropping the federations) changes names on purpose, and check lists exactly those: none without one.
         if (check.repaired.length > 0) outcomes.add('repaired on purpose');
-        if (value.repair.length === 0) expect(check.repaired).toEqual([]);
+        if (value.repair.length === 0 && !dropped) expect(check.repaired).toEqual([]);
         expect(check.ok, `${formatRoutingCheck(check)}\n${translation.corefile}\n${translation.diagnostics.map((entry) => `${entry.severity} ${entry.code} ${entry.path}: ${entry.message}`).join('\n')}`).toBe(true);
       }),
       { numRuns: 400 },
     );
-    outcomes.expectAtLeast({ translated: 250, refused: 1, 'quirk kept': 20, 'repaired on purpose': 20, ...Object.fromEntries(families.map((family) => [`family ${family.name}`, 10])) });
+    outcomes.expectAtLeast({ translated: 250, refused: 1, 'quirk kept': 20, 'repaired on purpose': 20, 'federations dropped': 10, 'refused: raced default servers': 3, 'raced default servers, repaired': 3, 'refused: --address=/#/': 5, ...Object.fromEntries(families.map((family) => [`family ${family.name}`, 10])) });
   });
 
   it("passes for a ConfigMap stub domain at or above the cluster's zones in a nanny Pod where every name reaches kubedns through dnsmasq's default server", () => {

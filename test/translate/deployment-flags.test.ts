@@ -259,3 +259,16 @@ describe('translateKubeDnsInstall', () => {
   });
 });
 
+
+describe('--address=/#/: every name answered by dnsmasq', () => {
+  it("is refused (deployment-address-every-name), not translated without it: check on such output failed on every outside name", () => {
+    for (const flag of ['--address=/#/10.9.9.9', '--address=/#/']) {
+      const text = deploymentYaml({ dnsmasq: [...STOCK_DNSMASQ_ARGS, flag] });
+      const translation = translateKubeDnsInstall(readKubeDnsInstall([{ text }]), { coredns: '1.14.7' });
+      expect(translation.ok, flag).toBe(false);
+      expect(translation.diagnostics.filter((entry) => entry.severity === 'error').map((entry) => [entry.code, entry.path])).toEqual([['deployment-address-every-name', `[${flag}]`]]);
+      // What the translator would have written without it fails check: every outside name was answered by dnsmasq.
+      expect(checkRouting({ kubeDns: text, corefile: translateKubeDnsInstall(readKubeDnsInstall([{ text: deploymentYaml() }]), { coredns: '1.14.7' }).corefile ?? '', coredns: '1.14.7' }).ok).toBe(false);
+    }
+  });
+});

@@ -7,7 +7,7 @@ import { readCorefileSource } from '../corefile-source.js';
 import { OVERLAY_OPTIONS, overlayArgs } from '../overlay-options.js';
 import { usingCorefile } from '../errors.js';
 import { readKubeDnsRoutingInput } from '../input/install.js';
-import { clusterDomain, kubeDnsVersion, port, release, repeated, text } from '../options.js';
+import { clusterDomain, flag, kubeDnsVersion, port, release, repeated, text } from '../options.js';
 import { repair } from '../repair-option.js';
 import { NODE_LOCAL_OPTION_SPECS, nodeLocalCommandOptions, nodeLocalMisplaced, ROUTING_OUTPUTS } from '../routing/node-local-options.js';
 import { routeJson, splitNotes, withInputNotes } from '../routing/report.js';
@@ -45,6 +45,8 @@ others (example.com, kubernetes.default.svc.<cluster-domain>, reverse names).
   --repair QUIRK[,QUIRK]    the kube-dns quirks the Corefile repairs on purpose (translated
                             with the same --repair): the names they change are listed as
                             expected, not as failures
+  --drop-federations        the Corefile was translated with --drop-federations: the
+                            federation names it changes are listed as expected, not as failures
   --name NAME               compare NAME too (repeatable)
   -o, --output FORMAT       text (the table, default) or json
   -q, --quiet               warnings and errors only: no infos, notes or summaries
@@ -89,6 +91,7 @@ const options = {
   port: port(),
   coredns: release(),
   repair: repair(),
+  'drop-federations': flag(),
   name: repeated(),
   ...NODE_LOCAL_OPTION_SPECS,
 } as const;
@@ -116,7 +119,7 @@ async function runCheck(context: CheckContext): Promise<number> {
     const nodeLocal = nodeLocalCommandOptions('check', release, kubeDnsFile, values, context.output);
     if (corefileFile === undefined) {
       // The pre-flight routes no name and reads no CoreDNS: what only the routing uses is refused, not ignored.
-      const unused = (['name', 'port', 'kube-dns-version', 'coredns', 'repair', 'kube-dns-deployment'] as const).find((option) => context.given.has(option));
+      const unused = (['name', 'port', 'kube-dns-version', 'coredns', 'repair', 'drop-federations', 'kube-dns-deployment'] as const).find((option) => context.given.has(option));
       if (unused !== undefined) throw new UsageError(`check: --${unused} needs --corefile (the pre-flight of --node-local-dns routes no names); see 'check --help'`);
       return runNodeLocalPreflight(nodeLocal, io, report);
     }
@@ -141,6 +144,7 @@ async function runCheck(context: CheckContext): Promise<number> {
     ...(values.port === undefined ? {} : { port: values.port }),
     ...(values.coredns === undefined ? {} : { coredns: values.coredns.version }),
     ...(values.repair === undefined ? {} : { repairs: values.repair }),
+    ...(values['drop-federations'] ? { dropFederations: true } : {}),
     names: values.name,
   });
   const result: RoutingCheck = withInputNotes(
