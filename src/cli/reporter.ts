@@ -1,4 +1,4 @@
-import { diagnostic, formatDiagnostic } from '../diagnostics/diagnostic.js';
+import { diagnostic, formatDiagnostic, LISTED_PER_CODE, worseSeverity } from '../diagnostics/diagnostic.js';
 import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
 import { printable } from '../util/printable-text.js';
 import { writePrettyJson } from '../util/pretty-json.js';
@@ -6,15 +6,6 @@ import type { CliIo, OutputStream } from './io.js';
 
 /** Lines are written in chunks of about this many characters, not one `write` (a system call) each. */
 const CHUNK_CHARACTERS = 48 * 1024;
-
-/**
- * The text output lists at most this many diagnostics of one code; the rest of that code are
- * counted in one `findings-not-listed` line, last (as `lint` does with its findings). A Deployment
- * with 200,000 dnsmasq flags made one line each, 33 MB of text nobody reads. JSON keeps them all.
- */
-const DIAGNOSTICS_LISTED_PER_CODE = 1000;
-
-const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
 
 /** How much the text output says (docs/cli.md, "Options of every command"). */
 export interface ReportLevel {
@@ -35,38 +26,43 @@ export class Reporter {
     readonly level: ReportLevel,
   ) {}
 
-  /** One line per diagnostic, on stderr (or `stream`); infos are left out with `--quiet`. */
+  /**
+   * One line per diagnostic, on stderr (or `stream`); infos are left out with `--quiet`. At most
+   * {@link LISTED_PER_CODE} of one code are listed; the rest of that code are counted in one
+   * `findings-not-listed` line, last (as `lint` does with its findings): a Deployment with 200,000
+   * dnsmasq flags made one line each, 33 MB of text nobody reads. JSON keeps them all.
+   */
   diagnostics(entries: readonly Diagnostic[], stream: 'stdout' | 'stderr' = 'stderr'): void {
     const out = this.stream(stream);
     let chunk = '';
     const perCode = new Map<string, { count: number; worst: Severity }>();
-    const unlisted: Diagnostic[] = [];
     for (const entry of entries) {
       if (!this.shows(entry.severity)) continue;
       const seen = perCode.get(entry.code);
       if (seen === undefined) perCode.set(entry.code, { count: 1, worst: entry.severity });
-      else if ((seen.count += 1) > DIAGNOSTICS_LISTED_PER_CODE) {
+      else if ((seen.count += 1) > LISTED_PER_CODE) {
         // The worst severity among those not listed.
-        if (seen.count === DIAGNOSTICS_LISTED_PER_CODE + 1 || SEVERITY_RANK[entry.severity] > SEVERITY_RANK[seen.worst]) seen.worst = entry.severity;
+        seen.worst = seen.count === LISTED_PER_CODE + 1 ? entry.severity : worseSeverity(seen.worst, entry.severity);
         continue;
       }
-      chunk += `${formatDiagnostic(entry)}\n`;
-      if (this.level.verbose && entry.hint !== '') chunk += `  hint: ${printable(entry.hint)}\n`;
+      chunk += this.line(entry);
       if (chunk.length >= CHUNK_CHARACTERS) {
         out.write(chunk);
         chunk = '';
       }
     }
     for (const [code, seen] of perCode) {
-      if (seen.count <= DIAGNOSTICS_LISTED_PER_CODE) continue;
-      const more = seen.count - DIAGNOSTICS_LISTED_PER_CODE;
-      unlisted.push(diagnostic('findings-not-listed', { severity: seen.worst, message: `${more.toLocaleString('en')} more ${code} diagnostics are not listed (${seen.count.toLocaleString('en')} in all; the first ${DIAGNOSTICS_LISTED_PER_CODE.toLocaleString('en')} are; -o json lists them all)` }));
-    }
-    for (const entry of unlisted) {
-      chunk += `${formatDiagnostic(entry)}\n`;
-      if (this.level.verbose && entry.hint !== '') chunk += `  hint: ${printable(entry.hint)}\n`;
+      if (seen.count <= LISTED_PER_CODE) continue;
+      const more = seen.count - LISTED_PER_CODE;
+      chunk += this.line(diagnostic('findings-not-listed', { severity: seen.worst, message: `${more.toLocaleString('en')} more ${code} diagnostics are not listed (${seen.count.toLocaleString('en')} in all; the first ${LISTED_PER_CODE.toLocaleString('en')} are; -o json lists them all)` }));
     }
     if (chunk !== '') out.write(chunk);
+  }
+
+  /** A diagnostic's text line, and its hint's with `--verbose`. */
+  private line(entry: Diagnostic): string {
+    const hint = this.level.verbose && entry.hint !== '' ? `  hint: ${printable(entry.hint)}\n` : '';
+    return `${formatDiagnostic(entry)}\n${hint}`;
   }
 
   /** A `warning: …` line on stderr (kept with `--quiet`). */

@@ -7,6 +7,20 @@ import type { DiagnosticCode, Severity } from './codes.js';
 export type { Severity };
 
 /**
+ * Diagnostics listed per code, by `lint` and by the CLI's text output: a hostile or generated input
+ * can repeat one mistake millions of times; past this many, the rest of that code are counted in
+ * one `findings-not-listed`.
+ */
+export const LISTED_PER_CODE = 1000;
+
+const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
+
+/** The worse of two severities (error over warning over info). */
+export function worseSeverity(a: Severity, b: Severity): Severity {
+  return SEVERITY_RANK[b] > SEVERITY_RANK[a] ? b : a;
+}
+
+/**
  * One decision the translator (or the linter) made and wants the user to know about: a refusal,
  * a drop, a rewrite or an assumption. `code` is stable across releases; `message` and `hint` are
  * for people and may be reworded.

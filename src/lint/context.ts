@@ -1,7 +1,7 @@
 import type { Directive, ServerBlock } from '../corefile/model.js';
 import { DIAGNOSTIC_CODES } from '../diagnostics/codes.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
-import { diagnostic } from '../diagnostics/diagnostic.js';
+import { diagnostic, LISTED_PER_CODE, worseSeverity } from '../diagnostics/diagnostic.js';
 import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
 import { coreDnsOptionAvailability, coreDnsPluginAvailability } from '../coredns/availability.js';
 import type { Availability } from '../coredns/availability.js';
@@ -33,11 +33,10 @@ export const ORIGIN: SourcePosition = { line: 1, column: 1 };
 export const FORWARDERS: ReadonlySet<string> = new Set(['forward', 'proxy']);
 
 /**
- * Findings listed per code. A hostile or generated Corefile can repeat one mistake millions of
- * times; past this many, the rest of that code is counted in one `findings-not-listed` (with the
- * worst severity among them, so the verdict stays the same).
+ * Findings listed per code ({@link LISTED_PER_CODE}); the rest of that code is counted in one
+ * `findings-not-listed` (with the worst severity among them, so the verdict stays the same).
  */
-export const FINDINGS_LISTED_PER_CODE = 1000;
+export const FINDINGS_LISTED_PER_CODE = LISTED_PER_CODE;
 
 /**
  * A finding's `path` (see the module comment), or how to make it: rules check every directive,
@@ -45,8 +44,6 @@ export const FINDINGS_LISTED_PER_CODE = 1000;
  * finding that is listed.
  */
 export type PathText = string | (() => string);
-
-const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
 
 export class LintContext {
   readonly features: CoreDnsFeatures;
@@ -96,7 +93,7 @@ export class LintContext {
     if (seen === undefined) this.#perCode.set(code, { count: 1, worst: severity });
     else {
       seen.count += 1;
-      if (SEVERITY_RANK[severity] > SEVERITY_RANK[seen.worst]) seen.worst = severity;
+      seen.worst = worseSeverity(seen.worst, severity);
       if (seen.count > FINDINGS_LISTED_PER_CODE) return;
     }
     if (this.#errorsOnly && severity !== 'error') return;
