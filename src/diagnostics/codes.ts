@@ -294,7 +294,11 @@ export const DIAGNOSTIC_CODES = {
     'A data key of the input ConfigMap other than Corefile (a *.server or *.override fragment, k3s\'s NodeHosts): not linted; only the Corefile entry is.',
     'If the key holds Corefile text, lint it on its own (save the value to a file); a hosts file (NodeHosts) needs nothing.',
   ),
-  'placeholder-not-checked': lint('info', 'A key, directive or destination holding an environment placeholder ({$NAME}): it was not checked.', 'Lint the Corefile with the values substituted to check them.'),
+  'placeholder-not-checked': lint(
+    'info',
+    'A key, directive or destination holding an environment placeholder ({$NAME}), or the template variables (__PILLAR__…__) of a node-local-dns or kube-up addon template, named once for the whole Corefile: they were not checked.',
+    'Lint the Corefile with the values substituted to check them (for node-local-dns, the Corefile node-cache writes).',
+  ),
   'syntax-warning': lint('warning', 'CoreDNS reads this Corefile text, but not the way it looks.', 'See the message; the `fmt` command shows how CoreDNS groups the tokens.'),
 
   // Migrating a Corefile between CoreDNS releases (`migrate`, migrateCorefile).

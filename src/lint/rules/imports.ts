@@ -2,9 +2,8 @@ import { expandSnippets } from '../../corefile/expand.js';
 import type { ExpansionLimit } from '../../corefile/expand.js';
 import { firstReleaseWith } from '../../coredns/features.js';
 import type { Corefile, ImportStatement, ServerBlock, SnippetDefinition } from '../../corefile/model.js';
-import { hasPlaceholder } from '../../coredns/destinations.js';
 import type { BlockInfo, LintContext, PlacedDirective } from '../context.js';
-import { blockLabel, NameSet, ORIGIN, placedLabels, quote, where } from '../context.js';
+import { blockLabel, holdsPlaceholder, NameSet, ORIGIN, placedLabels, quote, where } from '../context.js';
 
 /**
  * Server blocks with their snippet imports expanded, as CoreDNS reads them, through the package's
@@ -79,7 +78,7 @@ function blockInfo(context: LintContext, block: ServerBlock, label: string, plac
   for (const { directive } of placed) {
     const { name } = directive;
     written.add(name);
-    if (!hasPlaceholder(name) && context.build.loadable.has(name)) plugins.add(name);
+    if (!holdsPlaceholder(name) && context.build.loadable.has(name)) plugins.add(name);
   }
   return { block, label, position: block.position ?? ORIGIN, keyCount: block.keys.length, directives: placed, plugins, written, keys: [] };
 }
