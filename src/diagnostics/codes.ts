@@ -397,6 +397,11 @@ export const DIAGNOSTIC_CODES = {
 
   // The kube-dns install outside the ConfigMap: its Deployment (container arguments) and Service (docs/kube-dns-deployment.md).
   'unused-object': kubeDns('info', 'An object of the input that plays no part (another kind, a second workload or Service, the same object again, anything but the ConfigMap for --node-local-dns and --kubeadm, a document that is not an object): not read.', 'Nothing to do if it is not the kube-dns Deployment, Service or ConfigMap; give those as kubectl prints them.'),
+  'coredns-configmap-present': kubeDns(
+    'warning',
+    "A CoreDNS ConfigMap (a Corefile, or named coredns) is in the input beside the kube-dns one: it is not read, and the CoreDNS ConfigMap the package writes (-o configmap, -o install, cutover: coredns in kube-system) replaces it when applied.",
+    'If a CoreDNS already runs with it, merge the translation into its Corefile (--merge FILE) so that what it serves stays; otherwise leave it out of the input.',
+  ),
   'unused-container': kubeDns('info', 'A container of the kube-dns Pod other than kubedns, dnsmasq and sidecar (a health checker, say): its settings are not read.', 'Nothing to do unless it serves DNS; then say so in an issue.'),
   'container-args-unresolved': kubeDns(
     'warning',
@@ -527,6 +532,11 @@ export const DIAGNOSTIC_CODES = {
     'error',
     "The Corefile of -o install --merge is a template: it holds __PILLAR__ placeholders, which its installer fills in (node-cache at start-up for node-local-dns, the addon scripts for Kubernetes' cluster/addons manifests) and CoreDNS reads as they are (a zone named __PILLAR__DNS__DOMAIN__, a bind to a name, a forward to no address). No install is written.",
     'Merge into the CoreDNS Corefile the cluster runs (kubectl -n kube-system get configmap coredns -o yaml); node-local-dns has --node-local-dns.',
+  ),
+  'install-addon-manager-reconciles': install(
+    'warning',
+    "kube-dns objects carry addonmanager.kubernetes.io/mode: Reconcile (kube-up's addon manifests): the cluster's addon manager re-applies them from its manifest files, so after the switch it recreates the kube-dns Deployment and sets the Service back.",
+    "Before the cut-over, take kube-dns out of the addon manager: remove its manifests from the addon manager's directory on the control-plane nodes (/etc/kubernetes/addons on kube-up clusters; the mode is read from those files), or switch the cluster's DNS addon to CoreDNS there.",
   ),
   'install-coredns-too-new': install(
     'warning',
