@@ -5,13 +5,15 @@ import { diagnostic, LISTED_PER_CODE, worseSeverity } from '../diagnostics/diagn
 import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
 import { coreDnsOptionAvailability, coreDnsPluginAvailability } from '../coredns/availability.js';
 import type { Availability } from '../coredns/availability.js';
-import { hasPlaceholder, readDestination } from '../coredns/destinations.js';
+import { readDestination } from '../coredns/destinations.js';
 import type { Destination } from '../coredns/destinations.js';
 import type { CoreDnsFeatures } from '../coredns/features.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
 import type { SourcePosition } from '../util/source-position.js';
 import type { PluginBuild } from './build.js';
 import type { KeyReading } from './server-keys.js';
+
+export { holdsOnlyNodeCacheVariables, holdsPlaceholder } from './placeholders.js';
 
 /**
  * What every lint rule works with: the release and build linted against, and the report the
@@ -174,21 +176,6 @@ export class LintContext {
 
 /** Template variables (`__PILLAR__DNS__DOMAIN__`, …) of node-local-dns and kube-up addon manifests, filled in before CoreDNS reads the text. */
 const NODE_CACHE_VARIABLE = /__PILLAR__[A-Z0-9_]*__/g;
-
-/**
- * Whether lint leaves `text` unchecked as a placeholder: an environment placeholder CoreDNS expands
- * (`{$NAME}`, `{%NAME%}`), or a template variable (`__PILLAR__…__`) filled in before CoreDNS reads
- * the text: node-cache fills a node-local-dns template's when it writes the Corefile it starts CoreDNS
- * with, kube-up's scripts fill the addon manifests' (a template is linted as a template).
- */
-export function holdsPlaceholder(text: string): boolean {
-  return hasPlaceholder(text) || (text.includes('__PILLAR__') && /__PILLAR__[A-Z0-9_]*__/.test(text));
-}
-
-/** Whether `text` holds a node-cache variable and no environment placeholder (reported once per lint, not where it is). */
-export function holdsOnlyNodeCacheVariables(text: string): boolean {
-  return !hasPlaceholder(text) && text.includes('__PILLAR__') && /__PILLAR__[A-Z0-9_]*__/.test(text);
-}
 
 /**
  * The node-cache variables of a Corefile with where each is first written: keys, directive names

@@ -2,7 +2,7 @@ import { ServerKeyError } from '../corefile/errors.js';
 import { parseServerKey, readServerAddress } from '../corefile/server-key.js';
 import type { ServerAddress } from '../corefile/server-key.js';
 import type { CoreDnsFeatures } from '../coredns/features.js';
-import { holdsPlaceholder } from './context.js';
+import { holdsPlaceholder } from './placeholders.js';
 
 /**
  * A server block key as a given CoreDNS release reads it. `parseServerKey` explains keys the way
