@@ -283,7 +283,21 @@ export const DIAGNOSTIC_CODES = {
     'A bind argument (or except name) that is no IP address: from CoreDNS 1.8.4 it names a network interface, which CoreDNS looks up on the machine it starts on and refuses to start without ("not a valid IP address or interface name"); lint cannot see that machine. Before 1.8.4 bind takes IP addresses only (argument-invalid).',
     'Check that every node running CoreDNS has that interface (ip link), or bind its IP address instead.',
   ),
-  'import-not-checked': lint('info', 'An import of files (or of a snippet defined later): what it brings in was not linted.', 'Lint the imported files too; a snippet must be defined before it is imported.'),
+  'import-not-checked': lint(
+    'info',
+    'An import of files (or of a snippet defined later) that lint did not read: what it brings in was not linted; the message says what the release does with the pattern (a glob may match nothing, a file name must exist).',
+    'Lint the Corefile as a file next to the files it imports (`lint FILE` reads them), or lint the imported files too; a snippet must be defined before it is imported.',
+  ),
+  'import-refused': lint(
+    'error',
+    'An import the release stops at: a glob with more than one wildcard (1.2.3+), a file that is not there, a directory, an import cycle, or an imported file that does not parse.',
+    'Give the import one wildcard, or name a file that exists (relative to the file the import is written in).',
+  ),
+  'import-matches-nothing': lint(
+    'info',
+    'A glob import that matches no file next to the Corefile: the release imports nothing and logs a warning.',
+    'Nothing to do if the files are optional (an overlay directory); otherwise check the pattern.',
+  ),
   'snippet-expansion-limit': lint(
     'error',
     'Snippet imports stand for more than 10,000 imports (CoreDNS 1.13.0 and later refuse to start; earlier releases expand them without a bound, which can exhaust memory) or more than 200,000 directives: the expansion stops there and what lies beyond was not linted.',

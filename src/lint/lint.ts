@@ -12,6 +12,7 @@ import { releaseDiagnostics } from '../diagnostics/release-notices.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
 import type { SourcePosition } from '../util/source-position.js';
 import { pluginBuild } from './build.js';
+import type { ImportReader } from './import-reader.js';
 import { blockLabel, FORWARDERS, holdsOnlyNodeCacheVariables, holdsPlaceholder, LintContext, nodeCacheVariables, ORIGIN, quote, reportNodeCacheVariables, where } from './context.js';
 import { checkDestinations } from './rules/destinations.js';
 import { checkFederation } from './rules/federation.js';
@@ -50,6 +51,15 @@ export interface LintOptions {
   readonly plugins?: readonly string[];
   /** Name used in syntax error messages (default `Corefile`). */
   readonly filename?: string;
+  /**
+   * Reads the files the Corefile imports (and they import), relative to the Corefile's directory
+   * (see {@link ImportReader}): they are linted where they are written, and what the release does
+   * with an import that brings nothing is said. Without it, file imports are `import-not-checked`
+   * (or `import-refused` for a pattern the release refuses). The CLI's `lint FILE` reads them next
+   * to FILE; the linter itself reads nothing. (The API's `lintCorefile` reads it; this module's,
+   * for callers that lint a text alone, does not: see `lintCorefileWithImports`.)
+   */
+  readonly imports?: ImportReader;
 }
 
 export interface LintModelOptions {
