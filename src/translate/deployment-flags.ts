@@ -102,7 +102,18 @@ export type UnqualifiedNames = (
    * address get — NODATA beside an NXDOMAIN entry (or before dnsmasq 2.86), the servers that apply,
    * else REFUSED (dnsmasq 2.86+).
    */
-  | { readonly kind: 'address'; readonly address: string; readonly text: string; readonly otherTypes: 'nodata' | 'servers' | 'refused' }
+  | {
+      readonly kind: 'address';
+      /** The first address written (for messages). */
+      readonly address: string;
+      /**
+       * The records per type, in the order dnsmasq 2.86+ serves an ANY query from (IPv6 addresses,
+       * IPv4 addresses, then what `#` adds for a family without one): every address of a family answers.
+       */
+      readonly answers: readonly { readonly type: 'A' | 'AAAA'; readonly values: readonly string[] }[];
+      readonly text: string;
+      readonly otherTypes: 'nodata' | 'servers' | 'refused';
+    }
   | { readonly kind: 'servers'; readonly text: string }
 ) & { readonly quirk: boolean };
 
@@ -446,7 +457,18 @@ function unqualifiedNames(dnsmasq: DnsmasqSettings, apply: (entry: ServerEntry |
   if (address?.address !== undefined) {
     // dnsmasq 2.86+ answers the address's type only (docs/kube-dns-deployment.md, "Query types of an address").
     const otherTypes = !newRules || (upstream === undefined && nxdomain !== undefined) ? 'nodata' : upstream !== undefined ? 'servers' : 'refused';
-    return { kind: 'address', address: address.address, text: address.option.text, otherTypes, quirk };
+    // Measured with 2.90: every address of a family answers; `#` answers a family no address has.
+    const written = addresses.flatMap((entry) => (entry.address === undefined || entry.address === '#' ? [] : [entry.address]));
+    const v6 = written.filter((value) => value.includes(':'));
+    const v4 = written.filter((value) => !value.includes(':'));
+    const zeros = addresses.some((entry) => entry.address === '#');
+    const answers: { readonly type: 'A' | 'AAAA'; readonly values: readonly string[] }[] = [
+      ...(v6.length > 0 ? [{ type: 'AAAA' as const, values: v6 }] : []),
+      ...(v4.length > 0 ? [{ type: 'A' as const, values: v4 }] : []),
+      ...(zeros && v4.length === 0 ? [{ type: 'A' as const, values: ['0.0.0.0'] }] : []),
+      ...(zeros && v6.length === 0 ? [{ type: 'AAAA' as const, values: ['::'] }] : []),
+    ];
+    return { kind: 'address', address: address.address, answers, text: address.option.text, otherTypes, quirk };
   }
   if (upstream !== undefined && (newRules || nxdomain === undefined)) return { kind: 'servers', text: upstream.option.text, quirk };
   return nxdomain === undefined ? undefined : { kind: 'nxdomain', text: nxdomain.option.text, quirk };

@@ -58,10 +58,18 @@ export function singleLabelPattern(excluded: Iterable<string>): string {
   return `^${rest(root, true)}\\.$`;
 }
 
-/** The records an `--address` answers: its own, or for `#` the null address of each family. */
-function addressAnswers(address: string): { readonly type: 'A' | 'AAAA'; readonly value: string }[] {
-  if (address === '#') return [{ type: 'A', value: '0.0.0.0' }, { type: 'AAAA', value: '::' }];
-  return [{ type: address.includes(':') ? 'AAAA' : 'A', value: address }];
+/** One template per type answering every address of it (the first that matches answers an ANY query). */
+function answerTemplates(unqualified: UnqualifiedNames & { readonly kind: 'address' }, match: Directive, fallthrough: Directive): Directive[] {
+  return unqualified.answers.map(({ type, values }) => ({
+    name: 'template',
+    arguments: ['IN', type],
+    block: { directives: [match, ...values.map((value): Directive => ({ name: 'answer', arguments: [`{{ .Name }} 0 IN ${type} ${value}`] })), fallthrough] },
+  }));
+}
+
+/** Whether only `#` answers (both null addresses): dnsmasq answers ANY with both, a template with one. */
+function nullAddressesOnly(unqualified: UnqualifiedNames): boolean {
+  return unqualified.kind === 'address' && unqualified.answers.length === 2 && unqualified.answers.every((answer) => answer.values.length === 1 && (answer.values[0] === '0.0.0.0' || answer.values[0] === '::'));
 }
 
 /** The templates answering names `pattern` matches as dnsmasq did under `unqualified`; undefined where CoreDNS cannot (servers). */
@@ -70,11 +78,7 @@ function templatesFor(unqualified: UnqualifiedNames, pattern: string, zone: stri
   const match: Directive = { name: 'match', arguments: [pattern] };
   const fallthrough: Directive = { name: 'fallthrough', arguments: [] };
   if (unqualified.kind === 'nxdomain') return [{ name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [match, { name: 'rcode', arguments: ['NXDOMAIN'] }, fallthrough] } }];
-  const directives: Directive[] = addressAnswers(unqualified.address).map(({ type, value }) => ({
-    name: 'template',
-    arguments: ['IN', type],
-    block: { directives: [match, { name: 'answer', arguments: [`{{ .Name }} 0 IN ${type} ${value}`] }, fallthrough] },
-  }));
+  const directives: Directive[] = answerTemplates(unqualified, match, fallthrough);
   // The other query types: NODATA beside an NXDOMAIN entry (or before dnsmasq 2.86), else REFUSED (dnsmasq 2.86+).
   directives.push({ name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [match, ...noDataLines(zone, features.version, unqualified.otherTypes === 'refused' ? 'REFUSED' : 'NOERROR'), fallthrough] } });
   return directives;
@@ -103,7 +107,7 @@ export function planUnqualifiedNames(
   const key = 'container dnsmasq';
   const diagnostics: Diagnostic[] = [];
   const what = (entries: UnqualifiedNames) =>
-    entries.kind === 'nxdomain' ? 'answered them NXDOMAIN itself' : entries.kind === 'address' ? `answered them with ${entries.address === '#' ? 'the null addresses (0.0.0.0, ::)' : entries.address}` : 'sent them to its servers';
+    entries.kind === 'nxdomain' ? 'answered them NXDOMAIN itself' : entries.kind === 'address' ? `answered them with ${entries.answers.flatMap((answer) => answer.values).join(', ')}` : 'sent them to its servers';
   const quirkText = `trailing-dot-domains: the dnsmasq of kube-dns ${kubeDnsVersion} (2.86+, kube-dns 1.22.1+) applied ${all.text} to names without a dot as well (a domain before the last ends in a dot) and ${what(all)}`;
   if (repairs.has('trailing-dot-domains') && all.quirk) {
     diagnostics.push(diagnostic('kube-dns-quirk-repaired', { key, path: `[${all.text}]`, message: `${quirkText}; repaired as asked: they go where every other name goes${written === undefined ? '' : ` but for ${written.text}, written for them`} (check --repair trailing-dot-domains expects the difference)` }));
@@ -128,7 +132,7 @@ export function planUnqualifiedNames(
         : diagnostic('dnsmasq-option-translated', {
             key,
             path,
-            message: `${said}; a template of the main block does the same for names of one label${unqualified.kind === 'address' && unqualified.address === '#' ? ' (but for an ANY query, which gets the A record only where dnsmasq answered both: a template cannot match ANY alone)' : ''}`,
+            message: `${said}; a template of the main block does the same for names of one label${nullAddressesOnly(unqualified) ? ' (but for an ANY query, which gets the A record only where dnsmasq answered both: a template cannot match ANY alone)' : ''}`,
           }),
     );
     return { directives, diagnostics };
@@ -150,11 +154,7 @@ export function planUnqualifiedNames(
 function addressOnly(unqualified: UnqualifiedNames & { readonly kind: 'address' }, pattern: string): Directive[] {
   const match: Directive = { name: 'match', arguments: [pattern] };
   const fallthrough: Directive = { name: 'fallthrough', arguments: [] };
-  return addressAnswers(unqualified.address).map(({ type, value }) => ({
-    name: 'template',
-    arguments: ['IN', type],
-    block: { directives: [match, { name: 'answer', arguments: [`{{ .Name }} 0 IN ${type} ${value}`] }, fallthrough] },
-  }));
+  return answerTemplates(unqualified, match, fallthrough);
 }
 
 /**

@@ -257,6 +257,8 @@ describe.skipIf(dnsmasq === undefined)('Deployment flags against real dnsmasq', 
       // A domain of the name itself wins; its other types meet the entries for names without a dot.
       [['--address=//10.9.9.9', '--address=/lan/10.1.1.1'], { 'lan A': 'NOERROR A 10.1.1.1', 'lan AAAA': 'REFUSED', 'x.lan A': 'NOERROR A 10.1.1.1', 'example A': 'NOERROR A 10.9.9.9' }],
       [[`--server=/lan//${'NODOTS'}`], { 'example A': 'nodots', 'x.lan A': 'nodots', 'example.com A': 'upstream' }],
+      // Both families: each answers its type, ANY gets the IPv6 one.
+      [['--address=//10.9.9.9', '--address=//fd00::9'], { 'example AAAA': 'NOERROR AAAA fd00::9', 'example MX': 'REFUSED', 'example ANY': 'NOERROR AAAA fd00::9' }],
     ];
     const seen: string[] = [];
     for (const [flags, expected] of cases) {
@@ -283,7 +285,7 @@ describe.skipIf(dnsmasq === undefined)('Deployment flags against real dnsmasq', 
         await running.stop();
       }
     }
-    expect(seen.length).toBe(27);
+    expect(seen.length).toBe(30);
   });
 
   it('answers --local=/zone/ NXDOMAIN itself, except the more specific zones it has servers for (kubespray --local=/local/)', async () => {

@@ -270,7 +270,8 @@ export class FakeNetwork {
         return `${entry.type} ${parsed !== undefined ? formatGoIP(parsed) : data}`;
       };
       const all = (reply.answers ?? []).filter((entry) => entry.type === 'A' || entry.type === 'AAAA');
-      if (all.length > 1) return { kind: 'rcode', rcode: all.map(shown).join(', ') };
+      // Sorted: dnsmasq lists a family's addresses last written first, a template in its order.
+      if (all.length > 1) return { kind: 'rcode', rcode: all.map(shown).sort().join(', ') };
       return { kind: 'rcode', rcode: `${record.type} ${record.type === 'AAAA' && bytes !== undefined ? formatGoIP(bytes) : text}` };
     }
     const authority = reply.authorities?.find((record) => record.type === 'SOA');

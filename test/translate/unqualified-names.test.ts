@@ -138,6 +138,27 @@ describe("names without a dot written for them: --address=//IP, --local=//, --se
     expect(without.notes.join('\n')).not.toContain('not modelled');
   });
 
+  it('answers every address of each family, the IPv6 ones first (an ANY query gets them, as from dnsmasq 2.90)', () => {
+    // Found by the comparison with real dnsmasq: the first address alone had been kept, so AAAA got REFUSED.
+    const both = translate(['--address=//10.9.9.9', '--address=//fd00::1', '--address=//fd00::2'], '1.26.7');
+    expect(templates(both.main)).toEqual([
+      'template IN AAAA {',
+      'match ^[^.][^.]*\\.$',
+      'answer "{{ .Name }} 0 IN AAAA fd00::1"',
+      'answer "{{ .Name }} 0 IN AAAA fd00::2"',
+      'template IN A {',
+      'match ^[^.][^.]*\\.$',
+      'answer "{{ .Name }} 0 IN A 10.9.9.9"',
+      'template ANY ANY {',
+      'match ^[^.][^.]*\\.$',
+      'rcode REFUSED',
+    ]);
+    expect(checkRouting({ kubeDns: both.text, corefile: both.translation.corefile ?? '' }).ok).toBe(true);
+    // `#` answers the family no address has.
+    const zeros = translate(['--address=//10.9.9.9', '--address=//#'], '1.26.7');
+    expect(templates(zeros.main).filter((line) => line.startsWith('answer'))).toEqual(['answer "{{ .Name }} 0 IN A 10.9.9.9"', 'answer "{{ .Name }} 0 IN AAAA ::"']);
+  });
+
   it('--server=//IP: CoreDNS has no zone for names without a dot; a warning, and check lists those names as expected', () => {
     const servers = translate(['--server=//10.0.0.9'], '1.22.0');
     expect(servers.translation.diagnostics.filter((entry) => entry.path === '[--server=//10.0.0.9]').map((entry) => `${entry.severity} ${entry.code}`)).toEqual(['warning deployment-flag-not-translated']);
