@@ -153,8 +153,9 @@ const CHUNK_SIZE = 1 << 16;
 const MAX_TEXT_LENGTH = 2 ** 27;
 /**
  * Spaces of indentation a print writes before it measures the whole text first (see `measure`).
- * Ordinary Corefiles never get there (a 16 MiB Corefile at a few levels indents a few million
- * characters in all); the deep ones that do are measured by a second printer that keeps nothing.
+ * A Corefile of a few levels gets there only past about four million lines (the CLI reads 16 MiB:
+ * at most eight million), and then pays one more walk of its model that keeps no text; a deep one
+ * gets there within a few thousand levels, long before its text would be too long to keep.
  */
 const MEASURE_AFTER_INDENTATION = 2 ** 24;
 
