@@ -206,6 +206,14 @@ export interface CoreDnsFeatures {
    * Checked with the real 1.2.6, 1.6.9, 1.8.0, 1.14.7.
    */
   readonly importGlobs: 'star-only' | 'one-wildcard';
+  /**
+   * The view plugin's `expr` lines are judged as expr-lang compiles them against the request
+   * environment (src/coredns/view-expression.ts): from 1.11.3, when plugin/view/setup.go first
+   * disables expr's `type` builtin (the environment's `type()` then wins) and the build uses
+   * expr v1.15.5+ (expr-lang/expr from 1.11.4); 1.10.0–1.11.1 build with antonmedv/expr v1.9–v1.13,
+   * whose checker is not modelled (their expressions are not judged). Checked with the real 1.14.7.
+   */
+  readonly viewExpressions: boolean;
 }
 
 /** The features that are no plugin or option of a release: thresholds, one timeline each. */
@@ -226,6 +234,7 @@ type TimelineFeatures = Pick<
   | 'snippetImportsBounded'
   | 'bindInterfaceNames'
   | 'importGlobs'
+  | 'viewExpressions'
 >;
 
 const FIRST = OLDEST_COREDNS_VERSION;
@@ -258,6 +267,7 @@ export const COREDNS_FEATURE_TIMELINES: ProfileTimelines<TimelineFeatures, CoreD
   snippetImportsBounded: changesIn(FIRST, false, '1.13.0', true),
   bindInterfaceNames: changesIn(FIRST, false, '1.8.4', true),
   importGlobs: changesIn<CoreDnsFeatures['importGlobs'], CoreDnsVersion>(FIRST, 'star-only', '1.2.3', 'one-wildcard'),
+  viewExpressions: changesIn(FIRST, false, '1.11.3', true),
 };
 
 /** A second `forward` per block in `version`, from the forward row of the plugin syntax table. */
@@ -323,6 +333,7 @@ function buildFeatures(version: CoreDnsVersion): CoreDnsFeatures {
     snippetImportsBounded: timelines.snippetImportsBounded,
     bindInterfaceNames: timelines.bindInterfaceNames,
     importGlobs: timelines.importGlobs,
+    viewExpressions: timelines.viewExpressions,
   });
 }
 

@@ -280,7 +280,7 @@ const GO_REGEXP_SYNTAX: readonly Era<GoRegexpOptions>[] = [
 ];
 
 /** The Go regexp syntax `version` compiles patterns with. */
-function goRegexpSyntaxAt(version: CoreDnsVersion): GoRegexpOptions {
+export function goRegexpSyntaxAt(version: CoreDnsVersion): GoRegexpOptions {
   return eraAt(GO_REGEXP_SYNTAX, version) ?? {};
 }
 
@@ -747,6 +747,19 @@ const ROWS: Readonly<Record<string, () => PluginSyntax>> = {
       except: { since: '1.8.4', arguments: ONE_OR_MORE, evidence: setup('bind', 'v1.8.4') },
     },
     evidence: setup('bind', 'v1.0.0, v1.1.0, v1.8.0, v1.8.4, v1.9.2, v1.11.4, v1.14.7'),
+  }),
+
+  // `view NAME { expr EXPRESSION… }` (1.10.0): one name, `expr` lines only ("unknown property"), once per
+  // block (plugin.ErrOnce); each expr's words joined with spaces are compiled by expr-lang (an empty one:
+  // "unexpected token EOF"), judged by src/coredns/view-expression.ts from 1.11.3.
+  view: () => ({
+    arguments: always({ min: 1, max: 1 }),
+    block: always('options'),
+    oncePerBlock: always(true),
+    options: {
+      expr: { since: '1.10.0', arguments: ONE_OR_MORE, evidence: setup('view', 'v1.10.0, v1.11.3, v1.14.7') },
+    },
+    evidence: `${setup('view', 'v1.10.0, v1.11.3, v1.14.7')}; plugin/pkg/expression/expression.go at v1.10.0, v1.14.7 (the environment); confirmed with the real 1.14.7`,
   }),
 
   acl: () => ({

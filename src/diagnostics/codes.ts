@@ -285,7 +285,7 @@ export const DIAGNOSTIC_CODES = {
   ),
   'import-not-checked': lint(
     'info',
-    'An import of files (or of a snippet defined later) that lint did not read: what it brings in was not linted; the message says what the release does with the pattern (a glob may match nothing, a file name must exist).',
+    'An import of files (or of a snippet defined later) that lint did not read; the message says what the release does with the pattern.',
     'Lint the Corefile as a file next to the files it imports (`lint FILE` reads them), or lint the imported files too; a snippet must be defined before it is imported.',
   ),
   'import-refused': lint(
@@ -413,7 +413,7 @@ export const DIAGNOSTIC_CODES = {
   'unused-object': kubeDns('info', 'An object of the input that plays no part (another kind, a second workload or Service, the same object again, anything but the ConfigMap for --node-local-dns and --kubeadm, a document that is not an object): not read.', 'Nothing to do if it is not the kube-dns Deployment, Service or ConfigMap; give those as kubectl prints them.'),
   'coredns-configmap-present': kubeDns(
     'warning',
-    "A CoreDNS ConfigMap (a Corefile, or named coredns) is in the input beside the kube-dns one: it is not read, and the CoreDNS ConfigMap the package writes (-o configmap, -o install, cutover: coredns in kube-system) replaces it when applied.",
+    "A CoreDNS ConfigMap (a Corefile, or named coredns) beside the kube-dns one: not read; the ConfigMap -o configmap, -o install and cutover write replaces it when applied.",
     'If a CoreDNS already runs with it, merge the translation into its Corefile (--merge FILE) so that what it serves stays; otherwise leave it out of the input.',
   ),
   'unused-container': kubeDns('info', 'A container of the kube-dns Pod other than kubedns, dnsmasq and sidecar (a health checker, say): its settings are not read.', 'Nothing to do unless it serves DNS; then say so in an issue.'),
@@ -549,7 +549,7 @@ export const DIAGNOSTIC_CODES = {
   ),
   'install-addon-manager-reconciles': install(
     'warning',
-    "kube-dns objects carry addonmanager.kubernetes.io/mode: Reconcile (kube-up's addon manifests): the cluster's addon manager re-applies them from its manifest files, so after the switch it recreates the kube-dns Deployment and sets the Service back.",
+    "kube-dns objects carry addonmanager.kubernetes.io/mode: Reconcile: kube-up's addon manager re-applies them from its files, so after the switch it recreates kube-dns and sets the Service back.",
     "Before the cut-over, take kube-dns out of the addon manager: remove its manifests from the addon manager's directory on the control-plane nodes (/etc/kubernetes/addons on kube-up clusters; the mode is read from those files), or switch the cluster's DNS addon to CoreDNS there.",
   ),
   'install-coredns-too-new': install(

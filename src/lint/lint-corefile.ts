@@ -1,6 +1,11 @@
 import { assertCorefileNotConfigMap } from '../configmap/not-a-configmap.js';
 import { checkArgument } from '../errors/arguments.js';
+import { judgeViewExpression } from '../coredns/view-expression.js';
 import { lintCorefileWithImports } from './lint-imports.js';
+import { useViewExpressionJudge } from './view-judge.js';
+
+// The API lints `view` expressions (the CLI loads the judge when a Corefile holds `view`).
+useViewExpressionJudge(judgeViewExpression);
 import type { LintOptions, LintResult } from './lint.js';
 
 /**

@@ -54,6 +54,7 @@ describe('coreDnsFeatures at every boundary', () => {
     ['snippetImportsBounded', '1.12.4', '1.13.0', false, true],
     ['bindInterfaceNames', '1.8.3', '1.8.4', false, true],
     ['importGlobs', '1.2.2', '1.2.3', 'star-only', 'one-wildcard'],
+    ['viewExpressions', '1.11.1', '1.11.3', false, true],
   ];
 
   it.each(boundaries)('%s: %s → %s', (feature, before, at, valueBefore, valueAt) => {

@@ -120,6 +120,7 @@ async function runLint(context: CommandContext<typeof options, 'text' | 'json'>)
     return lintOverlayFile(context, overlay, plugins);
   }
   const source = await readCorefileSource(context.positionals[0], io);
+  if (source.corefile.includes('view')) await loadViewExpressionJudge();
   // The files it imports are read next to FILE (loaded only for a Corefile with an import word).
   const imports = source.corefile.includes('import') ? await import('../corefile-imports.js') : undefined;
   const reader =
@@ -153,6 +154,12 @@ async function runLint(context: CommandContext<typeof options, 'text' | 'json'>)
     report.info(`${printable(source.name)}: ${summary(result)} (CoreDNS ${result.coredns})\n`);
   }
   return result.ok ? ExitCode.ok : ExitCode.failed;
+}
+
+/** The view plugin's expression judge, loaded for a Corefile that may hold `view` (src/lint/view-judge.ts). */
+async function loadViewExpressionJudge(): Promise<void> {
+  const [{ judgeViewExpression }, { useViewExpressionJudge }] = await Promise.all([import('../../coredns/view-expression.js'), import('../../lint/view-judge.js')]);
+  useViewExpressionJudge(judgeViewExpression);
 }
 
 /** `--platform P | --base FILE`: the coredns-custom ConfigMap linted as it composes with the base. */

@@ -1,6 +1,7 @@
 import type { Directive } from '../../corefile/model.js';
 import { isUsable } from '../../coredns/availability.js';
-import { eraAt, judgeArguments, missingRequiredLines, optionArgumentsAt, pluginSyntax, rewriteRegexpProblem, rewriteWordProblem } from '../../coredns/plugin-syntax.js';
+import { eraAt, goRegexpSyntaxAt, judgeArguments, missingRequiredLines, optionArgumentsAt, pluginSyntax, rewriteRegexpProblem, rewriteWordProblem } from '../../coredns/plugin-syntax.js';
+import { viewExpressionJudge } from '../view-judge.js';
 import type { ArgumentShape, BlockReading, PluginSyntax } from '../../coredns/plugin-syntax.js';
 import { isCoreDnsVersionAtLeast } from '../../coredns/versions.js';
 import { isGoIP } from '../../dns/go-net.js';
@@ -67,6 +68,20 @@ function checkRewriteRule(context: LintContext, args: readonly string[], label: 
   if (found === undefined) return;
   const at = argumentPositions?.[found.index] ?? position;
   context.report('argument-invalid', at, where(at, label, 'rewrite'), `plugin 'rewrite': ${found.problem}: CoreDNS ${context.version} does not start`);
+}
+
+/** A view block's `expr` lines, as the release compiles them (src/coredns/view-expression.ts). */
+function checkViewExpressions(context: LintContext, options: readonly Directive[], label: string): void {
+  const judgeViewExpression = viewExpressionJudge();
+  if (judgeViewExpression === undefined) return;
+  for (const option of options) {
+    if (option.name !== 'expr' || option.arguments.length === 0 || option.arguments.some(holdsPlaceholder)) continue;
+    const text = option.arguments.join(' ');
+    const verdict = judgeViewExpression(text, goRegexpSyntaxAt(context.version));
+    if (verdict.kind !== 'refused') continue;
+    const at = option.argumentPositions?.[0] ?? option.position ?? ORIGIN;
+    context.report('argument-invalid', at, where(at, label, 'view', 'expr'), `plugin 'view': expression '${text}' does not compile: ${verdict.reason} (column ${verdict.column}): CoreDNS ${context.version} does not start`);
+  }
 }
 
 /**
@@ -139,6 +154,7 @@ export function checkPluginSyntax(context: LintContext, directive: Directive, la
     if (fits && name === 'rewrite') checkRewriteRule(context, args, label, position, directive.argumentPositions);
   }
   if (name === 'bind' && context.features.bindInterfaceNames) checkBindInterfaces(context, directive, label);
+  if (name === 'view' && context.features.viewExpressions) checkViewExpressions(context, options, label);
   for (const required of syntax.requiredOptions ?? []) {
     if (isCoreDnsVersionAtLeast(v, required.from) && !options.some((option) => option.name === required.option)) {
       context.report('requirement-missing', position, path, `${name} needs a ${quote(required.option)} line in its block: CoreDNS ${v} stops with "${required.message}"`);
