@@ -80,8 +80,9 @@ class LongestFirst extends BaseSequencer {
 export default defineConfig({
   test: {
     testTimeout: 60_000,
-    // One fast-check seed per run, printed when a test fails (KUBE_DNS_TO_COREDNS_SEED replays it).
-    setupFiles: ['test/support/fast-check-seed.ts'],
+    // One fast-check seed per run, printed when a test fails (KUBE_DNS_TO_COREDNS_SEED replays it);
+    // each file's CPU time when KUBE_DNS_TO_COREDNS_FILE_CPU names a file to write it to.
+    setupFiles: ['test/support/fast-check-seed.ts', 'test/support/file-cpu.ts'],
     // Vitest's default on this 2-core machine is one worker (cores − 1), which runs the files one
     // after another. Several files mostly wait on real programs (CoreDNS, dnsmasq, Chromium,
     // npm), so one worker more than there are cores keeps both cores busy while they wait.
