@@ -87,7 +87,7 @@ const rare = fc.constantFrom(
 );
 const line = fc.oneof({ weight: 6, arbitrary: usual }, { weight: 2, arbitrary: rare });
 const block = fc
-  .record({ keys: fc.array(fc.tuple(zone, port), { minLength: 1, maxLength: 2 }).map((keys) => (keys.length === 2 && Math.abs(keys[0][0].length - keys[1][0].length) % 3 === 1 ? keys : keys.slice(0, 1))), lines: fc.array(line, { minLength: 0, maxLength: 5 }), comment: fc.boolean() })
+  .record({ keys: fc.tuple(zone, port, fc.option(fc.tuple(zone, port), { freq: 4 })).map(([name, at, second]) => (second === null ? [[name, at] as const] : [[name, at] as const, second])), lines: fc.array(line, { minLength: 0, maxLength: 5 }), comment: fc.boolean() })
   .map(({ keys, lines, comment }) => `${comment ? '# stub\n' : ''}${keys.map(([name, at]) => name + at).join(' ')} {\n  ${lines.join('\n  ')}\n}\n`);
 const item = fc.oneof({ weight: 12, arbitrary: block }, fc.constantFrom('(shared) {\n  log\n}\n', 'import other.conf\n'));
 const corefileText = fc.array(item, { minLength: 1, maxLength: 5 }).map((items) => items.join('\n'));
