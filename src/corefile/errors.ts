@@ -48,7 +48,7 @@ export type CorefilePrintErrorCode =
   | 'unrepresentable-comment'
   /** A combination the parser can never produce (e.g. a layout flag that contradicts the content). */
   | 'invalid-model'
-  /** The text would be longer than a string can be (2^29 - 24 characters; deep nesting indents a lot). */
+  /** The text would be longer than 2^27 characters, the most the printer writes (deep nesting indents a lot). */
   | 'output-too-large';
 
 /** Reasons {@link parseServerKey} refuses a key, with CoreDNS's own wording. */

@@ -102,10 +102,28 @@ export function formatToken(token: string): string {
 export function printCorefile(corefile: Corefile): string {
   checkArgument('printCorefile', 'corefile', corefile, 'object');
   checkCorefileModel('printCorefile', 'corefile', corefile);
-  const printer = new Printer();
+  const printer = new Printer(new Output(() => measure(corefile)));
   try {
     printer.corefile(corefile);
     return printer.finish();
+  } catch (error) {
+    if (error instanceof OutputTooLarge) printer.failTooLarge();
+    throw error;
+  }
+}
+
+/**
+ * Prints `corefile` without keeping the text, only to learn whether it fits in a string; throws
+ * the `output-too-large` refusal (or any refusal met first) when it does not. A print calls it
+ * once it has written {@link MEASURE_AFTER_INDENTATION} spaces of indentation: indentation grows
+ * with the square of the nesting depth, so a deep model can need far more text than the model
+ * holds, and keeping that text up to the limit before refusing it took half a gigabyte.
+ */
+function measure(corefile: Corefile): void {
+  const printer = new Printer(new Output(undefined));
+  try {
+    printer.corefile(corefile);
+    printer.finish();
   } catch (error) {
     if (error instanceof OutputTooLarge) printer.failTooLarge();
     throw error;
@@ -125,11 +143,21 @@ const ENCODER = new TextEncoder();
 const DECODER_KEEPING_BOM = new TextDecoder('utf-8', { ignoreBOM: true });
 const CHUNK_SIZE = 1 << 16;
 /**
- * The longest text printed: the most UTF-16 code units a V8 string holds (2^29 - 24). Canonical
- * indentation grows with nesting depth, so a deeply nested model can need more; it is refused
- * with `output-too-large` instead of failing inside the engine.
+ * The longest text printed, in UTF-16 code units: 2^27 (134,217,728), a quarter of what a V8 string
+ * holds (2^29 - 24) and 128 times what a Kubernetes ConfigMap holds. Canonical indentation grows
+ * with nesting depth, so a model nested a few thousand levels deep can need more (its text grows
+ * with the square of the depth); it is refused with `output-too-large`. A text this long costs
+ * about three times its length in memory by the time it is written (the pieces, the joined string,
+ * its UTF-8 bytes); at the engine's own limit that was 1.5 GB for a 66 KB Corefile.
  */
-const MAX_TEXT_LENGTH = 2 ** 29 - 24;
+const MAX_TEXT_LENGTH = 2 ** 27;
+/**
+ * Spaces of indentation a print writes before it measures the whole text first (see `measure`).
+ * A Corefile of a few levels gets there only past about four million lines (the CLI reads 16 MiB:
+ * at most eight million), and then pays one more walk of its model that keeps no text; a deep one
+ * gets there within a few thousand levels, long before its text would be too long to keep.
+ */
+const MEASURE_AFTER_INDENTATION = 2 ** 24;
 
 /** Thrown by {@link Output} when the text passes {@link MAX_TEXT_LENGTH}; the printer reports it. */
 class OutputTooLarge extends Error {}
@@ -157,11 +185,21 @@ class Output {
   private characters = 0;
   /** Set while written bytes must stay in the buffer, to be read back with `text(from)`. */
   private holding = false;
+  /** Spaces written by `writeSpaces`. */
+  private indentation = 0;
+  /**
+   * Called once when `indentation` passes {@link MEASURE_AFTER_INDENTATION}; undefined for an
+   * output that only measures: it counts the text and drops it (`finish` returns '').
+   */
+  private whenDeep: (() => void) | undefined;
+  private readonly measuring: boolean;
 
-  constructor() {
-    const spare = spareBuffer?.deref();
+  constructor(whenDeep: (() => void) | undefined) {
+    this.whenDeep = whenDeep;
+    this.measuring = whenDeep === undefined;
+    const spare = this.measuring ? undefined : spareBuffer?.deref();
     // Taken, not shared: a nested print (from a getter of a hand-built model) gets its own.
-    spareBuffer = undefined;
+    if (!this.measuring) spareBuffer = undefined;
     this.bytes = spare ?? new Uint8Array(CHUNK_SIZE);
   }
 
@@ -228,6 +266,12 @@ class Output {
     if (count > 64) bytes.fill(SPACE, this.used, end);
     else for (let index = this.used; index < end; index += 1) bytes[index] = SPACE;
     this.used = end;
+    this.indentation += count;
+    if (this.indentation > MEASURE_AFTER_INDENTATION && this.whenDeep !== undefined) {
+      const whenDeep = this.whenDeep;
+      this.whenDeep = undefined;
+      whenDeep();
+    }
   }
 
   /** Keeps what is written from now on readable with `text(from)` until `release()`. */
@@ -247,6 +291,7 @@ class Output {
   /** All the text. */
   finish(): string {
     this.flush();
+    if (this.measuring) return '';
     const { chunks } = this;
     const text = chunks.length === 1 ? (chunks[0] as string) : chunks.join('');
     spareBuffer = new WeakRef(this.bytes);
@@ -278,7 +323,7 @@ class Output {
     const chunk = decoder.decode(this.bytes.subarray(0, this.used));
     this.characters += chunk.length;
     if (this.characters > MAX_TEXT_LENGTH) throw new OutputTooLarge();
-    this.chunks.push(chunk);
+    if (!this.measuring) this.chunks.push(chunk);
     this.flushed += this.used;
     this.used = 0;
   }
@@ -292,7 +337,7 @@ const CLOSE_BRACE = 0x7d;
 const COMMA = 0x2c;
 
 class Printer {
-  private readonly out = new Output();
+  private readonly out: Output;
   /** The current line is still open: its comment (if any) is written when it ends. */
   private lineOpen = false;
   private lineComment: string | undefined;
@@ -310,6 +355,10 @@ class Printer {
   /** The node being printed, for the position of an `output-too-large` refusal. */
   private current: Located | undefined;
 
+  constructor(out: Output) {
+    this.out = out;
+  }
+
   finish(): string {
     this.endLine();
     return this.out.finish();
@@ -319,7 +368,7 @@ class Printer {
   failTooLarge(): never {
     this.fail(
       'output-too-large',
-      `the printed Corefile would be longer than ${MAX_TEXT_LENGTH.toLocaleString('en')} characters, the most a string can hold (indentation grows by four spaces per nesting level)`,
+      `the printed Corefile would be longer than ${MAX_TEXT_LENGTH.toLocaleString('en')} characters, the most the printer writes (indentation grows by four spaces per nesting level)`,
       this.current?.position,
     );
   }

@@ -442,7 +442,7 @@ export const DIAGNOSTIC_CODES = {
     "dnsmasq ran with --no-resolv and `--server=address` flags: those servers, not the node's resolv.conf, were the upstreams.",
     'Nothing to do; they become the forward destinations of the main block.',
   ),
-  'dnsmasq-option-translated': translate('info', 'A dnsmasq option with a CoreDNS equivalent (`--log-queries` → log, `--strict-order` → policy sequential, `--dns-forward-max` → max_concurrent, `--address` → template).', 'Nothing to do.'),
+  'dnsmasq-option-translated': translate('info', 'A dnsmasq option with a CoreDNS equivalent (`--log-queries` → log, `--strict-order` → policy sequential, `--dns-forward-max` → max_concurrent, `--address` → template; `--address=//IP` and `--local=//`, for names without a dot → a template of the main block matching names of one label).', 'Nothing to do.'),
   'deployment-flag': translate(
     'info',
     'A flag of the Deployment whose effect the Corefile already has, or which does not bear on answers (servers to kubedns for its own zones, logging, ports inside the Pod).',
@@ -485,7 +485,7 @@ export const DIAGNOSTIC_CODES = {
   ),
   'deployment-flag-not-translated': translate(
     'warning',
-    'A flag of the Deployment that changed what kube-dns answered or where it forwarded, with no translation for the target CoreDNS.',
+    'A flag of the Deployment that changed what kube-dns answered or where it forwarded, with no translation for the target CoreDNS (e.g. `--server=//IP`: names without a dot to other servers; CoreDNS has no zone for them, and `check` lists those names as expected).',
     'Read the message: add the equivalent by hand (the migration guide lists the options), or accept the difference.',
   ),
   // Building the CoreDNS install (-o install, docs/migration-guide.md).

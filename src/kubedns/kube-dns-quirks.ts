@@ -24,7 +24,10 @@
  *   on the first query, every 50 queries and every 20 s, and in between only the one that answered
  *   first, so every name no more specific domain holds (the cluster's too) went to kubedns or
  *   straight to the upstreams, whichever had been faster. No Corefile races like that: kept, the
- *   translation is refused; repaired, every such name goes to kubedns as the manifest meant.
+ *   translation is refused; repaired, every such name goes to kubedns as the manifest meant. Not a
+ *   quirk with `--strict-order`: dnsmasq then asks the default servers in order, kubedns first.
+ *   Names without a dot of a `--server=//IP` are no quirk either (written for them), but no Corefile
+ *   can route them apart: `check` lists them as expected.
  *
  * Pure: no Node APIs.
  */

@@ -8,6 +8,7 @@ import type { CoreDnsRouting } from './coredns-routing.js';
 import { describeDestination, destinationKey, sameDestination } from './destination.js';
 import type { Route } from './destination.js';
 import { kubeDnsRoutingOfInput } from './kube-dns-input.js';
+import { kubeDnsRouting, kubeDnsRoutingIgnoringUnqualified } from './kube-dns-routing.js';
 import type { KubeDnsRouting } from './kube-dns-routing.js';
 import { ancestors, canonicalName, compareNames, displayName } from '../dns/names.js';
 import { printable } from '../util/printable-text.js';
@@ -109,8 +110,9 @@ export interface RoutingCheck {
   /** The names routed differently because of the `repairs` (or `dropFederations`) asked for (each agrees with kube-dns repaired). */
   readonly repaired: readonly RoutingDifference[];
   /**
-   * Names without a dot that dnsmasq 2.86+ sent to the servers of a `--server` whose domains end in
-   * a dot (the quirk `trailing-dot-domains`), while the Corefile sends them where every other name
+   * Names without a dot that dnsmasq sent to the servers of a `--server` written for them
+   * (`--server=//IP`), or, from 2.86, of one whose domains end in a dot (the quirk
+   * `trailing-dot-domains`), while the Corefile sends them where every other name
    * goes: CoreDNS has no zone for names without a dot, so no Corefile can keep that (the translator
    * warns, `deployment-flag-not-translated`). Expected; they do not fail the check.
    */
@@ -136,7 +138,7 @@ export interface RoutingCheck {
 }
 
 /** Both models of `input`. Throws `ConfigMapInputError` / `CorefileSyntaxError` for unreadable input. */
-export function routingModels(input: RoutingInput): { kubeDns: KubeDnsRouting; coreDns: CoreDnsRouting } {
+export function routingModels(input: RoutingInput, build: typeof kubeDnsRouting = kubeDnsRouting): { kubeDns: KubeDnsRouting; coreDns: CoreDnsRouting } {
   const kubeDns = kubeDnsRoutingOfInput(input.kubeDns, {
     ...(input.clusterDomain === undefined ? {} : { clusterDomain: input.clusterDomain }),
     ...(input.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: input.kubeDnsVersion }),
@@ -144,7 +146,7 @@ export function routingModels(input: RoutingInput): { kubeDns: KubeDnsRouting; c
     ...(input.kubeDnsLocate === undefined ? {} : { locate: input.kubeDnsLocate }),
     ...(input.repairs === undefined ? {} : { repairs: input.repairs }),
     ...(input.dropFederations === true ? { dropFederations: true } : {}),
-  });
+  }, build);
   const coreDns = coreDnsRouting(input.corefile, input.port === undefined ? {} : { port: input.port });
   return { kubeDns, coreDns };
 }
@@ -222,7 +224,7 @@ export function checkRouting(input: RoutingInput): RoutingCheck {
       return;
     }
     if (name !== '' && !name.includes('.') && kubeRoute.destination.kind !== 'plugin') {
-      dotless ??= routingModels({ ...input, corefile, repairs: [...(input.repairs ?? []), 'trailing-dot-domains'] }).kubeDns;
+      dotless ??= routingModels({ ...input, corefile }, kubeDnsRoutingIgnoringUnqualified).kubeDns;
       if (sameDestination(dotless.route(name, queryType).destination, coreRoute.destination)) {
         withoutDot.push(difference);
         return;
@@ -377,7 +379,7 @@ export function formatRoutingCheck(result: RoutingCheck): string {
   const rcodes = lines(answers.filter((entry) => entry.unavoidable !== true), '', '');
   const rcodesExpected = lines(answers.filter((entry) => entry.unavoidable === true), 'expected: ', ` (this release has no rcode rewrite: ${firstReleaseWith((release) => release.rewriteRcode) ?? 'none'}+)`);
   const expected = `${repaired.length === 0 ? '' : `Repaired on purpose (${repaired.length} name${repaired.length === 1 ? '' : 's'}, expected):\n\n${formatDifferences(repaired)}\n`}${
-    dotless.length === 0 ? '' : `Expected (${dotless.length} name${dotless.length === 1 ? '' : 's'} without a dot: dnsmasq sent them to the servers of a domain ending in a dot; CoreDNS has no zone for such names):\n\n${formatDifferences(dotless)}\n`
+    dotless.length === 0 ? '' : `Expected (${dotless.length} name${dotless.length === 1 ? '' : 's'} without a dot: dnsmasq sent them to servers it applied to names without a dot ('//' or a domain list with a dot before its last); CoreDNS has no zone for such names):\n\n${formatDifferences(dotless)}\n`
   }${unavoidable}${rcodesExpected}`;
   const apart = repaired.length + dotless.length;
   if (result.ok) return `kube-dns and the Corefile route all ${count - apart} checked names the same way${apart === 0 ? '' : ` (${count} checked)`}.\n${expected}${formatNotes(result.notes)}`;

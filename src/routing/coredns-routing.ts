@@ -522,8 +522,9 @@ function zonePluginStep(
   if (answers?.type !== undefined) pushAll(typedZones, zones);
   return (name, type) => {
     if (inAny(name, zones) === undefined) return undefined;
-    // A template of another class or type passes the query on, as if it were not there (every release).
-    if (answers !== undefined && (!answers.classIn || (answers.type !== undefined && answers.type !== type))) return undefined;
+    // A template of another class or type passes the query on, as if it were not there (every release);
+    // an ANY query matches a template of every type (plugin/template `match`, v1.0.3 to v1.14.7).
+    if (answers !== undefined && (!answers.classIn || (answers.type !== undefined && answers.type !== type && type !== 'ANY'))) return undefined;
     const falls = fallthrough !== undefined && inAny(name, fallthrough) !== undefined;
     // A template with `match` answers only the names a regex matches; the others pass on with `fallthrough`.
     if (matches !== undefined && !matches(name)) {

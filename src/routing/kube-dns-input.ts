@@ -12,14 +12,14 @@ import type { KubeDnsRouting, KubeDnsRoutingOptions } from './kube-dns-routing.j
  * `ConfigMapInputError`), or `null`. A Deployment in `options` wins over one in the text. Warnings
  * about what the text held lead the model's notes.
  */
-export function kubeDnsRoutingOfInput(kubeDns: ConfigMapData | string | null, options: KubeDnsRoutingOptions): KubeDnsRouting {
-  if (typeof kubeDns !== 'string') return kubeDnsRouting(kubeDns, options);
+export function kubeDnsRoutingOfInput(kubeDns: ConfigMapData | string | null, options: KubeDnsRoutingOptions, build: typeof kubeDnsRouting = kubeDnsRouting): KubeDnsRouting {
+  if (typeof kubeDns !== 'string') return build(kubeDns, options);
   const install = readKubeDnsInstall([{ text: kubeDns }]);
   // Neither a ConfigMap nor a Deployment: the ConfigMap reader says why (no ConfigMap found, …).
   if (install.configMap === undefined && install.deployment === undefined) readKubeDnsConfigMap(kubeDns);
   const deployment: KubeDnsDeployment | undefined = options.deployment ?? install.deployment;
   const locate = options.locate ?? install.configMap?.locate;
-  const routing = kubeDnsRouting(install.configMap?.data ?? null, { ...options, ...(deployment === undefined ? {} : { deployment }), ...(locate === undefined ? {} : { locate }) });
+  const routing = build(install.configMap?.data ?? null, { ...options, ...(deployment === undefined ? {} : { deployment }), ...(locate === undefined ? {} : { locate }) });
   const notes = [...(install.configMap?.diagnostics ?? []), ...install.diagnostics].map((entry) => entry.message);
   if (notes.length === 0) return routing;
   return { ...routing, notes: [...notes, ...routing.notes] };

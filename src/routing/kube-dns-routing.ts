@@ -14,6 +14,7 @@ import { readerName } from '../kubedns/kube-dns-versions.js';
 import type { KubeDnsPod } from '../kubedns/kube-dns-pod.js';
 import type { KubeDnsQuirk } from '../kubedns/kube-dns-quirks.js';
 import { inetAton } from '../kubedns/dnsmasq-options.js';
+import type { AddressEntry, DnsmasqSettings, ServerEntry } from '../kubedns/dnsmasq-options.js';
 import type { RouteDestination, Route } from './destination.js';
 import { canonicalName, displayName, isInZone, labelsAbove, ZoneTable } from '../dns/names.js';
 
@@ -124,6 +125,19 @@ const EMPTY_CONFIG: KubeDnsConfig = { stubDomains: [], upstreamNameservers: unde
 
 /** The kube-dns routing model of a ConfigMap's data (`null`: there is no ConfigMap). */
 export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRoutingOptions = {}): KubeDnsRouting {
+  return routingOf(data, options, {});
+}
+
+/**
+ * The model as if no dnsmasq entry applied to names without a dot (neither `//` nor
+ * `trailing-dot-domains`): what no Corefile can route otherwise where those entries are servers
+ * (`check` lists such names as unavoidable). Internal: not part of the package's API.
+ */
+export function kubeDnsRoutingIgnoringUnqualified(data: ConfigMapData | null, options: KubeDnsRoutingOptions = {}): KubeDnsRouting {
+  return routingOf(data, options, { ignoreUnqualified: true });
+}
+
+function routingOf(data: ConfigMapData | null, options: KubeDnsRoutingOptions, internal: { readonly ignoreUnqualified?: boolean }): KubeDnsRouting {
   checkArgument('kubeDnsRouting', 'options', options, 'object?');
   const deploymentDomain = options.deployment?.kubedns === undefined ? undefined : (options.deployment.kubedns.args.values.domain ?? DEFAULT_CLUSTER_DOMAIN);
   const clusterDomain = canonicalName(options.clusterDomain ?? deploymentDomain ?? DEFAULT_CLUSTER_DOMAIN);
@@ -248,12 +262,18 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
     return { destination: { kind: 'cluster', zone }, via: `kubedns: cluster domain ${zone}` };
   }
 
-  // Repaired (`trailing-dot-domains`): names without a dot go where every other name goes.
-  const unqualified = repairs.has('trailing-dot-domains') ? undefined : manifest?.unqualified;
+  // Repaired (`trailing-dot-domains`): names without a dot go where every other name goes, but for the entries written for them (`//`).
+  const unqualified = internal.ignoreUnqualified === true ? undefined : repairs.has('trailing-dot-domains') ? manifest?.unqualifiedWritten : manifest?.unqualified;
 
   // dnsmasq-nanny's upstreamNameservers beside the default server to kubedns (`raced-default-servers`):
   // dnsmasq asks the fastest of them, so a name that reaches the default server goes to either.
-  const racedUpstreams = pod.everyNameToKubeDns && pod.throughDnsmasq && nannyUpstreams.length > 0 && !repairs.has('raced-default-servers') ? serversDestination(nannyUpstreams) : undefined;
+  // With --strict-order it asks them in order, and kubedns (the manifest's, before the nanny's) answers
+  // every such name, however slow (measured with dnsmasq 2.90): no race.
+  const strictOrder = options.deployment?.dnsmasq?.dnsmasq?.strictOrder === true;
+  const racedUpstreams = pod.everyNameToKubeDns && pod.throughDnsmasq && nannyUpstreams.length > 0 && !strictOrder && !repairs.has('raced-default-servers') ? serversDestination(nannyUpstreams) : undefined;
+  if (pod.everyNameToKubeDns && pod.throughDnsmasq && nannyUpstreams.length > 0 && strictOrder) {
+    notes.push("every name reached kubedns through dnsmasq's default server, and dnsmasq-nanny added upstreamNameservers as more default servers after it; with --strict-order dnsmasq asked kubedns first for every name (the upstreams only when it failed)");
+  }
   if (racedUpstreams !== undefined) {
     notes.push(`every name reached kubedns through dnsmasq's default server, and dnsmasq-nanny added upstreamNameservers as more default servers: dnsmasq asked whichever had answered first, so those names went to kubedns or to ${describeDestination(racedUpstreams)} (raced-default-servers)`);
   }
@@ -273,7 +293,7 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
 
   /** A name without a dot under the entries that apply to such names; the other types of an address go on from `zone`. */
   function unqualifiedRoute(name: string, zone: string | undefined, value: ZoneEntry | undefined, qtype: string, entries: UnqualifiedRoute): Route {
-    if (entries.types === undefined || entries.types.has(qtype)) return entries.route;
+    if (entries.types === undefined || entries.types.has(qtype) || qtype === 'ANY') return entries.route;
     return entries.otherTypes ?? routeIn(name, zone, value, qtype);
   }
 
@@ -293,7 +313,8 @@ export function kubeDnsRouting(data: ConfigMapData | null, options: KubeDnsRouti
       case 'local':
         return { destination: LOCAL_ANSWER, via: `dnsmasq answers itself (${value.text})` };
       case 'address': {
-        if (value.types.has(qtype)) return { destination: LOCAL_ANSWER, via: `dnsmasq answers itself (${value.text})` };
+        // ANY gets the address too (with both families, dnsmasq 2.86+ answers it with the IPv6 one: measured with 2.90).
+        if (value.types.has(qtype) || qtype === 'ANY') return { destination: LOCAL_ANSWER, via: `dnsmasq answers itself (${value.text})` };
         if (value.below !== undefined) return routeIn(name, zone, value.below, qtype);
         if (value.noData) return { destination: LOCAL_ANSWER, via: `dnsmasq answers ${qtype} NODATA itself (${value.text}${pod.dnsmasqAddressTypesOnly ? ' and an NXDOMAIN entry of the zone' : ', dnsmasq before 2.86'})` };
         // dnsmasq 2.86+: the other types are looked up as if the entry were not there; a name without
@@ -390,6 +411,8 @@ interface ManifestServers {
    * special.
    */
   readonly unqualified: UnqualifiedRoute | undefined;
+  /** The same for the entries written for names without a dot (`//`) only: what stays when `trailing-dot-domains` is repaired. */
+  readonly unqualifiedWritten: UnqualifiedRoute | undefined;
 }
 
 /**
@@ -413,30 +436,18 @@ function manifestServers(deployment: KubeDnsDeployment | undefined, pod: KubeDns
   const upstreams: string[] = [];
   const local: { zone: string; address: string | undefined; text: string }[] = [];
   const addressZones: { zone: string; text: string }[] = [];
-  // dnsmasq 2.86+ (kube-dns 1.22.1+): entries that also hold names without a dot, by kind.
-  const trailingDot = pod.dnsmasqTrailingDotUnqualified;
-  const unqualifiedServers: string[] = [];
-  let unqualifiedLocal: { readonly text: string; readonly address: string | undefined } | undefined;
-  let unqualifiedNxdomain: string | undefined;
   for (const server of dnsmasq.servers) {
-    if (trailingDot && server.trailingDotUnqualified) {
-      if (server.target.kind === 'upstream') unqualifiedServers.push(dnsmasqTarget(server.target));
-      else if (server.target.kind === 'local-only') {
-        unqualifiedLocal ??= { text: server.option.text, address: undefined };
-        unqualifiedNxdomain ??= server.option.text;
-      }
-    }
-    if (server.domains?.includes('') === true) {
-      notes.push(`${server.option.text} (names without a dot) is not modelled`);
-      continue;
-    }
+    // `''` (written `//`) is names without a dot: their entries are gathered below (unqualifiedRoute).
+    if (server.domains?.includes('') === true && server.target.kind === 'default-upstreams') notes.push(`${server.option.text}: dnsmasq 2.90 stops (a segmentation fault) at the first query for a name without a dot; not modelled`);
+    const domains = server.domains?.filter((domain) => domain !== '');
+    if (domains !== undefined && domains.length === 0) continue;
     // `#` is every domain (dnsmasq reads it as the empty domain without a dot rule: option.c, v2.86–v2.90).
-    const every = server.domains?.includes('#') === true;
-    if (every && (server.target.kind !== 'upstream' || server.domains?.length !== 1)) {
+    const every = domains?.includes('#') === true;
+    if (every && (server.target.kind !== 'upstream' || domains?.length !== 1)) {
       notes.push(`${server.option.text} ('#': every domain) is not modelled`);
       continue;
     }
-    const zones = every ? undefined : server.domains?.map((domain) => canonicalName(domain));
+    const zones = every ? undefined : domains?.map((domain) => canonicalName(domain));
     if (server.target.kind === 'local-only' && zones !== undefined) {
       for (const zone of zones) local.push({ zone, address: undefined, text: server.option.text });
       continue;
@@ -456,36 +467,74 @@ function manifestServers(deployment: KubeDnsDeployment | undefined, pod: KubeDns
     }
   }
   for (const entry of dnsmasq.addresses) {
-    if (trailingDot && entry.trailingDotUnqualified && entry.address !== '#' && (unqualifiedLocal === undefined || (unqualifiedLocal.address === undefined && entry.address !== undefined))) {
-      unqualifiedLocal = { text: entry.option.text, address: entry.address };
-    }
-    if (trailingDot && entry.trailingDotUnqualified && entry.address === undefined) unqualifiedNxdomain ??= entry.option.text;
     // An address (IPv4, IPv6, `#`) makes dnsmasq 2.86+ answer NODATA for a server's NXDOMAIN under its domains.
     if (entry.address !== undefined && entry.domains !== undefined) for (const domain of entry.domains) if (domain !== '') addressZones.push({ zone: dnsmasqZone(domain), text: entry.option.text });
-    if (entry.domains === undefined || entry.address === '#' || entry.domains.includes('')) {
+    const domains = entry.domains?.filter((domain) => domain !== '');
+    if (domains !== undefined && domains.length === 0) continue;
+    if (domains === undefined || entry.address === '#') {
       notes.push(`${entry.option.text} is not modelled`);
       continue;
     }
-    for (const domain of entry.domains) local.push({ zone: dnsmasqZone(domain), address: entry.address, text: entry.option.text });
+    for (const domain of domains) local.push({ zone: dnsmasqZone(domain), address: entry.address, text: entry.option.text });
   }
   // Addresses first, so that an NXDOMAIN entry (which gives way to servers) never hides one.
   local.sort((a, b) => (a.address === undefined ? 1 : 0) - (b.address === undefined ? 1 : 0));
-  // As for one zone (dnsmasq 2.90): an address answers before servers; an NXDOMAIN entry gives way to them.
-  const unqualifiedVia = 'names without a dot: dnsmasq applies';
-  const servers: Route | undefined = unqualifiedServers.length > 0 ? { destination: serversDestination(unqualifiedServers), via: `${unqualifiedVia} the --server entries whose domains end in a dot to them` } : undefined;
-  let unqualified: UnqualifiedRoute | undefined;
-  if (unqualifiedLocal?.address !== undefined) {
-    // An address answers its type; the other types go to the servers that apply, else NODATA beside an NXDOMAIN entry, else on.
-    const route: Route = { destination: LOCAL_ANSWER, via: `${unqualifiedVia} ${unqualifiedLocal.text} to them and answers itself` };
-    const noData: Route | undefined = unqualifiedNxdomain === undefined ? undefined : { destination: LOCAL_ANSWER, via: `${unqualifiedVia} ${unqualifiedLocal.text} and ${unqualifiedNxdomain} to them and answers other types NODATA itself` };
-    const otherTypes = servers ?? noData;
-    unqualified = { route, types: new Set([unqualifiedLocal.address.includes(':') ? 'AAAA' : 'A']), ...(otherTypes === undefined ? {} : { otherTypes }) };
-  } else if (servers !== undefined) {
-    unqualified = { route: servers };
-  } else if (unqualifiedLocal !== undefined) {
-    unqualified = { route: { destination: LOCAL_ANSWER, via: `${unqualifiedVia} ${unqualifiedLocal.text} to them and answers itself` } };
+  // Names without a dot: the entries written for them (`//`, every dnsmasq), and with dnsmasq 2.86+
+  // (kube-dns 1.22.1+) those whose domain list has a dot before its last (`trailing-dot-domains`).
+  const written = (entry: { readonly domains: readonly string[] | undefined }) => entry.domains?.includes('') === true;
+  const trailingDot = pod.dnsmasqTrailingDotUnqualified;
+  const unqualified = unqualifiedEntries(dnsmasq, (entry) => written(entry) || (trailingDot && entry.trailingDotUnqualified), pod.dnsmasqAddressTypesOnly, (target) => dnsmasqTarget(target));
+  const unqualifiedWritten = unqualifiedEntries(dnsmasq, written, pod.dnsmasqAddressTypesOnly, (target) => dnsmasqTarget(target));
+  return { toKubeDns, stubs, upstreams, noResolv: dnsmasq.noResolv, local, addressZones, unqualified, unqualifiedWritten };
+}
+
+/**
+ * Where dnsmasq sends names without a dot under the entries that `apply` to them (docs/kube-dns-deployment.md,
+ * "Names without a dot"); undefined when none does. dnsmasq 2.86+ (`newRules`, `src/domain-match.c`,
+ * `lookup_domain`): as for one domain, an address answers its types first, then servers, then an
+ * NXDOMAIN entry; a type no address, server or NXDOMAIN entry serves is REFUSED (measured with 2.90).
+ * Before (`src/forward.c`, `search_servers`, v2.85): an address answers its type and NODATA for the
+ * others, an NXDOMAIN entry wins over servers.
+ */
+function unqualifiedEntries(
+  dnsmasq: DnsmasqSettings,
+  apply: (entry: ServerEntry | AddressEntry) => boolean,
+  newRules: boolean,
+  target: (server: { readonly address: string; readonly port: number }) => string,
+): UnqualifiedRoute | undefined {
+  const servers: string[] = [];
+  let serversText: string | undefined;
+  let nxdomain: string | undefined;
+  let address: { readonly text: string; readonly types: Set<string> } | undefined;
+  for (const server of dnsmasq.servers) {
+    if (!apply(server)) continue;
+    if (server.target.kind === 'upstream') {
+      servers.push(target(server.target));
+      serversText ??= server.option.text;
+    } else if (server.target.kind === 'local-only') nxdomain ??= server.option.text;
   }
-  return { toKubeDns, stubs, upstreams, noResolv: dnsmasq.noResolv, local, addressZones, unqualified };
+  for (const entry of dnsmasq.addresses) {
+    if (!apply(entry)) continue;
+    if (entry.address === undefined) {
+      nxdomain ??= entry.option.text;
+      continue;
+    }
+    // `#` is the null address of both families (0.0.0.0 and ::).
+    const types = entry.address === '#' ? ['A', 'AAAA'] : [entry.address.includes(':') ? 'AAAA' : 'A'];
+    address ??= { text: entry.option.text, types: new Set() };
+    for (const type of types) address.types.add(type);
+  }
+  const via = 'names without a dot: dnsmasq applies';
+  const toServers: Route | undefined = serversText === undefined ? undefined : { destination: serversDestination(servers), via: `${via} ${serversText} to them` };
+  const answered: Route | undefined = nxdomain === undefined ? undefined : { destination: LOCAL_ANSWER, via: `${via} ${nxdomain} to them and answers NXDOMAIN itself` };
+  if (address !== undefined) {
+    const route: Route = { destination: LOCAL_ANSWER, via: `${via} ${address.text} to them and answers itself` };
+    const noData: Route = { destination: LOCAL_ANSWER, via: `${via} ${address.text}${nxdomain === undefined ? '' : ` and ${nxdomain}`} to them and answers the other types NODATA itself${newRules ? '' : ' (dnsmasq before 2.86)'}` };
+    const refused: Route = { destination: LOCAL_ANSWER, via: `${via} ${address.text} to them and answers the other types REFUSED itself (dnsmasq 2.86+)` };
+    return { route, types: address.types, otherTypes: !newRules ? noData : (toServers ?? (nxdomain === undefined ? refused : noData)) };
+  }
+  if (!newRules && answered !== undefined) return { route: answered };
+  return toServers !== undefined ? { route: toServers } : answered === undefined ? undefined : { route: answered };
 }
 
 /** A dnsmasq upstream as the routing models write socket addresses. */

@@ -10,7 +10,7 @@ import type { CoreDnsFeatures } from '../coredns/features.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
-import type { DnsmasqSettings } from '../kubedns/dnsmasq-options.js';
+import type { AddressEntry, DnsmasqSettings, ServerEntry } from '../kubedns/dnsmasq-options.js';
 import type { KubeDnsDeployment } from '../kubedns/kube-dns-install.js';
 import { KUBE_DNS_RULE_TIMELINES, kubeDnsRules } from '../kubedns/kube-dns-versions.js';
 import { firstReleaseWhere } from '../util/release-profile.js';
@@ -86,15 +86,36 @@ export interface DeploymentPlan {
    * 1.22.1+): answered NXDOMAIN, answered with an address, or sent to servers. Undefined: nothing special.
    */
   readonly unqualified: UnqualifiedNames | undefined;
+  /** The same for the entries written for names without a dot (`//`) only: what stays when `trailing-dot-domains` is repaired. */
+  readonly unqualifiedWritten: UnqualifiedNames | undefined;
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** See {@link DeploymentPlan.unqualified}; `text` is the option as written. */
-export type UnqualifiedNames =
+/**
+ * See {@link DeploymentPlan.unqualified}; `text` is the option as written; `quirk`: an entry applies
+ * because of `trailing-dot-domains` (not written `//`).
+ */
+export type UnqualifiedNames = (
   | { readonly kind: 'nxdomain'; readonly text: string }
-  /** `otherTypes`: what the query types of no address get — NODATA beside an NXDOMAIN entry, the servers that apply, else where every other name goes. */
-  | { readonly kind: 'address'; readonly address: string; readonly text: string; readonly otherTypes: 'nodata' | 'servers' | 'onward' }
-  | { readonly kind: 'servers'; readonly text: string };
+  /**
+   * `address`: IPv4, IPv6 or `#` (both null addresses). `otherTypes`: what the query types of no
+   * address get — NODATA beside an NXDOMAIN entry (or before dnsmasq 2.86), the servers that apply,
+   * else REFUSED (dnsmasq 2.86+).
+   */
+  | {
+      readonly kind: 'address';
+      /** The first address written (for messages). */
+      readonly address: string;
+      /**
+       * The records per type, in the order dnsmasq 2.86+ serves an ANY query from (IPv6 addresses,
+       * IPv4 addresses, then what `#` adds for a family without one): every address of a family answers.
+       */
+      readonly answers: readonly { readonly type: 'A' | 'AAAA'; readonly values: readonly string[] }[];
+      readonly text: string;
+      readonly otherTypes: 'nodata' | 'servers' | 'refused';
+    }
+  | { readonly kind: 'servers'; readonly text: string }
+) & { readonly quirk: boolean };
 
 /**
  * The stock manifest of kube-dns `kubeDnsVersion` (kubernetes/kubernetes `cluster/addons/dns/`):
@@ -131,6 +152,7 @@ const EMPTY_PLAN: Omit<DeploymentPlan, 'pod'> = {
   unservedZones: [],
   kubednsForwardZones: [],
   unqualified: undefined,
+  unqualifiedWritten: undefined,
   diagnostics: [],
 };
 
@@ -237,7 +259,8 @@ function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsFeatures
     pod,
     unservedZones: servers.unservedZones,
     kubednsForwardZones: servers.kubednsForwardZones,
-    unqualified: pod.dnsmasqTrailingDotUnqualified ? unqualifiedNames(dnsmasq) : undefined,
+    unqualified: unqualifiedNames(dnsmasq, (entry) => writtenUnqualified(entry) || (pod.dnsmasqTrailingDotUnqualified && entry.trailingDotUnqualified), pod.dnsmasqAddressTypesOnly),
+    unqualifiedWritten: unqualifiedNames(dnsmasq, writtenUnqualified, pod.dnsmasqAddressTypesOnly),
     diagnostics,
   };
 }
@@ -278,9 +301,15 @@ function planServers(dnsmasq: DnsmasqSettings, pod: KubeDnsPod, clusterDomain: s
   const kubednsForwardZones: string[] = [];
   for (const server of dnsmasq.servers) {
     const text = server.option.text;
-    if (server.target.kind === 'local-only' && server.domains !== undefined && !server.domains.includes('') && features.template) {
+    // `''` (`//`) is names without a dot: planned apart (unqualifiedNames), but for `//#`.
+    if (server.domains?.includes('') === true && server.target.kind === 'default-upstreams') {
+      push('deployment-flag-not-translated', text, `${text} sends names without a dot to the ordinary upstreams, where they go anyway; dnsmasq 2.90 stops (a segmentation fault) at the first query for such a name with it, so the Pod restarted then: not translated`);
+    }
+    const domains = server.domains?.filter((domain) => domain !== '');
+    if (domains !== undefined && domains.length === 0) continue;
+    if (server.target.kind === 'local-only' && domains !== undefined && features.template) {
       // dnsmasq 2.90 answers NXDOMAIN for these names, unless a server address is given for the same domain (checked on loopback).
-      for (const domain of server.domains) localOnly.push({ zone: domain.toLowerCase().replace(/\.$/, ''), address: undefined, text, localOnly: true });
+      for (const domain of domains) localOnly.push({ zone: domain.toLowerCase().replace(/\.$/, ''), address: undefined, text, localOnly: true });
       continue;
     }
     if (server.target.kind !== 'upstream') {
@@ -295,7 +324,7 @@ function planServers(dnsmasq: DnsmasqSettings, pod: KubeDnsPod, clusterDomain: s
     if (written !== server.target.address && !written.includes(':')) {
       push('deployment-flag', text, `dnsmasq reads '${written}' as ${server.target.address} (inet_aton: a leading 0 is octal); translated to ${server.target.address}`);
     }
-    if (server.domains === undefined) {
+    if (domains === undefined) {
       if (`${server.target.address}#${server.target.port}` === kubedns) {
         // An unqualified server to kubedns (old manifests: `--no-resolv --server=127.0.0.1#10053`) sends every name there.
         push('deployment-flag', text, `every name goes to kubedns (${kubedns}), which forwarded names outside the cluster with its own resolver (${resolverText(pod)}): the Corefile does the same`);
@@ -304,7 +333,7 @@ function planServers(dnsmasq: DnsmasqSettings, pod: KubeDnsPod, clusterDomain: s
       }
       continue;
     }
-    for (const domain of server.domains) {
+    for (const domain of domains) {
       const zone = domain.toLowerCase().replace(/\.$/, '');
       if (`${server.target.address}#${server.target.port}` === kubedns) {
         toKubeDns.add(zone);
@@ -317,10 +346,6 @@ function planServers(dnsmasq: DnsmasqSettings, pod: KubeDnsPod, clusterDomain: s
             : `'${zone === '' ? '(unqualified names)' : zone}' goes to kubedns (${kubedns}), which has no records for it and forwarded the names with its own resolver; the Corefile does the same`,
         );
         if (!served && zone !== '' && !kubednsForwardZones.includes(zone)) kubednsForwardZones.push(zone);
-        continue;
-      }
-      if (zone === '') {
-        push('deployment-flag-not-translated', text, `${text} is for names without a dot; CoreDNS has no such zone`);
         continue;
       }
       const list = stubs.get(zone) ?? [];
@@ -347,11 +372,14 @@ function planServers(dnsmasq: DnsmasqSettings, pod: KubeDnsPod, clusterDomain: s
 function planAddresses(dnsmasq: DnsmasqSettings, features: CoreDnsFeatures, addresses: DeploymentAddress[], push: (code: DiagnosticCode, path: string, message: string) => void): void {
   for (const entry of dnsmasq.addresses) {
     const text = entry.option.text;
-    if (entry.domains === undefined || entry.address === '#' || entry.domains.includes('')) {
+    // `''` (`//`) is names without a dot: planned apart (unqualifiedNames).
+    const domains = entry.domains?.filter((domain) => domain !== '');
+    if (domains !== undefined && domains.length === 0) continue;
+    if (domains === undefined || entry.address === '#') {
       push('deployment-flag-not-translated', text, `${text} is not translated (only --address=/domain/ip and --address=/domain/ are)`);
       continue;
     }
-    if (entry.domains.includes('#')) {
+    if (domains.includes('#')) {
       push('deployment-address-every-name', text, `${text}: '#' is every domain (dnsmasq answered the address for every name no other domain holds); without it every outside name would go upstream: not translated`);
       continue;
     }
@@ -361,7 +389,7 @@ function planAddresses(dnsmasq: DnsmasqSettings, features: CoreDnsFeatures, addr
     }
     // Zones inside the cluster's too: dnsmasq answered them before kubedns saw them (a more specific domain wins).
     // Whether a template block answers them depends on the stub domains of the ConfigMap too: the translation says so (planTemplates).
-    for (const domain of entry.domains) addresses.push({ zone: domain.toLowerCase().replace(/\.$/, ''), address: entry.address, text });
+    for (const domain of domains) addresses.push({ zone: domain.toLowerCase().replace(/\.$/, ''), address: entry.address, text });
   }
 }
 
@@ -409,22 +437,42 @@ function dnsmasqDomainOver(dnsmasq: DnsmasqSettings, kubedns: string, zone: stri
   return domains.some((domain) => domain !== '' && isWithin(zone, domain.toLowerCase().replace(/\.$/, '')));
 }
 
+/** Whether a `--server`, `--local` or `--address` is written for names without a dot (an empty domain, `//`). */
+function writtenUnqualified(entry: { readonly domains: readonly string[] | undefined }): boolean {
+  return entry.domains?.includes('') === true;
+}
+
 /**
- * What dnsmasq 2.86+ does with names without a dot for the entries that apply to them as well (a
- * domain before the last ends in a dot): as for one zone, an address answers before servers, and
- * an NXDOMAIN entry (`--local`, `--address=/…/`) gives way to them.
+ * What dnsmasq does with names without a dot under the entries that `apply` to them (`//`, and with
+ * dnsmasq 2.86+ a domain list with a dot before its last): dnsmasq 2.86+ as for one domain — an
+ * address answers its types first, then servers, then an NXDOMAIN entry (`--local`,
+ * `--address=/…/`), and a type none of them serves is REFUSED; before 2.86 an address answers
+ * NODATA for its other types and an NXDOMAIN entry wins over servers (docs/kube-dns-deployment.md,
+ * "Names without a dot").
  */
-function unqualifiedNames(dnsmasq: DnsmasqSettings): UnqualifiedNames | undefined {
-  const servers = dnsmasq.servers.filter((server) => server.trailingDotUnqualified);
-  const addresses = dnsmasq.addresses.filter((entry) => entry.trailingDotUnqualified && entry.address !== '#');
+function unqualifiedNames(dnsmasq: DnsmasqSettings, apply: (entry: ServerEntry | AddressEntry) => boolean, newRules: boolean): UnqualifiedNames | undefined {
+  const servers = dnsmasq.servers.filter(apply);
+  const addresses = dnsmasq.addresses.filter(apply);
+  const quirk = [...servers, ...addresses].some((entry) => !writtenUnqualified(entry));
   const address = addresses.find((entry) => entry.address !== undefined);
   const upstream = servers.find((server) => server.target.kind === 'upstream');
+  const nxdomain = servers.find((server) => server.target.kind === 'local-only') ?? addresses.find((entry) => entry.address === undefined);
   if (address?.address !== undefined) {
     // dnsmasq 2.86+ answers the address's type only (docs/kube-dns-deployment.md, "Query types of an address").
-    const nxdomain = servers.some((server) => server.target.kind === 'local-only') || addresses.some((entry) => entry.address === undefined);
-    return { kind: 'address', address: address.address, text: address.option.text, otherTypes: upstream !== undefined ? 'servers' : nxdomain ? 'nodata' : 'onward' };
+    const otherTypes = !newRules || (upstream === undefined && nxdomain !== undefined) ? 'nodata' : upstream !== undefined ? 'servers' : 'refused';
+    // Measured with 2.90: every address of a family answers; `#` answers a family no address has.
+    const written = addresses.flatMap((entry) => (entry.address === undefined || entry.address === '#' ? [] : [entry.address]));
+    const v6 = written.filter((value) => value.includes(':'));
+    const v4 = written.filter((value) => !value.includes(':'));
+    const zeros = addresses.some((entry) => entry.address === '#');
+    const answers: { readonly type: 'A' | 'AAAA'; readonly values: readonly string[] }[] = [
+      ...(v6.length > 0 ? [{ type: 'AAAA' as const, values: v6 }] : []),
+      ...(v4.length > 0 ? [{ type: 'A' as const, values: v4 }] : []),
+      ...(zeros && v4.length === 0 ? [{ type: 'A' as const, values: ['0.0.0.0'] }] : []),
+      ...(zeros && v6.length === 0 ? [{ type: 'AAAA' as const, values: ['::'] }] : []),
+    ];
+    return { kind: 'address', address: address.address, answers, text: address.option.text, otherTypes, quirk };
   }
-  if (upstream !== undefined) return { kind: 'servers', text: upstream.option.text };
-  const local = servers.find((server) => server.target.kind === 'local-only') ?? addresses[0];
-  return local === undefined ? undefined : { kind: 'nxdomain', text: local.option.text };
+  if (upstream !== undefined && (newRules || nxdomain === undefined)) return { kind: 'servers', text: upstream.option.text, quirk };
+  return nxdomain === undefined ? undefined : { kind: 'nxdomain', text: nxdomain.option.text, quirk };
 }

@@ -18,7 +18,7 @@ import { isStrictAncestor, isWithin, normalizeZone } from '../dns/zones.js';
 import { HEALTH_DEFAULT_ADDRESS } from '../coredns/listen-addresses.js';
 import type { DeploymentPlan, DeploymentServer, PodPlan } from './deployment-flags.js';
 import type { TranslateInput } from './options.js';
-import { apexTemplates, planUnqualifiedNames } from './unqualified-names.js';
+import { apexTemplates, planUnqualifiedNames, unqualifiedInEffect } from './unqualified-names.js';
 import type { Directive } from '../corefile/model.js';
 import { pushAll } from '../util/lists.js';
 
@@ -125,7 +125,7 @@ export function planCorefile(config: KubeDnsConfig, pod: PodPlan, input: Transla
   const templates = planOtherTypes(zoneTemplates, { stubs, mainZones, reverseBlockZones, upstreams, resolver }, context);
   // Names without a dot (dnsmasq 2.86+ quirk): one-label zones dnsmasq has an entry for keep theirs.
   const ownZones = [...mainKeys.map((key) => key.replace(/:\d+$/, '')), ...stubs.map((stub) => stub.zone), ...templates.map((template) => template.zone), clusterDomain, ...plan.pod.zonesToKubeDns, ...plan.kubednsForwardZones, ...plan.unservedZones];
-  const unqualified = planUnqualifiedNames(plan.unqualified, new Set(ownZones.filter((zone) => zone !== '' && zone !== '.' && !zone.includes('.'))), features, context.repairs, plan.pod.kubeDnsVersion);
+  const unqualified = planUnqualifiedNames(plan.unqualified, plan.unqualifiedWritten, new Set(ownZones.filter((zone) => zone !== '' && zone !== '.' && !zone.includes('.'))), features, context.repairs, plan.pod.kubeDnsVersion);
   pushAll(diagnostics, unqualified.diagnostics);
   if (!features.kubernetesFallthroughZones) {
     report(context, 'reverse-lookups-not-forwarded', '', '', `CoreDNS ${features.version}'s kubernetes plugin cannot fall through for in-addr.arpa and ip6.arpa`);
@@ -593,18 +593,19 @@ function planOtherTypes(
             ? "the copy of the main block for the reverse zones (kubedns's answers)"
             : "the main block's plugins (kubedns's answers)";
     say(`its other query types go to ${where}, where the dnsmasq of kube-dns ${context.plan.pod.kubeDnsVersion} (2.86+: kube-dns 1.22.1+) sent them, as if the address were not there`);
-    if (!zone.includes('.') && context.plan.unqualified !== undefined && !context.repairs.has('trailing-dot-domains')) {
+    const unqualified = unqualifiedInEffect(context.plan.unqualified, context.plan.unqualifiedWritten, context.repairs);
+    if (!zone.includes('.') && unqualified !== undefined) {
       // The zone's own name has no dot: dnsmasq's lookup of its other types ends at the entries for such names.
-      const apex = apexTemplates(context.plan.unqualified, zone, context.features);
+      const apex = apexTemplates(unqualified, zone, context.features);
       if (apex !== undefined) {
-        report(context, 'dnsmasq-option-translated', 'container dnsmasq', `[${text}]`, `trailing-dot-domains: the other query types of the name '${zone}' itself met ${context.plan.unqualified.text} (it applied to names without a dot): a template of the block does the same`);
+        report(context, 'dnsmasq-option-translated', 'container dnsmasq', `[${text}]`, `${unqualified.quirk ? 'trailing-dot-domains: ' : ''}the other query types of the name '${zone}' itself met ${unqualified.text} (it applied to names without a dot): a template of the block does the same`);
         return { zone, text, answers, otherTypes, apex };
       }
       context.diagnostics.push(
         diagnostic('deployment-flag-not-translated', {
           key: 'container dnsmasq',
           path: `[${text}]`,
-          message: `trailing-dot-domains: the other query types of the name '${zone}' itself met ${context.plan.unqualified.text} (it applied to names without a dot); not kept: the template block sends them ${where === 'the upstreams' ? 'upstream' : `to ${where}`}`,
+          message: `${unqualified.quirk ? 'trailing-dot-domains: ' : ''}the other query types of the name '${zone}' itself met ${unqualified.text} (it applied to names without a dot); not kept: the template block sends them ${where === 'the upstreams' ? 'upstream' : `to ${where}`}`,
         }),
       );
     }
@@ -698,6 +699,17 @@ function planRacedDefaultServers(config: KubeDnsConfig, context: Context): void 
   const { pod } = context.plan;
   const upstreams = config.upstreamNameservers ?? [];
   if (!pod.everyNameToKubeDns || !pod.throughDnsmasq || !pod.nannyAppliesConfigMap || upstreams.length === 0) return;
+  if (context.plan.strictOrder) {
+    // dnsmasq 2.90 with --strict-order asks its default servers in order: kubedns, written before the nanny's upstreams, answers every name.
+    context.diagnostics.push(
+      diagnostic('deployment-flag', {
+        key: 'container dnsmasq',
+        path: '[--strict-order]',
+        message: `every name reached kubedns through dnsmasq's default server (--no-resolv --server=${kubeDnsAddressOf(context)}) and dnsmasq-nanny added upstreamNameservers ${upstreams.map((entry) => entry.value).join(' ')} after it; with --strict-order dnsmasq asked kubedns first for every name, so no race (raced-default-servers does not apply): the Corefile sends them to the kubernetes plugin and what it does not serve to kubedns's upstreams`,
+      }),
+    );
+    return;
+  }
   const what = `raced-default-servers: every name reached kubedns through dnsmasq's default server (--no-resolv --server=${kubeDnsAddressOf(context)}), and dnsmasq-nanny added upstreamNameservers ${upstreams.map((entry) => entry.value).join(' ')} as more default servers; dnsmasq asks all of them now and then (the first query, every 50 queries, every 20 s) and in between the one that answered first, so cluster names went to kubedns or straight to the upstreams (which answer them NXDOMAIN)`;
   context.diagnostics.push(
     context.repairs.has('raced-default-servers')

@@ -186,7 +186,11 @@ function templateBlocks(corefile: CorefilePlan, main: readonly Directive[], reve
     const known = done.get(template.zone);
     if (known !== undefined) return known;
     const { answers, otherTypes } = template;
-    const answering: Directive[] = answers.map(({ type, address }) => ({ name: 'template', arguments: ['IN', type], block: { directives: [{ name: 'answer', arguments: [`{{ .Name }} 0 IN ${type} ${address}`] }] } }));
+    // AAAA first: an ANY query gets the first template's record, and dnsmasq 2.86+ answers ANY with a
+    // domain's IPv6 addresses when it has both (its IPv6 entries sort first; measured with 2.90).
+    const answering: Directive[] = [...answers]
+      .sort((a, b) => Number(b.type === 'AAAA') - Number(a.type === 'AAAA'))
+      .map(({ type, address }) => ({ name: 'template', arguments: ['IN', type], block: { directives: [{ name: 'answer', arguments: [`{{ .Name }} 0 IN ${type} ${address}`] }] } }));
     if (template.apex !== undefined) answering.push(...template.apex);
     let directives: Directive[];
     if (answers.length === 0) directives = [STUB_ERRORS, { name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [{ name: 'rcode', arguments: ['NXDOMAIN'] }] } }];

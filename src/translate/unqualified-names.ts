@@ -58,59 +58,111 @@ export function singleLabelPattern(excluded: Iterable<string>): string {
   return `^${rest(root, true)}\\.$`;
 }
 
+/** One template per type answering every address of it (the first that matches answers an ANY query). */
+function answerTemplates(unqualified: UnqualifiedNames & { readonly kind: 'address' }, match: Directive, fallthrough: Directive): Directive[] {
+  return unqualified.answers.map(({ type, values }) => ({
+    name: 'template',
+    arguments: ['IN', type],
+    block: { directives: [match, ...values.map((value): Directive => ({ name: 'answer', arguments: [`{{ .Name }} 0 IN ${type} ${value}`] })), fallthrough] },
+  }));
+}
+
+/** Whether only `#` answers (both null addresses): dnsmasq answers ANY with both, a template with one. */
+function nullAddressesOnly(unqualified: UnqualifiedNames): boolean {
+  return unqualified.kind === 'address' && unqualified.answers.length === 2 && unqualified.answers.every((answer) => answer.values.length === 1 && (answer.values[0] === '0.0.0.0' || answer.values[0] === '::'));
+}
+
+/** The templates answering names `pattern` matches as dnsmasq did under `unqualified`; undefined where CoreDNS cannot (servers). */
+function templatesFor(unqualified: UnqualifiedNames, pattern: string, zone: string, features: CoreDnsFeatures): Directive[] | undefined {
+  if (unqualified.kind === 'servers' || (unqualified.kind === 'address' && unqualified.otherTypes === 'servers')) return undefined;
+  const match: Directive = { name: 'match', arguments: [pattern] };
+  const fallthrough: Directive = { name: 'fallthrough', arguments: [] };
+  if (unqualified.kind === 'nxdomain') return [{ name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [match, { name: 'rcode', arguments: ['NXDOMAIN'] }, fallthrough] } }];
+  const directives: Directive[] = answerTemplates(unqualified, match, fallthrough);
+  // The other query types: NODATA beside an NXDOMAIN entry (or before dnsmasq 2.86), else REFUSED (dnsmasq 2.86+).
+  directives.push({ name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [match, ...noDataLines(zone, features.version, unqualified.otherTypes === 'refused' ? 'REFUSED' : 'NOERROR'), fallthrough] } });
+  return directives;
+}
+
+/** The entries for names without a dot in effect: all of them, or with `trailing-dot-domains` repaired those written `//`. */
+export function unqualifiedInEffect(all: UnqualifiedNames | undefined, written: UnqualifiedNames | undefined, repairs: ReadonlySet<KubeDnsQuirk>): UnqualifiedNames | undefined {
+  return repairs.has('trailing-dot-domains') ? written : all;
+}
+
 /**
- * The main block's templates for names without a dot (none when repaired or nothing applies), and
- * what the translation says about them. `excluded`: the one-label zones dnsmasq has an entry for
- * (their own entry wins over the quirk), which the template must leave alone.
+ * The main block's templates for names without a dot (none when nothing applies), and what the
+ * translation says about them. `all`: the entries that applied to them, `written`: those written
+ * `//` (they stay when `trailing-dot-domains` is repaired). `excluded`: the one-label zones dnsmasq
+ * has an entry for (their own entry wins), which the template must leave alone.
  */
 export function planUnqualifiedNames(
-  unqualified: UnqualifiedNames | undefined,
+  all: UnqualifiedNames | undefined,
+  written: UnqualifiedNames | undefined,
   excluded: Iterable<string>,
   features: CoreDnsFeatures,
   repairs: ReadonlySet<KubeDnsQuirk>,
   kubeDnsVersion: string,
 ): { readonly directives: Directive[]; readonly diagnostics: Diagnostic[] } {
-  if (unqualified === undefined) return { directives: [], diagnostics: [] };
+  if (all === undefined) return { directives: [], diagnostics: [] };
   const key = 'container dnsmasq';
+  const diagnostics: Diagnostic[] = [];
+  const what = (entries: UnqualifiedNames) =>
+    entries.kind === 'nxdomain' ? 'answered them NXDOMAIN itself' : entries.kind === 'address' ? `answered them with ${entries.answers.flatMap((answer) => answer.values).join(', ')}` : 'sent them to its servers';
+  const quirkText = `trailing-dot-domains: the dnsmasq of kube-dns ${kubeDnsVersion} (2.86+, kube-dns 1.22.1+) applied ${all.text} to names without a dot as well (a domain before the last ends in a dot) and ${what(all)}`;
+  if (repairs.has('trailing-dot-domains') && all.quirk) {
+    diagnostics.push(diagnostic('kube-dns-quirk-repaired', { key, path: `[${all.text}]`, message: `${quirkText}; repaired as asked: they go where every other name goes${written === undefined ? '' : ` but for ${written.text}, written for them`} (check --repair trailing-dot-domains expects the difference)` }));
+  }
+  const unqualified = unqualifiedInEffect(all, written, repairs);
+  if (unqualified === undefined) return { directives: [], diagnostics };
   const path = `[${unqualified.text}]`;
-  const what = unqualified.kind === 'nxdomain' ? 'answered them NXDOMAIN itself' : unqualified.kind === 'address' ? `answered them with ${unqualified.address}` : 'sent them to its servers';
-  const quirk = `trailing-dot-domains: the dnsmasq of kube-dns ${kubeDnsVersion} (2.86+, kube-dns 1.22.1+) applied ${unqualified.text} to names without a dot as well (a domain before the last ends in a dot) and ${what}`;
-  if (repairs.has('trailing-dot-domains')) {
-    return { directives: [], diagnostics: [diagnostic('kube-dns-quirk-repaired', { key, path, message: `${quirk}; repaired as asked: they go where every other name goes (check --repair trailing-dot-domains expects the difference)` })] };
+  const said = unqualified.quirk ? quirkText : `dnsmasq applied ${unqualified.text} to names without a dot ('//') and ${what(unqualified)}`;
+  const directives = features.template ? templatesFor(unqualified, singleLabelPattern(excluded), '.', features) : undefined;
+  if (directives === undefined) {
+    const why = features.template ? 'CoreDNS has no zone for names without a dot to forward them elsewhere' : `CoreDNS ${features.version} has no template plugin`;
+    // The address's own type is kept where the template can: only its other types are lost then.
+    if (unqualified.kind !== 'address' || !features.template) {
+      diagnostics.push(diagnostic('deployment-flag-not-translated', { key, path, message: `${said}; not kept: ${why}, so they go where every other name goes${unqualified.kind === 'servers' ? ' (check lists them as expected)' : ''}` }));
+      return { directives: [], diagnostics };
+    }
   }
-  if (unqualified.kind === 'servers' || !features.template) {
-    const why = unqualified.kind === 'servers' ? 'CoreDNS has no zone for names without a dot to forward them elsewhere' : `CoreDNS ${features.version} has no template plugin`;
-    return { directives: [], diagnostics: [diagnostic('deployment-flag-not-translated', { key, path, message: `${quirk}; not kept: ${why}, so they go where every other name goes` })] };
+  if (directives !== undefined) {
+    diagnostics.push(
+      unqualified.quirk
+        ? diagnostic('kube-dns-quirk-kept', { key, path, message: `${said}; kept: a template of the main block does the same for names of one label (--repair trailing-dot-domains to forward them like other names)` })
+        : diagnostic('dnsmasq-option-translated', {
+            key,
+            path,
+            message: `${said}; a template of the main block does the same for names of one label${nullAddressesOnly(unqualified) ? ' (but for an ANY query, which gets the A record only where dnsmasq answered both: a template cannot match ANY alone)' : ''}`,
+          }),
+    );
+    return { directives, diagnostics };
   }
-  const match: Directive = { name: 'match', arguments: [singleLabelPattern(excluded)] };
+  // An address beside servers for those names: the address is kept, its other types cannot go to those servers.
+  const kept = addressOnly(unqualified as UnqualifiedNames & { readonly kind: 'address' }, singleLabelPattern(excluded));
+  diagnostics.push(
+    diagnostic(unqualified.quirk ? 'kube-dns-quirk-kept' : 'dnsmasq-option-translated', { key, path, message: `${said}; kept: a template of the main block does the same for names of one label` }),
+    diagnostic('deployment-flag-not-translated', {
+      key,
+      path,
+      message: `${unqualified.quirk ? 'trailing-dot-domains: ' : ''}dnsmasq sent the other query types of those names to the --server entries that apply to them; not kept: CoreDNS has no zone for names without a dot to forward them elsewhere, so they go where every other name goes (check lists them as expected)`,
+    }),
+  );
+  return { directives: kept, diagnostics };
+}
+
+/** The address templates alone (its other types pass on). */
+function addressOnly(unqualified: UnqualifiedNames & { readonly kind: 'address' }, pattern: string): Directive[] {
+  const match: Directive = { name: 'match', arguments: [pattern] };
   const fallthrough: Directive = { name: 'fallthrough', arguments: [] };
-  const type = unqualified.kind === 'address' && unqualified.address.includes(':') ? 'AAAA' : 'A';
-  const directives: Directive[] =
-    unqualified.kind === 'nxdomain'
-      ? [{ name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [match, { name: 'rcode', arguments: ['NXDOMAIN'] }, fallthrough] } }]
-      : [{ name: 'template', arguments: ['IN', type], block: { directives: [match, { name: 'answer', arguments: [`{{ .Name }} 0 IN ${type} ${unqualified.address}`] }, fallthrough] } }];
-  // The other query types: NODATA beside an NXDOMAIN entry; else where every other name goes (dnsmasq 2.86+), as without a template.
-  if (unqualified.kind === 'address' && unqualified.otherTypes === 'nodata') directives.push({ name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [match, ...noDataLines('.', features.version), fallthrough] } });
-  const diagnostics = [diagnostic('kube-dns-quirk-kept', { key, path, message: `${quirk}; kept: a template of the main block does the same for names of one label (--repair trailing-dot-domains to forward them like other names)` })];
-  if (unqualified.kind === 'address' && unqualified.otherTypes === 'servers') {
-    diagnostics.push(diagnostic('deployment-flag-not-translated', { key, path, message: `trailing-dot-domains: dnsmasq sent the other query types of those names to the --server entries that apply to them; not kept: CoreDNS has no zone for names without a dot to forward them elsewhere, so they go where every other name goes` }));
-  }
-  return { directives, diagnostics };
+  return answerTemplates(unqualified, match, fallthrough);
 }
 
 /**
  * The templates of a one-label `--address` zone's block for its own name (dnsmasq 2.86+): a query
  * of a type its address does not answer goes on past the zone and, as the name has no dot, meets
- * the entries for names without a dot — an NXDOMAIN, or another address. Undefined where CoreDNS
- * cannot do the same (those entries are servers).
+ * the entries for names without a dot — an NXDOMAIN, another address, or REFUSED. Undefined where
+ * CoreDNS cannot do the same (those entries are servers).
  */
 export function apexTemplates(unqualified: UnqualifiedNames, zone: string, features: CoreDnsFeatures): Directive[] | undefined {
-  if (unqualified.kind === 'servers' || (unqualified.kind === 'address' && unqualified.otherTypes === 'servers')) return undefined;
-  const match: Directive = { name: 'match', arguments: [`^${escapeRegex(zone)}\\.$`] };
-  const fallthrough: Directive = { name: 'fallthrough', arguments: [] };
-  if (unqualified.kind === 'nxdomain') return [{ name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [match, { name: 'rcode', arguments: ['NXDOMAIN'] }, fallthrough] } }];
-  const type = unqualified.address.includes(':') ? 'AAAA' : 'A';
-  const directives: Directive[] = [{ name: 'template', arguments: ['IN', type], block: { directives: [match, { name: 'answer', arguments: [`{{ .Name }} 0 IN ${type} ${unqualified.address}`] }, fallthrough] } }];
-  if (unqualified.otherTypes === 'nodata') directives.push({ name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [match, ...noDataLines(zone, features.version), fallthrough] } });
-  return directives;
+  return templatesFor(unqualified, `^${escapeRegex(zone)}\\.$`, zone, features);
 }

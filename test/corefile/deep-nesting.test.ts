@@ -10,7 +10,7 @@ import { printCorefile } from '../../src/corefile/printer.js';
 /**
  * Nesting depth is bounded only by the input: parsing, printing and comparing walk the model
  * without recursion, so a deep Corefile is read, written and compared like any other (or, when its
- * canonical text is too long for a string, refused with a typed error) — never a RangeError from a
+ * canonical text is longer than the printer writes, refused with a typed error) — never a RangeError from a
  * full call stack.
  */
 
@@ -83,7 +83,7 @@ describe('deeply nested Corefiles', () => {
     expect(formatCorefile(snippet, { tokenPositions: true })).toMatchObject({ text: snippet, unchanged: true });
   });
 
-  it('refuses, typed and located, a canonical text longer than a string can be', () => {
+  it('refuses, typed and located, a canonical text longer than the printer writes', () => {
     // 100,000 levels, each on its own line, indent to about 20 billion characters.
     let caught: unknown;
     try {
@@ -95,6 +95,26 @@ describe('deeply nested Corefiles', () => {
     expect(caught).toMatchObject({ code: 'output-too-large' });
     expect((caught as CorefilePrintError).position?.line).toBeGreaterThan(2);
     expect((caught as CorefilePrintError).message.length).toBeLessThan(600);
+  });
+
+  it('measures a deep text before keeping it: prints it when it fits, refuses it past 2^27 characters', () => {
+    // 2,100 levels: 17.6 million characters, most of them indentation, past the point (2^24 spaces)
+    // where the printer measures the whole text first.
+    expect(printCorefile(parsed(nestedOnLines(2100)))).toBe(canonicalOnLines(2100));
+    // 5,800 levels need 134.6 million: within what a string holds (2^29 - 24), which printing used
+    // to fill before refusing (1 GB for 11,000 levels, 484 million characters).
+    let caught: unknown;
+    try {
+      printCorefile(parsed(nestedOnLines(5800)));
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({ code: 'output-too-large' });
+    expect((caught as CorefilePrintError).message).toContain('would be longer than 134,217,728 characters, the most the printer writes');
+    // Where the measuring print passed the limit: among the closing lines of the innermost levels.
+    const { line } = (caught as CorefilePrintError).position ?? { line: 0 };
+    expect(line).toBeGreaterThan(5800);
+    expect(line).toBeLessThan(11_600);
   });
 
   it('names a deep node by the ends of its path', () => {

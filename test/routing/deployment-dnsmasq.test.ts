@@ -11,6 +11,7 @@ import { kubeDnsRouting } from '../../src/routing/kube-dns-routing.js';
 import { describeDestination } from '../../src/routing/destination.js';
 import { deploymentYaml, STOCK_DNSMASQ_ARGS } from '../support/kube-dns-manifests.js';
 import { findDnsmasq, Lab } from './dnsmasq-harness.js';
+import { exchange } from '../support/dns-query.js';
 import type { FakeServer } from './dnsmasq-harness.js';
 
 /**
@@ -230,6 +231,74 @@ describe.skipIf(dnsmasq === undefined)('Deployment flags against real dnsmasq', 
     // kube-dns 1.22.0's dnsmasq (2.85) did not: its model forwards names of one label.
     const older = kubeDnsRouting(null, { deployment: readKubeDnsInstall([{ text: deploymentYaml({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--local=/internal./local./lc./'], kubeDnsImage: 'registry.k8s.io/dns/k8s-dns-kube-dns:1.22.0' }) }]).deployment! });
     expect(describeDestination(older.route('example').destination)).toBe('resolv.conf');
+  });
+
+  it("answers names without a dot by the entries written for them ('//'), as the model of dnsmasq 2.86+ says, for A, AAAA, MX and ANY", async () => {
+    const [upstream, nodots] = await Promise.all([lab.fakeServer(90), lab.fakeServer(91)]);
+    const at = (server: FakeServer) => `${server.ip}#${server.port}`;
+    /** What dnsmasq answered: the fake server that did, or its own answer. */
+    const ask = async (running: Awaited<ReturnType<Lab['startDnsmasq']>>, name: string, type: 'A' | 'AAAA' | 'MX' | 'ANY') => {
+      const reply = await exchange(running.listen.ip, running.listen.port, name, 2000, type);
+      if (reply === 'timeout') return 'timeout';
+      const record = reply.answers?.find((entry) => entry.type === 'A' || entry.type === 'AAAA');
+      const by = record?.type === 'A' ? lab.serverAt(String(record.data)) : undefined;
+      if (by !== undefined) return by.address;
+      return [reply.rcode ?? '?', ...(reply.answers ?? []).map((entry) => `${entry.type} ${String(entry.data)}`)].join(' ');
+    };
+    const cases: Array<[readonly string[], Record<string, string>]> = [
+      // An address answers its type (and ANY); the other types: REFUSED, as no entry serves them.
+      [['--address=//10.9.9.9'], { 'example A': 'NOERROR A 10.9.9.9', 'example AAAA': 'REFUSED', 'example MX': 'REFUSED', 'example ANY': 'NOERROR A 10.9.9.9', 'x.lan A': 'upstream' }],
+      [['--address=//#'], { 'example A': 'NOERROR A 0.0.0.0', 'example AAAA': 'NOERROR AAAA ::', 'example MX': 'REFUSED', 'example ANY': 'NOERROR A 0.0.0.0 AAAA ::' }],
+      [[`--server=//${'NODOTS'}`], { 'example A': 'nodots', 'example AAAA': 'NOERROR', 'x.lan A': 'upstream' }],
+      [['--local=//'], { 'example A': 'NXDOMAIN', 'example MX': 'NXDOMAIN', 'x.lan A': 'upstream' }],
+      // Servers beat an NXDOMAIN entry; an address beats both for its type, NODATA beside an NXDOMAIN entry.
+      [['--local=//', `--server=//${'NODOTS'}`], { 'example A': 'nodots', 'example MX': 'NOERROR' }],
+      [['--address=//10.9.9.9', '--local=//'], { 'example A': 'NOERROR A 10.9.9.9', 'example AAAA': 'NOERROR', 'example MX': 'NOERROR' }],
+      // A domain of the name itself wins; its other types meet the entries for names without a dot.
+      [['--address=//10.9.9.9', '--address=/lan/10.1.1.1'], { 'lan A': 'NOERROR A 10.1.1.1', 'lan AAAA': 'REFUSED', 'x.lan A': 'NOERROR A 10.1.1.1', 'example A': 'NOERROR A 10.9.9.9' }],
+      [[`--server=/lan//${'NODOTS'}`], { 'example A': 'nodots', 'x.lan A': 'nodots', 'example.com A': 'upstream' }],
+      // Both families: each answers its type, ANY gets the IPv6 one.
+      [['--address=//10.9.9.9', '--address=//fd00::9'], { 'example AAAA': 'NOERROR AAAA fd00::9', 'example MX': 'REFUSED', 'example ANY': 'NOERROR AAAA fd00::9' }],
+    ];
+    const seen: string[] = [];
+    for (const [flags, expected] of cases) {
+      const args = flags.map((flag) => flag.replace('NODOTS', at(nodots)));
+      const text = deploymentYaml({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--no-resolv', `--server=${upstream.ip}#${upstream.port}`, ...args], kubeDnsImage: 'registry.k8s.io/dns/k8s-dns-kube-dns:1.26.7' });
+      const model = kubeDnsRouting(null, { deployment: readKubeDnsInstall([{ text }]).deployment! });
+      const running = await lab.startDnsmasq(dnsmasq as string, ['--cache-size=0', '--no-resolv', `--server=${upstream.ip}#${upstream.port}`, `--server=/cluster.local/${at(kubedns)}`, ...args]);
+      try {
+        for (const [question, answer] of Object.entries(expected)) {
+          const [name, type] = question.split(' ') as [string, 'A' | 'AAAA' | 'MX' | 'ANY'];
+          const observed = await ask(running, name, type);
+          const shown = observed === upstream.address ? 'upstream' : observed === nodots.address ? 'nodots' : observed;
+          seen.push(`${flags.join(' ')} ${question}: ${shown}`);
+          expect(shown, `${flags.join(' ')} ${question}`).toBe(answer);
+          // The model: the server that answered, or dnsmasq's own answer (a template on the CoreDNS side).
+          const { destination, via } = model.route(name, type);
+          const predicted = destination.kind === 'servers' ? (destination.servers.includes(`${nodots.ip}:${nodots.port}`) ? 'nodots' : 'upstream') : destination.kind === 'plugin' ? 'dnsmasq' : describeDestination(destination);
+          // (A fake server answers other types than A without records, as dnsmasq's NODATA: those are told by the table above.)
+          if (shown === 'upstream' || shown === 'nodots') expect(predicted, `${flags.join(' ')} ${question}: ${via}`).toBe(shown);
+          else if (shown !== 'NOERROR') expect(predicted, `${flags.join(' ')} ${question}: ${via}`).toBe('dnsmasq');
+          if (shown === 'REFUSED') expect(via).toContain('REFUSED');
+        }
+      } finally {
+        await running.stop();
+      }
+    }
+    expect(seen.length).toBe(30);
+  });
+
+  it('stops at the first name without a dot with --server=//# (dnsmasq 2.90), as the translation warns', async () => {
+    const upstream = await lab.fakeServer(92);
+    const running = await lab.startDnsmasq(dnsmasq as string, ['--cache-size=0', '--no-resolv', `--server=${upstream.ip}#${upstream.port}`, '--server=//#']);
+    try {
+      expect(await running.query('example.com')).toMatchObject({ kind: 'answered', by: upstream });
+      expect(await running.query('example')).toEqual({ kind: 'timeout' });
+      // A segmentation fault: no exit code, a signal.
+      expect(await Promise.race([running.exited, new Promise((resolve) => setTimeout(() => resolve('running'), 2000))])).toBeNull();
+    } finally {
+      await running.stop();
+    }
   });
 
   it('answers --local=/zone/ NXDOMAIN itself, except the more specific zones it has servers for (kubespray --local=/local/)', async () => {

@@ -36,11 +36,15 @@ import { findDnsmasq, Lab } from './dnsmasq-harness.js';
  * through the same fake servers on loopback (test/support/dns-comparison.ts), for the translate and
  * deployment goldens and a generated sample. For every name `check` compares:
  * - each answer must be one its routing model allows (the models, checked against the programs);
- * - both programs must agree: the same answer, or two picks among the same servers;
+ * - both programs must agree: the same answer, or two picks among the same servers (two answers of
+ *   their own, dnsmasq's and a template's, only with the same rcode and records);
  * - a missing name asked twice must reach a server as often.
- * A difference passes only when the translator reported it, by code: `negative-caching-shortened`
- * (before CoreDNS 1.9.4 NXDOMAIN is kept up to 1 s), `deployment-flag-not-translated` for
- * `--domain-needed` or a `trailing-dot-domains` server list (names without a dot).
+ * Every name is asked A, AAAA and MX; ANY where an answer depends on the type and for names without
+ * a dot. A difference passes only when the translator reported it, by code:
+ * `negative-caching-shortened` (before CoreDNS 1.9.4 NXDOMAIN is kept up to 1 s),
+ * `deployment-flag-not-translated` for `--domain-needed`, `--server=//IP` or a
+ * `trailing-dot-domains` server list (names without a dot), `dnsmasq-option-translated` naming ANY
+ * for `--address=//#`.
  *
  * Speed: one CoreDNS process per release serves every input's Corefile, each on ports of its own
  * (the listeners that answer no DNS — health, ready, prometheus, pprof — left out); one dnsmasq per
@@ -85,9 +89,14 @@ type Outcome =
   | 'reported: names without a dot'
   | 'not compared: names without a dot under an older dnsmasq'
   | 'AAAA and MX compared'
+  | 'ANY compared'
+  | 'ANY compared: answered by an address'
+  | 'reported: ANY of names without a dot under --address=//#'
   | 'answered by the type of an address, others on (dnsmasq 2.86+)'
   | 'model only: an address zone under dnsmasq before 2.86'
   | 'nanny Pod: a stub above the cluster zones'
+  | 'sample: a nanny Pod to kubedns with a stub above the cluster zones'
+  | "sample: names without a dot ('//')"
   | 'NODATA template with an SOA (before 1.5.1)'
   | `release ${RealCoreDnsRelease}`;
 
@@ -156,7 +165,12 @@ const FAMILIES: Readonly<Record<string, { readonly dnsmasq?: readonly string[]; 
   'kubespray --local': { dnsmasq: [...STOCK_DNSMASQ_ARGS, '--local=/internal./local./lc./'] },
   'aws private zone': { dnsmasq: [...STOCK_DNSMASQ_ARGS, '--server=/corp.internal/10.3.0.2', '-R', '--server=10.3.0.8', '--address=/blocked.example/'] },
   'no dnsmasq': { withDnsmasq: false },
+  // dnsmasq-nanny with every name to kubedns through the default server: a ConfigMap stub above the cluster's zones beats it.
+  'nanny to kubedns': { dnsmasq: ['--cache-size=1000', '--no-resolv', `--server=${KUBEDNS}`] },
 };
+
+/** Every sixth input of the sample is a nanny Pod sending every name to kubedns, with a stub domain above the cluster's zones. */
+const NANNY_TO_KUBEDNS_EVERY = 6;
 
 /**
  * A ConfigMap stub domain at or above the cluster's zones in a nanny Pod where every name reaches
@@ -222,6 +236,10 @@ function sampleCases(seed: number, count: number): Case[] {
     fc.tuple(zone, fc.option(fc.oneof(ip, ip6), { nil: undefined })).map(([name, address]) => `--address=/${name}/${address ?? ''}`),
     zone.map((name) => `--local=/${name}/`),
     fc.tuple(zone, zone).map(([a, b]) => `--local=/${a}./${b}/`),
+    // Names without a dot (`//`, dnsmasq's SERV_FOR_NODOTS).
+    fc.oneof(ip, ip6, fc.constant('#')).map((address) => `--address=//${address}`),
+    ip.map((address) => `--server=//${address}`),
+    fc.constant('--local=//'),
   );
   const configMap = fc.record({
     stubs: fc.dictionary(zone, fc.array(ip, { minLength: 1, maxLength: 2 }), { maxKeys: 2 }),
@@ -234,8 +252,22 @@ function sampleCases(seed: number, count: number): Case[] {
     kubeDns: fc.constantFrom('1.14.9', '1.14.13', '1.22.20', '1.26.7'),
   });
   return fc.sample(install, { numRuns: count, seed }).map((generated, index): Case => {
-    // The releases in turn, so that each gets a quarter of the sample.
-    const value = { ...generated, coredns: REAL_COREDNS_RELEASES[index % REAL_COREDNS_RELEASES.length] as RealCoreDnsRelease };
+    // The releases in turn, so that each gets a quarter of the sample; every sixth input a nanny Pod to kubedns with a stub above the cluster's zones.
+    // `arpa` (kept: the reverse zones go to the stub) and `local` (refused unless repaired: the cluster domain never reached kubedns) in turn;
+    // upstreamNameservers beside kubedns are raced (refused) unless --strict-order, so the `arpa` inputs keep them only with it.
+    const nannyToKubeDns = index % NANNY_TO_KUBEDNS_EVERY === NANNY_TO_KUBEDNS_EVERY - 1;
+    const above = Math.floor(index / NANNY_TO_KUBEDNS_EVERY) % 2 === 0 ? 'arpa' : 'local';
+    const raced = above === 'arpa' && !generated.extra.includes('--strict-order');
+    // (Without the flags and stubs on `local` that would refuse the `arpa` inputs for the cluster domain as well.)
+    const stubs = Object.fromEntries(Object.entries(generated.configMap?.stubs ?? {}).filter(([name]) => above === 'local' || name !== 'local'));
+    const forced = nannyToKubeDns
+      ? {
+          family: 'nanny to kubedns',
+          extra: generated.extra.filter((flag) => above === 'local' || !flag.includes('/local/')),
+          configMap: { upstreams: raced ? undefined : generated.configMap?.upstreams, stubs: { ...stubs, [above]: ['10.4.0.9'] } },
+        }
+      : {};
+    const value = { ...generated, ...forced, coredns: REAL_COREDNS_RELEASES[index % REAL_COREDNS_RELEASES.length] as RealCoreDnsRelease };
     const parts = FAMILIES[value.family] ?? {};
     const deployment = deploymentYaml({
       ...parts,
@@ -247,7 +279,7 @@ function sampleCases(seed: number, count: number): Case[] {
     if (value.configMap !== undefined && Object.keys(value.configMap.stubs).length > 0) data['stubDomains'] = JSON.stringify(value.configMap.stubs);
     if (value.configMap?.upstreams !== undefined) data['upstreamNameservers'] = JSON.stringify(value.configMap.upstreams);
     const text = value.configMap === undefined ? deployment : `${deployment}---\n${configMapYaml(data)}`;
-    return { name: `sample ${index} (seed ${seed}): ${value.family} ${value.extra.join(' ')} kube-dns ${value.kubeDns} @${value.coredns}`, text, coredns: value.coredns };
+    return { name: `sample ${index} (seed ${seed}): ${value.family} ${value.extra.join(' ')}${nannyToKubeDns ? ` stub ${above}` : ''} kube-dns ${value.kubeDns} @${value.coredns}`, text, coredns: value.coredns };
   });
 }
 
@@ -425,7 +457,8 @@ describe.skipIf(skip !== undefined)('real dnsmasq against real CoreDNS', () => {
       }
     }
     const settings = deployment?.dnsmasq?.dnsmasq;
-    const olderDnsmasqDiffers = !pod.dnsmasqTrailingDotUnqualified && settings !== undefined && [...settings.servers, ...settings.addresses].some((entry) => entry.trailingDotUnqualified);
+    // Entries written for names without a dot (`//`) too: before 2.86 an NXDOMAIN entry beat servers for them, and an address answered its other types NODATA.
+    const olderDnsmasqDiffers = !pod.dnsmasqTrailingDotUnqualified && settings !== undefined && [...settings.servers, ...settings.addresses].some((entry) => entry.trailingDotUnqualified || entry.domains?.includes('') === true);
     return { testCase, translation, real, dnsmasqArgs, kubedns, destinations, port: 0, olderDnsmasqDiffers, olderAddressTypes: !pod.dnsmasqAddressTypesOnly };
   }
 
@@ -474,18 +507,24 @@ describe.skipIf(skip !== undefined)('real dnsmasq against real CoreDNS', () => {
       const models = routingModels({ kubeDns: testCase.text, corefile: translation.corefile, ...modelOptions });
       // Names without a dot may differ where the translator said so, by code.
       const unqualifiedReported = translation.diagnostics.some(
-        (entry) => entry.code === 'deployment-flag-not-translated' && ((entry.path ?? '').includes('--domain-needed') || entry.message.startsWith('trailing-dot-domains')),
+        (entry) => entry.code === 'deployment-flag-not-translated' && ((entry.path ?? '').includes('--domain-needed') || entry.message.startsWith('trailing-dot-domains') || /^\[--(server|address|local)=\/(?:[^/]*\/)*\//.test(entry.path ?? '')),
       );
       // Every name at once, one query type after the other (distinct questions: no answer depends on
       // another's; all types at once would pass dnsmasq's 150 queries in flight), each asked of both programs.
       const answers: { name: string; type: QueryType; pair: [Answer, Answer] }[] = [];
       for (const type of QUERY_TYPES) answers.push(...(await Promise.all(names.map(async (name) => ({ name, type, pair: await Promise.all([ask(name, type), askCoreDns(name, type)]) })))));
+      // ANY where an answer depends on the type (an --address, a typed template) and for names without a dot.
+      const anyNames = names.filter((name) => models.kubeDns.dependsOnType(name) || models.coreDns.dependsOnType(name) || (name !== '' && !name.includes('.')));
+      answers.push(...(await Promise.all(anyNames.map(async (name) => ({ name, type: 'ANY' as const, pair: await Promise.all([ask(name, 'ANY'), askCoreDns(name, 'ANY')]) })))));
+      // A template answers one type: where dnsmasq answered ANY with both null addresses (--address=//#), the translator said so.
+      const anyReported = translation.diagnostics.some((entry) => entry.code === 'dnsmasq-option-translated' && entry.message.includes('an ANY query'));
       for (const { name, type, pair } of answers) {
         const [kube, core] = pair;
         if (type === 'A') {
           outcomes.add('names compared');
           outcomes.add(kube.kind === 'server' ? 'answered by a fake server' : kube.kind === 'cluster' ? 'answered by the cluster' : 'answered locally');
-        } else outcomes.add('AAAA and MX compared');
+        } else if (type === 'ANY') outcomes.add(kube.kind === 'rcode' && /^(A|AAAA) /.test(kube.rcode) ? 'ANY compared: answered by an address' : 'ANY compared');
+        else outcomes.add('AAAA and MX compared');
         const kubeRoute: RouteDestination = models.kubeDns.route(name, type).destination;
         const coreRoute: RouteDestination = models.coreDns.route(name, type).destination;
         const shown = `${name === '' ? '.' : name} ${type}: dnsmasq ${describeAnswer(kube)}, CoreDNS ${describeAnswer(core)}`;
@@ -497,7 +536,13 @@ describe.skipIf(skip !== undefined)('real dnsmasq against real CoreDNS', () => {
           continue;
         }
         if (typed && type !== 'A' && kube.kind !== 'rcode') outcomes.add('answered by the type of an address, others on (dnsmasq 2.86+)');
-        const same = describeAnswer(kube) === describeAnswer(core) || (sameDestination(kubeRoute, coreRoute) && fits(kube, coreRoute) && fits(core, kubeRoute));
+        // Two answers of the programs' own (dnsmasq's, a template's) are the same only with the same rcode and records.
+        const own = kube.kind === 'rcode' && core.kind === 'rcode' && !kube.rcode.endsWith('from a server') && !core.rcode.endsWith('from a server');
+        const same = describeAnswer(kube) === describeAnswer(core) || (!own && sameDestination(kubeRoute, coreRoute) && fits(kube, coreRoute) && fits(core, kubeRoute));
+        if (!same && type === 'ANY' && anyReported && name !== '' && !name.includes('.') && kube.kind === 'rcode' && kube.rcode.includes(', ')) {
+          outcomes.add('reported: ANY of names without a dot under --address=//#');
+          continue;
+        }
         if (!same && name !== '' && !name.includes('.') && (unqualifiedReported || input.olderDnsmasqDiffers)) {
           outcomes.add(unqualifiedReported ? 'reported: names without a dot' : 'not compared: names without a dot under an older dnsmasq');
           continue;
@@ -556,6 +601,8 @@ describe.skipIf(skip !== undefined)('real dnsmasq against real CoreDNS', () => {
     }
     outcomes.add('compared');
     if (testCase.name.startsWith('nanny to kubedns')) outcomes.add('nanny Pod: a stub above the cluster zones');
+    if (testCase.name.includes(': nanny to kubedns ')) outcomes.add('sample: a nanny Pod to kubedns with a stub above the cluster zones');
+    if (/--(address|server|local)=\/\//.test(testCase.name)) outcomes.add("sample: names without a dot ('//')");
     return problems;
   }
 
@@ -615,9 +662,13 @@ describe.skipIf(skip !== undefined)('real dnsmasq against real CoreDNS', () => {
       compared: 55,
       'names compared': 1000,
       'AAAA and MX compared': 2000,
+      'ANY compared': 50,
+      'ANY compared: answered by an address': 20,
       'answered by the type of an address, others on (dnsmasq 2.86+)': 20,
       'model only: an address zone under dnsmasq before 2.86': 20,
       'nanny Pod: a stub above the cluster zones': 3,
+      'sample: a nanny Pod to kubedns with a stub above the cluster zones': 2,
+      "sample: names without a dot ('//')": 2,
       'NXDOMAIN repeats compared': 200,
       'NXDOMAIN answered NOERROR under an address': 2,
       'answered by a fake server': 300,

@@ -4,7 +4,8 @@ import { readKubeDnsConfig } from '../../src/kubedns/read-kube-dns-config.js';
 import { readKubeDnsInstall } from '../../src/kubedns/kube-dns-install.js';
 import { deploymentYaml } from '../support/kube-dns-manifests.js';
 import { coreDnsRouting } from '../../src/routing/coredns-routing.js';
-import { namesToCheck } from '../../src/routing/check.js';
+import { checkRouting, namesToCheck } from '../../src/routing/check.js';
+import { translateKubeDnsInstall } from '../../src/translate/translate.js';
 import { describeDestination } from '../../src/routing/destination.js';
 import type { RouteDestination } from '../../src/routing/destination.js';
 import { kubeDnsRouting } from '../../src/routing/kube-dns-routing.js';
@@ -250,5 +251,37 @@ describe.skipIf(dnsmasq === undefined)('kube-dns model against real dnsmasq', ()
     }
     // Until the next probe of every server (50 queries or 20 s), the cluster names went to the upstream only.
     expect([...answeredBy]).toEqual(['upstream']);
+  });
+
+  it('raced-default-servers does not apply with --strict-order: dnsmasq asks kubedns, the first default server, for every name however slow, as the model and the translation say', async () => {
+    const upstream = upstreams[2]!;
+    // kubedns takes 150 ms for every name; without --strict-order the upstream would win after the first query.
+    const slowKubedns = await lab.fakeServer(11, 0, (name) => name.startsWith('missing.'), () => 150);
+    const args = ['--cache-size=0', '--no-resolv', '--strict-order', `--server=${slowKubedns.ip}#${slowKubedns.port}`, `--server=${upstream.ip}#${upstream.port}`];
+    const manifest = ['--cache-size=1000', '--no-resolv', '--strict-order', '--server=127.0.0.1#10053'];
+    const install = readKubeDnsInstall([
+      { text: `${deploymentYaml({ dnsmasq: manifest })}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: kube-dns, namespace: kube-system}\ndata: ${JSON.stringify({ upstreamNameservers: JSON.stringify([upstream.address]) })}\n` },
+    ]);
+    const routing = kubeDnsRouting(install.configMap?.data ?? null, { deployment: install.deployment! });
+    const server = await lab.startDnsmasq(dnsmasq as string, args);
+    const answeredBy = new Set<string>();
+    try {
+      for (const name of ['example.com', ...Array.from({ length: 8 }, (_, index) => `s${index}.default.svc.cluster.local`), 'www.example.com']) {
+        const result = await server.query(name);
+        answeredBy.add(result.kind === 'answered' ? (result.by.address === slowKubedns.address ? 'kubedns' : result.by.address) : result.kind);
+        // The model: kubedns (the cluster's names) or kubedns's own resolver (the rest), never an any-of.
+        expect(routing.route(name).destination.kind, name).not.toBe('any-of');
+      }
+      // kubedns's NXDOMAIN is final: the upstream is not asked.
+      expect(await server.query('missing.example.com')).toEqual({ kind: 'rcode', rcode: 'NXDOMAIN' });
+    } finally {
+      await server.stop();
+    }
+    expect([...answeredBy]).toEqual(['kubedns']);
+    // The translation (an upstream off loopback, which the translator refuses as a loop): no race to refuse, and check passes on it.
+    const data = { upstreamNameservers: JSON.stringify(['10.0.0.53']) };
+    const translation = translateKubeDnsInstall({ ...install, configMap: { ...install.configMap!, data } });
+    expect(translation.diagnostics.filter((entry) => entry.severity === 'error')).toEqual([]);
+    expect(checkRouting({ kubeDns: data, kubeDnsDeployment: install.deployment!, corefile: translation.corefile ?? '' }).ok).toBe(true);
   });
 });

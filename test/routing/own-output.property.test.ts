@@ -54,6 +54,10 @@ const extraFlag = fc.oneof(
   fc.tuple(zone, fc.option(fc.oneof(ip, ip6), { nil: undefined })).map(([name, address]) => `--address=/${name}/${address ?? ''}`),
   zone.map((name) => `--local=/${name}/`),
   ip.map((address) => `--server=${address}`),
+  // Names without a dot (`//`: dnsmasq's SERV_FOR_NODOTS), alone or beside a domain.
+  fc.tuple(fc.constantFrom('//', '/acme.test//'), fc.oneof(ip, ip6, fc.constantFrom('#', ''))).map(([domains, address]) => `--address=${domains}${address}`),
+  fc.tuple(fc.constantFrom('//', '/corp.example//'), ip).map(([domains, address]) => `--server=${domains}${address}`),
+  fc.constantFrom('--local=//', '--server=//'),
 );
 const configMap = fc.record({
   stubs: fc.dictionary(zone, fc.array(ip, { minLength: 1, maxLength: 2 }), { maxKeys: 2 }),
@@ -89,7 +93,19 @@ function installText(value: InstallValue): string {
 
 describe('check on the translator’s own output', () => {
   it('passes for every install the translator accepts', () => {
-    const outcomes = new Outcomes<'translated' | 'refused' | 'quirk kept' | 'repaired on purpose' | 'federations dropped' | 'refused: raced default servers' | 'raced default servers, repaired' | 'refused: --address=/#/' | `family ${string}`>();
+    const outcomes = new Outcomes<
+      | 'translated'
+      | 'refused'
+      | 'quirk kept'
+      | 'repaired on purpose'
+      | 'federations dropped'
+      | 'refused: raced default servers'
+      | 'raced default servers, repaired'
+      | 'refused: --address=/#/'
+      | "'//' kept by a template"
+      | "'//' servers: names without a dot expected"
+      | `family ${string}`
+    >();
     fc.assert(
       fc.property(install, (value) => {
         const text = installText(value);
@@ -102,7 +118,10 @@ describe('check on the translator’s own output', () => {
           return;
         }
         // dnsmasq-nanny's upstreams beside the default server to kubedns: refused unless repaired, never silently.
-        if (value.family.name === 'nanny, every name to kubedns' && value.configMap?.upstreams !== undefined && !value.extra.some((flag) => /^--server=\d/.test(flag))) expect(raced.map((entry) => entry.code)).toEqual(['kube-dns-quirk-repaired']);
+        // With --strict-order dnsmasq asked kubedns first for every name: no race, nothing to repair.
+        if (value.family.name === 'nanny, every name to kubedns' && value.configMap?.upstreams !== undefined && !value.extra.some((flag) => /^--server=\d/.test(flag))) {
+          expect(raced.map((entry) => entry.code)).toEqual(value.extra.includes('--strict-order') ? [] : ['kube-dns-quirk-repaired']);
+        }
         if (raced.length > 0) outcomes.add('raced default servers, repaired');
         outcomes.add('translated');
         outcomes.add(`family ${value.family.name}`);
@@ -113,11 +132,14 @@ describe('check on the translator’s own output', () => {
         // A repair (or dropping the federations) changes names on purpose, and check lists exactly those: none without one.
         if (check.repaired.length > 0) outcomes.add('repaired on purpose');
         if (value.repair.length === 0 && !dropped) expect(check.repaired).toEqual([]);
+        const written = translation.diagnostics.filter((entry) => /^\[--(address|server|local)=\/(?:[^/]*\/)*\//.test(entry.path ?? ''));
+        if (written.some((entry) => entry.code === 'dnsmasq-option-translated')) outcomes.add("'//' kept by a template");
+        if (written.some((entry) => entry.code === 'deployment-flag-not-translated') && check.unavoidable.length > 0) outcomes.add("'//' servers: names without a dot expected");
         expect(check.ok, `${formatRoutingCheck(check)}\n${translation.corefile}\n${translation.diagnostics.map((entry) => `${entry.severity} ${entry.code} ${entry.path}: ${entry.message}`).join('\n')}`).toBe(true);
       }),
       { numRuns: 400 },
     );
-    outcomes.expectAtLeast({ translated: 250, refused: 1, 'quirk kept': 20, 'repaired on purpose': 20, 'federations dropped': 10, 'refused: raced default servers': 3, 'raced default servers, repaired': 3, 'refused: --address=/#/': 5, ...Object.fromEntries(families.map((family) => [`family ${family.name}`, 10])) });
+    outcomes.expectAtLeast({ translated: 250, refused: 1, 'quirk kept': 20, 'repaired on purpose': 20, 'federations dropped': 10, 'refused: raced default servers': 3, 'raced default servers, repaired': 3, 'refused: --address=/#/': 5, "'//' kept by a template": 20, "'//' servers: names without a dot expected": 10, ...Object.fromEntries(families.map((family) => [`family ${family.name}`, 10])) });
   });
 
   it("passes for a ConfigMap stub domain at or above the cluster's zones in a nanny Pod where every name reaches kubedns through dnsmasq's default server", () => {
@@ -147,5 +169,45 @@ describe('check on the translator’s own output', () => {
       { numRuns: 150 },
     );
     outcomes.expectAtLeast({ translated: 40, 'refused: the cluster domain under a stub': 25, 'a reverse zone to its stub, kept': 12, 'repaired on purpose': 20 });
+  });
+
+  it('passes for upstreamNameservers beside the default server to kubedns in a nanny Pod: raced (refused unless repaired) without --strict-order, kubedns first with it', () => {
+    const nannyInstall = fc.record({
+      upstreams: fc.array(ip, { minLength: 1, maxLength: 2 }),
+      stubs: fc.dictionary(fc.constantFrom('acme.test', 'arpa', 'corp.example'), fc.array(ip, { minLength: 1, maxLength: 2 }), { maxKeys: 1 }),
+      strictOrder: fc.boolean(),
+      kubeDns: fc.constantFrom(...KUBE_DNS_RELEASES),
+      coredns: fc.constantFrom(...COREDNS_RELEASES),
+      repair: fc.subarray(['raced-default-servers', 'kubedns-upstreams'] as const),
+    });
+    const outcomes = new Outcomes<'refused: raced' | 'translated: --strict-order' | 'translated: repaired' | 'translated: --strict-order and repair asked'>();
+    fc.assert(
+      fc.property(nannyInstall, (value) => {
+        const dnsmasq = [...(NANNY_TO_KUBEDNS.dnsmasq ?? []), ...(value.strictOrder ? ['--strict-order'] : [])];
+        const data: Record<string, string> = { upstreamNameservers: JSON.stringify(value.upstreams) };
+        if (Object.keys(value.stubs).length > 0) data['stubDomains'] = JSON.stringify(value.stubs);
+        const text = `${deploymentYaml({ dnsmasq, kubeDnsImage: `registry.k8s.io/dns/k8s-dns-kube-dns:${value.kubeDns}` })}---\n${configMapYaml(data)}`;
+        const translation = translateKubeDnsInstall(readKubeDnsInstall([{ text, filename: 'install.yaml' }]), { coredns: value.coredns, repair: [...value.repair] });
+        const raced = translation.diagnostics.filter((entry) => entry.message.startsWith('raced-default-servers'));
+        if (value.strictOrder) {
+          // dnsmasq 2.90 asks its default servers in order with --strict-order: kubedns (written first) answers every name.
+          expect(raced).toEqual([]);
+          expect(translation.ok).toBe(true);
+        } else if (!value.repair.includes('raced-default-servers')) {
+          expect(translation.ok).toBe(false);
+          expect(raced.map((entry) => `${entry.severity} ${entry.code}`)).toEqual(['error kube-dns-quirk-kept']);
+          outcomes.add('refused: raced');
+          return;
+        }
+        if (!translation.ok) return;
+        outcomes.add(value.strictOrder ? (value.repair.includes('raced-default-servers') ? 'translated: --strict-order and repair asked' : 'translated: --strict-order') : 'translated: repaired');
+        const check = checkRouting({ kubeDns: text, corefile: translation.corefile, coredns: value.coredns, repairs: [...value.repair] });
+        expect(check.ok, `${formatRoutingCheck(check)}\n${translation.corefile}`).toBe(true);
+        // Nothing raced: with --strict-order no name is listed as repaired by raced-default-servers.
+        if (value.strictOrder && !value.repair.includes('kubedns-upstreams')) expect(check.repaired).toEqual([]);
+      }),
+      { numRuns: 80 },
+    );
+    outcomes.expectAtLeast({ 'refused: raced': 8, 'translated: --strict-order': 8, 'translated: repaired': 8, 'translated: --strict-order and repair asked': 5 });
   });
 });

@@ -62,7 +62,7 @@ export async function claimLoopbackRange(): Promise<LoopbackRange> {
 export const NX_LABEL = 'nx';
 
 /** The query types the comparison asks. */
-export type QueryType = 'A' | 'AAAA' | 'MX';
+export type QueryType = 'A' | 'AAAA' | 'MX' | 'ANY';
 
 /** A fake's AAAA answer: its IPv4 address inside the NAT64 prefix `64:ff9b::/96`. */
 const AAAA_PREFIX = '64:ff9b::';
@@ -218,8 +218,9 @@ export class FakeNetwork {
       // The SOA of the name's parent, which encloses it: dnsmasq keeps only such negative answers.
       return dnsPacket.encode({ id: query.id ?? 0, type: 'response', flags: flags | 3, questions: [question], authorities: [soa(`${name.slice(name.indexOf('.') + 1)}.`, 'ns.fake.')] });
     }
+    // ANY gets the A record: who answered stays visible.
     const record: DnsRecord | undefined =
-      question.type === 'A'
+      question.type === 'A' || question.type === 'ANY'
         ? { type: 'A', name: question.name, ttl: 0, class: 'IN', data: ip }
         : question.type === 'AAAA'
           ? { type: 'AAAA', name: question.name, ttl: 0, class: 'IN', data: `${AAAA_PREFIX}${ip}` }
@@ -262,6 +263,15 @@ export class FakeNetwork {
       const ip = record.type === 'A' ? text : record.type === 'MX' ? /^mx\.(.+)\.fake\.?$/.exec(text)?.[1] : bytes !== undefined && bytes.length === 16 && bytes.slice(0, 12).every((byte, index) => byte === AAAA_PREFIX_BYTES[index]) ? bytes.slice(12).join('.') : undefined;
       const fake = ip === undefined ? undefined : this.#byIp.get(ip);
       if (fake !== undefined) return { kind: 'server', id: fake.id };
+      // Every record of an answer of several (ANY of a name with addresses of both families).
+      const shown = (entry: DnsRecord) => {
+        const data = String((entry as { data: unknown }).data);
+        const parsed = entry.type === 'AAAA' ? parseGoIP(data) : undefined;
+        return `${entry.type} ${parsed !== undefined ? formatGoIP(parsed) : data}`;
+      };
+      const all = (reply.answers ?? []).filter((entry) => entry.type === 'A' || entry.type === 'AAAA');
+      // Sorted: dnsmasq lists a family's addresses last written first, a template in its order.
+      if (all.length > 1) return { kind: 'rcode', rcode: all.map(shown).sort().join(', ') };
       return { kind: 'rcode', rcode: `${record.type} ${record.type === 'AAAA' && bytes !== undefined ? formatGoIP(bytes) : text}` };
     }
     const authority = reply.authorities?.find((record) => record.type === 'SOA');

@@ -31,3 +31,50 @@ export function expectLinearGrowth<Input>(
   const largeTime = fastest(build(large));
   expect(largeTime / smallTime, `${large} items took ${largeTime.toFixed(1)} ms, ${small} took ${smallTime.toFixed(1)} ms`).toBeLessThan(scale * slack);
 }
+
+/**
+ * Asserts that doubling the input multiplies the time `run` takes by less than `bound` (linear:
+ * 2×; quadratic: 4×): the doubling-ratio check of issue #18's hostile inputs, for paths too slow
+ * to run at sixteen times a size. Each size runs twice first (so that the compiler has done its
+ * work and the young generation has grown), then `attempts` times, alternating and in turn first
+ * (so that neither pays more often for the other's garbage); the fastest run of each size counts.
+ * A ratio at or above `bound` is measured again, up to `rounds` times, and the lowest counts: a
+ * pause of a loaded machine fails nothing, while a super-linear step, slow every time, still does.
+ * (Process CPU time was tried and is no steadier: it counts the collector's helper threads.)
+ * Returns the ratio.
+ */
+export async function expectDoublingGrowth<Input>(
+  build: (size: number) => Input | Promise<Input>,
+  run: (input: Input) => unknown,
+  { size, bound = 3, attempts = 3, rounds = 5 }: { readonly size: number; readonly bound?: number; readonly attempts?: number; readonly rounds?: number },
+): Promise<number> {
+  const small = await build(size);
+  const large = await build(2 * size);
+  const timed = async (input: Input): Promise<number> => {
+    const started = performance.now();
+    await run(input);
+    return performance.now() - started;
+  };
+  for (let warmUp = 0; warmUp < 2; warmUp += 1) {
+    await timed(small);
+    await timed(large);
+  }
+  let best = { ratio: Number.POSITIVE_INFINITY, small: 0, large: 0 };
+  for (let round = 0; round < rounds && best.ratio >= bound; round += 1) {
+    let smallTime = Number.POSITIVE_INFINITY;
+    let largeTime = Number.POSITIVE_INFINITY;
+    for (let attempt = 0; attempt < attempts; attempt += 1) {
+      if (attempt % 2 === 0) {
+        smallTime = Math.min(smallTime, await timed(small));
+        largeTime = Math.min(largeTime, await timed(large));
+      } else {
+        largeTime = Math.min(largeTime, await timed(large));
+        smallTime = Math.min(smallTime, await timed(small));
+      }
+    }
+    const ratio = largeTime / Math.max(smallTime, 0.5);
+    if (ratio < best.ratio) best = { ratio, small: smallTime, large: largeTime };
+  }
+  expect(best.ratio, `${2 * size} items took ${best.large.toFixed(1)} ms, ${size} took ${best.small.toFixed(1)} ms`).toBeLessThan(bound);
+  return best.ratio;
+}

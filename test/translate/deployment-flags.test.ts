@@ -96,7 +96,8 @@ describe('translateKubeDnsInstall', () => {
       // dnsmasq 2.86+ answered NOERROR where the upstream said NXDOMAIN (an AAAA of a name under the address).
       'v4.test:53 {\n    errors\n    rewrite rcode regex (^|\\.)v4\\.test\\.$ NXDOMAIN NOERROR\n    template IN A {\n        answer "{{ .Name }} 0 IN A 192.0.2.4"\n    }\n    cache 30 {\n        disable denial\n    }\n    loop\n    forward . /etc/resolv.conf\n}',
     );
-    expect(block(newer.corefile, 'both.test:53')).toContain('    template IN A {\n        answer "{{ .Name }} 0 IN A 192.0.2.5"\n    }\n    template IN AAAA {\n        answer "{{ .Name }} 0 IN AAAA fd00::5"\n    }\n');
+    // AAAA first: an ANY query gets the first template's record, as dnsmasq 2.86+ answered ANY with the IPv6 address (measured with 2.90).
+    expect(block(newer.corefile, 'both.test:53')).toContain('    template IN AAAA {\n        answer "{{ .Name }} 0 IN AAAA fd00::5"\n    }\n    template IN A {\n        answer "{{ .Name }} 0 IN A 192.0.2.5"\n    }\n');
     expect(block(newer.corefile, 'nodata.test:53')).toContain('    template ANY ANY {\n        rcode NOERROR\n    }');
     expect(block(newer.corefile, 'a.corp.test:53')).toContain('    forward . 10.0.0.3');
     // Inside the cluster domain: a copy of the main block's plugins (kubedns answered the other types).

@@ -55,7 +55,7 @@ describe('names without a dot under dnsmasq 2.86+ (trailing-dot-domains)', () =>
     expect(serversCheck.ok).toBe(true);
     expect(serversCheck.differences).toEqual([]);
     expect(serversCheck.unavoidable.map((difference) => difference.name)).toEqual(['arpa', 'example', 'local', 'x']);
-    expect(formatRoutingCheck(serversCheck)).toContain('Expected (4 names without a dot: dnsmasq sent them to the servers of a domain ending in a dot');
+    expect(formatRoutingCheck(serversCheck)).toContain('Expected (4 names without a dot: dnsmasq sent them to servers it applied to names without a dot');
     // Only those: a name with a dot sent elsewhere still fails.
     const moved = checkRouting({ kubeDns: servers.text, corefile: (servers.translation.corefile ?? '').replace('lan:53 {', 'lan.example:53 {') });
     expect(moved.ok).toBe(false);
@@ -110,5 +110,88 @@ describe('every name to kubedns through the default server (#18, found by the re
     const repaired = translateKubeDnsInstall(readKubeDnsInstall([{ text, filename: 'kube-dns.yaml' }]), { repair: ['unserved-cluster-zones'] });
     expect(repaired.ok).toBe(true);
     expect(checkRouting({ kubeDns: text, corefile: repaired.corefile ?? '', repairs: ['unserved-cluster-zones'] }).equivalent).toBe(true);
+  });
+});
+
+describe("names without a dot written for them: --address=//IP, --local=//, --server=//IP (dnsmasq SERV_FOR_NODOTS, every release)", () => {
+  /** The main block's lines that are about names of one label. */
+  const templates = (main: string) => main.split('\n').filter((line) => /template|match|answer|rcode/.test(line)).map((line) => line.trim());
+
+  it.each([
+    // dnsmasq 2.86+ (kube-dns 1.22.1+): the address's type, then REFUSED for the others (measured with 2.90).
+    ['--address=//192.0.2.7', '1.26.7', ['template IN A {', 'match ^[^.][^.]*\\.$', 'answer "{{ .Name }} 0 IN A 192.0.2.7"', 'template ANY ANY {', 'match ^[^.][^.]*\\.$', 'rcode REFUSED']],
+    // dnsmasq 2.85 and older (forward.c search_servers): NODATA for the others.
+    ['--address=//192.0.2.7', '1.14.10', ['template IN A {', 'match ^[^.][^.]*\\.$', 'answer "{{ .Name }} 0 IN A 192.0.2.7"', 'template ANY ANY {', 'match ^[^.][^.]*\\.$', 'rcode NOERROR']],
+    ['--local=//', '1.26.7', ['template ANY ANY {', 'match ^[^.][^.]*\\.$', 'rcode NXDOMAIN']],
+    ['--address=//#', '1.26.7', ['template IN A {', 'match ^[^.][^.]*\\.$', 'answer "{{ .Name }} 0 IN A 0.0.0.0"', 'template IN AAAA {', 'match ^[^.][^.]*\\.$', 'answer "{{ .Name }} 0 IN AAAA ::"', 'template ANY ANY {', 'match ^[^.][^.]*\\.$', 'rcode REFUSED']],
+  ] as const)('%s on kube-dns %s: kept by a template of the main block, and check fails on a Corefile without it', (flag, release, expected) => {
+    const kept = translate([flag], release);
+    expect(kept.translation.ok).toBe(true);
+    expect(kept.translation.diagnostics.filter((entry) => entry.path === `[${flag}]`).map((entry) => `${entry.severity} ${entry.code}`)).toEqual(['info dnsmasq-option-translated']);
+    expect(templates(kept.main)).toEqual(expected);
+    const check = checkRouting({ kubeDns: kept.text, corefile: kept.translation.corefile ?? '' });
+    expect(check.ok, formatRoutingCheck(check)).toBe(true);
+    // Before: the flag was left out with a warning and the model said "not modelled", so check passed on this.
+    const without = checkRouting({ kubeDns: kept.text, corefile: (kept.translation.corefile ?? '').replace(/ {4}template [^\n]*\n(?: {8}[^\n]*\n)* {4}\}\n/g, '') });
+    expect(without.ok).toBe(false);
+    expect(without.differences.map((difference) => difference.name)).toContain('example');
+    expect(without.notes.join('\n')).not.toContain('not modelled');
+  });
+
+  it('answers every address of each family, the IPv6 ones first (an ANY query gets them, as from dnsmasq 2.90)', () => {
+    // Found by the comparison with real dnsmasq: the first address alone had been kept, so AAAA got REFUSED.
+    const both = translate(['--address=//10.9.9.9', '--address=//fd00::1', '--address=//fd00::2'], '1.26.7');
+    expect(templates(both.main)).toEqual([
+      'template IN AAAA {',
+      'match ^[^.][^.]*\\.$',
+      'answer "{{ .Name }} 0 IN AAAA fd00::1"',
+      'answer "{{ .Name }} 0 IN AAAA fd00::2"',
+      'template IN A {',
+      'match ^[^.][^.]*\\.$',
+      'answer "{{ .Name }} 0 IN A 10.9.9.9"',
+      'template ANY ANY {',
+      'match ^[^.][^.]*\\.$',
+      'rcode REFUSED',
+    ]);
+    expect(checkRouting({ kubeDns: both.text, corefile: both.translation.corefile ?? '' }).ok).toBe(true);
+    // `#` answers the family no address has.
+    const zeros = translate(['--address=//10.9.9.9', '--address=//#'], '1.26.7');
+    expect(templates(zeros.main).filter((line) => line.startsWith('answer'))).toEqual(['answer "{{ .Name }} 0 IN A 10.9.9.9"', 'answer "{{ .Name }} 0 IN AAAA ::"']);
+  });
+
+  it('--server=//IP: CoreDNS has no zone for names without a dot; a warning, and check lists those names as expected', () => {
+    const servers = translate(['--server=//10.0.0.9'], '1.22.0');
+    expect(servers.translation.diagnostics.filter((entry) => entry.path === '[--server=//10.0.0.9]').map((entry) => `${entry.severity} ${entry.code}`)).toEqual(['warning deployment-flag-not-translated']);
+    const check = checkRouting({ kubeDns: servers.text, corefile: servers.translation.corefile ?? '' });
+    expect(check.ok).toBe(true);
+    expect(check.unavoidable.map((difference) => difference.name)).toEqual(['arpa', 'example', 'local', 'x']);
+    expect(describeDestination(check.unavoidable[1]!.kubeDns.destination)).toBe('10.0.0.9:53');
+    // Names with a dot are not affected.
+    expect(routingModels({ kubeDns: servers.text, corefile: '' }).kubeDns.route('example.com').destination).toEqual({ kind: 'resolv.conf' });
+  });
+
+  it('the entries written for names without a dot stay when trailing-dot-domains is repaired', () => {
+    const both = translate(['--address=//192.0.2.7', '--local=/internal./lan/'], '1.26.7', { repair: ['trailing-dot-domains'] });
+    expect(both.translation.diagnostics.map((entry) => `${entry.severity} ${entry.code}`)).toContain('info kube-dns-quirk-repaired');
+    expect(templates(both.main)).toContain('answer "{{ .Name }} 0 IN A 192.0.2.7"');
+    expect(checkRouting({ kubeDns: both.text, corefile: both.translation.corefile ?? '', repairs: ['trailing-dot-domains'] }).ok).toBe(true);
+    // Unrepaired, the quirk's NXDOMAIN entry comes after the address: the address answers A, NODATA the rest.
+    const kept = translate(['--address=//192.0.2.7', '--local=/internal./lan/'], '1.26.7');
+    expect(templates(kept.main).filter((line) => line.startsWith('rcode'))).toEqual(['rcode NOERROR']);
+    expect(checkRouting({ kubeDns: kept.text, corefile: kept.translation.corefile ?? '' }).ok).toBe(true);
+  });
+
+  it('--server=//# is named, not dropped: dnsmasq 2.90 crashes on the first name without a dot with it (measured)', () => {
+    const crash = translate(['--server=//#'], '1.26.7');
+    expect(crash.translation.diagnostics.filter((entry) => entry.path === '[--server=//#]').map((entry) => `${entry.severity} ${entry.code}`)).toEqual(['warning deployment-flag-not-translated']);
+    expect(checkRouting({ kubeDns: crash.text, corefile: crash.translation.corefile ?? '' }).notes.join('\n')).toContain('--server=//#: dnsmasq 2.90 stops');
+  });
+
+  it('a domain beside the empty one is still a domain (--server=/corp//IP)', () => {
+    const text = translate(['--server=/corp.test//10.0.0.9'], '1.26.7');
+    expect(text.translation.corefile).toContain('corp.test:53 {');
+    const check = checkRouting({ kubeDns: text.text, corefile: text.translation.corefile ?? '' });
+    expect(check.ok).toBe(true);
+    expect(check.unavoidable.map((difference) => difference.name)).toContain('example');
   });
 });
