@@ -151,8 +151,16 @@ export const DNSMASQ_EFFECTS: readonly (EffectRow<DnsmasqFacts> | EntriesRow)[] 
     message: (facts) => `at most ${facts.settings.dnsForwardMax} queries in flight: every forward gets max_concurrent ${facts.settings.dnsForwardMax} (a limit per forward, where dnsmasq had one for the process)`,
   },
   {
+    // dnsmasq 2.90 (src/forward.c, get_new_frec): no free forwarding record → the query is answered REFUSED.
     option: 'dns-forward-max',
-    when: (facts, target) => facts.settings.dnsForwardMax !== undefined && !(hasMaxConcurrent(target) && facts.settings.dnsForwardMax > 0),
+    when: (facts) => facts.settings.dnsForwardMax === 0,
+    code: 'deployment-forwards-nothing',
+    message: () =>
+      "dnsmasq may keep no query in flight: it answered REFUSED to every query it would have forwarded (kubedns's names and every outside name alike) and resolved only what it answered itself; a Corefile that forwards would resolve what the cluster never did: not translated",
+  },
+  {
+    option: 'dns-forward-max',
+    when: (facts, target) => facts.settings.dnsForwardMax !== undefined && facts.settings.dnsForwardMax > 0 && !hasMaxConcurrent(target),
     code: 'deployment-flag-not-translated',
     message: (_facts, target) => `CoreDNS ${target.version} has no forward max_concurrent (${firstReleaseWith((release) => release.forwardMaxConcurrent)}+); no limit`,
   },
