@@ -466,6 +466,7 @@ function manifestServers(deployment: KubeDnsDeployment | undefined, pod: KubeDns
   const addressZones: { zone: string; text: string }[] = [];
   for (const server of dnsmasq.servers) {
     // `''` (written `//`) is names without a dot: their entries are gathered below (unqualifiedRoute).
+    if (server.domains?.includes('') === true && server.target.kind === 'default-upstreams') notes.push(`${server.option.text}: dnsmasq 2.90 stops (a segmentation fault) at the first query for a name without a dot; not modelled`);
     const domains = server.domains?.filter((domain) => domain !== '');
     if (domains !== undefined && domains.length === 0) continue;
     // `#` is every domain (dnsmasq reads it as the empty domain without a dot rule: option.c, v2.86–v2.90).

@@ -307,7 +307,10 @@ function planServers(dnsmasq: DnsmasqSettings, pod: KubeDnsPod, clusterDomain: s
   const kubednsForwardZones: string[] = [];
   for (const server of dnsmasq.servers) {
     const text = server.option.text;
-    // `''` (`//`) is names without a dot: planned apart (unqualifiedNames).
+    // `''` (`//`) is names without a dot: planned apart (unqualifiedNames), but for `//#`.
+    if (server.domains?.includes('') === true && server.target.kind === 'default-upstreams') {
+      push('deployment-flag-not-translated', text, `${text} sends names without a dot to the ordinary upstreams, where they go anyway; dnsmasq 2.90 stops (a segmentation fault) at the first query for such a name with it, so the Pod restarted then: not translated`);
+    }
     const domains = server.domains?.filter((domain) => domain !== '');
     if (domains !== undefined && domains.length === 0) continue;
     if (server.target.kind === 'local-only' && domains !== undefined && features.template) {

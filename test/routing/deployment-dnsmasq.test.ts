@@ -325,6 +325,19 @@ describe.skipIf(dnsmasq === undefined)('Deployment flags against real dnsmasq', 
     expect(seen.length).toBe(30);
   });
 
+  it('stops at the first name without a dot with --server=//# (dnsmasq 2.90), as the translation warns', async () => {
+    const upstream = await lab.fakeServer(92);
+    const running = await lab.startDnsmasq(dnsmasq as string, ['--cache-size=0', '--no-resolv', `--server=${upstream.ip}#${upstream.port}`, '--server=//#']);
+    try {
+      expect(await running.query('example.com')).toMatchObject({ kind: 'answered', by: upstream });
+      expect(await running.query('example')).toEqual({ kind: 'timeout' });
+      // A segmentation fault: no exit code, a signal.
+      expect(await Promise.race([running.exited, new Promise((resolve) => setTimeout(() => resolve('running'), 2000))])).toBeNull();
+    } finally {
+      await running.stop();
+    }
+  });
+
   it('answers --local=/zone/ NXDOMAIN itself, except the more specific zones it has servers for (kubespray --local=/local/)', async () => {
     const [resolver] = await Promise.all([lab.fakeServer(82, 53)]);
     const resolvFile = lab.writeFile('resolv-82.conf', `nameserver ${resolver.ip}\n`);

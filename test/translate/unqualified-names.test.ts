@@ -181,6 +181,12 @@ describe("names without a dot written for them: --address=//IP, --local=//, --se
     expect(checkRouting({ kubeDns: kept.text, corefile: kept.translation.corefile ?? '' }).ok).toBe(true);
   });
 
+  it('--server=//# is named, not dropped: dnsmasq 2.90 crashes on the first name without a dot with it (measured)', () => {
+    const crash = translate(['--server=//#'], '1.26.7');
+    expect(crash.translation.diagnostics.filter((entry) => entry.path === '[--server=//#]').map((entry) => `${entry.severity} ${entry.code}`)).toEqual(['warning deployment-flag-not-translated']);
+    expect(checkRouting({ kubeDns: crash.text, corefile: crash.translation.corefile ?? '' }).notes.join('\n')).toContain('--server=//#: dnsmasq 2.90 stops');
+  });
+
   it('a domain beside the empty one is still a domain (--server=/corp//IP)', () => {
     const text = translate(['--server=/corp.test//10.0.0.9'], '1.26.7');
     expect(text.translation.corefile).toContain('corp.test:53 {');

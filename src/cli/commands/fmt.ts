@@ -1,5 +1,6 @@
 import { formatCorefile } from '../../corefile/index.js';
-import type { FormatResult } from '../../corefile/index.js';
+import type { CorefileWarning, FormatResult } from '../../corefile/index.js';
+import { LISTED_PER_CODE } from '../../diagnostics/diagnostic.js';
 import { printable } from '../../util/printable-text.js';
 import { defineCommand } from '../command.js';
 import type { CommandContext } from '../command.js';
@@ -93,7 +94,7 @@ async function runFmt(context: CommandContext<typeof options, 'corefile' | 'conf
   if (check) return checkFiles(files, io);
   const source = await readCorefileSource(files[0], io);
   const result = format(source);
-  for (const warning of result.warnings) report.warningLine(source.locate(warning.position, `warning: ${warning.reason}`));
+  reportWarnings(source, result.warnings, report);
   if (context.output === 'configmap') {
     const written = await source.writeBack(result.text);
     report.diagnostics(written.diagnostics);
@@ -112,7 +113,7 @@ async function writeFiles(files: readonly string[], context: CommandContext<type
     try {
       const source = await readCorefileSource(file, io);
       const result = format(source);
-      for (const warning of result.warnings) report.warningLine(source.locate(warning.position, `warning: ${warning.reason}`));
+      reportWarnings(source, result.warnings, report);
       if (result.unchanged) continue;
       let text = result.text;
       if (source.isConfigMap) {
@@ -155,6 +156,26 @@ async function checkFiles(files: readonly (string | undefined)[], io: CliIo): Pr
     }
   }
   return status;
+}
+
+/**
+ * The parser's warnings, `FILE:LINE:COL: warning: …` on stderr: at most {@link LISTED_PER_CODE}
+ * of one kind, the rest counted in one line per kind, last (as every command lists its
+ * diagnostics). A 12 MB Corefile nested two million levels deep on one line wrote a warning per
+ * level, 231 MB of text.
+ */
+function reportWarnings(source: CorefileSourceText, warnings: readonly CorefileWarning[], report: CommandContext<typeof options, 'corefile' | 'configmap'>['report']): void {
+  const counts = new Map<string, number>();
+  for (const warning of warnings) {
+    const count = (counts.get(warning.code) ?? 0) + 1;
+    counts.set(warning.code, count);
+    if (count <= LISTED_PER_CODE) report.warningLine(source.locate(warning.position, `warning: ${warning.reason}`));
+  }
+  for (const [code, count] of counts) {
+    if (count <= LISTED_PER_CODE) continue;
+    const more = (count - LISTED_PER_CODE).toLocaleString('en');
+    report.warningLine(`${source.name}: warning: ${more} more ${code} warnings are not listed (${count.toLocaleString('en')} in all; the first ${LISTED_PER_CODE.toLocaleString('en')} are)`);
+  }
 }
 
 /** The formatted text; a syntax error (or a print refusal, naming the node) is reported against FILE. */
