@@ -20,7 +20,7 @@ function translate(parts: DeploymentParts, data?: Record<string, string>, option
   const translation = translateKubeDnsInstall(read, options);
   const codes = translation.diagnostics.map((entry) => `${entry.severity} ${entry.code}`);
   const text = [deploymentYaml(parts), ...(data === undefined ? [] : [configMapYaml(data)])].join('---\n');
-  const check = translation.corefile === undefined ? undefined : checkRouting({ kubeDns: text, corefile: translation.corefile, ...(options.coredns === undefined ? {} : { coredns: options.coredns }) });
+  const check = translation.corefile === undefined ? undefined : checkRouting({ kubeDns: text, corefile: translation.corefile, ...(typeof options.coredns === 'string' ? { coredns: options.coredns } : {}) });
   return { ...translation, codes, check, routing: kubeDnsRouting(data ?? null, { ...(read.deployment === undefined ? {} : { deployment: read.deployment }) }) };
 }
 
@@ -101,5 +101,22 @@ describe('the kube-dns release of the kubedns image', () => {
     expect(old.diagnostics.find((entry) => entry.code === 'kube-dns-release-assumed')?.message).toContain("'1.9'");
     const pinned = translate({ kubeDnsImage: `k8s.gcr.io/k8s-dns-kube-dns-amd64:1.14.4@sha256:${'ab'.repeat(32)}` });
     expect(pinned.diagnostics.map((entry) => entry.message)).toContain("kube-dns 1.14.4 (the image's tag): the ConfigMap is validated with its rules");
+  });
+});
+
+describe('messages that named the wrong thing', () => {
+  it('names a --dns-forward-max too large for max_concurrent as written, not as the number it became', () => {
+    const result = translate({ dnsmasq: [...STOCK_DNSMASQ_ARGS, '--dns-forward-max=99999999999999999999999'] }, undefined, { coredns: '1.14.7' });
+    expect(result.ok).toBe(false);
+    const message = result.diagnostics.filter((entry) => entry.severity === 'error').map((entry) => entry.message).join('\n');
+    expect(message).toContain('--dns-forward-max=99999999999999999999999');
+    expect(message).not.toContain('1e+23');
+  });
+
+  it('says what --dns-port was in a Pod without dnsmasq', () => {
+    const result = translate({ withDnsmasq: false, kubedns: ['--domain=cluster.local.', '--dns-port=53', '--config-dir=/kube-dns-config'] });
+    const message = result.diagnostics.find((entry) => entry.path === '[--dns-port=53]')?.message ?? '';
+    expect(message).not.toContain('dnsmasq reached kubedns');
+    expect(message).toContain('kubedns answered clients');
   });
 });
