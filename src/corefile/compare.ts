@@ -38,6 +38,19 @@ export function corefilesEqual(a: Corefile, b: Corefile): boolean {
 
 const NO_COMMENTS: readonly Comment[] = [];
 
+/**
+ * {@link corefilesEqual} in pieces, for a caller that compares a model with a text parsed item by
+ * item (the translator's self-check): top-level items `a` and `b` are equal. Not part of the API.
+ */
+export function itemsEqual(a: CorefileItem, b: CorefileItem): boolean {
+  return sameItem(a, b);
+}
+
+/** {@link corefilesEqual} in pieces: the comments after the last item (`endComments`) are equal. Not part of the API. */
+export function endCommentsEqual(a: readonly Comment[] | undefined, b: readonly Comment[] | undefined): boolean {
+  return sameComments(a, b, false);
+}
+
 function sameItems(a: readonly CorefileItem[], b: readonly CorefileItem[]): boolean {
   if (a.length !== b.length) return false;
   for (let index = 0; index < a.length; index += 1) if (!sameItem(a[index] as CorefileItem, b[index] as CorefileItem)) return false;

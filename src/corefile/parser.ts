@@ -48,6 +48,12 @@ export interface ParseResult {
   readonly warnings: readonly CorefileWarning[];
 }
 
+/** What {@link parseCorefileItems} answers once the items are read. */
+export interface ItemsRead {
+  readonly warnings: readonly CorefileWarning[];
+  readonly endComments?: readonly Comment[];
+}
+
 /** Parses a Corefile. Throws {@link CorefileSyntaxError} for text CoreDNS would refuse to parse. */
 export function parseCorefile(text: string, options: ParseOptions = {}): ParseResult {
   checkArgument('parseCorefile', 'text', text, 'string');
@@ -73,9 +79,10 @@ export function parseCorefileLines(text: string, firstLine: number, options: Par
  * the parse stops when it returns false (the items before it are exactly those of the whole
  * parse). Nothing keeps the items: a caller that lets each one go holds one item's model at a
  * time (the migration's block-by-block path, src/migrate/migrate.ts). The warnings are those of
- * the text read so far. Not part of the package's API.
+ * the text read so far; `endComments`, the comments after the last item, as the whole parse has
+ * them (only when the parse read the whole text). Not part of the package's API.
  */
-export function parseCorefileItems(text: string, options: ParseOptions, visit: (item: CorefileItem) => boolean): { readonly warnings: readonly CorefileWarning[] } {
+export function parseCorefileItems(text: string, options: ParseOptions, visit: (item: CorefileItem) => boolean): ItemsRead {
   const filename = options.filename ?? 'Corefile';
   const known = options.knownDirectives === undefined ? undefined : new Set(options.knownDirectives);
   return new Parser(new Scanner(text, filename), filename, known, options.tokenPositions === true).eachItem(visit);
@@ -239,9 +246,10 @@ class Parser {
   }
 
   /** The top-level items one at a time (see {@link parseCorefileItems}). */
-  eachItem(visit: (item: CorefileItem) => boolean): { readonly warnings: readonly CorefileWarning[] } {
-    while (this.peek()) if (!visit(this.topLevelItem())) break;
-    return { warnings: this.warnings };
+  eachItem(visit: (item: CorefileItem) => boolean): ItemsRead {
+    while (this.peek()) if (!visit(this.topLevelItem())) return { warnings: this.warnings };
+    const endComments = this.takePending(true);
+    return endComments.length > 0 ? { warnings: this.warnings, endComments } : { warnings: this.warnings };
   }
 
   // ── words and comments ───────────────────────────────────────────────────────────────────────

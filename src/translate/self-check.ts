@@ -1,15 +1,17 @@
-import { corefilesEqual } from '../corefile/compare.js';
+import { endCommentsEqual, itemsEqual } from '../corefile/compare.js';
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
-import type { Corefile, Directive } from '../corefile/model.js';
+import type { Corefile, Directive, ServerBlock } from '../corefile/model.js';
 import { CorefilePrintError } from '../corefile/errors.js';
-import { parseCorefile } from '../corefile/parser.js';
+import { parseCorefile, parseCorefileItems } from '../corefile/parser.js';
 import { printCorefile } from '../corefile/printer.js';
-import { addressKeysOf, parseServerKey } from '../corefile/server-key.js';
+import { addressKeysOf, readServerAddress } from '../corefile/server-key.js';
 import { coreDnsPluginAvailability, isUsable } from '../coredns/availability.js';
 import type { CoreDnsFeatures } from '../coredns/features.js';
 import { HEALTH_DEFAULT_ADDRESS, healthListenersOfBlock } from '../coredns/listen-addresses.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { BlockwiseErrorCheck } from '../lint/blockwise.js';
+import type { CheckedBlock } from '../lint/blockwise.js';
 import { lintCorefileModel } from '../lint/lint.js';
 
 /** The translator produced a Corefile that fails its own checks: a bug, never a data problem. */
@@ -64,36 +66,107 @@ export function printBuiltCorefile(model: Corefile, what: string): string {
 /**
  * Every Corefile the translator emits (`text`, printed from `model`) must read back as that
  * model, with keys CoreDNS accepts, no zone served twice, and only plugins the target release
- * has. Throws {@link SelfCheckError} otherwise. Returns the model `text` parses to (for the
- * target lint, which then needs no parse of its own).
+ * has. Throws {@link SelfCheckError} otherwise (and the parser's error when `text` does not parse:
+ * that comes first, then "does not read back", then the rules in the Corefile's order). Returns
+ * what lint finds the target refuses ({@link targetRefusals}).
+ *
+ * One reading of `text`, item by item: each item is compared with the model's, put through the
+ * rules, and linted for the target on its own (`BlockwiseErrorCheck`, which keeps a few hundred
+ * bytes per block for the rules across blocks), then let go, so that the text's model is never
+ * alive whole next to the translator's. Only when that lint finds an error (or the text holds
+ * something else than server blocks) is the text parsed whole and linted as before, for the
+ * findings: the same verdict (test/migrate/target-check.property.test.ts holds the blockwise lint
+ * to the whole lint) and the same refusals.
  */
-export function checkTranslatedCorefile(text: string, model: Corefile, features: CoreDnsFeatures): Corefile {
-  const reparsed = parseCorefile(text).corefile;
+export function checkTranslatedCorefile(text: string, model: Corefile, features: CoreDnsFeatures): Diagnostic[] {
+  const items = model.items;
+  const rules = new OutputRules(features);
+  const lint = new BlockwiseErrorCheck(features.version);
+  const checked: CheckedBlock[] = [];
+  let blockwise = true;
+  let same = true;
+  let index = 0;
+  const read = parseCorefileItems(text, {}, (item) => {
+    const expected = items[index];
+    index += 1;
+    // The rest is still parsed: a text that does not parse says so first, as a whole parse would.
+    if (!same || expected === undefined || !itemsEqual(item, expected)) {
+      same = false;
+      return true;
+    }
+    if (item.kind !== 'server-block') {
+      blockwise = false;
+      return true;
+    }
+    rules.block(item);
+    if (blockwise && rules.failure === undefined) {
+      try {
+        checked.push(lint.block(item));
+      } catch {
+        // Left to the whole lint below, which meets the same problem.
+        blockwise = false;
+      }
+    }
+    return true;
+  });
   // Equal models print the same text (that is what corefilesEqual means), so this is the check
   // "the reparsed model prints `text`", made by walking both models instead of printing again.
-  if (!corefilesEqual(reparsed, model)) throw new SelfCheckError('not-round-trip', 'the printed Corefile does not parse back to the translated model');
-  const served = new Set<string>();
-  const usable = new Set<string>();
-  let healthListeners = 0;
-  for (const item of reparsed.items) {
-    if (item.kind !== 'server-block') continue;
-    if (item.directives.some((directive) => directive.name === 'health')) healthListeners += healthListenersOfBlock(features, item.keys.length);
+  if (!same || index !== items.length || !endCommentsEqual(read.endComments, model.endComments)) {
+    throw new SelfCheckError('not-round-trip', 'the printed Corefile does not parse back to the translated model');
+  }
+  rules.finish();
+  if (blockwise && !lint.hasErrors(checked, [])) return [];
+  return targetRefusals(parseCorefile(text).corefile, features);
+}
+
+/**
+ * The self-check's rules over the blocks of the printed Corefile, in order: the first failure is
+ * kept (`failure`: what the check throws, rules after it are not run) and thrown by `finish`.
+ */
+class OutputRules {
+  readonly #features: CoreDnsFeatures;
+  readonly #served = new Set<string>();
+  readonly #usable = new Set<string>();
+  #healthListeners = 0;
+  failure: { readonly error: unknown } | undefined;
+
+  constructor(features: CoreDnsFeatures) {
+    this.#features = features;
+  }
+
+  block(item: ServerBlock): void {
+    if (this.failure !== undefined) return;
+    try {
+      this.#check(item);
+    } catch (error) {
+      this.failure = { error };
+    }
+  }
+
+  #check(item: ServerBlock): void {
+    const features = this.#features;
+    if (item.directives.some((directive) => directive.name === 'health')) this.#healthListeners += healthListenersOfBlock(features, item.keys.length);
     for (const key of item.keys) {
-      for (const address of addressKeysOf(parseServerKey(key))) {
-        if (served.has(address)) throw new SelfCheckError('zone-served-twice', `zone ${address} is served twice`);
-        served.add(address);
+      for (const address of addressKeysOf(readServerAddress(key))) {
+        if (this.#served.has(address)) throw new SelfCheckError('zone-served-twice', `zone ${address} is served twice`);
+        this.#served.add(address);
       }
     }
     let forwarders = 0;
     for (const directive of item.directives) if (directive.name === 'forward') forwarders += 1;
     if (forwarders > 1 && !features.multipleForwardPerBlock) throw new SelfCheckError('forwarders-in-one-block', 'two forward directives in one block');
-    for (const directive of item.directives) checkDirective(directive, features, usable);
+    for (const directive of item.directives) checkDirective(directive, features, this.#usable);
   }
-  // The translator writes health without an address: every listener is on the default one.
-  if (features.healthListener === 'exclusive' && healthListeners > 1) {
-    throw new SelfCheckError('health-listeners', `health would listen ${healthListeners} times on ${HEALTH_DEFAULT_ADDRESS}, which CoreDNS ${features.version} refuses`);
+
+  /** Throws the first failure, then what only all blocks together can break. */
+  finish(): void {
+    if (this.failure !== undefined) throw this.failure.error;
+    const features = this.#features;
+    // The translator writes health without an address: every listener is on the default one.
+    if (features.healthListener === 'exclusive' && this.#healthListeners > 1) {
+      throw new SelfCheckError('health-listeners', `health would listen ${this.#healthListeners} times on ${HEALTH_DEFAULT_ADDRESS}, which CoreDNS ${features.version} refuses`);
+    }
   }
-  return reparsed;
 }
 
 function checkDirective(directive: Directive, features: CoreDnsFeatures, usable: Set<string>): void {
@@ -111,8 +184,8 @@ function checkDirective(directive: Directive, features: CoreDnsFeatures, usable:
 }
 
 /**
- * What lint finds the target release refuses in the translated Corefile (`parsed`: its text as
- * {@link checkTranslatedCorefile} parsed it), each as a `translation-target-refuses` error: a
+ * What lint finds the target release refuses in the translated Corefile (`parsed`: its text
+ * parsed), each as a `translation-target-refuses` error: a
  * value the input carries that the release does not take (`--dns-forward-max=99999999999999999999999`
  * as max_concurrent).
  */

@@ -18,7 +18,7 @@ import { planKubeDnsPod } from './deployment-flags.js';
 import type { PodPlan } from './deployment-flags.js';
 import { planCorefile } from './plan.js';
 import { renderCorefile } from './render.js';
-import { checkTranslatedCorefile, printBuiltCorefile, targetRefusals } from './self-check.js';
+import { checkTranslatedCorefile, printBuiltCorefile } from './self-check.js';
 
 export { resolveTranslateOptions, TranslateOptionsError } from './options.js';
 export type { TranslateInput, TranslateOptions, TranslateOptionsErrorCode } from './options.js';
@@ -146,8 +146,7 @@ function translateReading(data: ConfigMapData | null, input: TranslateInput, pod
   if (plan === undefined) return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns };
   const model = keepAddressNoData(renderCorefile(plan), pod.plan.noDataZones, features, pod.plan.pod.kubeDnsVersion, diagnostics);
   const corefile = printBuiltCorefile(model, 'translated');
-  const reparsed = checkTranslatedCorefile(corefile, model, features);
-  const refusals = targetRefusals(reparsed, features);
+  const refusals = checkTranslatedCorefile(corefile, model, features);
   if (refusals.length > 0) {
     pushAll(diagnostics, refusals);
     return { ok: false, corefile: undefined, model: undefined, diagnostics, coredns };

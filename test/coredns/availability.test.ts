@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { coreDnsOptionsWithFacts, coreDnsOptionAvailability, coreDnsPluginAvailability, isUsable } from '../../src/coredns/availability.js';
 import { allPluginNames, compiledPlugin, isCompiledIn } from '../../src/coredns/plugin-cfg.js';
 import { COREDNS_VERSIONS, UnknownCoreDnsVersionError } from '../../src/coredns/versions.js';
+import { expectSame } from '../support/hot-expect.js';
 
 describe('coreDnsPluginAvailability', () => {
   it.each([
@@ -75,9 +76,9 @@ describe('coreDnsPluginAvailability', () => {
     for (const name of allPluginNames()) {
       for (const version of COREDNS_VERSIONS) {
         const availability = coreDnsPluginAvailability(name, version);
-        expect(isUsable(availability), `${name} ${version}`).toBe(isCompiledIn(name, version));
-        expect(availability.externalModule, `${name} ${version}`).toBe(isUsable(availability) ? compiledPlugin(name, version)?.externalModule : undefined);
-        expect(availability.placeholder === true, `${name} ${version}`).toBe(compiledPlugin(name, version)?.placeholder === true);
+        expectSame(isUsable(availability), isCompiledIn(name, version), `${name} ${version}`);
+        expectSame(availability.externalModule, isUsable(availability) ? compiledPlugin(name, version)?.externalModule : undefined, `${name} ${version}`);
+        expectSame(availability.placeholder === true, compiledPlugin(name, version)?.placeholder === true, `${name} ${version}`);
         checked += 1;
       }
     }

@@ -66,8 +66,7 @@ function tweaked(model: Corefile, choice: number): Corefile {
 
 describe('corefilesEqual', () => {
   it('agrees with comparing comparable forms, for equal and for different models', () => {
-    let equal = 0;
-    let different = 0;
+    const outcomes = new Outcomes<'equal' | 'different'>();
     const pair = fc.oneof(
       // Equal in the model sense but built differently (positions, absent versus empty lists…).
       representableCorefile.map((model) => [model, parseCorefile(printCorefile(model)).corefile] as const),
@@ -82,15 +81,15 @@ describe('corefilesEqual', () => {
     fc.assert(
       fc.property(pair, ([a, b]) => {
         const expected = equalByDefinition(a, b);
-        if (expected) equal += 1;
-        else different += 1;
+        outcomes.add(expected ? 'equal' : 'different');
         expect(corefilesEqual(a, b)).toBe(expected);
         expect(corefilesEqual(b, a)).toBe(expected);
       }),
-      { numRuns: 3000 },
+      { numRuns: 1500 },
     );
-    expect(equal).toBeGreaterThan(300);
-    expect(different).toBeGreaterThan(300);
+    // Expected: about 700 equal and 800 different pairs in 1500 runs (seeds 1-4: 656-700 and 800-844); without
+    // the first kind of pair (equal, built differently) about 300 fewer equal ones.
+    outcomes.expectAtLeast({ equal: 400, different: 400 });
   });
 });
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { translateLikeKubeadm } from '../../src/kubeadm/kubeadm-translation.js';
 import type { KubeadmResult } from '../../src/kubeadm/kubeadm-translation.js';
 import { KUBEADM_PROFILE_IDS, KUBEADM_PROFILES } from '../../src/kubeadm/profiles.js';
+import { expectEqual } from '../support/hot-expect.js';
 
 /**
  * The reference corpus: kubeadm's own outputs for 2037 inputs per profile
@@ -47,7 +48,7 @@ describe.each(KUBEADM_PROFILE_IDS)('kubeadm profile %s against the reference cor
       const { id, ...want } = expected[index] ?? { id: '' };
       const got = asExpected(translateLikeKubeadm(profile, oracleCase.data, oracleCase.dnsDomain));
       try {
-        expect(got).toEqual(want);
+        expectEqual(got, want);
       } catch {
         disagreements.push(`${id}: want ${JSON.stringify(want)}\n      got  ${JSON.stringify(got)}`);
       }

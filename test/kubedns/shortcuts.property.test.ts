@@ -9,6 +9,7 @@ import { stubNameserverProblem, stubNameserverProblemInFull } from '../../src/ku
 import { plainGoValue, plainlyFollowsSchema } from '../../src/kubedns/read-kube-dns-config.js';
 import { PositionCursor, positionAt } from '../../src/util/source-position.js';
 import { dnsLabel, hostileString, nameserverText, stubDomainName, translatableStubNameserver } from '../support/kube-dns-arbitraries.js';
+import { expectEqual, expectSame } from '../support/hot-expect.js';
 import { Outcomes } from '../support/outcomes.js';
 
 /**
@@ -33,7 +34,7 @@ describe('the plain-IPv4 shortcut of the stub nameserver check', () => {
       fc.property(fc.oneof(ipv4ish, nameserverText, translatableStubNameserver, fc.stringMatching(/^[0-9.:]{0,16}$/)), rules, (nameserver, rule) => {
         const full = stubNameserverProblemInFull(nameserver, rule);
         outcomes.add(full === undefined ? 'accepted' : 'refused');
-        expect(stubNameserverProblem(nameserver, rule)).toBe(full);
+        expectSame(stubNameserverProblem(nameserver, rule), full);
       }),
       { numRuns: 5000 },
     );
@@ -68,7 +69,7 @@ describe('the tree-level shortcut of the schema check', () => {
         if (federationMap !== undefined) document['federations'] = federationMap;
         const valid = validateKubeDnsValues(document);
         const quick = plainlyFollowsSchema(stubTree?.value, upstreamTree?.value, federationMap);
-        if (quick) expect(valid).toBe(true);
+        if (quick) expectSame(valid, true);
         if (valid) accepted += 1;
         if (quick) shortcut += 1;
       }),
@@ -86,7 +87,7 @@ describe('PositionCursor', () => {
     fc.assert(
       fc.property(text, fc.array(fc.integer({ min: -2, max: 130 }), { maxLength: 12 }), (source, offsets) => {
         const cursor = new PositionCursor(source);
-        for (const offset of offsets) expect(cursor.positionAt(offset)).toEqual(positionAt(source, offset));
+        for (const offset of offsets) expectEqual(cursor.positionAt(offset), positionAt(source, offset));
       }),
       { numRuns: 3000 },
     );
@@ -97,7 +98,7 @@ describe('jsonPathStep', () => {
   it('writes a member name as JSON.stringify does', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string({ unit: 'binary' }), stubDomainName, hostileString, fc.constantFrom('\u007f', '\u2028', '😀', '\ud83d', 'a"b', 'a\\b')), (step) => {
-        expect(jsonPathStep(step)).toBe(`[${JSON.stringify(step)}]`);
+        expectSame(jsonPathStep(step), `[${JSON.stringify(step)}]`);
       }),
       { numRuns: 3000 },
     );
@@ -176,14 +177,14 @@ describe('parseGoJsonTree (collapsed duplicate keys, long lists counted)', () =>
         const lean = parseGoJsonTree(source, treeOptions);
         if (!full.ok) {
           failed += 1;
-          expect(lean.ok).toBe(false);
-          if (!lean.ok) expect([lean.error.message, lean.error.position.offset]).toEqual([full.error.message, full.error.position.offset]);
+          expectSame(lean.ok, false);
+          if (!lean.ok) expectEqual([lean.error.message, lean.error.position.offset], [full.error.message, full.error.position.offset]);
           return;
         }
-        expect(lean.ok).toBe(true);
+        expectSame(lean.ok, true);
         if (!lean.ok) return;
         const expected = expectedTree(full.value, treeOptions);
-        expect(lean.value).toEqual(expected);
+        expectEqual(lean.value, expected);
         const printed = JSON.stringify(expected);
         if (treeOptions.collapseDuplicateKeys && printed.length < JSON.stringify(full.value).length && /"members"/.test(printed)) collapsed += 1;
         if (printed.includes('"omitted"')) cut += 1;
@@ -200,7 +201,7 @@ describe('parseGoJsonTree (collapsed duplicate keys, long lists counted)', () =>
     let compared = 0;
     fc.assert(
       fc.property(text, (source) => {
-        expect(parseGoJsonTree(source, {})).toEqual(parseGoJson(source));
+        expectEqual(parseGoJsonTree(source, {}), parseGoJson(source));
         compared += 1;
       }),
       { numRuns: 500 },

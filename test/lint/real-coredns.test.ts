@@ -81,21 +81,24 @@ describe.skipIf(skip !== undefined)('lint against real CoreDNS', () => {
   const lab = useRealCoreDnsLab({ concurrency: 8 });
 
   it('predicts a refusal exactly where the real release does not start', async () => {
-    const rows = await Promise.all(
-      CASES.flatMap(([name, corefile]) =>
+    const rows = (
+      await Promise.all(
         REAL_COREDNS_RELEASES.map(async (version) => {
-          const refusing = lintCorefile(corefile, { coredns: version }).diagnostics.filter((entry) => REFUSALS.has(entry.code));
-          const verdict = await lab().start(corefile, version);
-          return {
-            name,
-            version,
-            predicted: refusing.length > 0,
-            refused: !verdict.accepted,
-            detail: `${name} @${version}: lint ${refusing.length > 0 ? refusing.map((entry) => entry.code).join(', ') : 'starts'}; CoreDNS ${verdict.accepted ? 'started' : `refused: ${verdict.reason}`}`,
-          };
+          const variants = CASES.map(([name, corefile]) => ({ name, corefile, codes: lintRefusal(corefile, version) })).map((variant) => ({ ...variant, predicted: variant.codes.length > 0 }));
+          const verdicts = await judgeCorpus(lab(), version, variants);
+          return variants.map(({ name, codes, predicted }) => {
+            const verdict = verdicts.get(name) as Verdict;
+            return {
+              name,
+              version,
+              predicted,
+              refused: !verdict.accepted,
+              detail: `${name} @${version}: lint ${predicted ? codes.join(', ') : 'starts'}; CoreDNS ${verdict.accepted ? 'started' : `refused: ${verdict.reason}`}`,
+            };
+          });
         }),
-      ),
-    );
+      )
+    ).flat();
     expect(rows.filter((row) => row.predicted !== row.refused).map((row) => row.detail)).toEqual([]);
     // Both outcomes occur for every release, and the health rule is exercised on both sides of 1.6.6.
     for (const version of REAL_COREDNS_RELEASES) {
@@ -114,6 +117,32 @@ describe.skipIf(skip !== undefined)('lint against real CoreDNS', () => {
     expect(outcomes('a forward destination port out of range')).toEqual(['1.2.6 started', '1.6.9 started', '1.8.0 started', '1.14.7 started']);
     // CoreDNS names the unknown directive, as the linter's message says.
     expect(rows.filter((row) => row.name === 'a typo: forwrd').every((row) => row.detail.includes("Unknown directive 'forwrd'"))).toBe(true);
+  });
+
+  it('startAll gives each Corefile of a group the verdict it gets alone: a refusal among others is found with its own reason, and only collisions within a Corefile stay', async () => {
+    const corefiles = [
+      '.:53 {\n    health\n    whoami\n}\n',
+      '.:53 {\n    forwrd . 10.0.0.1\n}\n',
+      // The same health port as the first: apart, both start.
+      '.:53 {\n    health :8080\n    prometheus :9153\n    whoami\n}\n',
+      // 1.2.6 binds health once per key: refused, alone and in the group.
+      '.:53 in-addr.arpa:53 {\n    health\n    whoami\n}\n',
+      'acme.local:53 {\n    errors\n    whoami\n}\n',
+    ];
+    const started = lab().started;
+    const together = await lab().startAll(corefiles, '1.2.6', 8);
+    // One start for the group, then halves: [0, 1, 2] and [3, 4], [0, 1] and [2], [0] and [1], [3] and [4].
+    expect(lab().started - started).toBe(9);
+    const alone = await Promise.all(corefiles.map((corefile) => lab().start(corefile, '1.2.6')));
+    expect(together.map((verdict) => verdict.accepted)).toEqual([true, false, true, false, true]);
+    expect(alone.map((verdict) => verdict.accepted)).toEqual([true, false, true, false, true]);
+    expect(together[1]?.accepted ? '' : together[1]?.reason).toContain("Unknown directive 'forwrd'");
+    for (const verdicts of [together, alone]) expect(verdicts[3]?.accepted ? '' : verdicts[3]?.reason).toMatch(/address already in use$/);
+    // The two with health on :8080 (and the third) in one process: one start.
+    const before = lab().started;
+    const apart = await lab().startAll([corefiles[0], corefiles[2], corefiles[4]] as string[], '1.2.6');
+    expect(apart.map((verdict) => verdict.accepted)).toEqual([true, true, true]);
+    expect(lab().started - before).toBe(1);
   });
 
   it('1.14.7 starts with 10,000 snippet imports and refuses the 10,001st at the same import as lint', async () => {
@@ -139,29 +168,25 @@ function lintRefusal(corefile: string, version: RealCoreDnsRelease): readonly Di
 
 /**
  * The real verdict on every variant for one release, with few starts: the variants lint expects
- * to start are started together (each its own server block on its own port); when that Corefile
- * starts, each of them does alone too (blocks are set up independently). When it does not, the
- * group is halved until every refusal is a single variant's. Variants lint expects to be refused
- * start alone (a refusal is quick).
+ * to start are started together, several in one process (RealCoreDnsLab.startAll: each on ports of
+ * its own; a group that does not start is halved until every refusal is a single variant's).
+ * Variants lint expects to be refused start alone (a refusal is quick, and its reason is its own).
  */
 async function judgeCorpus(lab: RealCoreDnsLab, version: RealCoreDnsRelease, variants: ReadonlyArray<{ name: string; corefile: string; predicted: boolean }>): Promise<Map<string, Verdict>> {
   const verdicts = new Map<string, Verdict>();
-  const combine = (group: typeof variants) => group.map((variant, index) => variant.corefile.replace(/^\.:53 \{/, `.:${1053 + index} {`)).join('');
-  const judge = async (group: typeof variants): Promise<void> => {
-    const [first] = group;
-    if (first === undefined) return;
-    const verdict = await lab.start(group.length === 1 ? first.corefile : combine(group), version);
-    if (verdict.accepted || group.length === 1) {
-      for (const variant of group) verdicts.set(variant.name, verdict);
-      return;
-    }
-    const half = Math.ceil(group.length / 2);
-    await Promise.all([judge(group.slice(0, half)), judge(group.slice(half))]);
-  };
   const starting = variants.filter((variant) => !variant.predicted);
+  const refusing = variants.filter((variant) => variant.predicted);
   // Groups of a few: one CoreDNS with dozens of kubernetes blocks takes longer than all of them apart.
-  const groups = Array.from({ length: Math.ceil(starting.length / GROUP_SIZE) }, (_, index) => starting.slice(index * GROUP_SIZE, (index + 1) * GROUP_SIZE));
-  await Promise.all([...groups.map(judge), ...variants.filter((variant) => variant.predicted).map((variant) => judge([variant]))]);
+  const [together, alone] = await Promise.all([
+    lab.startAll(
+      starting.map((variant) => variant.corefile),
+      version,
+      GROUP_SIZE,
+    ),
+    Promise.all(refusing.map((variant) => lab.start(variant.corefile, version))),
+  ]);
+  starting.forEach((variant, index) => verdicts.set(variant.name, together[index] as Verdict));
+  refusing.forEach((variant, index) => verdicts.set(variant.name, alone[index] as Verdict));
   return verdicts;
 }
 

@@ -139,7 +139,9 @@ describe('check on the translator’s own output', () => {
       }),
       { numRuns: 400 },
     );
-    outcomes.expectAtLeast({ translated: 250, refused: 1, 'quirk kept': 20, 'repaired on purpose': 20, 'federations dropped': 10, 'refused: raced default servers': 3, 'raced default servers, repaired': 3, 'refused: --address=/#/': 5, "'//' kept by a template": 20, "'//' servers: names without a dot expected": 10, ...Object.fromEntries(families.map((family) => [`family ${family.name}`, 10])) });
+    // Floors about a third of what seeds 1–3 counted (400 runs): the raced Pod is one family of eleven, with upstreams and
+    // without --strict-order, so it came 5–20 times (once 2 of repaired); the dedicated property below asserts its own floors.
+    outcomes.expectAtLeast({ translated: 250, refused: 1, 'quirk kept': 20, 'repaired on purpose': 20, 'federations dropped': 10, 'refused: raced default servers': 1, 'raced default servers, repaired': 1, 'refused: --address=/#/': 2, "'//' kept by a template": 20, "'//' servers: names without a dot expected": 10, ...Object.fromEntries(families.map((family) => [`family ${family.name}`, 5])) });
   });
 
   it('passes for --server=/zone/# (the default servers for a zone), under a more general server of its own or alone', () => {

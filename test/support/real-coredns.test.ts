@@ -6,7 +6,7 @@ import { serverBlocks } from '../../src/corefile/model.js';
 import { readDestination } from '../../src/coredns/destinations.js';
 import { COREDNS_VERSIONS } from '../../src/coredns/versions.js';
 import { translateKubeDns } from '../../src/translate/translate.js';
-import { moveToLoopback, NotLoopbackSafeError, realReleaseFor, REAL_COREDNS_RELEASES, targetsOf } from './real-coredns.js';
+import { combineCorefiles, moveToLoopback, NotLoopbackSafeError, realReleaseFor, REAL_COREDNS_RELEASES, targetsOf } from './real-coredns.js';
 
 /** The harness's own rules, without any binary: what it starts, and which release judges what. */
 
@@ -76,6 +76,29 @@ describe('moveToLoopback', () => {
     ["the kubernetes plugin's own transfer that notifies an address", '.:53 {\n    kubernetes cluster.local {\n        transfer to 10.0.0.1\n    }\n}\n'],
   ])('refuses to start %s', (_, text) => {
     expect(() => moveToLoopback(text, plan)).toThrow(NotLoopbackSafeError);
+  });
+});
+
+describe('combineCorefiles', () => {
+  it('gives each Corefile ports of its own for keys and listeners, keeping the collisions within one', () => {
+    const first = '.:53 in-addr.arpa:53 {\n    health\n    prometheus :9153\n}\nacme.local {\n    health :8080\n    ready\n}\n';
+    const second = '.:53 {\n    health 127.0.0.1:8080\n    prometheus 0.0.0.0:9153\n    pprof\n    whoami\n}\n';
+    expect(combineCorefiles([first, second])).toBe(
+      '.:30000 in-addr.arpa:30000 {\n    health :30001\n    prometheus :30002\n}\n\n' +
+        'acme.local:30000 {\n    health :30001\n    ready :30003\n}\n\n' +
+        '.:30004 {\n    health :30005\n    prometheus :30006\n    pprof :30007\n    whoami\n}\n',
+    );
+  });
+
+  it.each([
+    ['a snippet', '(common) {\n    errors\n}\n.:53 {\n    import common\n}\n'],
+    ['an import', '.:53 {\n    import other.conf\n}\n'],
+    ['a key with a port no socket takes', '.:99999 {\n    whoami\n}\n'],
+    ['a key with a placeholder', '.:{$PORT} {\n    whoami\n}\n'],
+    ['a TLS key', 'tls://.:853 {\n    whoami\n}\n'],
+    ['a listener without a port', '.:53 {\n    health localhost\n}\n'],
+  ])('leaves out nothing: a Corefile with %s is not combined', (_, text) => {
+    expect(combineCorefiles(['.:53 {\n    whoami\n}\n', text])).toBeUndefined();
   });
 });
 

@@ -415,6 +415,69 @@ export function moveToLoopback(text: string, plan: LoopbackPlan): LoopbackCorefi
 }
 
 // ---------------------------------------------------------------------------------------------
+// Several Corefiles in one process
+// ---------------------------------------------------------------------------------------------
+
+/** The HTTP listeners a server block may have (each binds an address of its own). */
+const LISTENERS: ReadonlySet<string> = new Set(Object.keys(DEFAULT_LISTEN));
+
+/**
+ * Several Corefiles as one, for one CoreDNS process: each keeps its server blocks, but the ports
+ * its keys and its HTTP listeners (health, ready, prometheus, pprof; an address left out is the
+ * plugin's default) name become ports of its own. Two Corefiles then cannot collide, while two
+ * keys or listeners of one Corefile that shared a port still do. A key without a port gets its
+ * Corefile's port 53 (what `-dns.port` gives it alone). Undefined when a Corefile cannot be
+ * combined this way: snippets or imports (their names are the whole file's), or a key or listener
+ * address whose port is not a plain number (its own refusal is what a start must show).
+ */
+export function combineCorefiles(corefiles: readonly string[]): string | undefined {
+  const items: CorefileItem[] = [];
+  let next = 30_000;
+  for (const text of corefiles) {
+    const { corefile } = parseCorefile(text);
+    const ports = new Map<string, number>();
+    const portFor = (kind: 'dns' | 'listen', written: string): number => {
+      const key = `${kind} ${Number(written)}`;
+      let port = ports.get(key);
+      if (port === undefined) {
+        port = next;
+        next += 1;
+        ports.set(key, port);
+      }
+      return port;
+    };
+    for (const item of corefile.items) {
+      if (item.kind !== 'server-block') return undefined;
+      const keys: string[] = [];
+      for (const key of item.keys) {
+        const scheme = /^dns:\/\//.test(key) ? 'dns://' : /^[a-z0-9]+:\/\//.test(key) ? undefined : '';
+        if (scheme === undefined || /\{\$|\{%|\[/.test(key)) return undefined;
+        const rest = key.slice(scheme.length);
+        const colon = rest.lastIndexOf(':');
+        const port = colon === -1 ? '53' : rest.slice(colon + 1);
+        if (!/^[0-9]{1,5}$/.test(port) || Number(port) > 65535) return undefined;
+        keys.push(`${scheme}${colon === -1 ? rest : rest.slice(0, colon)}:${portFor('dns', port)}`);
+      }
+      const directives: Directive[] = [];
+      for (const directive of item.directives) {
+        if (directive.name === 'import') return undefined;
+        if (!LISTENERS.has(directive.name)) {
+          directives.push(directive);
+          continue;
+        }
+        const [written = DEFAULT_LISTEN[directive.name] ?? '', ...others] = directive.arguments;
+        const split = splitHostPort(written);
+        if (split === undefined || !/^[0-9]{1,5}$/.test(split.port)) return undefined;
+        // The host does not matter: the lab binds every listener to the server's own loopback address.
+        directives.push({ ...directive, arguments: [`:${portFor('listen', split.port)}`, ...others] });
+      }
+      items.push({ ...item, keys, directives });
+    }
+  }
+  return printCorefile({ items });
+}
+
+// ---------------------------------------------------------------------------------------------
 // The lab: binaries, sink, fake Kubernetes API, servers
 // ---------------------------------------------------------------------------------------------
 
@@ -783,6 +846,35 @@ export class RealCoreDnsLab {
     const first = await this.#slot(() => this.#startOnce(binary, corefile, version));
     if (first.verdict.accepted || !first.dnsPortInUse) return first.verdict;
     return (await this.#slot(() => this.#startOnce(binary, corefile, version))).verdict;
+  }
+
+  /**
+   * {@link start} for many Corefiles, in few processes: up to `groupSize` of them are started
+   * together ({@link combineCorefiles}); when that starts, each of them does alone too (CoreDNS sets
+   * up every server block on its own, and none of them can collide with another's ports). When it
+   * does not, the group is halved until every refusal is one Corefile's, started alone, so each
+   * refusal's reason is its own. A Corefile that cannot be combined starts alone. The verdicts are
+   * in the order of `corefiles`.
+   */
+  async startAll(corefiles: readonly string[], version: RealCoreDnsRelease, groupSize = 8): Promise<Verdict[]> {
+    const verdicts: Verdict[] = new Array<Verdict>(corefiles.length);
+    const judge = async (group: readonly number[]): Promise<void> => {
+      const combined = group.length === 1 ? undefined : combineCorefiles(group.map((index) => corefiles[index] ?? ''));
+      if (group.length === 1 || combined === undefined) {
+        await Promise.all(group.map(async (index) => (verdicts[index] = await this.start(corefiles[index] ?? '', version))));
+        return;
+      }
+      const verdict = await this.start(combined, version);
+      if (verdict.accepted) {
+        for (const index of group) verdicts[index] = verdict;
+        return;
+      }
+      const half = Math.ceil(group.length / 2);
+      await Promise.all([judge(group.slice(0, half)), judge(group.slice(half))]);
+    };
+    const order = corefiles.map((_, index) => index);
+    await Promise.all(Array.from({ length: Math.ceil(order.length / groupSize) }, (_, index) => judge(order.slice(index * groupSize, (index + 1) * groupSize))));
+    return verdicts;
   }
 
   async #startOnce(binary: string, corefile: string, version: RealCoreDnsRelease): Promise<{ verdict: Verdict; dnsPortInUse: boolean }> {

@@ -6,6 +6,7 @@ import { kubeDnsPod } from '../../src/kubedns/kube-dns-pod.js';
 import { DNSMASQ_EFFECTS, KUBEDNS_EFFECTS } from '../../src/translate/deployment-effects.js';
 import type { DnsmasqFacts, EffectRow } from '../../src/translate/deployment-effects.js';
 import { DIAGNOSTIC_CODES } from '../../src/diagnostics/codes.js';
+import { expectEqual } from '../support/hot-expect.js';
 
 /** The per-container tables the Deployment planner reads (src/translate/deployment-effects.ts). */
 
@@ -40,7 +41,7 @@ describe('the dnsmasq table', () => {
         const written = args.map((arg) => arg.slice(2).split('=')[0] as string).filter((option) => option !== 'server');
         // --server without --no-resolv is reported under no-resolv's rows (the upstreams beside resolv.conf).
         const expected = [...new Set([...written, ...(settings.servers.length > 0 ? ['no-resolv'] : [])])].sort();
-        expect([...applied].sort()).toEqual(expected);
+        expectEqual([...applied].sort(), expected);
         checked += 1;
       }
     }

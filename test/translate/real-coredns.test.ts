@@ -36,11 +36,25 @@ interface Run {
   readonly real: RealCoreDnsRelease;
 }
 
-/** Starts every run (identical Corefiles once per release) and returns the refusals, described. */
+/**
+ * Starts every run (identical Corefiles once per release; several in one process, see
+ * RealCoreDnsLab.startAll: a refusal is still started alone) and returns the refusals, described.
+ */
 async function refusals(lab: RealCoreDnsLab, runs: readonly Run[]): Promise<string[]> {
   const unique = new Map<string, Run>();
   for (const run of runs) if (!unique.has(`${run.real}\n${run.corefile}`)) unique.set(`${run.real}\n${run.corefile}`, run);
-  const verdicts = await Promise.all([...unique.values()].map(async (run) => ({ run, verdict: await lab.start(run.corefile, run.real) })));
+  const verdicts = (
+    await Promise.all(
+      REAL_COREDNS_RELEASES.map(async (real) => {
+        const ofRelease = [...unique.values()].filter((run) => run.real === real);
+        const judged = await lab.startAll(
+          ofRelease.map((run) => run.corefile),
+          real,
+        );
+        return ofRelease.map((run, index) => ({ run, verdict: judged[index] as Verdict }));
+      }),
+    )
+  ).flat();
   return verdicts.filter((entry): entry is { run: Run; verdict: Verdict & { accepted: false } } => !entry.verdict.accepted).map(({ run, verdict }) => `${run.name} (CoreDNS ${run.real}): ${verdict.reason}\n${run.corefile}`);
 }
 

@@ -1,10 +1,11 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { readForwardTarget, readForwardTargetInFull } from '../../src/coredns/forward-targets.js';
 import { plainIPv4Length } from '../../src/dns/go-net.js';
 import { isWithin, normalizeZone, normalizeZoneInFull } from '../../src/dns/zones.js';
 import { hostileString, ipv4Text, nameserverText, stubDomainName, translatableStubNameserver } from '../support/kube-dns-arbitraries.js';
 import { Outcomes } from '../support/outcomes.js';
+import { expectEqual, expectSame } from '../support/hot-expect.js';
 
 /**
  * The shortcuts the default translator takes for the common case — a zone already canonical, a
@@ -29,7 +30,7 @@ describe('the canonical-name shortcut of normalizeZone', () => {
       fc.property(zoneLike, (name) => {
         const full = normalizeZoneInFull(name);
         outcomes.add('problem' in full ? 'refused' : full.changes.length === 0 ? 'already canonical' : 'normalized');
-        expect(normalizeZone(name)).toEqual(full);
+        expectEqual(normalizeZone(name), full);
       }),
       { numRuns: 5000 },
     );
@@ -50,7 +51,7 @@ describe('the plain-IPv4 shortcut of readForwardTarget', () => {
       fc.property(fc.oneof(plainish, nameserverText, translatableStubNameserver, ipv4Text, fc.stringMatching(/^[0-9.:[\]a-f]{0,18}$/)), (text) => {
         const full = readForwardTargetInFull(text);
         outcomes.add(!full.ok ? 'refused' : plainIPv4Length(text) > 0 ? 'plain IPv4' : 'other target');
-        expect(readForwardTarget(text)).toEqual(full);
+        expectEqual(readForwardTarget(text), full);
       }),
       { numRuns: 5000 },
     );
@@ -64,7 +65,7 @@ describe('isWithin', () => {
     const name = fc.oneof(stubDomainName, fc.constantFrom('', '.', 'a.', '.a', 'local', 'cluster.local', 'xcluster.local'));
     fc.assert(
       fc.property(name, name, (child, parent) => {
-        expect(isWithin(child, parent)).toBe(parent === '' || child === parent || child.endsWith(`.${parent}`));
+        expectSame(isWithin(child, parent), parent === '' || child === parent || child.endsWith(`.${parent}`));
       }),
       { numRuns: 3000 },
     );

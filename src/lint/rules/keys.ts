@@ -141,59 +141,89 @@ function checkPorts(context: LintContext, entries: readonly KeyEntry[]): void {
 
 /** A block whose key is the longest match for a zone that the kubernetes plugin of another block serves (§2.9). */
 function checkKubernetesCapture(context: LintContext, blocks: readonly BlockSummary[], entries: readonly KeyEntry[]): void {
-  const reported = new Set<string>();
-  // Per transport and port, each zone's first entry (bare), made once for the keys asked below.
-  const groups = new Map<string, Map<string | undefined, Map<string, KeyEntry>>>();
-  const groupOf = (address: ServerAddress): Map<string, KeyEntry> => {
-    let byPort = groups.get(address.transport);
-    if (byPort === undefined) groups.set(address.transport, (byPort = new Map()));
-    let group = byPort.get(address.port);
-    if (group === undefined) {
-      const members = entries.filter((entry) => entry.reading.address.transport === address.transport && entry.reading.address.port === address.port);
-      group = firstByZone(members, (entry) => entry.reading.zones);
-      byPort.set(address.port, group);
-    }
-    return group;
-  };
+  // The zones asked about, in order: each zone the kubernetes plugin of a block serves under one of the block's keys.
+  const asked: { readonly info: BlockSummary; readonly address: ServerAddress; readonly zone: string }[] = [];
   for (const info of blocks) {
     if (!info.plugins.has('kubernetes')) continue;
     for (const { directive } of info.directives.filter((placed) => placed.directive.name === 'kubernetes')) {
       const pluginZones = directive.arguments.filter((zone) => !hasPlaceholder(zone) && isDomainName(zone)).map(bare);
       for (const own of info.keys) {
-        const group = groupOf(own.reading.address);
         for (const ownZone of own.reading.zones.map(bare)) {
           // The zones the plugin answers for in this block: its zones inside the key, or the key inside one of its zones.
-          const served = pluginZones.flatMap((zone) => (isWithin(zone, ownZone) ? [zone] : isWithin(ownZone, zone) ? [ownZone] : []));
-          for (const zone of served) {
-            const owner = longestMatch(group, zone);
-            if (owner === undefined || owner.block === info || owner.block.plugins.has('kubernetes')) continue;
-            const once = `${owner.position.line}:${owner.position.column} ${zone}`;
-            if (reported.has(once)) continue;
-            reported.add(once);
-            const shown = zone === '' ? '.' : `${zone}.`;
-            context.report(
-              'zone-captures-kubernetes',
-              owner.position,
-              where(owner.position, owner.key),
-              `${quote(owner.key)} is the most specific key for ${shown}, which the kubernetes plugin of block ${quote(info.label)} (line ${context.lineNumber(info.position)}) serves: those names are answered by this block instead`,
-            );
-          }
+          for (const zone of pluginZones.flatMap((zone) => (isWithin(zone, ownZone) ? [zone] : isWithin(ownZone, zone) ? [ownZone] : []))) asked.push({ info, address: own.reading.address, zone });
         }
       }
     }
   }
+  if (asked.length === 0) return;
+  // Per transport and port, the first entry of each zone a longest match can end on (the zones
+  // asked and their parents): a Corefile of thousands of stub blocks asks about a handful.
+  const wanted = new Map<string, Map<string | undefined, Set<string>>>();
+  const wantedFor = (address: ServerAddress): Set<string> => {
+    let byPort = wanted.get(address.transport);
+    if (byPort === undefined) wanted.set(address.transport, (byPort = new Map()));
+    let zones = byPort.get(address.port);
+    if (zones === undefined) byPort.set(address.port, (zones = new Set()));
+    return zones;
+  };
+  for (const { address, zone } of asked) for (const candidate of suffixZones(zone)) wantedFor(address).add(candidate);
+  const groups = new Map<Set<string>, Map<string, KeyEntry>>();
+  const groupOf = (address: ServerAddress): Map<string, KeyEntry> => {
+    const zones = wantedFor(address);
+    let group = groups.get(zones);
+    if (group === undefined) {
+      const members = entries.filter((entry) => entry.reading.address.transport === address.transport && entry.reading.address.port === address.port);
+      group = firstByZone(members, (entry) => entry.reading.zones, zones);
+      groups.set(zones, group);
+    }
+    return group;
+  };
+  const reported = new Set<string>();
+  for (const { info, address, zone } of asked) {
+    const owner = longestMatch(groupOf(address), zone);
+    if (owner === undefined || owner.block === info || owner.block.plugins.has('kubernetes')) continue;
+    const once = `${owner.position.line}:${owner.position.column} ${zone}`;
+    if (reported.has(once)) continue;
+    reported.add(once);
+    const shown = zone === '' ? '.' : `${zone}.`;
+    context.report(
+      'zone-captures-kubernetes',
+      owner.position,
+      where(owner.position, owner.key),
+      `${quote(owner.key)} is the most specific key for ${shown}, which the kubernetes plugin of block ${quote(info.label)} (line ${context.lineNumber(info.position)}) serves: those names are answered by this block instead`,
+    );
+  }
 }
 
-/** Each zone (bare) of `items`, in order, with the first item that has it. */
-export function firstByZone<T>(items: readonly T[], zonesOf: (item: T) => readonly string[]): Map<string, T> {
+/**
+ * Each zone (bare) of `items`, in order, with the first item that has it; with `wanted`, only the
+ * zones in it (what {@link longestMatch} looks up for the zones whose {@link suffixZones} it holds).
+ */
+export function firstByZone<T>(items: readonly T[], zonesOf: (item: T) => readonly string[], wanted?: ReadonlySet<string>): Map<string, T> {
   const first = new Map<string, T>();
+  // A zone's bare form is as long as its lower-case form, or one shorter (the trailing dot): zones
+  // of other lengths are passed over without making their bare form.
+  const lengths = wanted === undefined ? undefined : new Set([...wanted].map((zone) => zone.length));
   for (const item of items) {
     for (const zone of zonesOf(item)) {
+      if (lengths !== undefined) {
+        const length = zone.toLowerCase().length;
+        if (!lengths.has(length) && !lengths.has(length - 1)) continue;
+      }
       const key = bare(zone);
+      if (wanted !== undefined && !wanted.has(key)) continue;
       if (!first.has(key)) first.set(key, item);
     }
   }
   return first;
+}
+
+/** The zones {@link longestMatch} looks up for `zone` (bare): itself, the text after each of its dots, and the root. */
+export function suffixZones(zone: string): string[] {
+  const zones = [zone];
+  for (let dot = zone.indexOf('.'); dot !== -1; dot = zone.indexOf('.', dot + 1)) zones.push(zone.slice(dot + 1));
+  if (zone !== '') zones.push('');
+  return zones;
 }
 
 /**

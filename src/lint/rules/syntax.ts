@@ -4,6 +4,7 @@ import { hasPlaceholder } from '../../coredns/destinations.js';
 import { eraAt, judgeArguments, missingRequiredLines, optionArgumentsAt, pluginSyntax, rewriteRegexpProblem } from '../../coredns/plugin-syntax.js';
 import type { ArgumentShape, BlockReading, PluginSyntax } from '../../coredns/plugin-syntax.js';
 import { isCoreDnsVersionAtLeast } from '../../coredns/versions.js';
+import type { CoreDnsVersion } from '../../coredns/versions.js';
 import { isGoIP } from '../../dns/go-net.js';
 import type { SourcePosition } from '../../util/source-position.js';
 import type { BlockInfo, LintContext, PathText } from '../context.js';
@@ -93,19 +94,24 @@ interface SyntaxAtRelease {
   readonly block: BlockReading;
 }
 
-/** Per lint (a context), per plugin name: asked once, since every directive asks. */
-const SYNTAX_AT = new WeakMap<LintContext, Map<string, SyntaxAtRelease | null>>();
+/**
+ * Per release, per plugin name of the syntax table: asked once, since every directive asks, and
+ * shared by every lint of the release (a batch lints thousands of Corefiles; bounded by releases ×
+ * the table's rows, since names outside the table are not kept).
+ */
+const SYNTAX_AT = new Map<CoreDnsVersion, Map<string, SyntaxAtRelease | null>>();
 
 function syntaxAt(context: LintContext, name: string): SyntaxAtRelease | null {
-  let byName = SYNTAX_AT.get(context);
+  let byName = SYNTAX_AT.get(context.version);
   if (byName === undefined) {
     byName = new Map();
-    SYNTAX_AT.set(context, byName);
+    SYNTAX_AT.set(context.version, byName);
   }
   let entry = byName.get(name);
   if (entry === undefined) {
     const syntax = pluginSyntax(name);
-    entry = syntax === undefined ? null : { syntax, arguments: eraAt(syntax.arguments, context.version), block: eraAt(syntax.block, context.version) ?? 'unchecked' };
+    if (syntax === undefined) return null;
+    entry = { syntax, arguments: eraAt(syntax.arguments, context.version), block: eraAt(syntax.block, context.version) ?? 'unchecked' };
     byName.set(name, entry);
   }
   return entry;
