@@ -2,7 +2,7 @@
 // lint reports from the built package (dist/). Run it after a deliberate behaviour change, then
 // READ `git diff golden/` before committing: a golden update is a reviewed change, never a blind
 // regenerate. CI never runs this script, and no test writes golden files.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { migrateGoldenFiles } from './migrate-golden.mjs';
@@ -20,6 +20,11 @@ for (const goldenCase of goldenCases(root)) {
     stderr: { write: (chunk) => void (stderr += chunk) },
     readStdin: async () => new Uint8Array(),
     readFile: async (path) => readFileSync(join(root, path)),
+    listDirectory: async (path) =>
+      readdirSync(join(root, path)).map((name) => {
+        const info = statSync(join(root, path, name), { throwIfNoEntry: false });
+        return { name, kind: info === undefined ? 'other' : info.isFile() ? 'file' : info.isDirectory() ? 'directory' : 'other' };
+      }),
     writeOutputFile: async () => {
       throw new Error('golden cases do not write files');
     },

@@ -179,7 +179,7 @@ export type { SourcePosition, ValueLocation, ValueLocator } from './util/source-
 
 // Linting a Corefile against a CoreDNS release.
 export { lintCorefile, lintParsedCorefile, PluginCfgSyntaxError } from './lint/index.js';
-export type { LintModelOptions, LintOptions, LintResult, PluginCfgLine, PluginCfgSyntaxErrorCode } from './lint/index.js';
+export type { ImportedFile, ImportReader, LintModelOptions, LintOptions, LintResult, PluginCfgLine, PluginCfgSyntaxErrorCode } from './lint/index.js';
 
 // Migrating a Corefile between CoreDNS releases, and kubeadm's default Corefile per Kubernetes release.
 export { migrateCorefile } from './migrate/index.js';

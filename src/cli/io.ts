@@ -33,6 +33,13 @@ export interface CliIo {
    */
   readFile(path: string, maxBytes?: number): Promise<Uint8Array>;
   /**
+   * The entries of a directory, each a regular file, a directory, or something else (a FIFO, a
+   * device, a broken symbolic link), as a symbolic link leads (for `lint FILE`, which reads the
+   * files a Corefile imports next to FILE). Rejects with the system error (`ENOENT`, `ENOTDIR`).
+   * Optional: without it imports are not read.
+   */
+  readonly listDirectory?: (path: string) => Promise<readonly DirectoryEntry[]>;
+  /**
    * Writes `content` to `path` for `--out` (see docs/cli.md): a regular file (or one a symbolic link
    * leads to) is replaced all at once, keeping its mode and owner — readers see the old file or the
    * new one, never a part; a FIFO or a character device is written to directly; anything else is
@@ -48,6 +55,12 @@ export interface CliIo {
    * `write` throws, with an {@link OutputFileError}.
    */
   readonly openOutputStream?: (path: string) => Promise<OutputFileStream>;
+}
+
+/** One entry of {@link CliIo.listDirectory}. */
+export interface DirectoryEntry {
+  readonly name: string;
+  readonly kind: 'file' | 'directory' | 'other';
 }
 
 /** An output file being written (see {@link CliIo.openOutputStream}). */

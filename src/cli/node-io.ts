@@ -1,6 +1,6 @@
-import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync, writeSync } from 'node:fs';
 import { InputTooLargeError } from './io.js';
-import type { CliIo, OutputStream } from './io.js';
+import type { CliIo, DirectoryEntry, OutputStream } from './io.js';
 import { main } from './main.js';
 
 async function readAll(stream: NodeJS.ReadableStream, maxBytes = Number.POSITIVE_INFINITY): Promise<Uint8Array> {
@@ -117,10 +117,19 @@ function processIo(): CliIo {
     stdinChunks: () => process.stdin,
     readStdin: (maxBytes) => readAll(process.stdin, maxBytes),
     readFile: readBoundedFile,
+    listDirectory,
     fileChunks: readFileChunks,
     writeOutputFile,
     openOutputStream: async (path) => (await import('./output-file.js')).openOutputStream(path),
   };
+}
+
+/** A directory's entries, each as a symbolic link leads (a broken link, a FIFO or a device is `other`). */
+async function listDirectory(path: string): Promise<readonly DirectoryEntry[]> {
+  return readdirSync(path).map((name) => {
+    const info = statSync(`${path}/${name}`, { throwIfNoEntry: false });
+    return { name, kind: info === undefined ? 'other' : info.isFile() ? 'file' : info.isDirectory() ? 'directory' : 'other' };
+  });
 }
 
 /** The --out helpers are loaded only with --out: start-up pays for no module it does not use. */

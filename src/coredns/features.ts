@@ -195,6 +195,17 @@ export interface CoreDnsFeatures {
    * valid IP address"). plugin/bind/setup.go at v1.8.0, v1.8.4, v1.14.7.
    */
   readonly bindInterfaceNames: boolean;
+  /**
+   * How `import PATTERN` of files reads a pattern (the caddy each release builds with: its Makefile's
+   * checkout before 1.5.0, go.mod after; caddyfile/parse.go `doImport`). `star-only` (caddy before
+   * v0.10.13, CoreDNS before 1.2.3): a pattern that matches no file imports nothing (a logged
+   * warning) only when it holds `*`; any other pattern names a file that must exist ("File to
+   * import not found"). `one-wildcard` (v0.10.13+, CoreDNS 1.2.3+): any of `*?[]` makes it a glob
+   * that may match nothing, and a pattern with more than one `*`, more than one `?`, or both `[` and
+   * `]` stops CoreDNS ("Glob pattern may only contain one wildcard (*), but has others"; caddy#2096).
+   * Checked with the real 1.2.6, 1.6.9, 1.8.0, 1.14.7.
+   */
+  readonly importGlobs: 'star-only' | 'one-wildcard';
 }
 
 /** The features that are no plugin or option of a release: thresholds, one timeline each. */
@@ -214,6 +225,7 @@ type TimelineFeatures = Pick<
   | 'zoneDefinedTwiceWording'
   | 'snippetImportsBounded'
   | 'bindInterfaceNames'
+  | 'importGlobs'
 >;
 
 const FIRST = OLDEST_COREDNS_VERSION;
@@ -245,6 +257,7 @@ export const COREDNS_FEATURE_TIMELINES: ProfileTimelines<TimelineFeatures, CoreD
   zoneDefinedTwiceWording: changesIn<CoreDnsFeatures['zoneDefinedTwiceWording'], CoreDnsVersion>(FIRST, 'zone-already-defined', '1.1.0', 'it-is-already-defined'),
   snippetImportsBounded: changesIn(FIRST, false, '1.13.0', true),
   bindInterfaceNames: changesIn(FIRST, false, '1.8.4', true),
+  importGlobs: changesIn<CoreDnsFeatures['importGlobs'], CoreDnsVersion>(FIRST, 'star-only', '1.2.3', 'one-wildcard'),
 };
 
 /** A second `forward` per block in `version`, from the forward row of the plugin syntax table. */
@@ -309,6 +322,7 @@ function buildFeatures(version: CoreDnsVersion): CoreDnsFeatures {
     zoneDefinedTwiceWording: timelines.zoneDefinedTwiceWording,
     snippetImportsBounded: timelines.snippetImportsBounded,
     bindInterfaceNames: timelines.bindInterfaceNames,
+    importGlobs: timelines.importGlobs,
   });
 }
 

@@ -207,18 +207,38 @@ const POLICY: ArgumentShape = one({ kind: 'enum', values: ['random', 'round_robi
 const DNS_CLASS: ArgumentSpec = { kind: 'enum', values: ['IN', 'CS', 'CH', 'HS', 'NONE', 'ANY'] };
 /**
  * The record types miekg/dns's `StringToType` knows, as written (upper case, and its `None`,
- * `Reserved`, `NSAP-PTR`): the union over the dns library versions the releases build with (v1.1.72
- * for CoreDNS 1.14.7; older ones have a subset, e.g. no `SVCB`/`HTTPS` before v1.1.34, CoreDNS
- * 1.8.0). A type newer than a release's dns library is therefore not flagged for that release.
+ * `Reserved`, `NSAP-PTR`), by the dns library each release builds with (the Makefile builds 1.0.0–1.4.0
+ * with the library's master of the day, all before v1.1.27; go.mod from 1.5.0): the `TypeToString`
+ * map of ztypes.go gains APL in v1.1.27 (CoreDNS 1.6.7), HTTPS and SVCB in v1.1.34 (1.8.0), ZONEMD in
+ * v1.1.42 (1.8.4), AMTRELAY and IPSECKEY in v1.1.55 (1.11.0), NXNAME in v1.1.62 (1.11.4), RESINFO in
+ * v1.1.64 (1.12.1); none is removed. Checked with the real 1.2.6 and 1.6.9 (`SVCB` refused) and 1.8.0.
  */
-const DNS_TYPES: readonly string[] = [
-  'A', 'AAAA', 'AFSDB', 'AMTRELAY', 'ANY', 'APL', 'ATMA', 'AVC', 'AXFR', 'CAA', 'CDNSKEY', 'CDS', 'CERT', 'CNAME', 'CSYNC', 'DHCID', 'DLV', 'DNAME', 'DNSKEY',
-  'DS', 'EID', 'EUI48', 'EUI64', 'GID', 'GPOS', 'HINFO', 'HIP', 'HTTPS', 'IPSECKEY', 'ISDN', 'IXFR', 'KEY', 'KX', 'L32', 'L64', 'LOC', 'LP', 'MAILA', 'MAILB',
-  'MB', 'MD', 'MF', 'MG', 'MINFO', 'MR', 'MX', 'NAPTR', 'NID', 'NIMLOC', 'NINFO', 'NS', 'NSAP-PTR', 'NSEC', 'NSEC3', 'NSEC3PARAM', 'NULL', 'NXNAME', 'NXT',
-  'None', 'OPENPGPKEY', 'OPT', 'PTR', 'PX', 'RESINFO', 'RKEY', 'RP', 'RRSIG', 'RT', 'Reserved', 'SIG', 'SMIMEA', 'SOA', 'SPF', 'SRV', 'SSHFP', 'SVCB', 'TA',
-  'TALINK', 'TKEY', 'TLSA', 'TSIG', 'TXT', 'UID', 'UINFO', 'UNSPEC', 'URI', 'X25', 'ZONEMD',
+const DNS_TYPES_1_0: readonly string[] = [
+  'A', 'AAAA', 'AFSDB', 'ANY', 'ATMA', 'AVC', 'AXFR', 'CAA', 'CDNSKEY', 'CDS', 'CERT', 'CNAME', 'CSYNC', 'DHCID', 'DLV', 'DNAME', 'DNSKEY',
+  'DS', 'EID', 'EUI48', 'EUI64', 'GID', 'GPOS', 'HINFO', 'HIP', 'ISDN', 'IXFR', 'KEY', 'KX', 'L32', 'L64', 'LOC', 'LP', 'MAILA', 'MAILB',
+  'MB', 'MD', 'MF', 'MG', 'MINFO', 'MR', 'MX', 'NAPTR', 'NID', 'NIMLOC', 'NINFO', 'NS', 'NSAP-PTR', 'NSEC', 'NSEC3', 'NSEC3PARAM', 'NULL', 'NXT',
+  'None', 'OPENPGPKEY', 'OPT', 'PTR', 'PX', 'RKEY', 'RP', 'RRSIG', 'RT', 'Reserved', 'SIG', 'SMIMEA', 'SOA', 'SPF', 'SRV', 'SSHFP', 'TA',
+  'TALINK', 'TKEY', 'TLSA', 'TSIG', 'TXT', 'UID', 'UINFO', 'UNSPEC', 'URI', 'X25',
 ];
-const DNS_TYPE: ArgumentSpec = { kind: 'enum', values: DNS_TYPES };
+const DNS_TYPES_ADDED: readonly Era<readonly string[]>[] = [
+  { from: '1.6.7', value: ['APL'] },
+  { from: '1.8.0', value: ['HTTPS', 'SVCB'] },
+  { from: '1.8.4', value: ['ZONEMD'] },
+  { from: '1.11.0', value: ['AMTRELAY', 'IPSECKEY'] },
+  { from: '1.11.4', value: ['NXNAME'] },
+  { from: '1.12.1', value: ['RESINFO'] },
+];
+/** The record types of each release, as eras. */
+const DNS_TYPE_ERAS: readonly Era<readonly string[]>[] = [
+  { from: '1.0.0', value: DNS_TYPES_1_0 },
+  ...DNS_TYPES_ADDED.map((added, index) => ({ from: added.from, value: [...DNS_TYPES_1_0, ...DNS_TYPES_ADDED.slice(0, index + 1).flatMap((era) => era.value)] })),
+];
+/** Every record type name of any release (acl's type sections, which are not judged per release). */
+const DNS_TYPES: readonly string[] = DNS_TYPE_ERAS.at(-1)?.value ?? DNS_TYPES_1_0;
+/** The record types `version`'s dns library knows. */
+function dnsTypesAt(version: CoreDnsVersion): readonly string[] {
+  return eraAt(DNS_TYPE_ERAS, version) ?? DNS_TYPES_1_0;
+}
 /**
  * The response codes template's `rcode` takes: a key of miekg/dns's `StringToRcode` map, looked up
  * as written (upper case only, no numbers), by the dns library each release builds with (the
@@ -621,21 +641,21 @@ const ROWS: Readonly<Record<string, () => PluginSyntax>> = {
 
   rewrite: () => ({
     arguments: [
-      { from: '1.0.0', value: { min: 2, positions: [{ kind: 'enum', values: ['continue', 'stop', 'name', 'class', 'type', 'edns0'] }] } },
-      { from: '1.2.3', value: { min: 2, positions: [{ kind: 'enum', values: ['continue', 'stop', 'name', 'class', 'type', 'edns0', 'ttl'] }] } },
-      { from: '1.11.0', value: { min: 2, positions: [{ kind: 'enum', values: ['continue', 'stop', 'name', 'class', 'type', 'edns0', 'ttl', 'cname'] }] } },
-      { from: '1.11.3', value: { min: 2, positions: [{ kind: 'enum', values: ['continue', 'stop', 'name', 'class', 'type', 'edns0', 'ttl', 'cname', 'rcode'] }] } },
+      { from: '1.0.0', value: { min: 2, positions: [{ kind: 'enum', caseInsensitive: true, values: ['continue', 'stop', 'name', 'class', 'type', 'edns0'] }] } },
+      { from: '1.2.3', value: { min: 2, positions: [{ kind: 'enum', caseInsensitive: true, values: ['continue', 'stop', 'name', 'class', 'type', 'edns0', 'ttl'] }] } },
+      { from: '1.11.0', value: { min: 2, positions: [{ kind: 'enum', caseInsensitive: true, values: ['continue', 'stop', 'name', 'class', 'type', 'edns0', 'ttl', 'cname'] }] } },
+      { from: '1.11.3', value: { min: 2, positions: [{ kind: 'enum', caseInsensitive: true, values: ['continue', 'stop', 'name', 'class', 'type', 'edns0', 'ttl', 'cname', 'rcode'] }] } },
     ],
     block: always('unchecked'),
     blockExtendsArguments: true,
     oncePerBlock: always(false),
     options: {},
-    evidence: 'plugin/rewrite/setup.go and rewrite.go at v1.0.0, v1.2.3 (ttl), v1.11.0 (cname), v1.11.3 (rcode, coredns#6204), v1.14.7 (fields of the top-level forms only)',
+    evidence: 'plugin/rewrite/setup.go and rewrite.go at v1.0.0, v1.2.3 (ttl), v1.11.0 (cname), v1.11.3 (rcode, coredns#6204), v1.14.7 (fields of the top-level forms only); class.go, type.go (StringToClass, StringToType of the upper-cased word, exactly two words) at v1.0.0–v1.14.7, rcode.go at v1.11.3, v1.14.7 (rewriteWordProblem)',
   }),
 
   template: () => ({
     // `template CLASS TYPE [ZONES…]`: "invalid query class", "invalid RR class" (for the type) in every release.
-    arguments: always({ min: 2, positions: [DNS_CLASS, DNS_TYPE] }),
+    arguments: DNS_TYPE_ERAS.map((era) => ({ from: era.from, value: { min: 2, positions: [DNS_CLASS, { kind: 'enum', values: era.value }] } })),
     block: always('options'),
     oncePerBlock: always(false),
     options: {
@@ -666,7 +686,7 @@ const ROWS: Readonly<Record<string, () => PluginSyntax>> = {
       unless: { option: 'rcode', value: 'NOERROR' },
       message: 'no answer section for template found',
     },
-    evidence: `${setup('template', 'v1.0.3, v1.0.6, v1.1.3, v1.2.0, v1.5.0, v1.5.1, v1.8.0, v1.10.1, v1.14.7')}; miekg/dns StringToClass, StringToType (ztypes.go) at v1.0.0, v1.1.29, v1.1.34, v1.1.72`,
+    evidence: `${setup('template', 'v1.0.3, v1.0.6, v1.1.3, v1.2.0, v1.5.0, v1.5.1, v1.8.0, v1.10.1, v1.14.7')}; miekg/dns StringToClass, StringToType (ztypes.go) at v1.0.3, v1.1.27, v1.1.34, v1.1.42, v1.1.55, v1.1.62, v1.1.64, v1.1.72 (types per release)`,
   }),
 
   federation: () => ({
@@ -991,6 +1011,85 @@ export function rewriteRegexpProblem(args: readonly string[], version: CoreDnsVe
       return undefined;
   }
 }
+
+/** A word of a rewrite rule that the release refuses, or a rule with the wrong number of words. */
+export interface RewriteWordProblem {
+  /** Index of the offending argument among the rule's arguments (the rule type's for a count problem). */
+  readonly index: number;
+  readonly kind: 'count' | 'invalid';
+  readonly problem: string;
+}
+
+/**
+ * The rule types a release's rewrite knows after `continue`/`stop` (read as the first word is:
+ * lower-cased), from the table's first-argument words.
+ */
+function rewriteRuleTypes(version: CoreDnsVersion): readonly string[] {
+  const shape = eraAt(pluginSyntax('rewrite')?.arguments ?? [], version);
+  const first = shape === undefined || shape === 'unchecked' ? undefined : shape.positions?.[0];
+  return first?.kind === 'enum' ? first.values.filter((word) => word !== 'continue' && word !== 'stop') : [];
+}
+
+/**
+ * The words of a `rewrite` rule as its setup reads them (plugin/rewrite/rewrite.go, class.go,
+ * type.go, rcode.go at every tag from v1.0.0, rcode from v1.11.3): after an optional
+ * `continue`/`stop` the rule type, lower-cased; `class FROM TO` and `type FROM TO` take exactly two
+ * words, each upper-cased and looked up in miekg/dns's `StringToClass` / `StringToType` ("invalid
+ * class", "invalid type"); `rcode [MATCH] NAME FROM TO` takes a response code as a number from 0 to
+ * 23 or a `StringToRcode` name (upper-cased), and MATCH one of exact, prefix, suffix, substring,
+ * regex. Undefined when the words fit (or are not this function's: other rule types).
+ */
+export function rewriteWordProblem(args: readonly string[], version: CoreDnsVersion): RewriteWordProblem | undefined {
+  const first = args[0]?.toLowerCase();
+  const start = first === 'continue' || first === 'stop' ? 1 : 0;
+  const ruleType = args[start]?.toLowerCase();
+  if (ruleType === undefined) return start === 1 ? { index: 0, kind: 'count', problem: `a ${first} rule must begin with a rule type` } : undefined;
+  if (start === 1 && !rewriteRuleTypes(version).includes(ruleType)) {
+    return { index: start, kind: 'invalid', problem: `'${args[start]}' is no rule type of this release ("invalid rule type"; it has ${rewriteRuleTypes(version).join(', ')})` };
+  }
+  const rest = args.slice(start + 1);
+  const at = (offset: number) => start + 1 + offset;
+  switch (ruleType) {
+    case 'class':
+    case 'type': {
+      if (rest.length !== 2) return { index: start, kind: 'count', problem: `${ruleType} rules must have exactly two arguments, not ${rest.length}` };
+      const known = ruleType === 'class' ? DNS_CLASS_WORDS : new Set(dnsTypesAt(version).filter((name) => name === name.toUpperCase()));
+      for (let offset = 0; offset < 2; offset += 1) {
+        const word = (rest[offset] as string).toUpperCase();
+        if (!known.has(word)) return { index: at(offset), kind: 'invalid', problem: `invalid ${ruleType} "${word}" (${ruleType === 'class' ? 'a class is one of IN, CS, CH, HS, NONE, ANY' : 'a type is a record type name such as A, AAAA, SRV, TXT'}, in any case)` };
+      }
+      return undefined;
+    }
+    case 'rcode': {
+      if (!isCoreDnsVersionAtLeast(version, '1.11.3')) return undefined;
+      if (rest.length < 3) return { index: start, kind: 'count', problem: `too few (${rest.length}) arguments for a rcode rule: it takes [MATCH] NAME FROM TO` };
+      if (rest.length > 4) return { index: start, kind: 'count', problem: `${rest.length} arguments for a rcode rule, more than its [MATCH] NAME FROM TO` };
+      const codes = rest.length === 3 ? 1 : 2;
+      const names = new Set(rcodeNames(version));
+      const validCode = (word: string) => (/^[0-9]+$/.test(word) && Number(word) <= 23) || names.has(word.toUpperCase());
+      for (const [offset, role] of [[codes, 'matching'], [codes + 1, 'replacement']] as const) {
+        const word = rest[offset] as string;
+        if (!validCode(word)) return { index: at(offset), kind: 'invalid', problem: `invalid ${role} RCODE '${word}' for a rcode rule (a number from 0 to 23 or a name such as NXDOMAIN, SERVFAIL, REFUSED, in any case)` };
+      }
+      if (rest.length === 4 && !['exact', 'prefix', 'suffix', 'substring', 'regex'].includes((rest[0] as string).toLowerCase())) {
+        return { index: at(0), kind: 'invalid', problem: `'${rest[0]}': a rcode rule supports only exact, prefix, suffix, substring, and regex name matching` };
+      }
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The response code names of the release's dns library (as template's `rcode` reads them). */
+function rcodeNames(version: CoreDnsVersion): readonly string[] {
+  const shape = eraAt(TEMPLATE_RCODE, version);
+  const spec = shape?.positions?.[0];
+  return spec?.kind === 'enum' ? spec.values : [];
+}
+
+/** `StringToClass` keys, as an upper-cased word is looked up. */
+const DNS_CLASS_WORDS: ReadonlySet<string> = new Set(DNS_CLASS.kind === 'enum' ? DNS_CLASS.values : []);
 
 /** How many of `{0}` … `{100}` the text holds (rewrite's getSubExprUsage). */
 function subexpressionsUsed(text: string): number {

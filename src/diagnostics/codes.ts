@@ -283,7 +283,21 @@ export const DIAGNOSTIC_CODES = {
     'A bind argument (or except name) that is no IP address: from CoreDNS 1.8.4 it names a network interface, which CoreDNS looks up on the machine it starts on and refuses to start without ("not a valid IP address or interface name"); lint cannot see that machine. Before 1.8.4 bind takes IP addresses only (argument-invalid).',
     'Check that every node running CoreDNS has that interface (ip link), or bind its IP address instead.',
   ),
-  'import-not-checked': lint('info', 'An import of files (or of a snippet defined later): what it brings in was not linted.', 'Lint the imported files too; a snippet must be defined before it is imported.'),
+  'import-not-checked': lint(
+    'info',
+    'An import of files (or of a snippet defined later) that lint did not read: what it brings in was not linted; the message says what the release does with the pattern (a glob may match nothing, a file name must exist).',
+    'Lint the Corefile as a file next to the files it imports (`lint FILE` reads them), or lint the imported files too; a snippet must be defined before it is imported.',
+  ),
+  'import-refused': lint(
+    'error',
+    'An import the release stops at: a glob with more than one wildcard (1.2.3+), a file that is not there, a directory, an import cycle, or an imported file that does not parse.',
+    'Give the import one wildcard, or name a file that exists (relative to the file the import is written in).',
+  ),
+  'import-matches-nothing': lint(
+    'info',
+    'A glob import that matches no file next to the Corefile: the release imports nothing and logs a warning.',
+    'Nothing to do if the files are optional (an overlay directory); otherwise check the pattern.',
+  ),
   'snippet-expansion-limit': lint(
     'error',
     'Snippet imports stand for more than 10,000 imports (CoreDNS 1.13.0 and later refuse to start; earlier releases expand them without a bound, which can exhaust memory) or more than 200,000 directives: the expansion stops there and what lies beyond was not linted.',
@@ -294,7 +308,11 @@ export const DIAGNOSTIC_CODES = {
     'A data key of the input ConfigMap other than Corefile (a *.server or *.override fragment, k3s\'s NodeHosts): not linted; only the Corefile entry is.',
     'If the key holds Corefile text, lint it on its own (save the value to a file); a hosts file (NodeHosts) needs nothing.',
   ),
-  'placeholder-not-checked': lint('info', 'A key, directive or destination holding an environment placeholder ({$NAME}): it was not checked.', 'Lint the Corefile with the values substituted to check them.'),
+  'placeholder-not-checked': lint(
+    'info',
+    'A key, directive or destination holding an environment placeholder ({$NAME}), or the template variables (__PILLAR__…__) of a node-local-dns or kube-up addon template, named once for the whole Corefile: they were not checked.',
+    'Lint the Corefile with the values substituted to check them (for node-local-dns, the Corefile node-cache writes).',
+  ),
   'syntax-warning': lint('warning', 'CoreDNS reads this Corefile text, but not the way it looks.', 'See the message; the `fmt` command shows how CoreDNS groups the tokens.'),
 
   // Migrating a Corefile between CoreDNS releases (`migrate`, migrateCorefile).
@@ -393,6 +411,11 @@ export const DIAGNOSTIC_CODES = {
 
   // The kube-dns install outside the ConfigMap: its Deployment (container arguments) and Service (docs/kube-dns-deployment.md).
   'unused-object': kubeDns('info', 'An object of the input that plays no part (another kind, a second workload or Service, the same object again, anything but the ConfigMap for --node-local-dns and --kubeadm, a document that is not an object): not read.', 'Nothing to do if it is not the kube-dns Deployment, Service or ConfigMap; give those as kubectl prints them.'),
+  'coredns-configmap-present': kubeDns(
+    'warning',
+    "A CoreDNS ConfigMap (a Corefile, or named coredns) is in the input beside the kube-dns one: it is not read, and the CoreDNS ConfigMap the package writes (-o configmap, -o install, cutover: coredns in kube-system) replaces it when applied.",
+    'If a CoreDNS already runs with it, merge the translation into its Corefile (--merge FILE) so that what it serves stays; otherwise leave it out of the input.',
+  ),
   'unused-container': kubeDns('info', 'A container of the kube-dns Pod other than kubedns, dnsmasq and sidecar (a health checker, say): its settings are not read.', 'Nothing to do unless it serves DNS; then say so in an issue.'),
   'container-args-unresolved': kubeDns(
     'warning',
@@ -538,6 +561,11 @@ export const DIAGNOSTIC_CODES = {
     'error',
     "The Corefile of -o install --merge is a template: it holds __PILLAR__ placeholders, which its installer fills in (node-cache at start-up for node-local-dns, the addon scripts for Kubernetes' cluster/addons manifests) and CoreDNS reads as they are (a zone named __PILLAR__DNS__DOMAIN__, a bind to a name, a forward to no address). No install is written.",
     'Merge into the CoreDNS Corefile the cluster runs (kubectl -n kube-system get configmap coredns -o yaml); node-local-dns has --node-local-dns.',
+  ),
+  'install-addon-manager-reconciles': install(
+    'warning',
+    "kube-dns objects carry addonmanager.kubernetes.io/mode: Reconcile (kube-up's addon manifests): the cluster's addon manager re-applies them from its manifest files, so after the switch it recreates the kube-dns Deployment and sets the Service back.",
+    "Before the cut-over, take kube-dns out of the addon manager: remove its manifests from the addon manager's directory on the control-plane nodes (/etc/kubernetes/addons on kube-up clusters; the mode is read from those files), or switch the cluster's DNS addon to CoreDNS there.",
   ),
   'install-coredns-too-new': install(
     'warning',

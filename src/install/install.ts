@@ -169,7 +169,7 @@ function osLabelFor(install: KubeDnsInstall, manifest: KubeadmCoreDnsManifest, d
  * and an `--image` whose tag is another release (`install-image-tag-mismatch`).
  */
 function releaseDiagnostics(install: KubeDnsInstall, coredns: CoreDnsVersion, image: string | undefined): Diagnostic[] {
-  const found: Diagnostic[] = [];
+  const found: Diagnostic[] = [...addonManagerDiagnostics(install)];
   const workload = install.deployment;
   const apiVersion = workload?.object['apiVersion'];
   if (workload !== undefined && typeof apiVersion === 'string' && WORKLOAD_VERSIONS_BEFORE_1_16.has(apiVersion) && compareCoreDnsVersions(coredns, SLICES_ONLY_FROM) >= 0) {
@@ -194,6 +194,36 @@ function releaseDiagnostics(install: KubeDnsInstall, coredns: CoreDnsVersion, im
     }
   }
   return found;
+}
+
+/** The label kube-up's addon manager (kube-addon-manager) selects the objects it reconciles by. */
+const ADDON_MANAGER_MODE = 'addonmanager.kubernetes.io/mode';
+
+/**
+ * `install-addon-manager-reconciles`: kube-dns objects labelled `addonmanager.kubernetes.io/mode:
+ * Reconcile` (kube-up's addon manifests, kubernetes/kubernetes cluster/addons/dns/kube-dns). The
+ * addon manager (cluster/addons/addon-manager, `kube-addons.sh`) re-applies every manifest of its
+ * directory with that label, and prunes none it did not create, every minute or so: it recreates a
+ * kube-dns Deployment the cut-over deletes, sets back what the CoreDNS install changed in the
+ * Service (its ports), and, where the manifest sets `replicas`, scales kube-dns up again. It reads
+ * the mode from its files, so relabelling the live objects does not stop it.
+ */
+function addonManagerDiagnostics(install: KubeDnsInstall): Diagnostic[] {
+  const objects = [
+    { what: install.deployment === undefined ? undefined : `${install.deployment.kind} ${install.deployment.name ?? '(unnamed)'}`, object: install.deployment?.object },
+    { what: install.service === undefined ? undefined : `Service ${install.service.name ?? '(unnamed)'}`, object: install.service?.object },
+    { what: install.configMap === undefined ? undefined : `ConfigMap ${install.configMap.name ?? '(unnamed)'}`, object: install.configMapObject },
+  ];
+  const reconciled = objects.filter((entry) => entry.what !== undefined && record(record(entry.object?.['metadata'])['labels'])[ADDON_MANAGER_MODE] === 'Reconcile').map((entry) => entry.what as string);
+  if (reconciled.length === 0) return [];
+  const namespace = install.deployment?.namespace ?? install.service?.namespace ?? 'kube-system';
+  return [
+    diagnostic('install-addon-manager-reconciles', {
+      key: reconciled[0] as string,
+      path: `.metadata.labels["${ADDON_MANAGER_MODE}"]`,
+      message: `${reconciled.join(' and ')} in ${namespace} ${reconciled.length === 1 ? 'carries' : 'carry'} ${ADDON_MANAGER_MODE}: Reconcile: the cluster's addon manager (kube-up clusters) applies ${reconciled.length === 1 ? 'it' : 'them'} again from its manifest files every minute or so. After the switch it would recreate the kube-dns Deployment the cut-over deletes (its pods joining the kube-dns Service beside CoreDNS's), and set the Service back to its manifest (dropping any port the install adds); the mode is read from the files, so relabelling the live objects does not stop it`,
+    }),
+  ];
 }
 
 /** The tag of an image reference (`v1.11.1` of `mirror:5000/coredns/coredns:v1.11.1@sha256:…`); undefined without one. */

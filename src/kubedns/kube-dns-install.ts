@@ -120,6 +120,18 @@ export interface KubeDnsAutoscaler {
 
 const KUBE_DNS_NAME = 'kube-dns';
 const KUBE_SYSTEM = 'kube-system';
+/** The name of the ConfigMap the CoreDNS outputs write (kubeadm's). */
+const COREDNS_CONFIGMAP = 'coredns';
+
+/** Why a ConfigMap of the input is CoreDNS's (a Corefile key, files CoreDNS imports, its name), or undefined. */
+function coreDnsConfigMapSign(other: { readonly name: string | undefined; readonly object?: Readonly<Record<string, unknown>> }): string | undefined {
+  const data = record(other.object?.['data']);
+  const keys = Object.keys(data);
+  if (keys.some((key) => key === 'stubDomains' || key === 'upstreamNameservers' || key === 'federations')) return undefined;
+  if (keys.includes('Corefile')) return 'its data has a Corefile';
+  if (other.name === COREDNS_CONFIGMAP) return `named ${COREDNS_CONFIGMAP}`;
+  return undefined;
+}
 
 type ContainerRole = 'kubedns' | 'dnsmasq' | 'sidecar';
 
@@ -274,6 +286,17 @@ function readConfigMapOnce(
           });
         }
         diagnostics.push(unused(other.source, `ConfigMap ${other.name ?? '(unnamed)'} again, the same as at ${chosen === undefined ? first.filename : where(chosen.source)}; read once`));
+        continue;
+      }
+      const coreDns = coreDnsConfigMapSign(other);
+      if (coreDns !== undefined && (other.namespace ?? KUBE_SYSTEM) === (chosen?.namespace ?? KUBE_SYSTEM)) {
+        diagnostics.push(
+          diagnostic('coredns-configmap-present', {
+            key: `ConfigMap ${qualified(other)}`,
+            ...locatedAt(other.source.filename, other.source.position),
+            message: `ConfigMap ${qualified(other)} is CoreDNS's (${coreDns}), not kube-dns's: not read for the translation. The ConfigMap this package writes for CoreDNS (-o configmap, -o install, cutover) is ${COREDNS_CONFIGMAP} in ${chosen?.namespace ?? KUBE_SYSTEM}${other.name === COREDNS_CONFIGMAP ? ': applying it overwrites this one\'s Corefile' : ''}. If that CoreDNS serves names of its own, merge the translation into its Corefile (--merge) instead`,
+          }),
+        );
         continue;
       }
       diagnostics.push(unused(other.source, `ConfigMap ${other.name ?? '(unnamed)'} is not the kube-dns ConfigMap (that is ${configMap.name ?? 'the unnamed one'}); not read`));

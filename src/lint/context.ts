@@ -1,4 +1,4 @@
-import type { Directive, ServerBlock } from '../corefile/model.js';
+import type { Corefile, Directive, ServerBlock } from '../corefile/model.js';
 import { DIAGNOSTIC_CODES } from '../diagnostics/codes.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { diagnostic, LISTED_PER_CODE, worseSeverity } from '../diagnostics/diagnostic.js';
@@ -12,6 +12,8 @@ import type { CoreDnsVersion } from '../coredns/versions.js';
 import type { SourcePosition } from '../util/source-position.js';
 import type { PluginBuild } from './build.js';
 import type { KeyReading } from './server-keys.js';
+
+export { holdsOnlyNodeCacheVariables, holdsPlaceholder } from './placeholders.js';
 
 /**
  * What every lint rule works with: the release and build linted against, and the report the
@@ -170,6 +172,55 @@ export class LintContext {
     return unlisted.length === 0 ? listed : [...listed, ...unlisted];
   }
 
+}
+
+/** Template variables (`__PILLAR__DNS__DOMAIN__`, …) of node-local-dns and kube-up addon manifests, filled in before CoreDNS reads the text. */
+const NODE_CACHE_VARIABLE = /__PILLAR__[A-Z0-9_]*__/g;
+
+/**
+ * The node-cache variables of a Corefile with where each is first written: keys, directive names
+ * and arguments, in snippets and nested blocks too (a walk with an explicit stack). Empty for most
+ * Corefiles: a word is only looked at when it holds `__PILLAR__`.
+ */
+export function nodeCacheVariables(corefile: Corefile): Map<string, SourcePosition> {
+  const found = new Map<string, SourcePosition>();
+  const note = (text: string, position: SourcePosition | undefined) => {
+    if (!text.includes('__PILLAR__')) return;
+    const at = position ?? ORIGIN;
+    for (const match of text.matchAll(NODE_CACHE_VARIABLE)) {
+      const seen = found.get(match[0]);
+      if (seen === undefined || at.line < seen.line || (at.line === seen.line && at.column < seen.column)) found.set(match[0], at);
+    }
+  };
+  const pending: (readonly Directive[])[] = [];
+  for (const item of corefile.items) {
+    if (item.kind === 'server-block') {
+      item.keys.forEach((key, index) => note(key, item.keyPositions?.[index] ?? item.position));
+      pending.push(item.directives);
+    } else if (item.kind === 'snippet') pending.push(item.directives);
+  }
+  for (let list = pending.pop(); list !== undefined; list = pending.pop()) {
+    for (const directive of list) {
+      note(directive.name, directive.position);
+      directive.arguments.forEach((argument, index) => note(argument, directive.argumentPositions?.[index] ?? directive.position));
+      if (directive.block !== undefined) pending.push(directive.block.directives);
+    }
+  }
+  return found;
+}
+
+/** The one finding for a Corefile's node-cache variables (lint.ts): at the first, naming them all. */
+export function reportNodeCacheVariables(context: LintContext, variables: ReadonlyMap<string, SourcePosition>): void {
+  if (variables.size === 0) return;
+  const entries = [...variables].sort(([, a], [, b]) => a.line - b.line || a.column - b.column);
+  const [, first] = entries[0] as [string, SourcePosition];
+  const names = entries.map(([name, position]) => `${name} (line ${context.lineNumber(position)})`);
+  context.report(
+    'placeholder-not-checked',
+    first,
+    where(first),
+    `${names.join(', ')} ${names.length === 1 ? 'is a template variable' : 'are template variables'} that ${names.length === 1 ? 'is' : 'are'} filled in before CoreDNS reads the Corefile (by node-cache for a node-local-dns template, by the cluster's set-up scripts for the kube-up addon manifests), so the keys, addresses and destinations holding ${names.length === 1 ? 'it' : 'them'} were not checked`,
+  );
 }
 
 function lineOf(position: SourcePosition): number {

@@ -5,6 +5,7 @@
 export { lintCorefile } from './lint-corefile.js';
 export { lintParsedCorefile } from './lint.js';
 export type { LintModelOptions, LintOptions, LintResult } from './lint.js';
+export type { ImportedFile, ImportReader } from './import-reader.js';
 export { PluginCfgSyntaxError } from '../coredns/plugin-cfg.js';
 export type { PluginCfgLine, PluginCfgSyntaxErrorCode } from '../coredns/plugin-cfg.js';
 export { readDestination } from '../coredns/destinations.js';

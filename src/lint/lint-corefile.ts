@@ -1,6 +1,6 @@
 import { assertCorefileNotConfigMap } from '../configmap/not-a-configmap.js';
 import { checkArgument } from '../errors/arguments.js';
-import { lintCorefile as lintCorefileText } from './lint.js';
+import { lintCorefileWithImports } from './lint-imports.js';
 import type { LintOptions, LintResult } from './lint.js';
 
 /**
@@ -15,5 +15,5 @@ export function lintCorefile(text: string, options: LintOptions = {}): LintResul
   checkArgument('lintCorefile', 'text', text, 'string');
   checkArgument('lintCorefile', 'options', options, 'object?');
   assertCorefileNotConfigMap(text, 'lintCorefile', options.filename);
-  return lintCorefileText(text, options);
+  return lintCorefileWithImports(text, options);
 }

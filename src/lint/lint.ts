@@ -4,7 +4,6 @@ import type { Corefile, Directive } from '../corefile/model.js';
 import { parseCorefile } from '../corefile/parser.js';
 import { hasErrors } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { hasPlaceholder } from '../coredns/destinations.js';
 import { coreDnsFeatures } from '../coredns/features.js';
 import { coreDnsReleaseOf } from '../coredns/resolve-release.js';
 import type { CoreDnsReleaseInput } from '../coredns/resolve-release.js';
@@ -13,7 +12,8 @@ import { releaseDiagnostics } from '../diagnostics/release-notices.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
 import type { SourcePosition } from '../util/source-position.js';
 import { pluginBuild } from './build.js';
-import { blockLabel, FORWARDERS, LintContext, ORIGIN, quote, where } from './context.js';
+import type { ImportReader } from './import-reader.js';
+import { blockLabel, FORWARDERS, holdsOnlyNodeCacheVariables, holdsPlaceholder, LintContext, nodeCacheVariables, ORIGIN, quote, reportNodeCacheVariables, where } from './context.js';
 import { checkDestinations } from './rules/destinations.js';
 import { checkFederation } from './rules/federation.js';
 import { checkForwarders } from './rules/forwarders.js';
@@ -51,6 +51,15 @@ export interface LintOptions {
   readonly plugins?: readonly string[];
   /** Name used in syntax error messages (default `Corefile`). */
   readonly filename?: string;
+  /**
+   * Reads the files the Corefile imports (and they import), relative to the Corefile's directory
+   * (see {@link ImportReader}): they are linted where they are written, and what the release does
+   * with an import that brings nothing is said. Without it, file imports are `import-not-checked`
+   * (or `import-refused` for a pattern the release refuses). The CLI's `lint FILE` reads them next
+   * to FILE; the linter itself reads nothing. (The API's `lintCorefile` reads it; this module's,
+   * for callers that lint a text alone, does not: see `lintCorefileWithImports`.)
+   */
+  readonly imports?: ImportReader;
 }
 
 export interface LintModelOptions {
@@ -124,6 +133,7 @@ export function lintCorefileModel(corefile: Corefile, options: LintModelOptions,
     checkBlockSyntax(context, block);
   }
   checkHealthListeners(context, blocks);
+  if (!errorsOnly) reportNodeCacheVariables(context, nodeCacheVariables(corefile));
   // How the release text was read comes first: it says what the findings are measured against.
   const diagnostics = errorsOnly ? context.sorted() : [...releaseDiagnostics('coredns', release), ...context.sorted()];
   return { ok: !hasErrors(diagnostics), coredns: features.version, diagnostics };
@@ -141,7 +151,8 @@ export function checkDirectives(context: LintContext, list: readonly Directive[]
     const { name } = directive;
     const position = directive.position ?? ORIGIN;
     const path = () => where(position, label, name);
-    if (hasPlaceholder(name)) {
+    if (holdsPlaceholder(name)) {
+      if (holdsOnlyNodeCacheVariables(name)) continue;
       context.report('placeholder-not-checked', position, path, `directive ${quote(name)} holds an environment placeholder; which plugin it names is not known`);
       continue;
     }

@@ -2,7 +2,7 @@ import { ServerKeyError } from '../corefile/errors.js';
 import { parseServerKey, readServerAddress } from '../corefile/server-key.js';
 import type { ServerAddress } from '../corefile/server-key.js';
 import type { CoreDnsFeatures } from '../coredns/features.js';
-import { hasPlaceholder } from '../coredns/destinations.js';
+import { holdsPlaceholder } from './placeholders.js';
 
 /**
  * A server block key as a given CoreDNS release reads it. `parseServerKey` explains keys the way
@@ -26,7 +26,7 @@ export type KeyReading =
     };
 
 export function readServerKey(key: string, features: CoreDnsFeatures): KeyReading {
-  if (hasPlaceholder(key)) return { kind: 'placeholder' };
+  if (holdsPlaceholder(key)) return { kind: 'placeholder' };
   let address: ServerAddress;
   let leadingDot = false;
   try {

@@ -20,8 +20,8 @@
  *
  * Pure: no Node APIs.
  */
-import { lexCorefile } from '../corefile/lexer.js';
-import type { WordLexeme } from '../corefile/lexer.js';
+import { composeImports } from '../corefile/compose-imports.js';
+import type { ImportResolution, LineOrigin } from '../corefile/compose-imports.js';
 import type { SourcePosition } from '../util/source-position.js';
 import { checkArgument, checkOptions } from '../errors/arguments.js';
 
@@ -32,14 +32,7 @@ export interface ComposeOptions {
   readonly customDirectory?: string;
 }
 
-/** Where a line of the composed Corefile was written: in the base (`key` undefined) or in a data key. */
-export interface LineOrigin {
-  readonly key: string | undefined;
-  /** 1-based line in the base or in the key's value. */
-  readonly line: number;
-  /** Added to a column of the composed line to get the column where it was written. */
-  readonly columnOffset: number;
-}
+export type { LineOrigin } from '../corefile/compose-imports.js';
 
 /** One `import` of the custom directory, as CoreDNS expanded it. */
 export interface OverlayImport {
@@ -74,19 +67,12 @@ export interface Composition {
   locate(position: SourcePosition): { readonly key: string | undefined; readonly position: SourcePosition };
 }
 
-/** Imports inside imported files deeper than this are refused (CoreDNS stops at a cycle; this bounds the work). */
-const MAX_IMPORT_DEPTH = 10;
-
-interface Line {
-  readonly text: string;
-  readonly origin: LineOrigin;
-}
-
 /** The data of a `coredns-custom` ConfigMap: an object of strings (a Map is refused, not read as empty). */
 export function checkOverlayData(fn: string, data: unknown): void {
   checkArgument(fn, 'data', data, 'object');
   for (const [key, value] of Object.entries(data as object)) checkArgument(fn, `data[${JSON.stringify(key)}]`, value, 'string');
 }
+
 
 /**
  * Composes `base` with the data keys of a `coredns-custom` ConfigMap. Never throws on the overlay's
@@ -100,105 +86,31 @@ export function composeOverlay(base: string, data: Readonly<Record<string, strin
   const corefileDirectory = trimSlash(options.corefileDirectory ?? '/etc/coredns');
   const customDirectory = trimSlash(options.customDirectory ?? '/etc/coredns/custom');
   const keys = Object.keys(data).sort(byteOrder);
-  const imports: OverlayImport[] = [];
-  const problems: CompositionProblem[] = [];
   const used = new Set<string>();
-
-  const expand = (text: string, key: string | undefined, directory: string, chain: readonly (string | undefined)[]): Line[] => {
-    const sourceLines = text.split('\n');
-    if (sourceLines.length > 1 && sourceLines[sourceLines.length - 1] === '') sourceLines.pop();
-    const importsByLine = findImports(text);
-    const out: Line[] = [];
-    let depth = 0;
-    sourceLines.forEach((lineText, index) => {
-      const lineNumber = index + 1;
-      const found = importsByLine.get(lineNumber);
-      const origin = { key, line: lineNumber, columnOffset: 0 };
-      const resolved = found === undefined ? undefined : resolveInto(found.pattern, directory, customDirectory);
-      if (found === undefined || resolved === undefined) {
-        out.push({ text: lineText, origin });
-      } else {
-        const before = lineText.slice(0, found.column - 1);
-        const after = lineText.slice(found.end - 1);
-        if (before.trim() !== '') out.push({ text: before, origin });
-        const position = { line: lineNumber, column: found.column };
-        const matched = keys.filter((name) => goMatch(resolved, name));
-        imports.push({ pattern: found.pattern, key, position, topLevel: depth === 0 && before.trim() === '', keys: matched });
-        if (matched.length === 0 && !hasWildcard(resolved)) problems.push({ key, position, message: `file to import not found: ${found.pattern} (no data key '${resolved}' in the coredns-custom ConfigMap)` });
-        for (const name of matched) {
-          used.add(name);
-          if (chain.includes(name) || chain.length > MAX_IMPORT_DEPTH) {
-            problems.push({ key, position, message: chain.includes(name) ? `a cycle of imports: '${name}' imports itself through ${found.pattern}` : `imports nested more than ${MAX_IMPORT_DEPTH} files deep` });
-            continue;
-          }
-          out.push(...expand(data[name] as string, name, customDirectory, [...chain, name]));
-        }
-        if (after.trim() !== '') out.push({ text: after, origin: { key, line: lineNumber, columnOffset: found.end - 1 } });
-      }
-      depth = Math.max(0, depth + braceDelta(lineText));
-    });
-    return out;
-  };
-
-  const lines = expand(base, undefined, corefileDirectory, [undefined]);
-  const text = `${lines.map((line) => line.text).join('\n')}\n`;
-  const origins = lines.map((line) => line.origin);
+  const composition = composeImports(base, (site): ImportResolution => {
+    if (site.snippet) return { kind: 'keep' };
+    const resolved = resolveInto(site.pattern, site.key === undefined ? corefileDirectory : customDirectory, customDirectory);
+    if (resolved === undefined) return { kind: 'keep' };
+    const matched = keys.filter((name) => goMatch(resolved, name));
+    for (const name of matched) used.add(name);
+    const files = matched.map((name) => ({ key: name, text: data[name] as string }));
+    return matched.length === 0 && !hasWildcard(resolved)
+      ? { kind: 'splice', files, problem: `file to import not found: ${site.pattern} (no data key '${resolved}' in the coredns-custom ConfigMap)` }
+      : { kind: 'splice', files };
+  });
+  const imports: OverlayImport[] = [];
+  for (const entry of composition.imports) {
+    if (entry.resolution.kind !== 'splice') continue;
+    imports.push({ pattern: entry.pattern, key: entry.key, position: entry.position, topLevel: entry.topLevel, keys: entry.resolution.files.map((file) => file.key) });
+  }
   return {
-    text,
-    lines: origins,
+    text: composition.text,
+    lines: composition.lines,
     imports,
     unimported: keys.filter((name) => !used.has(name)),
-    problems,
-    locate: (position) => {
-      const origin = origins[position.line - 1];
-      if (origin === undefined) return { key: undefined, position };
-      return { key: origin.key, position: { line: origin.line, column: position.column + origin.columnOffset } };
-    },
+    problems: composition.problems.map(({ key, position, message }) => ({ key, position, message })),
+    locate: composition.locate,
   };
-}
-
-/** The `import PATTERN` directives of a text: by line, the pattern and its columns (first word on its line, one argument). */
-function findImports(text: string): Map<number, { readonly pattern: string; readonly column: number; readonly end: number }> {
-  const found = new Map<number, { pattern: string; column: number; end: number }>();
-  let words: readonly WordLexeme[];
-  try {
-    words = lexCorefile(text).lexemes.filter((lexeme): lexeme is WordLexeme => lexeme.kind === 'word');
-  } catch {
-    return found; // a text the lexer refuses is for the parser to report
-  }
-  words.forEach((word, index) => {
-    const previous = words[index - 1];
-    const argument = words[index + 1];
-    if (word.text !== 'import' || word.quoted || (previous !== undefined && previous.endLine === word.line)) return;
-    if (argument === undefined || argument.line !== word.line) return;
-    const next = words[index + 2];
-    if (next !== undefined && next.line === word.line && next.text !== '}') return; // more than one argument: the parser's error
-    found.set(word.line, { pattern: argument.text, column: word.column, end: argument.column + rawLength(text, argument) });
-  });
-  return found;
-}
-
-/** Characters the word takes in the text (quotes included). */
-function rawLength(text: string, word: WordLexeme): number {
-  let end = word.offset;
-  if (word.quoted) {
-    end += 1;
-    while (end < text.length && !(text[end] === '"' && text[end - 1] !== '\\')) end += 1;
-    return end + 1 - word.offset;
-  }
-  while (end < text.length && !/\s/.test(text[end] as string) && text[end] !== '#') end += 1;
-  return end - word.offset;
-}
-
-/** How many blocks a line opens minus how many it closes (for telling top-level imports apart). */
-function braceDelta(line: string): number {
-  let delta = 0;
-  for (const word of line.replace(/#.*$/, '').split(/\s+/)) {
-    if (word === '{') delta += 1;
-    else if (word === '}') delta -= 1;
-    else if (word.endsWith('{')) delta += 1;
-  }
-  return delta;
 }
 
 /** The file-name pattern inside the custom directory that `pattern` (relative to `directory`) reads; undefined when it reads elsewhere. */

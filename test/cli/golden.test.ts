@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -14,7 +14,7 @@ const cases = goldenCases(root) as GoldenCase[];
 
 describe('golden CLI results', () => {
   it.each(cases.map((goldenCase) => [goldenCase.name, goldenCase] as const))('%s', async (_, goldenCase) => {
-    const io = memoryIo({ readFile: (path) => readFileSync(join(root, path)) });
+    const io = memoryIo({ readFile: (path) => readFileSync(join(root, path)), listDirectory: (path) => listRealDirectory(join(root, path)) });
     const status = await main([...goldenCase.args, relative(root, goldenCase.input)], io);
     const actual = (describeRun as (status: number, stdout: string, stderr: string) => string)(status, io.out(), io.err().replaceAll(`${root}/`, ''));
     expect(actual).toBe(readFileSync(goldenCase.expected, 'utf8'));
@@ -39,3 +39,11 @@ describe('golden CLI results', () => {
     }
   });
 });
+
+/** A real directory's entries, as the CLI's file system lists them. */
+function listRealDirectory(path: string): readonly { readonly name: string; readonly kind: 'file' | 'directory' | 'other' }[] {
+  return readdirSync(path).map((name) => {
+    const info = statSync(join(path, name), { throwIfNoEntry: false });
+    return { name, kind: info === undefined ? 'other' : info.isFile() ? 'file' : info.isDirectory() ? 'directory' : 'other' };
+  });
+}

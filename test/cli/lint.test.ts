@@ -158,3 +158,38 @@ describe('kube-dns-to-coredns lint', () => {
     expect(LINT_HELP).toContain('--plugins LIST');
   });
 });
+
+describe('kube-dns-to-coredns lint FILE reads the files it imports next to FILE', () => {
+  const corefile = '.:53 {\n    errors\n    import conf.d/*.conf\n    import missing/*.conf\n}\nimport zones.server\n';
+
+  it('lints them where they are written and says what the release does with an import of nothing', async () => {
+    const io = memoryIo({ files: { 'etc/Corefile': corefile, 'etc/conf.d/a.conf': 'proxy . 10.0.0.1\n', 'etc/conf.d/sub/x.conf': 'whoami\n', 'etc/zones.server': 'acme.local {\n    forward . 10.0.0.2\n}\n' } });
+    expect(await runLint(['etc/Corefile'], io)).toBe(1);
+    expect(io.out()).toBe(
+      [
+        `info import-matches-nothing Corefile:4:5 import: no file matches 'missing/*.conf': CoreDNS 1.14.7 imports nothing and logs "No files matching import glob pattern: missing/*.conf"`,
+        `error plugin-removed conf.d/a.conf:1:1 [.:53] proxy: plugin 'proxy' was removed in CoreDNS 1.5.0: CoreDNS 1.14.7 stops with "Unknown directive 'proxy'"; use forward instead`,
+        '',
+      ].join('\n'),
+    );
+    // A named file that is not there stops CoreDNS.
+    const missing = memoryIo({ files: { Corefile: '.:53 {\n    import nonexist\n}\n' } });
+    expect(await runLint(['Corefile'], missing)).toBe(1);
+    expect(missing.out()).toBe(`error import-refused Corefile:2:5 import: no file 'nonexist': CoreDNS 1.14.7 stops with "File to import not found: nonexist"\n`);
+  });
+
+  it('reads nothing outside FILE’s directory, and says why an import was not read', async () => {
+    const io = memoryIo({ files: { 'etc/Corefile': '.:53 {\n    import ../secret.conf\n    import /etc/coredns/custom/*.override\n}\n', 'secret.conf': 'whoami\n' } });
+    expect(await runLint(['etc/Corefile'], io)).toBe(0);
+    expect(io.out()).toBe(
+      [
+        `info import-not-checked Corefile:2:5 [.:53] import: '../secret.conf' names one file, which was not linted: CoreDNS 1.14.7 stops unless it exists ("File to import not found"); not read: it lies outside the directory of etc/Corefile, where lint reads imports`,
+        `info import-not-checked Corefile:3:5 [.:53] import: '/etc/coredns/custom/*.override' is a glob: the files it matches were not linted (one that matches none imports nothing: CoreDNS 1.14.7 logs "No files matching import glob pattern"); not read: an absolute path names a file of the machine CoreDNS runs on; lint reads imports only next to etc/Corefile`,
+        '',
+      ].join('\n'),
+    );
+    const stdin = memoryIo({ stdin: '.:53 {\n    import nonexist\n}\n' });
+    expect(await runLint([], stdin)).toBe(0);
+    expect(stdin.out()).toMatch(/; not read: standard input has no directory to read imports from: give the Corefile as FILE\n$/);
+  });
+});

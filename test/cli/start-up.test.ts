@@ -101,7 +101,7 @@ const CASES: ReadonlyArray<{ readonly name: string; readonly args: () => readonl
     args: () => ['lint', '--coredns', '1.11.3', corefile],
     loads: /^dist\/lint\/lint\.js$/,
     never: [JS_YAML, /^dist\/configmap\/read-configmap\.js$/, /^dist\/migrate\//, /^dist\/translate\//, /^dist\/platform\/(?!input-hints|bases)/, /^dist\/cli\/overlay-source\.js$/, MAIN_HELP, otherCommand('lint')],
-    budget: 240_000,
+    budget: 250_000, // 240,000 before the import, rewrite-word and template-variable rules (#18 lint items, 246 KB)
   },
   {
     name: 'fmt',

@@ -106,9 +106,10 @@ describe('reading the kube-dns ConfigMap', () => {
     const result = await run(['list.json'], { 'list.json': CONFIGMAP_LIST });
     expect(result.status).toBe(0);
     expect(result.out).toContain('forward . 8.8.8.8');
-    // The other ConfigMap of the list is named as not read, then the assumption every translation without a Deployment states.
-    expect(result.err.trimEnd().split('\n').map((line) => line.split(/[ :]/).slice(0, 2).join(' '))).toEqual(['info unused-object', 'info kube-dns-deployment-assumed']);
-    expect(result.err).toMatch(/is not the kube-dns ConfigMap \(that is kube-dns\); not read/);
+    // The CoreDNS ConfigMap of the list is named as not read and as what the CoreDNS outputs replace,
+    // then the assumption every translation without a Deployment states.
+    expect(result.err.trimEnd().split('\n').map((line) => line.split(/[ :]/).slice(0, 2).join(' '))).toEqual(['warning coredns-configmap-present', 'info kube-dns-deployment-assumed']);
+    expect(result.err).toMatch(/ConfigMap kube-system\/coredns is CoreDNS's \(its data has a Corefile\), not kube-dns's: not read for the translation/);
   });
 
   it('warns about a data key that holds a whole kube-dns configuration', async () => {

@@ -53,6 +53,7 @@ describe('coreDnsFeatures at every boundary', () => {
     ['zoneDefinedTwiceWording', '1.0.6', '1.1.0', 'zone-already-defined', 'it-is-already-defined'],
     ['snippetImportsBounded', '1.12.4', '1.13.0', false, true],
     ['bindInterfaceNames', '1.8.3', '1.8.4', false, true],
+    ['importGlobs', '1.2.2', '1.2.3', 'star-only', 'one-wildcard'],
   ];
 
   it.each(boundaries)('%s: %s → %s', (feature, before, at, valueBefore, valueAt) => {

@@ -288,13 +288,29 @@ describe('buildCoreDnsInstall', () => {
     // The same CoreDNS pods as from its Deployment: its scheduling carried, the admission's tolerations and the node left out.
     expect(byKind(result.objects, 'Deployment')['spec']['template']).toEqual(byKind(fromDeployment.objects, 'Deployment')['spec']['template']);
     expect(byKind(result.objects, 'Deployment')['spec']['replicas']).toBe(2);
-    const install_ = result.diagnostics.filter((entry) => entry.code.startsWith('install-'));
+    // (The addon manager's label on the Service is no setting of the pods.)
+    const install_ = result.diagnostics.filter((entry) => entry.code.startsWith('install-') && entry.code !== 'install-addon-manager-reconciles');
     const paths = install_.map((entry) => `${entry.code} ${entry.path ?? ''}`);
     expect(paths).toEqual(
       expect.arrayContaining(['install-setting-replaced .spec.replicas', 'install-setting-carried .spec.nodeSelector', 'install-setting-carried .spec.tolerations', 'install-setting-carried .spec.priorityClassName', 'install-setting-replaced .spec.containers']),
     );
     expect(paths.filter((path) => /template|nodeName|priority$|pod-template-hash|labels/.test(path))).toEqual([]);
     expect(install_.find((entry) => entry.path === '.spec.tolerations')?.message).toBe('tolerations: all already in the CoreDNS base');
+  });
+
+  it("warns when kube-up's addon manager reconciles the kube-dns objects (#20): it would bring kube-dns back after the switch", () => {
+    const stockText = readFileSync(join(import.meta.dirname, '../../golden/install/stock-kube-dns-1.22.20.yaml'), 'utf8');
+    const reconciled = (text: string) => {
+      const result = buildCoreDnsInstall(readKubeDnsInstall([{ text, filename: 'kube-dns.yaml' }]), { coredns: '1.14.7' });
+      return result.diagnostics.filter((entry) => entry.code === 'install-addon-manager-reconciles');
+    };
+    const found = reconciled(stockText);
+    expect(found.map((entry) => [entry.severity, entry.key, entry.path])).toEqual([['warning', 'Deployment kube-dns', '.metadata.labels["addonmanager.kubernetes.io/mode"]']]);
+    expect(found[0]?.message).toMatch(/^Deployment kube-dns and Service kube-dns in kube-system carry addonmanager\.kubernetes\.io\/mode: Reconcile: the cluster's addon manager/);
+    expect(found[0]?.hint).toMatch(/remove its manifests from the addon manager's directory/);
+    // EnsureExists (kube-up's ConfigMap) is only created when missing: no warning; without the label none either.
+    expect(reconciled(stockText.replaceAll('addonmanager.kubernetes.io/mode: Reconcile', 'addonmanager.kubernetes.io/mode: EnsureExists'))).toEqual([]);
+    expect(reconciled(stockText.replaceAll('addonmanager.kubernetes.io/mode: Reconcile', 'app: dns'))).toEqual([]);
   });
 
   it('needs the cluster IP: from the Service, or --cluster-dns-ip, never both different', () => {

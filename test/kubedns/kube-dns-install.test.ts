@@ -108,6 +108,22 @@ describe('readKubeDnsInstall', () => {
     expect(both.diagnostics.map((entry) => entry.message)).toEqual([expect.stringMatching(/^ConfigMap default\/kube-dns is not the kube-dns ConfigMap/)]);
   });
 
+  it("names a CoreDNS ConfigMap given beside the kube-dns one for what it means: the CoreDNS outputs replace it (#20)", () => {
+    const cm = configMapYaml({ upstreamNameservers: '["8.8.8.8"]' });
+    const coredns = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: coredns\n  namespace: kube-system\ndata:\n  Corefile: |\n    .:53 {\n        forward . /etc/resolv.conf\n    }\n';
+    const install = readKubeDnsInstall([{ text: [deploymentYaml(), serviceYaml(), cm, coredns].join('---\n'), filename: 'all.yaml' }]);
+    expect(install.configMap?.data).toEqual({ upstreamNameservers: '["8.8.8.8"]' });
+    expect(install.diagnostics.map(formatDiagnostic)).toEqual([
+      expect.stringMatching(
+        /^warning coredns-configmap-present all\.yaml:\d+:1 ConfigMap kube-system\/coredns: ConfigMap kube-system\/coredns is CoreDNS's \(its data has a Corefile\), not kube-dns's: not read for the translation\. The ConfigMap this package writes for CoreDNS \(-o configmap, -o install, cutover\) is coredns in kube-system: applying it overwrites this one's Corefile/,
+      ),
+    ]);
+    // Another ConfigMap, or a Corefile ConfigMap of another namespace, stays an unused object.
+    const other = coredns.replace('namespace: kube-system', 'namespace: dns-test');
+    const elsewhere = readKubeDnsInstall([{ text: [deploymentYaml(), cm, other].join('---\n'), filename: 'all.yaml' }]);
+    expect(elsewhere.diagnostics.map((entry) => entry.code)).toEqual(['unused-object']);
+  });
+
   it('reads the same object given twice (its own file and a List) once, and says so', () => {
     const cm = configMapYaml({ upstreamNameservers: '["8.8.8.8"]' });
     const all = [deploymentYaml(), serviceYaml(), cm].join('---\n');

@@ -1,5 +1,5 @@
 import { InputTooLargeError, OutputFileError } from '../../src/cli/io.js';
-import type { CliIo } from '../../src/cli/io.js';
+import type { CliIo, DirectoryEntry } from '../../src/cli/io.js';
 
 /** An in-memory CliIo: files from a map, stdin from a string, captured stdout and stderr. */
 export interface MemoryIo extends CliIo {
@@ -10,7 +10,13 @@ export interface MemoryIo extends CliIo {
 }
 
 export function memoryIo(
-  options: { stdin?: string; files?: Record<string, string | Uint8Array>; readFile?: (path: string) => Uint8Array } = {},
+  options: {
+    stdin?: string;
+    files?: Record<string, string | Uint8Array>;
+    readFile?: (path: string) => Uint8Array;
+    /** Lists a directory (with `readFile`: the real folders the files are read from). */
+    listDirectory?: (path: string) => readonly DirectoryEntry[];
+  } = {},
 ): MemoryIo {
   let out = '';
   let err = '';
@@ -26,6 +32,21 @@ export function memoryIo(
       const content = options.files?.[path];
       if (content === undefined) throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
       return bounded(asBytes(content), maxBytes);
+    },
+    // Directories are the folders of the files' paths (`dir/` keys are empty directories).
+    listDirectory: async (path) => {
+      if (options.listDirectory) return options.listDirectory(path);
+      const prefix = path === '.' || path === '' ? '' : `${path.replace(/\/$/, '')}/`;
+      const names = Object.keys(options.files ?? {}).filter((name) => name.startsWith(prefix) && name.length > prefix.length);
+      if (names.length === 0 && !Object.keys(options.files ?? {}).some((name) => name === prefix)) throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
+      const entries = new Map<string, 'file' | 'directory'>();
+      for (const name of names) {
+        const rest = name.slice(prefix.length);
+        const slash = rest.indexOf('/');
+        if (slash < 0) entries.set(rest, 'file');
+        else entries.set(rest.slice(0, slash), 'directory');
+      }
+      return [...entries].map(([name, kind]) => ({ name, kind }));
     },
     // Files stream in chunks, as the real I/O reads them for --batch.
     fileChunks: async function* (path) {

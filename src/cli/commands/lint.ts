@@ -13,7 +13,7 @@ import type { CliIo } from '../io.js';
 import { clusterDomain, flag, release, text } from '../options.js';
 import { OVERLAY_OPTIONS, overlayArgs } from '../overlay-options.js';
 import type { OverlayArgs } from '../overlay-options.js';
-import { INPUT_LIMITS, readSource } from '../read-source.js';
+import { INPUT_LIMITS, isStdin, readSource } from '../read-source.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 
 export const LINT_HELP = `Usage: kube-dns-to-coredns lint [--coredns VERSION] [--plugin-cfg FILE | --plugins LIST] [-o text|json] [FILE|-]
@@ -120,9 +120,21 @@ async function runLint(context: CommandContext<typeof options, 'text' | 'json'>)
     return lintOverlayFile(context, overlay, plugins);
   }
   const source = await readCorefileSource(context.positionals[0], io);
+  // The files it imports are read next to FILE (loaded only for a Corefile with an import word).
+  const imports = source.corefile.includes('import') ? await import('../corefile-imports.js') : undefined;
+  const reader =
+    imports === undefined
+      ? undefined
+      : isStdin(context.positionals[0])
+        ? imports.importsNotReadable('standard input has no directory to read imports from: give the Corefile as FILE')
+        : source.isConfigMap || source.notes !== undefined
+          ? imports.importsNotReadable('the files it imports are in the CoreDNS pod, not next to FILE')
+          : await imports.readImportsNextTo(source.corefile, source.name, io);
+  const lintImports = reader === undefined ? undefined : await import('../../lint/lint-imports.js');
   const linted = usingCorefile(source, (corefile) => {
     const lintOptions = { coredns: values.coredns ?? NEWEST_COREDNS_VERSION, filename: source.name };
-    return lintCorefile(corefile, plugins === undefined ? lintOptions : { ...lintOptions, plugins });
+    const withPlugins = plugins === undefined ? lintOptions : { ...lintOptions, plugins };
+    return lintImports === undefined || reader === undefined ? lintCorefile(corefile, withPlugins) : lintImports.lintCorefileWithImports(corefile, { ...withPlugins, imports: reader });
   });
   // A ConfigMap's other data keys (AKS's *.server, k3s's NodeHosts) are not linted: said, not skipped silently.
   const keyFindings = (source.otherKeys ?? []).map((key) =>

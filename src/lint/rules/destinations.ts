@@ -4,7 +4,7 @@ import type { Destination } from '../../coredns/destinations.js';
 import { firstReleaseWith } from '../../coredns/features.js';
 import type { SourcePosition } from '../../util/source-position.js';
 import type { LintContext, PathText } from '../context.js';
-import { ORIGIN, quote, where } from '../context.js';
+import { holdsOnlyNodeCacheVariables, ORIGIN, quote, where } from '../context.js';
 
 /**
  * The destinations of one `forward`/`proxy` line, as the release reads them (§2.3): how many,
@@ -39,6 +39,7 @@ export function checkDestinations(context: LintContext, directive: Directive, la
   }
   for (let index = 0; index < destinations.length; index += 1) {
     const destination = destinations[index] as Destination;
+    if (holdsOnlyNodeCacheVariables(destination.text)) continue;
     const at = directive.argumentPositions?.[index + 1] ?? position;
     checkDestination(context, name, destination, at, () => where(at, label, name, destination.text));
   }

@@ -1,10 +1,10 @@
 import { isDomainName } from '../../corefile/server-key.js';
-import { defaultDestinationPort, hasPlaceholder } from '../../coredns/destinations.js';
+import { defaultDestinationPort } from '../../coredns/destinations.js';
 import type { Destination } from '../../coredns/destinations.js';
 import { isWithin } from '../../dns/zones.js';
 import type { SourcePosition } from '../../util/source-position.js';
 import type { BlockInfo, LintContext, PathText, PlacedDirective } from '../context.js';
-import { bare, FORWARDERS, fqdn, ORIGIN, placedLabels, quote, where } from '../context.js';
+import { bare, FORWARDERS, fqdn, holdsPlaceholder, ORIGIN, placedLabels, quote, where } from '../context.js';
 
 /**
  * `forward`/`proxy` in the context of their server block (after snippet imports, with the block's
@@ -47,7 +47,7 @@ export function checkForwarders(context: LintContext, info: BlockInfo): void {
     const labels = () => placedLabels(info, label);
     const from = directive.arguments[0];
     // Every zone is within the root: `forward .` (most of them) always overlaps.
-    if (from !== undefined && from !== '.' && !hasPlaceholder(from) && isDomainName(from) && (zones ??= blockZones(info)).length > 0) {
+    if (from !== undefined && from !== '.' && !holdsPlaceholder(from) && isDomainName(from) && (zones ??= blockZones(info)).length > 0) {
       const overlaps = zones.some((zone) => isWithin(bare(from), zone) || isWithin(zone, bare(from)));
       if (!overlaps) {
         context.report(

@@ -2,9 +2,10 @@ import { expandSnippets } from '../../corefile/expand.js';
 import type { ExpansionLimit } from '../../corefile/expand.js';
 import { firstReleaseWith } from '../../coredns/features.js';
 import type { Corefile, ImportStatement, ServerBlock, SnippetDefinition } from '../../corefile/model.js';
-import { hasPlaceholder } from '../../coredns/destinations.js';
 import type { BlockInfo, LintContext, PlacedDirective } from '../context.js';
-import { blockLabel, NameSet, ORIGIN, placedLabels, quote, where } from '../context.js';
+import { blockLabel, holdsPlaceholder, NameSet, ORIGIN, placedLabels, quote, where } from '../context.js';
+import { importPatternProblem, unreadImportConsequence } from '../import-patterns.js';
+import type { SourcePosition } from '../../util/source-position.js';
 
 /**
  * Server blocks with their snippet imports expanded, as CoreDNS reads them, through the package's
@@ -49,12 +50,8 @@ export function expandImports(context: LintContext, corefile: Corefile): Expande
     const placed = entry.directives.map(({ directive, snippet }) => ({ directive, label: snippet === undefined ? label : `(${snippet.name})` }));
     for (const skipped of entry.unexpanded) {
       const position = skipped.directive.position ?? ORIGIN;
-      const what =
-        skipped.reason === 'file'
-          ? `${quote(skipped.pattern)} is a file pattern`
-          : `snippet ${quote(skipped.pattern)} is defined after this block, so CoreDNS reads ${quote(skipped.pattern)} as a file pattern`;
       const at = skipped.snippet === undefined ? label : `(${skipped.snippet.name})`;
-      context.reportOnce(`import ${position.line}:${position.column}`, 'import-not-checked', position, where(position, at, 'import'), `${what}; what it imports was not linted`);
+      reportFileImport(context, skipped.pattern, position, where(position, at, 'import'), skipped.reason === 'defined-later' ? `snippet ${quote(skipped.pattern)} is defined after this block, so CoreDNS reads ${quote(skipped.pattern)} as a file pattern: ` : '');
     }
     blocks.push(blockInfo(context, item, label, placed));
   }
@@ -70,7 +67,21 @@ export function expandImports(context: LintContext, corefile: Corefile): Expande
 
 function reportTopLevelImport(context: LintContext, item: ImportStatement): void {
   const position = item.position ?? ORIGIN;
-  context.report('import-not-checked', position, where(position, undefined, 'import'), `${quote(item.pattern)} is imported at the top level; its server blocks were not linted`);
+  reportFileImport(context, item.pattern, position, where(position, undefined, 'import'), 'imported at the top level: ');
+}
+
+/**
+ * A file import lint does not read: `import-refused` when the release refuses the pattern itself,
+ * else `import-not-checked` saying what the release does with it (once per place).
+ */
+function reportFileImport(context: LintContext, pattern: string, position: SourcePosition, path: string, lead: string): void {
+  const once = `import ${position.line}:${position.column}`;
+  const refused = holdsPlaceholder(pattern) ? undefined : importPatternProblem(pattern, context.features);
+  if (refused !== undefined) {
+    context.reportOnce(once, 'import-refused', position, path, refused);
+    return;
+  }
+  context.reportOnce(once, 'import-not-checked', position, path, `${lead}${quote(pattern)} ${unreadImportConsequence(pattern, context.features)}`);
 }
 
 function blockInfo(context: LintContext, block: ServerBlock, label: string, placed: readonly PlacedDirective[]): BlockInfo {
@@ -79,7 +90,7 @@ function blockInfo(context: LintContext, block: ServerBlock, label: string, plac
   for (const { directive } of placed) {
     const { name } = directive;
     written.add(name);
-    if (!hasPlaceholder(name) && context.build.loadable.has(name)) plugins.add(name);
+    if (!holdsPlaceholder(name) && context.build.loadable.has(name)) plugins.add(name);
   }
   return { block, label, position: block.position ?? ORIGIN, keyCount: block.keys.length, directives: placed, plugins, written, keys: [] };
 }
@@ -111,8 +122,7 @@ export function plainBlockInfo(context: LintContext, item: ServerBlock): BlockIn
       continue;
     }
     const position = directive.position ?? ORIGIN;
-    const pattern = directive.arguments[0] ?? '';
-    context.reportOnce(`import ${position.line}:${position.column}`, 'import-not-checked', position, where(position, label, 'import'), `${quote(pattern)} is a file pattern; what it imports was not linted`);
+    reportFileImport(context, directive.arguments[0] ?? '', position, where(position, label, 'import'), '');
   }
   return blockInfo(context, item, label, placed);
 }

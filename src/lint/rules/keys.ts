@@ -1,11 +1,10 @@
 import { isDomainName } from '../../corefile/server-key.js';
 import type { ServerAddress } from '../../corefile/server-key.js';
-import { hasPlaceholder } from '../../coredns/destinations.js';
 import { firstReleaseWith } from '../../coredns/features.js';
 import { isWithin } from '../../dns/zones.js';
 import type { SourcePosition } from '../../util/source-position.js';
 import type { BlockInfo, BlockSummary, KeyEntry, LintContext, PathText } from '../context.js';
-import { bare, quote, where } from '../context.js';
+import { bare, holdsOnlyNodeCacheVariables, holdsPlaceholder, quote, where } from '../context.js';
 import { readServerKey, storedAddressKey } from '../server-keys.js';
 
 /**
@@ -37,6 +36,7 @@ export function readBlockKeys(context: LintContext, block: BlockSummary, keys: r
     const position = positionOf(index);
     const reading = readServerKey(key, context.features);
     if (reading.kind === 'placeholder') {
+      if (holdsOnlyNodeCacheVariables(key)) continue;
       context.report('placeholder-not-checked', position, () => where(position, key), `key ${quote(key)} holds an environment placeholder and was not checked`);
       continue;
     }
@@ -146,7 +146,7 @@ function checkKubernetesCapture(context: LintContext, blocks: readonly BlockSumm
   for (const info of blocks) {
     if (!info.plugins.has('kubernetes')) continue;
     for (const { directive } of info.directives.filter((placed) => placed.directive.name === 'kubernetes')) {
-      const pluginZones = directive.arguments.filter((zone) => !hasPlaceholder(zone) && isDomainName(zone)).map(bare);
+      const pluginZones = directive.arguments.filter((zone) => !holdsPlaceholder(zone) && isDomainName(zone)).map(bare);
       for (const own of info.keys) {
         for (const ownZone of own.reading.zones.map(bare)) {
           // The zones the plugin answers for in this block: its zones inside the key, or the key inside one of its zones.

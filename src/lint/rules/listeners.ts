@@ -1,7 +1,6 @@
-import { hasPlaceholder } from '../../coredns/destinations.js';
 import { HEALTH_DEFAULT_ADDRESS, healthListenersOfBlock, listenAddressesCollide } from '../../coredns/listen-addresses.js';
 import type { BlockSummary, LintContext } from '../context.js';
-import { ORIGIN, placedLabels, quote, where } from '../context.js';
+import { holdsPlaceholder, ORIGIN, placedLabels, quote, where } from '../context.js';
 
 /**
  * `health` listeners that collide where the release binds each one with a plain listen
@@ -24,7 +23,7 @@ export function checkHealthListeners(context: LintContext, blocks: readonly Bloc
     if (placed === undefined) continue;
     const { directive, label } = placed;
     const address = directive.arguments[0] ?? HEALTH_DEFAULT_ADDRESS;
-    if (hasPlaceholder(address)) continue;
+    if (holdsPlaceholder(address)) continue;
     const position = directive.position ?? ORIGIN;
     const path = where(position, placedLabels(info, label), 'health');
     const failure = `"listen tcp ${address}: bind: address already in use"`;
@@ -62,7 +61,7 @@ function checkFirstOnlyHealth(context: LintContext, blocks: readonly BlockSummar
     if (placed === undefined) continue;
     const { directive, label } = placed;
     const address = directive.arguments[0] ?? HEALTH_DEFAULT_ADDRESS;
-    if (hasPlaceholder(address)) return;
+    if (holdsPlaceholder(address)) return;
     if (first === undefined) {
       first = { address, info };
       continue;

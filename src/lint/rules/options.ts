@@ -1,10 +1,9 @@
 import type { Directive } from '../../corefile/model.js';
 import { kubernetesUpstreamAddressesOptionalFrom } from '../../coredns/availability.js';
 import { optionSyntax } from '../../coredns/plugin-syntax.js';
-import { hasPlaceholder } from '../../coredns/destinations.js';
 import type { SourcePosition } from '../../util/source-position.js';
 import type { LintContext, PathText } from '../context.js';
-import { ORIGIN, quote, where } from '../context.js';
+import { holdsPlaceholder, ORIGIN, quote, where } from '../context.js';
 
 /**
  * Options (sub-directives inside `plugin { … }`) the release does not accept (yet, or any more),
@@ -17,7 +16,7 @@ import { ORIGIN, quote, where } from '../context.js';
  */
 export function checkOption(context: LintContext, plugin: string, option: Directive, label: string): void {
   const { name } = option;
-  if (name === 'import' || hasPlaceholder(name)) return;
+  if (name === 'import' || holdsPlaceholder(name)) return;
   const position = option.position ?? ORIGIN;
   const path = () => where(position, label, plugin, name);
   const v = context.version;

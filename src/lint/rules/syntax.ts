@@ -1,14 +1,13 @@
 import type { Directive } from '../../corefile/model.js';
 import { isUsable } from '../../coredns/availability.js';
-import { hasPlaceholder } from '../../coredns/destinations.js';
-import { eraAt, judgeArguments, missingRequiredLines, optionArgumentsAt, pluginSyntax, rewriteRegexpProblem } from '../../coredns/plugin-syntax.js';
+import { eraAt, judgeArguments, missingRequiredLines, optionArgumentsAt, pluginSyntax, rewriteRegexpProblem, rewriteWordProblem } from '../../coredns/plugin-syntax.js';
 import type { ArgumentShape, BlockReading, PluginSyntax } from '../../coredns/plugin-syntax.js';
 import { isCoreDnsVersionAtLeast } from '../../coredns/versions.js';
 import type { CoreDnsVersion } from '../../coredns/versions.js';
 import { isGoIP } from '../../dns/go-net.js';
 import type { SourcePosition } from '../../util/source-position.js';
 import type { BlockInfo, LintContext, PathText } from '../context.js';
-import { ORIGIN, placedLabels, quote, where } from '../context.js';
+import { holdsPlaceholder, ORIGIN, placedLabels, quote, where } from '../context.js';
 import { closestNames } from '../suggest.js';
 import { checkOption } from './options.js';
 
@@ -38,7 +37,7 @@ function checkArguments(
   position: SourcePosition,
   argumentPositions: readonly SourcePosition[] | undefined,
 ): boolean {
-  for (let index = 0; index < args.length; index += 1) if (hasPlaceholder(args[index] as string)) return true;
+  for (let index = 0; index < args.length; index += 1) if (holdsPlaceholder(args[index] as string)) return true;
   const verdict = judgeArguments(args, shape);
   if (verdict.kind === 'ok') return true;
   const v = context.version;
@@ -56,9 +55,15 @@ function checkArguments(
   }
 }
 
-/** A rewrite rule's regular expressions, as its setup compiles them (plugin-syntax.ts). */
-function checkRewriteRegexps(context: LintContext, args: readonly string[], label: string, position: SourcePosition, argumentPositions: readonly SourcePosition[] | undefined): void {
-  if (args.some(hasPlaceholder)) return;
+/** A rewrite rule's words (class, type and rcode rules) and regular expressions, as its setup reads them (plugin-syntax.ts). */
+function checkRewriteRule(context: LintContext, args: readonly string[], label: string, position: SourcePosition, argumentPositions: readonly SourcePosition[] | undefined): void {
+  if (args.some(holdsPlaceholder)) return;
+  const word = rewriteWordProblem(args, context.version);
+  if (word !== undefined) {
+    const at = word.kind === 'count' ? position : (argumentPositions?.[word.index] ?? position);
+    context.report(word.kind === 'count' ? 'argument-count' : 'argument-invalid', at, where(at, label, 'rewrite'), `plugin 'rewrite': ${word.problem}: CoreDNS ${context.version} does not start`);
+    return;
+  }
   const found = rewriteRegexpProblem(args, context.version);
   if (found === undefined) return;
   const at = argumentPositions?.[found.index] ?? position;
@@ -75,7 +80,7 @@ function checkBindInterfaces(context: LintContext, directive: Directive, label: 
   for (const { args, positions, option } of lines) {
     for (let index = 0; index < args.length; index += 1) {
       const name = args[index] as string;
-      if (hasPlaceholder(name) || isGoIP(name)) continue;
+      if (holdsPlaceholder(name) || isGoIP(name)) continue;
       const at = positions?.[index] ?? directive.position ?? ORIGIN;
       context.report(
         'bind-interface-not-checked',
@@ -137,7 +142,7 @@ export function checkPluginSyntax(context: LintContext, directive: Directive, la
       : directive.arguments;
   if (shape !== undefined && shape !== 'unchecked') {
     const fits = checkArguments(context, args, shape, name, undefined, label, position, directive.argumentPositions);
-    if (fits && name === 'rewrite') checkRewriteRegexps(context, args, label, position, directive.argumentPositions);
+    if (fits && name === 'rewrite') checkRewriteRule(context, args, label, position, directive.argumentPositions);
   }
   if (name === 'bind' && context.features.bindInterfaceNames) checkBindInterfaces(context, directive, label);
   for (const required of syntax.requiredOptions ?? []) {
@@ -145,7 +150,7 @@ export function checkPluginSyntax(context: LintContext, directive: Directive, la
       context.report('requirement-missing', position, path, `${name} needs a ${quote(required.option)} line in its block: CoreDNS ${v} stops with "${required.message}"`);
     }
   }
-  const missing = syntax.requiredOneOf === undefined || options.some((option) => hasPlaceholder(option.name) || option.name === 'import') ? undefined : missingRequiredLines(name, options, v);
+  const missing = syntax.requiredOneOf === undefined || options.some((option) => holdsPlaceholder(option.name) || option.name === 'import') ? undefined : missingRequiredLines(name, options, v);
   if (missing !== undefined && syntax.requiredOneOf !== undefined) {
     const unless = syntax.requiredOneOf.unless;
     context.report(
@@ -198,7 +203,7 @@ function checkOptions(context: LintContext, directive: Directive, syntax: Plugin
     const name = syntax.caseInsensitiveOptions === true ? option.name.toLowerCase() : option.name;
     const position = option.position ?? ORIGIN;
     const path = () => where(position, label, plugin, name);
-    if (name === 'import' || hasPlaceholder(name)) continue;
+    if (name === 'import' || holdsPlaceholder(name)) continue;
     const facts = Object.hasOwn(syntax.options, name) ? syntax.options[name] : undefined;
     if (facts === undefined) {
       if (reading === 'name-pairs') continue;

@@ -100,6 +100,42 @@ describe('plugin arguments and options (the syntax table)', () => {
     expect(findings(block('rewrite ttl a 10'), '1.2.3')).toEqual([]);
   });
 
+  it('reads the words of rewrite class, type and rcode rules as each release does', () => {
+    // Verdicts of the real CoreDNS 1.2.6, 1.6.9, 1.8.0 and 1.14.7 (started on `rewrite RULE`): true = starts.
+    const verdicts: readonly (readonly [string, readonly [boolean, boolean, boolean, boolean]])[] = [
+      ['class in ch', [true, true, true, true]],
+      ['class IN chaos', [false, false, false, false]],
+      ['class IN CH extra', [false, false, false, false]],
+      ['type a aaaa', [true, true, true, true]],
+      ['type A BOGUS', [false, false, false, false]],
+      ['type none a', [false, false, false, false]],
+      ['type nsap-ptr a', [true, true, true, true]],
+      ['type svcb a', [false, false, true, true]],
+      ['stop type a aaaa', [true, true, true, true]],
+      ['continue bogus a b', [false, false, false, false]],
+      ['rcode example.org SERVFAIL nxdomain', [false, false, false, true]],
+      ['rcode example.org 24 0', [false, false, false, false]],
+      ['rcode example.org 007 NotImpl', [false, false, false, true]],
+      ['rcode exact example.org 2 3', [false, false, false, true]],
+      ['rcode wild example.org 2 3', [false, false, false, false]],
+      ['rcode example.org 2', [false, false, false, false]],
+      ['rcode example.org dsotypeni 0', [false, false, false, true]],
+      ['NAME example.org example.com', [true, true, true, true]],
+    ];
+    for (const [rule, starts] of verdicts) {
+      ['1.2.6', '1.6.9', '1.8.0', '1.14.7'].forEach((release, index) => {
+        expect(lintCorefile(block(`rewrite ${rule}`), { coredns: release }).ok, `rewrite ${rule} @${release}`).toBe(starts[index]);
+      });
+    }
+    expect(findings(block('rewrite class IN chaos'), '1.14.7')).toEqual(['argument-invalid@2:22/error']);
+    expect(findings(block('rewrite class IN CH extra'), '1.14.7')).toEqual(['argument-count@2:5/error']);
+    expect(messages(block('rewrite type A BOGUS'), '1.14.7')).toEqual([`plugin 'rewrite': invalid type "BOGUS" (a type is a record type name such as A, AAAA, SRV, TXT, in any case): CoreDNS 1.14.7 does not start`]);
+    expect(messages(block('rewrite rcode example.org 24 0'), '1.14.7')[0]).toMatch(/^plugin 'rewrite': invalid matching RCODE '24' for a rcode rule/);
+    // A record type newer than a release's dns library: template refuses it too.
+    expect(findings(block('template IN HTTPS'), '1.6.9')).toEqual(['argument-invalid@2:17/error']);
+    expect(findings(block('template IN HTTPS {', '    rcode NXDOMAIN', '}'), '1.8.0')).toEqual([]);
+  });
+
   it('finds plugins repeated where the release allows one, through snippets too', () => {
     expect(findings(block('cache 30', 'cache 60'), '1.14.7')).toEqual(['plugin-repeated@3:5/error']);
     expect(findings(block('cache 30', 'cache 60'), '1.0.6')).toEqual([]);
