@@ -3,6 +3,7 @@ import type { ErrorLocation } from '../errors/kube-dns-to-coredns-error.js';
 import type { SourcePosition } from '../util/source-position.js';
 import { printable } from '../util/printable-text.js';
 import { parseDocuments, PathLocator } from './read-configmap.js';
+import { labelKeyProblem, labelValueProblem, namespaceProblem, objectNameProblem } from './kubernetes-names.js';
 
 /**
  * Reading the Kubernetes objects of a kube-dns install from YAML or JSON text, as
@@ -147,6 +148,7 @@ export function readKubernetesObjects(text: string, options: { readonly filename
     const text = (field: string) => (typeof metadata[field] === 'string' ? (metadata[field] as string) : undefined);
     const where: ObjectSource = { filename, position: locator.locate(documentIndex, path) };
     const common = { name: text('name'), namespace: text('namespace') };
+    if (WORKLOAD_KINDS.has(kind) || kind === 'Service' || kind === 'ConfigMap') reader.identity(object, kind as string, documentIndex, path);
     if (WORKLOAD_KINDS.has(kind)) {
       workloads.push({ kind: kind as string, ...common, containers: reader.containers(object, kind as string, documentIndex, path), source: where, object });
     } else if (kind === 'Service') {
@@ -201,6 +203,50 @@ class ObjectReader {
 
   private fail(documentIndex: number, path: readonly (string | number)[], reason: string): never {
     throw new KubernetesObjectInputError('invalid-field', reason, { filename: this.filename, position: this.locator.locate(documentIndex, path) });
+  }
+
+  /**
+   * The name, namespace and labels of an object the install reads or writes back (a workload, a
+   * Service, a ConfigMap), and the labels its selectors and Pod template name, as the API server
+   * takes them: they reach the CoreDNS install, the cut-over's commands and its rollback file, so a
+   * value the API server refuses (or shell syntax in a name) is refused here, at its place.
+   */
+  identity(object: Record<string, unknown>, kind: string, documentIndex: number, path: readonly (string | number)[]): void {
+    const metadata = object['metadata'];
+    if (metadata === undefined || metadata === null) return;
+    if (!isRecord(metadata)) this.fail(documentIndex, [...path, 'metadata'], `metadata must be a mapping (name, namespace, labels), got ${shown(metadata)}`);
+    const at = [...path, 'metadata'];
+    const name = metadata['name'];
+    if (name !== undefined && name !== null) {
+      if (typeof name !== 'string') this.fail(documentIndex, [...at, 'name'], `metadata.name must be a string, got ${shown(name)}`);
+      const problem = objectNameProblem(kind, name);
+      if (problem !== undefined) this.fail(documentIndex, [...at, 'name'], `metadata.name ${shown(name)} is not a ${kind} name the API server takes: ${problem}`);
+    }
+    const namespace = metadata['namespace'];
+    if (namespace !== undefined && namespace !== null) {
+      if (typeof namespace !== 'string') this.fail(documentIndex, [...at, 'namespace'], `metadata.namespace must be a string, got ${shown(namespace)}`);
+      const problem = namespaceProblem(namespace);
+      if (problem !== undefined) this.fail(documentIndex, [...at, 'namespace'], `metadata.namespace ${shown(namespace)} is not a namespace name: ${problem}`);
+    }
+    this.labels(metadata['labels'], 'metadata.labels', documentIndex, [...at, 'labels']);
+    const spec = isRecord(object['spec']) ? object['spec'] : {};
+    if (kind === 'Service' || kind === 'ReplicationController') this.labels(spec['selector'], 'spec.selector', documentIndex, [...path, 'spec', 'selector']);
+    else if (kind !== 'Pod' && isRecord(spec['selector'])) this.labels(spec['selector']['matchLabels'], 'spec.selector.matchLabels', documentIndex, [...path, 'spec', 'selector', 'matchLabels']);
+    const template = isRecord(spec['template']) ? spec['template'] : {};
+    if (kind !== 'Pod' && isRecord(template['metadata'])) this.labels(template['metadata']['labels'], 'spec.template.metadata.labels', documentIndex, [...path, 'spec', 'template', 'metadata', 'labels']);
+  }
+
+  /** A map of labels (absent or null: none): each key and value as the API server takes them. */
+  private labels(value: unknown, name: string, documentIndex: number, at: readonly (string | number)[]): void {
+    if (value === undefined || value === null) return;
+    if (!isRecord(value)) this.fail(documentIndex, at, `${name} must be a mapping of labels to values, got ${shown(value)}`);
+    for (const [key, entry] of Object.entries(value)) {
+      const keyProblem = labelKeyProblem(key);
+      if (keyProblem !== undefined) this.fail(documentIndex, [...at, key], `${name}: ${shown(key)} is not a label key: ${keyProblem}`);
+      if (typeof entry !== 'string') this.fail(documentIndex, [...at, key], `${name} ${key} must be a string (quote it), got ${shown(entry)}`);
+      const valueProblem = labelValueProblem(entry);
+      if (valueProblem !== undefined) this.fail(documentIndex, [...at, key], `${name} ${key}: ${shown(entry)} is not a label value: ${valueProblem}`);
+    }
   }
 
   /** The containers of a workload of `kind` (the List's item kind when the item has none). */

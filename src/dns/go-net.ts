@@ -242,6 +242,11 @@ export function isDns1123Label(text: string): boolean {
   return text.length <= DNS1123_LABEL_MAX_LENGTH && DNS1123_LABEL.test(text);
 }
 
+/** apimachinery's `IsDNS1035Label`: a DNS-1123 label that starts with a letter (a Service's name). */
+export function isDns1035Label(text: string): boolean {
+  return isDns1123Label(text) && /^[a-z]/.test(text);
+}
+
 /** How a kubeadm release turned a port string into a number. */
 export type PortParser = 'atoi' | 'uint16';
 

@@ -114,22 +114,27 @@ export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {
     ...(rollbackObjects.length === 0 ? [] : [{ name: FILES.rollback, content: renderInstallYaml(rollbackObjects) }]),
   ];
   // check and verify read the kube-dns objects the plan writes (the rollback file), with the options of this plan.
-  const kubeDnsInput = rollbackObjects.length === 0 ? kubeDnsFile : FILES.rollback;
+  // Every value from the input or the options is one shell word in the commands (shellWord), even
+  // where the reader has already checked it (names as Kubernetes takes them): the commands are run
+  // by a shell, as the script or pasted, and a value must never become shell syntax there.
+  const kubeDnsInput = rollbackObjects.length === 0 ? shellWord(kubeDnsFile) : FILES.rollback;
   const sameOptions = [
-    `--coredns ${coredns}`,
-    ...(options.clusterDomain === undefined ? [] : [`--cluster-domain ${options.clusterDomain}`]),
-    ...(options.kubeDnsVersion === undefined ? [] : [`--kube-dns-version ${options.kubeDnsVersion}`]),
+    `--coredns ${shellWord(coredns)}`,
+    ...(options.clusterDomain === undefined ? [] : [`--cluster-domain ${shellWord(options.clusterDomain)}`]),
+    ...(options.kubeDnsVersion === undefined ? [] : [`--kube-dns-version ${shellWord(options.kubeDnsVersion)}`]),
   ].join(' ');
-  const kubectl = `kubectl -n ${namespace}`;
-  const kubeDnsDeployment = install.deployment?.name ?? 'kube-dns';
+  const kubectl = `kubectl -n ${shellWord(namespace)}`;
+  const kubeDnsName = install.deployment?.name ?? 'kube-dns';
   const kubeDnsKind = (install.deployment?.kind ?? 'Deployment').toLowerCase();
+  /** `kind/name` of the kube-dns workload, as one word. */
+  const kubeDnsWorkload = shellWord(`${kubeDnsKind}/${kubeDnsName}`);
   const serviceName = install.service?.name ?? 'kube-dns';
-  const autoscaler = install.autoscaler === undefined ? undefined : `${install.autoscaler.kind.toLowerCase()}/${install.autoscaler.name ?? 'kube-dns-autoscaler'}`;
+  const autoscaler = install.autoscaler === undefined ? undefined : shellWord(`${install.autoscaler.kind.toLowerCase()}/${install.autoscaler.name ?? 'kube-dns-autoscaler'}`);
   const replicas = replicasOf(install.deployment);
   // A ReplicationController has no rollout status; its pods cannot be told from CoreDNS's by labels
   // (both carry k8s-app: kube-dns), so the wait reads the controller's own counts.
   const waitForReplicationController = (field: 'replicas' | 'readyReplicas', count: number) =>
-    `${kubectl} wait --for=jsonpath='{.status.${field}}'=${count} ${kubeDnsKind}/${kubeDnsDeployment} ${ROLLOUT_TIMEOUT}`;
+    `${kubectl} wait --for=jsonpath='{.status.${field}}'=${count} ${kubeDnsWorkload} ${ROLLOUT_TIMEOUT}`;
   // The pods the Service selects (its own selector, which the install keeps), told apart by name as
   // the endpoints wait does: kube-dns's are named after its workload, CoreDNS's after the coredns
   // Deployment. (A first container named `kubedns` missed kube-dns pods that name it otherwise.)
@@ -142,8 +147,8 @@ export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {
   // Deployment, kube-dns's after its workload; both must be listed before kube-dns goes.
   const endpointTries = 60;
   const endpointsListBoth = [
-    `BOTH=no; i=0; while [ "$i" -lt ${endpointTries} ]; do EP=" $(${kubectl} get endpoints ${serviceName} -o jsonpath='{.subsets[*].addresses[*].targetRef.name}') "; case "$EP" in *" coredns-"*) case "$EP" in *" ${kubeDnsDeployment}-"*) BOTH=yes; break ;; esac ;; esac; i=$((i + 1)); sleep 5; done`,
-    `test "$BOTH" = yes || { echo "kube-dns-to-coredns: after ${(endpointTries * 5) / 60} minutes the endpoints of Service ${serviceName} do not list both a ${kubeDnsDeployment} and a coredns pod (listed:$EP); stop here" >&2; false; }`,
+    `BOTH=no; i=0; while [ "$i" -lt ${endpointTries} ]; do EP=" $(${kubectl} get endpoints ${shellWord(serviceName)} -o jsonpath='{.subsets[*].addresses[*].targetRef.name}') "; case "$EP" in *" coredns-"*) case "$EP" in *${shellWord(` ${kubeDnsName}-`)}*) BOTH=yes; break ;; esac ;; esac; i=$((i + 1)); sleep 5; done`,
+    `test "$BOTH" = yes || { echo ${shellWord(`kube-dns-to-coredns: after ${(endpointTries * 5) / 60} minutes the endpoints of Service ${serviceName} do not list both a ${kubeDnsName} and a coredns pod (listed:`)}"$EP"'); stop here' >&2; false; }`,
   ];
   const steps: CutoverStep[] = [
     {
@@ -154,7 +159,7 @@ export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {
         `${TOOL} lint --coredns ${coredns} ${FILES.corefile}`,
         `${TOOL} check ${sameOptions} --kube-dns ${kubeDnsInput} --corefile ${FILES.corefile}`,
         `FOUND=$(${kubectl} get deployment/coredns configmap/coredns -o name --ignore-not-found)`,
-        `test -z "$FOUND" || { echo "kube-dns-to-coredns: $FOUND already in ${namespace}: the apply would replace it; remove it first or stop here" >&2; false; }`,
+        `test -z "$FOUND" || { echo "kube-dns-to-coredns: $FOUND already in "${shellWord(`${namespace}: the apply would replace it; remove it first or stop here`)} >&2; false; }`,
       ],
       waitFor: 'lint and check exit 0, and so does the test: FOUND is empty (no coredns Deployment or ConfigMap exists; otherwise stop, the apply would replace it)',
     },
@@ -182,13 +187,13 @@ export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {
       title: 'Apply the kube-dns Service and wait until its endpoints list both kube-dns and CoreDNS pods',
       why: `The same Service, cluster IP and selector: only ports for the Corefile listeners it lacked are added. Its endpoints never empty. The wait reads the Service's ready endpoints (Endpoints, served by every Kubernetes release) every 5 s, at most ${endpointTries} times.`,
       commands: [`kubectl apply -f ${FILES.service}`, ...endpointsListBoth],
-      waitFor: `the endpoints of Service ${serviceName} list both a ${kubeDnsDeployment} pod and a coredns pod (the loop above; it fails after ${(endpointTries * 5) / 60} minutes)`,
+      waitFor: `the endpoints of Service ${serviceName} list both a ${kubeDnsName} pod and a coredns pod (the loop above; it fails after ${(endpointTries * 5) / 60} minutes)`,
     },
     {
       id: 'live-check',
       title: 'Live check: ask a kube-dns pod and a CoreDNS pod the same names',
       why: 'From a place that reaches the pod network (a Job in the cluster, see the migration guide): exit 0 when the answers agree or every difference is expected.',
-      commands: [`OLD=$(${podIps(kubeDnsDeployment)} | head -n 1)`, `NEW=$(${podIps('coredns')} | head -n 1)`, `${TOOL} verify ${sameOptions} --kube-dns ${kubeDnsInput} --old "$OLD" --new "$NEW"`],
+      commands: [`OLD=$(${podIps(kubeDnsName)} | head -n 1)`, `NEW=$(${podIps('coredns')} | head -n 1)`, `${TOOL} verify ${sameOptions} --kube-dns ${kubeDnsInput} --old "$OLD" --new "$NEW"`],
       waitFor: 'verify exits 0',
       manual: true,
     },
@@ -203,8 +208,8 @@ export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {
         autoscaler === undefined
           ? `if ${kubectl} get deployment/kube-dns-autoscaler >/dev/null 2>&1; then ${kubectl} scale deployment/kube-dns-autoscaler --replicas=0; fi`
           : `${kubectl} scale ${autoscaler} --replicas=0`,
-        `${kubectl} scale ${kubeDnsKind}/${kubeDnsDeployment} --replicas=0`,
-        kubeDnsKind === 'deployment' ? `${kubectl} rollout status deployment/${kubeDnsDeployment} ${ROLLOUT_TIMEOUT}` : waitForReplicationController('replicas', 0),
+        `${kubectl} scale ${kubeDnsWorkload} --replicas=0`,
+        kubeDnsKind === 'deployment' ? `${kubectl} rollout status ${kubeDnsWorkload} ${ROLLOUT_TIMEOUT}` : waitForReplicationController('replicas', 0),
       ],
       waitFor: 'no kube-dns pod left; the endpoints list only CoreDNS pods',
     },
@@ -212,7 +217,7 @@ export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {
       id: 'delete-later',
       title: 'Later, once CoreDNS has run long enough: delete the kube-dns objects',
       why: 'Only when no rollback can be needed any more; keep the rollback file until then.',
-      commands: [`${kubectl} delete ${kubeDnsKind}/${kubeDnsDeployment} configmap/kube-dns --ignore-not-found`, `${kubectl} delete serviceaccount/kube-dns ${autoscaler ?? 'deployment/kube-dns-autoscaler'} --ignore-not-found`],
+      commands: [`${kubectl} delete ${kubeDnsWorkload} configmap/kube-dns --ignore-not-found`, `${kubectl} delete serviceaccount/kube-dns ${autoscaler ?? 'deployment/kube-dns-autoscaler'} --ignore-not-found`],
       manual: true,
     },
   ];
@@ -231,8 +236,8 @@ export function planCutover(install: KubeDnsInstall, options: CutoverOptions = {
       ].join(' '),
       commands: [
         ...(rollbackObjects.length === 0 ? [] : [`kubectl apply -f ${FILES.rollback}`]),
-        `${kubectl} scale ${kubeDnsKind}/${kubeDnsDeployment} --replicas=${replicas}`,
-        kubeDnsKind === 'deployment' ? `${kubectl} rollout status deployment/${kubeDnsDeployment} ${ROLLOUT_TIMEOUT}` : waitForReplicationController('readyReplicas', replicas),
+        `${kubectl} scale ${kubeDnsWorkload} --replicas=${replicas}`,
+        kubeDnsKind === 'deployment' ? `${kubectl} rollout status ${kubeDnsWorkload} ${ROLLOUT_TIMEOUT}` : waitForReplicationController('readyReplicas', replicas),
         ...(autoscaler === undefined ? [] : [`${kubectl} scale ${autoscaler} --replicas=${replicasOf(install.autoscaler)}`]),
       ],
       waitFor: 'every kube-dns pod Ready',
@@ -299,8 +304,7 @@ export function formatCutoverScript(plan: CutoverPlan & { readonly ok: true }): 
   // The plan's commands name its files as written in the current folder and run the tool with npx:
   // here each file is "$DIR/NAME" and the tool $KUBE_DNS_TO_COREDNS.
   const scripted = (command: string) =>
-    (command.startsWith(`${TOOL} `) ? `$KUBE_DNS_TO_COREDNS ${command.slice(TOOL.length + 1)}` : command)
-      .split(' ')
+    shellWords(command.startsWith(`${TOOL} `) ? `$KUBE_DNS_TO_COREDNS ${command.slice(TOOL.length + 1)}` : command)
       .map((word) => (names.has(word) ? `"$DIR/${word}"` : word))
       .join(' ');
   const heredoc = (file: CutoverFile) => {
@@ -308,10 +312,12 @@ export function formatCutoverScript(plan: CutoverPlan & { readonly ok: true }): 
     while (file.content.split('\n').includes(marker)) marker += '_';
     return `cat > "$DIR/${file.name}" <<'${marker}'\n${file.content.replace(/\n?$/, '\n')}${marker}`;
   };
-  const echo = (text: string) => `echo '${text.replaceAll("'", '')}'`;
+  const echo = (text: string) => `echo '${oneLine(text).replaceAll("'", '')}'`;
+  // A comment is one line: a line break in a value (the reader refuses one in a name) would end it.
+  const comment = (text: string) => `# ${oneLine(text)}`;
   const lines = [
     '#!/bin/sh',
-    `# Cut-over from kube-dns to CoreDNS ${plan.coredns}, written by kube-dns-to-coredns cutover.`,
+    comment(`Cut-over from kube-dns to CoreDNS ${plan.coredns}, written by kube-dns-to-coredns cutover.`),
     '#   sh cutover.sh            the cut-over: the steps in order, stopping at the first failure',
     '#   sh cutover.sh rollback   the rollback: kube-dns back and Ready, then CoreDNS scaled to 0',
     '# The files are written next to this script. The live check needs the pod network: run this where',
@@ -328,7 +334,7 @@ export function formatCutoverScript(plan: CutoverPlan & { readonly ok: true }): 
     '',
     'if [ "$ACTION" = rollback ]; then',
   ];
-  for (const step of plan.rollback) lines.push(`  # ${step.why}`, `  ${echo(`== Rollback: ${step.title}`)}`, ...step.commands.map((command) => `  ${scripted(command)}`));
+  for (const step of plan.rollback) lines.push(`  ${comment(step.why)}`, `  ${echo(`== Rollback: ${step.title}`)}`, ...step.commands.map((command) => `  ${scripted(command)}`));
   lines.push(
     `  ${echo(`kube-dns is back and CoreDNS is scaled to 0.`)}`,
     '  exit 0',
@@ -338,9 +344,9 @@ export function formatCutoverScript(plan: CutoverPlan & { readonly ok: true }): 
     '',
   );
   plan.steps.forEach((step, index) => {
-    lines.push(`# ${index + 1}. ${step.title}`, `#    ${step.why}`);
+    lines.push(comment(`${index + 1}. ${step.title}`), comment(`   ${step.why}`));
     if (step.id === 'delete-later') {
-      lines.push('#    Not run here; later:', ...step.commands.map((command) => `#    ${command}`), '');
+      lines.push('#    Not run here; later:', ...step.commands.map((command) => comment(`   ${command}`)), '');
       return;
     }
     if (step.manual === true) {
@@ -364,6 +370,41 @@ export function formatCutoverJson(plan: CutoverPlan): string {
 
 function record(value: unknown): Readonly<Record<string, unknown>> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/**
+ * A command split at the spaces outside quotes (the plan's commands separate words by one space):
+ * a quoted value holding a space and a file's name stays one word, so only a file named on its
+ * own is taken as the file.
+ */
+function shellWords(command: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let quote: "'" | '"' | undefined;
+  for (let index = 0; index < command.length; index += 1) {
+    const char = command[index] as string;
+    if (quote === undefined && char === ' ') {
+      words.push(word);
+      word = '';
+      continue;
+    }
+    word += char;
+    if (quote === undefined && char === '\\' && index + 1 < command.length) {
+      word += command[index + 1] as string;
+      index += 1;
+    } else if (quote === '"' && char === '\\' && index + 1 < command.length) {
+      word += command[index + 1] as string;
+      index += 1;
+    } else if (quote === undefined && (char === "'" || char === '"')) quote = char;
+    else if (char === quote) quote = undefined;
+  }
+  words.push(word);
+  return words;
+}
+
+/** `text` on one line: each run of line breaks a space. */
+function oneLine(text: string): string {
+  return text.replace(/[\r\n\u2028\u2029]+/g, ' ');
 }
 
 /** `text` as one word of the script: as it is when it holds only characters the shell leaves alone, else single-quoted. */

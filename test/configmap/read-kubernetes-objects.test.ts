@@ -59,6 +59,50 @@ describe('readKubernetesObjects', () => {
     expect(() => readKubernetesObjects('kind: Deployment\nspec: {}\n', { filename: 'd.yaml' })).toThrowError(/^d\.yaml:1:1: Deployment has no spec\.template\.spec/);
     expect(() => readKubernetesObjects('kind: [', { filename: 'd.yaml' })).toThrowError(ConfigMapInputError);
   });
+  it('refuses, at their position, names, namespaces and labels the API server never took; takes the ones it takes', () => {
+    const deployment = (metadata: string, labels = 'k8s-app: kube-dns') =>
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  ${metadata}\nspec:\n  selector:\n    matchLabels: {${labels}}\n  template:\n    metadata:\n      labels: {${labels}}\n    spec:\n      containers: []\n`;
+    const service = (metadata: string, selector = 'k8s-app: kube-dns') => `apiVersion: v1\nkind: Service\nmetadata:\n  ${metadata}\nspec:\n  clusterIP: 10.0.0.10\n  selector: {${selector}}\n`;
+    const cases: [string, RegExp][] = [
+      // Shell syntax, upper case, '_', a Service name with a dot or a leading digit.
+      [deployment('name: kube-dns$(touch /tmp/x)'), /^d\.yaml:4:3: metadata\.name 'kube-dns\$\(touch \/tmp\/x\)' is not a Deployment name the API server takes: a Deployment's name is a DNS-1123 subdomain/],
+      [deployment('name: Kube-DNS'), /^d\.yaml:4:3: metadata\.name 'Kube-DNS' is not a Deployment name/],
+      [deployment(`name: ${'a'.repeat(254)}`), /is not a Deployment name/],
+      [deployment('name: 7'), /^d\.yaml:4:3: metadata\.name must be a string, got 7$/],
+      [service('name: kube-dns$(touch /tmp/x)'), /^d\.yaml:4:3: metadata\.name 'kube-dns\$\(touch \/tmp\/x\)' is not a Service name the API server takes: a Service's name is a DNS-1035 label/],
+      [service('name: kube.dns'), /is not a Service name/],
+      [service('name: 1dns'), /is not a Service name/],
+      ['apiVersion: v1\nkind: ConfigMap\nmetadata: {name: "kube dns"}\ndata: {}\n', /^d\.yaml:3:\d+: metadata\.name 'kube dns' is not a ConfigMap name/],
+      [deployment('namespace: kube_system'), /^d\.yaml:4:3: metadata\.namespace 'kube_system' is not a namespace name: a namespace's name is a DNS-1123 label/],
+      [service('namespace: kube-system.x'), /metadata\.namespace 'kube-system\.x' is not a namespace name/],
+      // Label values: a space, a slash, a leading '-', 64 characters; label keys; a value that is no string.
+      [deployment('name: kube-dns', 'k8s-app: "kube dns"'), /^d\.yaml:7:\d+: spec\.selector\.matchLabels k8s-app: 'kube dns' is not a label value: a label value is empty or at most 63 characters/],
+      [deployment('name: kube-dns', 'k8s-app: a/b'), /spec\.selector\.matchLabels k8s-app: 'a\/b' is not a label value/],
+      [deployment('name: kube-dns', 'k8s-app: "-x"'), /'-x' is not a label value/],
+      [deployment('name: kube-dns', `k8s-app: ${'a'.repeat(64)}`), /is not a label value/],
+      [deployment('labels: {"k8s app": kube-dns}'), /^d\.yaml:4:\d+: metadata\.labels: 'k8s app' is not a label key/],
+      [deployment('labels: {"Example.com/app": x}'), /'Example\.com\/app' is not a label key: its prefix 'Example\.com' is not a DNS-1123 subdomain/],
+      [deployment('labels: {"a/b/c": x}'), /'a\/b\/c' is not a label key/],
+      [deployment('labels: {cluster-service: true}'), /^d\.yaml:4:\d+: metadata\.labels cluster-service must be a string \(quote it\), got true$/],
+      [service('name: kube-dns', 'k8s-app: "kube dns"'), /^d\.yaml:7:\d+: spec\.selector k8s-app: 'kube dns' is not a label value/],
+      ['apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: kube-dns}\nspec:\n  template:\n    metadata:\n      labels: {k8s-app: "kube dns"}\n    spec: {containers: []}\n', /^d\.yaml:7:\d+: spec\.template\.metadata\.labels k8s-app: 'kube dns' is not a label value/],
+      ['apiVersion: v1\nkind: ReplicationController\nmetadata: {name: kube-dns-v20}\nspec:\n  selector: {k8s-app: "kube dns"}\n  template: {spec: {containers: []}}\n', /^d\.yaml:5:\d+: spec\.selector k8s-app: 'kube dns' is not a label value/],
+    ];
+    for (const [text, refusal] of cases) {
+      expect(() => readKubernetesObjects(text, { filename: 'd.yaml' }), text).toThrowError(refusal);
+      expect(() => readKubernetesObjects(text), text).toThrowError(KubernetesObjectInputError);
+    }
+    const fine = [
+      deployment('name: kube-dns.v1-2', 'k8s-app: kube-dns, kubernetes.io/cluster-service: "true", empty: "", a_b.C-9: X_y.z'),
+      deployment(`name: ${'a'.repeat(253)}`, `example.com/${'n'.repeat(63)}: ${'v'.repeat(63)}`),
+      service('name: kube-dns\n  namespace: kube-system\n  labels: {kubernetes.io/name: KubeDNS}'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: kube-dns.conf, namespace: kube-system}\ndata: {}\n',
+      // Objects that play no part are not checked: they reach nothing the install writes.
+      'apiVersion: v1\nkind: Endpoints\nmetadata: {name: "Not A Name"}\n',
+    ];
+    for (const text of fine) expect(() => readKubernetesObjects(text), text).not.toThrow();
+  });
+
   it('refuses, at their position, scheduling fields, replicas, Service ports and cluster IPs of a shape the API server never took', () => {
     // Each case: the field as written in the Pod spec (or the Deployment spec, or the Service), and the refusal.
     const pod = (field: string) => deploymentYaml().replace('    spec:\n      containers:', `    spec:\n      ${field}\n      containers:`);

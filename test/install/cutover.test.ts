@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadAll } from 'js-yaml';
@@ -42,7 +42,7 @@ describe('planCutover', () => {
       expect(at(steps, /apply -f coredns-deployment/)).toBeLessThan(at(steps, /rollout status deployment\/coredns/));
       expect(at(steps, /rollout status deployment\/coredns/)).toBeLessThan(at(steps, /apply -f coredns-service/));
       // The endpoints are read until they list both kube-dns and CoreDNS pods, before the live check and the scale-down.
-      expect(at(steps, /apply -f coredns-service/)).toBeLessThan(at(steps, /get endpoints kube-dns .*\*" coredns-"\*.*\*" kube-dns-"\*\) BOTH=yes/));
+      expect(at(steps, /apply -f coredns-service/)).toBeLessThan(at(steps, /get endpoints kube-dns .*\*" coredns-"\*.*\*' kube-dns-'\*\) BOTH=yes/));
       expect(at(steps, /get endpoints kube-dns/)).toBeLessThan(at(steps, /test "\$BOTH" = yes \|\|/));
       expect(at(steps, /test "\$BOTH" = yes/)).toBeLessThan(at(steps, /verify --coredns/));
       expect(at(steps, /verify --coredns/)).toBeLessThan(at(steps, /scale deployment\/kube-dns --replicas=0/));
@@ -225,6 +225,34 @@ describe('planCutover', () => {
     expect(template.json.diagnostics.map((entry) => entry.code)).toContain('install-merge-placeholders');
   });
 
+  it('refuses, exit 2 at FILE:LINE:COL, a Deployment or Service name that is shell syntax and labels the API server never took, for cutover and -o install alike (they were pasted into the commands, or an internal error)', async () => {
+    const lines = stock.split('\n');
+    const line = (pattern: RegExp, from = 0) => lines.findIndex((text, index) => index >= from && pattern.test(text)) + 1;
+    const deploymentName = line(/^ {4}name: kube-dns$/);
+    const serviceName = line(/^ {4}name: kube-dns$/, line(/^ {2}kind: Service$/));
+    const renamed = (at: number) => lines.map((text, index) => (index + 1 === at ? text.replace('kube-dns', 'kube-dns$(touch /tmp/pwned)') : text)).join('\n');
+    // Only the pod labels, the Deployment's matchLabels and the Service's selector: they agree, and are no label value.
+    const relabelled = (value: string) => stock.replace(/^( +)k8s-app: kube-dns$/gm, (text, indent: string, offset: number) => (/\n( {6}(labels|matchLabels)| {4}selector):\n$/.test(stock.slice(Math.max(0, offset - 40), offset)) || indent.length > 6 ? `${indent}k8s-app: ${value}` : text));
+    const cases: [string, RegExp][] = [
+      [renamed(deploymentName), new RegExp(`^kube-dns-to-coredns: kube-dns\\.yaml:${deploymentName}:5: metadata\\.name 'kube-dns\\$\\(touch /tmp/pwned\\)' is not a Deployment name`)],
+      [renamed(serviceName), new RegExp(`^kube-dns-to-coredns: kube-dns\\.yaml:${serviceName}:5: metadata\\.name 'kube-dns\\$\\(touch /tmp/pwned\\)' is not a Service name`)],
+      [relabelled('"kube dns"'), /^kube-dns-to-coredns: kube-dns\.yaml:\d+:\d+: spec\.(selector\.matchLabels|template\.metadata\.labels|selector) k8s-app: 'kube dns' is not a label value/],
+      [relabelled('a/b'), /'a\/b' is not a label value/],
+      [relabelled('"-x"'), /'-x' is not a label value/],
+      [relabelled('a'.repeat(64)), /is not a label value/],
+    ];
+    for (const [text, refusal] of cases) {
+      for (const args of [['cutover', '--coredns', '1.14.7', '-o', 'script', 'kube-dns.yaml'], ['cutover', '--coredns', '1.14.7', 'kube-dns.yaml'], ['-o', 'install', 'kube-dns.yaml']]) {
+        const io = memoryIo({ files: { 'kube-dns.yaml': text } });
+        const status = await main(args, io);
+        expect(status, `${args.join(' ')}\n${io.err()}`).toBe(2);
+        expect(io.out()).toBe('');
+        expect(io.err().split('\n').filter((entry) => !entry.startsWith('info ')).join('\n')).toMatch(refusal);
+        expect(io.err()).not.toContain('internal error');
+      }
+    }
+  });
+
   it('refuses a target the cluster is too old for (install-coredns-too-new): the rollout could never finish', () => {
     const old = readFileSync(join(root, 'golden/translate/codes/install-coredns-too-new.yaml'), 'utf8');
     const refused = planCutover(readInstall(old), { coredns: '1.14.7' });
@@ -325,6 +353,37 @@ describe('the cut-over script', () => {
       }
     }
     expect(checked).toBe(9);
+  });
+
+  it('quotes every value it takes from the input: names that are shell syntax run as words, never as commands (the reader refuses them; this is the second line of defence)', async () => {
+    // Names past the reader's checks (a library caller's own install): $( ), ;, backquotes, quotes, a space and a line break.
+    const marks = ['m1', 'm2', 'm3'].map((name) => join(scratch, `injected-${name}`));
+    const read = readInstall(stock);
+    const deploymentName = `kube-dns$(touch ${marks[0]})"x`;
+    const serviceName = `kube-dns;touch ${marks[1]};'\n\`touch ${marks[2]}\``;
+    const hostile = {
+      ...read,
+      deployment: read.deployment === undefined ? undefined : { ...read.deployment, name: deploymentName },
+      service: read.service === undefined ? undefined : { ...read.service, name: serviceName },
+    };
+    const plan = planCutover(hostile, { coredns: '1.14.7', clusterDomain: 'cluster.local', kubeDnsVersion: '1.22.20' });
+    if (!plan.ok) throw new Error(plan.refusal);
+    const script = formatCutoverScript(plan);
+    const path = join(scratch, 'hostile.sh');
+    writeFileSync(path, script);
+    for (const shell of ['bash', 'dash']) {
+      const status = await new Promise<number>((resolve) => execFile(shell, ['-n', path], (error) => resolve(error === null ? 0 : 1)));
+      expect(status, `${shell} -n`).toBe(0);
+    }
+    const done = await run(script, { endpoints: `coredns-5d78c9869d-7xk2p ${deploymentName}-abcde` });
+    expect(done.status, done.stderr).toBe(0);
+    const back = await run(script, { action: 'rollback' });
+    expect(back.status, back.stderr).toBe(0);
+    for (const mark of marks) expect(existsSync(mark), mark).toBe(false);
+    // kubectl got each name as it is, in one argument with the kind.
+    expect(done.log).toContain(`kubectl -n kube-system scale deployment/${deploymentName} --replicas=0`);
+    expect(back.log).toContain(`kubectl -n kube-system scale deployment/${deploymentName} --replicas=2`);
+    expect(done.log.some((line) => line.includes(`get endpoints kube-dns;touch ${marks[1]};`))).toBe(true);
   });
 
   it('writes the files next to itself, runs the steps in order and stops at the first failure (set -eu)', async () => {

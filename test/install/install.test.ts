@@ -343,6 +343,11 @@ describe('buildCoreDnsInstall', () => {
       [edited('Deployment', (object) => (object.spec.template.spec.containers[0].ports[0].protocol = 'ICMP')), /Deployment\/coredns \/spec\/template\/spec\/containers\/0\/ports\/0\/protocol/],
       [edited('Deployment', (object) => (object.spec.template.spec.dnsPolicy2 = 'Default')), /Deployment\/coredns \/spec\/template\/spec.*additional/],
       [edited('ClusterRoleBinding', (object) => (object.subjects[0].name = 'default')), /ClusterRoleBinding\/system:coredns \/subjects\/0/],
+      // Names as the API server takes them: a Service's is a DNS-1035 label, the others' DNS-1123 subdomains.
+      [edited('Service', (object) => (object.metadata.name = 'kube-dns$(touch /tmp/x)')), /Service\/kube-dns\$\(touch \/tmp\/x\) \/metadata\/name: must match pattern/],
+      [edited('Service', (object) => (object.metadata.name = 'kube.dns')), /\/metadata\/name: must match pattern/],
+      [edited('Deployment', (object) => (object.metadata.name = 'CoreDNS')), /Deployment\/CoreDNS \/metadata\/name: must match pattern/],
+      [edited('ConfigMap', (object) => (object.metadata.name = 'core dns')), /\/metadata\/name: must match pattern/],
     ];
     for (const [objects, message] of cases) {
       const attempt = () => validateInstallObjects(objects);
