@@ -427,6 +427,11 @@ export const DIAGNOSTIC_CODES = {
     'A kube-dns container argument its program refuses (an unknown flag, an invalid value): the program exits, so the Pod never served with these arguments.',
     'Give the Deployment the cluster really runs; pass --force to translate the arguments that could be read.',
   ),
+  'kube-dns-release-assumed': translate(
+    'warning',
+    "The kubedns image's tag names no kube-dns release whose rules are known (no tag, a tag that is no release, a release before 1.14.0 or after the newest known): the rules of the release the message names are assumed.",
+    'Give the release the cluster ran with --kube-dns-version; before 1.14 kubedns had no stubDomains or upstreamNameservers, so a ConfigMap with them was never in effect.',
+  ),
   'kube-dns-deployment-assumed': translate(
     'info',
     'No kube-dns Deployment was given: the stock manifest of the kube-dns release is assumed (cluster domain from the options, dnsmasq with --no-negcache).',
@@ -505,6 +510,16 @@ export const DIAGNOSTIC_CODES = {
     'error',
     "dnsmasq's --address=/#/IP (or --address=/#/) answered every name no more specific --server, --local or --address domain held with that address (or NXDOMAIN): leaving it out would send every outside name upstream, so the translation is refused.",
     'Remove the flag from the Deployment given to the translator if the cluster is to resolve outside names again, or write the catch-all template by hand (docs/kube-dns-deployment.md).',
+  ),
+  'deployment-default-servers-not-kept': translate(
+    'error',
+    "dnsmasq's --server=/zone/# sent the zone's names to its default servers (those of no domain), and the Corefile cannot send them the same way: the default server was kubedns, or the zone holds or is inside a zone of the cluster kubedns served.",
+    'Remove the flag from the Deployment given to the translator and write the zone\'s block by hand after checking where its names should go (docs/kube-dns-deployment.md, "The default servers for a zone").',
+  ),
+  'deployment-forwards-nothing': translate(
+    'error',
+    "dnsmasq's --dns-forward-max=0 let no query be in flight: dnsmasq answered REFUSED to every query it would have forwarded, the cluster's own names (sent to kubedns) included, so the Pod resolved only what dnsmasq answered itself; the translation is refused.",
+    'The cluster never resolved through this Pod: remove the flag from the Deployment given to the translator (or give it a limit) if the CoreDNS install is to resolve names.',
   ),
   'deployment-flag-not-translated': translate(
     'warning',

@@ -1,5 +1,5 @@
 import type { KubeDnsDeployment } from './kube-dns-install.js';
-import { kubeDnsRules } from './kube-dns-versions.js';
+import { kubeDnsRules, NEWEST_KUBE_DNS_VERSION, OLDEST_KUBE_DNS_VERSION } from './kube-dns-versions.js';
 
 /**
  * Which program of a kube-dns Pod applied what (docs/kube-dns-deployment.md, "Who applied the
@@ -124,13 +124,48 @@ function kubeDnsAddress(deployment: KubeDnsDeployment): string {
   return `127.0.0.1#${deployment.kubedns?.args.values.dnsPort ?? 10053}`;
 }
 
-/** The kube-dns release an image tag names (`…/k8s-dns-kube-dns-amd64:1.14.13`), when the rules know it. */
-export function kubeDnsVersionOfImage(image: string | undefined): string | undefined {
-  const tag = /:v?(\d+\.\d+\.\d+)$/.exec(image ?? '')?.[1];
-  if (tag === undefined) return undefined;
-  try {
-    return kubeDnsRules(tag).version;
-  } catch {
-    return undefined;
+/**
+ * The kube-dns release the kubedns image's tag names (`…/k8s-dns-kube-dns-amd64:1.14.13`, also
+ * digest-pinned `…:1.14.4@sha256:…` and the two-part tags of the images before 1.14,
+ * `…/kubedns-amd64:1.9`), as the rules read it: `version` is the release whose rules apply
+ * (undefined: none read, the newest applies); `assumed` says what was assumed, when the tag names
+ * no release the rules know (docs/kube-dns-deployment.md, "The kube-dns release").
+ */
+export function kubeDnsReleaseOfImage(image: string | undefined): { readonly version: string | undefined; readonly assumed?: string } {
+  if (image === undefined) return { version: undefined };
+  const named = image.replace(/@[^@]*$/, '');
+  const slash = named.lastIndexOf('/');
+  const colon = named.lastIndexOf(':');
+  const tag = colon > slash ? named.slice(colon + 1) : undefined;
+  const parts = tag === undefined ? undefined : /^v?(\d+)\.(\d+)(?:\.(\d+))?$/.exec(tag);
+  const newest = `kube-dns ${NEWEST_KUBE_DNS_VERSION}'s rules assumed (give --kube-dns-version)`;
+  if (parts === undefined || parts === null) {
+    return { version: undefined, assumed: `the kubedns image '${image}' has ${tag === undefined ? 'no tag' : `tag '${tag}', which names no kube-dns release`}: ${newest}` };
   }
+  const version = `${Number(parts[1])}.${Number(parts[2])}.${Number(parts[3] ?? 0)}`;
+  try {
+    return { version: kubeDnsRules(version).version };
+  } catch {
+    if (compareVersions(version, OLDEST_KUBE_DNS_VERSION) < 0) {
+      return {
+        version: OLDEST_KUBE_DNS_VERSION,
+        assumed: `the kubedns image's tag '${tag}' names a release before ${OLDEST_KUBE_DNS_VERSION}, the oldest whose rules are known: read with ${OLDEST_KUBE_DNS_VERSION}'s (kubedns before 1.14 had no stubDomains or upstreamNameservers, and its manifests ran dnsmasq without dnsmasq-nanny, so neither reached dnsmasq)`,
+      };
+    }
+    return { version: undefined, assumed: `the kubedns image's tag '${tag}' names a release after ${NEWEST_KUBE_DNS_VERSION}, the newest whose rules are known: ${newest}` };
+  }
+}
+
+/** The kube-dns release the kubedns image names, when the rules know it or assume one ({@link kubeDnsReleaseOfImage}). */
+export function kubeDnsVersionOfImage(image: string | undefined): string | undefined {
+  return kubeDnsReleaseOfImage(image).version;
+}
+
+function compareVersions(a: string, b: string): number {
+  const [left, right] = [a, b].map((text) => text.split('.').map(Number)) as [number[], number[]];
+  for (let index = 0; index < 3; index += 1) {
+    const difference = (left[index] ?? 0) - (right[index] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return 0;
 }

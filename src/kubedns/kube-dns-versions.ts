@@ -22,7 +22,7 @@ export class UnsupportedKubeDnsVersionError extends KubeDnsToCoreDnsError {
 /** Why there are no rules for a kube-dns version: not a version, or outside the known ones. */
 export type UnsupportedKubeDnsVersionCode = 'syntax' | 'out-of-range';
 
-const OLDEST_KUBE_DNS_VERSION = '1.14.0';
+export const OLDEST_KUBE_DNS_VERSION = '1.14.0';
 export const NEWEST_KUBE_DNS_VERSION = '1.26.7';
 
 export interface KubeDnsRules {

@@ -118,6 +118,11 @@ type ZoneEntry =
    */
   | { readonly kind: 'address'; readonly text: string; readonly types: ReadonlySet<string>; readonly below: ZoneEntry | undefined; readonly noData: boolean }
   | { readonly kind: 'reverse' }
+  /**
+   * `--server=/zone/#`: dnsmasq sends the zone's names to its default servers (those of no domain:
+   * `--server=ADDR`, resolv.conf), as if no domain held them; it wins over the zone's other servers.
+   */
+  | { readonly kind: 'default'; readonly text: string }
   | { readonly kind: 'stub'; readonly servers: readonly string[] }
   | { readonly kind: 'both'; readonly own: 'cluster' | 'reverse'; readonly servers: readonly string[] };
 
@@ -239,6 +244,8 @@ function routingOf(data: ConfigMapData | null, options: KubeDnsRoutingOptions, i
     else if (existing?.kind === 'both') table.set(zone, { ...existing, servers: [...servers, ...existing.servers] });
     else table.set(zone, { kind: 'stub', servers });
   }
+  // `#` wins over the zone's servers, kubedns's included (domain-match.c: resolv servers sort before the others).
+  for (const entry of manifest?.defaults ?? []) table.set(entry.zone, { kind: 'default', text: entry.text });
   for (const local of manifest?.local ?? []) {
     // dnsmasq 2.90: an address answers its type before the zone's servers; NXDOMAIN gives way to them.
     const existing = table.get(local.zone);
@@ -280,7 +287,17 @@ function routingOf(data: ConfigMapData | null, options: KubeDnsRoutingOptions, i
   // The cluster's zones reached through the default server (not through a --server=/zone/ of their own).
   const implicitZones = new Set(implicit.filter((zone) => !pod.zonesToKubeDns.has(zone)));
 
+  // --dns-forward-max=0: dnsmasq keeps no query in flight and answers REFUSED to every query it would forward (measured with 2.90).
+  const forwardsNothing = options.deployment?.dnsmasq?.dnsmasq?.dnsForwardMax === 0;
+  if (forwardsNothing) notes.push('dnsmasq runs with --dns-forward-max=0: it answers REFUSED to every query it would forward, kubedns\'s names included');
+
   function route(query: string, type = 'A'): Route {
+    const found = routeForwarded(query, type);
+    if (!forwardsNothing || found.destination === LOCAL_ANSWER) return found;
+    return { destination: LOCAL_ANSWER, via: `dnsmasq answers REFUSED itself (--dns-forward-max=0), where it would have forwarded: ${found.via}` };
+  }
+
+  function routeForwarded(query: string, type: string): Route {
     const name = canonicalName(query);
     const qtype = type.toUpperCase();
     const match = table.longestMatch(name);
@@ -328,6 +345,14 @@ function routingOf(data: ConfigMapData | null, options: KubeDnsRoutingOptions, i
       }
       case 'stub':
         return { destination: serversDestination(value.servers), via: `stub domain ${displayName(zone)}` };
+      case 'default': {
+        // Where a name no domain holds goes; with every name to kubedns, kubedns answers its own zones.
+        const via = `dnsmasq sends ${displayName(zone)} to its default servers (${value.text})`;
+        if (pod.everyNameToKubeDns && isInZone(name, clusterDomain)) return { ...clusterRoute(name, clusterDomain), via: `${via}: kubedns` };
+        if (pod.everyNameToKubeDns && KUBERNETES_DEFAULT_REVERSE_ZONES.some((reverse) => isInZone(name, reverse))) return { destination: reverseDestination, via: `${via}: kubedns` };
+        const found = upstream;
+        return { destination: racedUpstreams === undefined ? found.destination : anyOf([found.destination, racedUpstreams]), via: `${via}: ${found.via}` };
+      }
       case 'both': {
         const own = value.own === 'cluster' ? clusterRoute(name, zone).destination : reverseDestination;
         return { destination: anyOf([own, serversDestination(value.servers)]), via: `stub domain ${zone} and kubedns` };
@@ -403,6 +428,8 @@ interface ManifestServers {
   readonly upstreams: readonly string[];
   readonly noResolv: boolean;
   readonly local: readonly { readonly zone: string; readonly address: string | undefined; readonly text: string }[];
+  /** The zones of `--server=/zone/#` (the default servers), with the option as written. */
+  readonly defaults: readonly { readonly zone: string; readonly text: string }[];
   /** The domains of the `--address` flags with an address (IPv4, IPv6, `#`); `''` for `#` (every domain). */
   readonly addressZones: readonly { readonly zone: string; readonly text: string }[];
   /**
@@ -435,6 +462,7 @@ function manifestServers(deployment: KubeDnsDeployment | undefined, pod: KubeDns
   const stubs = new Map<string, string[]>();
   const upstreams: string[] = [];
   const local: { zone: string; address: string | undefined; text: string }[] = [];
+  const defaults: { zone: string; text: string }[] = [];
   const addressZones: { zone: string; text: string }[] = [];
   for (const server of dnsmasq.servers) {
     // `''` (written `//`) is names without a dot: their entries are gathered below (unqualifiedRoute).
@@ -450,6 +478,11 @@ function manifestServers(deployment: KubeDnsDeployment | undefined, pod: KubeDns
     const zones = every ? undefined : domains?.map((domain) => canonicalName(domain));
     if (server.target.kind === 'local-only' && zones !== undefined) {
       for (const zone of zones) local.push({ zone, address: undefined, text: server.option.text });
+      continue;
+    }
+    // `--server=/zone/#` (SERV_USE_RESOLV, option.c and domain-match.c, v2.90): the default servers.
+    if (server.target.kind === 'default-upstreams' && zones !== undefined) {
+      for (const zone of zones) defaults.push({ zone, text: server.option.text });
       continue;
     }
     if (server.target.kind !== 'upstream') {
@@ -485,7 +518,7 @@ function manifestServers(deployment: KubeDnsDeployment | undefined, pod: KubeDns
   const trailingDot = pod.dnsmasqTrailingDotUnqualified;
   const unqualified = unqualifiedEntries(dnsmasq, (entry) => written(entry) || (trailingDot && entry.trailingDotUnqualified), pod.dnsmasqAddressTypesOnly, (target) => dnsmasqTarget(target));
   const unqualifiedWritten = unqualifiedEntries(dnsmasq, written, pod.dnsmasqAddressTypesOnly, (target) => dnsmasqTarget(target));
-  return { toKubeDns, stubs, upstreams, noResolv: dnsmasq.noResolv, local, addressZones, unqualified, unqualifiedWritten };
+  return { toKubeDns, stubs, upstreams, noResolv: dnsmasq.noResolv, local, defaults, addressZones, unqualified, unqualifiedWritten };
 }
 
 /**

@@ -145,14 +145,31 @@ export const DNSMASQ_EFFECTS: readonly (EffectRow<DnsmasqFacts> | EntriesRow)[] 
   },
   {
     option: 'dns-forward-max',
-    when: (facts, target) => facts.settings.dnsForwardMax !== undefined && hasMaxConcurrent(target) && facts.settings.dnsForwardMax > 0,
+    when: (facts, target) => facts.settings.dnsForwardMax !== undefined && hasMaxConcurrent(target) && facts.settings.dnsForwardMax > 0 && facts.settings.dnsForwardMax <= MAX_CONCURRENT_LIMIT,
     sets: (facts) => ({ maxConcurrent: facts.settings.dnsForwardMax as number }),
     code: 'dnsmasq-option-translated',
     message: (facts) => `at most ${facts.settings.dnsForwardMax} queries in flight: every forward gets max_concurrent ${facts.settings.dnsForwardMax} (a limit per forward, where dnsmasq had one for the process)`,
   },
   {
+    // dnsmasq 2.90 (src/forward.c, get_new_frec): no free forwarding record → the query is answered REFUSED.
     option: 'dns-forward-max',
-    when: (facts, target) => facts.settings.dnsForwardMax !== undefined && !(hasMaxConcurrent(target) && facts.settings.dnsForwardMax > 0),
+    when: (facts) => facts.settings.dnsForwardMax === 0,
+    code: 'deployment-forwards-nothing',
+    message: () =>
+      "dnsmasq may keep no query in flight: it answered REFUSED to every query it would have forwarded (kubedns's names and every outside name alike) and resolved only what it answered itself; a Corefile that forwards would resolve what the cluster never did: not translated",
+  },
+  {
+    option: 'dns-forward-max',
+    when: (facts, target) => facts.settings.dnsForwardMax !== undefined && hasMaxConcurrent(target) && facts.settings.dnsForwardMax > MAX_CONCURRENT_LIMIT,
+    code: 'translation-target-refuses',
+    message: (facts, target) => {
+      const written = [...(facts.settings.spellings.get('dns-forward-max') ?? [])].pop()?.value ?? String(facts.settings.dnsForwardMax);
+      return `--dns-forward-max=${written}: CoreDNS ${target.version}'s max_concurrent takes a whole number up to ${MAX_CONCURRENT_LIMIT}; not translated`;
+    },
+  },
+  {
+    option: 'dns-forward-max',
+    when: (facts, target) => facts.settings.dnsForwardMax !== undefined && facts.settings.dnsForwardMax > 0 && !hasMaxConcurrent(target),
     code: 'deployment-flag-not-translated',
     message: (_facts, target) => `CoreDNS ${target.version} has no forward max_concurrent (${firstReleaseWith((release) => release.forwardMaxConcurrent)}+); no limit`,
   },
@@ -164,6 +181,12 @@ export const DNSMASQ_EFFECTS: readonly (EffectRow<DnsmasqFacts> | EntriesRow)[] 
 function hasPolicySequential(target: CoreDnsFeatures): boolean {
   return target.preferredForwarder === 'forward' && target.forwardPolicySequential;
 }
+
+/**
+ * The largest `max_concurrent` the translation writes: CoreDNS reads it with Go's `strconv.Atoi`
+ * (64-bit `int`), and every larger value this package could carry exactly is above 2^53.
+ */
+const MAX_CONCURRENT_LIMIT = Number.MAX_SAFE_INTEGER;
 
 function hasMaxConcurrent(target: CoreDnsFeatures): boolean {
   return target.forwardMaxConcurrent && target.preferredForwarder === 'forward';
@@ -205,7 +228,10 @@ export const KUBEDNS_EFFECTS: readonly EffectRow<KubednsFacts>[] = [
     when: (facts) => facts.args.values.dnsPort !== undefined,
     code: 'deployment-flag',
     path: (facts) => `--dns-port=${facts.args.values.dnsPort}`,
-    message: () => 'the port dnsmasq reached kubedns on, inside the Pod; the kubernetes plugin takes its place',
+    message: (facts) =>
+      facts.pod.throughDnsmasq
+        ? 'the port dnsmasq reached kubedns on, inside the Pod; the kubernetes plugin takes its place'
+        : 'the port kubedns answered clients on (the Pod has no dnsmasq); the kubernetes plugin takes its place, and the Service maps clients to CoreDNS',
   },
   {
     option: 'dns-bind-address',

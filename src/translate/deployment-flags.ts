@@ -67,6 +67,11 @@ export interface DeploymentPlan {
   readonly maxConcurrent: number | undefined;
   readonly addresses: readonly DeploymentAddress[];
   /**
+   * Zones of `--server=/zone/#`: dnsmasq sent their names to its default servers (those of no
+   * domain), even under a more general domain of its own (docs/kube-dns-deployment.md, "The default servers for a zone").
+   */
+  readonly defaultZones: readonly DeploymentServer[];
+  /**
    * The domains (`''` for `#`, every domain) of the `--address` flags with an address (IPv4, IPv6,
    * `#`) under which the Pod's dnsmasq (2.86+) turned a server's NXDOMAIN into NOERROR without
    * records; empty for an older dnsmasq (docs/kube-dns-deployment.md, "NXDOMAIN under an address").
@@ -146,6 +151,7 @@ const EMPTY_PLAN: Omit<DeploymentPlan, 'pod'> = {
   strictOrder: false,
   maxConcurrent: undefined,
   addresses: [],
+  defaultZones: [],
   noDataZones: [],
   besideResolvConf: false,
   throughDnsmasq: true,
@@ -173,16 +179,12 @@ export function planKubeDnsPod(deployment: KubeDnsDeployment | undefined, input:
   if (deployment === undefined) return { plan: stockDeploymentPlan(input.kubeDnsRules.version, input.clusterDomainOption, input.features), clusterDomain: input.clusterDomain };
   const planned = planDeployment(deployment, input.features, input.kubeDnsRules.version, configMapName);
   const imageVersion = input.kubeDnsVersionFromImage;
-  const plan =
-    imageVersion === undefined
-      ? planned
-      : {
-          ...planned,
-          diagnostics: [
-            diagnostic('deployment-flag', { key: `container ${deployment.kubedns?.container ?? 'kubedns'}`, path: '[image]', message: `kube-dns ${imageVersion} (the image's tag): the ConfigMap is validated with its rules` }),
-            ...planned.diagnostics,
-          ],
-        };
+  const imageKey = `container ${deployment.kubedns?.container ?? 'kubedns'}`;
+  const imageNotes = [
+    ...(input.kubeDnsVersionAssumed === undefined ? [] : [diagnostic('kube-dns-release-assumed', { key: imageKey, path: '[image]', message: input.kubeDnsVersionAssumed })]),
+    ...(imageVersion === undefined || input.kubeDnsVersionAssumed !== undefined ? [] : [diagnostic('deployment-flag', { key: imageKey, path: '[image]', message: `kube-dns ${imageVersion} (the image's tag): the ConfigMap is validated with its rules` })]),
+  ];
+  const plan = imageNotes.length === 0 ? planned : { ...planned, diagnostics: [...imageNotes, ...planned.diagnostics] };
   const optionDomain = input.clusterDomain;
   if (plan.clusterDomain === undefined || plan.clusterDomain === optionDomain) return { plan, clusterDomain: plan.clusterDomain ?? optionDomain };
   if (input.clusterDomainOption === undefined) return { plan, clusterDomain: plan.clusterDomain };
@@ -252,6 +254,7 @@ function planDeployment(deployment: KubeDnsDeployment, features: CoreDnsFeatures
     strictOrder: fields.strictOrder ?? false,
     maxConcurrent: fields.maxConcurrent,
     addresses,
+    defaultZones: servers.defaultZones,
     noDataZones: pod.dnsmasqAddressTypesOnly
       ? dnsmasq.addresses.flatMap((entry) => (entry.address === undefined || entry.domains === undefined ? [] : entry.domains.filter((domain) => domain !== '').map((domain) => ({ zone: domain === '#' ? '' : domain.toLowerCase().replace(/^\.+/, '').replace(/\.$/, ''), text: entry.option.text }))))
       : [],
@@ -288,6 +291,8 @@ interface PlannedServers {
   readonly stubs: Map<string, DeploymentServer[]>;
   readonly upstreams: DeploymentServer[];
   readonly localOnly: DeploymentAddress[];
+  /** `--server=/zone/#`: `target` is the zone. */
+  readonly defaultZones: DeploymentServer[];
   readonly unservedZones: string[];
   readonly kubednsForwardZones: string[];
 }
@@ -297,6 +302,7 @@ function planServers(dnsmasq: DnsmasqSettings, pod: KubeDnsPod, clusterDomain: s
   const stubs = new Map<string, DeploymentServer[]>();
   const upstreams: DeploymentServer[] = [];
   const localOnly: DeploymentAddress[] = [];
+  const defaultZones: DeploymentServer[] = [];
   const toKubeDns = new Set<string>();
   const kubednsForwardZones: string[] = [];
   for (const server of dnsmasq.servers) {
@@ -310,6 +316,15 @@ function planServers(dnsmasq: DnsmasqSettings, pod: KubeDnsPod, clusterDomain: s
     if (server.target.kind === 'local-only' && domains !== undefined && features.template) {
       // dnsmasq 2.90 answers NXDOMAIN for these names, unless a server address is given for the same domain (checked on loopback).
       for (const domain of domains) localOnly.push({ zone: domain.toLowerCase().replace(/\.$/, ''), address: undefined, text, localOnly: true });
+      continue;
+    }
+    if (server.target.kind === 'default-upstreams' && domains !== undefined && !domains.includes('#')) {
+      // dnsmasq 2.90 (option.c: `#` sets SERV_USE_RESOLV; domain-match.c: such a domain sends its names to the servers of no domain).
+      for (const domain of domains) {
+        const zone = domain.toLowerCase().replace(/\.$/, '');
+        defaultZones.push({ target: zone, text });
+        push('deployment-flag', text, `'${zone}' goes to dnsmasq's default servers (those of no domain), even under a more general domain of its own: a block for it forwards where the main block does`);
+      }
       continue;
     }
     if (server.target.kind !== 'upstream') {
@@ -365,7 +380,7 @@ function planServers(dnsmasq: DnsmasqSettings, pod: KubeDnsPod, clusterDomain: s
   for (const [zone, servers] of stubs) {
     push('deployment-stub-server', servers.map((server) => server.text).join(' '), `'${zone}' → ${servers.map((server) => server.target).join(' ')} (merged with the ConfigMap's servers for it, if any)`);
   }
-  return { stubs, upstreams, localOnly, unservedZones, kubednsForwardZones };
+  return { stubs, upstreams, localOnly, defaultZones, unservedZones, kubednsForwardZones };
 }
 
 /** `--address=/zone/[ip]`: a fixed answer per zone, where the target has the template plugin. */

@@ -11,7 +11,7 @@ import type { CoreDnsFeatures } from '../coredns/features.js';
 import { coreDnsReleaseOf } from '../coredns/resolve-release.js';
 import type { CoreDnsReleaseInput, ResolvedCoreDnsRelease } from '../coredns/resolve-release.js';
 import { NEWEST_COREDNS_VERSION } from '../coredns/versions.js';
-import { kubeDnsVersionOfImage } from '../kubedns/kube-dns-pod.js';
+import { kubeDnsReleaseOfImage } from '../kubedns/kube-dns-pod.js';
 import type { KubeDnsInstall } from '../kubedns/kube-dns-install.js';
 import type { KubeDnsQuirk } from '../kubedns/kube-dns-quirks.js';
 import { kubeDnsRules } from '../kubedns/kube-dns-versions.js';
@@ -75,6 +75,8 @@ export interface TranslateInput {
   readonly kubeDnsVersion: string | undefined;
   /** Set when the release is the kubedns image's tag (no kubeDnsVersion option): the plan says so. */
   readonly kubeDnsVersionFromImage: string | undefined;
+  /** What was assumed of the release when the kubedns image's tag names none the rules know (`kube-dns-release-assumed`). */
+  readonly kubeDnsVersionAssumed?: string;
   readonly dropFederations: boolean;
   readonly force: boolean;
   readonly repairs: ReadonlySet<KubeDnsQuirk>;
@@ -113,11 +115,13 @@ export function resolveTranslateOptions(options: TranslateOptions): TranslateInp
 export function withInstallFacts(input: TranslateInput, install: KubeDnsInstall, kubeDnsVersionGiven: boolean): TranslateInput {
   const serviceIp = input.clusterDnsIp === undefined ? install.service?.clusterIP : undefined;
   if (serviceIp !== undefined) checkClusterDnsIp(serviceIp);
-  const imageVersion = kubeDnsVersionGiven ? undefined : kubeDnsVersionOfImage(install.deployment?.kubedns?.image);
-  if (serviceIp === undefined && imageVersion === undefined) return input;
+  const image = kubeDnsVersionGiven ? { version: undefined } : kubeDnsReleaseOfImage(install.deployment?.kubedns?.image);
+  const imageVersion = image.version;
+  if (serviceIp === undefined && imageVersion === undefined && image.assumed === undefined) return input;
   return {
     ...input,
     ...(serviceIp === undefined ? {} : { clusterDnsIp: serviceIp }),
+    ...(image.assumed === undefined ? {} : { kubeDnsVersionAssumed: image.assumed }),
     ...(imageVersion === undefined ? {} : { kubeDnsRules: kubeDnsRules(imageVersion), kubeDnsVersion: imageVersion, kubeDnsVersionFromImage: imageVersion }),
   };
 }

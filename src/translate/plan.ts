@@ -101,13 +101,14 @@ export function planCorefile(config: KubeDnsConfig, pod: PodPlan, input: Transla
   // What the Pod ran: without dnsmasq-nanny, dnsmasq never saw the ConfigMap's servers.
   const applied = plan.pod.nannyAppliesConfigMap ? config : withoutConfigMapServers(config, context);
   planRacedDefaultServers(applied, context);
-  const planned = planStubs(withDeploymentStubs(applied, plan), context);
+  const configured = planStubs(withDeploymentStubs(applied, plan), context);
   const dnsmasqUpstreams = plan.pod.everyNameToKubeDns ? undefined : planUpstreams(withDeploymentUpstreams(applied.upstreamNameservers, plan), applied.listedUpstreamNameservers, context);
   // Servers of the manifest without --no-resolv: dnsmasq read resolv.conf beside them (the nanny's --no-resolv comes with the ConfigMap's upstreams).
   if (dnsmasqUpstreams !== undefined && plan.besideResolvConf && plan.upstreams !== undefined && (applied.upstreamNameservers ?? []).length === 0 && !dnsmasqUpstreams.includes(RESOLV_CONF)) dnsmasqUpstreams.push(RESOLV_CONF);
   // Where kubedns forwarded what it does not serve; reported here unless the same entries were planned above.
   const resolver = kubednsResolver(config, dnsmasqUpstreams !== undefined && plan.pod.nannyAppliesConfigMap, context);
   const upstreams = dnsmasqUpstreams ?? resolver;
+  const planned = withDefaultServerZones(configured, upstreams, context);
   const unserved = planUnservedZones(context);
   const { templates: zoneTemplates, replacedZones } = planTemplates(plan, planned, context);
   const { reverseBlockZones, forwardStubs } = planKubednsForwarding(resolver, upstreams, unserved, [...planned.map((stub) => stub.zone), ...zoneTemplates.map((template) => template.zone)], context);
@@ -807,6 +808,36 @@ function planKubednsForwarding(
     `kubedns-upstreams: kubedns forwarded ${what} with its own resolver, ${whereTo}, not to ${main} (kube-dns ${context.plan.pod.kubeDnsVersion}: ${context.plan.pod.kubednsUpstreams.kind === 'configmap' ? "upstreamNameservers, never dnsmasq's own --server" : 'before 1.14.10 never upstreamNameservers, kubernetes/dns#198'}); kept: ${reverse.length === 0 ? '' : 'a copy of the main block serves the reverse zones, '}forwarding to ${whereTo} (--repair kubedns-upstreams to forward them like the rest)`,
   );
   return { reverseBlockZones: reverse, forwardStubs: zones.map((zone) => ({ zone, targets: resolver.map((text) => ({ text })) })) };
+}
+
+/**
+ * `--server=/zone/#`: the zone's names went to dnsmasq's default servers, which are the main
+ * block's upstreams, so the zone gets a block forwarding there (in place of a stub block of the
+ * same zone: `#` won over its servers). Refused (`deployment-default-servers-not-kept`) where the
+ * default server was kubedns, or for a zone of the cluster that kubedns served.
+ */
+function withDefaultServerZones(stubs: readonly PlannedStub[], upstreams: readonly string[], context: Context): PlannedStub[] {
+  const zones = context.plan.defaultZones;
+  if (zones.length === 0) return [...stubs];
+  const kept: PlannedStub[] = [];
+  for (const { target: zone, text } of zones) {
+    const ofCluster = [context.clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES].find((own) => zone === own || zone.endsWith(`.${own}`) || own.endsWith(`.${zone}`) || zone === '');
+    const why = context.plan.pod.everyNameToKubeDns
+      ? `dnsmasq's default server was kubedns (${kubeDnsAddressOf(context)}), which answered the cluster's names and forwarded the rest with its own resolver`
+      : ofCluster !== undefined
+        ? `'${zone}' holds or is inside '${ofCluster}', which kubedns served: its names went to the upstreams instead`
+        : context.plan.pod.zonesToKubeDns.has(zone)
+          ? `dnsmasq also sent '${zone}' to kubedns`
+          : undefined;
+    if (why !== undefined) {
+      report(context, 'deployment-default-servers-not-kept', 'container dnsmasq', `[${text}]`, `${text}: ${why}; no Corefile block sends these names the same way`);
+      continue;
+    }
+    if (kept.some((stub) => stub.zone === zone)) continue;
+    kept.push({ zone, targets: upstreams.map((entry) => ({ text: entry })) });
+  }
+  const replaced = new Set(kept.map((stub) => stub.zone));
+  return [...stubs.filter((stub) => !replaced.has(stub.zone)), ...kept];
 }
 
 function kubeDnsAddressOf(context: Context): string {

@@ -98,6 +98,43 @@ describe.skipIf(dnsmasq === undefined)('Deployment flags against real dnsmasq', 
     else expect(corefile).toContain(`    cache 30 {\n        ${cacheOption}\n    }\n`);
   });
 
+  it("sends a --server=/zone/# zone to the default servers, under a more general domain and beside the zone's own server, as the model does", async () => {
+    const [corp, own, upstream] = await Promise.all([lab.fakeServer(52), lab.fakeServer(53), lab.fakeServer(54)]);
+    const args = ['--cache-size=0', '--no-resolv', `--server=/corp.test/${corp.ip}#${corp.port}`, '--server=/www.corp.test/#', `--server=/www.corp.test/${own.ip}#${own.port}`, `--server=${upstream.ip}#${upstream.port}`];
+    const running = await lab.startDnsmasq(dnsmasq as string, args);
+    const answered: Record<string, string> = {};
+    try {
+      for (const name of ['x.www.corp.test', 'www.corp.test', 'x.corp.test']) {
+        const result = await running.query(name);
+        answered[name] = result.kind === 'answered' ? result.by.address : JSON.stringify(result);
+      }
+    } finally {
+      await running.stop();
+    }
+    expect(answered).toEqual({ 'x.www.corp.test': upstream.address, 'www.corp.test': upstream.address, 'x.corp.test': corp.address });
+    const deployment = readKubeDnsInstall([{ text: deploymentYaml({ dnsmasq: args }) }]).deployment;
+    const routing = kubeDnsRouting(null, { ...(deployment === undefined ? {} : { deployment }) });
+    for (const [name, address] of Object.entries(answered)) expect(describeDestination(routing.route(name).destination)).toBe(address);
+  });
+
+  it('answers REFUSED to every query it would forward with --dns-forward-max=0, as the model says', async () => {
+    const upstream = await lab.fakeServer(55);
+    const args = ['--cache-size=0', '--no-resolv', '--dns-forward-max=0', `--server=/cluster.local/${kubedns.ip}#${kubedns.port}`, `--server=${upstream.ip}#${upstream.port}`, '--address=/fixed.test/10.1.2.3'];
+    const running = await lab.startDnsmasq(dnsmasq as string, args);
+    try {
+      expect(await running.query('example.com')).toEqual({ kind: 'rcode', rcode: 'REFUSED' });
+      expect(await running.query('kubernetes.default.svc.cluster.local')).toEqual({ kind: 'rcode', rcode: 'REFUSED' });
+      expect(await running.query('a.fixed.test')).toEqual({ kind: 'rcode', rcode: 'A 10.1.2.3' });
+    } finally {
+      await running.stop();
+    }
+    const deployment = readKubeDnsInstall([{ text: deploymentYaml({ dnsmasq: args }) }]).deployment;
+    const routing = kubeDnsRouting(null, { ...(deployment === undefined ? {} : { deployment }) });
+    expect(routing.route('example.com').via).toContain('REFUSED');
+    expect(routing.route('kubernetes.default.svc.cluster.local').via).toContain('REFUSED');
+    expect(routing.route('a.fixed.test').via).not.toContain('REFUSED');
+  });
+
   it("tries the manifest's server for a zone before the ConfigMap's the nanny appends, as the translated forward lists them", async () => {
     const [first, second] = await Promise.all([lab.fakeServer(50), lab.fakeServer(51)]);
     const manifest = `--server=/corp.test/${first.ip}#${first.port}`;

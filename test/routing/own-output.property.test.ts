@@ -144,6 +144,32 @@ describe('check on the translator’s own output', () => {
     outcomes.expectAtLeast({ translated: 250, refused: 1, 'quirk kept': 20, 'repaired on purpose': 20, 'federations dropped': 10, 'refused: raced default servers': 1, 'raced default servers, repaired': 1, 'refused: --address=/#/': 2, "'//' kept by a template": 20, "'//' servers: names without a dot expected": 10, ...Object.fromEntries(families.map((family) => [`family ${family.name}`, 5])) });
   });
 
+  it('passes for --server=/zone/# (the default servers for a zone), under a more general server of its own or alone', () => {
+    const defaultServers = fc.oneof(
+      fc.constantFrom('acme.test', 'b.acme.test', 'corp.example', 'consul', 'svc.cluster.local', 'local').map((name) => [`--server=/${name}/#`]),
+      fc.tuple(ip, fc.constantFrom('www.', 'a.b.', '')).map(([address, label]) => [`--server=/corp.example/${address}`, `--server=/${label}corp.example/#`]),
+    );
+    const outcomes = new Outcomes<'translated' | 'refused: /zone/#' | 'refused' | 'a /zone/# block' | 'under a more general server'>();
+    fc.assert(
+      fc.property(install, defaultServers, (value, flags) => {
+        const text = installText({ ...value, extra: [...value.extra, ...flags] });
+        const translation = translateKubeDnsInstall(readKubeDnsInstall([{ text, filename: 'install.yaml' }]), { coredns: value.coredns, repair: value.repair, dropFederations: value.dropFederations });
+        if (!translation.ok) {
+          outcomes.add(translation.diagnostics.some((entry) => entry.code === 'deployment-default-servers-not-kept') ? 'refused: /zone/#' : 'refused');
+          return;
+        }
+        outcomes.add('translated');
+        const kept = translation.diagnostics.filter((entry) => entry.code === 'deployment-flag' && /^\[--server=\/[^/]+\/#\]$/.test(entry.path ?? ''));
+        if (kept.length > 0) outcomes.add('a /zone/# block');
+        if (kept.length > 0 && flags.length === 2) outcomes.add('under a more general server');
+        const check = checkRouting({ kubeDns: text, corefile: translation.corefile, coredns: value.coredns, repairs: value.repair, dropFederations: value.dropFederations });
+        expect(check.ok, `${formatRoutingCheck(check)}\n${translation.corefile}`).toBe(true);
+      }),
+      { numRuns: 120 },
+    );
+    outcomes.expectAtLeast({ translated: 40, 'a /zone/# block': 30, 'under a more general server': 10, 'refused: /zone/#': 10 });
+  });
+
   it("passes for a ConfigMap stub domain at or above the cluster's zones in a nanny Pod where every name reaches kubedns through dnsmasq's default server", () => {
     // The nanny's --server=/stub/… beats the default server: the zones under it went to the stub (unserved-cluster-zones).
     // Mostly the zones above the cluster's (`local`, `arpa`); the cluster's own and another zone now and then.

@@ -123,6 +123,8 @@ export class FakeNetwork {
   readonly #byIp = new Map<string, Fake>();
   /** Queries per fake id and name. */
   readonly hits = new Map<string, Map<string, number>>();
+  /** The query IDs per fake and name ({@link queriesFor}). */
+  readonly #queryIds = new Map<string, Map<string, Set<number>>>();
   #next = 0;
   /** Fakes being started, by key: two inputs naming one address share one fake. */
   readonly #starting = new Map<string, Promise<Fake>>();
@@ -187,11 +189,26 @@ export class FakeNetwork {
     return total;
   }
 
+  /**
+   * How many distinct queries for `name` reached a server (the fake kubedns is not one): a resend
+   * keeps its query ID (dnsmasq resends its forward with the same ID; CoreDNS's forward resends the
+   * client's query as it came, 1.2.6 after a read timeout it tunes down to a few milliseconds, so
+   * a loaded machine made it resend), so it counts once. A query the cache did not answer is a new ID.
+   */
+  queriesFor(name: string): number {
+    const ids = new Set<number>();
+    for (const [id, names] of this.#queryIds) if (id !== 'kubedns') for (const queryId of names.get(canonicalName(name)) ?? []) ids.add(queryId);
+    return ids.size;
+  }
+
   async #start(id: string, ip: string, port: number, respond: (query: Packet, name: string) => Promise<Uint8Array | undefined> | Uint8Array | undefined): Promise<Fake> {
     const socket = dgram.createSocket('udp4');
     this.#sockets.add(socket);
     onQuestion(socket, (query, question, remote) => {
       const name = canonicalName(question.name);
+      const ids = this.#queryIds.get(id) ?? new Map<string, Set<number>>();
+      ids.set(name, (ids.get(name) ?? new Set()).add(query.id ?? 0));
+      this.#queryIds.set(id, ids);
       const counts = this.hits.get(id) ?? new Map<string, number>();
       counts.set(name, (counts.get(name) ?? 0) + 1);
       this.hits.set(id, counts);
