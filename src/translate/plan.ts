@@ -18,7 +18,7 @@ import { isStrictAncestor, isWithin, normalizeZone } from '../dns/zones.js';
 import { HEALTH_DEFAULT_ADDRESS } from '../coredns/listen-addresses.js';
 import type { DeploymentPlan, DeploymentServer, PodPlan } from './deployment-flags.js';
 import type { TranslateInput } from './options.js';
-import { apexTemplates, planUnqualifiedNames, unqualifiedInEffect } from './unqualified-names.js';
+import { apexAddressTemplates, apexTemplates, planUnqualifiedNames, unqualifiedInEffect } from './unqualified-names.js';
 import type { Directive } from '../corefile/model.js';
 import { pushAll } from '../util/lists.js';
 
@@ -601,6 +601,19 @@ function planOtherTypes(
       if (apex !== undefined) {
         report(context, 'dnsmasq-option-translated', 'container dnsmasq', `[${text}]`, `${unqualified.quirk ? 'trailing-dot-domains: ' : ''}the other query types of the name '${zone}' itself met ${unqualified.text} (it applied to names without a dot): a template of the block does the same`);
         return { zone, text, answers, otherTypes, apex };
+      }
+      const addressAlone = apexAddressTemplates(unqualified, zone);
+      if (addressAlone !== undefined) {
+        // An address beside servers for names without a dot: as in the main block, the address is kept, its other types are not.
+        report(context, 'dnsmasq-option-translated', 'container dnsmasq', `[${text}]`, `${unqualified.quirk ? 'trailing-dot-domains: ' : ''}the other query types of the name '${zone}' itself met ${unqualified.text} (it applied to names without a dot): a template of the block answers the address's types`);
+        context.diagnostics.push(
+          diagnostic('deployment-flag-not-translated', {
+            key: 'container dnsmasq',
+            path: `[${text}]`,
+            message: `${unqualified.quirk ? 'trailing-dot-domains: ' : ''}dnsmasq sent the other query types of the name '${zone}' to the --server entries for names without a dot; not kept: the template block sends them ${where === 'the upstreams' ? 'upstream' : `to ${where}`} (check lists them as expected)`,
+          }),
+        );
+        return { zone, text, answers, otherTypes, apex: addressAlone };
       }
       context.diagnostics.push(
         diagnostic('deployment-flag-not-translated', {

@@ -166,3 +166,12 @@ function addressOnly(unqualified: UnqualifiedNames & { readonly kind: 'address' 
 export function apexTemplates(unqualified: UnqualifiedNames, zone: string, features: CoreDnsFeatures): Directive[] | undefined {
   return templatesFor(unqualified, `^${escapeRegex(zone)}\\.$`, zone, features);
 }
+
+/**
+ * Where `apexTemplates` cannot (the entries for names without a dot are an address beside servers):
+ * the address's templates alone for the zone's own name; its other types pass on to the block's
+ * forward, where dnsmasq sent them to the servers for names without a dot (check lists them as expected).
+ */
+export function apexAddressTemplates(unqualified: UnqualifiedNames, zone: string): Directive[] | undefined {
+  return unqualified.kind === 'address' ? addressOnly(unqualified, `^${escapeRegex(zone)}\\.$`) : undefined;
+}

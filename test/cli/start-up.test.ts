@@ -88,13 +88,13 @@ const NODE_STREAMS = ['tty', 'net', 'stream'];
  * case's size when the budget was set; the budgets leave about 10 % for growth).
  */
 const CASES: ReadonlyArray<{ readonly name: string; readonly args: () => readonly string[]; readonly loads: RegExp; readonly never: readonly RegExp[]; readonly budget: number }> = [
-  { name: '--version', args: () => ['--version'], loads: /^dist\/cli\/main\.js$/, never: [/^dist\/cli\/commands\//, /^dist\/corefile\/parser\.js$/, PLUGIN_TABLES, JS_YAML], budget: 96_000 },
+  { name: '--version', args: () => ['--version'], loads: /^dist\/cli\/main\.js$/, never: [/^dist\/cli\/commands\//, /^dist\/corefile\/parser\.js$/, PLUGIN_TABLES, JS_YAML], budget: 98_000 }, // 96,000 before this stop's new diagnostic codes (their texts live in the core chunk: 97.3 KB)
   {
     name: 'a small migrate',
     args: () => ['migrate', '--from', '1.6.7', '--to', '1.11.3', corefile],
     loads: /^dist\/migrate\/migrate\.js$/,
     never: [JS_YAML, /^dist\/configmap\/(?:read-configmap|not-a-configmap|write-configmap)\.js$/, /^dist\/platform\/(?!input-hints)/, /^dist\/translate\//, /^dist\/kubeadm\/(?!profiles|kubernetes-version)/, /^dist\/cli\/corefile-batch\.js$/, MAIN_HELP, otherCommand('migrate')],
-    budget: 297_000, // 295,000 before the view plugin row and its lazy expression hook (#18 lint items) and the Kubernetes name checks of the object reader
+    budget: 299_000, // 295,000 before the view plugin row and its lazy expression hook (#18 lint items), the Kubernetes name checks of the object reader and this stop's new diagnostic codes (297.5 KB)
   },
   {
     name: 'a small lint',
@@ -122,7 +122,7 @@ const CASES: ReadonlyArray<{ readonly name: string; readonly args: () => readonl
     args: () => [example],
     loads: /^dist\/translate\/translate\.js$/,
     never: [/^dist\/migrate\//, /^dist\/kubeadm\/kubeadm-translation\.js$/, OUTPUT_WRITERS, MAIN_HELP, otherCommand('translate')],
-    budget: 480_000,
+    budget: 488_000, // 480,000 before the '/zone/#', --dns-forward-max=0, image-tag and names-without-a-dot rules and this stop's diagnostic codes (484.8 KB)
   },
 ];
 

@@ -187,6 +187,19 @@ describe("names without a dot written for them: --address=//IP, --local=//, --se
     expect(checkRouting({ kubeDns: crash.text, corefile: crash.translation.corefile ?? '' }).notes.join('\n')).toContain('--server=//#: dnsmasq 2.90 stops');
   });
 
+  it("a one-label --address zone of one family beside an address and servers for names without a dot: its own name answers the other family as dnsmasq did (property seed -1178352845)", () => {
+    // dnsmasq 2.90: `arpa` A passes the AAAA-only zone and meets the entries for names without a dot: //# answers 0.0.0.0.
+    const zone = translate(['--server=//1.0.0.1', '--address=//#', '--address=/arpa/fd00::1'], '1.26.7', { coredns: '1.2.6' });
+    const arpa = (zone.translation.corefile ?? '').split('\n\n').find((block) => block.startsWith('arpa:53')) ?? '';
+    expect(arpa).toContain('match ^arpa\\.$');
+    expect(arpa).toContain('answer "{{ .Name }} 0 IN A 0.0.0.0"');
+    expect(zone.translation.diagnostics.filter((entry) => entry.path === '[--address=/arpa/fd00::1]' && entry.code === 'deployment-flag-not-translated').map((entry) => entry.message)).toEqual([
+      "dnsmasq sent the other query types of the name 'arpa' to the --server entries for names without a dot; not kept: the template block sends them upstream (check lists them as expected)",
+    ]);
+    const check = checkRouting({ kubeDns: zone.text, corefile: zone.translation.corefile ?? '', coredns: '1.2.6' });
+    expect(check.ok, formatRoutingCheck(check)).toBe(true);
+  });
+
   it('a domain beside the empty one is still a domain (--server=/corp//IP)', () => {
     const text = translate(['--server=/corp.test//10.0.0.9'], '1.26.7');
     expect(text.translation.corefile).toContain('corp.test:53 {');
