@@ -37,6 +37,16 @@ const FLUSH_CHARACTERS = 48 * 1024;
 /** Pending output is also written once it has waited this long, so that slow cases can be watched. */
 const FLUSH_MILLISECONDS = 200;
 /**
+ * How long the loop works before it gives the event loop a turn. A file is read synchronously, so
+ * without a turn a signal's handler (the output file's cleanup) would wait for the whole batch.
+ */
+const YIELD_MILLISECONDS = 50;
+
+/** A macrotask turn: timers and signal handlers run, then the loop goes on. */
+function giveTheEventLoopATurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+/**
  * The most one result line may hold: twice the longest input line. A case whose result is longer
  * (diagnostics quoting a long key thousands of times) gets an `output` error line instead, and
  * its text is never built whole.
@@ -115,8 +125,13 @@ export async function runBatch<Case = BatchCase>(
     lastFlush = Date.now();
   };
   const stopped: { reason?: string } = {};
+  let lastTurn = Date.now();
   for await (const lines of batchInputLines(file, io, stopped)) {
     for (const line of lines) {
+      if (Date.now() - lastTurn >= YIELD_MILLISECONDS) {
+        await giveTheEventLoopATurn();
+        lastTurn = Date.now();
+      }
       const { result, text } = answer(line, runCase, readCase, maxCharacters);
       if (result.ok) counts.ok += 1;
       else if (result.stage === 'input') counts.unusable += 1;

@@ -297,6 +297,32 @@ describe('--batch --out FILE with the built CLI', () => {
   });
 });
 
+describe('--batch FILE --out FILE stopped by a signal (the built CLI)', () => {
+  const bin = join(root, 'dist', 'bundle', 'kube-dns-to-coredns.cjs');
+  it.skipIf(!existsSync(bin) && process.env['CI'] === undefined)('dies of SIGTERM promptly while reading a file (under 5 s on a loaded machine; it ran to the end before), and removes its temporary file', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'batch-signal-'));
+    const input = join(directory, 'cases.jsonl');
+    const target = join(directory, 'results.jsonl');
+    // Far more cases than a second's work: the loop must give the signal a turn while it reads.
+    writeFileSync(input, `${'{"id":1,"data":{}}\n'.repeat(200_000)}`);
+    const child = spawn(process.execPath, [bin, '--batch', input, '--out', target], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+    const temporary = () => readdirSync(directory).filter((name) => name.endsWith('.tmp'));
+    try {
+      // Working: its temporary file holds results.
+      await until(() => temporary().some((name) => readFileSync(join(directory, name), 'utf8').length > 0));
+      const signalled = Date.now();
+      child.kill('SIGTERM');
+      expect(await exited).toEqual({ code: null, signal: 'SIGTERM' });
+      expect(Date.now() - signalled).toBeLessThan(5_000);
+      expect(readdirSync(directory).sort()).toEqual(['cases.jsonl']);
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('--kubeadm --batch and unrequested content', () => {
   const oracle = join(root, 'golden', 'kubeadm-oracle');
 
