@@ -554,8 +554,8 @@ export const DIAGNOSTIC_CODES = {
   ),
   'install-merge-routing-differs': install(
     'error',
-    "The Corefile of -o install --merge (the existing Corefile with the translation merged in) routes a checked name differently from kube-dns — a Corefile without the kubernetes plugin forwards the cluster domain upstream, say: while kube-dns and CoreDNS pods share the Service, and after, such names get other answers. No install is written (a warning under --force).",
-    'Run `check` on the merged Corefile (`-o corefile --merge FILE`) to see every name; fix the existing Corefile, merge into the one the cluster runs, or pass --force to install it anyway.',
+    "The Corefile of --merge (the existing Corefile with the translation merged in; every output: -o install, cutover, -o corefile, configmap, json, …) routes a checked name differently from kube-dns — a Corefile without the kubernetes plugin forwards the cluster domain upstream, a kubernetes line without fallthrough answers the reverse names kube-dns forwarded, say: while kube-dns and CoreDNS pods share the Service, and after, such names get other answers. Nothing is written (a warning under --force, and the Corefile or install is written).",
+    'Run `check` on the merged Corefile (`-o corefile --merge FILE --force`) to see every name; fix the existing Corefile (add `fallthrough in-addr.arpa ip6.arpa` to its kubernetes line, say), merge into the one the cluster runs, or pass --force to write it anyway.',
   ),
   'install-merge-placeholders': install(
     'error',

@@ -13,7 +13,8 @@ import { lintCorefile } from '../lint/lint.js';
 import { SLICES_ONLY_FROM } from '../coredns/kubeadm-coredns-manifests.js';
 import { formatRoutingCheck } from '../routing/check.js';
 import type { RoutingCheck } from '../routing/check.js';
-import { buildCoreDnsInstall, CoreDnsInstallInputError, installRoutingCheck, renderInstallYaml, replicaCount, withoutServerFields } from './install.js';
+import { buildCoreDnsInstall, CoreDnsInstallInputError, renderInstallYaml, replicaCount, withoutServerFields } from './install.js';
+import { installRoutingCheck } from './merge-check.js';
 import type { CoreDnsInstallOptions, KubernetesObjectValue } from './install.js';
 
 export interface CutoverOptions extends CoreDnsInstallOptions {

@@ -17,17 +17,13 @@ import { mergeTranslation } from '../translate/merge.js';
 import { translateKubeDnsInstall } from '../translate/translate.js';
 import type { TranslateOptions, TranslationResult } from '../translate/translate.js';
 import { clusterRoleRules, corefileNeeds } from './corefile-needs.js';
-import type { Corefile } from '../corefile/model.js';
 import type { CorefileNeeds, HttpListener } from './corefile-needs.js';
 import { coreDnsReleaseOf } from '../coredns/resolve-release.js';
 import { coreDnsImage, kubeadmManifestFor, privateRepositoryOf, SLICES_ONLY_FROM } from '../coredns/kubeadm-coredns-manifests.js';
 import { compareCoreDnsVersions } from '../coredns/versions.js';
 import type { KubeadmCoreDnsManifest } from '../coredns/kubeadm-coredns-manifests.js';
 import { validateInstallObjects } from './validate-install.js';
-import { checkRouting } from '../routing/check.js';
-import type { RoutingCheck, RoutingDifference } from '../routing/check.js';
-import { describeDestination } from '../routing/destination.js';
-import { displayName } from '../dns/names.js';
+import { checkMergedRouting, refused } from './merge-check.js';
 
 export interface CoreDnsInstallOptions extends TranslateOptions {
   /** The CoreDNS image to run instead of the release's (an air-gapped mirror, say). */
@@ -245,40 +241,21 @@ function mergedTranslation(existing: string, translation: TranslationResult & { 
  * A merged Corefile must still do what kube-dns did, or the install is not produced: one with the
  * node-local-dns template's `__PILLAR__` placeholders (which node-cache fills in at start-up; CoreDNS
  * reads them as names) is refused (`install-merge-placeholders`), and one that routes a checked name
- * differently from kube-dns (a merged Corefile without the kubernetes plugin forwards the cluster
- * domain upstream) is refused with `install-merge-routing-differs` unless `force`, when it is a
- * warning. The translation alone is checked the same way by `cutover`; the translator's own
- * Corefile routes as kube-dns by construction.
+ * differently from kube-dns is refused as {@link checkMergedRouting} says (a warning under `force`).
  */
 function checkedMerge(install: KubeDnsInstall, options: CoreDnsInstallOptions, merged: TranslationResult): TranslationResult {
   if (!merged.ok) return merged;
-  const refuse = (entry: Diagnostic): TranslationResult => ({ ok: false, corefile: undefined, model: undefined, diagnostics: [...merged.diagnostics, entry], coredns: merged.coredns });
   const placeholders = [...new Set(merged.corefile.match(/__PILLAR__[A-Z0-9_]*__/g) ?? [])];
   if (placeholders.length > 0) {
-    return refuse(
+    return refused(
+      merged,
       diagnostic('install-merge-placeholders', {
         key: 'Corefile',
         message: `the Corefile of --merge is a template: it holds ${placeholders.join(', ')}, placeholders its installer fills in (node-cache at start-up for node-local-dns, the addon scripts for Kubernetes' cluster/addons manifests) and CoreDNS reads as they are; merge into the Corefile the cluster's CoreDNS runs (kubectl -n kube-system get configmap coredns -o yaml)`,
       }),
     );
   }
-  const check = installRoutingCheck(install, options, merged.model);
-  if (check.differences.length === 0) return merged;
-  // One name of each kind of difference (the same two routes), the commonest first.
-  const kinds = new Map<string, RoutingDifference[]>();
-  for (const difference of check.differences) {
-    const kind = `${describeDestination(difference.kubeDns.destination)}\n${describeDestination(difference.coreDns.destination)}`;
-    kinds.set(kind, [...(kinds.get(kind) ?? []), difference]);
-  }
-  const firsts = [...kinds.values()].sort((a, b) => b.length - a.length).map((group) => group[0] as RoutingDifference);
-  const shown = firsts.slice(0, 3).map((difference) => `${displayName(difference.name)} (kube-dns: ${describeDestination(difference.kubeDns.destination)}; merged: ${describeDestination(difference.coreDns.destination)})`);
-  const more = check.differences.length > shown.length ? ` (${check.differences.length - shown.length} more)` : '';
-  const entry = diagnostic('install-merge-routing-differs', {
-    key: 'Corefile',
-    ...(options.force === true ? { severity: 'warning' as const, hint: 'Installed anyway (--force): during the overlap and after it, CoreDNS answers these names differently from kube-dns.' } : {}),
-    message: `the merged Corefile routes ${check.differences.length} of ${check.names.length} checked names differently from kube-dns, such as ${shown.join(', ')}${more}; \`check\` on the merged Corefile lists them all`,
-  });
-  return options.force === true ? { ...merged, diagnostics: [...merged.diagnostics, entry] } : refuse(entry);
+  return checkMergedRouting(install, options, merged, 'Installed');
 }
 
 function installObjects(install: KubeDnsInstall, translation: TranslationResult & { ok: true }, clusterIp: string, image: string | undefined, diagnostics: Diagnostic[]): Json[] {
@@ -315,17 +292,6 @@ const SERVER_ANNOTATIONS = ['deployment.kubernetes.io/revision', 'kubectl.kubern
  * resourceVersion, creationTimestamp, generation, managedFields, …, the Deployment's revision
  * annotation and kubectl's last-applied annotation.
  */
-/** The routing check of a Corefile against the install it replaces, with the install's options. */
-export function installRoutingCheck(install: KubeDnsInstall, options: CoreDnsInstallOptions, corefile: Corefile): RoutingCheck {
-  return checkRouting({
-    kubeDns: install.configMap?.data ?? null,
-    corefile,
-    ...(options.clusterDomain === undefined ? {} : { clusterDomain: options.clusterDomain }),
-    ...(options.kubeDnsVersion === undefined ? {} : { kubeDnsVersion: options.kubeDnsVersion }),
-    ...(install.deployment === undefined ? {} : { kubeDnsDeployment: install.deployment }),
-  });
-}
-
 export function withoutServerFields(object: Json): Json {
   const metadata: Mutable = { ...record(object['metadata']) };
   for (const field of SERVER_METADATA) delete metadata[field];

@@ -99,7 +99,10 @@ describe('kube-dns-to-coredns (default translator)', () => {
       '  Corefile: |',
       '    .:53 {',
       '        errors',
-      '        kubernetes cluster.local in-addr.arpa ip6.arpa',
+      '        kubernetes cluster.local in-addr.arpa ip6.arpa {',
+      '            pods insecure',
+      '            fallthrough in-addr.arpa ip6.arpa',
+      '        }',
       '        hosts /etc/coredns/NodeHosts {',
       '            fallthrough',
       '        }',
@@ -120,6 +123,34 @@ describe('kube-dns-to-coredns (default translator)', () => {
     expect(await main(['--merge', 'coredns.yaml', 'kube-dns.yaml'], corefile)).toBe(0);
     expect(document.data['Corefile']).toBe(corefile.out());
     expect(corefile.out()).toContain('hosts /etc/coredns/NodeHosts {');
+  });
+
+  it('--merge: a merged Corefile that routes names differently from kube-dns is refused for every output, as -o install --merge refuses it; --force writes it with a warning', async () => {
+    // The kubernetes line without fallthrough: the reverse names kube-dns forwarded upstream get NXDOMAIN.
+    const existing = '.:53 {\n    errors\n    kubernetes cluster.local in-addr.arpa ip6.arpa\n    forward . /etc/resolv.conf\n    cache 30\n}\n';
+    const stock = readFileSync(join(import.meta.dirname, '../../golden/install/stock-kube-dns-1.22.20.yaml'), 'utf8');
+    const run = async (...args: string[]) => {
+      const io = memoryIo({ files: { 'ex.Corefile': existing, 'install.yaml': stock } });
+      const status = await main([...args, '--merge', 'ex.Corefile', 'install.yaml'], io);
+      return { status, out: io.out(), err: io.err() };
+    };
+    for (const output of [[], ['-o', 'corefile'], ['-o', 'configmap'], ['-o', 'install']]) {
+      const done = await run(...output);
+      expect(done.status, `${output.join(' ')}\n${done.err}`).toBe(1);
+      expect(done.out).toBe('');
+      expect(done.err).toMatch(/^error install-merge-routing-differs Corefile: the merged Corefile routes 7 of \d+ checked names differently from kube-dns, such as in-addr\.arpa/m);
+    }
+    const json = await run('-o', 'json');
+    expect(json.status).toBe(1);
+    expect(JSON.parse(json.out)).toMatchObject({ corefile: null, diagnostics: expect.arrayContaining([expect.objectContaining({ code: 'install-merge-routing-differs', severity: 'error' })]) });
+    const forced = await run('--force');
+    expect(forced.status).toBe(0);
+    expect(forced.out).toContain('kubernetes cluster.local in-addr.arpa ip6.arpa');
+    expect(forced.err).toMatch(/^warning install-merge-routing-differs Corefile: /m);
+    // With the fallthrough it routes as kube-dns did: written, no warning.
+    const io = memoryIo({ files: { 'ex.Corefile': existing.replace('ip6.arpa\n', 'ip6.arpa {\n        fallthrough in-addr.arpa ip6.arpa\n    }\n'), 'install.yaml': stock } });
+    expect(await main(['--merge', 'ex.Corefile', 'install.yaml'], io), io.err()).toBe(0);
+    expect(io.err()).not.toContain('install-merge-routing-differs');
   });
 
   it('writes JSON with the Corefile and every diagnostic', async () => {

@@ -7,6 +7,7 @@ import { readCorefileSource } from '../corefile-source.js';
 import type { CorefileSourceText } from '../corefile-source.js';
 import { usingCorefile } from '../errors.js';
 import { readKubeDnsInstallInput } from '../input/install.js';
+import type { KubeDnsInstall } from '../../kubedns/kube-dns-install.js';
 import type { CliIo } from '../io.js';
 import type { Reporter } from '../reporter.js';
 import { ExitCode, UsageError } from '../usage-error.js';
@@ -45,14 +46,18 @@ export async function runDefaultMode(args: TranslateArguments, io: CliIo, report
   const install = await readKubeDnsInstallInput(args.file, { deployment: args.deploymentFile, service: args.serviceFile }, args.name, io);
   const translation = translateInstallWith(install, input, options.kubeDnsVersion !== undefined);
   if (args.platform !== undefined) return reportOverlay(translation, args.platform, args, io, reporter);
-  return report(existing === undefined ? translation : await merged(existing, translation), args.output, io, reporter, existing?.configMap);
+  return report(existing === undefined ? translation : await merged(existing, translation, install, options), args.output, io, reporter, existing?.configMap);
 }
 
-/** The translation merged into the Corefile of `--merge FILE`. */
-async function merged(existing: CorefileSourceText, translation: TranslationResult): Promise<TranslationResult> {
-  const { mergeTranslation } = await import('../../translate/merge.js');
+/**
+ * The translation merged into the Corefile of `--merge FILE`, with the routing check `-o install
+ * --merge` runs: a merged Corefile that routes a checked name differently from kube-dns is
+ * refused (`install-merge-routing-differs`; a warning under --force), whatever the output.
+ */
+async function merged(existing: CorefileSourceText, translation: TranslationResult, install: KubeDnsInstall, options: TranslateOptions): Promise<TranslationResult> {
+  const [{ mergeTranslation }, { checkMergedRouting }] = await Promise.all([import('../../translate/merge.js'), import('../../install/merge-check.js')]);
   const result = usingCorefile(existing, (corefile) => mergeTranslation(corefile, translation, existing.name));
-  return { ...result, coredns: translation.coredns };
+  return checkMergedRouting(install, options, { ...result, coredns: translation.coredns }, 'Written');
 }
 
 /**
