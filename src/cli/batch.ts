@@ -453,7 +453,7 @@ function readBatchCase(line: string, lineNumber: number): BatchCase | { readonly
   if (!validateBatchCase(input)) {
     const [problem] = validateBatchCase.errors ?? [];
     const where = problem?.instancePath === '' || problem === undefined ? 'the line' : problem.instancePath.slice(1).replaceAll('/', '.');
-    const expected = problem?.keyword === 'additionalProperties' ? '' : ' (expected {"id", "data", "dnsDomain"})';
+    const expected = problem?.keyword === 'additionalProperties' ? '' : ` (expected {${batchCaseFields.map((field) => JSON.stringify(field)).join(', ')}})`;
     return { unusable: inputError(id, `line ${lineNumber}: ${where} ${problem === undefined ? 'is not a batch case' : schemaProblem(problem)}${expected}`) };
   }
   return input as BatchCase;

@@ -276,8 +276,7 @@ function refuseUnknownOptions(command: string, args: readonly string[], options:
     if (token.kind !== 'option' || token.name in options) continue;
     const written = token.rawName;
     const long = Object.keys(options).map((option) => `--${option}`);
-    const suggestions = written.startsWith('--') ? closestNames(written, long) : [];
-    const meant = suggestions.length === 0 ? '' : `; did you mean ${suggestions.map((suggestion) => `'${suggestion}'`).join(' or ')}?`;
+    const meant = didYouMean(written.startsWith('--') ? closestNames(written, long) : []);
     throw new UsageError(`${commandPrefix(command)}Unknown option '${written}'${meant} (a FILE whose name starts with '-' goes after '--': -- ${written}); see ${helpHint(command)}`);
   }
 }
@@ -288,5 +287,10 @@ function outputKind<Kind extends OutputKind>(command: string, spec: OutputSpec<K
   const word = String(given);
   const kind = spec.kinds.find((candidate) => candidate === word) ?? spec.aliases?.[word];
   if (kind !== undefined) return kind;
-  throw new UsageError(`${commandPrefix(command)}--output must be one of ${spec.kinds.join(', ')}, not '${word}'`);
+  throw new UsageError(`${commandPrefix(command)}--output must be one of ${spec.kinds.join(', ')}, not '${word}'${didYouMean(closestNames(word, spec.kinds))}`);
+}
+
+/** `; did you mean 'a' or 'b'?`, or nothing without suggestions. */
+function didYouMean(suggestions: readonly string[]): string {
+  return suggestions.length === 0 ? '' : `; did you mean ${suggestions.map((suggestion) => `'${suggestion}'`).join(' or ')}?`;
 }

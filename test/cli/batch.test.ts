@@ -71,10 +71,10 @@ describe('--batch input lines', () => {
   it('says what a line is instead of the expected object, in plain English', async () => {
     const { lines } = await runBatch(['--kubeadm', '1.17'], ['[1]', '"x"', '{"id": "n", "data": 5}', '{"id": "s", "data": {"a": 1}}'].join('\n'));
     expect(lines.map((line) => line['error'])).toEqual([
-      'line 1: the line must be an object (expected {"id", "data", "dnsDomain"})',
-      'line 2: the line must be an object (expected {"id", "data", "dnsDomain"})',
-      'line 3: data must be an object or null (expected {"id", "data", "dnsDomain"})',
-      'line 4: data.a must be a string (expected {"id", "data", "dnsDomain"})',
+      'line 1: the line must be an object (expected {"id", "data", "dnsDomain", "clusterDomain", "coredns", "note"})',
+      'line 2: the line must be an object (expected {"id", "data", "dnsDomain", "clusterDomain", "coredns", "note"})',
+      'line 3: data must be an object or null (expected {"id", "data", "dnsDomain", "clusterDomain", "coredns", "note"})',
+      'line 4: data.a must be a string (expected {"id", "data", "dnsDomain", "clusterDomain", "coredns", "note"})',
     ]);
   });
 

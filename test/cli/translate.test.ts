@@ -71,6 +71,7 @@ describe('kube-dns-to-coredns --kubeadm', () => {
     [['--coredns', '1.8'], /--coredns: .*1\.8\.0/],
     [['--coredns', 'latest'], /--coredns: cannot resolve a CoreDNS release from 'latest'/],
     [['--output', 'yaml'], /--output must be one of corefile, configmap, json, coredns-custom, eks-addon, helm-values, install, not 'yaml'/],
+    [['-o', 'corfile'], /--output must be one of .*, not 'corfile'; did you mean 'corefile'\?/],
     [['--cluster-domain', 'a', '--dns-domain', 'b'], /same option/],
     [['--cluster-domain', 'Not_A_Domain'], /cluster domain 'Not_A_Domain' is not a DNS-1123 subdomain/],
     [['--kube-dns-version', '1.2.3'], /kube-dns version '1\.2\.3'/],
@@ -138,8 +139,8 @@ describe('kube-dns-to-coredns --kubeadm --batch', () => {
       ['ok', true, undefined],
     ]);
     expect(lines[0]?.['error']).toMatch(/^line 1: not JSON: /);
-    expect(lines[1]?.['error']).toBe("line 2: the line must have required property 'data' (expected {\"id\", \"data\", \"dnsDomain\"})");
-    expect(lines[2]?.['error']).toBe('line 3: data.stubDomains must be a string (expected {"id", "data", "dnsDomain"})');
+    expect(lines[1]?.['error']).toBe("line 2: the line must have required property 'data' (expected {\"id\", \"data\", \"dnsDomain\", \"clusterDomain\", \"coredns\", \"note\"})");
+    expect(lines[2]?.['error']).toBe('line 3: data.stubDomains must be a string (expected {"id", "data", "dnsDomain", "clusterDomain", "coredns", "note"})');
     expect(io.err()).toBe('batch: 5 cases: 1 ok, 0 refused or failed, 4 unusable input lines\nbatch: not ok: line 1, "x", "y", "z"; by code: input 4\n');
   });
 });
