@@ -85,9 +85,10 @@ export default defineConfig({
     // each file's CPU time when KUBE_DNS_TO_COREDNS_FILE_CPU names a file to write it to.
     setupFiles: ['test/support/fast-check-seed.ts', 'test/support/file-cpu.ts'],
     // Vitest's default on this 2-core machine is one worker (cores − 1), which runs the files one
-    // after another. Several files mostly wait on real programs (CoreDNS, dnsmasq, Chromium,
-    // npm), so one worker more than there are cores keeps both cores busy while they wait.
-    maxWorkers: availableParallelism() + 1,
+    // after another. One worker per core: the suite is CPU-bound (the real programs' own work
+    // included), and a third worker only made the two cores share more — clean-clone runs on a quiet
+    // machine, 3 workers: vitest 135 s, 243 s user + 45 s sys; 2 workers: 121 s, 205 s + 45 s.
+    maxWorkers: availableParallelism(),
     // Test files share each worker's module cache instead of importing the package afresh: with 134
     // files, re-importing cost more than the tests (suite 124 s → 80 s wall on this machine). The
     // core is pure and the few spies restore themselves, so no state crosses files.
