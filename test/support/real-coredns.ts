@@ -259,18 +259,8 @@ export class NotLoopbackSafeError extends Error {
  */
 export function moveToLoopback(text: string, plan: LoopbackPlan): LoopbackCorefile {
   const { corefile } = parseCorefile(text);
-  const ports = new Map<string, number>();
-  let next = plan.firstPort;
-  const portFor = (kind: 'dns' | 'listen', written: string): number => {
-    const key = `${kind} ${/^[0-9]+$/.test(written) ? String(Number(written)) : written}`;
-    let port = ports.get(key);
-    if (port === undefined) {
-      port = next;
-      next += 1;
-      ports.set(key, port);
-    }
-    return port;
-  };
+  const take = portTaker(plan.firstPort);
+  const portFor = (kind: 'dns' | 'listen', written: string): number => take.portOf(`${kind} ${/^[0-9]+$/.test(written) ? String(Number(written)) : written}`);
   const sink = `127.0.0.1:${plan.sinkPort}`;
 
   const destination = (text: string, where: string): string => {
@@ -408,6 +398,7 @@ export function moveToLoopback(text: string, plan: LoopbackPlan): LoopbackCorefi
   }
   const rewritten: Corefile = { ...corefile, items };
   const dnsPort = portFor('dns', '53');
+  const { ports } = take;
   const dnsPorts = [...ports].filter(([key]) => key.startsWith('dns ')).map(([, port]) => port);
   const dnsPortOf = new Map([...ports].filter(([key]) => key.startsWith('dns ')).map(([key, port]) => [Number(key.slice('dns '.length)), port]));
   const listenPorts = new Map([...ports].filter(([key]) => key.startsWith('listen ')).map(([key, port]) => [key.slice('listen '.length), port]));
@@ -417,6 +408,22 @@ export function moveToLoopback(text: string, plan: LoopbackPlan): LoopbackCorefi
 // ---------------------------------------------------------------------------------------------
 // Several Corefiles in one process
 // ---------------------------------------------------------------------------------------------
+
+/** Consecutive ports from `first`, one per distinct key: `portOf` gives a key the port it already has, or the next. */
+function portTaker(first: number): { portOf(key: string): number; readonly ports: ReadonlyMap<string, number> } {
+  const ports = new Map<string, number>();
+  return {
+    ports,
+    portOf(key: string): number {
+      let port = ports.get(key);
+      if (port === undefined) {
+        port = first + ports.size;
+        ports.set(key, port);
+      }
+      return port;
+    },
+  };
+}
 
 /** The HTTP listeners a server block may have (each binds an address of its own). */
 const LISTENERS: ReadonlySet<string> = new Set(Object.keys(DEFAULT_LISTEN));
@@ -432,20 +439,11 @@ const LISTENERS: ReadonlySet<string> = new Set(Object.keys(DEFAULT_LISTEN));
  */
 export function combineCorefiles(corefiles: readonly string[]): string | undefined {
   const items: CorefileItem[] = [];
-  let next = 30_000;
-  for (const text of corefiles) {
+  const take = portTaker(30_000);
+  for (const [index, text] of corefiles.entries()) {
     const { corefile } = parseCorefile(text);
-    const ports = new Map<string, number>();
-    const portFor = (kind: 'dns' | 'listen', written: string): number => {
-      const key = `${kind} ${Number(written)}`;
-      let port = ports.get(key);
-      if (port === undefined) {
-        port = next;
-        next += 1;
-        ports.set(key, port);
-      }
-      return port;
-    };
+    // Each Corefile's ports are its own: the same written port in two Corefiles gets two ports.
+    const portFor = (kind: 'dns' | 'listen', written: string): number => take.portOf(`${index} ${kind} ${Number(written)}`);
     for (const item of corefile.items) {
       if (item.kind !== 'server-block') return undefined;
       const keys: string[] = [];
