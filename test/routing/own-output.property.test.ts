@@ -234,8 +234,10 @@ describe('check on the translator’s own output', () => {
         // Nothing raced: with --strict-order no name is listed as repaired by raced-default-servers.
         if (value.strictOrder && !value.repair.includes('kubedns-upstreams')) expect(check.repaired).toEqual([]);
       }),
-      { numRuns: 80 },
+      { numRuns: 240 },
     );
-    outcomes.expectAtLeast({ 'refused: raced': 8, 'translated: --strict-order': 8, 'translated: repaired': 8, 'translated: --strict-order and repair asked': 5 });
+    // About a third of what seeds 1–3 and 1298885078 counted in 240 runs (refused 69–77, --strict-order 55–64, repaired
+    // 43–62, both 46–63); 80 runs with a floor of 8 had failed on seed 1298885078 (7 repaired).
+    outcomes.expectAtLeast({ 'refused: raced': 24, 'translated: --strict-order': 20, 'translated: repaired': 15, 'translated: --strict-order and repair asked': 15 });
   });
 });
