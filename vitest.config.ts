@@ -87,8 +87,8 @@ export default defineConfig({
     // Vitest's default on this 2-core machine is one worker (cores − 1), which runs the files one
     // after another. One worker per core: the suite is CPU-bound (the real programs' own work
     // included), and a third worker only made the two cores share more — clean-clone runs on a quiet
-    // machine, 3 workers: vitest 135 s, 243 s user + 45 s sys; 2 workers, three runs: 121–132 s,
-    // 205–229 s + 45–49 s. A small gain, not enough alone for the 2-minute budget.
+    // machine, 3 workers: vitest 135 s, 243 s user + 45 s sys; 2 workers, five runs: 121–140 s,
+    // 205–239 s + 45–50 s. Less CPU, the same wall time within the noise.
     maxWorkers: availableParallelism(),
     // Test files share each worker's module cache instead of importing the package afresh: with 134
     // files, re-importing cost more than the tests (suite 124 s → 80 s wall on this machine). The
