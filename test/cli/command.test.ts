@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { CHECK_HELP } from '../../src/cli/commands/check.js';
+import { COMPOSE_HELP } from '../../src/cli/commands/compose.js';
+import { CUTOVER_HELP } from '../../src/cli/commands/cutover.js';
 import { EXPLAIN_HELP } from '../../src/cli/commands/explain.js';
 import { FMT_HELP } from '../../src/cli/commands/fmt.js';
 import { LINT_HELP } from '../../src/cli/commands/lint.js';
 import { MIGRATE_HELP } from '../../src/cli/commands/migrate.js';
+import { VERIFY_HELP } from '../../src/cli/commands/verify.js';
 import { MAIN_HELP } from '../../src/cli/help.js';
 import { main } from '../../src/cli/main.js';
 import { defineCommand, parseCommandLine } from '../../src/cli/command.js';
@@ -35,6 +38,9 @@ const COMMANDS_WITH_HELP: readonly (readonly [string, string])[] = [
   ['migrate', MIGRATE_HELP],
   ['check', CHECK_HELP],
   ['explain', EXPLAIN_HELP],
+  ['compose', COMPOSE_HELP],
+  ['cutover', CUTOVER_HELP],
+  ['verify', VERIFY_HELP],
 ];
 
 describe('-o is --output, for every command', () => {
@@ -193,8 +199,9 @@ describe('--quiet and --verbose', () => {
 });
 
 describe('every command', () => {
-  it.each(COMMANDS_WITH_HELP)('%s documents -q, --out and its output words in its help', (_, help) => {
+  it.each(COMMANDS_WITH_HELP)('%s documents -q, --verbose, --out and its output words in its help (every command takes them)', (_, help) => {
     expect(help).toContain('-q, --quiet');
+    expect(help).toContain('--verbose');
     expect(help).toContain('--out FILE');
     expect(help).not.toMatch(/\btable \(default\)/);
   });

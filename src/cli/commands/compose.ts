@@ -25,6 +25,7 @@ Options:
                            coredns ConfigMap), its imports read from /etc/coredns
   --cluster-domain DOMAIN  the cluster domain filled into the platform's base (cluster.local)
   -q, --quiet              warnings and errors only: no notes
+  --verbose                taken as every command takes it; compose's findings have no hints
   --out FILE               write the output to FILE, only on success (see the main --help)
   -h, --help               show this help
 

@@ -35,6 +35,7 @@ Options:
                 Corefile, its labels, annotations and other keys kept (a bare Corefile:
                 the kube-system/coredns ConfigMap)
   -q, --quiet   warnings and errors only (fmt writes no infos)
+  --verbose     each diagnostic followed by its code's hint
   --out FILE    write the output to FILE, only on success (see the main --help)
   -h, --help    show this help
 
