@@ -597,31 +597,23 @@ function planOtherTypes(
     const unqualified = unqualifiedInEffect(context.plan.unqualified, context.plan.unqualifiedWritten, context.repairs);
     if (!zone.includes('.') && unqualified !== undefined) {
       // The zone's own name has no dot: dnsmasq's lookup of its other types ends at the entries for such names.
+      const quirk = unqualified.quirk ? 'trailing-dot-domains: ' : '';
+      const met = `${quirk}the other query types of the name '${zone}' itself met ${unqualified.text} (it applied to names without a dot)`;
+      const sendsThem = `the template block sends them ${where === 'the upstreams' ? 'upstream' : `to ${where}`}`;
+      const notKept = (message: string) => context.diagnostics.push(diagnostic('deployment-flag-not-translated', { key: 'container dnsmasq', path: `[${text}]`, message }));
       const apex = apexTemplates(unqualified, zone, context.features);
       if (apex !== undefined) {
-        report(context, 'dnsmasq-option-translated', 'container dnsmasq', `[${text}]`, `${unqualified.quirk ? 'trailing-dot-domains: ' : ''}the other query types of the name '${zone}' itself met ${unqualified.text} (it applied to names without a dot): a template of the block does the same`);
+        report(context, 'dnsmasq-option-translated', 'container dnsmasq', `[${text}]`, `${met}: a template of the block does the same`);
         return { zone, text, answers, otherTypes, apex };
       }
       const addressAlone = apexAddressTemplates(unqualified, zone);
       if (addressAlone !== undefined) {
         // An address beside servers for names without a dot: as in the main block, the address is kept, its other types are not.
-        report(context, 'dnsmasq-option-translated', 'container dnsmasq', `[${text}]`, `${unqualified.quirk ? 'trailing-dot-domains: ' : ''}the other query types of the name '${zone}' itself met ${unqualified.text} (it applied to names without a dot): a template of the block answers the address's types`);
-        context.diagnostics.push(
-          diagnostic('deployment-flag-not-translated', {
-            key: 'container dnsmasq',
-            path: `[${text}]`,
-            message: `${unqualified.quirk ? 'trailing-dot-domains: ' : ''}dnsmasq sent the other query types of the name '${zone}' to the --server entries for names without a dot; not kept: the template block sends them ${where === 'the upstreams' ? 'upstream' : `to ${where}`} (check lists them as expected)`,
-          }),
-        );
+        report(context, 'dnsmasq-option-translated', 'container dnsmasq', `[${text}]`, `${met}: a template of the block answers the address's types`);
+        notKept(`${quirk}dnsmasq sent the other query types of the name '${zone}' to the --server entries for names without a dot; not kept: ${sendsThem} (check lists them as expected)`);
         return { zone, text, answers, otherTypes, apex: addressAlone };
       }
-      context.diagnostics.push(
-        diagnostic('deployment-flag-not-translated', {
-          key: 'container dnsmasq',
-          path: `[${text}]`,
-          message: `${unqualified.quirk ? 'trailing-dot-domains: ' : ''}the other query types of the name '${zone}' itself met ${unqualified.text} (it applied to names without a dot); not kept: the template block sends them ${where === 'the upstreams' ? 'upstream' : `to ${where}`}`,
-        }),
-      );
+      notKept(`${met}; not kept: ${sendsThem}`);
     }
     return { zone, text, answers, otherTypes };
   });
