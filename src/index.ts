@@ -212,6 +212,7 @@ export type {
   RouteDestination,
   RoutingCheck,
   NxdomainAnswerDifference,
+  AnyAnswerDifference,
   RoutingDifference,
   RoutingInput,
   ServersDestination,

@@ -459,6 +459,11 @@ export const DIAGNOSTIC_CODES = {
     "The Pod's dnsmasq (2.86+, kube-dns 1.22.1+) answered NOERROR without records where a server answered NXDOMAIN for a name under the domain of an `--address` with an address (a more specific stub domain, the cluster domain, the address's other query types); the target CoreDNS cannot rewrite a response code (`rewrite rcode` came in 1.11.3), so those names get NXDOMAIN.",
     'Target CoreDNS 1.11.3 or later (the translation then rewrites NXDOMAIN to NOERROR for those names), or accept NXDOMAIN for names that do not exist there.',
   ),
+  'any-query-one-family': translate(
+    'warning',
+    'dnsmasq answered an ANY query under an `--address` of `#` alone with both 0.0.0.0 and ::; a `template` answers ANY with the first template that matches (every release), so the Corefile gives one.',
+    'Nothing to do for A and AAAA queries; an ANY query gets one null address.',
+  ),
   'cache-disabled': translate('info', 'dnsmasq ran with --cache-size=0: it cached nothing, so no block gets a cache.', 'Nothing to do; add `cache` later if you want CoreDNS to cache.'),
   'deployment-stub-server': translate(
     'info',

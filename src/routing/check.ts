@@ -96,6 +96,24 @@ export interface NxdomainAnswerDifference {
   readonly unavoidable?: boolean;
 }
 
+/**
+ * A name both sides answer from their configuration whose ANY query gets records of other types:
+ * dnsmasq's `--address` entries against the Corefile's first matching `template`.
+ */
+export interface AnyAnswerDifference {
+  /** The query name (lower case, no trailing dot; `.` for the root). */
+  readonly name: string;
+  /** The record types dnsmasq answers ANY with (`['A', 'AAAA']` for `#` alone: both null addresses). */
+  readonly kubeDns: readonly string[];
+  /** The record types the Corefile answers ANY with. */
+  readonly coreDns: readonly string[];
+  /**
+   * True when no Corefile can do the same: dnsmasq answered both families and a template answers
+   * ANY with one template's records (`any-query-one-family`); such a difference does not fail the check.
+   */
+  readonly unavoidable?: boolean;
+}
+
 export interface RoutingCheck {
   /** True when no compared name is routed differently (repairs and unavoidable caching aside). */
   readonly ok: boolean;
@@ -135,6 +153,12 @@ export interface RoutingCheck {
    * switch denial caching off, and the block keeps NXDOMAIN for at most 1 s).
    */
   readonly negativeCaching: readonly NegativeCachingBlock[];
+  /**
+   * Names whose ANY query both sides answer themselves with records of other types, compared where
+   * a name's route depends on the query type and for names without a dot (docs/routing.md, "Query
+   * types"). Each fails the check unless `unavoidable`.
+   */
+  readonly anyAnswers: readonly AnyAnswerDifference[];
 }
 
 /** Both models of `input`. Throws `ConfigMapInputError` / `CorefileSyntaxError` for unreadable input. */
@@ -256,8 +280,36 @@ export function checkRouting(input: RoutingInput): RoutingCheck {
   const stockCaching = kubeDns.cachesNegativeAnswers === undefined && kubeDns.reading.rules.stockManifestNoNegcache ? stockManifestCachingNote(kubeDns.reading.rules.version, negativeCachingBlocks(corefile)) : [];
   const notes = [...new Set([...kubeDns.notes.map((note) => `kube-dns: ${note}`), ...stockCaching, ...coreDns.notes.map((note) => `Corefile: ${note}`)])];
   const nxdomainAnswers = nxdomainDifferences(kubeDns, coreDns, names, input.coredns);
-  const ok = differences.length === 0 && negativeCaching.every((block) => block.unavoidable === true) && nxdomainAnswers.every((entry) => entry.unavoidable === true);
-  return { ok, equivalent: ok, differences, repaired, unavoidable: withoutDot, nxdomainAnswers, names, notes, negativeCaching };
+  const apart = new Set([...differences, ...repaired, ...withoutDot].map((difference) => difference.name));
+  const anyAnswers = anyAnswerDifferences(kubeDns, coreDns, names.filter((name) => !apart.has(name)));
+  const ok =
+    differences.length === 0 &&
+    negativeCaching.every((block) => block.unavoidable === true) &&
+    nxdomainAnswers.every((entry) => entry.unavoidable === true) &&
+    anyAnswers.every((entry) => entry.unavoidable === true);
+  return { ok, equivalent: ok, differences, repaired, unavoidable: withoutDot, nxdomainAnswers, names, notes, negativeCaching, anyAnswers };
+}
+
+/**
+ * The names (where the route depends on the type, and without a dot) whose ANY query dnsmasq's
+ * addresses and the Corefile's templates answer with records of other types (docs/routing.md,
+ * "Query types").
+ */
+function anyAnswerDifferences(kubeDns: KubeDnsRouting, coreDns: CoreDnsRouting, names: readonly string[]): AnyAnswerDifference[] {
+  const found: AnyAnswerDifference[] = [];
+  for (const name of names) {
+    if (!kubeDns.dependsOnType(name) && !coreDns.dependsOnType(name) && (name === '' || name.includes('.'))) continue;
+    const kubeTypes = kubeDns.anyRecordTypes(name);
+    const coreTypes = coreDns.anyRecordTypes(name);
+    if (kubeTypes === undefined || coreTypes === undefined) continue;
+    const kubeSet = [...new Set(kubeTypes)].sort();
+    const coreSet = [...new Set(coreTypes)].sort();
+    if (kubeSet.join() === coreSet.join()) continue;
+    // Both families from dnsmasq, one of them from the first template: what every template does with ANY.
+    const unavoidable = kubeSet.join() === 'A,AAAA' && coreSet.length === 1 && kubeSet.includes(coreSet[0] as string);
+    found.push({ name, kubeDns: kubeSet, coreDns: coreSet, ...(unavoidable ? { unavoidable: true } : {}) });
+  }
+  return found;
 }
 
 /**
@@ -377,16 +429,24 @@ export function formatRoutingCheck(result: RoutingCheck): string {
   const lines = (entries: readonly NxdomainAnswerDifference[], prefix: string, suffix: string) =>
     `${entries.slice(0, MAX_NOTES).map((entry) => `${prefix}${answerLine(entry)}${suffix}\n`).join('')}${entries.length > MAX_NOTES ? `… and ${entries.length - MAX_NOTES} more (nxdomainAnswers in -o json)\n` : ''}`;
   const rcodes = lines(answers.filter((entry) => entry.unavoidable !== true), '', '');
+  const anyEntries = result.anyAnswers ?? [];
+  const anyLine = (entry: AnyAnswerDifference) =>
+    `${printable(displayName(entry.name))} ANY: kube-dns answered ${entry.kubeDns.join(' and ') || 'no records'}, the Corefile answers ${entry.coreDns.join(' and ') || 'no records'}`;
+  const anyLines = (entries: readonly AnyAnswerDifference[], prefix: string, suffix: string) =>
+    `${entries.slice(0, MAX_NOTES).map((entry) => `${prefix}${anyLine(entry)}${suffix}\n`).join('')}${entries.length > MAX_NOTES ? `… and ${entries.length - MAX_NOTES} more (anyAnswers in -o json)\n` : ''}`;
+  const anyDiffer = anyLines(anyEntries.filter((entry) => entry.unavoidable !== true), '', '');
+  const anyExpected = anyLines(anyEntries.filter((entry) => entry.unavoidable === true), 'expected: ', ' (a template answers ANY with the first template that matches: one family)');
   const rcodesExpected = lines(answers.filter((entry) => entry.unavoidable === true), 'expected: ', ` (this release has no rcode rewrite: ${firstReleaseWith((release) => release.rewriteRcode) ?? 'none'}+)`);
   const expected = `${repaired.length === 0 ? '' : `Repaired on purpose (${repaired.length} name${repaired.length === 1 ? '' : 's'}, expected):\n\n${formatDifferences(repaired)}\n`}${
     dotless.length === 0 ? '' : `Expected (${dotless.length} name${dotless.length === 1 ? '' : 's'} without a dot: dnsmasq sent them to servers it applied to names without a dot ('//' or a domain list with a dot before its last); CoreDNS has no zone for such names):\n\n${formatDifferences(dotless)}\n`
-  }${unavoidable}${rcodesExpected}`;
+  }${unavoidable}${rcodesExpected}${anyExpected}`;
   const apart = repaired.length + dotless.length;
   if (result.ok) return `kube-dns and the Corefile route all ${count - apart} checked names the same way${apart === 0 ? '' : ` (${count} checked)`}.\n${expected}${formatNotes(result.notes)}`;
-  if (result.differences.length === 0 && (caching !== '' || rcodes !== '')) {
-    return `kube-dns and the Corefile route all ${count} checked names the same way, but ${caching === '' ? 'answer' : rcodes === '' ? 'cache' : 'cache and answer'} differently:\n${caching}${rcodes}${expected}${formatNotes(result.notes)}`;
+  const answered = `${rcodes}${anyDiffer}`;
+  if (result.differences.length === 0 && (caching !== '' || answered !== '')) {
+    return `kube-dns and the Corefile route all ${count} checked names the same way, but ${caching === '' ? 'answer' : answered === '' ? 'cache' : 'cache and answer'} differently:\n${caching}${answered}${expected}${formatNotes(result.notes)}`;
   }
-  return `kube-dns and the Corefile route ${result.differences.length} of ${count} checked names differently:\n\n${formatDifferences(result.differences)}\n${caching}${rcodes}${expected}${formatNotes(result.notes)}`;
+  return `kube-dns and the Corefile route ${result.differences.length} of ${count} checked names differently:\n\n${formatDifferences(result.differences)}\n${caching}${answered}${expected}${formatNotes(result.notes)}`;
 }
 
 /**

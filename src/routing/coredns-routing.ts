@@ -70,6 +70,13 @@ export interface CoreDnsRouting {
    * matching the name.
    */
   nxdomainAsNoData(name: string): boolean;
+  /**
+   * The record types a `template` answers an ANY query for `name` with: those of its `answer` lines
+   * (CoreDNS answers ANY with the first template whose type and regex match, every template of any
+   * type matching ANY: plugin/template `match`, v1.0.3–v1.14.7). Undefined where another plugin
+   * answers, or an answer line's type cannot be read.
+   */
+  anyRecordTypes(name: string): readonly string[] | undefined;
 }
 
 /**
@@ -127,6 +134,8 @@ interface Decision {
   readonly via: string;
   /** The answer may be NXDOMAIN that falls through to the next plugins. */
   readonly fallthrough: boolean;
+  /** The types of the records a template answers with (its `answer` lines), where they can be read. */
+  readonly records?: readonly string[];
 }
 
 interface Step {
@@ -242,7 +251,21 @@ export function coreDnsRouting(corefile: string | Corefile, options: CoreDnsRout
     return block !== undefined && block.noDataRules.some((matches) => matches(fqdn));
   }
 
-  return { port, notes, zones: [...interesting], route, dependsOnType, nxdomainAsNoData };
+  function anyRecordTypes(query: string): readonly string[] | undefined {
+    const name = canonicalName(query);
+    const match = table.longestMatch(name);
+    const block = match === undefined ? undefined : prepared.get(match.value);
+    if (block === undefined || block.empty) return undefined;
+    // The first plugin that decides, unless one before it falls through (its answer is then not known).
+    for (const step of block.steps) {
+      const decision = step.decide(name, 'ANY');
+      if (decision === undefined) continue;
+      return decision.fallthrough ? undefined : decision.records;
+    }
+    return undefined;
+  }
+
+  return { port, notes, zones: [...interesting], route, dependsOnType, nxdomainAsNoData, anyRecordTypes };
 }
 
 /**
@@ -519,6 +542,8 @@ function zonePluginStep(
   const fallthrough = fallthroughZones(directive, label, context);
   const matches = directive.name === 'template' ? templateMatches(directive, label, context) : undefined;
   const answers = directive.name === 'template' ? templateQuestions(directive) : undefined;
+  const records = directive.name === 'template' ? templateRecordTypes(directive) : undefined;
+  const answered = records === undefined ? {} : { records };
   if (answers?.type !== undefined) pushAll(typedZones, zones);
   return (name, type) => {
     if (inAny(name, zones) === undefined) return undefined;
@@ -531,9 +556,28 @@ function zonePluginStep(
       if (falls) return undefined;
       return { destination: { kind: 'plugin', plugin: directive.name }, via: `${directive.name} (no regex matches)`, fallthrough: false };
     }
-    if (matches !== undefined) return { destination: { kind: 'plugin', plugin: directive.name }, via: `${directive.name} (a regex matches)`, fallthrough: false };
-    return { destination: { kind: 'plugin', plugin: directive.name }, via: directive.name, fallthrough: falls };
+    if (matches !== undefined) return { destination: { kind: 'plugin', plugin: directive.name }, via: `${directive.name} (a regex matches)`, fallthrough: false, ...answered };
+    return { destination: { kind: 'plugin', plugin: directive.name }, via: directive.name, fallthrough: falls, ...answered };
   };
+}
+
+/** Record types an `answer` line may name (the ones a template answer is written with). */
+const RECORD_TYPES: ReadonlySet<string> = new Set(['A', 'AAAA', 'CNAME', 'MX', 'NS', 'PTR', 'SOA', 'SRV', 'TXT', 'CAA', 'HINFO', 'DS', 'DNSKEY']);
+
+/**
+ * The types of a template's `answer` records, in order (`{{ .Name }} 0 IN A 10.0.0.1` is A): the
+ * first word of each line after its owner that names a record type; undefined when a line has none
+ * (written with template actions the model does not run).
+ */
+function templateRecordTypes(directive: Directive): string[] | undefined {
+  const types: string[] = [];
+  for (const option of subDirectives(directive, 'answer')) {
+    const text = option.arguments.join(' ').replace(/\{\{[^}]*\}\}/g, 'name');
+    const type = text.split(/\s+/).slice(1).find((word) => RECORD_TYPES.has(word.toUpperCase()));
+    if (type === undefined) return undefined;
+    types.push(type.toUpperCase());
+  }
+  return types;
 }
 
 /**

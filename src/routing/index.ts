@@ -23,7 +23,7 @@ export type {
 } from './destination.js';
 
 export { assertSameRouting, checkRouting, formatRoutingCheck, namesToCheck, RoutingMismatchError } from './check.js';
-export type { NxdomainAnswerDifference, RoutingCheck, RoutingDifference, RoutingInput } from './check.js';
+export type { AnyAnswerDifference, NxdomainAnswerDifference, RoutingCheck, RoutingDifference, RoutingInput } from './check.js';
 
 export { clusterSearchPath, explainName, formatExplanation, resolverCandidates } from './explain.js';
 export type { CandidateExplanation, Explanation, ExplainInput } from './explain.js';

@@ -103,6 +103,13 @@ export interface KubeDnsRouting {
    * to the names dnsmasq forwards (a more specific stub, kubedns, the other query types).
    */
   nxdomainAsNoData(name: string): string | undefined;
+  /**
+   * The record types dnsmasq answers an ANY query for `name` with from its own `--address` entries
+   * (dnsmasq 2.86+, measured with 2.90): those of the first of the name's IPv6 addresses, its IPv4
+   * addresses and `#`, where `#` alone gives both null addresses (`['A', 'AAAA']`). Undefined where
+   * no address answers ANY, or for an older dnsmasq (not measured).
+   */
+  anyRecordTypes(name: string): readonly string[] | undefined;
 }
 
 type ZoneEntry =
@@ -373,6 +380,16 @@ function routingOf(data: ConfigMapData | null, options: KubeDnsRoutingOptions, i
     return match?.value.kind === 'address';
   }
 
+  function anyRecordTypes(query: string): readonly string[] | undefined {
+    if (!pod.dnsmasqAddressTypesOnly) return undefined;
+    const name = canonicalName(query);
+    const match = table.longestMatch(name);
+    if (unqualified !== undefined && name !== '' && !name.includes('.') && match?.zone !== name) return unqualified.anyTypes;
+    if (match?.value.kind !== 'address') return undefined;
+    // Both families: the IPv6 addresses answer (measured with 2.90).
+    return match.value.types.has('AAAA') ? ['AAAA'] : ['A'];
+  }
+
   return {
     clusterDomain,
     acceptedByKubeDns: reading.acceptedByKubeDns,
@@ -385,6 +402,7 @@ function routingOf(data: ConfigMapData | null, options: KubeDnsRoutingOptions, i
     route,
     dependsOnType,
     nxdomainAsNoData,
+    anyRecordTypes,
   };
 }
 
@@ -451,6 +469,8 @@ interface UnqualifiedRoute {
   readonly route: Route;
   readonly types?: ReadonlySet<string>;
   readonly otherTypes?: Route;
+  /** For an address: the record types of its answer to ANY (see `KubeDnsRouting.anyRecordTypes`). */
+  readonly anyTypes?: readonly string[];
 }
 
 /** What the Deployment's dnsmasq flags say about where names go; undefined without a dnsmasq to read. */
@@ -539,6 +559,8 @@ function unqualifiedEntries(
   let serversText: string | undefined;
   let nxdomain: string | undefined;
   let address: { readonly text: string; readonly types: Set<string> } | undefined;
+  // The families written as addresses, and `#`: an ANY query gets the first of IPv6, IPv4, `#` (measured with 2.90).
+  const written = new Set<string>();
   for (const server of dnsmasq.servers) {
     if (!apply(server)) continue;
     if (server.target.kind === 'upstream') {
@@ -554,6 +576,7 @@ function unqualifiedEntries(
     }
     // `#` is the null address of both families (0.0.0.0 and ::).
     const types = entry.address === '#' ? ['A', 'AAAA'] : [entry.address.includes(':') ? 'AAAA' : 'A'];
+    written.add(entry.address === '#' ? '#' : (types[0] as string));
     address ??= { text: entry.option.text, types: new Set() };
     for (const type of types) address.types.add(type);
   }
@@ -564,7 +587,8 @@ function unqualifiedEntries(
     const route: Route = { destination: LOCAL_ANSWER, via: `${via} ${address.text} to them and answers itself` };
     const noData: Route = { destination: LOCAL_ANSWER, via: `${via} ${address.text}${nxdomain === undefined ? '' : ` and ${nxdomain}`} to them and answers the other types NODATA itself${newRules ? '' : ' (dnsmasq before 2.86)'}` };
     const refused: Route = { destination: LOCAL_ANSWER, via: `${via} ${address.text} to them and answers the other types REFUSED itself (dnsmasq 2.86+)` };
-    return { route, types: address.types, otherTypes: !newRules ? noData : (toServers ?? (nxdomain === undefined ? refused : noData)) };
+    const anyTypes = written.has('AAAA') ? ['AAAA'] : written.has('A') ? ['A'] : ['A', 'AAAA'];
+    return { route, types: address.types, otherTypes: !newRules ? noData : (toServers ?? (nxdomain === undefined ? refused : noData)), anyTypes };
   }
   if (!newRules && answered !== undefined) return { route: answered };
   return toServers !== undefined ? { route: toServers } : answered === undefined ? undefined : { route: answered };

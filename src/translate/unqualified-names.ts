@@ -72,6 +72,23 @@ function nullAddressesOnly(unqualified: UnqualifiedNames): boolean {
   return unqualified.kind === 'address' && unqualified.answers.length === 2 && unqualified.answers.every((answer) => answer.values.length === 1 && (answer.values[0] === '0.0.0.0' || answer.values[0] === '::'));
 }
 
+/**
+ * `any-query-one-family` where only `#` answers names without a dot: dnsmasq 2.90 answers their ANY
+ * query with both null addresses, the main block's first template (A) with 0.0.0.0 alone.
+ */
+function anyQueryNote(unqualified: UnqualifiedNames, key: string, path: string): Diagnostic[] {
+  if (!nullAddressesOnly(unqualified)) return [];
+  const first = (unqualified as UnqualifiedNames & { readonly kind: 'address' }).answers[0];
+  const record = `${first?.type ?? 'A'} ${first?.values[0] ?? '0.0.0.0'}`;
+  return [
+    diagnostic('any-query-one-family', {
+      key,
+      path,
+      message: `${unqualified.text}: dnsmasq answered an ANY query for a name without a dot with both null addresses (A 0.0.0.0 and AAAA ::); the Corefile answers it with ${record} only: a template answers ANY with the first template that matches, and none can match ANY alone`,
+    }),
+  ];
+}
+
 /** The templates answering names `pattern` matches as dnsmasq did under `unqualified`; undefined where CoreDNS cannot (servers). */
 function templatesFor(unqualified: UnqualifiedNames, pattern: string, zone: string, features: CoreDnsFeatures): Directive[] | undefined {
   if (unqualified.kind === 'servers' || (unqualified.kind === 'address' && unqualified.otherTypes === 'servers')) return undefined;
@@ -132,9 +149,10 @@ export function planUnqualifiedNames(
         : diagnostic('dnsmasq-option-translated', {
             key,
             path,
-            message: `${said}; a template of the main block does the same for names of one label${nullAddressesOnly(unqualified) ? ' (but for an ANY query, which gets the A record only where dnsmasq answered both: a template cannot match ANY alone)' : ''}`,
+            message: `${said}; a template of the main block does the same for names of one label`,
           }),
     );
+    diagnostics.push(...anyQueryNote(unqualified, key, path));
     return { directives, diagnostics };
   }
   // An address beside servers for those names: the address is kept, its other types cannot go to those servers.
@@ -146,6 +164,7 @@ export function planUnqualifiedNames(
       path,
       message: `${unqualified.quirk ? 'trailing-dot-domains: ' : ''}dnsmasq sent the other query types of those names to the --server entries that apply to them; not kept: CoreDNS has no zone for names without a dot to forward them elsewhere, so they go where every other name goes (check lists them as expected)`,
     }),
+    ...anyQueryNote(unqualified, key, path),
   );
   return { directives: kept, diagnostics };
 }

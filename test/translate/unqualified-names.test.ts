@@ -127,7 +127,9 @@ describe("names without a dot written for them: --address=//IP, --local=//, --se
   ] as const)('%s on kube-dns %s: kept by a template of the main block, and check fails on a Corefile without it', (flag, release, expected) => {
     const kept = translate([flag], release);
     expect(kept.translation.ok).toBe(true);
-    expect(kept.translation.diagnostics.filter((entry) => entry.path === `[${flag}]`).map((entry) => `${entry.severity} ${entry.code}`)).toEqual(['info dnsmasq-option-translated']);
+    // `#` alone: dnsmasq answers ANY with both null addresses, a template with one (any-query-one-family).
+    const said = flag === '--address=//#' ? ['info dnsmasq-option-translated', 'warning any-query-one-family'] : ['info dnsmasq-option-translated'];
+    expect(kept.translation.diagnostics.filter((entry) => entry.path === `[${flag}]`).map((entry) => `${entry.severity} ${entry.code}`)).toEqual(said);
     expect(templates(kept.main)).toEqual(expected);
     const check = checkRouting({ kubeDns: kept.text, corefile: kept.translation.corefile ?? '' });
     expect(check.ok, formatRoutingCheck(check)).toBe(true);
@@ -136,6 +138,45 @@ describe("names without a dot written for them: --address=//IP, --local=//, --se
     expect(without.ok).toBe(false);
     expect(without.differences.map((difference) => difference.name)).toContain('example');
     expect(without.notes.join('\n')).not.toContain('not modelled');
+  });
+
+  it('says where an ANY query gets one null address instead of two, with the quirk as well, and check expects exactly that (#18, seed -1864508288)', () => {
+    // Found by real dnsmasq against real CoreDNS 1.2.6: dnsmasq 2.90 answered ANY for `example` with A 0.0.0.0 and AAAA ::,
+    // CoreDNS with A 0.0.0.0; the note was given only where no trailing-dot domain list applied as well.
+    for (const extra of [['--local=/corp.example./x.cluster.local/', '--address=//#'], ['--address=//#']]) {
+      const kept = translate(extra, '1.26.7', { coredns: '1.2.6' });
+      expect(kept.translation.ok).toBe(true);
+      const note = kept.translation.diagnostics.find((entry) => entry.code === 'any-query-one-family');
+      expect(note?.path, extra.join(' ')).toBe('[--address=//#]');
+      expect(note?.message).toContain('with A 0.0.0.0 only');
+      const check = checkRouting({ kubeDns: kept.text, corefile: kept.translation.corefile ?? '', coredns: '1.2.6' });
+      expect(check.ok, formatRoutingCheck(check)).toBe(true);
+      expect(check.anyAnswers.filter((entry) => entry.name === 'example')).toEqual([{ name: 'example', kubeDns: ['A', 'AAAA'], coreDns: ['A'], unavoidable: true }]);
+      expect(formatRoutingCheck(check)).toContain('expected: example ANY: kube-dns answered A and AAAA, the Corefile answers A');
+    }
+    // Any other address: dnsmasq answers ANY with one family, the first template the same one; no note.
+    for (const extra of [['--address=//10.9.9.9', '--address=//#'], ['--address=//fd00::1', '--address=//#'], ['--address=//10.9.9.9', '--address=//fd00::1']]) {
+      const kept = translate(extra, '1.26.7');
+      expect(kept.translation.diagnostics.map((entry) => entry.code)).not.toContain('any-query-one-family');
+      const check = checkRouting({ kubeDns: kept.text, corefile: kept.translation.corefile ?? '' });
+      expect(check.ok, formatRoutingCheck(check)).toBe(true);
+      expect(check.anyAnswers, extra.join(' ')).toEqual([]);
+    }
+  });
+
+  it('check fails where a template answers ANY with another family than dnsmasq did', () => {
+    const kept = translate(['--address=//10.9.9.9', '--address=//fd00::1'], '1.26.7');
+    // The A template first: an ANY query gets A, where dnsmasq 2.90 answered the IPv6 address.
+    const swapped = (kept.translation.corefile ?? '').replace(
+      /( {4}template IN AAAA \{\n(?: {8}[^\n]*\n)* {4}\}\n)( {4}template IN A \{\n(?: {8}[^\n]*\n)* {4}\}\n)/,
+      '$2$1',
+    );
+    expect(swapped).not.toBe(kept.translation.corefile);
+    const check = checkRouting({ kubeDns: kept.text, corefile: swapped });
+    expect(check.ok).toBe(false);
+    expect(check.differences).toEqual([]);
+    expect(check.anyAnswers.find((entry) => entry.name === 'example')).toEqual({ name: 'example', kubeDns: ['AAAA'], coreDns: ['A'] });
+    expect(formatRoutingCheck(check)).toContain('but answer differently:\narpa ANY: kube-dns answered AAAA, the Corefile answers A\nexample ANY:');
   });
 
   it('answers every address of each family, the IPv6 ones first (an ANY query gets them, as from dnsmasq 2.90)', () => {

@@ -176,6 +176,7 @@ function checkJson(result: RoutingCheck) {
     unavoidable: result.unavoidable.map(differenceJson),
     nxdomainAnswers: result.nxdomainAnswers.map((entry) => ({ ...entry, name: displayName(entry.name) })),
     negativeCaching: result.negativeCaching,
+    anyAnswers: result.anyAnswers.map((entry) => ({ ...entry, name: displayName(entry.name) })),
     notes: result.notes,
     names: result.names.map(displayName),
   };
