@@ -1,5 +1,6 @@
 import type { CorefileWarning } from '../corefile/errors.js';
-import type { ServerBlock } from '../corefile/model.js';
+import type { Directive, ServerBlock } from '../corefile/model.js';
+import type { ServerAddress } from '../corefile/server-key.js';
 import { packPosition, unpackPosition } from '../corefile/parsed-nodes.js';
 import type { PackedPosition } from '../corefile/parsed-nodes.js';
 import { coreDnsFeatures } from '../coredns/features.js';
@@ -37,21 +38,52 @@ export class BlockwiseErrorCheck {
     this.#context = new LintContext(features, pluginBuild(features.version, undefined), undefined, true);
   }
 
-  /** The rules of one server block. */
-  block(item: ServerBlock): CheckedBlock {
+  /**
+   * Directives of a caller's model found without an error by the directive rules (see
+   * {@link KnownBlock}): frozen ones only, which a model shares among its blocks.
+   */
+  readonly #clean: Directive[] = [];
+
+  /** The rules of one server block (`known`: what the caller knows of it already). */
+  block(item: ServerBlock, known?: KnownBlock): CheckedBlock {
     const context = this.#context;
     const before = context.errorCount;
     const info = plainBlockInfo(context, item);
     const checked = new CheckedBlock(info);
     // The block's entries belong to what is kept of it (the rules across blocks compare owners);
     // the block's own rules read them from `info.keys` too.
-    readBlockKeys(context, checked, item.keys, keyPosition(item, info.position), info.keys);
-    checkDirectives(context, item.directives, info.label);
+    readBlockKeys(context, checked, item.keys, keyPosition(item, info.position), info.keys, known?.addresses);
+    if (known === undefined) checkDirectives(context, item.directives, info.label);
+    else this.#checkNewDirectives(item.directives, known.model.directives, info.label);
     checkForwarders(context, info);
     checkFederation(context, info);
     checkBlockSyntax(context, info);
     checked.done(context.errorCount > before);
     return checked;
+  }
+
+  /**
+   * The directive rules over `directives`, except those whose twin in the caller's model (`twins`,
+   * index for index, equal to them) was found without an error before: the directive rules read
+   * a directive's words and nested lines and the release, nothing else, so an equal directive has
+   * no error either (they may count other findings, which this check does not read).
+   */
+  #checkNewDirectives(directives: readonly Directive[], twins: readonly Directive[], label: string): void {
+    const clean = this.#clean;
+    let unchecked: Directive[] | undefined;
+    let fresh: Directive[] | undefined;
+    for (let index = 0; index < directives.length; index += 1) {
+      const twin = twins[index] as Directive;
+      if (clean.includes(twin)) continue;
+      (unchecked ??= []).push(directives[index] as Directive);
+      if (Object.isFrozen(twin)) (fresh ??= []).push(twin);
+    }
+    if (unchecked === undefined) return;
+    const context = this.#context;
+    const before = context.errorCount;
+    checkDirectives(context, unchecked, label);
+    if (fresh === undefined || context.errorCount > before) return;
+    for (const twin of fresh) if (clean.length < CLEAN_LIMIT && !clean.includes(twin)) clean.push(twin);
   }
 
   /** Whether the lint of the Corefile of `blocks` (in its order) with the parser's `warnings` finds an error. */
@@ -64,6 +96,20 @@ export class BlockwiseErrorCheck {
     return context.errorCount > 0;
   }
 }
+
+/**
+ * What a caller of {@link BlockwiseErrorCheck.block} knows of a block already (the translator's
+ * self-check, which compared the parsed block with the block of its model and ran its own rules).
+ */
+export interface KnownBlock {
+  /** The block's keys as `readServerAddress` reads them, index for index: lint reads them so too, and takes these. */
+  readonly addresses: readonly ServerAddress[];
+  /** The block of the caller's model the parsed block is equal to (`itemsEqual`). */
+  readonly model: ServerBlock;
+}
+
+/** The most directives {@link BlockwiseErrorCheck} remembers as found without an error (a model shares a handful). */
+const CLEAN_LIMIT = 16;
 
 /** Where the key at an index of `item` is written (`fallback`: the block's position). */
 function keyPosition(item: ServerBlock, fallback: SourcePosition): (index: number) => SourcePosition {

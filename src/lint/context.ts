@@ -128,12 +128,20 @@ export class LintContext {
   }
 
   /** The destinations of a `forward`/`proxy` line: its arguments after the first, read. */
-  destinations(directive: Directive): Destination[] {
+  destinations(directive: Directive): readonly Destination[] {
+    // Two rules ask for them, the line's and then the block's, mostly with no other line between:
+    // the last line's are kept for the second ask (models are read-only, and the list is never written to).
+    if (directive === this.#destinationsOf) return this.#lastDestinations;
     const args = directive.arguments;
     const read: Destination[] = new Array(Math.max(0, args.length - 1));
     for (let index = 1; index < args.length; index += 1) read[index - 1] = readDestination(args[index] as string);
+    this.#destinationsOf = directive;
+    this.#lastDestinations = read;
     return read;
   }
+
+  #destinationsOf: Directive | undefined;
+  #lastDestinations: readonly Destination[] = [];
 
   /** `compute()` once per `key` for this lint: a message that costs work (suggestions) and repeats. */
   memo(key: string, compute: () => string): string {

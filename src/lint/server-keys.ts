@@ -25,12 +25,17 @@ export type KeyReading =
       readonly upperCase: boolean;
     };
 
-export function readServerKey(key: string, features: CoreDnsFeatures): KeyReading {
+/**
+ * How `features`' release reads `key`. `read`: `readServerAddress(key)`, when the caller has it
+ * already (the translator's self-check reads every key for its own rules): taken instead of
+ * reading the key again, which gives the same reading.
+ */
+export function readServerKey(key: string, features: CoreDnsFeatures, read?: ServerAddress): KeyReading {
   if (holdsPlaceholder(key)) return { kind: 'placeholder' };
   let address: ServerAddress;
   let leadingDot = false;
   try {
-    address = readServerAddress(key);
+    address = read ?? readServerAddress(key);
   } catch (error) {
     if (!(error instanceof ServerKeyError)) throw error;
     const retry = olderReading(key, error, features);

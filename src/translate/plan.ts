@@ -115,10 +115,7 @@ export function planCorefile(config: KubeDnsConfig, pod: PodPlan, input: Transla
   const stubs = [...(replacedZones.size === 0 ? planned : planned.filter((stub) => !replacedZones.has(stub.zone))), ...forwardStubs].sort((a, b) => (a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0));
   const federations = planFederation(config.federations, input.dropFederations, context);
   // Stub and template zones alike: a parent of the cluster's zones would capture them.
-  const parents: ZoneOwner[] = [
-    ...stubs.map((stub) => ({ zone: stub.zone, key: 'stubDomains', path: `[${JSON.stringify(stub.zone)}]` })),
-    ...zoneTemplates.map((template) => ({ zone: template.zone, key: 'container dnsmasq', path: `[${template.text}]` })),
-  ];
+  const parents: ZoneOwner[] = [...stubs.map(stubOwner), ...zoneTemplates.map(templateOwner)];
   const protectedZones = [clusterDomain, ...KUBERNETES_DEFAULT_REVERSE_ZONES].filter((zone) => !unserved.includes(zone) && !reverseBlockZones.includes(zone));
   const mainKeys = mainBlockKeys(parents, protectedZones, context);
   const splitMainBlock = needsMainBlockSplit(mainKeys, parents, context);
@@ -365,11 +362,22 @@ function planFederation(federations: readonly FederationEntry[] | undefined, dro
   return federations;
 }
 
-/** A zone with a block of its own (a stub domain, a dnsmasq template), and where it was written. */
+/**
+ * A zone with a block of its own (a stub domain, a dnsmasq template), and where it was written
+ * (`path`, made only for a diagnostic: every stub domain has one of these, and few are reported).
+ */
 interface ZoneOwner {
   readonly zone: string;
   readonly key: string;
-  readonly path: string;
+  readonly path: () => string;
+}
+
+function stubOwner(stub: PlannedStub): ZoneOwner {
+  return { zone: stub.zone, key: 'stubDomains', path: () => `[${JSON.stringify(stub.zone)}]` };
+}
+
+function templateOwner(template: { readonly zone: string; readonly text: string }): ZoneOwner {
+  return { zone: template.zone, key: 'container dnsmasq', path: () => `[${template.text}]` };
 }
 
 /**
@@ -386,7 +394,7 @@ function mainBlockKeys(parents: readonly ZoneOwner[], protectedZones: readonly s
       keys.push(`${zone}:${DNS_PORT}`);
       // Where health binds once per key, the added zones get a copy of the main block instead (main-block-split).
       const where = context.features.healthListener === 'exclusive' ? 'served by a copy of the main block' : 'added to the main block';
-      report(context, 'main-block-key-added', parent.key, parent.path, `'${zone}' ${where} so that '${parent.zone}' does not capture it`);
+      report(context, 'main-block-key-added', parent.key, parent.path(), `'${zone}' ${where} so that '${parent.zone}' does not capture it`);
     }
   }
   return keys;
@@ -406,7 +414,7 @@ function needsMainBlockSplit(mainKeys: readonly string[], parents: readonly Zone
     context,
     'main-block-split',
     parent?.key ?? 'stubDomains',
-    parent?.path ?? '',
+    parent?.path() ?? '',
     `${added.join(', ')} ${added.length === 1 ? 'is' : 'are'} served by a copy of the main block without health: CoreDNS ${context.features.version} sets health up once per key, and the second listener on ${HEALTH_DEFAULT_ADDRESS} would stop it`,
   );
   return true;

@@ -4,7 +4,8 @@ import type { Corefile, Directive, ServerBlock } from '../corefile/model.js';
 import { CorefilePrintError } from '../corefile/errors.js';
 import { parseCorefile, parseCorefileItems } from '../corefile/parser.js';
 import { printCorefile } from '../corefile/printer.js';
-import { addressKeysOf, readServerAddress } from '../corefile/server-key.js';
+import { readServerAddress } from '../corefile/server-key.js';
+import type { ServerAddress } from '../corefile/server-key.js';
 import { coreDnsPluginAvailability, isUsable } from '../coredns/availability.js';
 import type { CoreDnsFeatures } from '../coredns/features.js';
 import { HEALTH_DEFAULT_ADDRESS, healthListenersOfBlock } from '../coredns/listen-addresses.js';
@@ -98,10 +99,11 @@ export function checkTranslatedCorefile(text: string, model: Corefile, features:
       blockwise = false;
       return true;
     }
-    rules.block(item);
-    if (blockwise && rules.failure === undefined) {
+    // The rules read each key once; lint takes those readings instead of reading the keys again.
+    const addresses = rules.block(item);
+    if (blockwise && addresses !== undefined) {
       try {
-        checked.push(lint.block(item));
+        checked.push(lint.block(item, { addresses, model: expected as ServerBlock }));
       } catch {
         // Left to the whole lint below, which meets the same problem.
         blockwise = false;
@@ -125,7 +127,8 @@ export function checkTranslatedCorefile(text: string, model: Corefile, features:
  */
 class OutputRules {
   readonly #features: CoreDnsFeatures;
-  readonly #served = new Set<string>();
+  /** The zones served so far, per transport and port (see {@link ServedZones}). */
+  readonly #served = new ServedZones();
   readonly #usable = new Set<string>();
   #healthListeners = 0;
   failure: { readonly error: unknown } | undefined;
@@ -134,28 +137,41 @@ class OutputRules {
     this.#features = features;
   }
 
-  block(item: ServerBlock): void {
-    if (this.failure !== undefined) return;
+  /**
+   * The rules over one block: its keys as read (`readServerAddress`, index for index), or
+   * undefined when this block or one before it failed.
+   */
+  block(item: ServerBlock): readonly ServerAddress[] | undefined {
+    if (this.failure !== undefined) return undefined;
     try {
-      this.#check(item);
+      return this.#check(item);
     } catch (error) {
       this.failure = { error };
+      return undefined;
     }
   }
 
-  #check(item: ServerBlock): void {
+  #check(item: ServerBlock): ServerAddress[] {
     const features = this.#features;
-    if (item.directives.some((directive) => directive.name === 'health')) this.#healthListeners += healthListenersOfBlock(features, item.keys.length);
-    for (const key of item.keys) {
-      for (const address of addressKeysOf(readServerAddress(key))) {
-        if (this.#served.has(address)) throw new SelfCheckError('zone-served-twice', `zone ${address} is served twice`);
-        this.#served.add(address);
+    const { keys, directives } = item;
+    const addresses = new Array<ServerAddress>(keys.length);
+    for (let index = 0; index < keys.length; index += 1) {
+      const address = readServerAddress(keys[index] as string);
+      for (const zone of address.zones) {
+        if (!this.#served.add(address, zone)) throw new SelfCheckError('zone-served-twice', `zone ${address.transport}://${zone}:${address.port ?? ''} is served twice`);
       }
+      addresses[index] = address;
     }
     let forwarders = 0;
-    for (const directive of item.directives) if (directive.name === 'forward') forwarders += 1;
+    let health = false;
+    for (const directive of directives) {
+      if (directive.name === 'forward') forwarders += 1;
+      else if (directive.name === 'health') health = true;
+    }
+    if (health) this.#healthListeners += healthListenersOfBlock(features, keys.length);
     if (forwarders > 1 && !features.multipleForwardPerBlock) throw new SelfCheckError('forwarders-in-one-block', 'two forward directives in one block');
-    for (const directive of item.directives) checkDirective(directive, features, this.#usable);
+    for (const directive of directives) checkDirective(directive, features, this.#usable);
+    return addresses;
   }
 
   /** Throws the first failure, then what only all blocks together can break. */
@@ -166,6 +182,28 @@ class OutputRules {
     if (features.healthListener === 'exclusive' && this.#healthListeners > 1) {
       throw new SelfCheckError('health-listeners', `health would listen ${this.#healthListeners} times on ${HEALTH_DEFAULT_ADDRESS}, which CoreDNS ${features.version} refuses`);
     }
+  }
+}
+
+/**
+ * A set of CoreDNS's served-zone keys (`transport://zone:port`, {@link addressKeysOf}) held as
+ * transport → port → zones, so that no key text is built per zone (`addressKeysOf` builds them): a transport is a word without
+ * `:` and a port is digits (or none), so two keys are the same text exactly when their transport,
+ * zone and port are the same.
+ */
+class ServedZones {
+  readonly #byTransport = new Map<string, Map<string, Set<string>>>();
+
+  /** Adds the key of `zone` on `address`'s transport and port; false when it was there already. */
+  add(address: ServerAddress, zone: string): boolean {
+    let byPort = this.#byTransport.get(address.transport);
+    if (byPort === undefined) this.#byTransport.set(address.transport, (byPort = new Map()));
+    const port = address.port ?? '';
+    let zones = byPort.get(port);
+    if (zones === undefined) byPort.set(port, (zones = new Set()));
+    if (zones.has(zone)) return false;
+    zones.add(zone);
+    return true;
   }
 }
 

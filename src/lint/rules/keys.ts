@@ -29,12 +29,13 @@ export function checkKeys(context: LintContext, blocks: readonly BlockInfo[]): v
 /**
  * The keys of one block (`keys`, the key at `index` written at `positionOf(index)`): those the
  * release refuses or reads upper-case are reported, the valid ones go to `block.keys` and `entries`.
+ * `addresses`: the keys as `readServerAddress` read them, when the caller has them (see `readServerKey`).
  */
-export function readBlockKeys(context: LintContext, block: BlockSummary, keys: readonly string[], positionOf: (index: number) => SourcePosition, entries: KeyEntry[]): void {
+export function readBlockKeys(context: LintContext, block: BlockSummary, keys: readonly string[], positionOf: (index: number) => SourcePosition, entries: KeyEntry[], addresses?: readonly ServerAddress[]): void {
   for (let index = 0; index < keys.length; index += 1) {
     const key = keys[index] as string;
     const position = positionOf(index);
-    const reading = readServerKey(key, context.features);
+    const reading = readServerKey(key, context.features, addresses?.[index]);
     if (reading.kind === 'placeholder') {
       if (holdsOnlyNodeCacheVariables(key)) continue;
       context.report('placeholder-not-checked', position, () => where(position, key), `key ${quote(key)} holds an environment placeholder and was not checked`);
