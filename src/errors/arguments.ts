@@ -101,6 +101,8 @@ const WORDS: Readonly<Record<string, string>> = {
 export function checkArgument(fn: string, argument: string, value: unknown, kind: ArgumentKind): void {
   // The common case first, without parsing `kind`: some of these functions run once per token.
   if (typeof value === kind && kind !== 'object') return;
+  // An options object, once per call of the public functions (per line of a batch): without splitting `kind`.
+  if (kind === 'object' && isPlainObject(value)) return;
   const optional = kind.endsWith('?');
   if (optional && value === undefined) return;
   const kinds = (optional ? kind.slice(0, -1) : kind).split('|');

@@ -3,7 +3,6 @@ import { DIAGNOSTIC_CODES } from '../diagnostics/codes.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { diagnostic, LISTED_PER_CODE, worseSeverity } from '../diagnostics/diagnostic.js';
 import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
-import { coreDnsOptionAvailability, coreDnsPluginAvailability } from '../coredns/availability.js';
 import type { Availability } from '../coredns/availability.js';
 import { readDestination } from '../coredns/destinations.js';
 import type { Destination } from '../coredns/destinations.js';
@@ -11,6 +10,7 @@ import type { CoreDnsFeatures } from '../coredns/features.js';
 import type { CoreDnsVersion } from '../coredns/versions.js';
 import type { SourcePosition } from '../util/source-position.js';
 import type { PluginBuild } from './build.js';
+import { OwnAnswers } from './release-answers.js';
 import type { KeyReading } from './server-keys.js';
 
 export { holdsOnlyNodeCacheVariables, holdsPlaceholder } from './placeholders.js';
@@ -52,15 +52,15 @@ export class LintContext {
   readonly version: CoreDnsVersion;
   readonly build: PluginBuild;
   readonly #diagnostics: Diagnostic[] = [];
-  readonly #reportedOnce = new Set<string>();
+  // Made on first use: a batch makes a context per Corefile, and most never report once or memo.
+  #reportedOnce: Set<string> | undefined;
   /** Findings per code; past {@link FINDINGS_LISTED_PER_CODE}, only counted (and their worst severity kept). */
   readonly #perCode = new Map<DiagnosticCode, { count: number; worst: Severity }>();
-  readonly #memo = new Map<string, string>();
+  #memo: Map<string, string> | undefined;
   /** Error findings so far, listed or only counted. */
   errorCount = 0;
-  /** Answers of the release tables, asked once per name (a large Corefile asks for every directive and option). */
-  readonly #plugins = new Map<string, Availability>();
-  readonly #options = new Map<string, Map<string, Availability>>();
+  /** Answers of the release tables, asked once per name, shared by every lint of the release (release-answers.ts). */
+  readonly #answers: OwnAnswers;
 
   /**
    * The line number a message prints for a position of another node (`(line 12)`): its line,
@@ -82,6 +82,7 @@ export class LintContext {
     this.build = build;
     this.lineNumber = lineNumber ?? lineOf;
     this.#errorsOnly = errorsOnly;
+    this.#answers = new OwnAnswers(features.version);
   }
 
   /**
@@ -102,29 +103,14 @@ export class LintContext {
     this.#diagnostics.push(diagnostic(code, { key: 'Corefile', path: typeof path === 'string' ? path : path(), position, message: typeof message === 'string' ? message : message(), ...extra }));
   }
 
-  /** {@link coreDnsPluginAvailability} in the release linted against. */
+  /** `coreDnsPluginAvailability` in the release linted against. */
   plugin(name: string): Availability {
-    let availability = this.#plugins.get(name);
-    if (availability === undefined) {
-      availability = coreDnsPluginAvailability(name, this.version);
-      this.#plugins.set(name, availability);
-    }
-    return availability;
+    return this.#answers.plugin(name);
   }
 
-  /** {@link coreDnsOptionAvailability} in the release linted against. */
+  /** `coreDnsOptionAvailability` in the release linted against. */
   option(plugin: string, option: string): Availability {
-    let options = this.#options.get(plugin);
-    if (options === undefined) {
-      options = new Map();
-      this.#options.set(plugin, options);
-    }
-    let availability = options.get(option);
-    if (availability === undefined) {
-      availability = coreDnsOptionAvailability(plugin, option, this.version);
-      options.set(option, availability);
-    }
-    return availability;
+    return this.#answers.option(plugin, option);
   }
 
   /** The destinations of a `forward`/`proxy` line: its arguments after the first, read. */
@@ -145,18 +131,20 @@ export class LintContext {
 
   /** `compute()` once per `key` for this lint: a message that costs work (suggestions) and repeats. */
   memo(key: string, compute: () => string): string {
-    let value = this.#memo.get(key);
+    const memo = (this.#memo ??= new Map());
+    let value = memo.get(key);
     if (value === undefined) {
       value = compute();
-      this.#memo.set(key, value);
+      memo.set(key, value);
     }
     return value;
   }
 
   /** Reports only the first time `once` is seen. */
   reportOnce(once: string, code: DiagnosticCode, position: SourcePosition, path: PathText, message: string): void {
-    if (this.#reportedOnce.has(once)) return;
-    this.#reportedOnce.add(once);
+    const reported = (this.#reportedOnce ??= new Set());
+    if (reported.has(once)) return;
+    reported.add(once);
     this.report(code, position, path, message);
   }
 

@@ -5,7 +5,6 @@
  * Pure: no Node APIs.
  */
 import type { Directive, DirectiveList } from '../corefile/model.js';
-import { coreDnsOptionAvailability, coreDnsPluginAvailability } from '../coredns/availability.js';
 import type { Availability } from '../coredns/availability.js';
 import { coreDnsFeatures } from '../coredns/features.js';
 import { NEW_DEFAULTS } from '../coredns/migration-facts.js';
@@ -22,6 +21,7 @@ import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { ownedSpan } from './spans.js';
 import type { LineSpan } from './spans.js';
 import { LineEditor } from './text-edits.js';
+import { OwnAnswers } from '../lint/release-answers.js';
 import type { MigrateOptions } from './options.js';
 
 /**
@@ -102,6 +102,7 @@ export class MigrationPlan {
     this.up = compareCoreDnsVersions(to, from) > 0;
     this.unit = this.detectIndentUnit();
     this.features = coreDnsFeatures(to);
+    this.answers = new OwnAnswers(to);
   }
 
   detectIndentUnit(): string {
@@ -112,29 +113,17 @@ export class MigrationPlan {
     return '    ';
   }
 
-  private readonly pluginAvailability = new Map<string, Availability>();
+  /** Answers of the release tables in the target release, shared by every migration to it (src/lint/release-answers.ts). */
+  private readonly answers: OwnAnswers;
 
-  /** {@link coreDnsPluginAvailability} in the target release, asked once per name. */
+  /** `coreDnsPluginAvailability` in the target release, asked once per name. */
   plugin(name: string): Availability {
-    let availability = this.pluginAvailability.get(name);
-    if (availability === undefined) {
-      availability = coreDnsPluginAvailability(name, this.to);
-      this.pluginAvailability.set(name, availability);
-    }
-    return availability;
+    return this.answers.plugin(name);
   }
 
-  private readonly optionAvailability = new Map<string, Availability>();
-
-  /** {@link coreDnsOptionAvailability} in the target release, asked once per pair. */
+  /** `coreDnsOptionAvailability` in the target release, asked once per pair. */
   option(plugin: string, option: string): Availability {
-    const key = `${plugin} ${option}`;
-    let availability = this.optionAvailability.get(key);
-    if (availability === undefined) {
-      availability = coreDnsOptionAvailability(plugin, option, this.to);
-      this.optionAvailability.set(key, availability);
-    }
-    return availability;
+    return this.answers.option(plugin, option);
   }
 
   notice(code: DiagnosticCode, details: NoticeDetails): void {

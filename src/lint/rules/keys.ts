@@ -157,6 +157,10 @@ function checkKubernetesCapture(context: LintContext, blocks: readonly BlockSumm
     }
   }
   if (asked.length === 0) return;
+  // Only a key of a block without the kubernetes plugin is reported, and only when one of its zones
+  // is where a longest match can end for a zone asked about (the zone, a parent, the root): with no
+  // such key (kubeadm's Corefile with its stub blocks, in every line of a fleet) nothing below reports.
+  if (!hasCapturingCandidate(asked, entries)) return;
   // Per transport and port, the first entry of each zone a longest match can end on (the zones
   // asked and their parents): a Corefile of thousands of stub blocks asks about a handful.
   const wanted = new Map<string, Map<string | undefined, Set<string>>>();
@@ -194,6 +198,29 @@ function checkKubernetesCapture(context: LintContext, blocks: readonly BlockSumm
       `${quote(owner.key)} is the most specific key for ${shown}, which the kubernetes plugin of block ${quote(info.label)} (line ${context.lineNumber(info.position)}) serves: those names are answered by this block instead`,
     );
   }
+}
+
+/**
+ * Whether a key of a block without the kubernetes plugin has a zone among the {@link suffixZones}
+ * of a zone in `asked` (on any transport and port: a necessary condition for
+ * {@link checkKubernetesCapture} to report, so that it can stop early; the zones' lengths are
+ * compared first, as in {@link firstByZone}).
+ */
+export function hasCapturingCandidate(asked: readonly { readonly zone: string }[], entries: readonly KeyEntry[]): boolean {
+  const candidates = new Set<string>();
+  for (const { zone } of asked) for (const candidate of suffixZones(zone)) candidates.add(candidate);
+  const lengths = new Set<number>();
+  for (const candidate of candidates) lengths.add(candidate.length);
+  for (const entry of entries) {
+    if (entry.block.plugins.has('kubernetes')) continue;
+    for (const zone of entry.reading.zones) {
+      // A zone's bare form is as long as its lower-case form, or one shorter (the trailing dot).
+      const length = zone.toLowerCase().length;
+      if (!lengths.has(length) && !lengths.has(length - 1)) continue;
+      if (candidates.has(bare(zone))) return true;
+    }
+  }
+  return false;
 }
 
 /**
