@@ -172,6 +172,7 @@ export class LintContext {
 
 /** Template variables (`__PILLAR__DNS__DOMAIN__`, …) of node-local-dns and kube-up addon manifests, filled in before CoreDNS reads the text. */
 const NODE_CACHE_VARIABLE = /__PILLAR__[A-Z0-9_]*__/g;
+const PILLAR = '__PILLAR__';
 
 /**
  * The node-cache variables of a Corefile with where each is first written: keys, directive names
@@ -180,8 +181,8 @@ const NODE_CACHE_VARIABLE = /__PILLAR__[A-Z0-9_]*__/g;
  */
 export function nodeCacheVariables(corefile: Corefile): Map<string, SourcePosition> {
   const found = new Map<string, SourcePosition>();
+  // Called only for a word holding `__PILLAR__`: the position (a fresh object from a parsed node) is read only then.
   const note = (text: string, position: SourcePosition | undefined) => {
-    if (!text.includes('__PILLAR__')) return;
     const at = position ?? ORIGIN;
     for (const match of text.matchAll(NODE_CACHE_VARIABLE)) {
       const seen = found.get(match[0]);
@@ -191,14 +192,22 @@ export function nodeCacheVariables(corefile: Corefile): Map<string, SourcePositi
   const pending: (readonly Directive[])[] = [];
   for (const item of corefile.items) {
     if (item.kind === 'server-block') {
-      item.keys.forEach((key, index) => note(key, item.keyPositions?.[index] ?? item.position));
+      const { keys } = item;
+      for (let index = 0; index < keys.length; index += 1) {
+        const key = keys[index] as string;
+        if (key.includes(PILLAR)) note(key, item.keyPositions?.[index] ?? item.position);
+      }
       pending.push(item.directives);
     } else if (item.kind === 'snippet') pending.push(item.directives);
   }
   for (let list = pending.pop(); list !== undefined; list = pending.pop()) {
     for (const directive of list) {
-      note(directive.name, directive.position);
-      directive.arguments.forEach((argument, index) => note(argument, directive.argumentPositions?.[index] ?? directive.position));
+      if (directive.name.includes(PILLAR)) note(directive.name, directive.position);
+      const args = directive.arguments;
+      for (let index = 0; index < args.length; index += 1) {
+        const argument = args[index] as string;
+        if (argument.includes(PILLAR)) note(argument, directive.argumentPositions?.[index] ?? directive.position);
+      }
       if (directive.block !== undefined) pending.push(directive.block.directives);
     }
   }
