@@ -94,7 +94,7 @@ const CASES: ReadonlyArray<{ readonly name: string; readonly args: () => readonl
     args: () => ['migrate', '--from', '1.6.7', '--to', '1.11.3', corefile],
     loads: /^dist\/migrate\/migrate\.js$/,
     never: [JS_YAML, /^dist\/configmap\/(?:read-configmap|not-a-configmap|write-configmap)\.js$/, /^dist\/platform\/(?!input-hints)/, /^dist\/translate\//, /^dist\/kubeadm\/(?!profiles|kubernetes-version)/, /^dist\/cli\/corefile-batch\.js$/, MAIN_HELP, otherCommand('migrate')],
-    budget: 299_000, // 295,000 before the view plugin row and its lazy expression hook (#18 lint items), the Kubernetes name checks of the object reader and this stop's new diagnostic codes (297.5 KB)
+    budget: 300_000, // 299,000 before the release answers shared per release (src/lint/release-answers.ts) and the capture rule's early stop (299.2 KB); 295,000 before the view plugin row and its lazy expression hook (#18 lint items), the Kubernetes name checks of the object reader and this stop's new diagnostic codes (297.5 KB)
   },
   {
     name: 'a small lint',
