@@ -4,6 +4,7 @@ import { batchItemFailure } from './errors.js';
 import type { CliIo } from './io.js';
 import { cannotRead, INPUT_LIMITS, isStdin, readSourceBytes, sourceName } from './read-source.js';
 import { ExitCode } from './usage-error.js';
+import { firstInvalidUtf8 } from '../util/utf8.js';
 
 /** One output line of `--batch`: the corpus shape, plus `stage: "input"` for unusable lines and `stage: "output"` for a result too large to write. */
 export type BatchResultLine =
@@ -387,7 +388,7 @@ export class LineSplitter {
     this.overlong = false;
     this.skipped = 0;
     this.lineNumber += 1;
-    return overlong ? this.overlongLine(this.lineNumber) : this.line(this.lineNumber, this.decode(bytes));
+    return overlong ? this.overlongLine(this.lineNumber) : this.line(this.lineNumber, this.decode(bytes), bytes);
   }
 
   /**
@@ -407,7 +408,11 @@ export class LineSplitter {
       const end = found < 0 ? region.length : found;
       this.lineNumber += 1;
       if (end - start > this.maxLineBytes) lines.push(this.overlongLine(this.lineNumber));
-      else lines.push(this.line(this.lineNumber, texts === undefined ? this.decode(region.subarray(start, end)) : (texts[index] as string)));
+      else if (texts !== undefined) lines.push(this.line(this.lineNumber, texts[index] as string));
+      else {
+        const bytes = region.subarray(start, end);
+        lines.push(this.line(this.lineNumber, this.decode(bytes), bytes));
+      }
       start = end + 1;
     }
   }
@@ -424,8 +429,12 @@ export class LineSplitter {
     return { lineNumber, problem: `longer than ${Math.round(this.maxLineBytes / 1024 / 1024)} MiB, more than a batch line may hold` };
   }
 
-  private line(lineNumber: number, decoded: string | undefined): InputLine {
-    if (decoded === undefined) return { lineNumber, problem: 'not UTF-8 text' };
+  /** The line `lineNumber` as decoded (undefined: `bytes` are not UTF-8, and the problem names the first byte that is not). */
+  private line(lineNumber: number, decoded: string | undefined, bytes?: Uint8Array): InputLine {
+    if (decoded === undefined) {
+      const invalid = bytes === undefined ? undefined : firstInvalidUtf8(bytes);
+      return { lineNumber, problem: invalid === undefined ? 'not UTF-8 text' : `not UTF-8 text: byte 0x${invalid.byte.toString(16).padStart(2, '0')} at column ${invalid.column} (byte offset ${invalid.offset} of the line)` };
+    }
     const text = lineNumber === 1 && decoded.startsWith(BYTE_ORDER_MARK) ? decoded.slice(BYTE_ORDER_MARK.length) : decoded;
     if (text.trim() === '') return { lineNumber, problem: 'blank line (expected one JSON object per line)' };
     return { lineNumber, text };

@@ -2,6 +2,7 @@ import { findImports, importPath, MAX_COMPOSED_LENGTH, MAX_IMPORTED_FILES } from
 import { holdsPlaceholder } from '../lint/placeholders.js';
 import type { ImportedFile, ImportReader } from '../lint/import-reader.js';
 import { goMatch } from '../platform/compose.js';
+import { describeInvalidUtf8, firstInvalidUtf8 } from '../util/utf8.js';
 import type { CliIo } from './io.js';
 import { InputTooLargeError } from './io.js';
 
@@ -64,10 +65,17 @@ export async function readImportsNextTo(corefile: string, file: string, io: CliI
       let text = texts.get(name);
       if (text === undefined) {
         if (files >= MAX_IMPORTED_FILES) return { unresolved: `more than ${MAX_IMPORTED_FILES.toLocaleString('en')} imported files, more than lint reads` };
+        let read: Uint8Array;
         try {
-          text = utf8.decode(await io.readFile(inBase(name), MAX_COMPOSED_LENGTH - bytes));
+          read = await io.readFile(inBase(name), MAX_COMPOSED_LENGTH - bytes);
         } catch (error) {
           return { unresolved: error instanceof InputTooLargeError ? `the imported files hold more than ${MAX_COMPOSED_LENGTH / 1024 / 1024} MiB, more than lint reads` : `${name} could not be read as UTF-8 text` };
+        }
+        try {
+          text = utf8.decode(read);
+        } catch {
+          const invalid = firstInvalidUtf8(read);
+          return { unresolved: invalid === undefined ? `${name} could not be read as UTF-8 text` : `${name}:${invalid.line}:${invalid.column}: ${describeInvalidUtf8(invalid)}` };
         }
         files += 1;
         bytes += text.length;

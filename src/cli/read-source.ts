@@ -1,6 +1,7 @@
 import { InputTooLargeError } from './io.js';
 import type { CliIo } from './io.js';
 import { UsageError } from './usage-error.js';
+import { describeInvalidUtf8, firstInvalidUtf8 } from '../util/utf8.js';
 
 /** A named input text: `name` is what error messages call it (`-` reads standard input). */
 export interface Source {
@@ -43,8 +44,14 @@ export async function readSource(path: string | undefined, io: CliIo, maxBytes: 
   try {
     return { name, text: utf8.decode(bytes) };
   } catch {
-    throw new UsageError(`${name}: not UTF-8 text`);
+    throw notUtf8(name, bytes);
   }
+}
+
+/** `FILE:LINE:COL: not UTF-8 text: byte 0xff at byte offset N`: the usage error for bytes a fatal UTF-8 decoder refused. */
+export function notUtf8(name: string, bytes: Uint8Array): UsageError {
+  const found = firstInvalidUtf8(bytes);
+  return new UsageError(found === undefined ? `${name}: not UTF-8 text` : `${name}:${found.line}:${found.column}: ${describeInvalidUtf8(found)}`);
 }
 
 /** True when `path` means standard input (`-` or no FILE). */

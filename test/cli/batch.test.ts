@@ -84,7 +84,7 @@ describe('--batch input lines', () => {
     expect(status).toBe(0);
     expect(lines.map((line) => [line['ok'], line['error']])).toEqual([
       [true, undefined],
-      [false, 'line 2: not UTF-8 text'],
+      [false, 'line 2: not UTF-8 text: byte 0xff at column 2 (byte offset 1 of the line)'],
       [true, undefined],
     ]);
   });

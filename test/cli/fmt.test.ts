@@ -155,7 +155,7 @@ describe('kube-dns-to-coredns fmt', () => {
     expect(missing.err()).toBe('kube-dns-to-coredns: nope.cf: cannot read: no such file\n');
     const binary = memoryIo({ files: { 'x.cf': new Uint8Array([0x2e, 0x20, 0x7b, 0xff, 0x0a]) } });
     expect(await main(['fmt', 'x.cf'], binary)).toBe(2);
-    expect(binary.err()).toBe('kube-dns-to-coredns: x.cf: not UTF-8 text\n');
+    expect(binary.err()).toBe('kube-dns-to-coredns: x.cf:1:4: not UTF-8 text: byte 0xff at byte offset 3\n');
     const usage = memoryIo();
     expect(await main(['fmt', '--frobnicate'], usage)).toBe(2);
     expect(usage.err()).toMatch(/^kube-dns-to-coredns: fmt: Unknown option '--frobnicate'/);

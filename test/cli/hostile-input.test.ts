@@ -39,7 +39,7 @@ describe('hostile ConfigMap input', () => {
   });
 
   it('refuses binary junk and text that is not YAML', async () => {
-    expect(await refused(new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0xff, 0x00]))).toMatch(/input\.yaml: not UTF-8 text/);
+    expect(await refused(new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0xff, 0x00]))).toBe('kube-dns-to-coredns: input.yaml:1:7: not UTF-8 text: byte 0xff at byte offset 6\n');
     expect(await refused('\u0000\u0001\u0002 binary-ish but valid UTF-8')).toMatch(/input\.yaml:\d+:\d+: not valid YAML or JSON/);
     expect(await refused('data:\n  stubDomains: "unterminated\n')).toMatch(/input\.yaml:\d+:\d+: not valid YAML or JSON/);
   });
