@@ -2,6 +2,7 @@ import { resolveCoreDnsRelease } from '../coredns/resolve-release.js';
 import type { ResolvedCoreDnsRelease } from '../coredns/resolve-release.js';
 import { isDns1123Subdomain, parseGoIP } from '../dns/go-net.js';
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
+import { checkImageReference } from '../install/image-reference.js';
 import { GKE_COREDNS_READER, kubeDnsRules } from '../kubedns/kube-dns-versions.js';
 import { commandPrefix } from './command.js';
 import type { OptionSite, OptionSpec } from './command.js';
@@ -116,6 +117,15 @@ export function integer(min: number, max: number): OptionSpec<number | undefined
     }
     return Number(value);
   });
+}
+
+/**
+ * A container image reference (`--image`): `[REGISTRY/]NAME[:TAG][@DIGEST]` as a runtime pulls it
+ * (install/image-reference.ts), kept as written; anything else (a space, `$(…)`, quotes) is refused
+ * naming the option, before any input is read.
+ */
+export function imageReference(): OptionSpec<string | undefined> {
+  return checkedText(checkImageReference);
 }
 
 /** A value checked by a library reader (`--kubeadm-default-for` by the kubeadm profiles), kept as written. */

@@ -11,7 +11,6 @@ import type { CoreDnsVersion } from '../coredns/versions.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { InternalError } from '../errors/internal-error.js';
-import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import type { KubeDnsInstall } from '../kubedns/kube-dns-install.js';
 import { mergeTranslation } from '../translate/merge.js';
 import { translateKubeDnsInstall } from '../translate/translate.js';
@@ -24,6 +23,8 @@ import { compareCoreDnsVersions } from '../coredns/versions.js';
 import type { KubeadmCoreDnsManifest } from '../coredns/kubeadm-coredns-manifests.js';
 import { validateInstallObjects } from './validate-install.js';
 import { checkMergedRouting, refused } from './merge-check.js';
+import { checkImageReference } from './image-reference.js';
+import { CoreDnsInstallInputError } from './install-input-error.js';
 
 export interface CoreDnsInstallOptions extends TranslateOptions {
   /** The CoreDNS image to run instead of the release's (an air-gapped mirror, say). */
@@ -61,18 +62,8 @@ export type CoreDnsInstallResult =
       readonly coredns: CoreDnsVersion;
     };
 
-/** Why an install cannot be built from what was given. */
-export type CoreDnsInstallInputErrorCode = 'cluster-dns-ip-required' | 'cluster-dns-ip-conflict' | 'service-without-cluster-ip' | 'service-without-selector' | 'workload-is-pod';
-
-export class CoreDnsInstallInputError extends KubeDnsToCoreDnsError {
-  override readonly name = 'CoreDnsInstallInputError';
-  readonly category = 'input';
-  declare readonly code: CoreDnsInstallInputErrorCode;
-
-  constructor(code: CoreDnsInstallInputErrorCode, reason: string) {
-    super(code, reason);
-  }
-}
+export { CoreDnsInstallInputError } from './install-input-error.js';
+export type { CoreDnsInstallInputErrorCode } from './install-input-error.js';
 
 type Json = Readonly<Record<string, unknown>>;
 type Mutable = Record<string, unknown>;
@@ -96,6 +87,7 @@ const has = (object: Json, key: string) => object[key] !== undefined && object[k
 export function buildCoreDnsInstall(install: KubeDnsInstall, options: CoreDnsInstallOptions = {}): CoreDnsInstallResult {
   checkOptions('buildCoreDnsInstall', 'install', install, { configMap: 'object?', deployment: 'object?', service: 'object?', diagnostics: 'array' }, true);
   checkOptions('buildCoreDnsInstall', 'options', options, { image: 'string?', merge: 'string?' });
+  if (options.image !== undefined) checkImageReference(options.image);
   const serviceIp = install.service?.clusterIP;
   if (install.service !== undefined && serviceIp === undefined) {
     throw new CoreDnsInstallInputError('service-without-cluster-ip', `Service ${install.service.name ?? '(unnamed)'} has no cluster IP (headless): pods reach the cluster DNS at a cluster IP, so the install needs one`);

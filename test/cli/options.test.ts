@@ -45,3 +45,29 @@ describe('--coredns, --from and --to: one release grammar', () => {
     }
   });
 });
+
+describe('--image: an image reference, checked before any input is read', () => {
+  it('refuses a value no runtime pulls, naming the option and the part, exit 2, for -o install and cutover', async () => {
+    for (const args of [
+      ['-o', 'install', '--image', 'registry.k8s.io/coredns/coredns:v1.11.1$(id)', 'missing.yaml'],
+      ['cutover', '--coredns', '1.8.0', '--image', 'registry.k8s.io/coredns/coredns:v1.11.1$(id)', 'missing.yaml'],
+    ]) {
+      const result = await run(args);
+      expect(result.status, args.join(' ')).toBe(2);
+      expect(result.out).toBe('');
+      expect(result.err).toMatch(/^kube-dns-to-coredns: (?:cutover: )?--image: 'registry\.k8s\.io\/coredns\/coredns:v1\.11\.1\$\(id\)' is not an image reference \(\[REGISTRY\/\]NAME\[:TAG\]\[@DIGEST\]\): the tag 'v1\.11\.1\$\(id\)' is not a tag .*\n$/);
+    }
+    for (const image of ['', 'a b', 'x:', "x:1';id;'", 'x\u0000y']) {
+      const result = await run(['-o', 'install', '--image', image, '--cluster-dns-ip', '10.96.0.10', 'kube-dns.yaml']);
+      expect(result.status, JSON.stringify(image)).toBe(2);
+      expect(result.err).toMatch(/^kube-dns-to-coredns: --image: '.*' is not an image reference/);
+      expect(result.err).not.toContain('\u0000');
+    }
+  });
+
+  it('takes a registry with a port, a tag and a digest', async () => {
+    const result = await run(['-o', 'install', '--image', `mirror.corp:5000/coredns/coredns:v1.14.7@sha256:${'ab'.repeat(32)}`, '--cluster-dns-ip', '10.96.0.10', 'kube-dns.yaml']);
+    expect(result.status).toBe(0);
+    expect(result.out).toContain(`image: mirror.corp:5000/coredns/coredns:v1.14.7@sha256:${'ab'.repeat(32)}`);
+  });
+});

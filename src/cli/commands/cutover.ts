@@ -5,7 +5,7 @@ import type { CommandContext } from '../command.js';
 import { readKubeDnsInstallInput } from '../input/install.js';
 import { readCorefileSource } from '../corefile-source.js';
 import { usingCorefile } from '../errors.js';
-import { clusterDomain, flag, ipAddress, kubeDnsVersion, release, text } from '../options.js';
+import { clusterDomain, flag, imageReference, ipAddress, kubeDnsVersion, release, text } from '../options.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 
 export const CUTOVER_HELP = `Usage: kube-dns-to-coredns cutover --coredns VERSION [options] INSTALL [-o text|json|script]
@@ -43,7 +43,7 @@ unreadable input.
 
 const options = {
   coredns: release(),
-  image: text(),
+  image: imageReference(),
   merge: text(),
   'cluster-domain': clusterDomain(),
   'cluster-dns-ip': ipAddress(),

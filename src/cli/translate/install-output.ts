@@ -3,14 +3,13 @@ import type { CoreDnsInstallOptions } from '../../install/install.js';
 import type { KubeDnsInstall } from '../../kubedns/kube-dns-install.js';
 import type { CliIo } from '../io.js';
 import type { Reporter } from '../reporter.js';
-import { ExitCode, UsageError } from '../usage-error.js';
+import { ExitCode } from '../usage-error.js';
 
 /**
  * `-o install`: the whole CoreDNS install for `kubectl apply -f -` on stdout, the translation's
  * and the install's diagnostics on stderr; exit 1 when the translation is refused.
  */
 export function runInstallOutput(install: KubeDnsInstall, options: CoreDnsInstallOptions, io: CliIo, reporter: Reporter): number {
-  if (options.image !== undefined && !/^[^\s]+$/.test(options.image)) throw new UsageError(`--image must be an image reference, not '${options.image}'`);
   const result = buildCoreDnsInstall(install, options);
   reporter.diagnostics(result.diagnostics);
   if (!result.ok) {
