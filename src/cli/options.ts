@@ -1,6 +1,7 @@
 import { resolveCoreDnsRelease } from '../coredns/resolve-release.js';
 import type { ResolvedCoreDnsRelease } from '../coredns/resolve-release.js';
 import { isDns1123Subdomain, parseGoIP } from '../dns/go-net.js';
+import { dnsNameProblem } from '../dns/names.js';
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
 import { checkImageReference } from '../install/image-reference.js';
 import { GKE_COREDNS_READER, kubeDnsRules } from '../kubedns/kube-dns-versions.js';
@@ -51,6 +52,25 @@ export function flag(short?: string): OptionSpec<boolean> {
 /** A string option that may be given several times: its values in order (none when absent). */
 export function repeated(): OptionSpec<readonly string[]> {
   return { type: 'string', multiple: true, parse: (given) => (Array.isArray(given) ? given : []) };
+}
+
+/**
+ * DNS names that may be given several times (`check --name`, `explain --search`): each as
+ * {@link dnsNameProblem} takes it (`root`: whether `.` is one), or the option is refused naming it.
+ */
+export function repeatedNames(root: boolean): OptionSpec<readonly string[]> {
+  return {
+    type: 'string',
+    multiple: true,
+    parse: (given, site) => {
+      const names = Array.isArray(given) ? (given as readonly string[]) : [];
+      for (const name of names) {
+        const problem = dnsNameProblem(name, root);
+        if (problem !== undefined) throw refuse(site, `'${name}' is not a DNS name: ${problem}`);
+      }
+      return names;
+    },
+  };
 }
 
 /**

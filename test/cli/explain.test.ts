@@ -63,3 +63,35 @@ describe('kube-dns-to-coredns explain', () => {
     }
   });
 });
+
+describe('explain NAME, --search and check --name: DNS names only', () => {
+  it('refuses a NAME that is not a DNS name, exit 2, naming it and why', async () => {
+    for (const [name, why] of [
+      ['..', "it has an empty label ('..')"],
+      ['', 'it is empty'],
+      ['a b', 'its label "a b" holds " "'],
+      [`${'x'.repeat(64)}.com`, 'more than the 63 a label holds'],
+    ] as const) {
+      const io = memoryIo({ files: { k: KUBE_DNS } });
+      expect(await main(['explain', name, '--kube-dns', 'k'], io), name).toBe(2);
+      expect(io.out()).toBe('');
+      expect(io.err()).toContain(`kube-dns-to-coredns: explain: NAME '${name}' is not a DNS name: `);
+      expect(io.err()).toContain(why);
+    }
+  });
+
+  it('refuses such a --search domain or check --name before reading any input', async () => {
+    const search = memoryIo();
+    expect(await main(['explain', 'db', '--kube-dns', 'missing', '--search', '..'], search)).toBe(2);
+    expect(search.err()).toBe("kube-dns-to-coredns: explain: --search: '..' is not a DNS name: it has an empty label ('..')\n");
+    const check = memoryIo();
+    expect(await main(['check', '--kube-dns', 'missing', '--corefile', 'missing', '--name', 'a..b'], check)).toBe(2);
+    expect(check.err()).toBe("kube-dns-to-coredns: check: --name: 'a..b' is not a DNS name: it has an empty label ('..')\n");
+  });
+
+  it('still explains the root and a name with a trailing dot', async () => {
+    const io = memoryIo({ files: { k: KUBE_DNS } });
+    expect(await main(['explain', '.', '--kube-dns', 'k'], io)).toBe(0);
+    expect(io.out()).toMatch(/^"\.": search /);
+  });
+});

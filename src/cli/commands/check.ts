@@ -7,7 +7,7 @@ import { readCorefileSource } from '../corefile-source.js';
 import { OVERLAY_OPTIONS, overlayArgs } from '../overlay-options.js';
 import { usingCorefile } from '../errors.js';
 import { readKubeDnsRoutingInput } from '../input/install.js';
-import { clusterDomain, flag, kubeDnsVersion, port, release, repeated, text } from '../options.js';
+import { clusterDomain, flag, kubeDnsVersion, port, release, repeatedNames, text } from '../options.js';
 import { repair } from '../repair-option.js';
 import { NODE_LOCAL_OPTION_SPECS, nodeLocalCommandOptions, nodeLocalMisplaced, ROUTING_OUTPUTS } from '../routing/node-local-options.js';
 import { routeJson, splitNotes, withInputNotes } from '../routing/report.js';
@@ -92,7 +92,7 @@ const options = {
   coredns: release(),
   repair: repair(),
   'drop-federations': flag(),
-  name: repeated(),
+  name: repeatedNames(true),
   ...NODE_LOCAL_OPTION_SPECS,
 } as const;
 

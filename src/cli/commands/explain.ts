@@ -1,5 +1,5 @@
 import { isDns1123Label } from '../../dns/go-net.js';
-import { displayName } from '../../dns/names.js';
+import { displayName, dnsNameProblem } from '../../dns/names.js';
 import { explainName, formatExplanation } from '../../routing/explain.js';
 import type { Explanation, ExplainInput } from '../../routing/explain.js';
 import { defineCommand } from '../command.js';
@@ -9,7 +9,7 @@ import { OVERLAY_OPTIONS, overlayArgs } from '../overlay-options.js';
 import type { CorefileSourceText } from '../corefile-source.js';
 import { usingCorefile } from '../errors.js';
 import { readKubeDnsRoutingInput } from '../input/install.js';
-import { clusterDomain, integer, kubeDnsVersion, port, repeated, stringOption, text } from '../options.js';
+import { clusterDomain, integer, kubeDnsVersion, port, repeatedNames, stringOption, text } from '../options.js';
 import { NODE_LOCAL_OPTION_SPECS, nodeLocalCommandOptions, nodeLocalMisplaced, ROUTING_OUTPUTS } from '../routing/node-local-options.js';
 import { routeJson, splitNotes, withInputNotes } from '../routing/report.js';
 import { ExitCode, UsageError } from '../usage-error.js';
@@ -67,7 +67,7 @@ const options = {
     return namespace;
   }),
   'cluster-domain': clusterDomain(),
-  search: repeated(),
+  search: repeatedNames(false),
   ndots: integer(0, 15),
   'kube-dns-version': kubeDnsVersion(),
   port: port(),
@@ -90,7 +90,8 @@ export const explainCommand = defineCommand({
 async function runExplain(context: ExplainContext): Promise<number> {
   const { io, options: values, report } = context;
   const name = context.positionals[0] as string;
-  if (name.trim() === '' || /\s/.test(name.trim())) throw new UsageError(`explain: '${name}' is not a query name`);
+  const problem = dnsNameProblem(name);
+  if (problem !== undefined) throw new UsageError(`explain: NAME '${name}' is not a DNS name: ${problem}; see 'explain --help'`);
   const kubeDnsFile = values['kube-dns'];
   if (kubeDnsFile === undefined) throw new UsageError("explain: --kube-dns FILE is required; see 'explain --help'");
   const release = values['node-local-dns'];
