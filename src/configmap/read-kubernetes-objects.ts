@@ -58,7 +58,12 @@ export interface ObjectContainer {
   /** True when the container takes variables from `envFrom` (known only at run time). */
   readonly envFrom: boolean;
   /** Where each item of `command` and `args` is written, for diagnostics about one argument. */
-  readonly positions: { readonly command: readonly (SourcePosition | undefined)[]; readonly args: readonly (SourcePosition | undefined)[] };
+  readonly positions: {
+    readonly command: readonly (SourcePosition | undefined)[];
+    readonly args: readonly (SourcePosition | undefined)[];
+    /** Where each env entry's `value` is written (the entry, for one without a value). */
+    readonly env: readonly (SourcePosition | undefined)[];
+  };
 }
 
 /** A Deployment, ReplicationController, DaemonSet, ReplicaSet or StatefulSet: its Pod template's containers; or a Pod: its own. */
@@ -268,16 +273,18 @@ class ObjectReader {
       const image = container['image'];
       const command = this.stringList(container, 'command', documentIndex, at);
       const args = this.stringList(container, 'args', documentIndex, at);
+      const env = this.env(container, documentIndex, at);
       return {
         name: container['name'],
         image: typeof image === 'string' ? image : undefined,
         command,
         args,
-        env: this.env(container, documentIndex, at),
+        env,
         envFrom: Array.isArray(container['envFrom']) && container['envFrom'].length > 0,
         positions: {
           command: (command ?? []).map((_, index) => this.locator.locate(documentIndex, [...at, 'command', index])),
           args: (args ?? []).map((_, index) => this.locator.locate(documentIndex, [...at, 'args', index])),
+          env: env.map((variable, index) => this.locator.locate(documentIndex, variable.value === undefined || variable.value === '' ? [...at, 'env', index] : [...at, 'env', index, 'value'])),
         },
       };
     });

@@ -468,10 +468,13 @@ function readDeployment(workload: WorkloadObject, diagnostics: Diagnostic[]): Ku
     const [tooLong] = argv.tooLong;
     if (tooLong !== undefined) {
       const item = tooLong.field === 'env' ? `env[${tooLong.index}] (${container.env[tooLong.index]?.name ?? ''})` : `${tooLong.field}[${tooLong.index}]`;
-      const position = tooLong.field === 'env' ? workload.source.position : (container.positions[tooLong.field][tooLong.index] ?? workload.source.position);
+      const position = container.positions[tooLong.field][tooLong.index] ?? workload.source.position;
+      const written = tooLong.field === 'env' ? container.env[tooLong.index]?.value : container[tooLong.field]?.[tooLong.index];
+      const literal = written !== undefined && !written.includes('$(');
+      const length = literal ? ` (${Math.ceil(written.length / 1024)} KiB)` : '';
       throw new KubernetesObjectInputError(
         'argument-too-long',
-        `container ${container.name}: ${item} is longer than ${MAX_ARG_STRLEN / 1024} KiB once its $(NAME) references are expanded; Linux starts no program with an argument or environment string that long (execve: E2BIG), so this container never ran`,
+        `container ${container.name}: ${item} is longer than ${MAX_ARG_STRLEN / 1024} KiB${literal ? `${length} as written` : ' once its $(NAME) references are expanded'}; Linux starts no program with an argument or environment string that long (execve: E2BIG), so this container never ran`,
         { filename: workload.source.filename, position },
       );
     }

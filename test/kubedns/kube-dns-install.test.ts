@@ -202,7 +202,20 @@ describe('a container whose $(NAME) references expand past what Linux passes to 
     const error = thrown(() => readKubeDnsInstall([{ text, filename: 'kube-dns.yaml' }]));
     expect(error).toBeInstanceOf(KubernetesObjectInputError);
     expect(error).toMatchObject({ code: 'argument-too-long', category: 'input' });
-    expect((error as Error).message).toMatch(/^kube-dns\.yaml:1:1: container kubedns: env\[16\] \(V16\) is longer than 128 KiB .*E2BIG/);
+    // At the env entry's value, not at the Deployment.
+    expect((error as Error).message).toMatch(/^kube-dns\.yaml:47:11: container kubedns: env\[16\] \(V16\) is longer than 128 KiB once its \$\(NAME\) references are expanded; .*E2BIG/);
+  });
+
+  it('is refused for a literal env value or argument past 128 KiB, at the value, saying it is so as written', () => {
+    const big = 'x'.repeat(129 * 1024);
+    const head = `kind: Deployment\nmetadata:\n  name: kube-dns\n  namespace: kube-system\nspec:\n  template:\n    spec:\n      containers:\n      - name: kubedns\n        args:\n        - --domain=cluster.local.\n`;
+    const env = thrown(() => readKubeDnsInstall([{ text: `${head}        env:\n        - name: BIG\n          value: "${big}"\n`, filename: 'kube-dns.yaml' }]));
+    expect(env).toMatchObject({ code: 'argument-too-long', category: 'input' });
+    expect((env as Error).message).toMatch(/^kube-dns\.yaml:14:11: container kubedns: env\[0\] \(BIG\) is longer than 128 KiB \(129 KiB\) as written; .*E2BIG/);
+    const arg = thrown(() => readKubeDnsInstall([{ text: `${head}        - --v=${big}\n`, filename: 'kube-dns.yaml' }]));
+    expect((arg as Error).message).toMatch(/^kube-dns\.yaml:12:11: container kubedns: args\[1\] is longer than 128 KiB \(130 KiB\) as written; /);
+    // Just under the bound (NAME=value within 128 KiB) is read.
+    expect(() => readKubeDnsInstall([{ text: `${head}        env:\n        - name: BIG\n          value: "${'x'.repeat(128 * 1024 - 4)}"\n`, filename: 'kube-dns.yaml' }])).not.toThrow();
   });
 });
 
