@@ -2,7 +2,7 @@ import { CONFIGMAP_LINE } from '../configmap/configmap-line.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { EKS_ADDON_HINT, HELM_VALUES_HINT } from '../platform/input-hints.js';
 import type { ConfigMapWriteBack } from '../platform/configmap-out.js';
-import type { SourcePosition } from '../util/source-position.js';
+import type { SourcePosition, ValueLocation } from '../util/source-position.js';
 import { formatAt } from '../util/source-position.js';
 import type { CliIo } from './io.js';
 import { INPUT_LIMITS, readSource } from './read-source.js';
@@ -23,6 +23,12 @@ export interface CorefileSourceText {
   readonly corefile: string;
   /** `FILE:LINE:COL: message` for a position in the Corefile text, pointing into FILE when possible. */
   locate(position: SourcePosition, message: string): string;
+  /**
+   * Where a position in the Corefile text is in FILE (for a ConfigMap, inside its YAML); undefined
+   * when it cannot be placed there (a `Corefile` entry not written as a `|` block, the EKS add-on's
+   * JSON string). Helm values place findings with {@link locateFindings} instead.
+   */
+  readonly locationOf?: (position: SourcePosition) => ValueLocation | undefined;
   /** For a ConfigMap: its data keys other than `Corefile` (`*.server`, `NodeHosts`…), which the command does not read. */
   readonly otherKeys?: readonly string[];
   /** For a ConfigMap: the whole object as read, to write it back with its Corefile replaced (`-o configmap`). */
@@ -95,7 +101,14 @@ async function corefileSource(text: string, filename: string, preferredNames: re
     };
   }
   if (!CONFIGMAP_LINE.test(text)) {
-    return { name: filename, corefile: text, isConfigMap: false, locate: (position, message) => formatAt(filename, position, message), writeBack: (corefile) => writeBackConfigMap(undefined, corefile) };
+    return {
+      name: filename,
+      corefile: text,
+      isConfigMap: false,
+      locate: (position, message) => formatAt(filename, position, message),
+      locationOf: (position) => ({ filename, line: position.line, column: position.column, exact: true }),
+      writeBack: (corefile) => writeBackConfigMap(undefined, corefile),
+    };
   }
   const { readConfigMap } = await import('../configmap/read-configmap.js');
   const { data, name, object } = readConfigMap(text, { filename, preferredNames: [...preferredNames] });
@@ -120,7 +133,44 @@ async function corefileSource(text: string, filename: string, preferredNames: re
       block === undefined
         ? `${filename}: data.Corefile line ${position.line}, column ${position.column}: ${message}`
         : formatAt(filename, { line: block.firstLine + position.line, column: block.indent + position.column }, message),
+    locationOf: (position) => (block === undefined ? undefined : { filename, line: block.firstLine + position.line, column: block.indent + position.column, exact: true }),
   };
+}
+
+/** The findings `--merge FILE` makes about the lines it keeps from FILE, placed in FILE by {@link placeCorefileFindings}. */
+export const MERGE_FINDINGS: ReadonlySet<string> = new Set(['merge-target-refuses']);
+
+/**
+ * The findings of `codes` about the Corefile of `source` (key `Corefile`, a position in its text:
+ * `--merge FILE`'s `merge-target-refuses`, at the line the merge kept from FILE) placed in FILE as
+ * the translator places its findings in a ConfigMap: a `location` in FILE (inside the YAML for a
+ * ConfigMap; at the values that write it for Helm values), `position` still the place in the
+ * Corefile text, and the path without that position (`Corefile[.:53] kubernetes > upstream`).
+ * Other findings, and those that cannot be placed, are returned as they are.
+ */
+export function placeCorefileFindings<Entry extends Diagnostic>(source: CorefileSourceText, diagnostics: readonly Entry[], codes: ReadonlySet<string>): Entry[] {
+  const concerned = (entry: Entry) => codes.has(entry.code) && entry.key === 'Corefile' && entry.position !== undefined && entry.location === undefined;
+  if (!diagnostics.some(concerned)) return [...diagnostics];
+  if (source.locateFindings !== undefined) {
+    const { locateFindings } = source;
+    return diagnostics.map((entry) => (concerned(entry) ? (locateFindings([entry])[0] ?? entry) : entry));
+  }
+  return diagnostics.map((entry) => {
+    const location = concerned(entry) && entry.position !== undefined ? source.locationOf?.(entry.position) : undefined;
+    if (location === undefined) return entry;
+    const path = entry.path?.replace(/^:\d+:\d+ ?/, '');
+    const placed: Record<string, unknown> = {};
+    // The fields in the order diagnostic() writes them.
+    for (const [field, value] of Object.entries(entry)) {
+      if (field === 'path') {
+        if (path !== undefined && path !== '') placed['path'] = path;
+      } else if (field === 'message') {
+        placed['location'] = location;
+        placed['message'] = value;
+      } else placed[field] = value;
+    }
+    return placed as unknown as Entry;
+  });
 }
 
 /**

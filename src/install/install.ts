@@ -34,6 +34,8 @@ export interface CoreDnsInstallOptions extends TranslateOptions {
    * does (`--merge`): the ConfigMap carries the merged Corefile instead of the translation alone.
    */
   readonly merge?: string;
+  /** What the messages about `merge` call it (its FILE, as {@link mergeTranslation}'s `filename`); default `Corefile`. */
+  readonly mergeFilename?: string;
 }
 
 /** A Kubernetes object as a plain JSON value. */
@@ -86,7 +88,7 @@ const has = (object: Json, key: string) => object[key] !== undefined && object[k
  */
 export function buildCoreDnsInstall(install: KubeDnsInstall, options: CoreDnsInstallOptions = {}): CoreDnsInstallResult {
   checkOptions('buildCoreDnsInstall', 'install', install, { configMap: 'object?', deployment: 'object?', service: 'object?', diagnostics: 'array' }, true);
-  checkOptions('buildCoreDnsInstall', 'options', options, { image: 'string?', merge: 'string?' });
+  checkOptions('buildCoreDnsInstall', 'options', options, { image: 'string?', merge: 'string?', mergeFilename: 'string?' });
   if (options.image !== undefined) checkImageReference(options.image);
   const serviceIp = install.service?.clusterIP;
   if (install.service !== undefined && serviceIp === undefined) {
@@ -101,9 +103,9 @@ export function buildCoreDnsInstall(install: KubeDnsInstall, options: CoreDnsIns
   if (serviceIp !== undefined && options.clusterDnsIp !== undefined && options.clusterDnsIp !== serviceIp) {
     throw new CoreDnsInstallInputError('cluster-dns-ip-conflict', `--cluster-dns-ip ${options.clusterDnsIp}, but the kube-dns Service's cluster IP is ${serviceIp}; the install keeps the Service's (drop the option)`);
   }
-  const { image, merge, ...translateOptions } = options;
+  const { image, merge, mergeFilename, ...translateOptions } = options;
   const translated = translateKubeDnsInstall(install, translateOptions);
-  const translation = merge === undefined || !translated.ok ? translated : checkedMerge(install, options, mergedTranslation(merge, translated));
+  const translation = merge === undefined || !translated.ok ? translated : checkedMerge(install, options, mergedTranslation(merge, translated, mergeFilename));
   if (!translation.ok) return { ok: false, objects: undefined, yaml: undefined, translation, diagnostics: translation.diagnostics, coredns: translation.coredns };
   const diagnostics: Diagnostic[] = [...releaseDiagnostics(install, translation.coredns, image)];
   // A release newer than the package knows is translated as the newest it knows: so is the image.
@@ -222,8 +224,8 @@ function imageTag(image: string): string | undefined {
 }
 
 /** The translation merged into an existing Corefile: a translation result whose Corefile is the merged one. */
-function mergedTranslation(existing: string, translation: TranslationResult & { readonly ok: true }): TranslationResult {
-  const merged = mergeTranslation(existing, translation);
+function mergedTranslation(existing: string, translation: TranslationResult & { readonly ok: true }, filename?: string): TranslationResult {
+  const merged = mergeTranslation(existing, translation, filename);
   return merged.ok
     ? { ok: true, corefile: merged.corefile, model: merged.model, diagnostics: merged.diagnostics, coredns: translation.coredns }
     : { ok: false, corefile: undefined, model: undefined, diagnostics: merged.diagnostics, coredns: translation.coredns };

@@ -153,6 +153,35 @@ describe('kube-dns-to-coredns (default translator)', () => {
     expect(io.err()).not.toContain('install-merge-routing-differs');
   });
 
+  it('--merge FILE: what the target refuses in the kept lines is placed in FILE (its path; for a ConfigMap, inside the YAML), for every merge', async () => {
+    const corefile = '.:53 {\n    errors\n    kubernetes cluster.local in-addr.arpa ip6.arpa {\n       upstream\n       fallthrough in-addr.arpa ip6.arpa\n    }\n    promethus :9153\n    forward . /etc/resolv.conf\n    cache 30\n}\n';
+    const configMap = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: coredns\n  namespace: kube-system\ndata:\n  Corefile: |\n${corefile.replace(/^(?=.)/gm, '    ')}`;
+    const files = { 'current-Corefile': corefile, 'coredns.yaml': configMap, 'kube-dns.yaml': configMapYaml({}) };
+    const refusals = async (...args: string[]) => {
+      const io = memoryIo({ files });
+      expect(await main(args, io)).toBe(1);
+      return io.err().split('\n').filter((line) => line.startsWith('error merge-target-refuses'));
+    };
+    const bare = await refusals('--merge', 'current-Corefile', 'kube-dns.yaml');
+    expect(bare.map((line) => line.replace(/: the merged Corefile.*/, ''))).toEqual(['error merge-target-refuses current-Corefile:4:8 Corefile[.:53] kubernetes > upstream', 'error merge-target-refuses current-Corefile:7:5 Corefile[.:53] promethus']);
+    // The ConfigMap's Corefile starts on line 8, indented by 4.
+    const expected = ['error merge-target-refuses coredns.yaml:11:12 Corefile[.:53] kubernetes > upstream', 'error merge-target-refuses coredns.yaml:14:9 Corefile[.:53] promethus'];
+    for (const args of [
+      ['--merge', 'coredns.yaml', 'kube-dns.yaml'],
+      ['-o', 'install', '--cluster-dns-ip', '10.96.0.10', '--merge', 'coredns.yaml', 'kube-dns.yaml'],
+      ['cutover', '--coredns', '1.14.7', '--cluster-dns-ip', '10.96.0.10', '--merge', 'coredns.yaml', 'kube-dns.yaml'],
+    ]) {
+      const lines = await refusals(...args);
+      expect(lines.map((line) => line.replace(/: the merged Corefile.*/, '')), args.join(' ')).toEqual(expected);
+      // Each names the FILE the merge kept the line from, and migrate for it.
+      for (const line of lines) expect(line).toContain('migrate --from RUNNING --to 1.14.7 coredns.yaml');
+    }
+    const io = memoryIo({ files });
+    expect(await main(['--merge', 'coredns.yaml', '-o', 'json', 'kube-dns.yaml'], io)).toBe(1);
+    const diagnostics = (JSON.parse(io.out()) as { diagnostics: Record<string, unknown>[] }).diagnostics.filter((entry) => entry['code'] === 'merge-target-refuses');
+    expect(diagnostics[0]).toMatchObject({ key: 'Corefile', path: '[.:53] kubernetes > upstream', position: { line: 4, column: 8 }, location: { filename: 'coredns.yaml', line: 11, column: 12, exact: true } });
+  });
+
   it('writes JSON with the Corefile and every diagnostic', async () => {
     const io = memoryIo({ stdin: 'data:\n  stubDomains: \'{"a.local": []}\'\n' });
     expect(await main(['--output', 'json'], io)).toBe(0);

@@ -3,7 +3,7 @@ import { formatCutoverJson, formatCutoverScript, formatCutoverText, planCutover 
 import { defineCommand } from '../command.js';
 import type { CommandContext } from '../command.js';
 import { readKubeDnsInstallInput } from '../input/install.js';
-import { readCorefileSource } from '../corefile-source.js';
+import { MERGE_FINDINGS, placeCorefileFindings, readCorefileSource } from '../corefile-source.js';
 import { usingCorefile } from '../errors.js';
 import { clusterDomain, flag, imageReference, ipAddress, kubeDnsVersion, release, text } from '../options.js';
 import { ExitCode, UsageError } from '../usage-error.js';
@@ -76,7 +76,7 @@ async function runCutover(context: CommandContext<typeof options, 'text' | 'json
   const install = await readKubeDnsInstallInput(file, {}, values.name, io);
   const build = () =>
     planCutover(install, {
-    ...(existing === undefined ? {} : { merge: existing.corefile }),
+    ...(existing === undefined ? {} : { merge: existing.corefile, mergeFilename: existing.name }),
     coredns,
     // Named only when INSTALL holds no object to write into the rollback file (check and verify read that file otherwise).
     kubeDnsFile: file === '-' ? 'kube-dns.yaml' : resolve(file),
@@ -87,7 +87,8 @@ async function runCutover(context: CommandContext<typeof options, 'text' | 'json
     dropFederations: values['drop-federations'],
     force: values.force,
   });
-  const plan = existing === undefined ? build() : usingCorefile(existing, build);
+  const built = existing === undefined ? build() : usingCorefile(existing, build);
+  const plan: typeof built = existing === undefined ? built : { ...built, diagnostics: placeCorefileFindings(existing, built.diagnostics, MERGE_FINDINGS) };
   if (context.output === 'json') {
     io.stdout.write(formatCutoverJson(plan));
     return plan.ok ? ExitCode.ok : ExitCode.failed;

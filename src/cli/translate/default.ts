@@ -3,7 +3,7 @@ import type { ResolvedCoreDnsRelease } from '../../coredns/resolve-release.js';
 import type { PlatformBase } from '../../platform/bases.js';
 import { resolveTranslateOptions, translateConfigMapWith, translateInstallWith } from '../../translate/translate.js';
 import type { TranslateInput, TranslateOptions, TranslationResult } from '../../translate/translate.js';
-import { readCorefileSource } from '../corefile-source.js';
+import { MERGE_FINDINGS, placeCorefileFindings, readCorefileSource } from '../corefile-source.js';
 import type { CorefileSourceText } from '../corefile-source.js';
 import { usingCorefile } from '../errors.js';
 import { readKubeDnsInstallInput } from '../input/install.js';
@@ -29,8 +29,10 @@ export async function runDefaultMode(args: TranslateArguments, io: CliIo, report
     }
     const install = await readKubeDnsInstallInput(args.file, { deployment: args.deploymentFile, service: args.serviceFile }, args.name, io);
     const { runInstallOutput } = await import('./install-output.js');
-    const installOptions = { ...options, ...(args.image === undefined ? {} : { image: args.image }), ...(existing === undefined ? {} : { merge: existing.corefile }) };
-    return existing === undefined ? runInstallOutput(install, installOptions, io, reporter) : usingCorefile(existing, () => runInstallOutput(install, installOptions, io, reporter));
+    const installOptions = { ...options, ...(args.image === undefined ? {} : { image: args.image }), ...(existing === undefined ? {} : { merge: existing.corefile, mergeFilename: existing.name }) };
+    return existing === undefined
+      ? runInstallOutput(install, installOptions, io, reporter)
+      : usingCorefile(existing, () => runInstallOutput(install, installOptions, io, reporter, (diagnostics) => placeCorefileFindings(existing, diagnostics, MERGE_FINDINGS)));
   }
   if (args.batch) {
     if (args.merge !== undefined) throw new UsageError('--merge works on one ConfigMap, not with --batch');
@@ -56,7 +58,8 @@ export async function runDefaultMode(args: TranslateArguments, io: CliIo, report
  */
 async function merged(existing: CorefileSourceText, translation: TranslationResult, install: KubeDnsInstall, options: TranslateOptions): Promise<TranslationResult> {
   const [{ mergeTranslation }, { checkMergedRouting }] = await Promise.all([import('../../translate/merge.js'), import('../../install/merge-check.js')]);
-  const result = usingCorefile(existing, (corefile) => mergeTranslation(corefile, translation, existing.name));
+  const merged = usingCorefile(existing, (corefile) => mergeTranslation(corefile, translation, existing.name));
+  const result = { ...merged, diagnostics: placeCorefileFindings(existing, merged.diagnostics, MERGE_FINDINGS) };
   return checkMergedRouting(install, options, { ...result, coredns: translation.coredns }, 'Written');
 }
 
