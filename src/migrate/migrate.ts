@@ -128,6 +128,7 @@ export function migrateCorefileText(corefile: string, options: MigrateOptions, p
       const written = lines()[line - 1] ?? '';
       return source !== undefined && source.first === source.last && written.replace(/\r$/, '') === migration.editor.line(source.first);
     },
+    inputLine: (line) => (line >= 1 && line <= migration.editor.lineCount ? migration.editor.line(line) : undefined),
     from: from.version,
     to: to.version,
   });

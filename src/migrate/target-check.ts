@@ -40,6 +40,8 @@ export interface TargetCheckInput {
   readonly wholeText?: boolean;
   /** Whether the output line (1-based) is an input line kept as written. */
   readonly unchangedLine: (line: number) => boolean;
+  /** The text of an input line (1-based), for placing a finding on a rewritten line at the input line it keeps. */
+  readonly inputLine?: (line: number) => string | undefined;
   readonly from: CoreDnsVersion;
   readonly to: CoreDnsVersion;
 }
@@ -75,6 +77,8 @@ export function targetRefusals(check: TargetCheckInput): MigrationNotice[] {
     before.set(finding.code, lines);
   }
   const notices: MigrationNotice[] = [];
+  let outputLines: readonly string[] | undefined;
+  const outputLineText = (line: number): string | undefined => (outputLines ??= check.output.split('\n'))[line - 1];
   for (const finding of errors) {
     // A kept item's finding is on the input's line, which the result holds as it was.
     const kept = model !== undefined && finding.position !== undefined && finding.position.line < model.offset;
@@ -84,17 +88,59 @@ export function targetRefusals(check: TargetCheckInput): MigrationNotice[] {
     const already = finding.code !== 'snippet-expansion-limit' && before.get(finding.code)?.some((line) => line >= source.first && line <= source.last) === true;
     // Kept for a custom build, with migrate-plugin-unknown: the default build's finding is no refusal.
     if (already && finding.code === 'unknown-directive') continue;
-    const column = finding.position !== undefined && (kept || check.unchangedLine(outputLine)) ? finding.position.column : 1;
+    const exact = finding.position !== undefined && (kept || check.unchangedLine(outputLine));
+    // A rewritten line that still holds an input line of its source as written (an option kept inside
+    // a block that became another plugin's) is placed there; otherwise at the first input line it comes from.
+    const traced = exact || finding.position === undefined ? undefined : traceToInput(check.inputLine, outputLineText(outputLine), finding.position.column, source);
+    const position = exact && finding.position !== undefined ? { line: source.first, column: finding.position.column } : (traced ?? { line: source.first, column: 1 });
     const place = (finding.path ?? '').replace(/^:\d+:\d+ ?/, '');
     const input = already ? `; the Corefile given fails for CoreDNS ${check.from} in the same way, so it did not start there either: fix it (lint --coredns ${check.from} shows it), then migrate` : '';
+    // Lint's place in the result, said to be the result's, where the migration rewrote the line.
+    const inResult = check.edited !== undefined && !exact && finding.position !== undefined ? ` at line ${outputLine}, column ${finding.position.column} of the migrated text` : '';
     notices.push(
       migrationNotice('migrate-target-refuses', {
         action: 'refused',
-        position: { line: source.first, column },
+        position,
+        ...(finding.path === undefined ? {} : pluginAndOption(place)),
         releases: { from: check.to, to: check.to },
-        message: `the migrated Corefile fails for CoreDNS ${check.to} (lint ${finding.code}${place === '' ? '' : ` at ${place}`}${check.edited !== undefined && /\bline \d/.test(finding.message) ? '; its line numbers are those of the migrated text' : ''}): ${finding.message}${input}`,
+        message: `the migrated Corefile fails for CoreDNS ${check.to}${inResult} (lint ${finding.code}${place === '' ? '' : ` at ${place}`}${check.edited !== undefined && /\bline \d/.test(finding.message) ? '; its line numbers are those of the migrated text' : ''}): ${finding.message}${input}`,
       }),
     );
   }
   return notices;
+}
+
+/**
+ * The input line a rewritten output line keeps as written (its text, indentation aside, is the
+ * text of exactly one line of the input lines it comes from), with `column` moved by the change
+ * of indentation; undefined when there is no such line.
+ */
+function traceToInput(inputLine: TargetCheckInput['inputLine'], output: string | undefined, column: number, source: SourceLines): { line: number; column: number } | undefined {
+  const written = output?.replace(/\r$/, '');
+  // A rewrite of more lines than a block holds is not searched (a hostile input could make every finding scan it).
+  if (inputLine === undefined || written === undefined || written.trim() === '' || source.last - source.first > MAX_TRACED_LINES) return undefined;
+  let found: { line: number; column: number } | undefined;
+  for (let line = source.first; line <= source.last; line += 1) {
+    const text = inputLine(line)?.replace(/\r$/, '');
+    if (text === undefined || text.trim() !== written.trim()) continue;
+    if (found !== undefined) return undefined;
+    const moved = column - indentation(written) + indentation(text);
+    found = { line, column: Math.max(1, moved) };
+  }
+  return found;
+}
+
+/** The most input lines a rewritten line's source is searched through by {@link traceToInput}. */
+const MAX_TRACED_LINES = 500;
+
+function indentation(line: string): number {
+  return line.length - line.trimStart().length;
+}
+
+/** The plugin and option lint names (`[.:53] forward > except` → forward, except), for the notice's path. */
+function pluginAndOption(place: string): { plugin?: string; option?: string } {
+  const named = place.replace(/^\[[^\]]*\] ?/, '');
+  if (named === '' || named.startsWith('[')) return {};
+  const [plugin = '', option] = named.split(' > ');
+  return option === undefined ? { plugin } : { plugin, option };
 }

@@ -33,7 +33,8 @@ describe('kube-dns-to-coredns migrate', () => {
     expect(await main(['migrate', '--from', '1.4.0', '--to', '1.8.0', 'Corefile'], io)).toBe(1);
     expect(io.out()).toBe('');
     expect(io.err()).toContain(
-      "error migrate-target-refuses Corefile:2:1: the migrated Corefile fails for CoreDNS 1.8.0 (lint argument-count at [.:53] forward > except): option 'except' of forward takes at least 1 argument, not 0: CoreDNS 1.8.0 does not start; the Corefile given fails for CoreDNS 1.4.0 in the same way",
+      // At the input line the rewritten block keeps (lint's place in the result, said to be the result's, in the message).
+      "error migrate-target-refuses Corefile:3:9 forward > except: the migrated Corefile fails for CoreDNS 1.8.0 at line 3, column 9 of the migrated text (lint argument-count at [.:53] forward > except): option 'except' of forward takes at least 1 argument, not 0: CoreDNS 1.8.0 does not start; the Corefile given fails for CoreDNS 1.4.0 in the same way",
     );
     expect(io.err()).toContain('Corefile: CoreDNS 1.4.0 → 1.8.0: refused (1 error notices; the result would not start on CoreDNS 1.8.0); nothing written\n');
   });

@@ -248,3 +248,21 @@ describe('isKubeadmDefaultCorefileFor', () => {
     expect(isKubeadmDefaultCorefileFor(defaultCorefile.replace('cache 30', 'cache 60'), '1.18')).toBe(false);
   });
 });
+
+describe('migrate-target-refuses: the place lint gives', () => {
+  const refusals = (corefile: string) =>
+    migrateCorefile(corefile, { from: '1.4.0', to: '1.8.0' })
+      .notices.filter((notice) => notice.code === 'migrate-target-refuses')
+      .map((notice) => ({ position: notice.position, path: notice.path, plugin: notice.plugin, option: notice.option, at: /at line \d+, column \d+ of the migrated text/.exec(notice.message)?.[0] }));
+
+  it('is the input line a rewritten block keeps, with lint’s line and column of the result said to be the result’s', () => {
+    // fail_timeout goes (forward has none): the result's line 4 is the input's line 5.
+    expect(refusals('.:53 {\n    errors\n    proxy . 10.0.0.1 {\n        fail_timeout 1s\n        except\n    }\n}\n')).toEqual([
+      { position: { line: 5, column: 9 }, path: ':5:9 forward > except', plugin: 'forward', option: 'except', at: 'at line 4, column 9 of the migrated text' },
+    ]);
+  });
+
+  it('is the first input line of a rewritten line that keeps none, with the result’s place in the message', () => {
+    expect(refusals('.:53 {\n    proxy .\n}\n')).toEqual([{ position: { line: 2, column: 1 }, path: ':2:1 forward', plugin: 'forward', option: undefined, at: 'at line 2, column 5 of the migrated text' }]);
+  });
+});
