@@ -30,6 +30,8 @@ export type ConfigMapInputErrorCode =
   | 'data-not-mapping'
   /** A data value is not a string. */
   | 'value-not-string'
+  /** `binaryData` is not a mapping of base64 strings (the API server refuses it: "illegal base64 data"). */
+  | 'binary-data-not-base64'
   /** A CoreDNS ConfigMap where the kube-dns one was expected. */
   | 'coredns-configmap'
   /** A ConfigMap's YAML or JSON where Corefile text was expected (`migrateCorefile`, `mergeTranslation`). */

@@ -7,7 +7,8 @@ import { PositionCursor, positionAt } from '../util/source-position.js';
 import type { SourcePosition } from '../util/source-position.js';
 import { ConfigMapInputError } from './config-map-data.js';
 import { DataValueLocator } from './value-positions.js';
-import { loadYamlDocuments } from './yaml-documents.js';
+import { decodeStdBase64 } from '../util/base64.js';
+import { KUBECTL_BINARY_TAG, loadYamlDocuments, MAX_YAML_DEPTH } from './yaml-documents.js';
 import type { ValueLocator } from '../util/source-position.js';
 import type { ConfigMapData, ConfigMapInputErrorCode } from './config-map-data.js';
 
@@ -54,8 +55,8 @@ export interface ConfigMapDocument {
 }
 
 
-/** Deepest nesting accepted; a ConfigMap is 3 levels deep. */
-const MAX_DEPTH = 64;
+/** Deepest nesting accepted; a ConfigMap is 3 levels deep (yaml-documents.ts says why the bound). */
+const MAX_DEPTH = MAX_YAML_DEPTH;
 
 /**
  * Parses `text` (YAML or JSON) and returns the one ConfigMap it holds. Throws
@@ -74,8 +75,7 @@ export function readConfigMap(text: string, options: ReadConfigMapOptions = {}):
   refuseDifferentTwin(candidates, chosen, source, filename);
   checkTopLevelFields(chosen, source, filename);
   checkMetadataFields(chosen, source, filename);
-  const binaryData = chosen.object?.['binaryData'];
-  const binaryDataKeys = isRecord(binaryData) ? Object.keys(binaryData) : [];
+  const binaryDataKeys = checkBinaryData(chosen, source, filename);
   const data = checkData(chosen, source, filename);
   let paths: PathLocator | undefined;
   const values = new DataValueLocator(source, filename, data, (key) => (paths ??= new PathLocator(source)).valueAt(chosen.documentIndex, [...chosen.pathToData, key]));
@@ -128,9 +128,10 @@ const LIST_KINDS: ReadonlySet<unknown> = new Set(['List', 'ConfigMapList']);
  * YAML 1.2's core schema with merge keys (`<<: *anchor`, `<<: [*a, *b]`), as kubectl reads them:
  * its decoder (sigs.k8s.io/yaml over go-yaml v2) merges the mapping's entries in, keys written in
  * the mapping win, and in a list of merged maps the earlier one wins. (A `<<` written after a key
- * it repeats: go-yaml v2 lets the merged value win, this reader keeps the written key.)
+ * it repeats: go-yaml v2 lets the merged value win, this reader keeps the written key.) `!!binary`
+ * is decoded as kubectl decodes it (yaml-documents.ts).
  */
-const SCHEMA = CORE_SCHEMA.withTags(mergeTag);
+const SCHEMA = CORE_SCHEMA.withTags(mergeTag, KUBECTL_BINARY_TAG);
 
 /**
  * The YAML (or JSON) documents of `source`; throws {@link ConfigMapInputError} `not-yaml` with the
@@ -312,6 +313,28 @@ function checkData(candidate: Candidate, source: string, filename: string): Conf
     result[key] = value;
   }
   return result;
+}
+
+/**
+ * The keys of `binaryData`, a mapping of base64 strings as the API server decodes them (Go's
+ * standard encoding; a `null` value is empty): anything else is refused where it is written, since
+ * `kubectl apply` of it fails ("illegal base64 data"). A value written `!!binary` is decoded by
+ * kubectl first (yaml-documents.ts), so what reaches the API server is no longer base64 unless the
+ * bytes happen to be.
+ */
+function checkBinaryData(candidate: Candidate, source: string, filename: string): string[] {
+  const binaryData = candidate.object?.['binaryData'];
+  if (binaryData === undefined || binaryData === null) return [];
+  const at = [...candidate.pathToObject, 'binaryData'];
+  if (!isRecord(binaryData)) throw positionedError(source, filename, candidate.documentIndex, at, 'binary-data-not-base64', `binaryData must be a mapping of base64 strings, got ${describeYamlValue(binaryData)}`);
+  for (const [key, value] of Object.entries(binaryData)) {
+    if (value === null) continue;
+    if (typeof value !== 'string' || decodeStdBase64(value) === undefined) {
+      const what = typeof value === 'string' ? 'is not base64 (the standard alphabet, = padding; a !!binary tag is decoded by kubectl before it is sent, so write the base64 text untagged)' : `must be a base64 string, got ${describeYamlValue(value)}`;
+      throw positionedError(source, filename, candidate.documentIndex, [...at, key], 'binary-data-not-base64', `binaryData.${key} ${what}; the API server refuses it ("illegal base64 data")`);
+    }
+  }
+  return Object.keys(binaryData);
 }
 
 function describeYamlValue(value: unknown): string {

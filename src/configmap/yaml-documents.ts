@@ -1,7 +1,8 @@
-import { constructFromEvents, CORE_SCHEMA, EVENT_ID, getScalarValue, parseEvents, SCALAR_STYLE, YAMLException } from 'js-yaml';
+import { constructFromEvents, CORE_SCHEMA, defineScalarTag, EVENT_ID, getScalarValue, NOT_RESOLVED, parseEvents, SCALAR_STYLE, YAMLException } from 'js-yaml';
 import type { Event, Schema } from 'js-yaml';
 import { positionAt } from '../util/source-position.js';
 import type { SourcePosition } from '../util/source-position.js';
+import { decodeStdBase64 } from '../util/base64.js';
 import { excessiveAliasing } from '../util/yaml-alias-limit.js';
 import { ConfigMapInputError } from './config-map-data.js';
 
@@ -22,6 +23,33 @@ import { ConfigMapInputError } from './config-map-data.js';
  */
 export const MAX_ALIASED_NODES = 1_000_000;
 
+/** Text that is not UTF-8 decoded as Go's JSON encoder writes a string holding it: each bad byte as U+FFFD. */
+const BINARY_TEXT = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/**
+ * `!!binary`, as kubectl reads it: go-yaml v2 decodes the base64 (Go's standard decoder: padding
+ * required, line breaks skipped) into a Go string, and kubectl sends that string as JSON, so the
+ * object holds the decoded text (a byte that is not UTF-8 becomes U+FFFD). Invalid base64 is
+ * refused, as kubectl refuses it ({@link loadYamlDocuments}'s message).
+ */
+export const KUBECTL_BINARY_TAG = defineScalarTag('tag:yaml.org,2002:binary', {
+  resolve: (source) => {
+    const bytes = decodeStdBase64(source);
+    return bytes === undefined ? NOT_RESOLVED : BINARY_TEXT.decode(bytes);
+  },
+  identify: () => false,
+});
+
+/**
+ * The deepest nesting read: no object kubectl prints comes near it (the deepest fields of a
+ * Deployment, its `managedFields` entries, are well under 30 levels down), and the readers after the parser walk the
+ * values recursively.
+ */
+export const MAX_YAML_DEPTH = 64;
+
+/** YAML 1.2's core schema with `!!binary` read as kubectl reads it. */
+const KUBECTL_SCHEMA = CORE_SCHEMA.withTags(KUBECTL_BINARY_TAG);
+
 export interface YamlDocumentsOptions {
   /** Name used in error messages. */
   readonly filename: string;
@@ -41,15 +69,27 @@ export function loadYamlDocuments(source: string, options: YamlDocumentsOptions)
   try {
     const events = parseEvents(source, { filename, ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }) });
     checkAliasExpansion(events, source, filename);
-    return constructFromEvents(events, { source, filename, schema: options.schema ?? CORE_SCHEMA });
+    return constructFromEvents(events, { source, filename, schema: options.schema ?? KUBECTL_SCHEMA });
   } catch (error) {
     if (error instanceof YAMLException) {
       const mark = error.mark;
       const position = mark ? yamlErrorPosition(source, mark) : undefined;
-      throw new ConfigMapInputError('not-yaml', `not valid YAML or JSON: ${error.reason}`, { filename, position });
+      throw new ConfigMapInputError('not-yaml', `not valid YAML or JSON: ${yamlReason(error.reason)}`, { filename, position });
     }
     throw error;
   }
+}
+
+/** js-yaml's reason, in words naming what kubectl would do where the two differ in wording. */
+function yamlReason(reason: string): string {
+  if (/cannot resolve a node with !<tag:yaml\.org,2002:binary>/.test(reason)) {
+    return 'this !!binary value is not base64 (the standard alphabet, = padding); kubectl refuses it too ("!!binary value contains invalid base64 data")';
+  }
+  const depth = /nesting exceeded maxDepth \((\d+)\)/.exec(reason);
+  if (depth !== null) {
+    return `nested deeper than ${depth[1]} levels, more than this tool reads; no Kubernetes object kubectl prints is nested that deep (a stray run of '[' or '{'?)`;
+  }
+  return reason;
 }
 
 /**

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigMapInputError, readConfigMap } from '../../src/configmap/read-configmap.js';
+import { thrown } from '../support/thrown.js';
 
 const realworld = join(import.meta.dirname, '../../golden/realworld/kube-dns');
 
@@ -92,6 +93,31 @@ describe('readConfigMap', () => {
       );
       const kubectlPrinted = 'kind: ConfigMap\nmetadata:\n  name: kube-dns\n  deletionTimestamp: "2020-01-01T00:00:00Z"\n  clusterName: ""\n  generation: 2\ndata: {}\n';
       expect(readConfigMap(kubectlPrinted).name).toBe('kube-dns');
+    });
+
+    it('reads a !!binary data value as kubectl does: the base64 decoded, the text kube-dns then read', () => {
+      const tagged = 'kind: ConfigMap\nmetadata:\n  name: kube-dns\ndata:\n  upstreamNameservers: !!binary WyI4LjguOC44Il0=\n  federations: !!binary |\n    eyJteWZlZCI6\n    ICJleGFtcGxlLmNvbSJ9\n';
+      expect(readConfigMap(tagged).data).toEqual({ upstreamNameservers: '["8.8.8.8"]', federations: '{"myfed": "example.com"}' });
+      // Bytes that are not UTF-8 reach the API server as U+FFFD, as Go's JSON encoder writes them.
+      expect(readConfigMap('data:\n  stubDomains: !!binary /w==\n').data).toEqual({ stubDomains: '\ufffd' });
+      const invalid = thrown(() => readConfigMap('data:\n  stubDomains: !!binary e$yJh\n', { filename: 'b.yaml' }));
+      expect(invalid).toBeInstanceOf(ConfigMapInputError);
+      expect((invalid as Error).message).toBe('b.yaml:2:16: not valid YAML or JSON: this !!binary value is not base64 (the standard alphabet, = padding); kubectl refuses it too ("!!binary value contains invalid base64 data")');
+    });
+
+    it('refuses binaryData that is not base64, where it is written, as the API server does', () => {
+      const tagged = thrown(() => readConfigMap('kind: ConfigMap\nmetadata:\n  name: kube-dns\nbinaryData:\n  logo.png: !!binary iVBORw0KGgo=\n', { filename: 'b.yaml' }));
+      expect(tagged).toMatchObject({ code: 'binary-data-not-base64', category: 'input' });
+      expect((tagged as Error).message).toMatch(/^b\.yaml:5:3: binaryData\.logo\.png is not base64 .*a !!binary tag is decoded by kubectl before it is sent, so write the base64 text untagged\); the API server refuses it \("illegal base64 data"\)$/);
+      expect((thrown(() => readConfigMap('kind: ConfigMap\nmetadata:\n  name: kube-dns\nbinaryData:\n  a: [1]\n', { filename: 'b.yaml' })) as Error).message).toBe('b.yaml:5:3: binaryData.a must be a base64 string, got a sequence; the API server refuses it ("illegal base64 data")');
+      expect((thrown(() => readConfigMap('kind: ConfigMap\nmetadata:\n  name: kube-dns\nbinaryData: x\n', { filename: 'b.yaml' })) as Error).message).toMatch(/^b\.yaml:4:\d+: binaryData must be a mapping of base64 strings, got a string$/);
+      expect(readConfigMap('kind: ConfigMap\nmetadata:\n  name: kube-dns\nbinaryData:\n  a: null\n  b: "aGk=\\n"\n').binaryDataKeys).toEqual(['a', 'b']);
+    });
+
+    it('refuses YAML nested deeper than 64 levels, saying no Kubernetes object is', () => {
+      const deep = thrown(() => readConfigMap(`kind: ConfigMap\nx: ${'['.repeat(70)}${']'.repeat(70)}\n`, { filename: 'd.yaml' }));
+      expect((deep as Error).message).toMatch(/^d\.yaml:2:\d+: not valid YAML or JSON: nested deeper than 64 levels, more than this tool reads; no Kubernetes object kubectl prints is nested that deep/);
+      expect(() => readConfigMap(`kind: ConfigMap\nmetadata: {name: kube-dns}\nx: ${'['.repeat(60)}${']'.repeat(60)}\n`)).toThrow(/top level/);
     });
 
     it('returns the keys of binaryData, which are not data', () => {
