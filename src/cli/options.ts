@@ -1,9 +1,7 @@
 import { resolveCoreDnsRelease } from '../coredns/resolve-release.js';
 import type { ResolvedCoreDnsRelease } from '../coredns/resolve-release.js';
 import { isDns1123Subdomain, parseGoIP } from '../dns/go-net.js';
-import { dnsNameProblem } from '../dns/names.js';
 import { KubeDnsToCoreDnsError } from '../errors/kube-dns-to-coredns-error.js';
-import { checkImageReference } from '../install/image-reference.js';
 import { GKE_COREDNS_READER, kubeDnsRules } from '../kubedns/kube-dns-versions.js';
 import { commandPrefix } from './command.js';
 import type { OptionSite, OptionSpec } from './command.js';
@@ -52,25 +50,6 @@ export function flag(short?: string): OptionSpec<boolean> {
 /** A string option that may be given several times: its values in order (none when absent). */
 export function repeated(): OptionSpec<readonly string[]> {
   return { type: 'string', multiple: true, parse: (given) => (Array.isArray(given) ? given : []) };
-}
-
-/**
- * DNS names that may be given several times (`check --name`, `explain --search`): each as
- * {@link dnsNameProblem} takes it (`root`: whether `.` is one), or the option is refused naming it.
- */
-export function repeatedNames(root: boolean): OptionSpec<readonly string[]> {
-  return {
-    type: 'string',
-    multiple: true,
-    parse: (given, site) => {
-      const names = Array.isArray(given) ? (given as readonly string[]) : [];
-      for (const name of names) {
-        const problem = dnsNameProblem(name, root);
-        if (problem !== undefined) throw refuse(site, `'${name}' is not a DNS name: ${problem}`);
-      }
-      return names;
-    },
-  };
 }
 
 /**
@@ -137,15 +116,6 @@ export function integer(min: number, max: number): OptionSpec<number | undefined
     }
     return Number(value);
   });
-}
-
-/**
- * A container image reference (`--image`): `[REGISTRY/]NAME[:TAG][@DIGEST]` as a runtime pulls it
- * (install/image-reference.ts), kept as written; anything else (a space, `$(…)`, quotes) is refused
- * naming the option, before any input is read.
- */
-export function imageReference(): OptionSpec<string | undefined> {
-  return checkedText(checkImageReference);
 }
 
 /** A value checked by a library reader (`--kubeadm-default-for` by the kubeadm profiles), kept as written. */

@@ -1,7 +1,6 @@
 import { InputTooLargeError } from './io.js';
 import type { CliIo } from './io.js';
 import { UsageError } from './usage-error.js';
-import { describeInvalidUtf8, firstInvalidUtf8 } from '../util/utf8.js';
 
 /** A named input text: `name` is what error messages call it (`-` reads standard input). */
 export interface Source {
@@ -44,12 +43,16 @@ export async function readSource(path: string | undefined, io: CliIo, maxBytes: 
   try {
     return { name, text: utf8.decode(bytes) };
   } catch {
-    throw notUtf8(name, bytes);
+    throw await notUtf8(name, bytes);
   }
 }
 
-/** `FILE:LINE:COL: not UTF-8 text: byte 0xff at byte offset N`: the usage error for bytes a fatal UTF-8 decoder refused. */
-export function notUtf8(name: string, bytes: Uint8Array): UsageError {
+/**
+ * `FILE:LINE:COL: not UTF-8 text: byte 0xff at byte offset N`: the usage error for bytes a fatal
+ * UTF-8 decoder refused (the search loads only then: every command reads its input here).
+ */
+async function notUtf8(name: string, bytes: Uint8Array): Promise<UsageError> {
+  const { describeInvalidUtf8, firstInvalidUtf8 } = await import('../util/utf8.js');
   const found = firstInvalidUtf8(bytes);
   return new UsageError(found === undefined ? `${name}: not UTF-8 text` : `${name}:${found.line}:${found.column}: ${describeInvalidUtf8(found)}`);
 }

@@ -88,7 +88,7 @@ const NODE_STREAMS = ['tty', 'net', 'stream'];
  * case's size when the budget was set; the budgets leave about 10 % for growth).
  */
 const CASES: ReadonlyArray<{ readonly name: string; readonly args: () => readonly string[]; readonly loads: RegExp; readonly never: readonly RegExp[]; readonly budget: number }> = [
-  { name: '--version', args: () => ['--version'], loads: /^dist\/cli\/main\.js$/, never: [/^dist\/cli\/commands\//, /^dist\/corefile\/parser\.js$/, PLUGIN_TABLES, JS_YAML], budget: 98_000 }, // 96,000 before this stop's new diagnostic codes (their texts live in the core chunk: 97.3 KB)
+  { name: '--version', args: () => ['--version'], loads: /^dist\/cli\/main\.js$/, never: [/^dist\/cli\/commands\//, /^dist\/corefile\/parser\.js$/, PLUGIN_TABLES, JS_YAML], budget: 98_500 }, // 96,000 before this stop's new diagnostic codes (their texts live in the core chunk: 97.3 KB); 98,000 before the not-UTF-8 place and the --merge location of every Corefile source (#18 lows: 98.2 KB)
   {
     name: 'a small migrate',
     args: () => ['migrate', '--from', '1.6.7', '--to', '1.11.3', corefile],
@@ -122,7 +122,7 @@ const CASES: ReadonlyArray<{ readonly name: string; readonly args: () => readonl
     args: () => [example],
     loads: /^dist\/translate\/translate\.js$/,
     never: [/^dist\/migrate\//, /^dist\/kubeadm\/kubeadm-translation\.js$/, OUTPUT_WRITERS, MAIN_HELP, otherCommand('translate')],
-    budget: 488_000, // 480,000 before the '/zone/#', --dns-forward-max=0, image-tag and names-without-a-dot rules and this stop's diagnostic codes (484.8 KB)
+    budget: 488_500, // 488,000 before YAML !!binary and the binaryData check (#18 lows: 488.4 KB); 480,000 before the '/zone/#', --dns-forward-max=0, image-tag and names-without-a-dot rules and this stop's diagnostic codes (484.8 KB)
   },
 ];
 

@@ -3,9 +3,11 @@ import { formatCutoverJson, formatCutoverScript, formatCutoverText, planCutover 
 import { defineCommand } from '../command.js';
 import type { CommandContext } from '../command.js';
 import { readKubeDnsInstallInput } from '../input/install.js';
-import { MERGE_FINDINGS, placeCorefileFindings, readCorefileSource } from '../corefile-source.js';
+import { readCorefileSource } from '../corefile-source.js';
+import { checkImageOption } from '../image-option.js';
+import { MERGE_FINDINGS, placeCorefileFindings } from '../merge-findings.js';
 import { usingCorefile } from '../errors.js';
-import { clusterDomain, flag, imageReference, ipAddress, kubeDnsVersion, release, text } from '../options.js';
+import { clusterDomain, flag, ipAddress, kubeDnsVersion, release, text } from '../options.js';
 import { ExitCode, UsageError } from '../usage-error.js';
 
 export const CUTOVER_HELP = `Usage: kube-dns-to-coredns cutover --coredns VERSION [options] INSTALL [-o text|json|script]
@@ -43,7 +45,7 @@ unreadable input.
 
 const options = {
   coredns: release(),
-  image: imageReference(),
+  image: text(),
   merge: text(),
   'cluster-domain': clusterDomain(),
   'cluster-dns-ip': ipAddress(),
@@ -67,6 +69,7 @@ async function runCutover(context: CommandContext<typeof options, 'text' | 'json
   const { io, options: values, report } = context;
   const coredns = values.coredns;
   if (coredns === undefined) throw new UsageError("cutover: --coredns VERSION is required (the release to switch to); see 'cutover --help'");
+  await checkImageOption('cutover', values.image);
   const file = context.positionals[0] as string;
   if (values.merge !== undefined && values.merge === file) throw new UsageError('--merge FILE and INSTALL must be different files');
   const existing = values.merge === undefined ? undefined : await readCorefileSource(values.merge, io);

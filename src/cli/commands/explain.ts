@@ -1,5 +1,6 @@
 import { isDns1123Label } from '../../dns/go-net.js';
-import { displayName, dnsNameProblem } from '../../dns/names.js';
+import { displayName } from '../../dns/names.js';
+import { dnsNameProblem } from '../../dns/query-names.js';
 import { explainName, formatExplanation } from '../../routing/explain.js';
 import type { Explanation, ExplainInput } from '../../routing/explain.js';
 import { defineCommand } from '../command.js';
@@ -9,7 +10,8 @@ import { OVERLAY_OPTIONS, overlayArgs } from '../overlay-options.js';
 import type { CorefileSourceText } from '../corefile-source.js';
 import { usingCorefile } from '../errors.js';
 import { readKubeDnsRoutingInput } from '../input/install.js';
-import { clusterDomain, integer, kubeDnsVersion, port, repeatedNames, stringOption, text } from '../options.js';
+import { clusterDomain, integer, kubeDnsVersion, port, stringOption, text } from '../options.js';
+import { repeatedNames } from '../routing/name-options.js';
 import { NODE_LOCAL_OPTION_SPECS, nodeLocalCommandOptions, nodeLocalMisplaced, ROUTING_OUTPUTS } from '../routing/node-local-options.js';
 import { routeJson, splitNotes, withInputNotes } from '../routing/report.js';
 import { ExitCode, UsageError } from '../usage-error.js';

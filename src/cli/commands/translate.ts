@@ -1,7 +1,7 @@
 import { repair } from '../repair-option.js';
 import { defineCommand } from '../command.js';
 import type { CommandContext, OptionValues } from '../command.js';
-import { flag, imageReference, kubeDnsVersion, optionValue, release, stringOption, text } from '../options.js';
+import { flag, kubeDnsVersion, optionValue, release, stringOption, text } from '../options.js';
 import { platformBase } from '../../platform/bases.js';
 import type { TranslateArguments } from '../translate/arguments.js';
 
@@ -38,7 +38,7 @@ const options = {
   name: text(),
   batch: flag(),
   platform: stringOption((value, site) => optionValue(site.command, site.option, value, platformBase)),
-  image: imageReference(),
+  image: text(),
 } as const;
 
 type TranslateContext = CommandContext<typeof options, 'corefile' | 'configmap' | 'json' | 'coredns-custom' | 'eks-addon' | 'helm-values' | 'install'>;

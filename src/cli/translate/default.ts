@@ -3,7 +3,7 @@ import type { ResolvedCoreDnsRelease } from '../../coredns/resolve-release.js';
 import type { PlatformBase } from '../../platform/bases.js';
 import { resolveTranslateOptions, translateConfigMapWith, translateInstallWith } from '../../translate/translate.js';
 import type { TranslateInput, TranslateOptions, TranslationResult } from '../../translate/translate.js';
-import { MERGE_FINDINGS, placeCorefileFindings, readCorefileSource } from '../corefile-source.js';
+import { readCorefileSource } from '../corefile-source.js';
 import type { CorefileSourceText } from '../corefile-source.js';
 import { usingCorefile } from '../errors.js';
 import { readKubeDnsInstallInput } from '../input/install.js';
@@ -19,6 +19,7 @@ export async function runDefaultMode(args: TranslateArguments, io: CliIo, report
   // Resolved once, before any input is read: with --batch a bad option would otherwise fail every line.
   const input = resolveTranslateOptions(options);
   if (args.image !== undefined && args.output !== 'install') throw new UsageError('--image belongs to -o install');
+  if (args.image !== undefined) await (await import('../image-option.js')).checkImageOption('', args.image);
   if (args.output === 'install') {
     if (args.batch) throw new UsageError('-o install works on one install, not with --batch');
     if (args.platform !== undefined) throw new UsageError('--platform P goes with -o coredns-custom');
@@ -28,7 +29,7 @@ export async function runDefaultMode(args: TranslateArguments, io: CliIo, report
       throw new UsageError(`-o install --merge ${existing.name}: the install's ConfigMap holds only the Corefile, and this ConfigMap has other keys (${existing.otherKeys.join(', ')}) its Corefile may import; merge with -o configmap instead`);
     }
     const install = await readKubeDnsInstallInput(args.file, { deployment: args.deploymentFile, service: args.serviceFile }, args.name, io);
-    const { runInstallOutput } = await import('./install-output.js');
+    const [{ runInstallOutput }, { MERGE_FINDINGS, placeCorefileFindings }] = await Promise.all([import('./install-output.js'), import('../merge-findings.js')]);
     const installOptions = { ...options, ...(args.image === undefined ? {} : { image: args.image }), ...(existing === undefined ? {} : { merge: existing.corefile, mergeFilename: existing.name }) };
     return existing === undefined
       ? runInstallOutput(install, installOptions, io, reporter)
@@ -57,7 +58,7 @@ export async function runDefaultMode(args: TranslateArguments, io: CliIo, report
  * refused (`install-merge-routing-differs`; a warning under --force), whatever the output.
  */
 async function merged(existing: CorefileSourceText, translation: TranslationResult, install: KubeDnsInstall, options: TranslateOptions): Promise<TranslationResult> {
-  const [{ mergeTranslation }, { checkMergedRouting }] = await Promise.all([import('../../translate/merge.js'), import('../../install/merge-check.js')]);
+  const [{ mergeTranslation }, { checkMergedRouting }, { MERGE_FINDINGS, placeCorefileFindings }] = await Promise.all([import('../../translate/merge.js'), import('../../install/merge-check.js'), import('../merge-findings.js')]);
   const merged = usingCorefile(existing, (corefile) => mergeTranslation(corefile, translation, existing.name));
   const result = { ...merged, diagnostics: placeCorefileFindings(existing, merged.diagnostics, MERGE_FINDINGS) };
   return checkMergedRouting(install, options, { ...result, coredns: translation.coredns }, 'Written');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dnsNameProblem } from '../../src/dns/names.js';
+import { dnsNameProblem } from '../../src/dns/query-names.js';
 
 describe('dnsNameProblem', () => {
   it('takes names a resolver asks: labels, a trailing dot, the root', () => {
