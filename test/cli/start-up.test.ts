@@ -94,7 +94,7 @@ const CASES: ReadonlyArray<{ readonly name: string; readonly args: () => readonl
     args: () => ['migrate', '--from', '1.6.7', '--to', '1.11.3', corefile],
     loads: /^dist\/migrate\/migrate\.js$/,
     never: [JS_YAML, /^dist\/configmap\/(?:read-configmap|not-a-configmap|write-configmap)\.js$/, /^dist\/platform\/(?!input-hints)/, /^dist\/translate\//, /^dist\/kubeadm\/(?!profiles|kubernetes-version)/, /^dist\/cli\/corefile-batch\.js$/, MAIN_HELP, otherCommand('migrate')],
-    budget: 300_000, // 299,000 before the release answers shared per release (src/lint/release-answers.ts) and the capture rule's early stop (299.2 KB); 295,000 before the view plugin row and its lazy expression hook (#18 lint items), the Kubernetes name checks of the object reader and this stop's new diagnostic codes (297.5 KB)
+    budget: 300_500, // 300,000 before the #18 lows' core additions (300.4 KB); 299,000 before the release answers shared per release (src/lint/release-answers.ts) and the capture rule's early stop (299.2 KB); 295,000 before the view plugin row and its lazy expression hook (#18 lint items), the Kubernetes name checks of the object reader and this stop's new diagnostic codes (297.5 KB)
   },
   {
     name: 'a small lint',
@@ -122,7 +122,7 @@ const CASES: ReadonlyArray<{ readonly name: string; readonly args: () => readonl
     args: () => [example],
     loads: /^dist\/translate\/translate\.js$/,
     never: [/^dist\/migrate\//, /^dist\/kubeadm\/kubeadm-translation\.js$/, OUTPUT_WRITERS, MAIN_HELP, otherCommand('translate')],
-    budget: 488_500, // 488,000 before YAML !!binary and the binaryData check (#18 lows: 488.4 KB); 480,000 before the '/zone/#', --dns-forward-max=0, image-tag and names-without-a-dot rules and this stop's diagnostic codes (484.8 KB)
+    budget: 490_500, // 488,000 before YAML !!binary, the binaryData check and the placed --merge findings (#18 lows: 490.1 KB); 480,000 before the '/zone/#', --dns-forward-max=0, image-tag and names-without-a-dot rules and this stop's diagnostic codes (484.8 KB)
   },
 ];
 
