@@ -6,9 +6,10 @@
 //    starts a CommonJS program without its ES module loader (~14 ms).
 //  - dist/bundle/kube-dns-to-coredns.cjs: the executable (dist/bin.js, src/cli/launcher.ts), which
 //    loads those chunks.
-//  - dist/bundle/code-cache/NODE_VERSION-ARCH/: the code cache of each chunk, recorded after typical
-//    commands ran in this process (the functions they ran are compiled then, and kept in the cache);
-//    the executable uses it when it runs on the same Node, V8 checking that it fits.
+//  - dist/bundle/code-cache/NODE_VERSION-ARCH.bin: the code cache of each chunk, recorded after
+//    typical commands ran in this process (the functions they ran are compiled then, and kept in the
+//    cache), all in one file; the executable uses it when it runs on the same Node, V8 checking that
+//    each chunk's cache fits.
 //
 // Only the executable is bundled; the package's exports, the library entry (dist/index.js), stay ES
 // modules and unbundled so that bundlers can tree-shake them.
@@ -33,7 +34,7 @@ await build({
 // ── the code cache ───────────────────────────────────────────────────────────────────────────
 // The runs: each command on a small input of this repository, and each command's --help.
 
-const { chunkLoader, CLI_CHUNK, codeCacheDirectory } = await import(pathToFileURL(join(root, 'dist', 'cli', 'launcher.js')).href);
+const { chunkLoader, CLI_CHUNK, codeCacheFile, packCodeCaches } = await import(pathToFileURL(join(root, 'dist', 'cli', 'launcher.js')).href);
 const kubeadm118 = `${readFileSync(join(root, 'golden', 'migrate', 'kubeadm-default-k8s-1.18.txt'), 'utf8').split('\n## ')[0].split('\n').slice(1).join('\n').trimEnd()}\n`;
 const stubBlock = 'team.example.org:53 {\n    errors\n    cache 30\n    forward . 10.0.0.53\n}\n';
 const fleetLine = (fields) => `${JSON.stringify({ id: 'a', corefile: kubeadm118, ...fields })}\n${JSON.stringify({ id: 'b', corefile: kubeadm118 + stubBlock, ...fields })}\n`;
@@ -70,6 +71,6 @@ for (const argv of runs) {
   const status = await main(argv, io);
   if (status > 1) throw new Error(`bundle-cli: the code-cache run \`${argv.join(' ')}\` exited ${status}`);
 }
-const cacheDir = codeCacheDirectory(outDir);
-mkdirSync(cacheDir, { recursive: true });
-for (const [name, data] of loader.codeCaches()) writeFileSync(join(cacheDir, `${name}.cache`), data);
+const cacheFile = codeCacheFile(outDir);
+mkdirSync(dirname(cacheFile), { recursive: true });
+writeFileSync(cacheFile, packCodeCaches(loader.codeCaches()));

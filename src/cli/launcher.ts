@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
@@ -8,8 +8,9 @@ import { Script } from 'node:vm';
  * the chunks of dist/bundle/ (scripts/bundle-cli.mjs), each compiled with the V8 code cache the
  * build recorded for it, so that a run does not parse and compile again the functions it runs.
  *
- * The build runs typical commands in-process through {@link chunkLoader} and writes each chunk's
- * cache to `code-cache/NODE_VERSION-ARCH/CHUNK.cache` (docs/performance.md, "Start-up"). V8
+ * The build runs typical commands in-process through {@link chunkLoader} and writes every chunk's
+ * cache into one file, `code-cache/NODE_VERSION-ARCH.bin` ({@link packCodeCaches}; docs/performance.md,
+ * "Start-up"), which a run opens once and reads each chunk's cache from as it loads the chunk. V8
  * accepts a cache only from the same V8 version and flags and for a source of the same length;
  * otherwise it compiles the chunk as usual. Without a cache for the running Node, the chunks are
  * loaded with Node's own `require`, after `module.enableCompileCache()` where Node has it (22.1 and
@@ -33,11 +34,72 @@ export interface ChunkLoader {
   codeCaches(): ReadonlyMap<string, Buffer>;
   /** The chunks loaded so far whose cache V8 refused (another V8, other flags, another source): compiled anew. */
   rejected(): readonly string[];
+  /** Whether the loader has a code cache file to read (see {@link chunkLoader}). */
+  cached(): boolean;
 }
 
-/** The directory of the code caches for the running Node and processor in `directory`. */
-export function codeCacheDirectory(directory: string): string {
-  return join(directory, 'code-cache', `${process.version}-${process.arch}`);
+/** The file of the code caches for the running Node and processor in `directory`. */
+export function codeCacheFile(directory: string): string {
+  return join(directory, 'code-cache', `${process.version}-${process.arch}.bin`);
+}
+
+/**
+ * Every chunk's code cache in one file: a 4-byte little-endian length, that many bytes of a JSON
+ * index (chunk name → [offset, length], the offset counted from the index's end), then the
+ * caches. One file opened per run instead of one per chunk loaded (docs/performance.md, "Start-up,
+ * third pass").
+ */
+export function packCodeCaches(caches: ReadonlyMap<string, Uint8Array>): Buffer {
+  const names = [...caches.keys()].sort();
+  const entries: Record<string, [number, number]> = {};
+  let offset = 0;
+  for (const name of names) {
+    const length = caches.get(name)?.length ?? 0;
+    entries[name] = [offset, length];
+    offset += length;
+  }
+  const index = Buffer.from(JSON.stringify(entries));
+  const head = Buffer.alloc(4);
+  head.writeUInt32LE(index.length);
+  return Buffer.concat([head, index, ...names.map((name) => caches.get(name) ?? new Uint8Array())]);
+}
+
+/** The caches of a {@link packCodeCaches} file, each read when asked for; undefined when there is no such file. */
+function openCodeCaches(path: string): ((name: string) => Buffer | undefined) | undefined {
+  let descriptor: number;
+  try {
+    descriptor = openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+  const read = (length: number, position: number): Buffer | undefined => {
+    try {
+      const bytes = Buffer.allocUnsafe(length);
+      return readSync(descriptor, bytes, 0, length, position) === length ? bytes : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const length = read(4, 0)?.readUInt32LE(0);
+  const index = length === undefined ? undefined : read(length, 4);
+  let entries: Record<string, readonly [number, number] | undefined> | undefined;
+  try {
+    if (index !== undefined) entries = JSON.parse(index.toString('latin1')) as typeof entries;
+  } catch {
+    entries = undefined;
+  }
+  if (index === undefined || entries === undefined || typeof entries !== 'object' || entries === null) {
+    // A cut or foreign file: no cache, the chunks compile as usual.
+    closeSync(descriptor);
+    return undefined;
+  }
+  const known = entries;
+  const start = 4 + index.length;
+  // The descriptor stays open while chunks may load: the process ends with it.
+  return (name) => {
+    const entry = Object.hasOwn(known, name) ? known[name] : undefined;
+    return Array.isArray(entry) ? read(entry[1], start + entry[0]) : undefined;
+  };
 }
 
 /**
@@ -50,8 +112,8 @@ export function codeCacheDirectory(directory: string): string {
 type ChunkFunction = (exports: unknown, require: (specifier: string) => unknown, module: { exports: unknown }, filename: string, dirname: string) => void;
 
 /**
- * Loads the chunks of `directory` through `vm.Script` with the code cache of `cache` (a
- * {@link codeCacheDirectory}, or undefined for none), keeping the scripts so that their caches can
+ * Loads the chunks of `directory` through `vm.Script` with the code caches of `cache` (a
+ * {@link codeCacheFile}, or undefined for none; a missing file is none), keeping the scripts so that their caches can
  * be written ({@link ChunkLoader.codeCaches}); with `viaRequire`, through Node's `require` instead
  * (so that Node's own compile cache applies, where it has one). Anything but a chunk (`node:fs`,
  * `ajv/…`) is Node's `require` from `directory`.
@@ -61,10 +123,12 @@ export function chunkLoader(directory: string, cache: string | undefined, { viaR
   const loaded = new Map<string, { exports: unknown }>();
   const scripts = new Map<string, Script>();
   const rejected: string[] = [];
+  const caches = cache === undefined || viaRequire ? undefined : openCodeCaches(cache);
   const compile = (name: string, filename: string): ChunkFunction => {
     if (viaRequire) return nodeRequire(filename) as ChunkFunction;
     const source = readFileSync(filename, 'utf8');
-    const cachedData = cache === undefined ? undefined : readCache(join(cache, `${name}.cache`));
+    // A chunk the build's runs did not load has no cache: it is compiled as usual.
+    const cachedData = caches?.(name);
     const script = new Script(source, { filename, ...(cachedData === undefined ? {} : { cachedData }) });
     scripts.set(name, script);
     if (script.cachedDataRejected === true) rejected.push(name);
@@ -86,24 +150,17 @@ export function chunkLoader(directory: string, cache: string | undefined, { viaR
     require: load,
     codeCaches: () => new Map([...scripts].map(([name, script]) => [name, script.createCachedData()])),
     rejected: () => [...rejected],
+    cached: () => caches !== undefined,
   };
-}
-
-function readCache(path: string): Buffer | undefined {
-  try {
-    return readFileSync(path);
-  } catch {
-    // A chunk the build's runs did not load has no cache: it is compiled as usual.
-    return undefined;
-  }
 }
 
 /** Runs the CLI of the chunks in `directory` (the executable's own directory). */
 export function launch(directory: string): void {
   const disabled = process.env['NODE_DISABLE_COMPILE_CACHE'] !== undefined;
-  const cache = codeCacheDirectory(directory);
-  const cached = !disabled && existsSync(cache);
-  if (!cached && !disabled) (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-  const cli = chunkLoader(directory, cached ? cache : undefined, { viaRequire: !cached }).require(CLI_CHUNK) as CliChunk;
+  const loader = disabled ? undefined : chunkLoader(directory, codeCacheFile(directory));
+  // No cache for the running Node (another version, or none built): Node's require, with Node's own cache where it has one.
+  if (loader !== undefined && !loader.cached()) (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+  const chosen = loader?.cached() === true ? loader : chunkLoader(directory, undefined, { viaRequire: true });
+  const cli = chosen.require(CLI_CHUNK) as CliChunk;
   void cli.runProcess();
 }
