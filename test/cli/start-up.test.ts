@@ -118,16 +118,16 @@ const CASES: ReadonlyArray<{ readonly name: string; readonly args: () => readonl
     args: () => ['--kubeadm', '1.17', example],
     loads: /^dist\/kubeadm\/kubeadm-translation\.js$/,
     never: [/^dist\/lint\/(?!suggest)/, PLUGIN_TABLES, /^dist\/migrate\//, /^dist\/translate\/(?!.*kubeadm)/, MAIN_HELP, otherCommand('translate')],
-    budget: 312_000, // 315,000 and 15 chunks before the YAML and translate-command chunks (302.4 KB)
-    files: 10,
+    budget: 312_000, // 315,000 and 15 chunks before the YAML and translate-command chunks (302.4 KB in 10; 304.7 KB in 11 with the #18 lows' lazily loaded checks)
+    files: 11,
   },
   {
     name: 'the default translator on the example ConfigMap',
     args: () => [example],
     loads: /^dist\/translate\/translate\.js$/,
     never: [/^dist\/migrate\//, /^dist\/kubeadm\/kubeadm-translation\.js$/, OUTPUT_WRITERS, MAIN_HELP, otherCommand('translate')],
-    budget: 488_000, // 480,000 before the '/zone/#', --dns-forward-max=0, image-tag and names-without-a-dot rules and this stop's diagnostic codes (484.8 KB; 478.4 KB in 14 chunks, 22 before, with the check, YAML and translate-command chunks)
-    files: 14,
+    budget: 488_000, // 480,000 before the '/zone/#', --dns-forward-max=0, image-tag and names-without-a-dot rules and this stop's diagnostic codes (484.8 KB; 478.4 KB in 14 chunks, 22 before, with the check, YAML and translate-command chunks; 483.0 KB in 15 with the #18 lows' lazily loaded checks)
+    files: 15,
   },
 ];
 
