@@ -4,6 +4,7 @@ import { CorefileSyntaxError } from '../../src/corefile/errors.js';
 import type { Corefile, Directive, ServerBlock } from '../../src/corefile/model.js';
 import { parseCorefile } from '../../src/corefile/parser.js';
 import { printCorefile } from '../../src/corefile/printer.js';
+import { expectLinearGrowth } from '../support/growth.js';
 import { referenceParse } from './support/caddy-reference.js';
 
 function parse(text: string): Corefile {
@@ -306,16 +307,7 @@ describe('parseCorefile (corefile-syntax.md §2–§3)', () => {
 
   it('is linear in the input size', () => {
     const block = '# zone\nexample-0.org:53 {\n    errors\n    forward . 10.0.0.1 {\n        max_concurrent 1000\n    }\n}\n';
-    const time = (count: number) => {
-      const text = block.repeat(count);
-      const started = performance.now();
-      parseCorefile(text);
-      return performance.now() - started;
-    };
-    time(2000);
-    const small = Math.min(time(4000), time(4000));
-    const large = Math.min(time(16000), time(16000));
-    expect(large / small).toBeLessThan(8);
+    expectLinearGrowth((count) => block.repeat(count), (text) => parseCorefile(text), { small: 1_000, large: 16_000 });
   });
 });
 

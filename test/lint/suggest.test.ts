@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { allPluginNames } from '../../src/coredns/plugin-cfg.js';
 import { closestNames, editDistance, editDistanceWithin } from '../../src/lint/suggest.js';
+import { cpuPerRun, expectDoublingGrowth } from '../support/growth.js';
 import { Outcomes } from '../support/outcomes.js';
 
 describe('editDistance', () => {
@@ -56,14 +57,24 @@ describe('editDistanceWithin', () => {
     outcomes.expectAtLeast({ within: 150, beyond: 300 });
   });
 
-  it('costs a long name a band of the table, not all of it: a 1 MB name against every plugin', () => {
+  it('costs a long name a band of the table, not all of it: a 1 MB name against every plugin', async () => {
     const long = `${'forward'.repeat(150_000)}x`;
-    // The whole table would be 1 MB × the candidate's length for each of ~70 plugins: seconds; the
-    // band is skipped at once by the length difference.
-    const started = performance.now();
+    const variant = `${long.slice(0, -1)}y`;
     expect(closestNames(long, allPluginNames())).toEqual([]);
-    expect(editDistanceWithin(long, `${long.slice(0, -1)}y`, 2)).toBe(1);
-    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(editDistanceWithin(long, variant, 2)).toBe(1);
+    // Against a name as long, the band grows with the length, not with its square: doubling the
+    // name at most triples the CPU time (the whole table would quadruple it).
+    await expectDoublingGrowth(
+      (size) => [`${'forward'.repeat(size)}x`, `${'forward'.repeat(size)}y`] as const,
+      ([name, other]) => editDistanceWithin(name, other, 2),
+      { size: 10_000 },
+    );
+    // Against every plugin, the band is skipped at once by the length difference: the ~70
+    // candidates together cost less than the one band above (the whole table would be 1 MB × the
+    // candidate's length for each of them, hundreds of times as much).
+    const band = await cpuPerRun(() => editDistanceWithin(long, variant, 2));
+    const everyPlugin = await cpuPerRun(() => closestNames(long, allPluginNames()));
+    expect(everyPlugin, `every plugin ${everyPlugin.toFixed(2)} ms of CPU, one band ${band.toFixed(2)} ms`).toBeLessThan(band);
   });
 });
 
