@@ -31,7 +31,8 @@ export interface FakeServer {
 const QUERY_TIMEOUT_MS = 1500;
 /** The NXDOMAIN rcode in the flags field (RFC 1035 §4.1.1). */
 const NXDOMAIN = 3;
-const START_TIMEOUT_MS = 5000;
+/** How long a start may take (only a loaded machine's is slow: probes end the wait as soon as it serves). */
+const START_TIMEOUT_MS = 20_000;
 /** How long a start-up probe waits for an answer, and the pause between probes. */
 const PROBE_TIMEOUT_MS = 25;
 const PROBE_INTERVAL_MS = 5;
@@ -123,6 +124,16 @@ export class Lab {
    * only, no hosts file, no cache, no pid file. Resolves once it answers queries.
    */
   async startDnsmasq(binary: string, args: readonly string[]): Promise<Dnsmasq> {
+    // freePort probes UDP only, and another program on the machine can take the port (UDP, or TCP,
+    // which dnsmasq binds too) before dnsmasq does ("failed to create listening socket …: Address
+    // already in use", seen at a load average of 40): such a start is made again on a new port.
+    for (let attempt = 1; ; attempt += 1) {
+      const { dnsmasq, portTaken } = await this.#startOnce(binary, args);
+      if (!portTaken || attempt === 5) return dnsmasq;
+    }
+  }
+
+  async #startOnce(binary: string, args: readonly string[]): Promise<{ dnsmasq: Dnsmasq; portTaken: boolean }> {
     const port = await this.freePort();
     const listen = `${this.prefix}1`;
     const child = spawn(
@@ -144,13 +155,18 @@ export class Lab {
       address: `${listen}:${port}`,
     };
     const deadline = Date.now() + START_TIMEOUT_MS;
+    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
     for (;;) {
-      if (child.exitCode !== null || child.signalCode !== null) return dnsmasq;
+      if (child.exitCode !== null || child.signalCode !== null) {
+        // Its whole log first (stderr can still hold the reason when the exit is seen).
+        await closed;
+        return { dnsmasq, portTaken: log.includes('Address already in use') };
+      }
       // Any answer (even SERVFAIL) means dnsmasq is serving. A probe sent before it listens is lost,
       // so probes are short and frequent: dnsmasq is up a few milliseconds after the spawn, and a
       // long first probe made every start cost its whole timeout (test/routing/dnsmasq.test.ts: 30 starts, 11 s → 3 s).
       const probe = await this.query(listen, port, 'probe.invalid', PROBE_TIMEOUT_MS);
-      if (probe.kind !== 'timeout') return dnsmasq;
+      if (probe.kind !== 'timeout') return { dnsmasq, portTaken: false };
       if (Date.now() > deadline) throw new Error(`dnsmasq did not start within ${START_TIMEOUT_MS} ms:\n${log}`);
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, PROBE_INTERVAL_MS))]);
     }

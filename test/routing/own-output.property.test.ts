@@ -196,7 +196,9 @@ describe('check on the translator’s own output', () => {
       }),
       { numRuns: 150 },
     );
-    outcomes.expectAtLeast({ translated: 40, 'refused: the cluster domain under a stub': 25, 'a reverse zone to its stub, kept': 12, 'repaired on purpose': 20 });
+    // Seeds counted 11-27 reverse zones kept (a floor of 12 failed on seed 890234368 with 11): the
+    // floor is about a third of what they counted.
+    outcomes.expectAtLeast({ translated: 40, 'refused: the cluster domain under a stub': 25, 'a reverse zone to its stub, kept': 7, 'repaired on purpose': 20 });
   });
 
   it('passes for upstreamNameservers beside the default server to kubedns in a nanny Pod: raced (refused unless repaired) without --strict-order, kubedns first with it', () => {
