@@ -123,7 +123,15 @@ type ZoneEntry =
    * go to the zone's servers (`below`), else NODATA (`noData`: an NXDOMAIN entry of the same zone,
    * or dnsmasq before 2.86), else on as if the entry were not there (dnsmasq 2.86+).
    */
-  | { readonly kind: 'address'; readonly text: string; readonly types: ReadonlySet<string>; readonly below: ZoneEntry | undefined; readonly noData: boolean }
+  | {
+      readonly kind: 'address';
+      readonly text: string;
+      readonly types: ReadonlySet<string>;
+      /** What was written: `A`, `AAAA` addresses and `#` (an ANY query gets the first of IPv6, IPv4, `#`). */
+      readonly families: ReadonlySet<string>;
+      readonly below: ZoneEntry | undefined;
+      readonly noData: boolean;
+    }
   | { readonly kind: 'reverse' }
   /**
    * `--server=/zone/#`: dnsmasq sends the zone's names to its default servers (those of no domain:
@@ -262,9 +270,11 @@ function routingOf(data: ConfigMapData | null, options: KubeDnsRoutingOptions, i
       else if (existing === undefined) table.set(local.zone, { kind: 'local', text: local.text });
       continue;
     }
-    const type = local.address.includes(':') ? 'AAAA' : 'A';
-    if (existing?.kind === 'address') table.set(local.zone, { ...existing, types: new Set([...existing.types, type]) });
-    else table.set(local.zone, { kind: 'address', text: local.text, types: new Set([type]), below: existing, noData: !pod.dnsmasqAddressTypesOnly });
+    // `#` is the null address of both families (0.0.0.0 and ::).
+    const family = local.address === '#' ? '#' : local.address.includes(':') ? 'AAAA' : 'A';
+    const types = family === '#' ? ['A', 'AAAA'] : [family];
+    if (existing?.kind === 'address') table.set(local.zone, { ...existing, types: new Set([...existing.types, ...types]), families: new Set([...existing.families, family]) });
+    else table.set(local.zone, { kind: 'address', text: local.text, types: new Set(types), families: new Set([family]), below: existing, noData: !pod.dnsmasqAddressTypesOnly });
   }
 
   const federations = new Map<string, string>(options.dropFederations === true ? [] : (config.federations ?? []).map((entry) => [entry.name, entry.domain]));
@@ -386,8 +396,9 @@ function routingOf(data: ConfigMapData | null, options: KubeDnsRoutingOptions, i
     const match = table.longestMatch(name);
     if (unqualified !== undefined && name !== '' && !name.includes('.') && match?.zone !== name) return unqualified.anyTypes;
     if (match?.value.kind !== 'address') return undefined;
-    // Both families: the IPv6 addresses answer (measured with 2.90).
-    return match.value.types.has('AAAA') ? ['AAAA'] : ['A'];
+    // The IPv6 addresses, else the IPv4 ones, else `#` with both (measured with 2.90).
+    const { families } = match.value;
+    return families.has('AAAA') ? ['AAAA'] : families.has('A') ? ['A'] : ['A', 'AAAA'];
   }
 
   return {
@@ -524,7 +535,7 @@ function manifestServers(deployment: KubeDnsDeployment | undefined, pod: KubeDns
     if (entry.address !== undefined && entry.domains !== undefined) for (const domain of entry.domains) if (domain !== '') addressZones.push({ zone: dnsmasqZone(domain), text: entry.option.text });
     const domains = entry.domains?.filter((domain) => domain !== '');
     if (domains !== undefined && domains.length === 0) continue;
-    if (domains === undefined || entry.address === '#') {
+    if (domains === undefined) {
       notes.push(`${entry.option.text} is not modelled`);
       continue;
     }

@@ -390,8 +390,8 @@ function planAddresses(dnsmasq: DnsmasqSettings, features: CoreDnsFeatures, addr
     // `''` (`//`) is names without a dot: planned apart (unqualifiedNames).
     const domains = entry.domains?.filter((domain) => domain !== '');
     if (domains !== undefined && domains.length === 0) continue;
-    if (domains === undefined || entry.address === '#') {
-      push('deployment-flag-not-translated', text, `${text} is not translated (only --address=/domain/ip and --address=/domain/ are)`);
+    if (domains === undefined) {
+      push('deployment-flag-not-translated', text, `${text} is not translated (only --address=/domain/ip, --address=/domain/# and --address=/domain/ are)`);
       continue;
     }
     if (domains.includes('#')) {
@@ -447,7 +447,7 @@ function coreDnsTarget(target: { readonly address: string; readonly port: number
 function dnsmasqDomainOver(dnsmasq: DnsmasqSettings, kubedns: string, zone: string): boolean {
   const domains = [
     ...dnsmasq.servers.filter((server) => server.target.kind === 'local-only' || (server.target.kind === 'upstream' && `${server.target.address}#${server.target.port}` !== kubedns)).flatMap((server) => server.domains ?? []),
-    ...dnsmasq.addresses.filter((entry) => entry.address !== '#').flatMap((entry) => entry.domains ?? []),
+    ...dnsmasq.addresses.flatMap((entry) => entry.domains ?? []),
   ];
   return domains.some((domain) => domain !== '' && isWithin(zone, domain.toLowerCase().replace(/\.$/, '')));
 }

@@ -39,8 +39,13 @@ export interface PlannedStub {
 export interface PlannedTemplate {
   readonly zone: string;
   readonly text: string;
-  /** One address per query type (`A`, `AAAA`); empty: NXDOMAIN for every type. */
+  /** The addresses per query type (`A`, `AAAA`), every one of a type answering; empty: NXDOMAIN for every type. */
   readonly answers: readonly { readonly type: 'A' | 'AAAA'; readonly address: string }[];
+  /**
+   * The type whose template comes first, answering an ANY query: the family of the written IPv6
+   * addresses, else of the IPv4 ones, else (`#` alone) AAAA — as dnsmasq 2.90 answers ANY.
+   */
+  readonly anyFirst?: 'A' | 'AAAA';
   /** The other query types of a zone with answers (docs/kube-dns-deployment.md, "Query types of an address"). */
   readonly otherTypes: TemplateOtherTypes;
   /** Templates for the zone's own name, of one label, before `otherTypes` (what dnsmasq applied to names without a dot). */
@@ -459,6 +464,10 @@ interface ZoneTemplate {
   readonly zone: string;
   readonly text: string;
   readonly answers: { readonly type: 'A' | 'AAAA'; readonly address: string }[];
+  /** `--address=/zone/#` as written: the null address of each family no address of the zone has. */
+  zeros: string | undefined;
+  /** See `PlannedTemplate.anyFirst`. */
+  anyFirst: 'A' | 'AAAA';
   /** An NXDOMAIN entry of the same zone (`--local=/zone/`, `--address=/zone/`), as written. */
   nxdomain: string | undefined;
   /** The zone's stub block, which the template replaces: the other types go to its servers. */
@@ -488,13 +497,20 @@ function planTemplates(plan: DeploymentPlan, stubs: readonly PlannedStub[], cont
     const normalized = normalizeZone(entry.zone);
     const where = `[${entry.text}]`;
     const existing = 'problem' in normalized ? undefined : byZone.get(normalized.zone);
-    const type = entry.address === undefined ? undefined : entry.address.includes(':') ? 'AAAA' : 'A';
-    if ('problem' in normalized || (existing !== undefined && (existing.answers.length === 0 || (type !== undefined && existing.answers.some((answer) => answer.type === type))))) {
+    // `#`: both null addresses, for the families no address of the zone has (measured with dnsmasq 2.90).
+    const zeros = entry.address === '#';
+    const type = entry.address === undefined || zeros ? undefined : entry.address.includes(':') ? 'AAAA' : 'A';
+    if ('problem' in normalized || (existing !== undefined && existing.answers.length === 0 && existing.zeros === undefined)) {
       report(context, 'deployment-flag-not-translated', 'container dnsmasq', where, `${entry.text}: '${entry.zone}' is ${'problem' in normalized ? 'not a zone CoreDNS serves' : 'answered by another template'}; not translated`);
       continue;
     }
     const { zone } = normalized;
     if (existing !== undefined) {
+      if (zeros) {
+        if (existing.zeros === undefined) existing.zeros = entry.text;
+        report(context, 'dnsmasq-option-translated', 'container dnsmasq', where, `${zone}: '#' answers the null address of each family no other address of the zone has, in the template block of ${existing.text}`);
+        continue;
+      }
       if (entry.address === undefined || type === undefined) {
         if (existing.nxdomain === undefined && existing.stub === undefined) {
           existing.nxdomain = entry.text;
@@ -505,7 +521,9 @@ function planTemplates(plan: DeploymentPlan, stubs: readonly PlannedStub[], cont
         continue;
       }
       existing.answers.push({ type, address: entry.address });
-      report(context, 'dnsmasq-option-translated', 'container dnsmasq', where, `${zone}: ${type} answered with ${entry.address} by the template block of ${existing.text}`);
+      // dnsmasq answers with every address of the family (measured with 2.90).
+      const more = existing.answers.filter((answer) => answer.type === type).length > 1 ? ' beside the others of the family, as dnsmasq answered with all of them' : '';
+      report(context, 'dnsmasq-option-translated', 'container dnsmasq', where, `${zone}: ${type} answered with ${entry.address} by the template block of ${existing.text}${more}`);
       continue;
     }
     if (entry.address === undefined && plan.pod.zonesToKubeDns.has(zone) && !plan.unservedZones.includes(zone)) {
@@ -528,15 +546,45 @@ function planTemplates(plan: DeploymentPlan, stubs: readonly PlannedStub[], cont
         continue;
       }
       replacedZones.add(zone);
-      report(context, 'deployment-flag', 'container dnsmasq', where, `dnsmasq answered ${type ?? 'A'} of '${zone}' with ${entry.address} and sent its other query types to its servers: the template block answers the one and forwards the others, in place of the stub block`);
+      report(context, 'deployment-flag', 'container dnsmasq', where, `dnsmasq answered ${zeros ? 'A and AAAA' : (type ?? 'A')} of '${zone}' with ${zeros ? '0.0.0.0 and ::' : entry.address} and sent its other query types to its servers: the template block answers ${zeros ? 'those' : 'the one'} and forwards the others, in place of the stub block`);
     }
     // An address is reported with what its other query types get (planOtherTypes).
     if (entry.address === undefined) report(context, 'dnsmasq-option-translated', 'container dnsmasq', where, `${zone} answered NXDOMAIN by a template block${entry.localOnly === true ? ' (dnsmasq answers from local data only)' : ''}`);
-    byZone.set(zone, { zone, text: entry.text, answers: entry.address === undefined || type === undefined ? [] : [{ type, address: entry.address }], nxdomain: undefined, stub: entry.address === undefined ? undefined : stub, localOnly: entry.localOnly === true, toKubeDns: plan.pod.zonesToKubeDns.has(zone) });
+    byZone.set(zone, {
+      zone,
+      text: entry.text,
+      answers: entry.address === undefined || type === undefined ? [] : [{ type, address: entry.address }],
+      zeros: zeros ? entry.text : undefined,
+      anyFirst: 'AAAA',
+      nxdomain: undefined,
+      stub: entry.address === undefined ? undefined : stub,
+      localOnly: entry.localOnly === true,
+      toKubeDns: plan.pod.zonesToKubeDns.has(zone),
+    });
   }
   // Deterministic whatever the order of the flags.
   const templates = [...byZone.values()].sort((a, b) => (a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0));
-  for (const template of templates) template.answers.sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0));
+  for (const template of templates) {
+    const zerosOnly = template.zeros !== undefined && template.answers.length === 0;
+    // dnsmasq answers ANY with the written IPv6 addresses, else the IPv4 ones, else `#` (measured with 2.90).
+    template.anyFirst = template.answers.some((answer) => answer.type === 'AAAA') || !template.answers.some((answer) => answer.type === 'A') ? 'AAAA' : 'A';
+    if (template.zeros !== undefined) {
+      if (!template.answers.some((answer) => answer.type === 'A')) template.answers.push({ type: 'A', address: '0.0.0.0' });
+      if (!template.answers.some((answer) => answer.type === 'AAAA')) template.answers.push({ type: 'AAAA', address: '::' });
+    }
+    // Stable: a family's addresses keep the order they were written in.
+    template.answers.sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0));
+    if (zerosOnly) {
+      // dnsmasq 2.90 answers ANY with both null addresses; the block's first template (AAAA) with one.
+      report(
+        context,
+        'any-query-one-family',
+        'container dnsmasq',
+        `[${template.zeros ?? ''}]`,
+        `${template.zeros ?? ''}: dnsmasq answered an ANY query for a name under ${template.zone} with both null addresses (A 0.0.0.0 and AAAA ::); the Corefile answers it with AAAA :: only: a template answers ANY with the first template that matches, and none can match ANY alone`,
+      );
+    }
+  }
   return { templates, replacedZones };
 }
 
@@ -624,7 +672,7 @@ function planOtherTypes(
       notKept(`${met}; not kept: ${sendsThem}`);
     }
     return { zone, text, answers, otherTypes };
-  });
+  }).map((planned, index) => ({ ...planned, anyFirst: (zoneTemplates[index] as ZoneTemplate).anyFirst }));
 }
 
 /** Whether a diagnostic reported after the first `reportedBefore` is an error (looking only at those). */

@@ -185,12 +185,15 @@ function templateBlocks(corefile: CorefilePlan, main: readonly Directive[], reve
   const directivesOf = (template: PlannedTemplate): Directive[] => {
     const known = done.get(template.zone);
     if (known !== undefined) return known;
-    const { answers, otherTypes } = template;
-    // AAAA first: an ANY query gets the first template's record, and dnsmasq 2.86+ answers ANY with a
-    // domain's IPv6 addresses when it has both (its IPv6 entries sort first; measured with 2.90).
-    const answering: Directive[] = [...answers]
-      .sort((a, b) => Number(b.type === 'AAAA') - Number(a.type === 'AAAA'))
-      .map(({ type, address }) => ({ name: 'template', arguments: ['IN', type], block: { directives: [{ name: 'answer', arguments: [`{{ .Name }} 0 IN ${type} ${address}`] }] } }));
+    const { answers, otherTypes, anyFirst = 'AAAA' } = template;
+    // One template per type, with every address of it: dnsmasq answers with all of them (measured with 2.90).
+    // `anyFirst` first: an ANY query gets the first template's records, and dnsmasq 2.86+ answers ANY with a
+    // domain's written IPv6 addresses, else its IPv4 ones, else both null addresses (measured with 2.90).
+    const byType = new Map<'A' | 'AAAA', string[]>();
+    for (const { type, address } of answers) byType.set(type, [...(byType.get(type) ?? []), address]);
+    const answering: Directive[] = [...byType]
+      .sort(([a], [b]) => Number(b === anyFirst) - Number(a === anyFirst))
+      .map(([type, addresses]) => ({ name: 'template', arguments: ['IN', type], block: { directives: addresses.map((address): Directive => ({ name: 'answer', arguments: [`{{ .Name }} 0 IN ${type} ${address}`] })) } }));
     if (template.apex !== undefined) answering.push(...template.apex);
     let directives: Directive[];
     if (answers.length === 0) directives = [STUB_ERRORS, { name: 'template', arguments: ['ANY', 'ANY'], block: { directives: [{ name: 'rcode', arguments: ['NXDOMAIN'] }] } }];

@@ -274,3 +274,35 @@ describe('--address=/#/: every name answered by dnsmasq', () => {
     }
   });
 });
+
+describe('--address=/zone/ip several times and --address=/zone/# (#18: not translated before)', () => {
+  const image = 'registry.k8s.io/dns/k8s-dns-kube-dns:1.22.20';
+  const run = (flags: readonly string[], coredns = '1.14.7') => {
+    const parts = { dnsmasq: [...STOCK_DNSMASQ_ARGS, ...flags], kubeDnsImage: image };
+    const translation = translate(parts, undefined, { coredns });
+    const check = checkRouting({ kubeDns: deploymentYaml(parts), corefile: translation.corefile ?? '', coredns });
+    return { translation, check };
+  };
+
+  it('answers every address of a family, as dnsmasq 2.90 does, in one template per type', () => {
+    const { translation, check } = run(['--address=/two.test/192.0.2.1', '--address=/two.test/192.0.2.2', '--address=/two.test/fd00::1', '--address=/two.test/fd00::2']);
+    expect(translation.codes).not.toContain('warning deployment-flag-not-translated');
+    expect(block(translation.corefile, 'two.test:53')).toContain(
+      '    template IN AAAA {\n        answer "{{ .Name }} 0 IN AAAA fd00::1"\n        answer "{{ .Name }} 0 IN AAAA fd00::2"\n    }\n    template IN A {\n        answer "{{ .Name }} 0 IN A 192.0.2.1"\n        answer "{{ .Name }} 0 IN A 192.0.2.2"\n    }\n',
+    );
+    expect(check.ok).toBe(true);
+    expect(check.anyAnswers).toEqual([]);
+  });
+
+  it("answers both null addresses for '#', warns that ANY gets one, and puts an IPv4 address beside '#' first", () => {
+    const { translation, check } = run(['--address=/zeros.test/#', '--address=/v4zero.test/192.0.2.3', '--address=/v4zero.test/#']);
+    expect(translation.ok).toBe(true);
+    expect(translation.codes).not.toContain('warning deployment-flag-not-translated');
+    expect(block(translation.corefile, 'zeros.test:53')).toContain('    template IN AAAA {\n        answer "{{ .Name }} 0 IN AAAA ::"\n    }\n    template IN A {\n        answer "{{ .Name }} 0 IN A 0.0.0.0"\n    }\n');
+    // dnsmasq 2.90 answers ANY with the IPv4 address, not `#`'s `::`: the A template first.
+    expect(block(translation.corefile, 'v4zero.test:53')).toContain('    template IN A {\n        answer "{{ .Name }} 0 IN A 192.0.2.3"\n    }\n    template IN AAAA {\n        answer "{{ .Name }} 0 IN AAAA ::"\n    }\n');
+    expect(translation.diagnostics.filter((entry) => entry.code === 'any-query-one-family').map((entry) => entry.path)).toEqual(['[--address=/zeros.test/#]']);
+    expect(check.ok).toBe(true);
+    expect(check.anyAnswers.map((entry) => `${entry.name} ${entry.kubeDns.join('+')} ${entry.coreDns.join('+')} ${entry.unavoidable === true}`)).toEqual(['zeros.test A+AAAA AAAA true', 'x.zeros.test A+AAAA AAAA true']);
+  });
+});
