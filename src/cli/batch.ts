@@ -4,7 +4,7 @@ import { batchItemFailure } from './errors.js';
 import type { CliIo } from './io.js';
 import { cannotRead, INPUT_LIMITS, isStdin, readSourceBytes, sourceName } from './read-source.js';
 import { ExitCode } from './usage-error.js';
-import { firstInvalidUtf8 } from '../util/utf8.js';
+import { firstInvalidUtf8, hexByte } from '../util/utf8.js';
 
 /** One output line of `--batch`: the corpus shape, plus `stage: "input"` for unusable lines and `stage: "output"` for a result too large to write. */
 export type BatchResultLine =
@@ -433,7 +433,7 @@ export class LineSplitter {
   private line(lineNumber: number, decoded: string | undefined, bytes?: Uint8Array): InputLine {
     if (decoded === undefined) {
       const invalid = bytes === undefined ? undefined : firstInvalidUtf8(bytes);
-      return { lineNumber, problem: invalid === undefined ? 'not UTF-8 text' : `not UTF-8 text: byte 0x${invalid.byte.toString(16).padStart(2, '0')} at column ${invalid.column} (byte offset ${invalid.offset} of the line)` };
+      return { lineNumber, problem: invalid === undefined ? 'not UTF-8 text' : `not UTF-8 text: byte ${hexByte(invalid.byte)} at column ${invalid.column} (byte offset ${invalid.offset} of the line)` };
     }
     const text = lineNumber === 1 && decoded.startsWith(BYTE_ORDER_MARK) ? decoded.slice(BYTE_ORDER_MARK.length) : decoded;
     if (text.trim() === '') return { lineNumber, problem: 'blank line (expected one JSON object per line)' };

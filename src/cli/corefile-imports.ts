@@ -2,7 +2,7 @@ import { findImports, importPath, MAX_COMPOSED_LENGTH, MAX_IMPORTED_FILES } from
 import { holdsPlaceholder } from '../lint/placeholders.js';
 import type { ImportedFile, ImportReader } from '../lint/import-reader.js';
 import { goMatch } from '../platform/compose.js';
-import { describeInvalidUtf8, firstInvalidUtf8 } from '../util/utf8.js';
+import { firstInvalidUtf8, invalidUtf8In } from '../util/utf8.js';
 import type { CliIo } from './io.js';
 import { InputTooLargeError } from './io.js';
 
@@ -75,7 +75,7 @@ export async function readImportsNextTo(corefile: string, file: string, io: CliI
           text = utf8.decode(read);
         } catch {
           const invalid = firstInvalidUtf8(read);
-          return { unresolved: invalid === undefined ? `${name} could not be read as UTF-8 text` : `${name}:${invalid.line}:${invalid.column}: ${describeInvalidUtf8(invalid)}` };
+          return { unresolved: invalid === undefined ? `${name} could not be read as UTF-8 text` : invalidUtf8In(name, invalid) };
         }
         files += 1;
         bytes += text.length;

@@ -52,9 +52,9 @@ export async function readSource(path: string | undefined, io: CliIo, maxBytes: 
  * UTF-8 decoder refused (the search loads only then: every command reads its input here).
  */
 async function notUtf8(name: string, bytes: Uint8Array): Promise<UsageError> {
-  const { describeInvalidUtf8, firstInvalidUtf8 } = await import('../util/utf8.js');
+  const { firstInvalidUtf8, invalidUtf8In } = await import('../util/utf8.js');
   const found = firstInvalidUtf8(bytes);
-  return new UsageError(found === undefined ? `${name}: not UTF-8 text` : `${name}:${found.line}:${found.column}: ${describeInvalidUtf8(found)}`);
+  return new UsageError(found === undefined ? `${name}: not UTF-8 text` : invalidUtf8In(name, found));
 }
 
 /** True when `path` means standard input (`-` or no FILE). */

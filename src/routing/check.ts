@@ -372,6 +372,15 @@ export function routeCell(route: Route): string {
 const MAX_NOTES = 10;
 const MAX_NAMES_PER_ROW = 4;
 
+/**
+ * At most {@link MAX_NOTES} of `entries`, one line each (`prefix`, the entry in words, `suffix`),
+ * then how many more the JSON field `field` of `-o json` lists.
+ */
+function listedLines<Entry>(entries: readonly Entry[], line: (entry: Entry) => string, prefix: string, suffix: string, field: string): string {
+  const shown = entries.slice(0, MAX_NOTES).map((entry) => `${prefix}${line(entry)}${suffix}\n`).join('');
+  return entries.length > MAX_NOTES ? `${shown}… and ${entries.length - MAX_NOTES} more (${field} in -o json)\n` : shown;
+}
+
 /** The notes, at most {@link MAX_NOTES} of them, as indented lines. */
 export function formatNotes(notes: readonly string[]): string {
   if (notes.length === 0) return '';
@@ -426,14 +435,12 @@ export function formatRoutingCheck(result: RoutingCheck): string {
     `${printable(displayName(entry.name))}${entry.queryType === undefined ? '' : ` ${entry.queryType}`}: ${
       entry.address === undefined ? 'the Corefile answers a server\'s NXDOMAIN NOERROR without records; kube-dns passed it on' : `kube-dns answered a server's NXDOMAIN NOERROR without records (dnsmasq 2.86+, under ${printable(entry.address)}); the Corefile passes it on`
     }`;
-  const lines = (entries: readonly NxdomainAnswerDifference[], prefix: string, suffix: string) =>
-    `${entries.slice(0, MAX_NOTES).map((entry) => `${prefix}${answerLine(entry)}${suffix}\n`).join('')}${entries.length > MAX_NOTES ? `… and ${entries.length - MAX_NOTES} more (nxdomainAnswers in -o json)\n` : ''}`;
+  const lines = (entries: readonly NxdomainAnswerDifference[], prefix: string, suffix: string) => listedLines(entries, answerLine, prefix, suffix, 'nxdomainAnswers');
   const rcodes = lines(answers.filter((entry) => entry.unavoidable !== true), '', '');
   const anyEntries = result.anyAnswers ?? [];
   const anyLine = (entry: AnyAnswerDifference) =>
     `${printable(displayName(entry.name))} ANY: kube-dns answered ${entry.kubeDns.join(' and ') || 'no records'}, the Corefile answers ${entry.coreDns.join(' and ') || 'no records'}`;
-  const anyLines = (entries: readonly AnyAnswerDifference[], prefix: string, suffix: string) =>
-    `${entries.slice(0, MAX_NOTES).map((entry) => `${prefix}${anyLine(entry)}${suffix}\n`).join('')}${entries.length > MAX_NOTES ? `… and ${entries.length - MAX_NOTES} more (anyAnswers in -o json)\n` : ''}`;
+  const anyLines = (entries: readonly AnyAnswerDifference[], prefix: string, suffix: string) => listedLines(entries, anyLine, prefix, suffix, 'anyAnswers');
   const anyDiffer = anyLines(anyEntries.filter((entry) => entry.unavoidable !== true), '', '');
   const anyExpected = anyLines(anyEntries.filter((entry) => entry.unavoidable === true), 'expected: ', ' (a template answers ANY with the first template that matches: one family)');
   const rcodesExpected = lines(answers.filter((entry) => entry.unavoidable === true), 'expected: ', ` (this release has no rcode rewrite: ${firstReleaseWith((release) => release.rewriteRcode) ?? 'none'}+)`);

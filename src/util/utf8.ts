@@ -69,5 +69,15 @@ function sequenceLength(bytes: Uint8Array, index: number): number {
 
 /** `not UTF-8 text: byte 0xff at byte offset 41`: what {@link firstInvalidUtf8} found, in words (the line and column go where the caller puts places). */
 export function describeInvalidUtf8(found: InvalidUtf8): string {
-  return `not UTF-8 text: byte 0x${found.byte.toString(16).padStart(2, '0')} at byte offset ${found.offset}`;
+  return `not UTF-8 text: byte ${hexByte(found.byte)} at byte offset ${found.offset}`;
+}
+
+/** `FILE:LINE:COL: not UTF-8 text: byte 0xff at byte offset 41`: {@link describeInvalidUtf8} placed in the file `name`. */
+export function invalidUtf8In(name: string, found: InvalidUtf8): string {
+  return `${name}:${found.line}:${found.column}: ${describeInvalidUtf8(found)}`;
+}
+
+/** A byte as the messages write it (`0x0a`). */
+export function hexByte(byte: number): string {
+  return `0x${byte.toString(16).padStart(2, '0')}`;
 }
