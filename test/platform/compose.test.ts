@@ -73,6 +73,7 @@ describe('goMatch (Go filepath.Match on one element)', () => {
       }),
       { numRuns: 300 },
     );
-    outcomes.expectAtLeast({ star: 50, question: 50, plain: 10 });
+    // About a third of what runs count (seeds saw 49–69 of each): a floor near the mean fails on luck.
+    outcomes.expectAtLeast({ star: 20, question: 20, plain: 10 });
   });
 });
